@@ -1,0 +1,211 @@
+//! Strided kernels that move bytes: copy (with broadcasting and dtype conversion), fill,
+//! gather into row-major order, clone and cast. Each walks runs of the innermost dimension
+//! (`strided::for_each_run`), using `copy_from_slice` when a run is contiguous on both sides
+//! and the dtypes agree, and checks bounds against the storage once before touching bytes.
+
+use super::dtype::DType;
+use super::element;
+use super::error::{Result, TorchError};
+use super::layout::Layout;
+use super::scalar::Scalar;
+use super::storage::Storage;
+use super::strided::for_each_run;
+use super::tensor::Tensor;
+use super::views;
+
+/// Copies `src` (same shape) into `dst_bytes`, both described by layouts already checked
+/// against their byte slices.
+fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: &Layout) {
+    let (di, si) = (dd.itemsize() as i64, sd.itemsize() as i64);
+    for_each_run(&dl.sizes, [(&dl.strides, dl.offset), (&sl.strides, sl.offset)], |[d0, s0], n, [ds, ss]| {
+        if dd == sd && ds == 1 && ss == 1 {
+            let (d, s) = ((d0 * di) as usize, (s0 * si) as usize);
+            let len = n * di as usize;
+            dst[d..d + len].copy_from_slice(&src[s..s + len]);
+        } else if dd == sd {
+            let w = di as usize;
+            for i in 0..n as i64 {
+                let d = ((d0 + i * ds) * di) as usize;
+                let s = ((s0 + i * ss) * si) as usize;
+                dst[d..d + w].copy_from_slice(&src[s..s + w]);
+            }
+        } else {
+            for i in 0..n as i64 {
+                let d = ((d0 + i * ds) * di) as usize;
+                let s = ((s0 + i * ss) * si) as usize;
+                element::write(dd, &mut dst[d..], element::read(sd, &src[s..]));
+            }
+        }
+    });
+}
+
+/// Raises PyTorch's error for writing through a tensor whose elements alias each other.
+pub fn check_no_internal_overlap(layout: &Layout) -> Result<()> {
+    if layout.has_internal_overlap() {
+        return Err(TorchError::runtime(
+            "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.",
+        ));
+    }
+    Ok(())
+}
+
+/// `dst.copy_(src)`: broadcasts `src` to `dst`'s shape and converts dtypes. When both share a
+/// storage, `src` is first gathered into a fresh buffer so overlapping copies are exact.
+pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
+    let dl = dst.layout();
+    check_no_internal_overlap(&dl)?;
+    let src = if src.storage().shares_memory(&dst.storage()) { contiguous_copy(src)? } else { src.clone() };
+    let sl = views::broadcast_layout(&src.layout(), &dl.sizes)?;
+    let (dd, sd) = (dst.dtype(), src.dtype());
+    let (ds, ss) = (dst.storage(), src.storage());
+    let src_bytes_len = ss.nbytes();
+    sl.check_in_bounds(sd.itemsize(), src_bytes_len)?;
+    ss.with_bytes(|sb| {
+        // The source is another storage (ensured above), so this nested borrow is disjoint.
+        ds.with_bytes_mut(|db| {
+            dl.check_in_bounds(dd.itemsize(), db.len())?;
+            copy_runs(db, dd, &dl, sb, sd, &sl);
+            Ok(())
+        })
+    })
+}
+
+/// Writes `value` into every element of `dst` (PyTorch allows this on expanded tensors).
+pub fn fill_(dst: &Tensor, value: Scalar) -> Result<()> {
+    let (dl, dd) = (dst.layout(), dst.dtype());
+    fill_layout(&dst.storage(), dd, &dl, value)
+}
+
+/// Writes `value` into every element a layout reaches, after the bounds check.
+pub fn fill_layout(storage: &Storage, dtype: DType, layout: &Layout, value: Scalar) -> Result<()> {
+    let (pattern, w) = element::encode(dtype, value);
+    let pattern = &pattern[..w];
+    storage.with_bytes_mut(|bytes| {
+        layout.check_in_bounds(w, bytes.len())?;
+        for_each_run(&layout.sizes, [(&layout.strides, layout.offset)], |[s0], n, [st]| {
+            if st == 1 {
+                let start = s0 as usize * w;
+                for chunk in bytes[start..start + n * w].chunks_exact_mut(w) {
+                    chunk.copy_from_slice(pattern);
+                }
+            } else {
+                for i in 0..n as i64 {
+                    let at = ((s0 + i * st) as usize) * w;
+                    bytes[at..at + w].copy_from_slice(pattern);
+                }
+            }
+        });
+        Ok(())
+    })
+}
+
+/// Every element in row-major order, decoded.
+pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
+    let (l, d, s) = (t.layout(), t.dtype(), t.storage());
+    let w = d.itemsize() as i64;
+    s.with_bytes(|bytes| {
+        l.check_in_bounds(d.itemsize(), bytes.len())?;
+        let mut out = Vec::with_capacity(l.numel().max(0) as usize);
+        for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
+            for i in 0..n as i64 {
+                out.push(element::read(d, &bytes[((s0 + i * st) * w) as usize..]));
+            }
+        });
+        Ok(out)
+    })
+}
+
+/// The raw bytes of every element in row-major order (a contiguous image of the tensor).
+pub fn to_contiguous_bytes(t: &Tensor) -> Result<Vec<u8>> {
+    let (l, d, s) = (t.layout(), t.dtype(), t.storage());
+    let n = l.numel().max(0) as usize;
+    let mut out = vec![0u8; n * d.itemsize()];
+    let target = Layout::contiguous(l.sizes.clone());
+    s.with_bytes(|bytes| {
+        l.check_in_bounds(d.itemsize(), bytes.len())?;
+        copy_runs(&mut out, d, &target, bytes, d, &l);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A new contiguous tensor with the same values and dtype (`clone()` of a non-dense tensor).
+pub fn contiguous_copy(t: &Tensor) -> Result<Tensor> {
+    cast_copy(t, t.dtype())
+}
+
+/// A new contiguous tensor with the values converted to `dtype`.
+pub fn cast_copy(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    let sizes = t.sizes();
+    if dtype == t.dtype() {
+        let bytes = to_contiguous_bytes(t)?;
+        return Ok(Tensor::from_parts(Storage::from_vec(bytes), dtype, Layout::contiguous(sizes)));
+    }
+    let out = Tensor::zeros(sizes, dtype);
+    copy_(&out, t)?;
+    Ok(out)
+}
+
+/// `t.clone()`: a copy that keeps the strides when the tensor is dense (non-overlapping and
+/// dense), as PyTorch's preserve-format clone does; otherwise row-major.
+pub fn clone_tensor(t: &Tensor) -> Result<Tensor> {
+    let l = t.layout();
+    if l.is_non_overlapping_and_dense() && !l.is_contiguous() {
+        let d = t.dtype();
+        let span = l.span_bytes(d.itemsize()).max(0) as usize;
+        let start = (l.offset.max(0) as usize) * d.itemsize();
+        let bytes = t.storage().with_bytes(|b| {
+            l.check_in_bounds(d.itemsize(), b.len())?;
+            Ok::<_, TorchError>(b[start..start + span].to_vec())
+        })?;
+        let layout = Layout { sizes: l.sizes, strides: l.strides, offset: 0 };
+        return Ok(Tensor::from_parts(Storage::from_vec(bytes), d, layout));
+    }
+    contiguous_copy(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arange(n: i64, dtype: DType) -> Tensor {
+        let t = Tensor::zeros(vec![n], dtype);
+        let s = t.storage();
+        s.with_bytes_mut(|b| {
+            for i in 0..n {
+                element::write(dtype, &mut b[(i as usize) * dtype.itemsize()..], Scalar::Int(i));
+            }
+        });
+        t
+    }
+
+    #[test]
+    fn copies_a_transpose() {
+        let t = arange(6, DType::Int64);
+        let m = t.alias(Layout { sizes: vec![3, 2], strides: vec![1, 3], offset: 0 });
+        let c = contiguous_copy(&m).unwrap();
+        let v: Vec<i64> = to_scalars(&c).unwrap().iter().map(|s| s.to_i64()).collect();
+        assert_eq!(v, vec![0, 3, 1, 4, 2, 5]);
+    }
+
+    #[test]
+    fn self_overlapping_copy_is_exact() {
+        let t = arange(4, DType::Int32);
+        let head = t.alias(Layout { sizes: vec![3], strides: vec![1], offset: 0 });
+        let tail = t.alias(Layout { sizes: vec![3], strides: vec![1], offset: 1 });
+        copy_(&tail, &head).unwrap();
+        let v: Vec<i64> = to_scalars(&t).unwrap().iter().map(|s| s.to_i64()).collect();
+        assert_eq!(v, vec![0, 0, 1, 2]);
+    }
+
+    #[test]
+    fn out_of_bounds_is_an_error_not_a_read() {
+        let t = arange(4, DType::Int32);
+        let bad = t.alias(Layout { sizes: vec![5], strides: vec![1], offset: 0 });
+        assert!(to_scalars(&bad).is_err());
+        assert!(fill_(&bad, Scalar::Int(1)).is_err());
+        let e = t.alias(Layout { sizes: vec![2, 4], strides: vec![0, 1], offset: 0 });
+        assert!(fill_(&e, Scalar::Int(1)).is_ok());
+        assert!(copy_(&e, &t).is_err());
+    }
+}

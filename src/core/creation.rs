@@ -1,0 +1,240 @@
+//! Making new tensors: from nested data (with PyTorch's dtype inference), filled shapes,
+//! ranges, identity matrices, and `empty_strided`.
+
+use super::copy;
+use super::defaults::{default_complex_dtype, default_dtype};
+use super::dtype::DType;
+use super::element;
+use super::error::{Result, TorchError};
+use super::layout::{Layout, fmt_list};
+use super::scalar::Scalar;
+use super::storage::Storage;
+use super::tensor::Tensor;
+
+/// Nested Python data for `torch.tensor`: a number or a list of data.
+#[derive(Debug, Clone)]
+pub enum Data {
+    /// One number.
+    Scalar(Scalar),
+    /// A list (possibly empty).
+    List(Vec<Data>),
+}
+
+/// The dtype PyTorch infers for a Python number.
+pub fn scalar_dtype(s: Scalar) -> DType {
+    match s {
+        Scalar::Bool(_) => DType::Bool,
+        Scalar::Int(_) | Scalar::UInt(_) => DType::Int64,
+        Scalar::Float(_) => default_dtype(),
+        Scalar::Complex(_) => default_complex_dtype(),
+    }
+}
+
+fn check_sizes(sizes: &[i64]) -> Result<()> {
+    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
+        return Err(TorchError::runtime(format!(
+            "Trying to create tensor with negative dimension {s}: {}",
+            fmt_list(sizes)
+        )));
+    }
+    Ok(())
+}
+
+fn shape_of(data: &Data, depth: usize, shape: &mut Vec<i64>) {
+    if let Data::List(items) = data {
+        if shape.len() == depth {
+            shape.push(items.len() as i64);
+        }
+        if let Some(first) = items.first() {
+            shape_of(first, depth + 1, shape);
+        }
+    }
+}
+
+fn flatten(data: &Data, depth: usize, shape: &[i64], out: &mut Vec<Scalar>) -> Result<()> {
+    match data {
+        Data::Scalar(s) => {
+            if depth != shape.len() {
+                return Err(TorchError::type_error(format!(
+                    "expected a sequence at dim {depth}"
+                )));
+            }
+            out.push(*s);
+        }
+        Data::List(items) => {
+            if depth >= shape.len() {
+                return Err(TorchError::value(format!(
+                    "expected sequence of length {} at dim {} (got {})",
+                    0, depth, items.len()
+                )));
+            }
+            if items.len() as i64 != shape[depth] {
+                return Err(TorchError::value(format!(
+                    "expected sequence of length {} at dim {} (got {})",
+                    shape[depth],
+                    depth,
+                    items.len()
+                )));
+            }
+            for item in items {
+                flatten(item, depth + 1, shape, out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `torch.tensor(data, dtype=...)`: infers bool < int64 < default float < default complex.
+pub fn tensor_from_data(data: &Data, dtype: Option<DType>) -> Result<Tensor> {
+    let mut shape = vec![];
+    shape_of(data, 0, &mut shape);
+    let mut values = vec![];
+    flatten(data, 0, &shape, &mut values)?;
+    let inferred = values.iter().fold(None::<DType>, |acc, &v| {
+        let d = scalar_dtype(v);
+        Some(match acc {
+            None => d,
+            Some(a) => rank_max(a, d),
+        })
+    });
+    let dtype = dtype.or(inferred).unwrap_or_else(default_dtype);
+    from_scalars(&values, shape, dtype)
+}
+
+fn rank_max(a: DType, b: DType) -> DType {
+    let rank = |d: DType| match d {
+        DType::Bool => 0,
+        DType::Int64 => 1,
+        d if d.is_complex() => 3,
+        _ => 2,
+    };
+    if rank(a) >= rank(b) { a } else { b }
+}
+
+/// A contiguous tensor of `sizes` holding `values` in row-major order.
+pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<Tensor> {
+    let w = dtype.itemsize();
+    let mut bytes = vec![0u8; values.len() * w];
+    for (chunk, v) in bytes.chunks_exact_mut(w).zip(values) {
+        element::write(dtype, chunk, *v);
+    }
+    Ok(Tensor::from_parts(Storage::from_vec(bytes), dtype, Layout::contiguous(sizes)))
+}
+
+/// `torch.full(sizes, value)` (and `zeros`, `ones`, `empty`, which are full of 0 or 1).
+pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
+    check_sizes(sizes)?;
+    let t = Tensor::zeros(sizes.to_vec(), dtype);
+    if value.to_bool() || matches!(value, Scalar::Float(f) if f.is_sign_negative()) {
+        copy::fill_(&t, value)?;
+    }
+    Ok(t)
+}
+
+/// `torch.empty_strided(sizes, strides)`: a zeroed storage just big enough for the layout.
+pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Tensor> {
+    check_sizes(sizes)?;
+    if sizes.len() != strides.len() {
+        return Err(TorchError::runtime(format!(
+            "mismatch in length of strides and shape"
+        )));
+    }
+    let layout = Layout { sizes: sizes.to_vec(), strides: strides.to_vec(), offset: 0 };
+    let nbytes = layout.span_bytes(dtype.itemsize()).max(0) as usize;
+    Ok(Tensor::from_parts(Storage::zeroed(nbytes), dtype, layout))
+}
+
+/// `torch.arange(start, end, step)`; the dtype is int64 unless a bound is a float.
+pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    let any_float = start.is_floating() || end.is_floating() || step.is_floating();
+    let dtype = dtype.unwrap_or(if any_float { default_dtype() } else { DType::Int64 });
+    let (s, e, st) = (start.to_f64(), end.to_f64(), step.to_f64());
+    if st == 0.0 {
+        return Err(TorchError::runtime("step must be nonzero"));
+    }
+    if !s.is_finite() || !e.is_finite() {
+        return Err(TorchError::runtime(format!("unsupported range: {s} -> {e}")));
+    }
+    if (st > 0.0 && e < s) || (st < 0.0 && e > s) {
+        return Err(TorchError::runtime("upper bound and larger bound inconsistent with step sign"));
+    }
+    let n = if dtype.is_integral() && !any_float {
+        let (s, e, st) = (start.to_i64(), end.to_i64(), step.to_i64());
+        (e - s + st - st.signum()) / st
+    } else {
+        ((e - s) / st).ceil() as i64
+    };
+    let values: Vec<Scalar> = if dtype.is_integral() && !any_float {
+        let (s, st) = (start.to_i64(), step.to_i64());
+        (0..n).map(|i| Scalar::Int(s + i * st)).collect()
+    } else {
+        (0..n).map(|i| Scalar::Float(s + st * i as f64)).collect()
+    };
+    from_scalars(&values, vec![n], dtype)
+}
+
+/// `torch.linspace(start, end, steps)`: computed from both ends toward the middle.
+pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor> {
+    if steps < 0 {
+        return Err(TorchError::runtime("number of steps must be non-negative"));
+    }
+    let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
+    let half = steps / 2;
+    let values: Vec<Scalar> = (0..steps)
+        .map(|i| {
+            let v = if i < half { start + step * i as f64 } else { end - step * (steps - i - 1) as f64 };
+            Scalar::Float(v)
+        })
+        .collect();
+    from_scalars(&values, vec![steps], dtype)
+}
+
+/// `torch.eye(n, m)`.
+pub fn eye(n: i64, m: i64, dtype: DType) -> Result<Tensor> {
+    if n < 0 {
+        return Err(TorchError::runtime(format!("n must be greater or equal to 0, got {n}")));
+    }
+    if m < 0 {
+        return Err(TorchError::runtime(format!("m must be greater or equal to 0, got {m}")));
+    }
+    let t = Tensor::zeros(vec![n, m], dtype);
+    let diag = super::views::diagonal(&t, 0, 0, 1)?;
+    copy::fill_(&diag, Scalar::Int(1))?;
+    Ok(t)
+}
+
+/// `torch.frombuffer(buffer, dtype, count, offset)`: a tensor sharing the buffer's memory,
+/// with PyTorch's `ValueError`s for impossible windows. `buffer` is the whole buffer's storage.
+pub fn frombuffer(buffer: &Storage, dtype: DType, count: i64, offset: i64) -> Result<Tensor> {
+    let len = buffer.nbytes() as i64;
+    let elsize = dtype.itemsize() as i64;
+    if len <= 0 || count == 0 {
+        return Err(TorchError::value(format!(
+            "both buffer length ({len}) and count ({count}) must not be 0"
+        )));
+    }
+    if offset < 0 || offset >= len {
+        return Err(TorchError::value(format!(
+            "offset ({offset} bytes) must be non-negative and no greater than buffer length ({len} bytes) minus 1"
+        )));
+    }
+    if count <= 0 && (len - offset) % elsize != 0 {
+        return Err(TorchError::value(format!(
+            "buffer length ({} bytes) after offset ({offset} bytes) must be a multiple of element size ({elsize})",
+            len - offset
+        )));
+    }
+    let count = if count < 0 { (len - offset) / elsize } else { count };
+    if offset + count * elsize > len {
+        return Err(TorchError::value(format!(
+            "requested buffer length ({count} * {elsize} bytes) after offset ({offset} bytes) must not be greater than actual buffer length ({len} bytes)"
+        )));
+    }
+    let nbytes = (count * elsize) as usize;
+    let storage = if offset == 0 && nbytes as i64 == len {
+        buffer.clone()
+    } else {
+        buffer.window(offset as usize, nbytes)
+    };
+    Ok(Tensor::from_parts(storage, dtype, Layout::contiguous(vec![count])))
+}

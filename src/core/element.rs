@@ -1,0 +1,143 @@
+//! The byte encoding of one element of each dtype (little-endian, as on x86-64): reading a
+//! `Scalar` from bytes and writing one with PyTorch's cast rules.
+
+use half::{bf16, f16};
+use num_complex::Complex64;
+
+use super::dtype::DType;
+use super::float8;
+use super::scalar::{Scalar, float_to_i64};
+
+fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut a = [0u8; N];
+    a.copy_from_slice(&bytes[..N]);
+    a
+}
+
+/// Reads one element of `dtype` from the first `dtype.itemsize()` bytes of `bytes`.
+///
+/// Panics only if `bytes` is shorter than the item size, which callers rule out by slicing
+/// within checked bounds.
+pub fn read(dtype: DType, bytes: &[u8]) -> Scalar {
+    match dtype {
+        DType::Bool => Scalar::Bool(bytes[0] != 0),
+        DType::UInt8 => Scalar::Int(bytes[0] as i64),
+        DType::Int8 => Scalar::Int(bytes[0] as i8 as i64),
+        DType::Int16 => Scalar::Int(i16::from_le_bytes(le(bytes)) as i64),
+        DType::Int32 => Scalar::Int(i32::from_le_bytes(le(bytes)) as i64),
+        DType::Int64 => Scalar::Int(i64::from_le_bytes(le(bytes))),
+        DType::UInt16 => Scalar::Int(u16::from_le_bytes(le(bytes)) as i64),
+        DType::UInt32 => Scalar::Int(u32::from_le_bytes(le(bytes)) as i64),
+        DType::UInt64 => {
+            let u = u64::from_le_bytes(le(bytes));
+            if u <= i64::MAX as u64 { Scalar::Int(u as i64) } else { Scalar::UInt(u) }
+        }
+        DType::Float16 => Scalar::Float(f16::from_le_bytes(le(bytes)).to_f64()),
+        DType::BFloat16 => Scalar::Float(bf16::from_le_bytes(le(bytes)).to_f64()),
+        DType::Float32 => Scalar::Float(f32::from_le_bytes(le(bytes)) as f64),
+        DType::Float64 => Scalar::Float(f64::from_le_bytes(le(bytes))),
+        DType::Complex32 => Scalar::Complex(Complex64::new(
+            f16::from_le_bytes(le(bytes)).to_f64(),
+            f16::from_le_bytes(le(&bytes[2..])).to_f64(),
+        )),
+        DType::Complex64 => Scalar::Complex(Complex64::new(
+            f32::from_le_bytes(le(bytes)) as f64,
+            f32::from_le_bytes(le(&bytes[4..])) as f64,
+        )),
+        DType::Complex128 => Scalar::Complex(Complex64::new(
+            f64::from_le_bytes(le(bytes)),
+            f64::from_le_bytes(le(&bytes[8..])),
+        )),
+        DType::Float8E4M3FN => Scalar::Float(float8::E4M3FN.decode(bytes[0])),
+        DType::Float8E4M3FNUZ => Scalar::Float(float8::E4M3FNUZ.decode(bytes[0])),
+        DType::Float8E5M2 => Scalar::Float(float8::E5M2.decode(bytes[0])),
+        DType::Float8E5M2FNUZ => Scalar::Float(float8::E5M2FNUZ.decode(bytes[0])),
+    }
+}
+
+/// The value as a wrapping integer of up to 64 bits, as a C cast to an integer type gives.
+fn to_wrapping_int(value: Scalar) -> u64 {
+    match value {
+        Scalar::Bool(b) => b as u64,
+        Scalar::Int(i) => i as u64,
+        Scalar::UInt(u) => u,
+        Scalar::Float(f) => float_to_i64(f) as u64,
+        Scalar::Complex(c) => float_to_i64(c.re) as u64,
+    }
+}
+
+/// The value as `f32`, rounding integers directly (not through `f64`) as a C cast does.
+fn to_f32(value: Scalar) -> f32 {
+    match value {
+        Scalar::Int(i) => i as f32,
+        Scalar::UInt(u) => u as f32,
+        other => other.to_f64() as f32,
+    }
+}
+
+/// Writes `value` as one element of `dtype` into the first `dtype.itemsize()` bytes of `out`,
+/// converting as PyTorch's casts do: truncation for float to int, wrapping for narrower ints,
+/// non-zero for bool, the real part for complex to real.
+pub fn write(dtype: DType, out: &mut [u8], value: Scalar) {
+    match dtype {
+        DType::Bool => out[0] = value.to_bool() as u8,
+        DType::UInt8 | DType::Int8 => out[0] = to_wrapping_int(value) as u8,
+        DType::Int16 | DType::UInt16 => out[..2].copy_from_slice(&(to_wrapping_int(value) as u16).to_le_bytes()),
+        DType::Int32 | DType::UInt32 => out[..4].copy_from_slice(&(to_wrapping_int(value) as u32).to_le_bytes()),
+        DType::Int64 | DType::UInt64 => out[..8].copy_from_slice(&to_wrapping_int(value).to_le_bytes()),
+        DType::Float16 => out[..2].copy_from_slice(&f16::from_f32(to_f32(value)).to_le_bytes()),
+        DType::BFloat16 => out[..2].copy_from_slice(&bf16::from_f32(to_f32(value)).to_le_bytes()),
+        DType::Float32 => out[..4].copy_from_slice(&to_f32(value).to_le_bytes()),
+        DType::Float64 => out[..8].copy_from_slice(&value.to_f64().to_le_bytes()),
+        DType::Complex32 => {
+            let c = value.to_complex();
+            out[..2].copy_from_slice(&f16::from_f64(c.re).to_le_bytes());
+            out[2..4].copy_from_slice(&f16::from_f64(c.im).to_le_bytes());
+        }
+        DType::Complex64 => {
+            let c = value.to_complex();
+            out[..4].copy_from_slice(&(c.re as f32).to_le_bytes());
+            out[4..8].copy_from_slice(&(c.im as f32).to_le_bytes());
+        }
+        DType::Complex128 => {
+            let c = value.to_complex();
+            out[..8].copy_from_slice(&c.re.to_le_bytes());
+            out[8..16].copy_from_slice(&c.im.to_le_bytes());
+        }
+        DType::Float8E4M3FN => out[0] = float8::E4M3FN.encode(value.to_f64()),
+        DType::Float8E4M3FNUZ => out[0] = float8::E4M3FNUZ.encode(value.to_f64()),
+        DType::Float8E5M2 => out[0] = float8::E5M2.encode(value.to_f64()),
+        DType::Float8E5M2FNUZ => out[0] = float8::E5M2FNUZ.encode(value.to_f64()),
+    }
+}
+
+/// Encodes `value` as one element of `dtype` into a small stack buffer (a fill pattern).
+pub fn encode(dtype: DType, value: Scalar) -> ([u8; 16], usize) {
+    let mut buf = [0u8; 16];
+    write(dtype, &mut buf, value);
+    (buf, dtype.itemsize())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::dtype::ALL_DTYPES;
+
+    #[test]
+    fn casts_like_c() {
+        let (b, _) = encode(DType::UInt8, Scalar::Float(300.0));
+        assert_eq!(b[0], 44);
+        let (b, _) = encode(DType::UInt8, Scalar::Float(-2.0));
+        assert_eq!(b[0], 254);
+        let (b, n) = encode(DType::Float32, Scalar::Int(1));
+        assert_eq!(&b[..n], &[0, 0, 128, 63]);
+    }
+
+    #[test]
+    fn small_integers_round_trip_in_every_dtype() {
+        for d in ALL_DTYPES {
+            let (b, _) = encode(d, Scalar::Int(1));
+            assert_eq!(read(d, &b).to_f64(), 1.0, "{d}");
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! One error type for the whole core: PyTorch's exception kind plus its message, byte for byte.
+
+use std::fmt;
+
+/// The Python exception class PyTorch raises for an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// `RuntimeError`, the default for C++ `TORCH_CHECK` failures.
+    Runtime,
+    /// `IndexError`: dimension or index out of range.
+    Index,
+    /// `ValueError`: bad values, such as `frombuffer`'s counts.
+    Value,
+    /// `TypeError`: an argument of the wrong type.
+    Type,
+    /// `NotImplementedError`: something PyTorch (or tensh) does not do.
+    NotImplemented,
+}
+
+impl ErrorKind {
+    /// The Python class name, as printed before the message.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Runtime => "RuntimeError",
+            ErrorKind::Index => "IndexError",
+            ErrorKind::Value => "ValueError",
+            ErrorKind::Type => "TypeError",
+            ErrorKind::NotImplemented => "NotImplementedError",
+        }
+    }
+}
+
+/// An error raised by a tensor operation: what Python would see as an exception.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TorchError {
+    /// The exception class.
+    pub kind: ErrorKind,
+    /// The message, exactly as PyTorch words it.
+    pub message: String,
+}
+
+impl TorchError {
+    /// A `RuntimeError` with this message.
+    pub fn runtime(message: impl Into<String>) -> Self {
+        TorchError { kind: ErrorKind::Runtime, message: message.into() }
+    }
+    /// An `IndexError` with this message.
+    pub fn index(message: impl Into<String>) -> Self {
+        TorchError { kind: ErrorKind::Index, message: message.into() }
+    }
+    /// A `ValueError` with this message.
+    pub fn value(message: impl Into<String>) -> Self {
+        TorchError { kind: ErrorKind::Value, message: message.into() }
+    }
+    /// A `TypeError` with this message.
+    pub fn type_error(message: impl Into<String>) -> Self {
+        TorchError { kind: ErrorKind::Type, message: message.into() }
+    }
+    /// A `NotImplementedError`: used for what tensh has not built, so a script gets a clear
+    /// error rather than a wrong answer.
+    pub fn not_implemented(message: impl Into<String>) -> Self {
+        TorchError { kind: ErrorKind::NotImplemented, message: message.into() }
+    }
+}
+
+impl fmt::Display for TorchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+impl std::error::Error for TorchError {}
+
+/// The result of a core operation.
+pub type Result<T> = std::result::Result<T, TorchError>;
+
+/// Wraps a possibly negative dimension into `0..ndim`, with PyTorch's `IndexError`.
+///
+/// A 0-d tensor accepts dims `-1` and `0` as if it had one dimension, as PyTorch does.
+pub fn wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
+    let n = ndim.max(1) as i64;
+    if dim < -n || dim >= n {
+        return Err(TorchError::index(format!(
+            "Dimension out of range (expected to be in range of [{}, {}], but got {})",
+            -n,
+            n - 1,
+            dim
+        )));
+    }
+    Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_dims_like_pytorch() {
+        assert_eq!(wrap_dim(-1, 3).unwrap(), 2);
+        assert_eq!(wrap_dim(0, 0).unwrap(), 0);
+        assert_eq!(wrap_dim(-1, 0).unwrap(), 0);
+        let e = wrap_dim(2, 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)"
+        );
+    }
+}

@@ -1,0 +1,340 @@
+//! Indexing as Python's `t[...]`: basic items (ints, slices, `None`, `...`) make views;
+//! tensors and lists (advanced indices) make copies; assignment writes through either.
+
+use super::copy;
+use super::dtype::DType;
+use super::element;
+use super::error::{Result, TorchError};
+use super::layout::{Layout, fmt_list};
+use super::scalar::Scalar;
+use super::storage::Storage;
+use super::tensor::Tensor;
+use super::views::{broadcast_layout, broadcast_shapes};
+
+/// One item of a subscript.
+#[derive(Debug, Clone)]
+pub enum IndexItem {
+    /// `t[i]`: selects, dropping the dim.
+    Int(i64),
+    /// `t[a:b:c]`.
+    Slice {
+        /// First index (default 0).
+        start: Option<i64>,
+        /// End, exclusive (default the size).
+        stop: Option<i64>,
+        /// Step (default 1, must be positive).
+        step: Option<i64>,
+    },
+    /// `None`: a new dim of size 1.
+    NewAxis,
+    /// `...`: as many full slices as needed.
+    Ellipsis,
+    /// `True`/`False`: a new dim of size 1 or 0.
+    Bool(bool),
+    /// An advanced index: an integer or bool tensor.
+    Tensor(Tensor),
+}
+
+/// What a value to assign is.
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// A number, filled in.
+    Scalar(Scalar),
+    /// A tensor, broadcast and copied in.
+    Tensor(Tensor),
+}
+
+fn consumed_dims(item: &IndexItem) -> usize {
+    match item {
+        IndexItem::Int(_) | IndexItem::Slice { .. } => 1,
+        IndexItem::Tensor(t) if matches!(t.dtype(), DType::Bool | DType::UInt8) => t.ndim(),
+        IndexItem::Tensor(_) => 1,
+        IndexItem::NewAxis | IndexItem::Ellipsis | IndexItem::Bool(_) => 0,
+    }
+}
+
+/// Python's slice clamping: the (start, length) a slice selects from `size`.
+fn slice_range(start: Option<i64>, stop: Option<i64>, step: i64, size: i64) -> (i64, i64) {
+    let clamp = |v: i64| {
+        let v = if v < 0 { v + size } else { v };
+        v.clamp(0, size)
+    };
+    let s = start.map(clamp).unwrap_or(0);
+    let e = stop.map(clamp).unwrap_or(size);
+    let len = if e > s { (e - s + step - 1) / step } else { 0 };
+    (s, len)
+}
+
+/// The result of applying the basic items: a view, plus the advanced indices found, each with
+/// the dim of the view it applies to.
+struct Sliced {
+    view: Layout,
+    advanced: Vec<(usize, Tensor)>,
+}
+
+fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
+    let src = t.layout();
+    let ndim = src.ndim();
+    let consumed: usize = items.iter().map(consumed_dims).sum();
+    if consumed > ndim {
+        return Err(TorchError::index(format!("too many indices for tensor of dimension {ndim}")));
+    }
+    let ellipses = items.iter().filter(|i| matches!(i, IndexItem::Ellipsis)).count();
+    if ellipses > 1 {
+        return Err(TorchError::index("an index can only have a single ellipsis ('...')"));
+    }
+    let mut out = Layout { sizes: vec![], strides: vec![], offset: src.offset };
+    let mut advanced = vec![];
+    let mut d = 0usize;
+    for item in items {
+        match item {
+            IndexItem::Int(i) => {
+                let size = src.sizes[d];
+                if *i < -size || *i >= size {
+                    return Err(TorchError::index(format!(
+                        "index {i} is out of bounds for dimension {d} with size {size}"
+                    )));
+                }
+                let i = if *i < 0 { i + size } else { *i };
+                out.offset += i * src.strides[d];
+                d += 1;
+            }
+            IndexItem::Slice { start, stop, step } => {
+                let step = step.unwrap_or(1);
+                if step <= 0 {
+                    return Err(TorchError::value("step must be greater than zero"));
+                }
+                let (s, len) = slice_range(*start, *stop, step, src.sizes[d]);
+                out.offset += s * src.strides[d];
+                out.sizes.push(len);
+                out.strides.push(src.strides[d] * step);
+                d += 1;
+            }
+            IndexItem::NewAxis | IndexItem::Bool(_) => {
+                let size = if let IndexItem::Bool(false) = item { 0 } else { 1 };
+                let stride = if d < ndim { src.sizes[d] * src.strides[d] } else { 1 };
+                out.sizes.push(size);
+                out.strides.push(stride.max(1));
+            }
+            IndexItem::Ellipsis => {
+                for _ in 0..(ndim - consumed) {
+                    out.sizes.push(src.sizes[d]);
+                    out.strides.push(src.strides[d]);
+                    d += 1;
+                }
+            }
+            IndexItem::Tensor(idx) => {
+                let k = consumed_dims(item);
+                advanced.push((out.sizes.len(), idx.clone()));
+                for _ in 0..k {
+                    out.sizes.push(src.sizes[d]);
+                    out.strides.push(src.strides[d]);
+                    d += 1;
+                }
+            }
+        }
+    }
+    while d < ndim {
+        out.sizes.push(src.sizes[d]);
+        out.strides.push(src.strides[d]);
+        d += 1;
+    }
+    Ok(Sliced { view: out, advanced })
+}
+
+/// Turns each advanced index into int64 index tensors (a k-dim mask becomes k of them), paired
+/// with the first view dim each applies to.
+fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<(usize, Vec<i64>, Vec<i64>)>> {
+    let mut out = vec![];
+    for (dim, idx) in advanced {
+        match idx.dtype() {
+            DType::Bool | DType::UInt8 => {
+                let shape = idx.sizes();
+                for (k, &s) in shape.iter().enumerate() {
+                    if view.sizes[dim + k] != s {
+                        return Err(TorchError::index(format!(
+                            "The shape of the mask {} at index {} does not match the shape of the indexed tensor {} at index {}",
+                            fmt_list(&shape),
+                            k,
+                            fmt_list(&view.sizes),
+                            dim + k
+                        )));
+                    }
+                }
+                let values = copy::to_scalars(&idx)?;
+                let mut coords: Vec<Vec<i64>> = vec![vec![]; shape.len()];
+                let mut counter = vec![0i64; shape.len()];
+                for v in values {
+                    if v.to_bool() {
+                        for (k, c) in counter.iter().enumerate() {
+                            coords[k].push(*c);
+                        }
+                    }
+                    for k in (0..shape.len()).rev() {
+                        counter[k] += 1;
+                        if counter[k] < shape[k] {
+                            break;
+                        }
+                        counter[k] = 0;
+                    }
+                }
+                if shape.is_empty() {
+                    return Err(TorchError::not_implemented("indexing with a 0-d bool tensor is not supported in tensh"));
+                }
+                for (k, c) in coords.into_iter().enumerate() {
+                    let n = c.len() as i64;
+                    out.push((dim + k, vec![n], c));
+                }
+            }
+            d if d.is_integral() => {
+                let values = copy::to_scalars(&idx)?.into_iter().map(|s| s.to_i64()).collect();
+                out.push((dim, idx.sizes(), values));
+            }
+            _ => {
+                return Err(TorchError::index("tensors used as indices must be long, int, byte or bool tensors"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The result shape of an advanced index, and the storage element offset of each of its
+/// elements in row-major order.
+fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Vec<i64>, Vec<i64>)> {
+    let indices = expand_masks(view, advanced)?;
+    let mut bshape: Vec<i64> = vec![];
+    for (_, shape, _) in &indices {
+        bshape = broadcast_shapes(&bshape, shape).map_err(|_| {
+            let shapes: Vec<String> = indices.iter().map(|(_, s, _)| fmt_list(s)).collect();
+            TorchError::index(format!(
+                "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
+                shapes.join(", ")
+            ))
+        })?;
+    }
+    let dims: Vec<usize> = indices.iter().map(|(d, _, _)| *d).collect();
+    let adjacent = dims.windows(2).all(|w| w[1] == w[0] + 1);
+    let rest: Vec<usize> = (0..view.ndim()).filter(|d| !dims.contains(d)).collect();
+    let first = dims[0];
+    let before: Vec<usize> = if adjacent { rest.iter().copied().filter(|&d| d < first).collect() } else { vec![] };
+    let after: Vec<usize> = rest.iter().copied().filter(|d| !before.contains(d)).collect();
+    let mut out_shape: Vec<i64> = before.iter().map(|&d| view.sizes[d]).collect();
+    out_shape.extend(&bshape);
+    out_shape.extend(after.iter().map(|&d| view.sizes[d]));
+    // Bounds-check every index and wrap negatives.
+    let mut wrapped = Vec::with_capacity(indices.len());
+    for (d, shape, values) in &indices {
+        let size = view.sizes[*d];
+        let mut w = Vec::with_capacity(values.len());
+        for &i in values {
+            if i < -size || i >= size {
+                return Err(TorchError::index(format!(
+                    "index {i} is out of bounds for dimension {d} with size {size}"
+                )));
+            }
+            w.push(if i < 0 { i + size } else { i });
+        }
+        let src = Layout::contiguous(shape.clone());
+        let b = broadcast_layout(&src, &bshape)?;
+        wrapped.push((*d, b, w));
+    }
+    let total: i64 = out_shape.iter().product();
+    let mut offsets = Vec::with_capacity(total.max(0) as usize);
+    let nb = before.len();
+    let nbs = bshape.len();
+    let mut counter = vec![0i64; out_shape.len()];
+    for _ in 0..total {
+        let mut off = view.offset;
+        for (k, &d) in before.iter().enumerate() {
+            off += counter[k] * view.strides[d];
+        }
+        let bpos = &counter[nb..nb + nbs];
+        for (d, bl, vals) in &wrapped {
+            let flat: i64 = bpos.iter().zip(&bl.strides).map(|(c, s)| c * s).sum();
+            off += vals[flat as usize] * view.strides[*d];
+        }
+        for (k, &d) in after.iter().enumerate() {
+            off += counter[nb + nbs + k] * view.strides[d];
+        }
+        offsets.push(off);
+        for k in (0..counter.len()).rev() {
+            counter[k] += 1;
+            if counter[k] < out_shape[k] {
+                break;
+            }
+            counter[k] = 0;
+        }
+    }
+    Ok((out_shape, offsets))
+}
+
+fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> Result<()> {
+    if t.ndim() == 0 && items.iter().any(|i| matches!(i, IndexItem::Int(_) | IndexItem::Slice { .. })) {
+        return Err(TorchError::index(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+        ));
+    }
+    Ok(())
+}
+
+/// `t[items]`: a view for basic indices, a new tensor for advanced ones.
+pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
+    check_zero_dim(t, items)?;
+    let Sliced { view, advanced } = apply_basic(t, items)?;
+    if advanced.is_empty() {
+        return Ok(t.alias(view));
+    }
+    let (shape, offsets) = advanced_offsets(&view, advanced)?;
+    let dtype = t.dtype();
+    let w = dtype.itemsize();
+    let storage = t.storage();
+    let mut out = vec![0u8; offsets.len() * w];
+    storage.with_bytes(|bytes| {
+        // Every offset lies inside the view, so one check of the view covers them all.
+        view.check_in_bounds(w, bytes.len())?;
+        for (k, &off) in offsets.iter().enumerate() {
+            let at = off as usize * w;
+            out[k * w..(k + 1) * w].copy_from_slice(&bytes[at..at + w]);
+        }
+        Ok::<_, TorchError>(())
+    })?;
+    Ok(Tensor::from_parts(Storage::from_vec(out), dtype, Layout::contiguous(shape)))
+}
+
+/// `t[items] = value`: writes through the view (basic) or into the selected elements
+/// (advanced), broadcasting `value` and converting its dtype.
+pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
+    check_zero_dim(t, items)?;
+    let Sliced { view, advanced } = apply_basic(t, items)?;
+    if advanced.is_empty() {
+        let target = t.alias(view);
+        return match value {
+            Value::Scalar(s) => copy::fill_(&target, *s),
+            Value::Tensor(v) => copy::copy_(&target, v),
+        };
+    }
+    let (shape, offsets) = advanced_offsets(&view, advanced)?;
+    let dtype = t.dtype();
+    let w = dtype.itemsize();
+    let values: Vec<Scalar> = match value {
+        Value::Scalar(s) => vec![*s; offsets.len()],
+        Value::Tensor(v) => {
+            let layout = broadcast_layout(&v.layout(), &shape).map_err(|_| {
+                TorchError::runtime(format!(
+                    "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
+                    fmt_list(&v.sizes()),
+                    fmt_list(&shape)
+                ))
+            })?;
+            copy::to_scalars(&Tensor::from_parts(v.storage(), v.dtype(), layout))?
+        }
+    };
+    t.storage().with_bytes_mut(|bytes| {
+        view.check_in_bounds(w, bytes.len())?;
+        for (&off, v) in offsets.iter().zip(values) {
+            let at = off as usize * w;
+            element::write(dtype, &mut bytes[at..at + w], v);
+        }
+        Ok(())
+    })
+}

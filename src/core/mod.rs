@@ -1,0 +1,22 @@
+//! The memory model: dtypes, storages, layouts, tensors and the ops over them. Knows nothing
+//! of Rhai, terminals or printing.
+
+pub mod copy;
+pub mod creation;
+pub mod defaults;
+pub mod dtype;
+pub mod element;
+pub mod error;
+pub mod float8;
+pub mod index;
+pub mod index_parse;
+pub mod layout;
+pub mod ops;
+pub mod promotion;
+pub mod scalar;
+pub mod storage;
+pub mod strided;
+pub mod tensor;
+pub mod views;
+pub mod views_dtype;
+pub mod views_split;

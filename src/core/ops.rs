@@ -1,0 +1,244 @@
+//! Elementwise arithmetic and comparisons with broadcasting and PyTorch's type promotion,
+//! in-place variants with PyTorch's checks, and the reductions experiments need.
+//!
+//! Values are computed in a wide domain (`i64`, `f64` or complex `f64`) after casting each
+//! operand to the common dtype, then rounded once when written: for `+ - * /` this equals
+//! computing in the narrow type, so results match PyTorch's bit for bit.
+
+use num_complex::Complex64;
+
+use super::copy;
+use super::creation::from_scalars;
+use super::defaults::default_dtype;
+use super::dtype::{DType, Kind};
+use super::element;
+use super::error::{Result, TorchError};
+use super::promotion::{Operand, can_cast, result_type};
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+use super::views::{broadcast_layout, broadcast_shapes};
+
+/// An operand: a tensor or a Python number.
+#[derive(Debug, Clone)]
+pub enum Arg {
+    /// A tensor.
+    Tensor(Tensor),
+    /// A Python number.
+    Number(Scalar),
+}
+
+/// The binary ops tensh computes elementwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinaryOp {
+    fn is_comparison(self) -> bool {
+        matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
+    }
+}
+
+fn operand(a: &Arg) -> Operand {
+    match a {
+        Arg::Tensor(t) if t.ndim() == 0 => Operand::ZeroDim(t.dtype()),
+        Arg::Tensor(t) => Operand::Dimensioned(t.dtype()),
+        Arg::Number(s) => Operand::Number(*s),
+    }
+}
+
+fn shape(a: &Arg) -> Vec<i64> {
+    match a {
+        Arg::Tensor(t) => t.sizes(),
+        Arg::Number(_) => vec![],
+    }
+}
+
+/// Casts a value to `dtype` exactly as storing it in a tensor of that dtype would.
+fn cast(dtype: DType, v: Scalar) -> Scalar {
+    let (bytes, _) = element::encode(dtype, v);
+    element::read(dtype, &bytes)
+}
+
+fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
+    match a {
+        Arg::Number(s) => Ok(vec![cast(common, *s); out_shape.iter().product::<i64>().max(0) as usize]),
+        Arg::Tensor(t) => {
+            let l = broadcast_layout(&t.layout(), out_shape)?;
+            let view = t.alias(l);
+            Ok(copy::to_scalars(&view)?.into_iter().map(|v| cast(common, v)).collect())
+        }
+    }
+}
+
+fn compute(op: BinaryOp, kind: Kind, a: Scalar, b: Scalar) -> Result<Scalar> {
+    Ok(match kind {
+        Kind::Complex => {
+            let (x, y): (Complex64, Complex64) = (a.to_complex(), b.to_complex());
+            match op {
+                BinaryOp::Add => Scalar::Complex(x + y),
+                BinaryOp::Sub => Scalar::Complex(x - y),
+                BinaryOp::Mul => Scalar::Complex(x * y),
+                BinaryOp::Div => Scalar::Complex(x / y),
+                BinaryOp::Eq => Scalar::Bool(x == y),
+                BinaryOp::Ne => Scalar::Bool(x != y),
+                _ => {
+                    return Err(TorchError::runtime(format!(
+                        "\"{}_cpu\" not implemented for 'ComplexFloat'",
+                        match op {
+                            BinaryOp::Lt => "lt",
+                            BinaryOp::Le => "le",
+                            BinaryOp::Gt => "gt",
+                            _ => "ge",
+                        }
+                    )));
+                }
+            }
+        }
+        Kind::Float => {
+            let (x, y) = (a.to_f64(), b.to_f64());
+            match op {
+                BinaryOp::Add => Scalar::Float(x + y),
+                BinaryOp::Sub => Scalar::Float(x - y),
+                BinaryOp::Mul => Scalar::Float(x * y),
+                BinaryOp::Div => Scalar::Float(x / y),
+                BinaryOp::Eq => Scalar::Bool(x == y),
+                BinaryOp::Ne => Scalar::Bool(x != y),
+                BinaryOp::Lt => Scalar::Bool(x < y),
+                BinaryOp::Le => Scalar::Bool(x <= y),
+                BinaryOp::Gt => Scalar::Bool(x > y),
+                BinaryOp::Ge => Scalar::Bool(x >= y),
+            }
+        }
+        _ => {
+            let (x, y) = (a.to_i64(), b.to_i64());
+            let (ux, uy) = (a.to_i64() as u64, b.to_i64() as u64);
+            let unsigned = matches!(a, Scalar::UInt(_)) || matches!(b, Scalar::UInt(_));
+            match op {
+                BinaryOp::Add => Scalar::Int(x.wrapping_add(y)),
+                BinaryOp::Sub => Scalar::Int(x.wrapping_sub(y)),
+                BinaryOp::Mul => Scalar::Int(x.wrapping_mul(y)),
+                BinaryOp::Div => Scalar::Float(a.to_f64() / b.to_f64()),
+                BinaryOp::Eq => Scalar::Bool(x == y),
+                BinaryOp::Ne => Scalar::Bool(x != y),
+                BinaryOp::Lt => Scalar::Bool(if unsigned { ux < uy } else { x < y }),
+                BinaryOp::Le => Scalar::Bool(if unsigned { ux <= uy } else { x <= y }),
+                BinaryOp::Gt => Scalar::Bool(if unsigned { ux > uy } else { x > y }),
+                BinaryOp::Ge => Scalar::Bool(if unsigned { ux >= uy } else { x >= y }),
+            }
+        }
+    })
+}
+
+fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
+    let is_bool = |x: &Arg| match x {
+        Arg::Tensor(t) => t.dtype() == DType::Bool,
+        Arg::Number(s) => matches!(s, Scalar::Bool(_)),
+    };
+    if op == BinaryOp::Sub && is_bool(a) && is_bool(b) {
+        return Err(TorchError::runtime(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
+        ));
+    }
+    if op == BinaryOp::Sub && (is_bool(a) || is_bool(b)) {
+        return Err(TorchError::runtime(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+        ));
+    }
+    Ok(())
+}
+
+/// The dtype an op computes in and the dtype of its result.
+fn op_dtypes(op: BinaryOp, a: &Arg, b: &Arg) -> Result<(DType, DType)> {
+    let common = result_type(&[operand(a), operand(b)])?;
+    if op == BinaryOp::Div && common.is_integral() {
+        return Ok((default_dtype(), default_dtype()));
+    }
+    Ok((common, if op.is_comparison() { DType::Bool } else { common }))
+}
+
+fn run(op: BinaryOp, a: &Arg, b: &Arg, compute_dtype: DType, out_shape: &[i64]) -> Result<Vec<Scalar>> {
+    let xs = values(a, out_shape, compute_dtype)?;
+    let ys = values(b, out_shape, compute_dtype)?;
+    let kind = compute_dtype.kind();
+    xs.into_iter().zip(ys).map(|(x, y)| compute(op, kind, x, y)).collect()
+}
+
+/// `a op b` for tensors and numbers: a new tensor.
+pub fn binary(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
+    check_sub_bool(op, a, b)?;
+    let out_shape = broadcast_shapes(&shape(a), &shape(b))?;
+    let (compute_dtype, out_dtype) = op_dtypes(op, a, b)?;
+    let results = run(op, a, b, compute_dtype, &out_shape)?;
+    from_scalars(&results, out_shape, out_dtype)
+}
+
+/// `a.add_(b)` and friends: computes in the promoted dtype and writes back into `a`, which
+/// must be able to hold the result and must not alias itself.
+pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
+    let lhs = Arg::Tensor(a.clone());
+    check_sub_bool(op, &lhs, b)?;
+    let (compute_dtype, out_dtype) = op_dtypes(op, &lhs, b)?;
+    if !can_cast(out_dtype, a.dtype()) {
+        return Err(TorchError::runtime(format!(
+            "result type {} can't be cast to the desired output type {}",
+            out_dtype.cpp_name(),
+            a.dtype().cpp_name()
+        )));
+    }
+    let sizes = a.sizes();
+    let out_shape = broadcast_shapes(&sizes, &shape(b))?;
+    if out_shape != sizes {
+        return Err(TorchError::runtime(format!(
+            "output with shape {} doesn't match the broadcast shape {}",
+            super::layout::fmt_list(&sizes),
+            super::layout::fmt_list(&out_shape)
+        )));
+    }
+    copy::check_no_internal_overlap(&a.layout())?;
+    let results = run(op, &lhs, b, compute_dtype, &out_shape)?;
+    let tmp = from_scalars(&results, out_shape, out_dtype)?;
+    copy::copy_(a, &tmp)
+}
+
+/// `-t`.
+pub fn neg(t: &Tensor) -> Result<Tensor> {
+    if t.dtype() == DType::Bool {
+        return Err(TorchError::runtime(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+        ));
+    }
+    binary(BinaryOp::Mul, &Arg::Tensor(t.clone()), &Arg::Number(Scalar::Int(-1)))
+}
+
+/// `torch.equal(a, b)`: same shape and equal values.
+pub fn equal(a: &Tensor, b: &Tensor) -> Result<bool> {
+    if a.sizes() != b.sizes() {
+        return Ok(false);
+    }
+    let eq = binary(BinaryOp::Eq, &Arg::Tensor(a.clone()), &Arg::Tensor(b.clone()))?;
+    Ok(copy::to_scalars(&eq)?.iter().all(|v| v.to_bool()))
+}
+
+/// `t.sum()`: every element added; integers and bool sum to int64.
+pub fn sum_all(t: &Tensor) -> Result<Tensor> {
+    let d = t.dtype();
+    let out = if d.is_integral() { DType::Int64 } else { d };
+    let vals = copy::to_scalars(t)?;
+    let total = match out.kind() {
+        Kind::Complex => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
+        Kind::Float => Scalar::Float(vals.iter().map(|v| cast(out, *v).to_f64()).sum()),
+        _ => Scalar::Int(vals.iter().fold(0i64, |acc, v| acc.wrapping_add(v.to_i64()))),
+    };
+    from_scalars(&[total], vec![], out)
+}

@@ -1,0 +1,190 @@
+//! An untyped, shared, possibly resizable buffer of bytes: what `torch.UntypedStorage` is.
+//!
+//! A `Storage` is a cheap handle; clones share the same bytes, so a write through one tensor
+//! is seen through every tensor and buffer over the same storage. All access goes through
+//! `with_bytes`/`with_bytes_mut`, which hand out bounds-checked slices: no element is ever
+//! read or written outside the buffer.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use super::error::{Result, TorchError};
+
+/// Where a storage's bytes live.
+#[derive(Debug)]
+pub enum Backing {
+    /// Bytes owned by the storage on the heap.
+    Heap(Vec<u8>),
+    /// A fixed window `[start, start + len)` of another storage's bytes (what `frombuffer`
+    /// with an offset or count makes). Never resizable.
+    Window {
+        /// The storage whose bytes these are.
+        parent: Storage,
+        /// First byte in the parent.
+        start: usize,
+        /// Length in bytes.
+        len: usize,
+    },
+}
+
+#[derive(Debug)]
+struct StorageCell {
+    backing: RefCell<Backing>,
+    resizable: Cell<bool>,
+}
+
+/// A shared handle to a storage's bytes. Equality of handles is identity (`is_same`).
+#[derive(Debug, Clone)]
+pub struct Storage(Rc<StorageCell>);
+
+impl Storage {
+    /// A new resizable heap storage of `nbytes` zero bytes.
+    pub fn zeroed(nbytes: usize) -> Storage {
+        Storage::from_vec(vec![0; nbytes])
+    }
+
+    /// A new resizable heap storage owning these bytes.
+    pub fn from_vec(bytes: Vec<u8>) -> Storage {
+        Storage(Rc::new(StorageCell {
+            backing: RefCell::new(Backing::Heap(bytes)),
+            resizable: Cell::new(true),
+        }))
+    }
+
+    /// A storage over a buffer that belongs to someone else (a script's `bytearray`): shared
+    /// like any storage, but not resizable by torch.
+    pub fn external(bytes: Vec<u8>) -> Storage {
+        let s = Storage::from_vec(bytes);
+        s.0.resizable.set(false);
+        s
+    }
+
+    /// A storage over `len` bytes of this one from `start`: shares memory, not resizable.
+    pub fn window(&self, start: usize, len: usize) -> Storage {
+        let (parent, start) = match &*self.0.backing.borrow() {
+            Backing::Window { parent, start: s, .. } => (parent.clone(), s + start),
+            Backing::Heap(_) => (self.clone(), start),
+        };
+        Storage(Rc::new(StorageCell {
+            backing: RefCell::new(Backing::Window { parent, start, len }),
+            resizable: Cell::new(false),
+        }))
+    }
+
+    /// The storage that owns the memory (itself unless this is a window).
+    fn root(&self) -> Storage {
+        match &*self.0.backing.borrow() {
+            Backing::Window { parent, .. } => parent.clone(),
+            Backing::Heap(_) => self.clone(),
+        }
+    }
+
+    /// Whether the two storages are backed by the same memory (same storage, or windows of
+    /// it). Kernels use this to avoid borrowing one buffer twice.
+    pub fn shares_memory(&self, other: &Storage) -> bool {
+        Rc::ptr_eq(&self.root().0, &other.root().0)
+    }
+
+    /// Size in bytes.
+    pub fn nbytes(&self) -> usize {
+        self.with_bytes(|b| b.len())
+    }
+
+    /// Whether `resize_` may change this storage.
+    pub fn resizable(&self) -> bool {
+        self.0.resizable.get()
+    }
+
+    /// The address of the first byte; 0 for an empty storage, as PyTorch reports.
+    pub fn data_ptr(&self) -> usize {
+        self.with_bytes(|bytes| if bytes.is_empty() { 0 } else { bytes.as_ptr() as usize })
+    }
+
+    /// Whether two handles name the same storage.
+    pub fn is_same(&self, other: &Storage) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// Runs `f` on the bytes. Must not be nested inside `with_bytes_mut` of the same storage;
+    /// the kernels take one borrow per storage and handle self-overlap explicitly.
+    pub fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        match &*self.0.backing.borrow() {
+            Backing::Heap(v) => f(v),
+            // A window's parent is always a root (see `window`), never another window.
+            Backing::Window { parent, start, len } => match &*parent.0.backing.borrow() {
+                Backing::Heap(v) => f(v.get(*start..start + len).unwrap_or(&[])),
+                Backing::Window { .. } => f(&[]),
+            },
+        }
+    }
+
+    /// Runs `f` on the bytes, mutably. See `with_bytes` for the nesting rule.
+    pub fn with_bytes_mut<R>(&self, f: impl FnOnce(&mut [u8]) -> R) -> R {
+        match &mut *self.0.backing.borrow_mut() {
+            Backing::Heap(v) => f(v),
+            Backing::Window { parent, start, len } => match &mut *parent.0.backing.borrow_mut() {
+                Backing::Heap(v) => f(v.get_mut(*start..*start + *len).unwrap_or(&mut [])),
+                Backing::Window { .. } => f(&mut []),
+            },
+        }
+    }
+
+    /// A copy of all bytes.
+    pub fn to_vec(&self) -> Vec<u8> {
+        self.with_bytes(|b| b.to_vec())
+    }
+
+    /// Changes the size to `nbytes`, keeping the common prefix and zero-filling growth.
+    pub fn resize(&self, nbytes: usize) -> Result<()> {
+        if !self.resizable() {
+            return Err(TorchError::runtime("Trying to resize storage that is not resizable"));
+        }
+        match &mut *self.0.backing.borrow_mut() {
+            Backing::Heap(v) => v.resize(nbytes, 0),
+            Backing::Window { .. } => {
+                return Err(TorchError::runtime("Trying to resize storage that is not resizable"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads byte `i`, if it exists.
+    pub fn byte(&self, i: usize) -> Option<u8> {
+        self.with_bytes(|b| b.get(i).copied())
+    }
+
+    /// Writes byte `i`; false when out of range.
+    pub fn set_byte(&self, i: usize, value: u8) -> bool {
+        self.with_bytes_mut(|b| match b.get_mut(i) {
+            Some(slot) => {
+                *slot = value;
+                true
+            }
+            None => false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_and_resizable() {
+        let s = Storage::zeroed(4);
+        let t = s.clone();
+        assert!(t.set_byte(1, 7));
+        assert_eq!(s.to_vec(), vec![0, 7, 0, 0]);
+        assert!(s.is_same(&t));
+        s.resize(6).unwrap();
+        assert_eq!(t.nbytes(), 6);
+        assert!(!t.set_byte(6, 1));
+        assert_eq!(Storage::zeroed(0).data_ptr(), 0);
+        let e = Storage::external(vec![1]);
+        assert!(e.resize(2).is_err());
+        let w = s.window(1, 2);
+        assert_eq!(w.to_vec(), vec![7, 0]);
+        assert!(w.shares_memory(&s) && !w.is_same(&s));
+        assert_eq!(w.data_ptr(), s.data_ptr() + 1);
+    }
+}

@@ -1,0 +1,153 @@
+//! The tensor handle: a storage, a dtype and a layout, shared by every name bound to it.
+//!
+//! `Tensor` is `Rc<RefCell<…>>` because PyTorch tensors are objects: `set_`, `resize_` and
+//! in-place ops must be seen through every variable that holds the same tensor. Views are new
+//! handles over the same storage (`alias`), so they never copy.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::dtype::DType;
+use super::layout::Layout;
+use super::storage::Storage;
+
+/// Autograd state of a tensor (see `core::autograd` for how it is used).
+#[derive(Debug, Clone, Default)]
+pub struct GradState {
+    /// `requires_grad` of a leaf, or whether a non-leaf was produced from one.
+    pub requires_grad: bool,
+    /// The accumulated gradient of a leaf.
+    pub grad: Option<Tensor>,
+    /// The name of the function that made a non-leaf (`SumBackward0`), shown in the repr.
+    pub grad_fn: Option<&'static str>,
+}
+
+/// The fields behind a tensor handle.
+#[derive(Debug, Clone)]
+pub struct TensorImpl {
+    /// The bytes this tensor views.
+    pub storage: Storage,
+    /// Element type.
+    pub dtype: DType,
+    /// Geometry over the storage.
+    pub layout: Layout,
+    /// Autograd fields.
+    pub grad: GradState,
+}
+
+/// A shared handle to a tensor; `clone()` gives another name for the same tensor.
+#[derive(Debug, Clone)]
+pub struct Tensor(Rc<RefCell<TensorImpl>>);
+
+impl Tensor {
+    /// A tensor over `storage` with this dtype and layout (callers check bounds).
+    pub fn from_parts(storage: Storage, dtype: DType, layout: Layout) -> Tensor {
+        Tensor(Rc::new(RefCell::new(TensorImpl { storage, dtype, layout, grad: GradState::default() })))
+    }
+
+    /// A new zero-filled contiguous tensor.
+    pub fn zeros(sizes: Vec<i64>, dtype: DType) -> Tensor {
+        let layout = Layout::contiguous(sizes);
+        let n = layout.numel().max(0) as usize;
+        Tensor::from_parts(Storage::zeroed(n * dtype.itemsize()), dtype, layout)
+    }
+
+    /// A view: a new handle over the same storage with another layout.
+    pub fn alias(&self, layout: Layout) -> Tensor {
+        let i = self.0.borrow();
+        Tensor::from_parts(i.storage.clone(), i.dtype, layout)
+    }
+
+    /// A view with another dtype and layout over the same storage.
+    pub fn alias_as(&self, dtype: DType, layout: Layout) -> Tensor {
+        Tensor::from_parts(self.storage(), dtype, layout)
+    }
+
+    /// Whether two handles are the same tensor object.
+    pub fn ptr_eq(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The storage handle.
+    pub fn storage(&self) -> Storage {
+        self.0.borrow().storage.clone()
+    }
+
+    /// Element type.
+    pub fn dtype(&self) -> DType {
+        self.0.borrow().dtype
+    }
+
+    /// A copy of the layout.
+    pub fn layout(&self) -> Layout {
+        self.0.borrow().layout.clone()
+    }
+
+    /// Sizes.
+    pub fn sizes(&self) -> Vec<i64> {
+        self.0.borrow().layout.sizes.clone()
+    }
+
+    /// Strides.
+    pub fn strides(&self) -> Vec<i64> {
+        self.0.borrow().layout.strides.clone()
+    }
+
+    /// Storage offset in elements.
+    pub fn offset(&self) -> i64 {
+        self.0.borrow().layout.offset
+    }
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.0.borrow().layout.ndim()
+    }
+
+    /// Number of elements.
+    pub fn numel(&self) -> i64 {
+        self.0.borrow().layout.numel()
+    }
+
+    /// `is_contiguous()`.
+    pub fn is_contiguous(&self) -> bool {
+        self.0.borrow().layout.is_contiguous()
+    }
+
+    /// Address of the first element: the storage's address plus the offset in bytes.
+    pub fn data_ptr(&self) -> usize {
+        let i = self.0.borrow();
+        let base = i.storage.data_ptr();
+        if base == 0 {
+            return 0;
+        }
+        base.wrapping_add((i.layout.offset as usize).wrapping_mul(i.dtype.itemsize()))
+    }
+
+    /// Replaces storage, dtype and layout in place (`set_`, `resize_`, `as_strided_`): every
+    /// name bound to this tensor sees the change.
+    pub fn replace(&self, storage: Storage, layout: Layout) {
+        let mut i = self.0.borrow_mut();
+        i.storage = storage;
+        i.layout = layout;
+    }
+
+    /// Changes only the layout in place.
+    pub fn set_layout(&self, layout: Layout) {
+        self.0.borrow_mut().layout = layout;
+    }
+
+    /// Read access to the fields.
+    pub fn with<R>(&self, f: impl FnOnce(&TensorImpl) -> R) -> R {
+        f(&self.0.borrow())
+    }
+
+    /// The autograd fields (a copy).
+    pub fn grad_state(&self) -> GradState {
+        self.0.borrow().grad.clone()
+    }
+
+    /// Mutates the autograd fields.
+    pub fn with_grad_mut<R>(&self, f: impl FnOnce(&mut GradState) -> R) -> R {
+        f(&mut self.0.borrow_mut().grad)
+    }
+}

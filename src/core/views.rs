@@ -1,0 +1,532 @@
+//! View ops: each computes a new layout from the old one and returns an alias of the same
+//! storage, never copying. Errors are PyTorch's, word for word.
+
+use super::error::{Result, TorchError, wrap_dim};
+use super::layout::{Layout, fmt_list, infer_size, view_strides};
+use super::tensor::Tensor;
+
+/// The layout of `src` broadcast (expanded) to `target` sizes, with the error PyTorch gives
+/// when two tensors' shapes do not broadcast (`copy_`, elementwise ops).
+pub fn broadcast_layout(src: &Layout, target: &[i64]) -> Result<Layout> {
+    if src.sizes == target {
+        return Ok(src.clone());
+    }
+    let (n, m) = (target.len(), src.ndim());
+    if m > n {
+        return Err(size_mismatch(target, &src.sizes, 0));
+    }
+    let mut strides = vec![0; n];
+    for i in 0..n {
+        let j = i as i64 - (n - m) as i64;
+        if j < 0 {
+            continue;
+        }
+        let j = j as usize;
+        if src.sizes[j] == target[i] {
+            strides[i] = src.strides[j];
+        } else if src.sizes[j] != 1 {
+            return Err(size_mismatch(target, &src.sizes, i));
+        }
+    }
+    Ok(Layout { sizes: target.to_vec(), strides, offset: src.offset })
+}
+
+fn size_mismatch(a: &[i64], b: &[i64], dim: usize) -> TorchError {
+    let (n, m) = (a.len(), b.len());
+    let width = n.max(m);
+    // Report the first dim from the right where neither is 1 and they differ.
+    for k in (0..width).rev() {
+        let ai = (k as i64) - (width - n) as i64;
+        let bi = (k as i64) - (width - m) as i64;
+        let av = if ai >= 0 { a[ai as usize] } else { 1 };
+        let bv = if bi >= 0 { b[bi as usize] } else { 1 };
+        if av != bv && av != 1 && bv != 1 {
+            return TorchError::runtime(format!(
+                "The size of tensor a ({av}) must match the size of tensor b ({bv}) at non-singleton dimension {k}"
+            ));
+        }
+    }
+    TorchError::runtime(format!("The size of tensor a must match the size of tensor b at dimension {dim}"))
+}
+
+/// The broadcast shape of two shapes, with PyTorch's error.
+pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
+    let width = a.len().max(b.len());
+    let mut out = vec![0; width];
+    for k in 0..width {
+        let ai = k as i64 - (width - a.len()) as i64;
+        let bi = k as i64 - (width - b.len()) as i64;
+        let av = if ai >= 0 { a[ai as usize] } else { 1 };
+        let bv = if bi >= 0 { b[bi as usize] } else { 1 };
+        out[k] = if av == bv || bv == 1 {
+            av
+        } else if av == 1 {
+            bv
+        } else {
+            return Err(TorchError::runtime(format!(
+                "The size of tensor a ({av}) must match the size of tensor b ({bv}) at non-singleton dimension {k}"
+            )));
+        };
+    }
+    Ok(out)
+}
+
+/// `t.view(shape)`: no copy, or PyTorch's error when the strides don't allow it.
+pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let l = t.layout();
+    let sizes = infer_size(shape, l.numel())?;
+    let strides = view_strides(&l.sizes, &l.strides, &sizes).ok_or_else(|| {
+        TorchError::runtime(
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+        )
+    })?;
+    Ok(t.alias(Layout { sizes, strides, offset: l.offset }))
+}
+
+/// `t.reshape(shape)`: a view when possible, else a contiguous copy.
+pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let l = t.layout();
+    let sizes = infer_size(shape, l.numel())?;
+    match view_strides(&l.sizes, &l.strides, &sizes) {
+        Some(strides) => Ok(t.alias(Layout { sizes, strides, offset: l.offset })),
+        None => {
+            let c = super::copy::contiguous_copy(t)?;
+            view(&c, &sizes)
+        }
+    }
+}
+
+/// `t.expand(sizes)`, where -1 keeps a dimension.
+pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let l = t.layout();
+    let (n, m) = (sizes.len(), l.ndim());
+    if n < m {
+        return Err(TorchError::runtime(format!(
+            "expand({}Tensor{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+            legacy_type_prefix(t),
+            fmt_list(&l.sizes),
+            fmt_list(sizes),
+            n,
+            m
+        )));
+    }
+    let mut new_sizes = vec![0; n];
+    let mut new_strides = vec![0; n];
+    for i in (0..n).rev() {
+        let offset = n - 1 - i;
+        let dim = m as i64 - 1 - offset as i64;
+        let target = sizes[i];
+        if dim < 0 {
+            if target < 0 {
+                return Err(TorchError::runtime(format!(
+                    "The expanded size of the tensor ({target}) isn't allowed in a leading, non-existing dimension {i}"
+                )));
+            }
+            new_sizes[i] = target;
+            new_strides[i] = 0;
+            continue;
+        }
+        let (size, stride) = (l.sizes[dim as usize], l.strides[dim as usize]);
+        let target = if target == -1 { size } else { target };
+        if size != target {
+            if size != 1 {
+                return Err(TorchError::runtime(format!(
+                    "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}",
+                    target,
+                    size,
+                    i,
+                    fmt_list(sizes),
+                    fmt_list(&l.sizes)
+                )));
+            }
+            new_sizes[i] = target;
+            new_strides[i] = 0;
+        } else {
+            new_sizes[i] = size;
+            new_strides[i] = stride;
+        }
+    }
+    Ok(t.alias(Layout { sizes: new_sizes, strides: new_strides, offset: l.offset }))
+}
+
+/// The `torch.LongTensor`-style name PyTorch prints in some messages (`Long` for int64).
+pub fn legacy_type_prefix(t: &Tensor) -> String {
+    format!("torch.{}", t.dtype().cpp_name())
+}
+
+/// `t.transpose(d0, d1)`.
+pub fn transpose(t: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
+    let mut l = t.layout();
+    let n = l.ndim();
+    let (a, b) = (wrap_dim(d0, n)?, wrap_dim(d1, n)?);
+    if n == 0 {
+        return Ok(t.alias(l));
+    }
+    l.sizes.swap(a, b);
+    l.strides.swap(a, b);
+    Ok(t.alias(l))
+}
+
+/// `t.permute(dims)`.
+pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let l = t.layout();
+    let n = l.ndim();
+    if dims.len() != n {
+        return Err(TorchError::runtime(format!(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = {}",
+            n,
+            dims.len()
+        )));
+    }
+    let mut seen = vec![false; n];
+    let mut sizes = Vec::with_capacity(n);
+    let mut strides = Vec::with_capacity(n);
+    for &d in dims {
+        let d = wrap_dim(d, n)?;
+        if seen[d] {
+            return Err(TorchError::runtime("permute(): duplicate dims are not allowed."));
+        }
+        seen[d] = true;
+        sizes.push(l.sizes[d]);
+        strides.push(l.strides[d]);
+    }
+    Ok(t.alias(Layout { sizes, strides, offset: l.offset }))
+}
+
+/// `t.t()`: transpose of a matrix; vectors and scalars are returned as views unchanged.
+pub fn t(t: &Tensor) -> Result<Tensor> {
+    let n = t.ndim();
+    if n > 2 {
+        return Err(TorchError::runtime(format!(
+            "t() expects a tensor with <= 2 dimensions, but self is {n}D"
+        )));
+    }
+    if n < 2 { Ok(t.alias(t.layout())) } else { transpose(t, 0, 1) }
+}
+
+/// `t.T`: all dims reversed.
+pub fn reverse_dims(t: &Tensor) -> Result<Tensor> {
+    let n = t.ndim() as i64;
+    let dims: Vec<i64> = (0..n).rev().collect();
+    permute(t, &dims)
+}
+
+/// `t.mT`: the last two dims swapped.
+pub fn matrix_transpose(t: &Tensor) -> Result<Tensor> {
+    let n = t.ndim();
+    if n < 2 {
+        return Err(TorchError::runtime(format!(
+            "tensor.mT is only supported on matrices or batches of matrices. Got {n}-D tensor."
+        )));
+    }
+    transpose(t, -2, -1)
+}
+
+/// `t.movedim(source, destination)`.
+pub fn movedim(t: &Tensor, src: &[i64], dst: &[i64]) -> Result<Tensor> {
+    let n = t.ndim();
+    if src.len() != dst.len() {
+        return Err(TorchError::runtime(format!(
+            "movedim: Invalid source or destination dims: source ({} dims) should contain the same number of dims as destination ({} dims)",
+            fmt_list(src),
+            fmt_list(dst)
+        )));
+    }
+    let src_w: Vec<usize> = src.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()?;
+    let dst_w: Vec<usize> = dst.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()?;
+    for (name, list, raw) in [("source", &src_w, src), ("destination", &dst_w, dst)] {
+        let mut seen = vec![false; n.max(1)];
+        for &d in list.iter() {
+            if seen[d] {
+                return Err(TorchError::runtime(format!(
+                    "movedim: repeated dim in `{name}` ({})",
+                    fmt_list(raw)
+                )));
+            }
+            seen[d] = true;
+        }
+    }
+    let mut order: Vec<i64> = vec![-1; n];
+    let mut used = vec![false; n];
+    for (&s, &d) in src_w.iter().zip(&dst_w) {
+        order[d] = s as i64;
+        used[s] = true;
+    }
+    let mut rest = (0..n).filter(|&d| !used[d]);
+    for slot in order.iter_mut() {
+        if *slot == -1 {
+            *slot = rest.next().unwrap_or(0) as i64;
+        }
+    }
+    permute(t, &order)
+}
+
+/// `t.narrow(dim, start, length)`.
+pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    let mut l = t.layout();
+    if l.ndim() == 0 {
+        return Err(TorchError::runtime("narrow() cannot be applied to a 0-dim tensor."));
+    }
+    let d = wrap_dim(dim, l.ndim())?;
+    let size = l.sizes[d];
+    if start < -size || start > size {
+        return Err(TorchError::index(format!(
+            "start out of range (expected to be in range of [{}, {}], but got {})",
+            -size, size, start
+        )));
+    }
+    let start = if start < 0 { start + size } else { start };
+    if length < 0 {
+        return Err(TorchError::runtime("narrow(): length must be non-negative."));
+    }
+    if start + length > size {
+        return Err(TorchError::runtime(format!(
+            "start ({start}) + length ({length}) exceeds dimension size ({size})."
+        )));
+    }
+    l.offset += start * l.strides[d];
+    l.sizes[d] = length;
+    Ok(t.alias(l))
+}
+
+/// `t.select(dim, index)`: drops a dimension.
+pub fn select(t: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    let mut l = t.layout();
+    if l.ndim() == 0 {
+        return Err(TorchError::index("select() cannot be applied to a 0-dim tensor."));
+    }
+    let d = wrap_dim(dim, l.ndim())?;
+    let size = l.sizes[d];
+    if index < -size || index >= size {
+        return Err(TorchError::index(format!(
+            "select(): index {} out of range for tensor of size {} at dimension {}",
+            index,
+            fmt_list(&l.sizes),
+            dim
+        )));
+    }
+    let index = if index < 0 { index + size } else { index };
+    l.offset += index * l.strides[d];
+    l.sizes.remove(d);
+    l.strides.remove(d);
+    Ok(t.alias(l))
+}
+
+/// `t.squeeze()` (all size-1 dims) or `t.squeeze(dims)`.
+pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
+    let l = t.layout();
+    let n = l.ndim();
+    let mut drop = vec![false; n];
+    match dims {
+        None => {
+            for d in 0..n {
+                drop[d] = l.sizes[d] == 1;
+            }
+        }
+        Some(ds) => {
+            for &d in ds {
+                let w = wrap_dim(d, n)?;
+                if n > 0 && l.sizes[w] == 1 {
+                    drop[w] = true;
+                }
+            }
+        }
+    }
+    let keep: Vec<usize> = (0..n).filter(|&d| !drop[d]).collect();
+    Ok(t.alias(Layout {
+        sizes: keep.iter().map(|&d| l.sizes[d]).collect(),
+        strides: keep.iter().map(|&d| l.strides[d]).collect(),
+        offset: l.offset,
+    }))
+}
+
+/// `t.unsqueeze(dim)`: inserts a size-1 dim whose stride continues the next dim's.
+pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
+    let mut l = t.layout();
+    let d = wrap_dim(dim, l.ndim() + 1)?;
+    let stride = if d >= l.ndim() { 1 } else { l.sizes[d] * l.strides[d] };
+    l.sizes.insert(d, 1);
+    l.strides.insert(d, stride);
+    Ok(t.alias(l))
+}
+
+/// `t.diagonal(offset, dim1, dim2)`.
+pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+    let l = t.layout();
+    let n = l.ndim();
+    let (a, b) = (wrap_dim(dim1, n)?, wrap_dim(dim2, n)?);
+    if a == b {
+        return Err(TorchError::runtime(format!("diagonal dimensions cannot be identical {dim1}, {dim2}")));
+    }
+    let mut start = l.offset;
+    let len = if offset >= 0 {
+        let len = l.sizes[a].min(l.sizes[b] - offset).max(0);
+        if len > 0 {
+            start += offset * l.strides[b];
+        }
+        len
+    } else {
+        let len = (l.sizes[a] + offset).min(l.sizes[b]).max(0);
+        if len > 0 {
+            start -= offset * l.strides[a];
+        }
+        len
+    };
+    let mut sizes = vec![];
+    let mut strides = vec![];
+    for d in 0..n {
+        if d != a && d != b {
+            sizes.push(l.sizes[d]);
+            strides.push(l.strides[d]);
+        }
+    }
+    sizes.push(len);
+    strides.push(l.strides[a] + l.strides[b]);
+    Ok(t.alias(Layout { sizes, strides, offset: start }))
+}
+
+/// `t.unfold(dim, size, step)`: windows of `size` every `step` along `dim`, as a new last dim.
+pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
+    let l = t.layout();
+    let n = l.ndim();
+    let d = wrap_dim(dim, n)?;
+    let dim_size = if n == 0 { 1 } else { l.sizes[d] };
+    if size > dim_size {
+        return Err(TorchError::runtime(format!(
+            "maximum size for tensor at dimension {d} is {dim_size} but size is {size}"
+        )));
+    }
+    if step <= 0 {
+        return Err(TorchError::runtime(format!("step is {step} but must be > 0")));
+    }
+    if size < 0 {
+        return Err(TorchError::runtime(format!("size is {size} but must be >= 0")));
+    }
+    let mut sizes = l.sizes.clone();
+    let mut strides = l.strides.clone();
+    if n == 0 {
+        sizes.push(size);
+        strides.push(1);
+    } else {
+        let stride = l.strides[d];
+        sizes[d] = (dim_size - size) / step + 1;
+        strides[d] = step * stride;
+        sizes.push(size);
+        strides.push(stride);
+    }
+    Ok(t.alias(Layout { sizes, strides, offset: l.offset }))
+}
+
+/// `t.as_strided(size, stride, storage_offset)`: any layout within the storage.
+pub fn as_strided(t: &Tensor, sizes: &[i64], strides: &[i64], offset: Option<i64>) -> Result<Tensor> {
+    let layout = checked_strided_layout(t, sizes, strides, offset)?;
+    Ok(t.alias(layout))
+}
+
+/// Validates a user-given layout against `t`'s storage (shared by `as_strided` and
+/// `as_strided_`).
+pub fn checked_strided_layout(t: &Tensor, sizes: &[i64], strides: &[i64], offset: Option<i64>) -> Result<Layout> {
+    if sizes.len() != strides.len() {
+        return Err(TorchError::runtime("mismatch in length of strides and shape"));
+    }
+    if strides.iter().any(|&s| s < 0) {
+        return Err(TorchError::runtime(format!(
+            "as_strided: Negative strides are not supported at the moment, got strides: {}",
+            fmt_list(strides)
+        )));
+    }
+    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
+        return Err(TorchError::runtime(format!(
+            "Trying to create tensor with negative dimension {s}: {}",
+            fmt_list(sizes)
+        )));
+    }
+    let offset = offset.unwrap_or_else(|| t.offset());
+    if offset < 0 {
+        return Err(TorchError::runtime(format!(
+            "Tensor: invalid storage offset {offset}"
+        )));
+    }
+    let layout = Layout { sizes: sizes.to_vec(), strides: strides.to_vec(), offset };
+    layout.check_in_bounds(t.dtype().itemsize(), t.storage().nbytes())?;
+    Ok(layout)
+}
+
+/// `t.unflatten(dim, sizes)`.
+pub fn unflatten(t: &Tensor, dim: i64, sizes: &[i64]) -> Result<Tensor> {
+    let l = t.layout();
+    let d = wrap_dim(dim, l.ndim())?;
+    if sizes.is_empty() {
+        return Err(TorchError::runtime("unflatten: sizes must be non-empty"));
+    }
+    let inferred = infer_size(sizes, l.sizes[d]).map_err(|_| {
+        TorchError::runtime(format!(
+            "unflatten: Provided sizes {} don't multiply up to the size of dim {} ({}) in the input tensor",
+            fmt_list(sizes),
+            dim,
+            l.sizes[d]
+        ))
+    })?;
+    let mut shape = l.sizes[..d].to_vec();
+    shape.extend(inferred);
+    shape.extend_from_slice(&l.sizes[d + 1..]);
+    view(t, &shape)
+}
+
+/// `t.flatten(start_dim, end_dim)`: a view when possible, else a copy (as `reshape`).
+pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
+    let l = t.layout();
+    let n = l.ndim();
+    let (s, e) = (wrap_dim(start, n)?, wrap_dim(end, n)?);
+    if s > e {
+        return Err(TorchError::runtime("flatten() has invalid args: start_dim cannot come after end_dim"));
+    }
+    if n == 0 {
+        return reshape(t, &[1]);
+    }
+    if s == e {
+        return Ok(t.alias(l));
+    }
+    let mut shape = l.sizes[..s].to_vec();
+    shape.push(l.sizes[s..=e].iter().product());
+    shape.extend_from_slice(&l.sizes[e + 1..]);
+    reshape(t, &shape)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::dtype::DType;
+
+    fn mat(sizes: &[i64]) -> Tensor {
+        Tensor::zeros(sizes.to_vec(), DType::Int64)
+    }
+
+    #[test]
+    fn transposes_and_views() {
+        let x = view(&mat(&[24]), &[2, 3, 4]).unwrap();
+        let y = transpose(&x, 0, 1).unwrap();
+        assert_eq!(y.strides(), vec![4, 12, 1]);
+        assert_eq!(view(&y, &[3, 2, 2, 2]).unwrap().strides(), vec![4, 12, 2, 1]);
+        assert!(view(&y, &[24]).is_err());
+        assert_eq!(movedim(&x, &[0], &[2]).unwrap().strides(), vec![4, 1, 12]);
+    }
+
+    #[test]
+    fn diagonal_and_unfold() {
+        let x = mat(&[3, 3]);
+        let d = diagonal(&x, -1, 0, 1).unwrap();
+        assert_eq!((d.sizes(), d.strides(), d.offset()), (vec![2], vec![4], 3));
+        let u = unfold(&mat(&[7]), 0, 3, 2).unwrap();
+        assert_eq!((u.sizes(), u.strides()), (vec![3, 3], vec![2, 1]));
+    }
+
+    #[test]
+    fn expand_keeps_and_zeroes_strides() {
+        let a = mat(&[2, 1]);
+        let e = expand(&a, &[2, 3]).unwrap();
+        assert_eq!(e.strides(), vec![1, 0]);
+        let e = expand(&mat(&[3]), &[2, 3]).unwrap();
+        assert_eq!(e.strides(), vec![0, 1]);
+    }
+}

@@ -1,0 +1,184 @@
+//! The split family: `split`, `split_with_sizes`, `chunk`, `unbind`, `tensor_split` and
+//! `hsplit`/`vsplit`/`dsplit`. Every piece is a `narrow` or `select` view of the input.
+
+use super::error::{Result, TorchError, wrap_dim};
+use super::layout::fmt_list;
+use super::tensor::Tensor;
+use super::views::{narrow, select};
+
+fn dim_size(t: &Tensor, dim: i64) -> Result<(usize, i64)> {
+    if t.ndim() == 0 {
+        return Err(TorchError::runtime("split expects at least a 1-dimensional tensor"));
+    }
+    let d = wrap_dim(dim, t.ndim())?;
+    Ok((d, t.sizes()[d]))
+}
+
+/// `t.split(split_size, dim)`: pieces of `split_size`, the last possibly shorter.
+pub fn split(t: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    let (d, size) = dim_size(t, dim)?;
+    if split_size < 0 {
+        return Err(TorchError::runtime(format!(
+            "split expects split_size be non-negative, but got split_size={split_size}"
+        )));
+    }
+    if split_size == 0 && size != 0 {
+        return Err(TorchError::runtime(format!(
+            "split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
+        )));
+    }
+    let pieces = if split_size == 0 { 1 } else { ((size + split_size - 1) / split_size).max(1) };
+    (0..pieces)
+        .map(|i| {
+            let start = i * split_size;
+            narrow(t, d as i64, start, split_size.min(size - start))
+        })
+        .collect()
+}
+
+/// `t.split([sizes], dim)` / `t.split_with_sizes(sizes, dim)`.
+pub fn split_with_sizes(t: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    let (d, size) = dim_size(t, dim)?;
+    if sizes.iter().any(|&s| s < 0) {
+        return Err(TorchError::runtime(format!(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={}",
+            fmt_list(sizes)
+        )));
+    }
+    if sizes.iter().sum::<i64>() != size {
+        return Err(TorchError::runtime(format!(
+            "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got split_sizes={}",
+            size,
+            dim,
+            fmt_list(sizes)
+        )));
+    }
+    let mut start = 0;
+    sizes
+        .iter()
+        .map(|&len| {
+            let piece = narrow(t, d as i64, start, len);
+            start += len;
+            piece
+        })
+        .collect()
+}
+
+/// `t.chunk(chunks, dim)`: at most `chunks` pieces of equal size rounded up.
+pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if t.ndim() == 0 {
+        return Err(TorchError::runtime("chunk expects at least a 1-dimensional tensor"));
+    }
+    if chunks <= 0 {
+        return Err(TorchError::runtime(format!("chunk expects `chunks` to be greater than 0, got: {chunks}")));
+    }
+    let (d, size) = dim_size(t, dim)?;
+    let split_size = (size + chunks - 1) / chunks;
+    if split_size == 0 && size == 0 {
+        let sizes = vec![0; chunks as usize];
+        return split_with_sizes(t, &sizes, d as i64);
+    }
+    split(t, split_size, d as i64)
+}
+
+/// `t.unbind(dim)`: every index along `dim`, as `select` views.
+pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    if t.ndim() == 0 {
+        return Err(TorchError::runtime("Dimension specified as 0 but tensor has no dimensions"));
+    }
+    let d = wrap_dim(dim, t.ndim())?;
+    let size = t.sizes()[d];
+    (0..size).map(|i| select(t, d as i64, i)).collect()
+}
+
+/// `t.tensor_split(sections, dim)`: `sections` pieces, the first `size % sections` one longer.
+pub fn tensor_split_sections(t: &Tensor, sections: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if t.ndim() == 0 {
+        return Err(TorchError::runtime(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims",
+        ));
+    }
+    if sections <= 0 {
+        return Err(TorchError::runtime(format!("number of sections must be larger than 0, got {sections}")));
+    }
+    let d = wrap_dim(dim, t.ndim())?;
+    let size = t.sizes()[d];
+    let (base, extra) = (size / sections, size % sections);
+    let mut start = 0;
+    (0..sections)
+        .map(|i| {
+            let len = base + if i < extra { 1 } else { 0 };
+            let piece = narrow(t, d as i64, start, len);
+            start += len;
+            piece
+        })
+        .collect()
+}
+
+/// `t.tensor_split(indices, dim)`: pieces between the given indices (clamped to the size).
+pub fn tensor_split_indices(t: &Tensor, indices: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    if t.ndim() == 0 {
+        return Err(TorchError::runtime(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims",
+        ));
+    }
+    let d = wrap_dim(dim, t.ndim())?;
+    let size = t.sizes()[d];
+    let clamp = |i: i64| if i < 0 { (i + size).max(0) } else { i.min(size) };
+    let mut out = Vec::with_capacity(indices.len() + 1);
+    let mut start = 0;
+    for &i in indices {
+        let end = clamp(i).max(start);
+        out.push(narrow(t, d as i64, start, end - start)?);
+        start = end;
+    }
+    out.push(narrow(t, d as i64, start, size - start)?);
+    Ok(out)
+}
+
+/// Which of `hsplit`, `vsplit`, `dsplit`.
+#[derive(Debug, Clone, Copy)]
+pub enum DirectionalSplit {
+    /// Columns: dim 1 (dim 0 for vectors).
+    H,
+    /// Rows: dim 0, needs 2 dims.
+    V,
+    /// Depth: dim 2, needs 3 dims.
+    D,
+}
+
+/// What a directional split splits by.
+#[derive(Debug, Clone)]
+pub enum SplitBy {
+    /// Equal sections.
+    Sections(i64),
+    /// Split points.
+    Indices(Vec<i64>),
+}
+
+/// `torch.hsplit`/`vsplit`/`dsplit`.
+pub fn directional_split(t: &Tensor, which: DirectionalSplit, by: SplitBy) -> Result<Vec<Tensor>> {
+    let n = t.ndim();
+    let (name, min_dims, dim) = match which {
+        DirectionalSplit::H => ("hsplit", 1, if n == 1 { 0 } else { 1 }),
+        DirectionalSplit::V => ("vsplit", 2, 0),
+        DirectionalSplit::D => ("dsplit", 3, 2),
+    };
+    if n < min_dims {
+        return Err(TorchError::runtime(format!(
+            "torch.{name} requires a tensor with at least {min_dims} dimension, but got a tensor with {n} dimensions!"
+        )));
+    }
+    match by {
+        SplitBy::Sections(s) => {
+            let size = t.sizes()[dim];
+            if s == 0 || size % s != 0 {
+                return Err(TorchError::runtime(format!(
+                    "torch.{name} attempted to split along dimension {dim}, but the size of the dimension {size} is not divisible by the split_size {s}!"
+                )));
+            }
+            tensor_split_sections(t, s, dim as i64)
+        }
+        SplitBy::Indices(idx) => tensor_split_indices(t, &idx, dim as i64),
+    }
+}

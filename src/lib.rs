@@ -1,0 +1,8 @@
+//! tensh: a REPL and script runner, scripted in Rhai, over a Rust re-implementation of
+//! PyTorch's strided tensor memory model.
+//!
+//! Layers depend one way: `core` ← `print` ← `script` ← `repl` ← `cli`.
+
+#![warn(missing_docs)]
+
+pub mod core;
