@@ -6,3 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod core;
+pub mod print;
+pub mod script;
+pub mod repl;
+pub mod cli;

@@ -1,0 +1,86 @@
+//! The command line: parses arguments, runs a script, code, standard input or the REPL, and
+//! maps the outcome to an exit status (0 success, 1 script error, 2 bad command line).
+
+use std::io::{IsTerminal, Read};
+
+use crate::script::output;
+use crate::script::session::{ScriptError, Session};
+
+const USAGE: &str = "usage: tensh [FILE.rhai [ARGS...]] | -e CODE | --help | --version
+
+  tensh                 interactive session (a script from standard input when piped)
+  tensh FILE.rhai ARGS  run a script; ARGS are in the array ARGS
+  tensh -e CODE         run CODE
+  tensh --version       print the version
+";
+
+/// The version line.
+pub fn version() -> String {
+    format!("tensh {}", env!("CARGO_PKG_VERSION"))
+}
+
+fn report(name: &str, e: &ScriptError) {
+    let place = match (e.line, e.column) {
+        (Some(l), Some(c)) => format!("{name}:{l}:{c}: "),
+        (Some(l), None) => format!("{name}:{l}: "),
+        _ => format!("{name}: "),
+    };
+    output::warning(&format!("{place}{}", e.message));
+}
+
+fn run_code(name: &str, code: &str, args: &[String]) -> i32 {
+    let mut session = Session::new();
+    session.set_args(args);
+    match session.eval(code) {
+        Ok(_) => 0,
+        Err(e) => {
+            report(name, &e);
+            1
+        }
+    }
+}
+
+/// Runs tensh with these command-line arguments (without the program name); returns the exit
+/// status.
+pub fn run(args: Vec<String>) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("--help" | "-h") => {
+            print!("{USAGE}");
+            0
+        }
+        Some("--version" | "-V") => {
+            println!("{}", version());
+            0
+        }
+        Some("-e") => match args.get(1) {
+            Some(code) => run_code("-e", code, &args[2..]),
+            None => {
+                eprint!("tensh: -e needs CODE\n{USAGE}");
+                2
+            }
+        },
+        Some(flag) if flag.starts_with('-') && flag != "-" => {
+            eprint!("tensh: unknown option {flag}\n{USAGE}");
+            2
+        }
+        Some(path) if path != "-" => match std::fs::read_to_string(path) {
+            Ok(code) => run_code(path, &code, &args[1..]),
+            Err(e) => {
+                eprintln!("tensh: cannot read {path}: {e}");
+                2
+            }
+        },
+        _ => {
+            if std::io::stdin().is_terminal() && args.is_empty() {
+                crate::repl::run()
+            } else {
+                let mut code = String::new();
+                if let Err(e) = std::io::stdin().read_to_string(&mut code) {
+                    eprintln!("tensh: cannot read standard input: {e}");
+                    return 2;
+                }
+                run_code("<stdin>", &code, &args.get(1..).unwrap_or(&[]).to_vec())
+            }
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! PyTorch's reprs as pure functions returning `String`: number text, print options, the
+//! element formatter, tensors and storages.
+
+pub mod formatter;
+pub mod number;
+pub mod options;
+pub mod storage_repr;
+pub mod tensor_repr;

@@ -1,0 +1,120 @@
+//! Number text exactly as Python writes it: `%.Nf`, `%.Ne` (two-digit exponents), `repr` of
+//! floats and complex numbers. Rust's float formatting is correctly rounded from the exact
+//! binary value, as Python's is; only the spelling differs, and that is mended here.
+
+/// Python's spelling of non-finite values, or `None` for finite ones.
+fn non_finite(x: f64) -> Option<&'static str> {
+    if x.is_nan() {
+        Some("nan")
+    } else if x == f64::INFINITY {
+        Some("inf")
+    } else if x == f64::NEG_INFINITY {
+        Some("-inf")
+    } else {
+        None
+    }
+}
+
+/// Python's `f"{x:.{precision}f}"`.
+pub fn fixed(x: f64, precision: usize) -> String {
+    match non_finite(x) {
+        Some(s) => s.to_string(),
+        None => format!("{x:.precision$}"),
+    }
+}
+
+/// Rewrites Rust's `1.5e-5` exponent spelling as Python's `1.5e-05`.
+fn python_exponent(rust: &str) -> String {
+    match rust.split_once('e') {
+        Some((mantissa, exp)) => {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            format!("{mantissa}e{sign}{digits:0>2}")
+        }
+        None => rust.to_string(),
+    }
+}
+
+/// Python's `f"{x:.{precision}e}"`.
+pub fn scientific(x: f64, precision: usize) -> String {
+    match non_finite(x) {
+        Some(s) => s.to_string(),
+        None => python_exponent(&format!("{x:.precision$e}")),
+    }
+}
+
+/// Python's `repr(x)` for a float: the shortest text that reads back as `x`, in positional
+/// notation for decimal exponents from -4 to 15 and scientific otherwise.
+pub fn float_repr(x: f64) -> String {
+    if let Some(s) = non_finite(x) {
+        return s.to_string();
+    }
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let negative = mantissa.starts_with('-');
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if negative { "-" } else { "" };
+    if (-4..16).contains(&exp) {
+        let body = if exp >= 0 {
+            let e = exp as usize;
+            let (int_part, frac) = if digits.len() > e + 1 {
+                (digits[..=e].to_string(), digits[e + 1..].to_string())
+            } else {
+                (format!("{digits:0<width$}", width = e + 1), "0".to_string())
+            };
+            format!("{int_part}.{frac}")
+        } else {
+            format!("0.{}{}", "0".repeat((-exp - 1) as usize), digits)
+        };
+        format!("{sign}{body}")
+    } else {
+        let frac = if digits.len() > 1 { format!(".{}", &digits[1..]) } else { String::new() };
+        let esign = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{}{frac}e{esign}{:02}", &digits[..1], exp.abs())
+    }
+}
+
+/// One part of a complex repr: the float repr without a trailing `.0`.
+fn complex_part(x: f64) -> String {
+    let r = float_repr(x);
+    r.strip_suffix(".0").map(str::to_string).unwrap_or(r)
+}
+
+/// Python's `repr(complex(re, im))`: `1j`, `(1+2j)`, `(1.5-0j)`.
+pub fn complex_repr(re: f64, im: f64) -> String {
+    let imag = complex_part(im);
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{imag}j");
+    }
+    let sign = if im.is_sign_negative() || im.is_nan() && imag.starts_with('-') { "" } else { "+" };
+    format!("({}{sign}{imag}j)", complex_part(re))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_python() {
+        assert_eq!(fixed(2.5, 0), "2");
+        assert_eq!(fixed(-0.0, 4), "-0.0000");
+        assert_eq!(fixed(f64::NAN, 4), "nan");
+        assert_eq!(scientific(1e-5, 4), "1.0000e-05");
+        assert_eq!(scientific(0.0, 4), "0.0000e+00");
+        assert_eq!(scientific(1.5e100, 2), "1.50e+100");
+        assert_eq!(float_repr(0.1f32 as f64), "0.10000000149011612");
+        assert_eq!(float_repr(1.0), "1.0");
+        assert_eq!(float_repr(1e16), "1e+16");
+        assert_eq!(float_repr(123456789012345.0), "123456789012345.0");
+        assert_eq!(float_repr(1e-5), "1e-05");
+        assert_eq!(float_repr(0.0001), "0.0001");
+        assert_eq!(float_repr(-2.5e-7), "-2.5e-07");
+        assert_eq!(float_repr(-0.0), "-0.0");
+        assert_eq!(complex_repr(1.0, 2.0), "(1+2j)");
+        assert_eq!(complex_repr(0.0, 1.0), "1j");
+        assert_eq!(complex_repr(1.5, -0.0), "(1.5-0j)");
+    }
+}

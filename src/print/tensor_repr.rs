@@ -1,0 +1,207 @@
+//! `repr(tensor)`: nested brackets with PyTorch's indentation, summarisation with `...`,
+//! line wrapping, complex parts, and the suffixes (`dtype=`, `size=`, `requires_grad=True`).
+
+use super::formatter::Formatter;
+use super::options::{PrintOptions, current};
+use crate::core::copy::to_scalars;
+use crate::core::defaults::{default_complex_dtype, default_dtype};
+use crate::core::dtype::DType;
+use crate::core::error::Result;
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use crate::core::views::{narrow, select};
+
+/// The formatters for a tensor: one, or one per complex part.
+struct Formatters {
+    first: Formatter,
+    imag: Option<Formatter>,
+}
+
+impl Formatters {
+    fn element_width(&self) -> usize {
+        self.first.width() + 2 + self.imag.as_ref().map_or(0, |f| f.width() + 1)
+    }
+
+    fn format(&self, v: Scalar) -> String {
+        match &self.imag {
+            None => self.first.format(v),
+            Some(imag) => {
+                let c = v.to_complex();
+                let real = self.first.format(Scalar::Float(c.re));
+                let im = format!("{}j", imag.format(Scalar::Float(c.im)));
+                let im = im.trim_start();
+                if im.starts_with('+') || im.starts_with('-') {
+                    format!("{real}{im}")
+                } else {
+                    format!("{real}+{im}")
+                }
+            }
+        }
+    }
+}
+
+/// The values the formatter measures: all of them, or only the edges when summarised.
+fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> Result<()> {
+    let sizes = t.sizes();
+    let e = opts.edgeitems;
+    match sizes.len() {
+        0 => out.extend(to_scalars(t)?),
+        1 => {
+            if sizes[0] > 2 * e {
+                out.extend(to_scalars(&narrow(t, 0, 0, e)?)?);
+                out.extend(to_scalars(&narrow(t, 0, sizes[0] - e, e)?)?);
+            } else {
+                out.extend(to_scalars(t)?);
+            }
+        }
+        _ => {
+            if e == 0 {
+                return Ok(());
+            }
+            let rows: Vec<i64> =
+                if sizes[0] > 2 * e { (0..e).chain(sizes[0] - e..sizes[0]).collect() } else { (0..sizes[0]).collect() };
+            for i in rows {
+                summarized_values(&select(t, 0, i)?, opts, out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn vector_str(t: &Tensor, indent: usize, summarize: bool, f: &Formatters, opts: &PrintOptions) -> Result<String> {
+    let element = f.element_width() as i64;
+    let per_line = ((opts.linewidth - indent as i64) / element).max(1) as usize;
+    let size = t.sizes()[0];
+    let e = opts.edgeitems;
+    let data: Vec<String> = if summarize && e == 0 {
+        vec!["...".to_string()]
+    } else if summarize && size > 2 * e {
+        let mut d: Vec<String> = to_scalars(&narrow(t, 0, 0, e)?)?.into_iter().map(|v| f.format(v)).collect();
+        d.push(" ...".to_string());
+        d.extend(to_scalars(&narrow(t, 0, size - e, e)?)?.into_iter().map(|v| f.format(v)));
+        d
+    } else {
+        to_scalars(t)?.into_iter().map(|v| f.format(v)).collect()
+    };
+    let lines: Vec<String> = data.chunks(per_line).map(|c| c.join(", ")).collect();
+    Ok(format!("[{}]", lines.join(&format!(",\n{}", " ".repeat(indent + 1)))))
+}
+
+fn tensor_str_with(t: &Tensor, indent: usize, summarize: bool, f: &Formatters, opts: &PrintOptions) -> Result<String> {
+    let dim = t.ndim();
+    if dim == 0 {
+        let v = to_scalars(t)?;
+        return Ok(f.format(v[0]));
+    }
+    if dim == 1 {
+        return vector_str(t, indent, summarize, f, opts);
+    }
+    let size = t.sizes()[0];
+    let e = opts.edgeitems;
+    let mut slices = vec![];
+    if summarize && size > 2 * e {
+        for i in 0..e {
+            slices.push(tensor_str_with(&select(t, 0, i)?, indent + 1, summarize, f, opts)?);
+        }
+        slices.push("...".to_string());
+        for i in size - e..size {
+            slices.push(tensor_str_with(&select(t, 0, i)?, indent + 1, summarize, f, opts)?);
+        }
+    } else {
+        for i in 0..size {
+            slices.push(tensor_str_with(&select(t, 0, i)?, indent + 1, summarize, f, opts)?);
+        }
+    }
+    let sep = format!(",{}{}", "\n".repeat(dim - 1), " ".repeat(indent + 1));
+    Ok(format!("[{}]", slices.join(&sep)))
+}
+
+fn tensor_str(t: &Tensor, indent: usize, opts: &PrintOptions) -> Result<String> {
+    if t.numel() == 0 {
+        return Ok("[]".to_string());
+    }
+    let summarize = t.numel() > opts.threshold;
+    let mut values = vec![];
+    if summarize {
+        summarized_values(t, opts, &mut values)?;
+    } else {
+        values = to_scalars(t)?;
+    }
+    let dtype = t.dtype();
+    let formatters = if dtype.is_complex() {
+        let re: Vec<Scalar> = values.iter().map(|v| Scalar::Float(v.to_complex().re)).collect();
+        let im: Vec<Scalar> = values.iter().map(|v| Scalar::Float(v.to_complex().im)).collect();
+        Formatters { first: Formatter::new(&re, true, opts), imag: Some(Formatter::new(&im, true, opts)) }
+    } else {
+        Formatters { first: Formatter::new(&values, dtype.is_floating_point(), opts), imag: None }
+    };
+    tensor_str_with(t, indent, summarize, &formatters, opts)
+}
+
+fn add_suffixes(body: String, suffixes: &[String], indent: usize, linewidth: i64) -> String {
+    let mut out = body.clone();
+    let mut last_line = match body.rfind('\n') {
+        Some(i) => body.len() - i + 1,
+        None => body.len() + 2,
+    } as i64;
+    for s in suffixes {
+        let len = s.len() as i64;
+        if last_line + len + 2 > linewidth {
+            out.push_str(&format!(",\n{}{}", " ".repeat(indent), s));
+            last_line = (indent as i64) + len;
+        } else {
+            out.push_str(&format!(", {s}"));
+            last_line += len + 2;
+        }
+    }
+    out.push(')');
+    out
+}
+
+fn size_tuple(sizes: &[i64]) -> String {
+    match sizes {
+        [one] => format!("({one},)"),
+        _ => format!("({})", sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// PyTorch's `repr(t)` with the session's print options.
+pub fn tensor_repr(t: &Tensor) -> Result<String> {
+    tensor_repr_with(t, &current())
+}
+
+/// PyTorch's `repr(t)` with the given options.
+pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {
+    let prefix = "tensor(";
+    let indent = prefix.len();
+    let dtype = t.dtype();
+    let default_float = default_dtype();
+    let has_default_dtype =
+        [default_float, default_complex_dtype(), DType::Int64, DType::Bool].contains(&dtype);
+    let mut suffixes = vec![];
+    let body;
+    if t.numel() == 0 {
+        if t.ndim() != 1 {
+            suffixes.push(format!("size={}", size_tuple(&t.sizes())));
+        }
+        if dtype != default_float {
+            suffixes.push(format!("dtype={dtype}"));
+        }
+        body = "[]".to_string();
+    } else {
+        if opts.edgeitems == 0 {
+            suffixes.push(format!("size={}", size_tuple(&t.sizes())));
+        }
+        if !has_default_dtype {
+            suffixes.push(format!("dtype={dtype}"));
+        }
+        body = tensor_str(t, indent, opts)?;
+    }
+    let grad = t.grad_state();
+    if let Some(name) = grad.grad_fn {
+        suffixes.push(format!("grad_fn=<{name}>"));
+    } else if grad.requires_grad {
+        suffixes.push("requires_grad=True".to_string());
+    }
+    Ok(add_suffixes(format!("{prefix}{body}"), &suffixes, indent, opts.linewidth))
+}

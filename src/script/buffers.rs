@@ -1,0 +1,218 @@
+//! Python's buffer objects for `frombuffer`: `array.array`, `bytearray` and `bytes`. Each
+//! holds a storage, so tensors made from it share its memory both ways.
+
+use rhai::{Array, Dynamic, Engine};
+
+use super::convert::{py_type_name, scalar_to_dynamic, to_int, to_scalar};
+use super::errors::{RhaiResult, to_rhai, type_error};
+use crate::core::dtype::DType;
+use crate::core::element;
+use crate::core::error::TorchError;
+use crate::core::scalar::Scalar;
+use crate::core::storage::Storage;
+use crate::print::storage_repr::python_scalar;
+
+/// Which Python type a buffer is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BufferKind {
+    /// `array.array(typecode)` with its element type.
+    Array(char, DType),
+    /// `bytearray`: writable bytes.
+    ByteArray,
+    /// `bytes`: read-only bytes (writes through a tensor still land, as in PyTorch).
+    Bytes,
+}
+
+/// A Python buffer object over shared bytes.
+#[derive(Debug, Clone)]
+pub struct PyBuffer {
+    /// The Python type.
+    pub kind: BufferKind,
+    /// The bytes, shared with every tensor made from this buffer.
+    pub storage: Storage,
+}
+
+/// The element type of an `array.array` typecode (x86-64 Linux sizes).
+pub fn typecode_dtype(code: &str) -> Option<(char, DType)> {
+    let d = match code {
+        "b" => DType::Int8,
+        "B" => DType::UInt8,
+        "h" => DType::Int16,
+        "H" => DType::UInt16,
+        "i" => DType::Int32,
+        "I" => DType::UInt32,
+        "l" | "q" => DType::Int64,
+        "L" | "Q" => DType::UInt64,
+        "f" => DType::Float32,
+        "d" => DType::Float64,
+        _ => return None,
+    };
+    Some((code.chars().next()?, d))
+}
+
+impl PyBuffer {
+    fn element(&self) -> DType {
+        match self.kind {
+            BufferKind::Array(_, d) => d,
+            _ => DType::UInt8,
+        }
+    }
+
+    /// Number of items (`len(b)`).
+    pub fn len(&self) -> i64 {
+        (self.storage.nbytes() / self.element().itemsize()) as i64
+    }
+
+    /// Whether it holds no items.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every item as a Python number.
+    pub fn values(&self) -> Vec<Scalar> {
+        let d = self.element();
+        self.storage.with_bytes(|b| b.chunks_exact(d.itemsize()).map(|c| element::read(d, c)).collect())
+    }
+
+    /// Python's repr.
+    pub fn repr(&self) -> String {
+        match self.kind {
+            BufferKind::Array(code, _) => {
+                let vals = self.values();
+                if vals.is_empty() {
+                    format!("array('{code}')")
+                } else {
+                    let items: Vec<String> = vals.into_iter().map(python_scalar).collect();
+                    format!("array('{code}', [{}])", items.join(", "))
+                }
+            }
+            BufferKind::ByteArray => format!("bytearray({})", bytes_repr(&self.storage.to_vec())),
+            BufferKind::Bytes => bytes_repr(&self.storage.to_vec()),
+        }
+    }
+
+    fn wrap_index(&self, i: i64) -> RhaiResult<usize> {
+        let n = self.len();
+        let j = if i < 0 { i + n } else { i };
+        if j < 0 || j >= n {
+            let what = match self.kind {
+                BufferKind::Array(..) => "array",
+                BufferKind::ByteArray => "bytearray",
+                BufferKind::Bytes => "index",
+            };
+            return Err(to_rhai(TorchError::index(format!("{what} index out of range"))));
+        }
+        Ok(j as usize)
+    }
+
+    /// `b[i]`.
+    pub fn get(&self, i: i64) -> RhaiResult<Dynamic> {
+        let j = self.wrap_index(i)?;
+        Ok(scalar_to_dynamic(self.values()[j]))
+    }
+
+    /// `b[i] = v`.
+    pub fn set(&self, i: i64, v: &Dynamic) -> RhaiResult<()> {
+        if self.kind == BufferKind::Bytes {
+            return Err(type_error("'bytes' object does not support item assignment"));
+        }
+        let j = self.wrap_index(i)?;
+        let d = self.element();
+        let value = to_scalar(v, "value")?;
+        if self.kind == BufferKind::ByteArray && !(0..256).contains(&value.to_i64()) {
+            return Err(to_rhai(TorchError::value("byte must be in range(0, 256)")));
+        }
+        let w = d.itemsize();
+        self.storage.with_bytes_mut(|b| element::write(d, &mut b[j * w..(j + 1) * w], value));
+        Ok(())
+    }
+}
+
+/// Python's `repr(bytes)`: `b'...'`, double quotes when that avoids escaping a `'`.
+pub fn bytes_repr(bytes: &[u8]) -> String {
+    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') { '"' } else { '\'' };
+    let mut s = format!("b{quote}");
+    for &b in bytes {
+        match b {
+            b'\\' => s.push_str("\\\\"),
+            b'\t' => s.push_str("\\t"),
+            b'\n' => s.push_str("\\n"),
+            b'\r' => s.push_str("\\r"),
+            _ if b as char == quote => {
+                s.push('\\');
+                s.push(quote);
+            }
+            32..=126 => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push(quote);
+    s
+}
+
+fn byte_list(v: &Dynamic, func: &str) -> RhaiResult<Vec<u8>> {
+    if let Ok(n) = v.as_int() {
+        if n < 0 {
+            return Err(to_rhai(TorchError::value("negative count")));
+        }
+        return Ok(vec![0; n as usize]);
+    }
+    let Some(items) = v.clone().try_cast::<Array>() else {
+        return Err(type_error(format!("cannot convert '{}' object to {func}", py_type_name(v))));
+    };
+    items
+        .iter()
+        .map(|x| {
+            let i = to_int(x, "byte")?;
+            u8::try_from(i).map_err(|_| to_rhai(TorchError::value("bytes must be in range(0, 256)")))
+        })
+        .collect()
+}
+
+/// Registers `array`, `bytearray`, `bytes` and their methods.
+pub fn register(engine: &mut Engine) {
+    engine.register_type_with_name::<PyBuffer>("buffer");
+    let make_array = |code: &str, items: Array| -> RhaiResult<PyBuffer> {
+        let (c, d) = typecode_dtype(code).ok_or_else(|| {
+            to_rhai(TorchError::value(
+                "bad typecode (must be b, B, u, w, h, H, i, I, l, L, q, Q, f or d)",
+            ))
+        })?;
+        let w = d.itemsize();
+        let mut bytes = vec![0u8; items.len() * w];
+        for (chunk, v) in bytes.chunks_exact_mut(w).zip(&items) {
+            let s = to_scalar(v, "array item")?;
+            if d.is_integral() && s.is_floating() {
+                return Err(type_error(format!("'{}' object cannot be interpreted as an integer", py_type_name(v))));
+            }
+            element::write(d, chunk, s);
+        }
+        Ok(PyBuffer { kind: BufferKind::Array(c, d), storage: Storage::external(bytes) })
+    };
+    engine.register_fn("array", make_array);
+    engine.register_fn("array", move |code: &str| make_array(code, Array::new()));
+    engine.register_fn("bytearray", |v: Dynamic| -> RhaiResult<PyBuffer> {
+        Ok(PyBuffer { kind: BufferKind::ByteArray, storage: Storage::external(byte_list(&v, "bytearray")?) })
+    });
+    engine.register_fn("bytearray", || PyBuffer { kind: BufferKind::ByteArray, storage: Storage::external(vec![]) });
+    engine.register_fn("bytes", |v: Dynamic| -> RhaiResult<PyBuffer> {
+        Ok(PyBuffer { kind: BufferKind::Bytes, storage: Storage::external(byte_list(&v, "bytes")?) })
+    });
+    engine.register_fn("len", |b: &mut PyBuffer| b.len());
+    engine.register_fn("tolist", |b: &mut PyBuffer| -> Array { b.values().into_iter().map(scalar_to_dynamic).collect() });
+    engine.register_indexer_get(|b: &mut PyBuffer, i: i64| b.get(i));
+    engine.register_indexer_set(|b: &mut PyBuffer, i: i64, v: Dynamic| b.set(i, &v));
+    engine.register_fn("to_string", |b: &mut PyBuffer| b.repr());
+    engine.register_fn("to_debug", |b: &mut PyBuffer| b.repr());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reprs_like_python() {
+        assert_eq!(bytes_repr(b"a'b\"\t\x7f"), "b'a\\'b\"\\t\\x7f'");
+        assert_eq!(bytes_repr(&[1, 65, 39]), "b\"\\x01A'\"");
+    }
+}

@@ -1,0 +1,187 @@
+//! Conversions between Rhai's `Dynamic` values and core values, with PyTorch's `TypeError`s.
+
+use rhai::{Array, Dynamic, FLOAT, INT, Map};
+
+use super::errors::{RhaiResult, type_error};
+use super::values::{PyComplex, Size};
+use crate::core::copy::to_scalars;
+use crate::core::creation::Data;
+use crate::core::dtype::DType;
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+
+/// A short name of a value's type, as Python would name it in a message.
+pub fn py_type_name(v: &Dynamic) -> String {
+    if v.is::<INT>() {
+        "int".into()
+    } else if v.is::<FLOAT>() {
+        "float".into()
+    } else if v.is::<bool>() {
+        "bool".into()
+    } else if v.is::<Array>() {
+        "list".into()
+    } else if v.is::<Tensor>() {
+        "Tensor".into()
+    } else if v.is::<Map>() {
+        "dict".into()
+    } else if v.is_unit() {
+        "NoneType".into()
+    } else if v.is_string() {
+        "str".into()
+    } else {
+        v.type_name().rsplit("::").next().unwrap_or("object").to_string()
+    }
+}
+
+/// A Python number (bool, int, float, complex, or a one-element tensor), if `v` is one.
+pub fn as_scalar(v: &Dynamic) -> Option<Scalar> {
+    if let Some(i) = v.clone().try_cast::<INT>() {
+        Some(Scalar::Int(i))
+    } else if let Some(f) = v.clone().try_cast::<FLOAT>() {
+        Some(Scalar::Float(f))
+    } else if let Some(b) = v.clone().try_cast::<bool>() {
+        Some(Scalar::Bool(b))
+    } else if let Some(c) = v.clone().try_cast::<PyComplex>() {
+        Some(Scalar::Complex(c.0))
+    } else {
+        None
+    }
+}
+
+/// A number argument, or a `TypeError` naming the argument.
+pub fn to_scalar(v: &Dynamic, what: &str) -> RhaiResult<Scalar> {
+    if let Some(s) = as_scalar(v) {
+        return Ok(s);
+    }
+    if let Some(t) = v.clone().try_cast::<Tensor>() {
+        if t.numel() == 1 {
+            return Ok(to_scalars(&t).map_err(super::errors::to_rhai)?[0]);
+        }
+    }
+    Err(type_error(format!("{what} must be a number, not {}", py_type_name(v))))
+}
+
+/// An integer argument (`bool` counts, as in Python).
+pub fn to_int(v: &Dynamic, what: &str) -> RhaiResult<i64> {
+    if let Some(i) = v.clone().try_cast::<INT>() {
+        return Ok(i);
+    }
+    if let Some(b) = v.clone().try_cast::<bool>() {
+        return Ok(b as i64);
+    }
+    if let Some(t) = v.clone().try_cast::<Tensor>() {
+        if t.numel() == 1 && t.dtype().is_integral() {
+            return Ok(to_scalars(&t).map_err(super::errors::to_rhai)?[0].to_i64());
+        }
+    }
+    Err(type_error(format!("{what} must be int, not {}", py_type_name(v))))
+}
+
+/// A float argument (ints convert).
+pub fn to_float(v: &Dynamic, what: &str) -> RhaiResult<f64> {
+    match as_scalar(v) {
+        Some(Scalar::Complex(_)) | None => Err(type_error(format!("{what} must be a real number, not {}", py_type_name(v)))),
+        Some(s) => Ok(s.to_f64()),
+    }
+}
+
+/// A list of ints: an array, a `Size`, or (for variadic calls) the ints themselves.
+pub fn to_int_list(v: &Dynamic, what: &str) -> RhaiResult<Vec<i64>> {
+    if let Some(s) = v.clone().try_cast::<Size>() {
+        return Ok(s.0);
+    }
+    if let Some(a) = v.clone().try_cast::<Array>() {
+        return a.iter().map(|x| to_int(x, what)).collect();
+    }
+    Ok(vec![to_int(v, what)?])
+}
+
+/// Sizes given either as one list/`Size` or as several ints (`view(2, 8)`, `view([2, 8])`).
+pub fn sizes_from(args: &[Dynamic], what: &str) -> RhaiResult<Vec<i64>> {
+    match args {
+        [one] => to_int_list(one, what),
+        many => many.iter().map(|x| to_int(x, what)).collect(),
+    }
+}
+
+/// A dtype argument.
+pub fn to_dtype(v: &Dynamic) -> RhaiResult<DType> {
+    v.clone()
+        .try_cast::<DType>()
+        .ok_or_else(|| type_error(format!("dtype must be torch.dtype, not {}", py_type_name(v))))
+}
+
+/// A tensor argument.
+pub fn to_tensor(v: &Dynamic, what: &str) -> RhaiResult<Tensor> {
+    v.clone()
+        .try_cast::<Tensor>()
+        .ok_or_else(|| type_error(format!("{what} must be Tensor, not {}", py_type_name(v))))
+}
+
+/// Nested data for `torch.tensor`.
+pub fn to_data(v: &Dynamic) -> RhaiResult<Data> {
+    if let Some(a) = v.clone().try_cast::<Array>() {
+        return Ok(Data::List(a.iter().map(to_data).collect::<RhaiResult<_>>()?));
+    }
+    if let Some(t) = v.clone().try_cast::<Tensor>() {
+        return tensor_to_data(&t);
+    }
+    match as_scalar(v) {
+        Some(s) => Ok(Data::Scalar(s)),
+        None => Err(type_error(format!(
+            "Could not infer dtype of {}",
+            py_type_name(v)
+        ))),
+    }
+}
+
+fn tensor_to_data(t: &Tensor) -> RhaiResult<Data> {
+    let values = to_scalars(t).map_err(super::errors::to_rhai)?;
+    fn nest(values: &[Scalar], sizes: &[i64]) -> Data {
+        match sizes {
+            [] => Data::Scalar(values[0]),
+            [n, rest @ ..] => {
+                let step: i64 = rest.iter().product();
+                Data::List((0..*n).map(|i| nest(&values[(i * step) as usize..], rest)).collect())
+            }
+        }
+    }
+    Ok(nest(&values, &t.sizes()))
+}
+
+/// A core scalar as the Rhai value Python's `item()`/`tolist()` would give.
+pub fn scalar_to_dynamic(s: Scalar) -> Dynamic {
+    match s {
+        Scalar::Bool(b) => Dynamic::from(b),
+        Scalar::Int(i) => Dynamic::from(i),
+        Scalar::UInt(u) => Dynamic::from(u as f64),
+        Scalar::Float(f) => Dynamic::from(f),
+        Scalar::Complex(c) => Dynamic::from(PyComplex(c)),
+    }
+}
+
+/// `tolist()`: nested arrays of Python numbers.
+pub fn tensor_to_list(t: &Tensor) -> RhaiResult<Dynamic> {
+    let values = to_scalars(t).map_err(super::errors::to_rhai)?;
+    fn nest(values: &[Scalar], sizes: &[i64]) -> Dynamic {
+        match sizes {
+            [] => scalar_to_dynamic(values[0]),
+            [n, rest @ ..] => {
+                let step: i64 = rest.iter().product();
+                let a: Array = (0..*n).map(|i| nest(&values[(i * step) as usize..], rest)).collect();
+                Dynamic::from(a)
+            }
+        }
+    }
+    Ok(nest(&values, &t.sizes()))
+}
+
+/// Ints as a Rhai array.
+pub fn int_array(v: &[i64]) -> Array {
+    v.iter().map(|&x| Dynamic::from(x)).collect()
+}
+
+/// Tensors as a Rhai array.
+pub fn tensor_array(v: Vec<Tensor>) -> Array {
+    v.into_iter().map(Dynamic::from).collect()
+}

@@ -1,0 +1,26 @@
+//! `print`/`to_string`/`to_debug` for every registered type: PyTorch's and Python's reprs.
+//! `to_string` and `to_debug` agree, so arrays of tensors print as Python lists do.
+
+use rhai::Engine;
+
+use super::errors::{IntoRhai, RhaiResult};
+use super::values::{Device, PyComplex, Size};
+use crate::core::dtype::DType;
+use crate::core::tensor::Tensor;
+use crate::print::tensor_repr::tensor_repr;
+
+/// Registers the reprs.
+pub fn register(engine: &mut Engine) {
+    engine.register_type_with_name::<Tensor>("Tensor");
+    engine.register_type_with_name::<DType>("dtype");
+    engine.register_type_with_name::<Size>("Size");
+    engine.register_type_with_name::<Device>("device");
+    engine.register_type_with_name::<PyComplex>("complex");
+    for name in ["to_string", "to_debug"] {
+        engine.register_fn(name, |t: &mut Tensor| -> RhaiResult<String> { tensor_repr(t).rhai() });
+        engine.register_fn(name, |d: &mut DType| d.to_string());
+        engine.register_fn(name, |s: &mut Size| s.repr());
+        engine.register_fn(name, |d: &mut Device| d.repr());
+        engine.register_fn(name, |c: &mut PyComplex| c.repr());
+    }
+}

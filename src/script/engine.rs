@@ -1,0 +1,44 @@
+//! Builds the Rhai engine a session runs in: every type, method, operator and the `torch`
+//! module, PyTorch's spellings of words Rhai reserves, and output hooks.
+
+use rhai::{Engine, Module, Token};
+
+use super::registry::Registry;
+use super::{
+    autograd_api, buffers, display, indexing, output, storage_api, tensor_math, tensor_meta, tensor_mutation,
+    tensor_views, torch_module, values,
+};
+
+/// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
+const PYTORCH_NAMES_RHAI_RESERVES: [&str; 2] = ["new", "shared"];
+
+/// A fully registered engine.
+pub fn new_engine() -> Engine {
+    let mut engine = Engine::new();
+    engine.on_print(output::print_line);
+    engine.on_debug(|text, _, _| output::print_line(text));
+    #[allow(deprecated)]
+    engine.on_parse_token(|token, _, _| match token {
+        Token::Reserved(word) if PYTORCH_NAMES_RHAI_RESERVES.contains(&word.as_str()) => Token::Identifier(word),
+        other => other,
+    });
+    display::register(&mut engine);
+    values::register(&mut engine);
+    buffers::register(&mut engine);
+    indexing::register(&mut engine);
+    tensor_meta::register_properties(&mut engine);
+    let mut torch = Module::new();
+    torch_module::register_constants(&mut torch);
+    {
+        let mut r = Registry { engine: &mut engine, torch: &mut torch };
+        tensor_meta::register(&mut r);
+        tensor_views::register(&mut r);
+        tensor_mutation::register(&mut r);
+        tensor_math::register(&mut r);
+        autograd_api::register(&mut r);
+        storage_api::register(&mut r);
+        torch_module::register(&mut r);
+    }
+    engine.register_static_module("torch", torch.into());
+    engine
+}

@@ -1,0 +1,56 @@
+//! Registering one tensor op as both a method (`x.view(2, 8)`) and a `torch` function
+//! (`torch::transpose(x, 0, 1)`), from a single body.
+
+use std::rc::Rc;
+
+use rhai::{Dynamic, Engine, Module};
+
+use super::args::{self, Args};
+use super::convert;
+use super::errors::RhaiResult;
+use crate::core::tensor::Tensor;
+
+/// A tensor op's body: the tensor and the remaining arguments.
+pub type TensorOp = Rc<dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>>;
+
+/// Where the engine's registrations go: the global namespace (methods, operators) and the
+/// `torch` module (functions, constants).
+pub struct Registry<'a> {
+    /// The engine (methods are global functions whose first argument is the receiver).
+    pub engine: &'a mut Engine,
+    /// The `torch` static module under construction.
+    pub torch: &'a mut Module,
+}
+
+impl Registry<'_> {
+    /// A tensor method only.
+    pub fn method(&mut self, name: &str, max: usize, body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static) {
+        args::method::<Tensor>(self.engine, name, max, body);
+    }
+
+    /// A tensor method that is also `torch::name(tensor, ...)`.
+    pub fn method_and_function(
+        &mut self,
+        name: &str,
+        max: usize,
+        body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
+    ) {
+        let op: TensorOp = Rc::new(body);
+        let m = op.clone();
+        args::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
+        args::function(self.torch, name, max + 1, move |mut a| {
+            let input = if a.pos.is_empty() {
+                a.kw.remove("input").unwrap_or_default()
+            } else {
+                a.pos.remove(0)
+            };
+            let t = convert::to_tensor(&input, "input")?;
+            op(&t, a)
+        });
+    }
+
+    /// A `torch` function only.
+    pub fn function(&mut self, name: &str, max: usize, body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static) {
+        args::function(self.torch, name, max, body);
+    }
+}

@@ -1,0 +1,125 @@
+//! `torch.UntypedStorage` in scripts: the constructor, methods, indexing and slicing.
+
+use std::ops::Range;
+
+use rhai::{Array, Dynamic, Engine, INT};
+
+use super::args::{self, Args};
+use super::convert::{py_type_name, to_int, to_int_list};
+use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use super::registry::Registry;
+use crate::core::copy::fill_layout;
+use crate::core::dtype::DType;
+use crate::core::error::TorchError;
+use crate::core::layout::Layout;
+use crate::core::scalar::Scalar;
+use crate::core::storage::Storage;
+use crate::print::storage_repr::untyped_storage_repr;
+
+fn wrap(s: &Storage, i: i64) -> RhaiResult<usize> {
+    let n = s.nbytes() as i64;
+    let j = if i < 0 { i + n } else { i };
+    if j < 0 || j >= n {
+        return Err(to_rhai(TorchError::index(format!("index {j} out of range for storage of size {n}"))));
+    }
+    Ok(j as usize)
+}
+
+/// `s[a:b]`: a storage over the same bytes (clamped as Python slices are).
+fn slice(s: &Storage, start: i64, stop: i64) -> Storage {
+    let n = s.nbytes() as i64;
+    let clamp = |v: i64| (if v < 0 { v + n } else { v }).clamp(0, n);
+    let (a, b) = (clamp(start), clamp(stop));
+    s.window(a as usize, (b - a).max(0) as usize)
+}
+
+fn new_storage(a: &Args) -> RhaiResult<Storage> {
+    a.allow("UntypedStorage", &["device"])?;
+    match a.get(0, "size") {
+        None => Ok(Storage::zeroed(0)),
+        Some(v) if v.is::<Array>() => {
+            let items = to_int_list(v, "sequence")?;
+            Ok(Storage::from_vec(items.into_iter().map(|i| i as u8).collect()))
+        }
+        Some(v) => {
+            let n = to_int(v, "size")?;
+            if n < 0 {
+                return Err(to_rhai(TorchError::runtime(format!(
+                    "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been called with negative number: {}",
+                    n as u64
+                ))));
+            }
+            Ok(Storage::zeroed(n as usize))
+        }
+    }
+}
+
+/// Registers the `UntypedStorage` type, constructor and methods.
+pub fn register(r: &mut Registry) {
+    let engine: &mut Engine = r.engine;
+    engine.register_type_with_name::<Storage>("UntypedStorage");
+    engine.register_fn("to_string", |s: &mut Storage| untyped_storage_repr(&s.to_vec()));
+    engine.register_fn("to_debug", |s: &mut Storage| untyped_storage_repr(&s.to_vec()));
+    engine.register_indexer_get(|s: &mut Storage, i: INT| -> RhaiResult<INT> {
+        let j = wrap(s, i)?;
+        Ok(s.byte(j).unwrap_or(0) as INT)
+    });
+    engine.register_indexer_get(|s: &mut Storage, r: Range<INT>| slice(s, r.start, r.end));
+    engine.register_indexer_get(|s: &mut Storage, r: std::ops::RangeInclusive<INT>| {
+        slice(s, *r.start(), r.end() + 1)
+    });
+    engine.register_indexer_set(|s: &mut Storage, i: INT, v: Dynamic| -> RhaiResult<()> {
+        let j = wrap(s, i)?;
+        let value = to_int(&v, "value")?;
+        s.set_byte(j, value as u8);
+        Ok(())
+    });
+    args::method::<Storage>(engine, "size", 0, |s, _| Ok(Dynamic::from(s.nbytes() as INT)));
+    args::method::<Storage>(engine, "nbytes", 0, |s, _| Ok(Dynamic::from(s.nbytes() as INT)));
+    args::method::<Storage>(engine, "len", 0, |s, _| Ok(Dynamic::from(s.nbytes() as INT)));
+    args::method::<Storage>(engine, "element_size", 0, |_, _| Ok(Dynamic::from(1 as INT)));
+    args::method::<Storage>(engine, "data_ptr", 0, |s, _| Ok(Dynamic::from(s.data_ptr() as INT)));
+    args::method::<Storage>(engine, "resizable", 0, |s, _| Ok(Dynamic::from(s.resizable())));
+    args::method::<Storage>(engine, "tolist", 0, |s, _| {
+        Ok(Dynamic::from(s.to_vec().into_iter().map(|b| Dynamic::from(b as INT)).collect::<Array>()))
+    });
+    args::method::<Storage>(engine, "clone", 0, |s, _| Ok(Dynamic::from(Storage::from_vec(s.to_vec()))));
+    args::method::<Storage>(engine, "fill_", 1, |s, a| {
+        let v = super::convert::to_scalar(a.req(0, "value", "fill_")?, "value")?;
+        let layout = Layout::contiguous(vec![s.nbytes() as i64]);
+        fill_layout(s, DType::UInt8, &layout, v).rhai()?;
+        Ok(Dynamic::from(s.clone()))
+    });
+    args::method::<Storage>(engine, "zero_", 0, |s, _| {
+        let layout = Layout::contiguous(vec![s.nbytes() as i64]);
+        fill_layout(s, DType::UInt8, &layout, Scalar::Int(0)).rhai()?;
+        Ok(Dynamic::from(s.clone()))
+    });
+    args::method::<Storage>(engine, "copy_", 2, |s, a| {
+        let src = a.req(0, "src", "copy_")?;
+        let Some(src) = src.clone().try_cast::<Storage>() else {
+            return Err(type_error(format!("copy_(): argument 'src' must be UntypedStorage, not {}", py_type_name(src))));
+        };
+        if src.nbytes() != s.nbytes() {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "size mismatch, self size {} but source size {}",
+                s.nbytes(),
+                src.nbytes()
+            ))));
+        }
+        let bytes = src.to_vec();
+        s.with_bytes_mut(|b| b.copy_from_slice(&bytes));
+        Ok(Dynamic::from(s.clone()))
+    });
+    args::method::<Storage>(engine, "resize_", 1, |s, a| {
+        let n = a.int(0, "size", "resize_")?;
+        if n < 0 {
+            return Err(to_rhai(TorchError::runtime(format!("Storage size must be non-negative, got {n}"))));
+        }
+        s.resize(n as usize).rhai()?;
+        Ok(Dynamic::from(s.clone()))
+    });
+    engine.register_get("device", |_: &mut Storage| super::values::Device);
+    engine.register_get("is_cuda", |_: &mut Storage| false);
+    r.function("UntypedStorage", 2, |a| Ok(Dynamic::from(new_storage(&a)?)));
+}

@@ -1,0 +1,80 @@
+//! Arithmetic and comparisons: the operators `+ - * /`, unary `-`, `== != < <= > >=` between
+//! tensors and numbers, their method forms, the in-place forms, `sum` and `equal`.
+
+use rhai::{Dynamic, Engine, FLOAT, INT};
+
+use super::args::Args;
+use super::convert::{as_scalar, to_tensor};
+use super::errors::{IntoRhai, RhaiResult, type_error};
+use super::registry::Registry;
+use super::values::PyComplex;
+use crate::core::ops::{self, Arg, BinaryOp};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+
+fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
+    if let Some(t) = v.clone().try_cast::<Tensor>() {
+        return Ok(Arg::Tensor(t));
+    }
+    as_scalar(v).map(Arg::Number).ok_or_else(|| {
+        type_error(format!("{what} must be Tensor or Number, not {}", super::convert::py_type_name(v)))
+    })
+}
+
+fn apply(op: BinaryOp, a: Arg, b: Arg) -> RhaiResult<Tensor> {
+    ops::binary(op, &a, &b).rhai()
+}
+
+fn register_operator(engine: &mut Engine, symbol: &str, op: BinaryOp) {
+    engine.register_fn(symbol, move |a: Tensor, b: Tensor| apply(op, Arg::Tensor(a), Arg::Tensor(b)));
+    engine.register_fn(symbol, move |a: Tensor, b: INT| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Int(b))));
+    engine.register_fn(symbol, move |a: Tensor, b: FLOAT| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Float(b))));
+    engine.register_fn(symbol, move |a: Tensor, b: bool| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Bool(b))));
+    engine.register_fn(symbol, move |a: Tensor, b: PyComplex| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Complex(b.0))));
+    engine.register_fn(symbol, move |a: INT, b: Tensor| apply(op, Arg::Number(Scalar::Int(a)), Arg::Tensor(b)));
+    engine.register_fn(symbol, move |a: FLOAT, b: Tensor| apply(op, Arg::Number(Scalar::Float(a)), Arg::Tensor(b)));
+    engine.register_fn(symbol, move |a: bool, b: Tensor| apply(op, Arg::Number(Scalar::Bool(a)), Arg::Tensor(b)));
+}
+
+/// Registers operators and arithmetic methods.
+pub fn register(r: &mut Registry) {
+    let table = [
+        ("+", "add", BinaryOp::Add),
+        ("-", "sub", BinaryOp::Sub),
+        ("*", "mul", BinaryOp::Mul),
+        ("/", "div", BinaryOp::Div),
+        ("==", "eq", BinaryOp::Eq),
+        ("!=", "ne", BinaryOp::Ne),
+        ("<", "lt", BinaryOp::Lt),
+        ("<=", "le", BinaryOp::Le),
+        (">", "gt", BinaryOp::Gt),
+        (">=", "ge", BinaryOp::Ge),
+    ];
+    for (symbol, name, op) in table {
+        register_operator(r.engine, symbol, op);
+        r.method_and_function(name, 1, move |x, a: Args| {
+            let other = arg(a.req(0, "other", name)?, "other")?;
+            Ok(Dynamic::from(apply(op, Arg::Tensor(x.clone()), other)?))
+        });
+        if matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div) {
+            let inplace = format!("{name}_");
+            r.method(&inplace, 1, move |x, a: Args| {
+                let other = arg(a.req(0, "other", name)?, "other")?;
+                ops::binary_(op, x, &other).rhai()?;
+                Ok(Dynamic::from(x.clone()))
+            });
+        }
+    }
+    r.engine.register_fn("-", |a: Tensor| ops::neg(&a).rhai());
+    r.method_and_function("neg", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
+    r.method_and_function("sum", 0, |x, _| Ok(Dynamic::from(ops::sum_all(x).rhai()?)));
+    r.function("equal", 2, |a| {
+        let x = to_tensor(a.req(0, "input", "equal")?, "input")?;
+        let y = to_tensor(a.req(1, "other", "equal")?, "other")?;
+        Ok(Dynamic::from(ops::equal(&x, &y).rhai()?))
+    });
+    r.method("equal", 1, |x, a| {
+        let y = to_tensor(a.req(0, "other", "equal")?, "other")?;
+        Ok(Dynamic::from(ops::equal(x, &y).rhai()?))
+    });
+}

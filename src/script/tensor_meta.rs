@@ -1,0 +1,164 @@
+//! Tensor metadata, properties, conversions and copies: `size`, `stride`, `shape`, `dtype`,
+//! `item`, `tolist`, `contiguous`, `clone`, `to`, the cast methods, `untyped_storage`.
+
+use rhai::{Dynamic, Engine};
+
+use super::args::Args;
+use super::convert::{int_array, scalar_to_dynamic, tensor_to_list, to_dtype};
+use super::errors::{IntoRhai, RhaiResult, to_rhai};
+use super::registry::Registry;
+use super::tensor_views::adjoint;
+use super::values::{Device, Size};
+use crate::core::copy::{cast_copy, clone_tensor, contiguous_copy, to_scalars};
+use crate::core::dtype::DType;
+use crate::core::error::{TorchError, wrap_dim};
+use crate::core::tensor::Tensor;
+use crate::core::views;
+use crate::core::views_dtype::{imag, real};
+
+fn warn_t_deprecated(x: &Tensor) {
+    if x.ndim() != 2 {
+        super::warnings::warn_once(
+            "tensor_T",
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+        );
+    }
+}
+
+/// Registers properties (getters without parentheses).
+pub fn register_properties(engine: &mut Engine) {
+    engine.register_get("shape", |x: &mut Tensor| Size(x.sizes()));
+    engine.register_get("dtype", |x: &mut Tensor| x.dtype());
+    engine.register_get("ndim", |x: &mut Tensor| x.ndim() as i64);
+    engine.register_get("device", |_: &mut Tensor| Device);
+    engine.register_get("is_cuda", |_: &mut Tensor| false);
+    engine.register_get("itemsize", |x: &mut Tensor| x.dtype().itemsize() as i64);
+    engine.register_get("nbytes", |x: &mut Tensor| x.numel() * x.dtype().itemsize() as i64);
+    engine.register_get("T", |x: &mut Tensor| {
+        warn_t_deprecated(x);
+        views::reverse_dims(x).rhai()
+    });
+    engine.register_get("mT", |x: &mut Tensor| views::matrix_transpose(x).rhai());
+    engine.register_get("H", |x: &mut Tensor| {
+        if x.ndim() > 2 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor.",
+                x.ndim()
+            ))));
+        }
+        if x.ndim() < 2 { Ok(Dynamic::from(x.alias(x.layout()))) } else { adjoint(x) }
+    });
+    engine.register_get("mH", |x: &mut Tensor| adjoint(x));
+    engine.register_get("real", |x: &mut Tensor| real(x).rhai());
+    engine.register_get("imag", |x: &mut Tensor| imag(x).rhai());
+    engine.register_get("data", |x: &mut Tensor| x.alias(x.layout()));
+    engine.register_get("requires_grad", |x: &mut Tensor| x.grad_state().requires_grad);
+    engine.register_get("is_leaf", |x: &mut Tensor| x.grad_state().grad_fn.is_none());
+    engine.register_get("grad", |x: &mut Tensor| match x.grad_state().grad {
+        Some(g) => Dynamic::from(g),
+        None => Dynamic::UNIT,
+    });
+    engine.register_get("itemsize", |d: &mut DType| d.itemsize() as i64);
+    engine.register_get("is_floating_point", |d: &mut DType| d.is_floating_point());
+    engine.register_get("is_complex", |d: &mut DType| d.is_complex());
+    engine.register_get("is_signed", |d: &mut DType| d.is_signed());
+}
+
+fn t(x: Tensor) -> RhaiResult<Dynamic> {
+    Ok(Dynamic::from(x))
+}
+
+/// `x.to(...)`: a dtype (positional or `dtype=`), a device `"cpu"`, or another tensor.
+fn to(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    let mut dtype = a.dtype()?;
+    for v in &a.pos {
+        if v.is::<DType>() {
+            dtype = Some(to_dtype(v)?);
+        } else if let Some(other) = v.clone().try_cast::<Tensor>() {
+            dtype = Some(other.dtype());
+        } else if v.is_string() || v.is::<Device>() {
+            let s = v.to_string();
+            if v.is_string() && s != "cpu" {
+                return Err(to_rhai(TorchError::runtime(format!(
+                    "Device '{s}' is not available: tensh runs on the CPU only"
+                ))));
+            }
+        }
+    }
+    let copy = a.bool_or(usize::MAX, "copy", false)?;
+    match dtype {
+        Some(d) if d != x.dtype() => t(cast_copy(x, d).rhai()?),
+        _ if copy => t(clone_tensor(x).rhai()?),
+        _ => t(x.clone()),
+    }
+}
+
+fn cast_method(x: &Tensor, d: DType) -> RhaiResult<Dynamic> {
+    if x.dtype() == d { t(x.clone()) } else { t(cast_copy(x, d).rhai()?) }
+}
+
+/// Registers metadata, conversion and copy methods.
+pub fn register(r: &mut Registry) {
+    r.method("size", 1, |x, a| match a.opt_int(0, "dim")? {
+        None => Ok(Dynamic::from(Size(x.sizes()))),
+        Some(d) => Ok(Dynamic::from(x.sizes().get(wrap_dim(d, x.ndim()).rhai()?).copied().unwrap_or(1))),
+    });
+    r.method("stride", 1, |x, a| match a.opt_int(0, "dim")? {
+        None => Ok(Dynamic::from(int_array(&x.strides()))),
+        Some(d) => Ok(Dynamic::from(x.strides().get(wrap_dim(d, x.ndim()).rhai()?).copied().unwrap_or(1))),
+    });
+    r.method("storage_offset", 0, |x, _| Ok(Dynamic::from(x.offset())));
+    r.method("dim", 0, |x, _| Ok(Dynamic::from(x.ndim() as i64)));
+    r.method("ndimension", 0, |x, _| Ok(Dynamic::from(x.ndim() as i64)));
+    r.method_and_function("numel", 0, |x, _| Ok(Dynamic::from(x.numel())));
+    r.method("nelement", 0, |x, _| Ok(Dynamic::from(x.numel())));
+    r.method("element_size", 0, |x, _| Ok(Dynamic::from(x.dtype().itemsize() as i64)));
+    r.method("is_contiguous", 0, |x, _| Ok(Dynamic::from(x.is_contiguous())));
+    r.method("data_ptr", 0, |x, _| Ok(Dynamic::from(x.data_ptr() as i64)));
+    r.method("untyped_storage", 0, |x, _| Ok(Dynamic::from(x.storage())));
+    r.method_and_function("is_floating_point", 0, |x, _| Ok(Dynamic::from(x.dtype().is_floating_point())));
+    r.method_and_function("is_complex", 0, |x, _| Ok(Dynamic::from(x.dtype().is_complex())));
+    r.method("is_signed", 0, |x, _| Ok(Dynamic::from(x.dtype().is_signed())));
+    r.method("get_device", 0, |_, _| Ok(Dynamic::from(-1_i64)));
+    r.method("len", 0, |x, _| {
+        if x.ndim() == 0 {
+            return Err(super::errors::type_error("len() of a 0-d tensor"));
+        }
+        Ok(Dynamic::from(x.sizes()[0]))
+    });
+    r.method("item", 0, |x, _| {
+        if x.numel() != 1 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "a Tensor with {} elements cannot be converted to Scalar",
+                x.numel()
+            ))));
+        }
+        Ok(scalar_to_dynamic(to_scalars(x).rhai()?[0]))
+    });
+    r.method("tolist", 0, |x, _| tensor_to_list(x));
+    r.method("contiguous", 0, |x, _| if x.is_contiguous() { t(x.clone()) } else { t(contiguous_copy(x).rhai()?) });
+    r.method_and_function("clone", 0, |x, _| t(clone_tensor(x).rhai()?));
+    r.method("to", 3, |x, a| to(x, &a));
+    r.method("type", 1, |x, a| match a.get(0, "dtype") {
+        None => Ok(Dynamic::from(format!("torch.{}Tensor", x.dtype().cpp_name()))),
+        Some(d) => cast_method(x, to_dtype(d)?),
+    });
+    let casts = [
+        ("float", DType::Float32),
+        ("double", DType::Float64),
+        ("half", DType::Float16),
+        ("bfloat16", DType::BFloat16),
+        ("int", DType::Int32),
+        ("long", DType::Int64),
+        ("short", DType::Int16),
+        ("char", DType::Int8),
+        ("byte", DType::UInt8),
+        ("bool", DType::Bool),
+        ("cfloat", DType::Complex64),
+        ("cdouble", DType::Complex128),
+        ("chalf", DType::Complex32),
+    ];
+    for (name, d) in casts {
+        r.method(name, 0, move |x, _| cast_method(x, d));
+    }
+}

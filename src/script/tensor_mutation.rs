@@ -1,0 +1,156 @@
+//! In-place tensor methods: `set_`, `resize_`, `as_strided_`, `fill_`, `zero_`, `copy_`,
+//! `requires_grad_`. Each changes the tensor object, seen through every name bound to it.
+
+use rhai::Dynamic;
+
+use super::args::Args;
+use super::convert::{to_int_list, to_scalar};
+use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use super::registry::Registry;
+use crate::core::copy;
+use crate::core::error::{Result, TorchError};
+use crate::core::layout::{Layout, contiguous_strides};
+use crate::core::scalar::Scalar;
+use crate::core::storage::Storage;
+use crate::core::tensor::Tensor;
+use crate::core::views::checked_strided_layout;
+
+/// `t.set_(storage, offset, size, stride)` as PyTorch does it: when the sizes and strides are
+/// the tensor's current ones the storage is only bounds-checked; otherwise a too-small
+/// storage is grown to fit (or the resize error raised for a non-resizable one).
+pub fn set_storage(t: &Tensor, storage: Storage, offset: i64, size: Vec<i64>, stride: Option<Vec<i64>>) -> Result<()> {
+    if offset < 0 {
+        return Err(TorchError::runtime(format!("Tensor: invalid storage offset {offset}")));
+    }
+    if let Some(st) = &stride {
+        if st.len() != size.len() {
+            return Err(TorchError::runtime("mismatch in length of strides and shape"));
+        }
+    }
+    let current = t.layout();
+    let unchanged = current.sizes == size && stride.as_ref().is_none_or(|s| *s == current.strides);
+    let strides = stride.unwrap_or_else(|| contiguous_strides(&size));
+    let layout = Layout { sizes: size, strides, offset };
+    let itemsize = t.dtype().itemsize();
+    if unchanged {
+        layout.check_in_bounds(itemsize, storage.nbytes())?;
+    } else {
+        let span = layout.span_bytes(itemsize);
+        if span > 0 {
+            let needed = (span + offset * itemsize as i64) as usize;
+            if needed > storage.nbytes() {
+                storage.resize(needed)?;
+            }
+        }
+    }
+    t.replace(storage, layout);
+    Ok(())
+}
+
+/// `t.resize_(sizes)`: contiguous strides, growing the storage when needed.
+pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
+    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
+        return Err(TorchError::runtime(format!(
+            "Trying to create tensor with negative dimension {s}: {}",
+            crate::core::layout::fmt_list(&sizes)
+        )));
+    }
+    let layout = Layout { strides: contiguous_strides(&sizes), sizes, offset: t.offset() };
+    let itemsize = t.dtype().itemsize();
+    let storage = t.storage();
+    let span = layout.span_bytes(itemsize);
+    if span > 0 {
+        let needed = (span + layout.offset * itemsize as i64) as usize;
+        if needed > storage.nbytes() {
+            storage.resize(needed)?;
+        }
+    }
+    t.set_layout(layout);
+    Ok(())
+}
+
+fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    a.allow("set_", &["source", "storage_offset", "size", "stride"])?;
+    let source = a.get(0, "source");
+    match source {
+        None => {
+            x.replace(Storage::zeroed(0), Layout { sizes: vec![0], strides: vec![1], offset: 0 });
+        }
+        Some(src) if src.is::<Tensor>() => {
+            let s = src.clone().cast::<Tensor>();
+            let l = s.layout();
+            set_storage(x, s.storage(), l.offset, l.sizes, Some(l.strides)).rhai()?;
+        }
+        Some(src) if src.is::<Storage>() => {
+            let storage = src.clone().cast::<Storage>();
+            let offset = a.int_or(1, "storage_offset", 0)?;
+            let itemsize = x.dtype().itemsize();
+            let size = match a.get(2, "size") {
+                Some(v) => to_int_list(v, "size")?,
+                None => vec![(storage.nbytes() / itemsize) as i64],
+            };
+            let stride = a.get(3, "stride").map(|v| to_int_list(v, "stride")).transpose()?;
+            set_storage(x, storage, offset, size, stride).rhai()?;
+        }
+        Some(other) => {
+            return Err(type_error(format!(
+                "set_() received an invalid combination of arguments - got ({})",
+                super::convert::py_type_name(other)
+            )));
+        }
+    }
+    Ok(Dynamic::from(x.clone()))
+}
+
+fn fill_value(a: &Args, func: &str) -> RhaiResult<Scalar> {
+    let v = a.req(0, "value", func)?;
+    if let Some(t) = v.clone().try_cast::<Tensor>() {
+        if t.ndim() != 0 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
+                t.ndim()
+            ))));
+        }
+    }
+    to_scalar(v, "value")
+}
+
+/// Registers the in-place methods.
+pub fn register(r: &mut Registry) {
+    r.method("set_", 4, |x, a| set_(x, &a));
+    r.method("resize_", 8, |x, a| {
+        resize(x, a.sizes("size")?).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method("as_strided_", 3, |x, a| {
+        let size = to_int_list(a.req(0, "size", "as_strided_")?, "size")?;
+        let stride = to_int_list(a.req(1, "stride", "as_strided_")?, "stride")?;
+        let layout = checked_strided_layout(x, &size, &stride, a.opt_int(2, "storage_offset")?).rhai()?;
+        x.set_layout(layout);
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method("fill_", 1, |x, a| {
+        copy::fill_(x, fill_value(&a, "fill_")?).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method("zero_", 0, |x, _| {
+        copy::fill_(x, Scalar::Int(0)).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method("copy_", 2, |x, a| {
+        let src = a.req(0, "src", "copy_")?;
+        match src.clone().try_cast::<Tensor>() {
+            Some(s) => copy::copy_(x, &s).rhai()?,
+            None => return Err(type_error(format!(
+                "copy_(): argument 'src' (position 1) must be Tensor, not {}",
+                super::convert::py_type_name(src)
+            ))),
+        }
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method("requires_grad_", 1, |x, a| {
+        let flag = a.bool_or(0, "requires_grad", true)?;
+        super::autograd_api::set_requires_grad(x, flag)?;
+        Ok(Dynamic::from(x.clone()))
+    });
+}

@@ -1,0 +1,222 @@
+//! The `torch` module: creation functions, dtype constants, numbers, print options and
+//! default dtype.
+
+use rhai::{Dynamic, FLOAT, Module};
+
+use super::args::Args;
+use super::buffers::{BufferKind, PyBuffer};
+use super::convert::{to_data, to_dtype, to_float, to_int, to_int_list, to_scalar};
+use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use super::registry::Registry;
+use super::values::PyComplex;
+use crate::core::copy;
+use crate::core::creation::{self, scalar_dtype};
+use crate::core::defaults::{default_dtype, set_default_dtype};
+use crate::core::dtype::{ALL_DTYPES, DTYPE_ALIASES};
+use crate::core::error::TorchError;
+use crate::core::promotion::promote_types;
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use crate::print::options::{PrintOptionsUpdate, apply};
+
+/// Applies the creation keywords every factory takes: `requires_grad`.
+fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    if a.kw("requires_grad").map(|v| v.as_bool().unwrap_or(false)).unwrap_or(false) {
+        super::autograd_api::set_requires_grad(&t, true)?;
+    }
+    Ok(Dynamic::from(t))
+}
+
+const FACTORY_KW: &[&str] = &["dtype", "requires_grad", "device", "size", "layout", "pin_memory"];
+
+fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
+    a.allow(name, FACTORY_KW)?;
+    let sizes = a.sizes("size")?;
+    let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+    finish(creation::full(&sizes, value, dtype).rhai()?, a)
+}
+
+/// `*_like`: same sizes, and the same strides when the input is dense (preserve format).
+fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
+    a.allow(name, &["dtype", "requires_grad", "device", "layout", "memory_format"])?;
+    let x = a.tensor(0, "input", name)?;
+    let value = match value {
+        Some(v) => v,
+        None => a.scalar(1, "fill_value", name)?,
+    };
+    let dtype = a.dtype()?.unwrap_or(x.dtype());
+    let l = x.layout();
+    let t = if l.is_non_overlapping_and_dense() {
+        creation::empty_strided(&l.sizes, &l.strides, dtype).rhai()?
+    } else {
+        creation::full(&l.sizes, Scalar::Int(0), dtype).rhai()?
+    };
+    copy::fill_(&t, value).rhai()?;
+    finish(t, a)
+}
+
+fn arange(a: &Args) -> RhaiResult<Dynamic> {
+    a.allow("arange", &["dtype", "requires_grad", "device", "start", "end", "step"])?;
+    let (start, end, step) = match a.pos.len() {
+        0 => (Scalar::Int(0), a.scalar(usize::MAX, "end", "arange")?, Scalar::Int(1)),
+        1 => (Scalar::Int(0), a.scalar(0, "end", "arange")?, Scalar::Int(1)),
+        _ => (
+            a.scalar(0, "start", "arange")?,
+            a.scalar(1, "end", "arange")?,
+            a.get(2, "step").map(|v| to_scalar(v, "step")).transpose()?.unwrap_or(Scalar::Int(1)),
+        ),
+    };
+    finish(creation::arange(start, end, step, a.dtype()?).rhai()?, a)
+}
+
+fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
+    a.allow("frombuffer", &["buffer", "dtype", "count", "offset", "requires_grad"])?;
+    let buf = a.req(0, "buffer", "frombuffer")?;
+    let Some(buffer) = buf.clone().try_cast::<PyBuffer>() else {
+        return Err(type_error(format!(
+            "a bytes-like object is required, not '{}'",
+            super::convert::py_type_name(buf)
+        )));
+    };
+    let dtype = a.dtype()?.ok_or_else(|| type_error("frombuffer() missing required keyword argument 'dtype'"))?;
+    if buffer.kind == BufferKind::Bytes {
+        super::warnings::warn_once(
+            "frombuffer_readonly",
+            "The given buffer is not writable, and PyTorch does not support non-writable tensors. This means you can write to the underlying (supposedly non-writable) buffer using the tensor. You may want to copy the buffer to protect its data or make it writable before converting it to a tensor. This type of warning will be suppressed for the rest of this program.",
+        );
+    }
+    let count = a.int_or(usize::MAX, "count", -1)?;
+    let offset = a.int_or(usize::MAX, "offset", 0)?;
+    finish(creation::frombuffer(&buffer.storage, dtype, count, offset).rhai()?, a)
+}
+
+fn set_printoptions(a: &Args) -> RhaiResult<Dynamic> {
+    a.allow("set_printoptions", &["precision", "threshold", "edgeitems", "linewidth", "profile", "sci_mode"])?;
+    let int = |name: &str| -> RhaiResult<Option<i64>> {
+        match a.kw(name) {
+            None => Ok(None),
+            Some(v) if v.is::<FLOAT>() => Ok(Some(if v.as_float().unwrap_or(0.0) == f64::INFINITY {
+                i64::MAX
+            } else {
+                v.as_float().unwrap_or(0.0) as i64
+            })),
+            Some(v) => to_int(v, name).map(Some),
+        }
+    };
+    let update = PrintOptionsUpdate {
+        precision: int("precision")?,
+        threshold: int("threshold")?,
+        edgeitems: int("edgeitems")?,
+        linewidth: int("linewidth")?,
+        profile: a.kw("profile").map(|v| v.to_string()),
+        sci_mode: a.kw("sci_mode").map(|v| v.as_bool().unwrap_or(false)),
+    };
+    apply(&update).map_err(|m| to_rhai(TorchError::runtime(m)))?;
+    Ok(Dynamic::UNIT)
+}
+
+/// Registers the module's functions.
+pub fn register(r: &mut Registry) {
+    r.function("tensor", 2, |a| {
+        a.allow("tensor", &["dtype", "requires_grad", "device", "data"])?;
+        let data = to_data(a.req(0, "data", "tensor")?)?;
+        finish(creation::tensor_from_data(&data, a.dtype()?).rhai()?, &a)
+    });
+    r.function("zeros", 8, |a| filled("zeros", &a, Scalar::Int(0)));
+    r.function("ones", 8, |a| filled("ones", &a, Scalar::Int(1)));
+    r.function("empty", 8, |a| filled("empty", &a, Scalar::Int(0)));
+    r.function("full", 3, |a| {
+        a.allow("full", FACTORY_KW)?;
+        let sizes = to_int_list(a.req(0, "size", "full")?, "size")?;
+        let value = a.scalar(1, "fill_value", "full")?;
+        let dtype = a.dtype()?.unwrap_or_else(|| scalar_dtype(value));
+        finish(creation::full(&sizes, value, dtype).rhai()?, &a)
+    });
+    r.function("zeros_like", 2, |a| like("zeros_like", &a, Some(Scalar::Int(0))));
+    r.function("ones_like", 2, |a| like("ones_like", &a, Some(Scalar::Int(1))));
+    r.function("empty_like", 2, |a| like("empty_like", &a, Some(Scalar::Int(0))));
+    r.function("full_like", 3, |a| like("full_like", &a, None));
+    r.function("empty_strided", 3, |a| {
+        a.allow("empty_strided", FACTORY_KW)?;
+        let size = to_int_list(a.req(0, "size", "empty_strided")?, "size")?;
+        let stride = to_int_list(a.req(1, "stride", "empty_strided")?, "stride")?;
+        let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+        finish(creation::empty_strided(&size, &stride, dtype).rhai()?, &a)
+    });
+    r.function("arange", 4, |a| arange(&a));
+    r.function("linspace", 4, |a| {
+        a.allow("linspace", &["dtype", "requires_grad", "device", "start", "end", "steps"])?;
+        let start = to_float(a.req(0, "start", "linspace")?, "start")?;
+        let end = to_float(a.req(1, "end", "linspace")?, "end")?;
+        let steps = a.int(2, "steps", "linspace")?;
+        let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+        finish(creation::linspace(start, end, steps, dtype).rhai()?, &a)
+    });
+    r.function("eye", 3, |a| {
+        a.allow("eye", &["dtype", "requires_grad", "device", "n", "m"])?;
+        let n = a.int(0, "n", "eye")?;
+        let m = a.opt_int(1, "m")?.unwrap_or(n);
+        let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+        finish(creation::eye(n, m, dtype).rhai()?, &a)
+    });
+    r.function("frombuffer", 2, |a| frombuffer(&a));
+    r.function("complex", 2, |a| {
+        let (re, im) = (a.req(0, "real", "complex")?, a.req(1, "imag", "complex")?);
+        if let (Some(x), Some(y)) = (re.clone().try_cast::<Tensor>(), im.clone().try_cast::<Tensor>()) {
+            return Ok(Dynamic::from(complex_tensor(&x, &y)?));
+        }
+        Ok(Dynamic::from(PyComplex(num_complex::Complex64::new(to_float(re, "real")?, to_float(im, "imag")?))))
+    });
+    r.function("set_printoptions", 1, |a| set_printoptions(&a));
+    r.function("set_default_dtype", 1, |a| {
+        set_default_dtype(to_dtype(a.req(0, "d", "set_default_dtype")?)?).rhai()?;
+        Ok(Dynamic::UNIT)
+    });
+    r.function("get_default_dtype", 0, |_| Ok(Dynamic::from(default_dtype())));
+    r.function("promote_types", 2, |a| {
+        let x = to_dtype(a.req(0, "type1", "promote_types")?)?;
+        let y = to_dtype(a.req(1, "type2", "promote_types")?)?;
+        Ok(Dynamic::from(promote_types(x, y).rhai()?))
+    });
+    r.function("is_tensor", 1, |a| Ok(Dynamic::from(a.req(0, "obj", "is_tensor")?.is::<Tensor>())));
+    r.function("is_storage", 1, |a| Ok(Dynamic::from(a.req(0, "obj", "is_storage")?.is::<crate::core::storage::Storage>())));
+}
+
+/// `torch.complex(real, imag)` for two real tensors of the same float dtype.
+fn complex_tensor(re: &Tensor, im: &Tensor) -> RhaiResult<Tensor> {
+    let d = re.dtype();
+    if d != im.dtype() {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "Expected object of scalar type {} but got scalar type {} for second argument",
+            d.cpp_name(),
+            im.dtype().cpp_name()
+        ))));
+    }
+    let Some(c) = d.to_complex().filter(|_| d.is_floating_point()) else {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "Expected both inputs to be Half, Float or Double tensors but got {} and {}",
+            d.cpp_name(),
+            im.dtype().cpp_name()
+        ))));
+    };
+    let shape = crate::core::views::broadcast_shapes(&re.sizes(), &im.sizes()).rhai()?;
+    let out = creation::full(&shape, Scalar::Int(0), c).rhai()?;
+    let parts = crate::core::views_dtype::view_as_real(&out).rhai()?;
+    copy::copy_(&crate::core::views::select(&parts, -1, 0).rhai()?, re).rhai()?;
+    copy::copy_(&crate::core::views::select(&parts, -1, 1).rhai()?, im).rhai()?;
+    Ok(out)
+}
+
+/// Adds the dtype constants and numbers to the module.
+pub fn register_constants(torch: &mut Module) {
+    for d in ALL_DTYPES {
+        torch.set_var(d.short_name(), d);
+    }
+    for (name, d) in DTYPE_ALIASES {
+        torch.set_var(name, d);
+    }
+    torch.set_var("nan", f64::NAN);
+    torch.set_var("inf", f64::INFINITY);
+    torch.set_var("pi", std::f64::consts::PI);
+    torch.set_var("e", std::f64::consts::E);
+}
