@@ -79,7 +79,7 @@ pub fn run(args: Vec<String>) -> i32 {
                     eprintln!("tensh: cannot read standard input: {e}");
                     return 2;
                 }
-                run_code("<stdin>", &code, &args.get(1..).unwrap_or(&[]).to_vec())
+                run_code("<stdin>", &code, args.get(1..).unwrap_or(&[]))
             }
         }
     }

@@ -5,8 +5,8 @@
 
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod core;
 pub mod print;
-pub mod script;
 pub mod repl;
-pub mod cli;
+pub mod script;

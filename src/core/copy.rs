@@ -17,26 +17,30 @@ use super::views;
 /// against their byte slices.
 fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: &Layout) {
     let (di, si) = (dd.itemsize() as i64, sd.itemsize() as i64);
-    for_each_run(&dl.sizes, [(&dl.strides, dl.offset), (&sl.strides, sl.offset)], |[d0, s0], n, [ds, ss]| {
-        if dd == sd && ds == 1 && ss == 1 {
-            let (d, s) = ((d0 * di) as usize, (s0 * si) as usize);
-            let len = n * di as usize;
-            dst[d..d + len].copy_from_slice(&src[s..s + len]);
-        } else if dd == sd {
-            let w = di as usize;
-            for i in 0..n as i64 {
-                let d = ((d0 + i * ds) * di) as usize;
-                let s = ((s0 + i * ss) * si) as usize;
-                dst[d..d + w].copy_from_slice(&src[s..s + w]);
+    for_each_run(
+        &dl.sizes,
+        [(&dl.strides, dl.offset), (&sl.strides, sl.offset)],
+        |[d0, s0], n, [ds, ss]| {
+            if dd == sd && ds == 1 && ss == 1 {
+                let (d, s) = ((d0 * di) as usize, (s0 * si) as usize);
+                let len = n * di as usize;
+                dst[d..d + len].copy_from_slice(&src[s..s + len]);
+            } else if dd == sd {
+                let w = di as usize;
+                for i in 0..n as i64 {
+                    let d = ((d0 + i * ds) * di) as usize;
+                    let s = ((s0 + i * ss) * si) as usize;
+                    dst[d..d + w].copy_from_slice(&src[s..s + w]);
+                }
+            } else {
+                for i in 0..n as i64 {
+                    let d = ((d0 + i * ds) * di) as usize;
+                    let s = ((s0 + i * ss) * si) as usize;
+                    element::write(dd, &mut dst[d..], element::read(sd, &src[s..]));
+                }
             }
-        } else {
-            for i in 0..n as i64 {
-                let d = ((d0 + i * ds) * di) as usize;
-                let s = ((s0 + i * ss) * si) as usize;
-                element::write(dd, &mut dst[d..], element::read(sd, &src[s..]));
-            }
-        }
-    });
+        },
+    );
 }
 
 /// Raises PyTorch's error for writing through a tensor whose elements alias each other.
@@ -54,7 +58,11 @@ pub fn check_no_internal_overlap(layout: &Layout) -> Result<()> {
 pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
     let dl = dst.layout();
     check_no_internal_overlap(&dl)?;
-    let src = if src.storage().shares_memory(&dst.storage()) { contiguous_copy(src)? } else { src.clone() };
+    let src = if src.storage().shares_memory(&dst.storage()) {
+        contiguous_copy(src)?
+    } else {
+        src.clone()
+    };
     let sl = views::broadcast_layout(&src.layout(), &dl.sizes)?;
     let (dd, sd) = (dst.dtype(), src.dtype());
     let (ds, ss) = (dst.storage(), src.storage());
@@ -82,19 +90,23 @@ pub fn fill_layout(storage: &Storage, dtype: DType, layout: &Layout, value: Scal
     let pattern = &pattern[..w];
     storage.with_bytes_mut(|bytes| {
         layout.check_in_bounds(w, bytes.len())?;
-        for_each_run(&layout.sizes, [(&layout.strides, layout.offset)], |[s0], n, [st]| {
-            if st == 1 {
-                let start = s0 as usize * w;
-                for chunk in bytes[start..start + n * w].chunks_exact_mut(w) {
-                    chunk.copy_from_slice(pattern);
+        for_each_run(
+            &layout.sizes,
+            [(&layout.strides, layout.offset)],
+            |[s0], n, [st]| {
+                if st == 1 {
+                    let start = s0 as usize * w;
+                    for chunk in bytes[start..start + n * w].chunks_exact_mut(w) {
+                        chunk.copy_from_slice(pattern);
+                    }
+                } else {
+                    for i in 0..n as i64 {
+                        let at = ((s0 + i * st) as usize) * w;
+                        bytes[at..at + w].copy_from_slice(pattern);
+                    }
                 }
-            } else {
-                for i in 0..n as i64 {
-                    let at = ((s0 + i * st) as usize) * w;
-                    bytes[at..at + w].copy_from_slice(pattern);
-                }
-            }
-        });
+            },
+        );
         Ok(())
     })
 }
@@ -139,7 +151,11 @@ pub fn cast_copy(t: &Tensor, dtype: DType) -> Result<Tensor> {
     let sizes = t.sizes();
     if dtype == t.dtype() {
         let bytes = to_contiguous_bytes(t)?;
-        return Ok(Tensor::from_parts(Storage::from_vec(bytes), dtype, Layout::contiguous(sizes)));
+        return Ok(Tensor::from_parts(
+            Storage::from_vec(bytes),
+            dtype,
+            Layout::contiguous(sizes),
+        ));
     }
     let out = Tensor::zeros(sizes, dtype);
     copy_(&out, t)?;
@@ -158,7 +174,11 @@ pub fn clone_tensor(t: &Tensor) -> Result<Tensor> {
             l.check_in_bounds(d.itemsize(), b.len())?;
             Ok::<_, TorchError>(b[start..start + span].to_vec())
         })?;
-        let layout = Layout { sizes: l.sizes, strides: l.strides, offset: 0 };
+        let layout = Layout {
+            sizes: l.sizes,
+            strides: l.strides,
+            offset: 0,
+        };
         return Ok(Tensor::from_parts(Storage::from_vec(bytes), d, layout));
     }
     contiguous_copy(t)
@@ -173,7 +193,11 @@ mod tests {
         let s = t.storage();
         s.with_bytes_mut(|b| {
             for i in 0..n {
-                element::write(dtype, &mut b[(i as usize) * dtype.itemsize()..], Scalar::Int(i));
+                element::write(
+                    dtype,
+                    &mut b[(i as usize) * dtype.itemsize()..],
+                    Scalar::Int(i),
+                );
             }
         });
         t
@@ -182,7 +206,11 @@ mod tests {
     #[test]
     fn copies_a_transpose() {
         let t = arange(6, DType::Int64);
-        let m = t.alias(Layout { sizes: vec![3, 2], strides: vec![1, 3], offset: 0 });
+        let m = t.alias(Layout {
+            sizes: vec![3, 2],
+            strides: vec![1, 3],
+            offset: 0,
+        });
         let c = contiguous_copy(&m).unwrap();
         let v: Vec<i64> = to_scalars(&c).unwrap().iter().map(|s| s.to_i64()).collect();
         assert_eq!(v, vec![0, 3, 1, 4, 2, 5]);
@@ -191,8 +219,16 @@ mod tests {
     #[test]
     fn self_overlapping_copy_is_exact() {
         let t = arange(4, DType::Int32);
-        let head = t.alias(Layout { sizes: vec![3], strides: vec![1], offset: 0 });
-        let tail = t.alias(Layout { sizes: vec![3], strides: vec![1], offset: 1 });
+        let head = t.alias(Layout {
+            sizes: vec![3],
+            strides: vec![1],
+            offset: 0,
+        });
+        let tail = t.alias(Layout {
+            sizes: vec![3],
+            strides: vec![1],
+            offset: 1,
+        });
         copy_(&tail, &head).unwrap();
         let v: Vec<i64> = to_scalars(&t).unwrap().iter().map(|s| s.to_i64()).collect();
         assert_eq!(v, vec![0, 0, 1, 2]);
@@ -201,10 +237,18 @@ mod tests {
     #[test]
     fn out_of_bounds_is_an_error_not_a_read() {
         let t = arange(4, DType::Int32);
-        let bad = t.alias(Layout { sizes: vec![5], strides: vec![1], offset: 0 });
+        let bad = t.alias(Layout {
+            sizes: vec![5],
+            strides: vec![1],
+            offset: 0,
+        });
         assert!(to_scalars(&bad).is_err());
         assert!(fill_(&bad, Scalar::Int(1)).is_err());
-        let e = t.alias(Layout { sizes: vec![2, 4], strides: vec![0, 1], offset: 0 });
+        let e = t.alias(Layout {
+            sizes: vec![2, 4],
+            strides: vec![0, 1],
+            offset: 0,
+        });
         assert!(fill_(&e, Scalar::Int(1)).is_ok());
         assert!(copy_(&e, &t).is_err());
     }

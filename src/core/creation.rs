@@ -65,7 +65,9 @@ fn flatten(data: &Data, depth: usize, shape: &[i64], out: &mut Vec<Scalar>) -> R
             if depth >= shape.len() {
                 return Err(TorchError::value(format!(
                     "expected sequence of length {} at dim {} (got {})",
-                    0, depth, items.len()
+                    0,
+                    depth,
+                    items.len()
                 )));
             }
             if items.len() as i64 != shape[depth] {
@@ -118,7 +120,11 @@ pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<
     for (chunk, v) in bytes.chunks_exact_mut(w).zip(values) {
         element::write(dtype, chunk, *v);
     }
-    Ok(Tensor::from_parts(Storage::from_vec(bytes), dtype, Layout::contiguous(sizes)))
+    Ok(Tensor::from_parts(
+        Storage::from_vec(bytes),
+        dtype,
+        Layout::contiguous(sizes),
+    ))
 }
 
 /// `torch.full(sizes, value)` (and `zeros`, `ones`, `empty`, which are full of 0 or 1).
@@ -135,11 +141,15 @@ pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
 pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Tensor> {
     check_sizes(sizes)?;
     if sizes.len() != strides.len() {
-        return Err(TorchError::runtime(format!(
-            "mismatch in length of strides and shape"
-        )));
+        return Err(TorchError::runtime(
+            "mismatch in length of strides and shape",
+        ));
     }
-    let layout = Layout { sizes: sizes.to_vec(), strides: strides.to_vec(), offset: 0 };
+    let layout = Layout {
+        sizes: sizes.to_vec(),
+        strides: strides.to_vec(),
+        offset: 0,
+    };
     let nbytes = layout.span_bytes(dtype.itemsize()).max(0) as usize;
     Ok(Tensor::from_parts(Storage::zeroed(nbytes), dtype, layout))
 }
@@ -147,16 +157,24 @@ pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Ten
 /// `torch.arange(start, end, step)`; the dtype is int64 unless a bound is a float.
 pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) -> Result<Tensor> {
     let any_float = start.is_floating() || end.is_floating() || step.is_floating();
-    let dtype = dtype.unwrap_or(if any_float { default_dtype() } else { DType::Int64 });
+    let dtype = dtype.unwrap_or(if any_float {
+        default_dtype()
+    } else {
+        DType::Int64
+    });
     let (s, e, st) = (start.to_f64(), end.to_f64(), step.to_f64());
     if st == 0.0 {
         return Err(TorchError::runtime("step must be nonzero"));
     }
     if !s.is_finite() || !e.is_finite() {
-        return Err(TorchError::runtime(format!("unsupported range: {s} -> {e}")));
+        return Err(TorchError::runtime(format!(
+            "unsupported range: {s} -> {e}"
+        )));
     }
     if (st > 0.0 && e < s) || (st < 0.0 && e > s) {
-        return Err(TorchError::runtime("upper bound and larger bound inconsistent with step sign"));
+        return Err(TorchError::runtime(
+            "upper bound and larger bound inconsistent with step sign",
+        ));
     }
     let n = if dtype.is_integral() && !any_float {
         let (s, e, st) = (start.to_i64(), end.to_i64(), step.to_i64());
@@ -178,11 +196,19 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
     if steps < 0 {
         return Err(TorchError::runtime("number of steps must be non-negative"));
     }
-    let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
+    let step = if steps > 1 {
+        (end - start) / (steps - 1) as f64
+    } else {
+        0.0
+    };
     let half = steps / 2;
     let values: Vec<Scalar> = (0..steps)
         .map(|i| {
-            let v = if i < half { start + step * i as f64 } else { end - step * (steps - i - 1) as f64 };
+            let v = if i < half {
+                start + step * i as f64
+            } else {
+                end - step * (steps - i - 1) as f64
+            };
             Scalar::Float(v)
         })
         .collect();
@@ -192,10 +218,14 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
 /// `torch.eye(n, m)`.
 pub fn eye(n: i64, m: i64, dtype: DType) -> Result<Tensor> {
     if n < 0 {
-        return Err(TorchError::runtime(format!("n must be greater or equal to 0, got {n}")));
+        return Err(TorchError::runtime(format!(
+            "n must be greater or equal to 0, got {n}"
+        )));
     }
     if m < 0 {
-        return Err(TorchError::runtime(format!("m must be greater or equal to 0, got {m}")));
+        return Err(TorchError::runtime(format!(
+            "m must be greater or equal to 0, got {m}"
+        )));
     }
     let t = Tensor::zeros(vec![n, m], dtype);
     let diag = super::views::diagonal(&t, 0, 0, 1)?;
@@ -224,7 +254,11 @@ pub fn frombuffer(buffer: &Storage, dtype: DType, count: i64, offset: i64) -> Re
             len - offset
         )));
     }
-    let count = if count < 0 { (len - offset) / elsize } else { count };
+    let count = if count < 0 {
+        (len - offset) / elsize
+    } else {
+        count
+    };
     if offset + count * elsize > len {
         return Err(TorchError::value(format!(
             "requested buffer length ({count} * {elsize} bytes) after offset ({offset} bytes) must not be greater than actual buffer length ({len} bytes)"
@@ -236,5 +270,9 @@ pub fn frombuffer(buffer: &Storage, dtype: DType, count: i64, offset: i64) -> Re
     } else {
         buffer.window(offset as usize, nbytes)
     };
-    Ok(Tensor::from_parts(storage, dtype, Layout::contiguous(vec![count])))
+    Ok(Tensor::from_parts(
+        storage,
+        dtype,
+        Layout::contiguous(vec![count]),
+    ))
 }

@@ -16,13 +16,22 @@ pub fn default_dtype() -> DType {
 
 /// The complex dtype that pairs with the default float (`complex64` for `float32`).
 pub fn default_complex_dtype() -> DType {
-    if default_dtype() == DType::Float64 { DType::Complex128 } else { DType::Complex64 }
+    if default_dtype() == DType::Float64 {
+        DType::Complex128
+    } else {
+        DType::Complex64
+    }
 }
 
 /// `torch.set_default_dtype(d)`: only floating types are allowed.
 pub fn set_default_dtype(d: DType) -> Result<()> {
-    if !matches!(d, DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16) {
-        return Err(TorchError::type_error("only floating-point types are supported as the default type"));
+    if !matches!(
+        d,
+        DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16
+    ) {
+        return Err(TorchError::type_error(
+            "only floating-point types are supported as the default type",
+        ));
     }
     DEFAULT_DTYPE.with(|c| c.set(d));
     Ok(())

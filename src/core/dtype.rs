@@ -209,7 +209,12 @@ impl DType {
             .iter()
             .copied()
             .find(|d| d.short_name() == name)
-            .or_else(|| DTYPE_ALIASES.iter().find(|(n, _)| *n == name).map(|(_, d)| *d))
+            .or_else(|| {
+                DTYPE_ALIASES
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, d)| *d)
+            })
     }
 }
 

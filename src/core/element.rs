@@ -30,7 +30,11 @@ pub fn read(dtype: DType, bytes: &[u8]) -> Scalar {
         DType::UInt32 => Scalar::Int(u32::from_le_bytes(le(bytes)) as i64),
         DType::UInt64 => {
             let u = u64::from_le_bytes(le(bytes));
-            if u <= i64::MAX as u64 { Scalar::Int(u as i64) } else { Scalar::UInt(u) }
+            if u <= i64::MAX as u64 {
+                Scalar::Int(u as i64)
+            } else {
+                Scalar::UInt(u)
+            }
         }
         DType::Float16 => Scalar::Float(f16::from_le_bytes(le(bytes)).to_f64()),
         DType::BFloat16 => Scalar::Float(bf16::from_le_bytes(le(bytes)).to_f64()),
@@ -82,9 +86,15 @@ pub fn write(dtype: DType, out: &mut [u8], value: Scalar) {
     match dtype {
         DType::Bool => out[0] = value.to_bool() as u8,
         DType::UInt8 | DType::Int8 => out[0] = to_wrapping_int(value) as u8,
-        DType::Int16 | DType::UInt16 => out[..2].copy_from_slice(&(to_wrapping_int(value) as u16).to_le_bytes()),
-        DType::Int32 | DType::UInt32 => out[..4].copy_from_slice(&(to_wrapping_int(value) as u32).to_le_bytes()),
-        DType::Int64 | DType::UInt64 => out[..8].copy_from_slice(&to_wrapping_int(value).to_le_bytes()),
+        DType::Int16 | DType::UInt16 => {
+            out[..2].copy_from_slice(&(to_wrapping_int(value) as u16).to_le_bytes())
+        }
+        DType::Int32 | DType::UInt32 => {
+            out[..4].copy_from_slice(&(to_wrapping_int(value) as u32).to_le_bytes())
+        }
+        DType::Int64 | DType::UInt64 => {
+            out[..8].copy_from_slice(&to_wrapping_int(value).to_le_bytes())
+        }
         DType::Float16 => out[..2].copy_from_slice(&f16::from_f32(to_f32(value)).to_le_bytes()),
         DType::BFloat16 => out[..2].copy_from_slice(&bf16::from_f32(to_f32(value)).to_le_bytes()),
         DType::Float32 => out[..4].copy_from_slice(&to_f32(value).to_le_bytes()),

@@ -42,24 +42,39 @@ pub struct TorchError {
 impl TorchError {
     /// A `RuntimeError` with this message.
     pub fn runtime(message: impl Into<String>) -> Self {
-        TorchError { kind: ErrorKind::Runtime, message: message.into() }
+        TorchError {
+            kind: ErrorKind::Runtime,
+            message: message.into(),
+        }
     }
     /// An `IndexError` with this message.
     pub fn index(message: impl Into<String>) -> Self {
-        TorchError { kind: ErrorKind::Index, message: message.into() }
+        TorchError {
+            kind: ErrorKind::Index,
+            message: message.into(),
+        }
     }
     /// A `ValueError` with this message.
     pub fn value(message: impl Into<String>) -> Self {
-        TorchError { kind: ErrorKind::Value, message: message.into() }
+        TorchError {
+            kind: ErrorKind::Value,
+            message: message.into(),
+        }
     }
     /// A `TypeError` with this message.
     pub fn type_error(message: impl Into<String>) -> Self {
-        TorchError { kind: ErrorKind::Type, message: message.into() }
+        TorchError {
+            kind: ErrorKind::Type,
+            message: message.into(),
+        }
     }
     /// A `NotImplementedError`: used for what tensh has not built, so a script gets a clear
     /// error rather than a wrong answer.
     pub fn not_implemented(message: impl Into<String>) -> Self {
-        TorchError { kind: ErrorKind::NotImplemented, message: message.into() }
+        TorchError {
+            kind: ErrorKind::NotImplemented,
+            message: message.into(),
+        }
     }
 }
 
@@ -87,7 +102,11 @@ pub fn wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
             dim
         )));
     }
-    Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
+    Ok(if dim < 0 {
+        (dim + n) as usize
+    } else {
+        dim as usize
+    })
 }
 
 #[cfg(test)]

@@ -24,15 +24,33 @@ pub struct Float8Format {
 }
 
 /// `torch.float8_e4m3fn`.
-pub const E4M3FN: Float8Format = Float8Format { exp_bits: 4, man_bits: 3, bias: 7, specials: Specials::Finite };
+pub const E4M3FN: Float8Format = Float8Format {
+    exp_bits: 4,
+    man_bits: 3,
+    bias: 7,
+    specials: Specials::Finite,
+};
 /// `torch.float8_e4m3fnuz`.
-pub const E4M3FNUZ: Float8Format =
-    Float8Format { exp_bits: 4, man_bits: 3, bias: 8, specials: Specials::FiniteUnsignedZero };
+pub const E4M3FNUZ: Float8Format = Float8Format {
+    exp_bits: 4,
+    man_bits: 3,
+    bias: 8,
+    specials: Specials::FiniteUnsignedZero,
+};
 /// `torch.float8_e5m2`.
-pub const E5M2: Float8Format = Float8Format { exp_bits: 5, man_bits: 2, bias: 15, specials: Specials::Ieee };
+pub const E5M2: Float8Format = Float8Format {
+    exp_bits: 5,
+    man_bits: 2,
+    bias: 15,
+    specials: Specials::Ieee,
+};
 /// `torch.float8_e5m2fnuz`.
-pub const E5M2FNUZ: Float8Format =
-    Float8Format { exp_bits: 5, man_bits: 2, bias: 16, specials: Specials::FiniteUnsignedZero };
+pub const E5M2FNUZ: Float8Format = Float8Format {
+    exp_bits: 5,
+    man_bits: 2,
+    bias: 16,
+    specials: Specials::FiniteUnsignedZero,
+};
 
 impl Float8Format {
     fn max_exp_field(self) -> u32 {
@@ -97,7 +115,11 @@ impl Float8Format {
             return overflow(sign);
         }
         let min_exp = 1 - self.bias;
-        let mut exp = if magnitude == 0.0 { min_exp } else { magnitude.log2().floor() as i32 };
+        let mut exp = if magnitude == 0.0 {
+            min_exp
+        } else {
+            magnitude.log2().floor() as i32
+        };
         // log2 may be off by one near powers of two; correct it exactly.
         if magnitude != 0.0 {
             if 2f64.powi(exp) > magnitude {
@@ -109,7 +131,11 @@ impl Float8Format {
         let exp = exp.max(min_exp);
         let quantum = 2f64.powi(exp - self.man_bits as i32);
         let mut steps = round_half_even(magnitude / quantum) as u32;
-        let mut exp_field = if steps >= (1 << self.man_bits) { exp - min_exp + 1 } else { 0 };
+        let mut exp_field = if steps >= (1 << self.man_bits) {
+            exp - min_exp + 1
+        } else {
+            0
+        };
         if steps >= (2 << self.man_bits) {
             steps >>= 1;
             exp_field += 1;
@@ -137,7 +163,11 @@ impl Float8Format {
 
 fn round_half_even(x: f64) -> f64 {
     let r = x.round();
-    if (r - x).abs() == 0.5 && r % 2.0 != 0.0 { r - x.signum() } else { r }
+    if (r - x).abs() == 0.5 && r % 2.0 != 0.0 {
+        r - x.signum()
+    } else {
+        r
+    }
 }
 
 #[cfg(test)]

@@ -77,13 +77,24 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
     let ndim = src.ndim();
     let consumed: usize = items.iter().map(consumed_dims).sum();
     if consumed > ndim {
-        return Err(TorchError::index(format!("too many indices for tensor of dimension {ndim}")));
+        return Err(TorchError::index(format!(
+            "too many indices for tensor of dimension {ndim}"
+        )));
     }
-    let ellipses = items.iter().filter(|i| matches!(i, IndexItem::Ellipsis)).count();
+    let ellipses = items
+        .iter()
+        .filter(|i| matches!(i, IndexItem::Ellipsis))
+        .count();
     if ellipses > 1 {
-        return Err(TorchError::index("an index can only have a single ellipsis ('...')"));
+        return Err(TorchError::index(
+            "an index can only have a single ellipsis ('...')",
+        ));
     }
-    let mut out = Layout { sizes: vec![], strides: vec![], offset: src.offset };
+    let mut out = Layout {
+        sizes: vec![],
+        strides: vec![],
+        offset: src.offset,
+    };
     let mut advanced = vec![];
     let mut d = 0usize;
     for item in items {
@@ -111,8 +122,16 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
                 d += 1;
             }
             IndexItem::NewAxis | IndexItem::Bool(_) => {
-                let size = if let IndexItem::Bool(false) = item { 0 } else { 1 };
-                let stride = if d < ndim { src.sizes[d] * src.strides[d] } else { 1 };
+                let size = if let IndexItem::Bool(false) = item {
+                    0
+                } else {
+                    1
+                };
+                let stride = if d < ndim {
+                    src.sizes[d] * src.strides[d]
+                } else {
+                    1
+                };
                 out.sizes.push(size);
                 out.strides.push(stride.max(1));
             }
@@ -139,12 +158,19 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
         out.strides.push(src.strides[d]);
         d += 1;
     }
-    Ok(Sliced { view: out, advanced })
+    Ok(Sliced {
+        view: out,
+        advanced,
+    })
 }
 
 /// Turns each advanced index into int64 index tensors (a k-dim mask becomes k of them), paired
 /// with the first view dim each applies to.
-fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<(usize, Vec<i64>, Vec<i64>)>> {
+/// One advanced index after mask expansion: the view dim it applies to, its shape, and its
+/// values in row-major order.
+type IndexTensor = (usize, Vec<i64>, Vec<i64>);
+
+fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<IndexTensor>> {
     let mut out = vec![];
     for (dim, idx) in advanced {
         match idx.dtype() {
@@ -179,7 +205,9 @@ fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<(us
                     }
                 }
                 if shape.is_empty() {
-                    return Err(TorchError::not_implemented("indexing with a 0-d bool tensor is not supported in tensh"));
+                    return Err(TorchError::not_implemented(
+                        "indexing with a 0-d bool tensor is not supported in tensh",
+                    ));
                 }
                 for (k, c) in coords.into_iter().enumerate() {
                     let n = c.len() as i64;
@@ -187,11 +215,16 @@ fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<(us
                 }
             }
             d if d.is_integral() => {
-                let values = copy::to_scalars(&idx)?.into_iter().map(|s| s.to_i64()).collect();
+                let values = copy::to_scalars(&idx)?
+                    .into_iter()
+                    .map(|s| s.to_i64())
+                    .collect();
                 out.push((dim, idx.sizes(), values));
             }
             _ => {
-                return Err(TorchError::index("tensors used as indices must be long, int, byte or bool tensors"));
+                return Err(TorchError::index(
+                    "tensors used as indices must be long, int, byte or bool tensors",
+                ));
             }
         }
     }
@@ -216,8 +249,16 @@ fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Ve
     let adjacent = dims.windows(2).all(|w| w[1] == w[0] + 1);
     let rest: Vec<usize> = (0..view.ndim()).filter(|d| !dims.contains(d)).collect();
     let first = dims[0];
-    let before: Vec<usize> = if adjacent { rest.iter().copied().filter(|&d| d < first).collect() } else { vec![] };
-    let after: Vec<usize> = rest.iter().copied().filter(|d| !before.contains(d)).collect();
+    let before: Vec<usize> = if adjacent {
+        rest.iter().copied().filter(|&d| d < first).collect()
+    } else {
+        vec![]
+    };
+    let after: Vec<usize> = rest
+        .iter()
+        .copied()
+        .filter(|d| !before.contains(d))
+        .collect();
     let mut out_shape: Vec<i64> = before.iter().map(|&d| view.sizes[d]).collect();
     out_shape.extend(&bshape);
     out_shape.extend(after.iter().map(|&d| view.sizes[d]));
@@ -269,7 +310,11 @@ fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Ve
 }
 
 fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> Result<()> {
-    if t.ndim() == 0 && items.iter().any(|i| matches!(i, IndexItem::Int(_) | IndexItem::Slice { .. })) {
+    if t.ndim() == 0
+        && items
+            .iter()
+            .any(|i| matches!(i, IndexItem::Int(_) | IndexItem::Slice { .. }))
+    {
         return Err(TorchError::index(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
         ));
@@ -298,7 +343,11 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
         }
         Ok::<_, TorchError>(())
     })?;
-    Ok(Tensor::from_parts(Storage::from_vec(out), dtype, Layout::contiguous(shape)))
+    Ok(Tensor::from_parts(
+        Storage::from_vec(out),
+        dtype,
+        Layout::contiguous(shape),
+    ))
 }
 
 /// `t[items] = value`: writes through the view (basic) or into the selected elements

@@ -8,9 +8,11 @@ fn parse_int(s: &str, whole: &str) -> Result<Option<i64>> {
     if s.is_empty() || s == "None" {
         return Ok(None);
     }
-    s.parse::<i64>()
-        .map(Some)
-        .map_err(|_| TorchError::index(format!("could not parse index '{whole}': '{s}' is not an integer")))
+    s.parse::<i64>().map(Some).map_err(|_| {
+        TorchError::index(format!(
+            "could not parse index '{whole}': '{s}' is not an integer"
+        ))
+    })
 }
 
 /// One comma-separated subscript: integers, slices `a:b:c`, `None`, `...`, `True`/`False`.
@@ -60,9 +62,30 @@ mod tests {
     fn parses_python_subscripts() {
         let items = parse_index(":, 1:3, ::2, None, ..., -1").unwrap();
         assert_eq!(items.len(), 6);
-        assert!(matches!(items[0], IndexItem::Slice { start: None, stop: None, step: None }));
-        assert!(matches!(items[1], IndexItem::Slice { start: Some(1), stop: Some(3), step: None }));
-        assert!(matches!(items[2], IndexItem::Slice { start: None, stop: None, step: Some(2) }));
+        assert!(matches!(
+            items[0],
+            IndexItem::Slice {
+                start: None,
+                stop: None,
+                step: None
+            }
+        ));
+        assert!(matches!(
+            items[1],
+            IndexItem::Slice {
+                start: Some(1),
+                stop: Some(3),
+                step: None
+            }
+        ));
+        assert!(matches!(
+            items[2],
+            IndexItem::Slice {
+                start: None,
+                stop: None,
+                step: Some(2)
+            }
+        ));
         assert!(matches!(items[3], IndexItem::NewAxis));
         assert!(matches!(items[4], IndexItem::Ellipsis));
         assert!(matches!(items[5], IndexItem::Int(-1)));

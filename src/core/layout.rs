@@ -47,7 +47,11 @@ impl Layout {
     /// A row-major layout of `sizes` at offset 0.
     pub fn contiguous(sizes: Vec<i64>) -> Layout {
         let strides = contiguous_strides(&sizes);
-        Layout { sizes, strides, offset: 0 }
+        Layout {
+            sizes,
+            strides,
+            offset: 0,
+        }
     }
 
     /// Number of dimensions.
@@ -83,7 +87,12 @@ impl Layout {
         if self.sizes.contains(&0) {
             return 0;
         }
-        let last: i64 = self.sizes.iter().zip(&self.strides).map(|(s, st)| (s - 1) * st).sum();
+        let last: i64 = self
+            .sizes
+            .iter()
+            .zip(&self.strides)
+            .map(|(s, st)| (s - 1) * st)
+            .sum();
         (last + 1) * itemsize as i64
     }
 
@@ -135,7 +144,10 @@ impl Layout {
         if self.is_non_overlapping_and_dense() {
             return false;
         }
-        self.sizes.iter().zip(&self.strides).any(|(&s, &st)| s > 1 && st == 0)
+        self.sizes
+            .iter()
+            .zip(&self.strides)
+            .any(|(&s, &st)| s > 1 && st == 0)
     }
 }
 
@@ -197,8 +209,11 @@ pub fn view_strides(old_sizes: &[i64], old_strides: &[i64], new_sizes: &[i64]) -
     let mut new_strides = vec![0i64; new_sizes.len()];
     if total == 0 {
         for d in (0..new_sizes.len()).rev() {
-            new_strides[d] =
-                if d + 1 == new_sizes.len() { 1 } else { new_sizes[d + 1].max(1) * new_strides[d + 1] };
+            new_strides[d] = if d + 1 == new_sizes.len() {
+                1
+            } else {
+                new_sizes[d + 1].max(1) * new_strides[d + 1]
+            };
         }
         return Some(new_strides);
     }
@@ -208,8 +223,8 @@ pub fn view_strides(old_sizes: &[i64], old_strides: &[i64], new_sizes: &[i64]) -
     let mut view_numel = 1i64;
     for d in (0..old_sizes.len()).rev() {
         tensor_numel *= old_sizes[d];
-        let chunk_ends = d == 0
-            || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_stride);
+        let chunk_ends =
+            d == 0 || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_stride);
         if chunk_ends {
             while view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d as usize] == 1) {
                 new_strides[view_d as usize] = view_numel * chunk_stride;
@@ -247,13 +262,18 @@ mod tests {
             (&[3, 1], &[1, 5], true),
         ];
         for (sizes, strides, want) in cases {
-            let l = Layout { sizes: sizes.to_vec(), strides: strides.to_vec(), offset: 0 };
+            let l = Layout {
+                sizes: sizes.to_vec(),
+                strides: strides.to_vec(),
+                offset: 0,
+            };
             assert_eq!(l.is_contiguous(), *want, "{sizes:?} {strides:?}");
         }
     }
 
     /// One line per case: old sizes, old strides, new sizes, the strides PyTorch gives or None.
     #[test]
+    #[allow(clippy::type_complexity)]
     fn view_stride_table() {
         let cases: &[(&[i64], &[i64], &[i64], Option<&[i64]>)] = &[
             (&[4, 4], &[4, 1], &[16], Some(&[1])),
@@ -278,29 +298,56 @@ mod tests {
     #[test]
     fn infers_one_dim() {
         assert_eq!(infer_size(&[3, -1], 12).unwrap(), vec![3, 4]);
-        assert_eq!(infer_size(&[-1, -1], 12).unwrap_err().message, "only one dimension can be inferred");
-        assert_eq!(infer_size(&[5, -1], 12).unwrap_err().message, "shape '[5, -1]' is invalid for input of size 12");
-        assert!(infer_size(&[-1, 0], 0).unwrap_err().message.contains("ambiguous"));
+        assert_eq!(
+            infer_size(&[-1, -1], 12).unwrap_err().message,
+            "only one dimension can be inferred"
+        );
+        assert_eq!(
+            infer_size(&[5, -1], 12).unwrap_err().message,
+            "shape '[5, -1]' is invalid for input of size 12"
+        );
+        assert!(
+            infer_size(&[-1, 0], 0)
+                .unwrap_err()
+                .message
+                .contains("ambiguous")
+        );
         assert_eq!(infer_size(&[0, 3], 0).unwrap(), vec![0, 3]);
     }
 
     #[test]
     fn bounds() {
-        let l = Layout { sizes: vec![3], strides: vec![1], offset: 0 };
+        let l = Layout {
+            sizes: vec![3],
+            strides: vec![1],
+            offset: 0,
+        };
         assert_eq!(
             l.check_in_bounds(4, 8).unwrap_err().message,
             "setStorage: sizes [3], strides [1], storage offset 0, and itemsize 4 requiring a storage size of 12 are out of bounds for storage of size 8"
         );
         assert!(l.check_in_bounds(4, 12).is_ok());
-        let empty = Layout { sizes: vec![0], strides: vec![1], offset: 100 };
+        let empty = Layout {
+            sizes: vec![0],
+            strides: vec![1],
+            offset: 100,
+        };
         assert!(empty.check_in_bounds(4, 0).is_ok());
     }
 
     #[test]
     fn overlap() {
-        let e = Layout { sizes: vec![2, 3], strides: vec![1, 0], offset: 0 };
+        let e = Layout {
+            sizes: vec![2, 3],
+            strides: vec![1, 0],
+            offset: 0,
+        };
         assert!(e.has_internal_overlap());
-        let t = Layout { sizes: vec![3, 2], strides: vec![1, 3], offset: 0 };
+        let t = Layout {
+            sizes: vec![3, 2],
+            strides: vec![1, 3],
+            offset: 0,
+        };
         assert!(!t.has_internal_overlap());
     }
 }

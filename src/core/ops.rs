@@ -45,7 +45,10 @@ pub enum BinaryOp {
 
 impl BinaryOp {
     fn is_comparison(self) -> bool {
-        matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        )
     }
 }
 
@@ -72,11 +75,17 @@ fn cast(dtype: DType, v: Scalar) -> Scalar {
 
 fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
     match a {
-        Arg::Number(s) => Ok(vec![cast(common, *s); out_shape.iter().product::<i64>().max(0) as usize]),
+        Arg::Number(s) => Ok(vec![
+            cast(common, *s);
+            out_shape.iter().product::<i64>().max(0) as usize
+        ]),
         Arg::Tensor(t) => {
             let l = broadcast_layout(&t.layout(), out_shape)?;
             let view = t.alias(l);
-            Ok(copy::to_scalars(&view)?.into_iter().map(|v| cast(common, v)).collect())
+            Ok(copy::to_scalars(&view)?
+                .into_iter()
+                .map(|v| cast(common, v))
+                .collect())
         }
     }
 }
@@ -164,14 +173,30 @@ fn op_dtypes(op: BinaryOp, a: &Arg, b: &Arg) -> Result<(DType, DType)> {
     if op == BinaryOp::Div && common.is_integral() {
         return Ok((default_dtype(), default_dtype()));
     }
-    Ok((common, if op.is_comparison() { DType::Bool } else { common }))
+    Ok((
+        common,
+        if op.is_comparison() {
+            DType::Bool
+        } else {
+            common
+        },
+    ))
 }
 
-fn run(op: BinaryOp, a: &Arg, b: &Arg, compute_dtype: DType, out_shape: &[i64]) -> Result<Vec<Scalar>> {
+fn run(
+    op: BinaryOp,
+    a: &Arg,
+    b: &Arg,
+    compute_dtype: DType,
+    out_shape: &[i64],
+) -> Result<Vec<Scalar>> {
     let xs = values(a, out_shape, compute_dtype)?;
     let ys = values(b, out_shape, compute_dtype)?;
     let kind = compute_dtype.kind();
-    xs.into_iter().zip(ys).map(|(x, y)| compute(op, kind, x, y)).collect()
+    xs.into_iter()
+        .zip(ys)
+        .map(|(x, y)| compute(op, kind, x, y))
+        .collect()
 }
 
 /// `a op b` for tensors and numbers: a new tensor.
@@ -218,7 +243,11 @@ pub fn neg(t: &Tensor) -> Result<Tensor> {
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }
-    binary(BinaryOp::Mul, &Arg::Tensor(t.clone()), &Arg::Number(Scalar::Int(-1)))
+    binary(
+        BinaryOp::Mul,
+        &Arg::Tensor(t.clone()),
+        &Arg::Number(Scalar::Int(-1)),
+    )
 }
 
 /// `torch.equal(a, b)`: same shape and equal values.
@@ -226,7 +255,11 @@ pub fn equal(a: &Tensor, b: &Tensor) -> Result<bool> {
     if a.sizes() != b.sizes() {
         return Ok(false);
     }
-    let eq = binary(BinaryOp::Eq, &Arg::Tensor(a.clone()), &Arg::Tensor(b.clone()))?;
+    let eq = binary(
+        BinaryOp::Eq,
+        &Arg::Tensor(a.clone()),
+        &Arg::Tensor(b.clone()),
+    )?;
     Ok(copy::to_scalars(&eq)?.iter().all(|v| v.to_bool()))
 }
 
@@ -238,7 +271,10 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     let total = match out.kind() {
         Kind::Complex => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
         Kind::Float => Scalar::Float(vals.iter().map(|v| cast(out, *v).to_f64()).sum()),
-        _ => Scalar::Int(vals.iter().fold(0i64, |acc, v| acc.wrapping_add(v.to_i64()))),
+        _ => Scalar::Int(
+            vals.iter()
+                .fold(0i64, |acc, v| acc.wrapping_add(v.to_i64())),
+        ),
     };
     from_scalars(&[total], vec![], out)
 }

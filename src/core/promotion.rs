@@ -7,7 +7,10 @@ use super::error::{Result, TorchError};
 use super::scalar::Scalar;
 
 fn is_float8(d: DType) -> bool {
-    matches!(d, DType::Float8E4M3FN | DType::Float8E4M3FNUZ | DType::Float8E5M2 | DType::Float8E5M2FNUZ)
+    matches!(
+        d,
+        DType::Float8E4M3FN | DType::Float8E4M3FNUZ | DType::Float8E5M2 | DType::Float8E5M2FNUZ
+    )
 }
 
 fn is_wide_unsigned(d: DType) -> bool {
@@ -23,7 +26,9 @@ fn float_rank(d: DType) -> u8 {
 }
 
 fn promote_floats(a: DType, b: DType) -> DType {
-    if (a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16) {
+    if (a == DType::Float16 && b == DType::BFloat16)
+        || (a == DType::BFloat16 && b == DType::Float16)
+    {
         return DType::Float32;
     }
     if float_rank(a) >= float_rank(b) { a } else { b }
@@ -56,7 +61,13 @@ pub fn promote_types(a: DType, b: DType) -> Result<DType> {
     Ok(match (ka, kb) {
         (Kind::Bool, _) => b,
         (_, Kind::Bool) => a,
-        (Kind::Complex, Kind::Complex) => if a.itemsize() >= b.itemsize() { a } else { b },
+        (Kind::Complex, Kind::Complex) => {
+            if a.itemsize() >= b.itemsize() {
+                a
+            } else {
+                b
+            }
+        }
         (Kind::Complex, Kind::Float) | (Kind::Float, Kind::Complex) => {
             let (c, f) = if ka == Kind::Complex { (a, b) } else { (b, a) };
             let real = promote_floats(c.to_real(), f);
@@ -72,7 +83,11 @@ pub fn promote_types(a: DType, b: DType) -> Result<DType> {
             let bits = |d: DType| d.itemsize() * 8;
             if a == DType::UInt8 || b == DType::UInt8 {
                 let signed = if a == DType::UInt8 { b } else { a };
-                if signed == DType::Int8 { DType::Int16 } else { signed }
+                if signed == DType::Int8 {
+                    DType::Int16
+                } else {
+                    signed
+                }
             } else if bits(a) >= bits(b) {
                 a
             } else {
@@ -103,12 +118,18 @@ fn category(d: DType) -> u8 {
 }
 
 fn combine(higher: Option<DType>, lower: Option<DType>) -> Result<Option<DType>> {
-    let (Some(h), Some(l)) = (higher, lower) else { return Ok(higher.or(lower)) };
+    let (Some(h), Some(l)) = (higher, lower) else {
+        return Ok(higher.or(lower));
+    };
     if h.is_complex() {
         return Ok(Some(h));
     }
     if l.is_complex() {
-        return Ok(Some(if h.is_floating_point() { h.to_complex().unwrap_or(l) } else { l }));
+        return Ok(Some(if h.is_floating_point() {
+            h.to_complex().unwrap_or(l)
+        } else {
+            l
+        }));
     }
     if h.is_floating_point() {
         return Ok(Some(h));
@@ -174,11 +195,47 @@ mod tests {
     #[test]
     fn numbers_only_raise_the_category() {
         let r = |ops: &[Operand]| result_type(ops).unwrap();
-        assert_eq!(r(&[Operand::Dimensioned(DType::UInt8), Operand::Number(Scalar::Int(1000))]), DType::UInt8);
-        assert_eq!(r(&[Operand::Dimensioned(DType::Int32), Operand::Number(Scalar::Float(1.5))]), DType::Float32);
-        assert_eq!(r(&[Operand::Dimensioned(DType::Bool), Operand::Number(Scalar::Int(1))]), DType::Int64);
-        assert_eq!(r(&[Operand::Dimensioned(DType::Float16), Operand::ZeroDim(DType::Float64)]), DType::Float16);
-        assert_eq!(r(&[Operand::Dimensioned(DType::Int8), Operand::ZeroDim(DType::Int64)]), DType::Int8);
-        assert_eq!(r(&[Operand::ZeroDim(DType::Int8), Operand::ZeroDim(DType::Int64)]), DType::Int64);
+        assert_eq!(
+            r(&[
+                Operand::Dimensioned(DType::UInt8),
+                Operand::Number(Scalar::Int(1000))
+            ]),
+            DType::UInt8
+        );
+        assert_eq!(
+            r(&[
+                Operand::Dimensioned(DType::Int32),
+                Operand::Number(Scalar::Float(1.5))
+            ]),
+            DType::Float32
+        );
+        assert_eq!(
+            r(&[
+                Operand::Dimensioned(DType::Bool),
+                Operand::Number(Scalar::Int(1))
+            ]),
+            DType::Int64
+        );
+        assert_eq!(
+            r(&[
+                Operand::Dimensioned(DType::Float16),
+                Operand::ZeroDim(DType::Float64)
+            ]),
+            DType::Float16
+        );
+        assert_eq!(
+            r(&[
+                Operand::Dimensioned(DType::Int8),
+                Operand::ZeroDim(DType::Int64)
+            ]),
+            DType::Int8
+        );
+        assert_eq!(
+            r(&[
+                Operand::ZeroDim(DType::Int8),
+                Operand::ZeroDim(DType::Int64)
+            ]),
+            DType::Int64
+        );
     }
 }

@@ -68,7 +68,7 @@ impl Scalar {
 /// A C-style float to integer cast: truncation toward zero; NaN gives the x86 "integer
 /// indefinite" value and out-of-range values saturate to it as the hardware does.
 pub fn float_to_i64(f: f64) -> i64 {
-    if f.is_nan() || f >= 9.223372036854775807e18 || f < -9.223372036854775808e18 {
+    if f.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
         i64::MIN
     } else {
         f as i64

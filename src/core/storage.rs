@@ -62,7 +62,9 @@ impl Storage {
     /// A storage over `len` bytes of this one from `start`: shares memory, not resizable.
     pub fn window(&self, start: usize, len: usize) -> Storage {
         let (parent, start) = match &*self.0.backing.borrow() {
-            Backing::Window { parent, start: s, .. } => (parent.clone(), s + start),
+            Backing::Window {
+                parent, start: s, ..
+            } => (parent.clone(), s + start),
             Backing::Heap(_) => (self.clone(), start),
         };
         Storage(Rc::new(StorageCell {
@@ -97,7 +99,13 @@ impl Storage {
 
     /// The address of the first byte; 0 for an empty storage, as PyTorch reports.
     pub fn data_ptr(&self) -> usize {
-        self.with_bytes(|bytes| if bytes.is_empty() { 0 } else { bytes.as_ptr() as usize })
+        self.with_bytes(|bytes| {
+            if bytes.is_empty() {
+                0
+            } else {
+                bytes.as_ptr() as usize
+            }
+        })
     }
 
     /// Whether two handles name the same storage.
@@ -137,12 +145,16 @@ impl Storage {
     /// Changes the size to `nbytes`, keeping the common prefix and zero-filling growth.
     pub fn resize(&self, nbytes: usize) -> Result<()> {
         if !self.resizable() {
-            return Err(TorchError::runtime("Trying to resize storage that is not resizable"));
+            return Err(TorchError::runtime(
+                "Trying to resize storage that is not resizable",
+            ));
         }
         match &mut *self.0.backing.borrow_mut() {
             Backing::Heap(v) => v.resize(nbytes, 0),
             Backing::Window { .. } => {
-                return Err(TorchError::runtime("Trying to resize storage that is not resizable"));
+                return Err(TorchError::runtime(
+                    "Trying to resize storage that is not resizable",
+                ));
             }
         }
         Ok(())

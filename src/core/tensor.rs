@@ -42,7 +42,12 @@ pub struct Tensor(Rc<RefCell<TensorImpl>>);
 impl Tensor {
     /// A tensor over `storage` with this dtype and layout (callers check bounds).
     pub fn from_parts(storage: Storage, dtype: DType, layout: Layout) -> Tensor {
-        Tensor(Rc::new(RefCell::new(TensorImpl { storage, dtype, layout, grad: GradState::default() })))
+        Tensor(Rc::new(RefCell::new(TensorImpl {
+            storage,
+            dtype,
+            layout,
+            grad: GradState::default(),
+        })))
     }
 
     /// A new zero-filled contiguous tensor.

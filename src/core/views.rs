@@ -28,7 +28,11 @@ pub fn broadcast_layout(src: &Layout, target: &[i64]) -> Result<Layout> {
             return Err(size_mismatch(target, &src.sizes, i));
         }
     }
-    Ok(Layout { sizes: target.to_vec(), strides, offset: src.offset })
+    Ok(Layout {
+        sizes: target.to_vec(),
+        strides,
+        offset: src.offset,
+    })
 }
 
 fn size_mismatch(a: &[i64], b: &[i64], dim: usize) -> TorchError {
@@ -46,19 +50,21 @@ fn size_mismatch(a: &[i64], b: &[i64], dim: usize) -> TorchError {
             ));
         }
     }
-    TorchError::runtime(format!("The size of tensor a must match the size of tensor b at dimension {dim}"))
+    TorchError::runtime(format!(
+        "The size of tensor a must match the size of tensor b at dimension {dim}"
+    ))
 }
 
 /// The broadcast shape of two shapes, with PyTorch's error.
 pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
     let width = a.len().max(b.len());
     let mut out = vec![0; width];
-    for k in 0..width {
+    for (k, slot) in out.iter_mut().enumerate() {
         let ai = k as i64 - (width - a.len()) as i64;
         let bi = k as i64 - (width - b.len()) as i64;
         let av = if ai >= 0 { a[ai as usize] } else { 1 };
         let bv = if bi >= 0 { b[bi as usize] } else { 1 };
-        out[k] = if av == bv || bv == 1 {
+        *slot = if av == bv || bv == 1 {
             av
         } else if av == 1 {
             bv
@@ -80,7 +86,11 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
         )
     })?;
-    Ok(t.alias(Layout { sizes, strides, offset: l.offset }))
+    Ok(t.alias(Layout {
+        sizes,
+        strides,
+        offset: l.offset,
+    }))
 }
 
 /// `t.reshape(shape)`: a view when possible, else a contiguous copy.
@@ -88,7 +98,11 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let l = t.layout();
     let sizes = infer_size(shape, l.numel())?;
     match view_strides(&l.sizes, &l.strides, &sizes) {
-        Some(strides) => Ok(t.alias(Layout { sizes, strides, offset: l.offset })),
+        Some(strides) => Ok(t.alias(Layout {
+            sizes,
+            strides,
+            offset: l.offset,
+        })),
         None => {
             let c = super::copy::contiguous_copy(t)?;
             view(&c, &sizes)
@@ -146,7 +160,11 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             new_strides[i] = stride;
         }
     }
-    Ok(t.alias(Layout { sizes: new_sizes, strides: new_strides, offset: l.offset }))
+    Ok(t.alias(Layout {
+        sizes: new_sizes,
+        strides: new_strides,
+        offset: l.offset,
+    }))
 }
 
 /// The `torch.LongTensor`-style name PyTorch prints in some messages (`Long` for int64).
@@ -184,13 +202,19 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
     for &d in dims {
         let d = wrap_dim(d, n)?;
         if seen[d] {
-            return Err(TorchError::runtime("permute(): duplicate dims are not allowed."));
+            return Err(TorchError::runtime(
+                "permute(): duplicate dims are not allowed.",
+            ));
         }
         seen[d] = true;
         sizes.push(l.sizes[d]);
         strides.push(l.strides[d]);
     }
-    Ok(t.alias(Layout { sizes, strides, offset: l.offset }))
+    Ok(t.alias(Layout {
+        sizes,
+        strides,
+        offset: l.offset,
+    }))
 }
 
 /// `t.t()`: transpose of a matrix; vectors and scalars are returned as views unchanged.
@@ -201,7 +225,11 @@ pub fn t(t: &Tensor) -> Result<Tensor> {
             "t() expects a tensor with <= 2 dimensions, but self is {n}D"
         )));
     }
-    if n < 2 { Ok(t.alias(t.layout())) } else { transpose(t, 0, 1) }
+    if n < 2 {
+        Ok(t.alias(t.layout()))
+    } else {
+        transpose(t, 0, 1)
+    }
 }
 
 /// `t.T`: all dims reversed.
@@ -265,7 +293,9 @@ pub fn movedim(t: &Tensor, src: &[i64], dst: &[i64]) -> Result<Tensor> {
 pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
     let mut l = t.layout();
     if l.ndim() == 0 {
-        return Err(TorchError::runtime("narrow() cannot be applied to a 0-dim tensor."));
+        return Err(TorchError::runtime(
+            "narrow() cannot be applied to a 0-dim tensor.",
+        ));
     }
     let d = wrap_dim(dim, l.ndim())?;
     let size = l.sizes[d];
@@ -277,7 +307,9 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
     }
     let start = if start < 0 { start + size } else { start };
     if length < 0 {
-        return Err(TorchError::runtime("narrow(): length must be non-negative."));
+        return Err(TorchError::runtime(
+            "narrow(): length must be non-negative.",
+        ));
     }
     if start + length > size {
         return Err(TorchError::runtime(format!(
@@ -293,7 +325,9 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
 pub fn select(t: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     let mut l = t.layout();
     if l.ndim() == 0 {
-        return Err(TorchError::index("select() cannot be applied to a 0-dim tensor."));
+        return Err(TorchError::index(
+            "select() cannot be applied to a 0-dim tensor.",
+        ));
     }
     let d = wrap_dim(dim, l.ndim())?;
     let size = l.sizes[d];
@@ -319,8 +353,8 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
     let mut drop = vec![false; n];
     match dims {
         None => {
-            for d in 0..n {
-                drop[d] = l.sizes[d] == 1;
+            for (flag, &size) in drop.iter_mut().zip(&l.sizes) {
+                *flag = size == 1;
             }
         }
         Some(ds) => {
@@ -344,7 +378,11 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
 pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
     let mut l = t.layout();
     let d = wrap_dim(dim, l.ndim() + 1)?;
-    let stride = if d >= l.ndim() { 1 } else { l.sizes[d] * l.strides[d] };
+    let stride = if d >= l.ndim() {
+        1
+    } else {
+        l.sizes[d] * l.strides[d]
+    };
     l.sizes.insert(d, 1);
     l.strides.insert(d, stride);
     Ok(t.alias(l))
@@ -356,7 +394,9 @@ pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
     let n = l.ndim();
     let (a, b) = (wrap_dim(dim1, n)?, wrap_dim(dim2, n)?);
     if a == b {
-        return Err(TorchError::runtime(format!("diagonal dimensions cannot be identical {dim1}, {dim2}")));
+        return Err(TorchError::runtime(format!(
+            "diagonal dimensions cannot be identical {dim1}, {dim2}"
+        )));
     }
     let mut start = l.offset;
     let len = if offset >= 0 {
@@ -382,7 +422,11 @@ pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
     }
     sizes.push(len);
     strides.push(l.strides[a] + l.strides[b]);
-    Ok(t.alias(Layout { sizes, strides, offset: start }))
+    Ok(t.alias(Layout {
+        sizes,
+        strides,
+        offset: start,
+    }))
 }
 
 /// `t.unfold(dim, size, step)`: windows of `size` every `step` along `dim`, as a new last dim.
@@ -397,10 +441,14 @@ pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
         )));
     }
     if step <= 0 {
-        return Err(TorchError::runtime(format!("step is {step} but must be > 0")));
+        return Err(TorchError::runtime(format!(
+            "step is {step} but must be > 0"
+        )));
     }
     if size < 0 {
-        return Err(TorchError::runtime(format!("size is {size} but must be >= 0")));
+        return Err(TorchError::runtime(format!(
+            "size is {size} but must be >= 0"
+        )));
     }
     let mut sizes = l.sizes.clone();
     let mut strides = l.strides.clone();
@@ -414,20 +462,36 @@ pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
         sizes.push(size);
         strides.push(stride);
     }
-    Ok(t.alias(Layout { sizes, strides, offset: l.offset }))
+    Ok(t.alias(Layout {
+        sizes,
+        strides,
+        offset: l.offset,
+    }))
 }
 
 /// `t.as_strided(size, stride, storage_offset)`: any layout within the storage.
-pub fn as_strided(t: &Tensor, sizes: &[i64], strides: &[i64], offset: Option<i64>) -> Result<Tensor> {
+pub fn as_strided(
+    t: &Tensor,
+    sizes: &[i64],
+    strides: &[i64],
+    offset: Option<i64>,
+) -> Result<Tensor> {
     let layout = checked_strided_layout(t, sizes, strides, offset)?;
     Ok(t.alias(layout))
 }
 
 /// Validates a user-given layout against `t`'s storage (shared by `as_strided` and
 /// `as_strided_`).
-pub fn checked_strided_layout(t: &Tensor, sizes: &[i64], strides: &[i64], offset: Option<i64>) -> Result<Layout> {
+pub fn checked_strided_layout(
+    t: &Tensor,
+    sizes: &[i64],
+    strides: &[i64],
+    offset: Option<i64>,
+) -> Result<Layout> {
     if sizes.len() != strides.len() {
-        return Err(TorchError::runtime("mismatch in length of strides and shape"));
+        return Err(TorchError::runtime(
+            "mismatch in length of strides and shape",
+        ));
     }
     if strides.iter().any(|&s| s < 0) {
         return Err(TorchError::runtime(format!(
@@ -447,7 +511,11 @@ pub fn checked_strided_layout(t: &Tensor, sizes: &[i64], strides: &[i64], offset
             "Tensor: invalid storage offset {offset}"
         )));
     }
-    let layout = Layout { sizes: sizes.to_vec(), strides: strides.to_vec(), offset };
+    let layout = Layout {
+        sizes: sizes.to_vec(),
+        strides: strides.to_vec(),
+        offset,
+    };
     layout.check_in_bounds(t.dtype().itemsize(), t.storage().nbytes())?;
     Ok(layout)
 }
@@ -479,7 +547,9 @@ pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
     let n = l.ndim();
     let (s, e) = (wrap_dim(start, n)?, wrap_dim(end, n)?);
     if s > e {
-        return Err(TorchError::runtime("flatten() has invalid args: start_dim cannot come after end_dim"));
+        return Err(TorchError::runtime(
+            "flatten() has invalid args: start_dim cannot come after end_dim",
+        ));
     }
     if n == 0 {
         return reshape(t, &[1]);
@@ -507,7 +577,10 @@ mod tests {
         let x = view(&mat(&[24]), &[2, 3, 4]).unwrap();
         let y = transpose(&x, 0, 1).unwrap();
         assert_eq!(y.strides(), vec![4, 12, 1]);
-        assert_eq!(view(&y, &[3, 2, 2, 2]).unwrap().strides(), vec![4, 12, 2, 1]);
+        assert_eq!(
+            view(&y, &[3, 2, 2, 2]).unwrap().strides(),
+            vec![4, 12, 2, 1]
+        );
         assert!(view(&y, &[24]).is_err());
         assert_eq!(movedim(&x, &[0], &[2]).unwrap().strides(), vec![4, 1, 12]);
     }

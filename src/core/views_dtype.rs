@@ -15,19 +15,25 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     if a == b {
         return Ok(t.alias_as(dtype, l));
     }
-    let why = format!("to view {} as {} (different element sizes)", old.cpp_name(), dtype.cpp_name());
+    let why = format!(
+        "to view {} as {} (different element sizes)",
+        old.cpp_name(),
+        dtype.cpp_name()
+    );
     let n = l.ndim();
     if n == 0 {
         return Err(TorchError::runtime(format!("self.dim() cannot be 0 {why}")));
     }
     let last = n - 1;
     if l.strides[last] != 1 {
-        return Err(TorchError::runtime(format!("self.stride(-1) must be 1 {why}, but got {}", l.strides[last])));
+        return Err(TorchError::runtime(format!(
+            "self.stride(-1) must be 1 {why}, but got {}",
+            l.strides[last]
+        )));
     }
     let mut sizes = l.sizes.clone();
     let mut strides = l.strides.clone();
-    let offset;
-    if b > a {
+    let offset = if b > a {
         let ratio = b / a;
         if sizes[last] % ratio != 0 {
             return Err(TorchError::runtime(format!(
@@ -41,26 +47,32 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
                 l.offset
             )));
         }
-        for d in 0..last {
-            if strides[d] % ratio != 0 {
+        for (d, stride) in strides.iter_mut().enumerate().take(last) {
+            if *stride % ratio != 0 {
                 return Err(TorchError::runtime(format!(
-                    "self.stride({d}) must be divisible by {ratio} {why}, but got {}",
-                    strides[d]
+                    "self.stride({d}) must be divisible by {ratio} {why}, but got {stride}"
                 )));
             }
-            strides[d] /= ratio;
+            *stride /= ratio;
         }
         sizes[last] /= ratio;
-        offset = l.offset / ratio;
+        l.offset / ratio
     } else {
         let ratio = a / b;
         for s in strides.iter_mut().take(last) {
             *s *= ratio;
         }
         sizes[last] *= ratio;
-        offset = l.offset * ratio;
-    }
-    Ok(t.alias_as(dtype, Layout { sizes, strides, offset }))
+        l.offset * ratio
+    };
+    Ok(t.alias_as(
+        dtype,
+        Layout {
+            sizes,
+            strides,
+            offset,
+        },
+    ))
 }
 
 fn complex_part(t: &Tensor, imag: bool) -> Result<Tensor> {
@@ -68,18 +80,31 @@ fn complex_part(t: &Tensor, imag: bool) -> Result<Tensor> {
     let l = t.layout();
     let strides = l.strides.iter().map(|s| s * 2).collect();
     let offset = l.offset * 2 + imag as i64;
-    Ok(t.alias_as(dtype.to_real(), Layout { sizes: l.sizes, strides, offset }))
+    Ok(t.alias_as(
+        dtype.to_real(),
+        Layout {
+            sizes: l.sizes,
+            strides,
+            offset,
+        },
+    ))
 }
 
 /// `t.real`: the real parts of a complex tensor as a view; a real tensor itself.
 pub fn real(t: &Tensor) -> Result<Tensor> {
-    if t.dtype().is_complex() { complex_part(t, false) } else { Ok(t.alias(t.layout())) }
+    if t.dtype().is_complex() {
+        complex_part(t, false)
+    } else {
+        Ok(t.alias(t.layout()))
+    }
 }
 
 /// `t.imag`: the imaginary parts as a view; an error for real tensors.
 pub fn imag(t: &Tensor) -> Result<Tensor> {
     if !t.dtype().is_complex() {
-        return Err(TorchError::type_error("imag is not implemented for tensors with non-complex dtypes."));
+        return Err(TorchError::type_error(
+            "imag is not implemented for tensors with non-complex dtypes.",
+        ));
     }
     complex_part(t, true)
 }
@@ -87,14 +112,23 @@ pub fn imag(t: &Tensor) -> Result<Tensor> {
 /// `torch.view_as_real(t)`: a complex tensor as real pairs in a new last dim of size 2.
 pub fn view_as_real(t: &Tensor) -> Result<Tensor> {
     if !t.dtype().is_complex() {
-        return Err(TorchError::type_error("view_as_real is only supported for complex tensors"));
+        return Err(TorchError::type_error(
+            "view_as_real is only supported for complex tensors",
+        ));
     }
     let l = t.layout();
     let mut sizes = l.sizes.clone();
     let mut strides: Vec<i64> = l.strides.iter().map(|s| s * 2).collect();
     sizes.push(2);
     strides.push(1);
-    Ok(t.alias_as(t.dtype().to_real(), Layout { sizes, strides, offset: l.offset * 2 }))
+    Ok(t.alias_as(
+        t.dtype().to_real(),
+        Layout {
+            sizes,
+            strides,
+            offset: l.offset * 2,
+        },
+    ))
 }
 
 /// `torch.view_as_complex(t)`: pairs in the last dim (size 2, stride 1) as complex numbers.
@@ -108,22 +142,39 @@ pub fn view_as_complex(t: &Tensor) -> Result<Tensor> {
     };
     let l = t.layout();
     if l.ndim() == 0 {
-        return Err(TorchError::runtime("Input tensor must have one or more dimensions"));
+        return Err(TorchError::runtime(
+            "Input tensor must have one or more dimensions",
+        ));
     }
     let last = l.ndim() - 1;
     if l.sizes[last] != 2 {
-        return Err(TorchError::runtime("Tensor must have a last dimension of size 2"));
+        return Err(TorchError::runtime(
+            "Tensor must have a last dimension of size 2",
+        ));
     }
     if l.strides[last] != 1 {
-        return Err(TorchError::runtime("Tensor must have a last dimension with stride 1"));
+        return Err(TorchError::runtime(
+            "Tensor must have a last dimension with stride 1",
+        ));
     }
     if l.strides[..last].iter().any(|s| s % 2 != 0) {
-        return Err(TorchError::runtime("Tensor must have a stride divisible by 2 for all but last dimension"));
+        return Err(TorchError::runtime(
+            "Tensor must have a stride divisible by 2 for all but last dimension",
+        ));
     }
     if l.offset % 2 != 0 {
-        return Err(TorchError::runtime("Tensor must have a storage_offset divisible by 2"));
+        return Err(TorchError::runtime(
+            "Tensor must have a storage_offset divisible by 2",
+        ));
     }
     let sizes = l.sizes[..last].to_vec();
     let strides = l.strides[..last].iter().map(|s| s / 2).collect();
-    Ok(t.alias_as(complex, Layout { sizes, strides, offset: l.offset / 2 }))
+    Ok(t.alias_as(
+        complex,
+        Layout {
+            sizes,
+            strides,
+            offset: l.offset / 2,
+        },
+    ))
 }

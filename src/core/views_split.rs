@@ -8,7 +8,9 @@ use super::views::{narrow, select};
 
 fn dim_size(t: &Tensor, dim: i64) -> Result<(usize, i64)> {
     if t.ndim() == 0 {
-        return Err(TorchError::runtime("split expects at least a 1-dimensional tensor"));
+        return Err(TorchError::runtime(
+            "split expects at least a 1-dimensional tensor",
+        ));
     }
     let d = wrap_dim(dim, t.ndim())?;
     Ok((d, t.sizes()[d]))
@@ -27,7 +29,11 @@ pub fn split(t: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
             "split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
         )));
     }
-    let pieces = if split_size == 0 { 1 } else { ((size + split_size - 1) / split_size).max(1) };
+    let pieces = if split_size == 0 {
+        1
+    } else {
+        ((size + split_size - 1) / split_size).max(1)
+    };
     (0..pieces)
         .map(|i| {
             let start = i * split_size;
@@ -67,10 +73,14 @@ pub fn split_with_sizes(t: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tenso
 /// `t.chunk(chunks, dim)`: at most `chunks` pieces of equal size rounded up.
 pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     if t.ndim() == 0 {
-        return Err(TorchError::runtime("chunk expects at least a 1-dimensional tensor"));
+        return Err(TorchError::runtime(
+            "chunk expects at least a 1-dimensional tensor",
+        ));
     }
     if chunks <= 0 {
-        return Err(TorchError::runtime(format!("chunk expects `chunks` to be greater than 0, got: {chunks}")));
+        return Err(TorchError::runtime(format!(
+            "chunk expects `chunks` to be greater than 0, got: {chunks}"
+        )));
     }
     let (d, size) = dim_size(t, dim)?;
     let split_size = (size + chunks - 1) / chunks;
@@ -84,7 +94,9 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
 /// `t.unbind(dim)`: every index along `dim`, as `select` views.
 pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     if t.ndim() == 0 {
-        return Err(TorchError::runtime("Dimension specified as 0 but tensor has no dimensions"));
+        return Err(TorchError::runtime(
+            "Dimension specified as 0 but tensor has no dimensions",
+        ));
     }
     let d = wrap_dim(dim, t.ndim())?;
     let size = t.sizes()[d];
@@ -99,7 +111,9 @@ pub fn tensor_split_sections(t: &Tensor, sections: i64, dim: i64) -> Result<Vec<
         ));
     }
     if sections <= 0 {
-        return Err(TorchError::runtime(format!("number of sections must be larger than 0, got {sections}")));
+        return Err(TorchError::runtime(format!(
+            "number of sections must be larger than 0, got {sections}"
+        )));
     }
     let d = wrap_dim(dim, t.ndim())?;
     let size = t.sizes()[d];
@@ -124,7 +138,13 @@ pub fn tensor_split_indices(t: &Tensor, indices: &[i64], dim: i64) -> Result<Vec
     }
     let d = wrap_dim(dim, t.ndim())?;
     let size = t.sizes()[d];
-    let clamp = |i: i64| if i < 0 { (i + size).max(0) } else { i.min(size) };
+    let clamp = |i: i64| {
+        if i < 0 {
+            (i + size).max(0)
+        } else {
+            i.min(size)
+        }
+    };
     let mut out = Vec::with_capacity(indices.len() + 1);
     let mut start = 0;
     for &i in indices {

@@ -28,14 +28,24 @@ impl Formatter {
     /// Builds the formatter from the values that will be shown (the summarised ones when the
     /// tensor is summarised). `floating` is the dtype's `is_floating_point`.
     pub fn new(values: &[Scalar], floating: bool, opts: &PrintOptions) -> Formatter {
-        let mut f = Formatter { floating, int_mode: true, sci_mode: false, max_width: 1, precision: opts.precision };
+        let mut f = Formatter {
+            floating,
+            int_mode: true,
+            sci_mode: false,
+            max_width: 1,
+            precision: opts.precision,
+        };
         if !floating {
             for &v in values {
                 f.max_width = f.max_width.max(int_text(v).len());
             }
             return f;
         }
-        let finite: Vec<f64> = values.iter().map(|v| v.to_f64()).filter(|x| x.is_finite() && *x != 0.0).collect();
+        let finite: Vec<f64> = values
+            .iter()
+            .map(|v| v.to_f64())
+            .filter(|x| x.is_finite() && *x != 0.0)
+            .collect();
         if finite.is_empty() {
             return f;
         }
@@ -45,23 +55,28 @@ impl Formatter {
             .fold((f64::INFINITY, 0f64), |(lo, hi), a| (lo.min(a), hi.max(a)));
         f.int_mode = finite.iter().all(|x| x.ceil() == *x);
         let p = opts.precision;
-        let widest = |text: &dyn Fn(f64) -> usize| finite.iter().map(|&x| text(x)).max().unwrap_or(1);
-        if f.int_mode {
-            if max / min > 1000.0 || max > 1.0e8 {
-                f.sci_mode = true;
-                f.max_width = f.max_width.max(widest(&|x| scientific(x, p).len()));
-            } else {
-                f.max_width = f.max_width.max(widest(&|x| fixed(x, 0).len() + 1));
-            }
-        } else if max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4 {
-            f.sci_mode = true;
-            f.max_width = f.max_width.max(widest(&|x| scientific(x, p).len()));
+        let chosen = if f.int_mode {
+            max / min > 1000.0 || max > 1.0e8
         } else {
-            f.max_width = f.max_width.max(widest(&|x| fixed(x, p).len()));
-        }
-        if let Some(forced) = opts.sci_mode {
-            f.sci_mode = forced;
-        }
+            max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4
+        };
+        // A forced `sci_mode` replaces PyTorch's choice before the widths are measured.
+        f.sci_mode = opts.sci_mode.unwrap_or(chosen);
+        let text_len = |x: f64| {
+            if f.sci_mode {
+                scientific(x, p).len()
+            } else if f.int_mode {
+                fixed(x, 0).len() + 1
+            } else {
+                fixed(x, p).len()
+            }
+        };
+        f.max_width = finite
+            .iter()
+            .map(|&x| text_len(x))
+            .max()
+            .unwrap_or(1)
+            .max(1);
         f
     }
 

@@ -71,7 +71,11 @@ pub fn float_repr(x: f64) -> String {
         };
         format!("{sign}{body}")
     } else {
-        let frac = if digits.len() > 1 { format!(".{}", &digits[1..]) } else { String::new() };
+        let frac = if digits.len() > 1 {
+            format!(".{}", &digits[1..])
+        } else {
+            String::new()
+        };
         let esign = if exp < 0 { '-' } else { '+' };
         format!("{sign}{}{frac}e{esign}{:02}", &digits[..1], exp.abs())
     }
@@ -89,7 +93,11 @@ pub fn complex_repr(re: f64, im: f64) -> String {
     if re == 0.0 && re.is_sign_positive() {
         return format!("{imag}j");
     }
-    let sign = if im.is_sign_negative() || im.is_nan() && imag.starts_with('-') { "" } else { "+" };
+    let sign = if im.is_sign_negative() || im.is_nan() && imag.starts_with('-') {
+        ""
+    } else {
+        "+"
+    };
     format!("({}{sign}{imag}j)", complex_part(re))
 }
 

@@ -19,7 +19,13 @@ pub struct PrintOptions {
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        PrintOptions { precision: 4, threshold: 1000, edgeitems: 3, linewidth: 80, sci_mode: None }
+        PrintOptions {
+            precision: 4,
+            threshold: 1000,
+            edgeitems: 3,
+            linewidth: 80,
+            sci_mode: None,
+        }
     }
 }
 

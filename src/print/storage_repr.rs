@@ -18,7 +18,11 @@ pub fn python_scalar(v: Scalar) -> String {
 /// `repr(untyped_storage)`: each byte on its own line.
 pub fn untyped_storage_repr(bytes: &[u8]) -> String {
     let lines: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
-    format!(" {}\n[torch.storage.UntypedStorage(device=cpu) of size {}]", lines.join("\n "), bytes.len())
+    format!(
+        " {}\n[torch.storage.UntypedStorage(device=cpu) of size {}]",
+        lines.join("\n "),
+        bytes.len()
+    )
 }
 
 /// `repr(typed_storage)`: each element in Python's spelling, then the class and dtype.

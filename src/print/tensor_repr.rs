@@ -58,8 +58,11 @@ fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> 
             if e == 0 {
                 return Ok(());
             }
-            let rows: Vec<i64> =
-                if sizes[0] > 2 * e { (0..e).chain(sizes[0] - e..sizes[0]).collect() } else { (0..sizes[0]).collect() };
+            let rows: Vec<i64> = if sizes[0] > 2 * e {
+                (0..e).chain(sizes[0] - e..sizes[0]).collect()
+            } else {
+                (0..sizes[0]).collect()
+            };
             for i in rows {
                 summarized_values(&select(t, 0, i)?, opts, out)?;
             }
@@ -68,7 +71,13 @@ fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> 
     Ok(())
 }
 
-fn vector_str(t: &Tensor, indent: usize, summarize: bool, f: &Formatters, opts: &PrintOptions) -> Result<String> {
+fn vector_str(
+    t: &Tensor,
+    indent: usize,
+    summarize: bool,
+    f: &Formatters,
+    opts: &PrintOptions,
+) -> Result<String> {
     let element = f.element_width() as i64;
     let per_line = ((opts.linewidth - indent as i64) / element).max(1) as usize;
     let size = t.sizes()[0];
@@ -76,18 +85,34 @@ fn vector_str(t: &Tensor, indent: usize, summarize: bool, f: &Formatters, opts: 
     let data: Vec<String> = if summarize && e == 0 {
         vec!["...".to_string()]
     } else if summarize && size > 2 * e {
-        let mut d: Vec<String> = to_scalars(&narrow(t, 0, 0, e)?)?.into_iter().map(|v| f.format(v)).collect();
+        let mut d: Vec<String> = to_scalars(&narrow(t, 0, 0, e)?)?
+            .into_iter()
+            .map(|v| f.format(v))
+            .collect();
         d.push(" ...".to_string());
-        d.extend(to_scalars(&narrow(t, 0, size - e, e)?)?.into_iter().map(|v| f.format(v)));
+        d.extend(
+            to_scalars(&narrow(t, 0, size - e, e)?)?
+                .into_iter()
+                .map(|v| f.format(v)),
+        );
         d
     } else {
         to_scalars(t)?.into_iter().map(|v| f.format(v)).collect()
     };
     let lines: Vec<String> = data.chunks(per_line).map(|c| c.join(", ")).collect();
-    Ok(format!("[{}]", lines.join(&format!(",\n{}", " ".repeat(indent + 1)))))
+    Ok(format!(
+        "[{}]",
+        lines.join(&format!(",\n{}", " ".repeat(indent + 1)))
+    ))
 }
 
-fn tensor_str_with(t: &Tensor, indent: usize, summarize: bool, f: &Formatters, opts: &PrintOptions) -> Result<String> {
+fn tensor_str_with(
+    t: &Tensor,
+    indent: usize,
+    summarize: bool,
+    f: &Formatters,
+    opts: &PrintOptions,
+) -> Result<String> {
     let dim = t.ndim();
     if dim == 0 {
         let v = to_scalars(t)?;
@@ -101,15 +126,33 @@ fn tensor_str_with(t: &Tensor, indent: usize, summarize: bool, f: &Formatters, o
     let mut slices = vec![];
     if summarize && size > 2 * e {
         for i in 0..e {
-            slices.push(tensor_str_with(&select(t, 0, i)?, indent + 1, summarize, f, opts)?);
+            slices.push(tensor_str_with(
+                &select(t, 0, i)?,
+                indent + 1,
+                summarize,
+                f,
+                opts,
+            )?);
         }
         slices.push("...".to_string());
         for i in size - e..size {
-            slices.push(tensor_str_with(&select(t, 0, i)?, indent + 1, summarize, f, opts)?);
+            slices.push(tensor_str_with(
+                &select(t, 0, i)?,
+                indent + 1,
+                summarize,
+                f,
+                opts,
+            )?);
         }
     } else {
         for i in 0..size {
-            slices.push(tensor_str_with(&select(t, 0, i)?, indent + 1, summarize, f, opts)?);
+            slices.push(tensor_str_with(
+                &select(t, 0, i)?,
+                indent + 1,
+                summarize,
+                f,
+                opts,
+            )?);
         }
     }
     let sep = format!(",{}{}", "\n".repeat(dim - 1), " ".repeat(indent + 1));
@@ -129,11 +172,23 @@ fn tensor_str(t: &Tensor, indent: usize, opts: &PrintOptions) -> Result<String> 
     }
     let dtype = t.dtype();
     let formatters = if dtype.is_complex() {
-        let re: Vec<Scalar> = values.iter().map(|v| Scalar::Float(v.to_complex().re)).collect();
-        let im: Vec<Scalar> = values.iter().map(|v| Scalar::Float(v.to_complex().im)).collect();
-        Formatters { first: Formatter::new(&re, true, opts), imag: Some(Formatter::new(&im, true, opts)) }
+        let re: Vec<Scalar> = values
+            .iter()
+            .map(|v| Scalar::Float(v.to_complex().re))
+            .collect();
+        let im: Vec<Scalar> = values
+            .iter()
+            .map(|v| Scalar::Float(v.to_complex().im))
+            .collect();
+        Formatters {
+            first: Formatter::new(&re, true, opts),
+            imag: Some(Formatter::new(&im, true, opts)),
+        }
     } else {
-        Formatters { first: Formatter::new(&values, dtype.is_floating_point(), opts), imag: None }
+        Formatters {
+            first: Formatter::new(&values, dtype.is_floating_point(), opts),
+            imag: None,
+        }
     };
     tensor_str_with(t, indent, summarize, &formatters, opts)
 }
@@ -161,7 +216,14 @@ fn add_suffixes(body: String, suffixes: &[String], indent: usize, linewidth: i64
 fn size_tuple(sizes: &[i64]) -> String {
     match sizes {
         [one] => format!("({one},)"),
-        _ => format!("({})", sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            sizes
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
@@ -176,18 +238,22 @@ pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {
     let indent = prefix.len();
     let dtype = t.dtype();
     let default_float = default_dtype();
-    let has_default_dtype =
-        [default_float, default_complex_dtype(), DType::Int64, DType::Bool].contains(&dtype);
+    let has_default_dtype = [
+        default_float,
+        default_complex_dtype(),
+        DType::Int64,
+        DType::Bool,
+    ]
+    .contains(&dtype);
     let mut suffixes = vec![];
-    let body;
-    if t.numel() == 0 {
+    let body = if t.numel() == 0 {
         if t.ndim() != 1 {
             suffixes.push(format!("size={}", size_tuple(&t.sizes())));
         }
         if dtype != default_float {
             suffixes.push(format!("dtype={dtype}"));
         }
-        body = "[]".to_string();
+        "[]".to_string()
     } else {
         if opts.edgeitems == 0 {
             suffixes.push(format!("size={}", size_tuple(&t.sizes())));
@@ -195,13 +261,18 @@ pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {
         if !has_default_dtype {
             suffixes.push(format!("dtype={dtype}"));
         }
-        body = tensor_str(t, indent, opts)?;
-    }
+        tensor_str(t, indent, opts)?
+    };
     let grad = t.grad_state();
     if let Some(name) = grad.grad_fn {
         suffixes.push(format!("grad_fn=<{name}>"));
     } else if grad.requires_grad {
         suffixes.push("requires_grad=True".to_string());
     }
-    Ok(add_suffixes(format!("{prefix}{body}"), &suffixes, indent, opts.linewidth))
+    Ok(add_suffixes(
+        format!("{prefix}{body}"),
+        &suffixes,
+        indent,
+        opts.linewidth,
+    ))
 }

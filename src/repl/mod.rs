@@ -9,7 +9,10 @@ use crate::script::session::Session;
 
 /// Runs the prompt loop until end of input; returns the exit status.
 pub fn run() -> i32 {
-    println!("{} — PyTorch's memory model in Rhai. Ctrl-D exits.", crate::cli::version());
+    println!(
+        "{} — PyTorch's memory model in Rhai. Ctrl-D exits.",
+        crate::cli::version()
+    );
     let mut session = Session::new();
     let stdin = std::io::stdin();
     let mut buffer = String::new();
@@ -25,7 +28,11 @@ pub fn run() -> i32 {
         match session.eval(&buffer) {
             Ok(v) if !v.is_unit() => output::print_line(&echo(&session, v)),
             Ok(_) => {}
-            Err(e) if e.message.contains("end of script") || e.message.contains("Expecting '}'") => continue,
+            Err(e)
+                if e.message.contains("end of script") || e.message.contains("Expecting '}'") =>
+            {
+                continue;
+            }
             Err(e) => output::warning(&e.message),
         }
         buffer.clear();
@@ -33,5 +40,13 @@ pub fn run() -> i32 {
 }
 
 fn echo(session: &Session, v: rhai::Dynamic) -> String {
-    session.engine().call_fn::<String>(&mut rhai::Scope::new(), &rhai::AST::empty(), "to_debug", (v.clone(),)).unwrap_or_else(|_| v.to_string())
+    session
+        .engine()
+        .call_fn::<String>(
+            &mut rhai::Scope::new(),
+            &rhai::AST::empty(),
+            "to_debug",
+            (v.clone(),),
+        )
+        .unwrap_or_else(|_| v.to_string())
 }

@@ -25,7 +25,10 @@ impl Args {
     /// Splits a trailing object map off as keywords.
     pub fn new(mut values: Vec<Dynamic>) -> Args {
         let kw = match values.last() {
-            Some(v) if v.is::<Map>() => values.pop().and_then(|v| v.try_cast::<Map>()).unwrap_or_default(),
+            Some(v) if v.is::<Map>() => values
+                .pop()
+                .and_then(|v| v.try_cast::<Map>())
+                .unwrap_or_default(),
             _ => Map::new(),
         };
         Args { pos: values, kw }
@@ -33,7 +36,10 @@ impl Args {
 
     /// The argument at position `i`, or else the keyword `name`.
     pub fn get(&self, i: usize, name: &str) -> Option<&Dynamic> {
-        self.pos.get(i).or_else(|| self.kw.get(name)).filter(|v| !v.is_unit())
+        self.pos
+            .get(i)
+            .or_else(|| self.kw.get(name))
+            .filter(|v| !v.is_unit())
     }
 
     /// Only the keyword `name` (for keyword-only parameters).
@@ -45,7 +51,9 @@ impl Args {
     pub fn allow(&self, func: &str, names: &[&str]) -> RhaiResult<()> {
         for key in self.kw.keys() {
             if !names.contains(&key.as_str()) {
-                return Err(type_error(format!("{func}() got an unexpected keyword argument '{key}'")));
+                return Err(type_error(format!(
+                    "{func}() got an unexpected keyword argument '{key}'"
+                )));
             }
         }
         Ok(())
@@ -65,13 +73,18 @@ impl Args {
 
     /// A required argument.
     pub fn req(&self, i: usize, name: &str, func: &str) -> RhaiResult<&Dynamic> {
-        self.get(i, name)
-            .ok_or_else(|| type_error(format!("{func}() missing required argument '{name}' (pos {})", i + 1)))
+        self.get(i, name).ok_or_else(|| {
+            type_error(format!(
+                "{func}() missing required argument '{name}' (pos {})",
+                i + 1
+            ))
+        })
     }
 
     /// An int argument with a default.
     pub fn int_or(&self, i: usize, name: &str, default: i64) -> RhaiResult<i64> {
-        self.get(i, name).map_or(Ok(default), |v| convert::to_int(v, name))
+        self.get(i, name)
+            .map_or(Ok(default), |v| convert::to_int(v, name))
     }
 
     /// A required int argument.
@@ -81,7 +94,9 @@ impl Args {
 
     /// An optional int argument.
     pub fn opt_int(&self, i: usize, name: &str) -> RhaiResult<Option<i64>> {
-        self.get(i, name).map(|v| convert::to_int(v, name)).transpose()
+        self.get(i, name)
+            .map(|v| convert::to_int(v, name))
+            .transpose()
     }
 
     /// A bool argument with a default.
@@ -155,7 +170,12 @@ pub fn method<T: Variant + Clone>(
 pub type FunctionBody = Rc<dyn Fn(Args) -> RhaiResult<Dynamic>>;
 
 /// Registers `name` in `module` for 0 to `max` arguments (at most 8).
-pub fn function(module: &mut Module, name: &str, max: usize, body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static) {
+pub fn function(
+    module: &mut Module,
+    name: &str,
+    max: usize,
+    body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
+) {
     let f: FunctionBody = Rc::new(body);
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {

@@ -71,7 +71,11 @@ impl PyBuffer {
     /// Every item as a Python number.
     pub fn values(&self) -> Vec<Scalar> {
         let d = self.element();
-        self.storage.with_bytes(|b| b.chunks_exact(d.itemsize()).map(|c| element::read(d, c)).collect())
+        self.storage.with_bytes(|b| {
+            b.chunks_exact(d.itemsize())
+                .map(|c| element::read(d, c))
+                .collect()
+        })
     }
 
     /// Python's repr.
@@ -100,7 +104,9 @@ impl PyBuffer {
                 BufferKind::ByteArray => "bytearray",
                 BufferKind::Bytes => "index",
             };
-            return Err(to_rhai(TorchError::index(format!("{what} index out of range"))));
+            return Err(to_rhai(TorchError::index(format!(
+                "{what} index out of range"
+            ))));
         }
         Ok(j as usize)
     }
@@ -114,7 +120,9 @@ impl PyBuffer {
     /// `b[i] = v`.
     pub fn set(&self, i: i64, v: &Dynamic) -> RhaiResult<()> {
         if self.kind == BufferKind::Bytes {
-            return Err(type_error("'bytes' object does not support item assignment"));
+            return Err(type_error(
+                "'bytes' object does not support item assignment",
+            ));
         }
         let j = self.wrap_index(i)?;
         let d = self.element();
@@ -123,14 +131,19 @@ impl PyBuffer {
             return Err(to_rhai(TorchError::value("byte must be in range(0, 256)")));
         }
         let w = d.itemsize();
-        self.storage.with_bytes_mut(|b| element::write(d, &mut b[j * w..(j + 1) * w], value));
+        self.storage
+            .with_bytes_mut(|b| element::write(d, &mut b[j * w..(j + 1) * w], value));
         Ok(())
     }
 }
 
 /// Python's `repr(bytes)`: `b'...'`, double quotes when that avoids escaping a `'`.
 pub fn bytes_repr(bytes: &[u8]) -> String {
-    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') { '"' } else { '\'' };
+    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut s = format!("b{quote}");
     for &b in bytes {
         match b {
@@ -158,13 +171,17 @@ fn byte_list(v: &Dynamic, func: &str) -> RhaiResult<Vec<u8>> {
         return Ok(vec![0; n as usize]);
     }
     let Some(items) = v.clone().try_cast::<Array>() else {
-        return Err(type_error(format!("cannot convert '{}' object to {func}", py_type_name(v))));
+        return Err(type_error(format!(
+            "cannot convert '{}' object to {func}",
+            py_type_name(v)
+        )));
     };
     items
         .iter()
         .map(|x| {
             let i = to_int(x, "byte")?;
-            u8::try_from(i).map_err(|_| to_rhai(TorchError::value("bytes must be in range(0, 256)")))
+            u8::try_from(i)
+                .map_err(|_| to_rhai(TorchError::value("bytes must be in range(0, 256)")))
         })
         .collect()
 }
@@ -183,23 +200,40 @@ pub fn register(engine: &mut Engine) {
         for (chunk, v) in bytes.chunks_exact_mut(w).zip(&items) {
             let s = to_scalar(v, "array item")?;
             if d.is_integral() && s.is_floating() {
-                return Err(type_error(format!("'{}' object cannot be interpreted as an integer", py_type_name(v))));
+                return Err(type_error(format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    py_type_name(v)
+                )));
             }
             element::write(d, chunk, s);
         }
-        Ok(PyBuffer { kind: BufferKind::Array(c, d), storage: Storage::external(bytes) })
+        Ok(PyBuffer {
+            kind: BufferKind::Array(c, d),
+            storage: Storage::external(bytes),
+        })
     };
     engine.register_fn("array", make_array);
     engine.register_fn("array", move |code: &str| make_array(code, Array::new()));
     engine.register_fn("bytearray", |v: Dynamic| -> RhaiResult<PyBuffer> {
-        Ok(PyBuffer { kind: BufferKind::ByteArray, storage: Storage::external(byte_list(&v, "bytearray")?) })
+        Ok(PyBuffer {
+            kind: BufferKind::ByteArray,
+            storage: Storage::external(byte_list(&v, "bytearray")?),
+        })
     });
-    engine.register_fn("bytearray", || PyBuffer { kind: BufferKind::ByteArray, storage: Storage::external(vec![]) });
+    engine.register_fn("bytearray", || PyBuffer {
+        kind: BufferKind::ByteArray,
+        storage: Storage::external(vec![]),
+    });
     engine.register_fn("bytes", |v: Dynamic| -> RhaiResult<PyBuffer> {
-        Ok(PyBuffer { kind: BufferKind::Bytes, storage: Storage::external(byte_list(&v, "bytes")?) })
+        Ok(PyBuffer {
+            kind: BufferKind::Bytes,
+            storage: Storage::external(byte_list(&v, "bytes")?),
+        })
     });
     engine.register_fn("len", |b: &mut PyBuffer| b.len());
-    engine.register_fn("tolist", |b: &mut PyBuffer| -> Array { b.values().into_iter().map(scalar_to_dynamic).collect() });
+    engine.register_fn("tolist", |b: &mut PyBuffer| -> Array {
+        b.values().into_iter().map(scalar_to_dynamic).collect()
+    });
     engine.register_indexer_get(|b: &mut PyBuffer, i: i64| b.get(i));
     engine.register_indexer_set(|b: &mut PyBuffer, i: i64, v: Dynamic| b.set(i, &v));
     engine.register_fn("to_string", |b: &mut PyBuffer| b.repr());

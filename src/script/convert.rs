@@ -29,7 +29,11 @@ pub fn py_type_name(v: &Dynamic) -> String {
     } else if v.is_string() {
         "str".into()
     } else {
-        v.type_name().rsplit("::").next().unwrap_or("object").to_string()
+        v.type_name()
+            .rsplit("::")
+            .next()
+            .unwrap_or("object")
+            .to_string()
     }
 }
 
@@ -41,10 +45,10 @@ pub fn as_scalar(v: &Dynamic) -> Option<Scalar> {
         Some(Scalar::Float(f))
     } else if let Some(b) = v.clone().try_cast::<bool>() {
         Some(Scalar::Bool(b))
-    } else if let Some(c) = v.clone().try_cast::<PyComplex>() {
-        Some(Scalar::Complex(c.0))
     } else {
-        None
+        v.clone()
+            .try_cast::<PyComplex>()
+            .map(|c| Scalar::Complex(c.0))
     }
 }
 
@@ -53,12 +57,13 @@ pub fn to_scalar(v: &Dynamic, what: &str) -> RhaiResult<Scalar> {
     if let Some(s) = as_scalar(v) {
         return Ok(s);
     }
-    if let Some(t) = v.clone().try_cast::<Tensor>() {
-        if t.numel() == 1 {
-            return Ok(to_scalars(&t).map_err(super::errors::to_rhai)?[0]);
-        }
+    if let Some(t) = v.clone().try_cast::<Tensor>().filter(|t| t.numel() == 1) {
+        return Ok(to_scalars(&t).map_err(super::errors::to_rhai)?[0]);
     }
-    Err(type_error(format!("{what} must be a number, not {}", py_type_name(v))))
+    Err(type_error(format!(
+        "{what} must be a number, not {}",
+        py_type_name(v)
+    )))
 }
 
 /// An integer argument (`bool` counts, as in Python).
@@ -69,18 +74,26 @@ pub fn to_int(v: &Dynamic, what: &str) -> RhaiResult<i64> {
     if let Some(b) = v.clone().try_cast::<bool>() {
         return Ok(b as i64);
     }
-    if let Some(t) = v.clone().try_cast::<Tensor>() {
-        if t.numel() == 1 && t.dtype().is_integral() {
-            return Ok(to_scalars(&t).map_err(super::errors::to_rhai)?[0].to_i64());
-        }
+    if let Some(t) = v
+        .clone()
+        .try_cast::<Tensor>()
+        .filter(|t| t.numel() == 1 && t.dtype().is_integral())
+    {
+        return Ok(to_scalars(&t).map_err(super::errors::to_rhai)?[0].to_i64());
     }
-    Err(type_error(format!("{what} must be int, not {}", py_type_name(v))))
+    Err(type_error(format!(
+        "{what} must be int, not {}",
+        py_type_name(v)
+    )))
 }
 
 /// A float argument (ints convert).
 pub fn to_float(v: &Dynamic, what: &str) -> RhaiResult<f64> {
     match as_scalar(v) {
-        Some(Scalar::Complex(_)) | None => Err(type_error(format!("{what} must be a real number, not {}", py_type_name(v)))),
+        Some(Scalar::Complex(_)) | None => Err(type_error(format!(
+            "{what} must be a real number, not {}",
+            py_type_name(v)
+        ))),
         Some(s) => Ok(s.to_f64()),
     }
 }
@@ -106,9 +119,12 @@ pub fn sizes_from(args: &[Dynamic], what: &str) -> RhaiResult<Vec<i64>> {
 
 /// A dtype argument.
 pub fn to_dtype(v: &Dynamic) -> RhaiResult<DType> {
-    v.clone()
-        .try_cast::<DType>()
-        .ok_or_else(|| type_error(format!("dtype must be torch.dtype, not {}", py_type_name(v))))
+    v.clone().try_cast::<DType>().ok_or_else(|| {
+        type_error(format!(
+            "dtype must be torch.dtype, not {}",
+            py_type_name(v)
+        ))
+    })
 }
 
 /// A tensor argument.
@@ -121,7 +137,9 @@ pub fn to_tensor(v: &Dynamic, what: &str) -> RhaiResult<Tensor> {
 /// Nested data for `torch.tensor`.
 pub fn to_data(v: &Dynamic) -> RhaiResult<Data> {
     if let Some(a) = v.clone().try_cast::<Array>() {
-        return Ok(Data::List(a.iter().map(to_data).collect::<RhaiResult<_>>()?));
+        return Ok(Data::List(
+            a.iter().map(to_data).collect::<RhaiResult<_>>()?,
+        ));
     }
     if let Some(t) = v.clone().try_cast::<Tensor>() {
         return tensor_to_data(&t);
@@ -142,7 +160,11 @@ fn tensor_to_data(t: &Tensor) -> RhaiResult<Data> {
             [] => Data::Scalar(values[0]),
             [n, rest @ ..] => {
                 let step: i64 = rest.iter().product();
-                Data::List((0..*n).map(|i| nest(&values[(i * step) as usize..], rest)).collect())
+                Data::List(
+                    (0..*n)
+                        .map(|i| nest(&values[(i * step) as usize..], rest))
+                        .collect(),
+                )
             }
         }
     }
@@ -168,7 +190,9 @@ pub fn tensor_to_list(t: &Tensor) -> RhaiResult<Dynamic> {
             [] => scalar_to_dynamic(values[0]),
             [n, rest @ ..] => {
                 let step: i64 = rest.iter().product();
-                let a: Array = (0..*n).map(|i| nest(&values[(i * step) as usize..], rest)).collect();
+                let a: Array = (0..*n)
+                    .map(|i| nest(&values[(i * step) as usize..], rest))
+                    .collect();
                 Dynamic::from(a)
             }
         }

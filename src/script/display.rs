@@ -17,7 +17,9 @@ pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<Device>("device");
     engine.register_type_with_name::<PyComplex>("complex");
     for name in ["to_string", "to_debug"] {
-        engine.register_fn(name, |t: &mut Tensor| -> RhaiResult<String> { tensor_repr(t).rhai() });
+        engine.register_fn(name, |t: &mut Tensor| -> RhaiResult<String> {
+            tensor_repr(t).rhai()
+        });
         engine.register_fn(name, |d: &mut DType| d.to_string());
         engine.register_fn(name, |s: &mut Size| s.repr());
         engine.register_fn(name, |d: &mut Device| d.repr());

@@ -5,8 +5,8 @@ use rhai::{Engine, Module, Token};
 
 use super::registry::Registry;
 use super::{
-    autograd_api, buffers, display, indexing, output, storage_api, tensor_math, tensor_meta, tensor_mutation,
-    tensor_views, torch_module, values,
+    autograd_api, buffers, display, indexing, output, storage_api, tensor_math, tensor_meta,
+    tensor_mutation, tensor_views, torch_module, values,
 };
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
@@ -19,7 +19,9 @@ pub fn new_engine() -> Engine {
     engine.on_debug(|text, _, _| output::print_line(text));
     #[allow(deprecated)]
     engine.on_parse_token(|token, _, _| match token {
-        Token::Reserved(word) if PYTORCH_NAMES_RHAI_RESERVES.contains(&word.as_str()) => Token::Identifier(word),
+        Token::Reserved(word) if PYTORCH_NAMES_RHAI_RESERVES.contains(&word.as_str()) => {
+            Token::Identifier(word)
+        }
         other => other,
     });
     display::register(&mut engine);
@@ -30,7 +32,10 @@ pub fn new_engine() -> Engine {
     let mut torch = Module::new();
     torch_module::register_constants(&mut torch);
     {
-        let mut r = Registry { engine: &mut engine, torch: &mut torch };
+        let mut r = Registry {
+            engine: &mut engine,
+            torch: &mut torch,
+        };
         tensor_meta::register(&mut r);
         tensor_views::register(&mut r);
         tensor_mutation::register(&mut r);

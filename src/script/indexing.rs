@@ -3,7 +3,7 @@
 
 use std::ops::{Range, RangeInclusive};
 
-use rhai::{Array, Dynamic, Engine, INT};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Position};
 
 use super::convert::{as_scalar, py_type_name, to_data};
 use super::errors::{IntoRhai, RhaiResult, type_error};
@@ -19,13 +19,34 @@ pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {
         return Ok(vec![IndexItem::Int(i)]);
     }
     if let Some(r) = idx.clone().try_cast::<Range<INT>>() {
-        return Ok(vec![IndexItem::Slice { start: Some(r.start), stop: Some(r.end), step: None }]);
+        return Ok(vec![IndexItem::Slice {
+            start: Some(r.start),
+            stop: Some(r.end),
+            step: None,
+        }]);
     }
     if let Some(r) = idx.clone().try_cast::<RangeInclusive<INT>>() {
-        return Ok(vec![IndexItem::Slice { start: Some(*r.start()), stop: Some(r.end() + 1), step: None }]);
+        return Ok(vec![IndexItem::Slice {
+            start: Some(*r.start()),
+            stop: Some(r.end() + 1),
+            step: None,
+        }]);
     }
     if idx.is_string() {
-        return parse_index(&idx.to_string()).rhai();
+        let text = idx.to_string();
+        // Rhai feeds a property's value back through the indexer with the property's name
+        // (`x.shape.len()`); a name is not an index, so say "no such indexer" and Rhai treats
+        // the property as read-only.
+        if rhai::is_valid_identifier(&text)
+            && !matches!(text.as_str(), "None" | "True" | "False" | "Ellipsis")
+        {
+            return Err(EvalAltResult::ErrorIndexingType(
+                format!("Tensor has no property '{text}'"),
+                Position::NONE,
+            )
+            .into());
+        }
+        return parse_index(&text).rhai();
     }
     if let Ok(b) = idx.as_bool() {
         return Ok(vec![IndexItem::Bool(b)]);
@@ -39,7 +60,11 @@ pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {
     if idx.is::<Array>() {
         let data = to_data(idx)?;
         let t = tensor_from_data(&data, None).rhai()?;
-        let t = if t.numel() == 0 { crate::core::copy::cast_copy(&t, DType::Int64).rhai()? } else { t };
+        let t = if t.numel() == 0 {
+            crate::core::copy::cast_copy(&t, DType::Int64).rhai()?
+        } else {
+            t
+        };
         return Ok(vec![IndexItem::Tensor(t)]);
     }
     Err(type_error(format!(
@@ -59,13 +84,20 @@ fn value(v: &Dynamic) -> RhaiResult<Value> {
         let t = tensor_from_data(&to_data(v)?, None).rhai()?;
         return Ok(Value::Tensor(t));
     }
-    Err(type_error(format!("can't assign a {} to a Tensor", py_type_name(v))))
+    Err(type_error(format!(
+        "can't assign a {} to a Tensor",
+        py_type_name(v)
+    )))
 }
 
 /// Registers the tensor indexers.
 pub fn register(engine: &mut Engine) {
-    engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> { index(t, &items(&idx)?).rhai() });
-    engine.register_indexer_set(|t: &mut Tensor, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
-        index_put(t, &items(&idx)?, &value(&v)?).rhai()
+    engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> {
+        index(t, &items(&idx)?).rhai()
     });
+    engine.register_indexer_set(
+        |t: &mut Tensor, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
+            index_put(t, &items(&idx)?, &value(&v)?).rhai()
+        },
+    );
 }

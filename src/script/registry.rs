@@ -24,7 +24,12 @@ pub struct Registry<'a> {
 
 impl Registry<'_> {
     /// A tensor method only.
-    pub fn method(&mut self, name: &str, max: usize, body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static) {
+    pub fn method(
+        &mut self,
+        name: &str,
+        max: usize,
+        body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
+    ) {
         args::method::<Tensor>(self.engine, name, max, body);
     }
 
@@ -50,7 +55,12 @@ impl Registry<'_> {
     }
 
     /// A `torch` function only.
-    pub fn function(&mut self, name: &str, max: usize, body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static) {
+    pub fn function(
+        &mut self,
+        name: &str,
+        max: usize,
+        body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
+    ) {
         args::function(self.torch, name, max, body);
     }
 }

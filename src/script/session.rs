@@ -27,7 +27,11 @@ pub struct ScriptError {
 impl ScriptError {
     fn from_rhai(e: &EvalAltResult) -> ScriptError {
         let pos = innermost_position(e);
-        ScriptError { message: error_text(e), line: pos.line(), column: pos.position() }
+        ScriptError {
+            message: error_text(e),
+            line: pos.line(),
+            column: pos.position(),
+        }
     }
 }
 
@@ -50,7 +54,11 @@ impl Default for Session {
 impl Session {
     /// A fresh session.
     pub fn new() -> Session {
-        Session { engine: new_engine(), scope: Scope::new(), functions: AST::empty() }
+        Session {
+            engine: new_engine(),
+            scope: Scope::new(),
+            functions: AST::empty(),
+        }
     }
 
     /// The engine (for completion and help).
@@ -72,12 +80,21 @@ impl Session {
     /// Runs `code`, keeping its variables and functions, and returns the value of its last
     /// expression statement (unit for `let` and other statements).
     pub fn eval(&mut self, code: &str) -> Result<Dynamic, ScriptError> {
-        let ast = self.engine.compile_with_scope(&self.scope, code).map_err(|e| {
-            let pos = e.1;
-            ScriptError { message: format!("SyntaxError: {}", e.0), line: pos.line(), column: pos.position() }
-        })?;
+        let ast = self
+            .engine
+            .compile_with_scope(&self.scope, code)
+            .map_err(|e| {
+                let pos = e.1;
+                ScriptError {
+                    message: format!("SyntaxError: {}", e.0),
+                    line: pos.line(),
+                    column: pos.position(),
+                }
+            })?;
         let merged = self.functions.merge(&ast);
-        let result = self.engine.eval_ast_with_scope::<Dynamic>(&mut self.scope, &merged);
+        let result = self
+            .engine
+            .eval_ast_with_scope::<Dynamic>(&mut self.scope, &merged);
         self.functions = merged.clone_functions_only();
         result.map_err(|e| ScriptError::from_rhai(&e))
     }

@@ -20,7 +20,9 @@ fn wrap(s: &Storage, i: i64) -> RhaiResult<usize> {
     let n = s.nbytes() as i64;
     let j = if i < 0 { i + n } else { i };
     if j < 0 || j >= n {
-        return Err(to_rhai(TorchError::index(format!("index {j} out of range for storage of size {n}"))));
+        return Err(to_rhai(TorchError::index(format!(
+            "index {j} out of range for storage of size {n}"
+        ))));
     }
     Ok(j as usize)
 }
@@ -39,7 +41,9 @@ fn new_storage(a: &Args) -> RhaiResult<Storage> {
         None => Ok(Storage::zeroed(0)),
         Some(v) if v.is::<Array>() => {
             let items = to_int_list(v, "sequence")?;
-            Ok(Storage::from_vec(items.into_iter().map(|i| i as u8).collect()))
+            Ok(Storage::from_vec(
+                items.into_iter().map(|i| i as u8).collect(),
+            ))
         }
         Some(v) => {
             let n = to_int(v, "size")?;
@@ -58,8 +62,12 @@ fn new_storage(a: &Args) -> RhaiResult<Storage> {
 pub fn register(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
     engine.register_type_with_name::<Storage>("UntypedStorage");
-    engine.register_fn("to_string", |s: &mut Storage| untyped_storage_repr(&s.to_vec()));
-    engine.register_fn("to_debug", |s: &mut Storage| untyped_storage_repr(&s.to_vec()));
+    engine.register_fn("to_string", |s: &mut Storage| {
+        untyped_storage_repr(&s.to_vec())
+    });
+    engine.register_fn("to_debug", |s: &mut Storage| {
+        untyped_storage_repr(&s.to_vec())
+    });
     engine.register_indexer_get(|s: &mut Storage, i: INT| -> RhaiResult<INT> {
         let j = wrap(s, i)?;
         Ok(s.byte(j).unwrap_or(0) as INT)
@@ -74,16 +82,35 @@ pub fn register(r: &mut Registry) {
         s.set_byte(j, value as u8);
         Ok(())
     });
-    args::method::<Storage>(engine, "size", 0, |s, _| Ok(Dynamic::from(s.nbytes() as INT)));
-    args::method::<Storage>(engine, "nbytes", 0, |s, _| Ok(Dynamic::from(s.nbytes() as INT)));
-    args::method::<Storage>(engine, "len", 0, |s, _| Ok(Dynamic::from(s.nbytes() as INT)));
-    args::method::<Storage>(engine, "element_size", 0, |_, _| Ok(Dynamic::from(1 as INT)));
-    args::method::<Storage>(engine, "data_ptr", 0, |s, _| Ok(Dynamic::from(s.data_ptr() as INT)));
-    args::method::<Storage>(engine, "resizable", 0, |s, _| Ok(Dynamic::from(s.resizable())));
-    args::method::<Storage>(engine, "tolist", 0, |s, _| {
-        Ok(Dynamic::from(s.to_vec().into_iter().map(|b| Dynamic::from(b as INT)).collect::<Array>()))
+    args::method::<Storage>(engine, "size", 0, |s, _| {
+        Ok(Dynamic::from(s.nbytes() as INT))
     });
-    args::method::<Storage>(engine, "clone", 0, |s, _| Ok(Dynamic::from(Storage::from_vec(s.to_vec()))));
+    args::method::<Storage>(engine, "nbytes", 0, |s, _| {
+        Ok(Dynamic::from(s.nbytes() as INT))
+    });
+    args::method::<Storage>(engine, "len", 0, |s, _| {
+        Ok(Dynamic::from(s.nbytes() as INT))
+    });
+    args::method::<Storage>(engine, "element_size", 0, |_, _| {
+        Ok(Dynamic::from(1 as INT))
+    });
+    args::method::<Storage>(engine, "data_ptr", 0, |s, _| {
+        Ok(Dynamic::from(s.data_ptr() as INT))
+    });
+    args::method::<Storage>(engine, "resizable", 0, |s, _| {
+        Ok(Dynamic::from(s.resizable()))
+    });
+    args::method::<Storage>(engine, "tolist", 0, |s, _| {
+        Ok(Dynamic::from(
+            s.to_vec()
+                .into_iter()
+                .map(|b| Dynamic::from(b as INT))
+                .collect::<Array>(),
+        ))
+    });
+    args::method::<Storage>(engine, "clone", 0, |s, _| {
+        Ok(Dynamic::from(Storage::from_vec(s.to_vec())))
+    });
     args::method::<Storage>(engine, "fill_", 1, |s, a| {
         let v = super::convert::to_scalar(a.req(0, "value", "fill_")?, "value")?;
         let layout = Layout::contiguous(vec![s.nbytes() as i64]);
@@ -98,7 +125,10 @@ pub fn register(r: &mut Registry) {
     args::method::<Storage>(engine, "copy_", 2, |s, a| {
         let src = a.req(0, "src", "copy_")?;
         let Some(src) = src.clone().try_cast::<Storage>() else {
-            return Err(type_error(format!("copy_(): argument 'src' must be UntypedStorage, not {}", py_type_name(src))));
+            return Err(type_error(format!(
+                "copy_(): argument 'src' must be UntypedStorage, not {}",
+                py_type_name(src)
+            )));
         };
         if src.nbytes() != s.nbytes() {
             return Err(to_rhai(TorchError::runtime(format!(
@@ -114,7 +144,9 @@ pub fn register(r: &mut Registry) {
     args::method::<Storage>(engine, "resize_", 1, |s, a| {
         let n = a.int(0, "size", "resize_")?;
         if n < 0 {
-            return Err(to_rhai(TorchError::runtime(format!("Storage size must be non-negative, got {n}"))));
+            return Err(to_rhai(TorchError::runtime(format!(
+                "Storage size must be non-negative, got {n}"
+            ))));
         }
         s.resize(n as usize).rhai()?;
         Ok(Dynamic::from(s.clone()))

@@ -17,7 +17,10 @@ fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
         return Ok(Arg::Tensor(t));
     }
     as_scalar(v).map(Arg::Number).ok_or_else(|| {
-        type_error(format!("{what} must be Tensor or Number, not {}", super::convert::py_type_name(v)))
+        type_error(format!(
+            "{what} must be Tensor or Number, not {}",
+            super::convert::py_type_name(v)
+        ))
     })
 }
 
@@ -26,14 +29,30 @@ fn apply(op: BinaryOp, a: Arg, b: Arg) -> RhaiResult<Tensor> {
 }
 
 fn register_operator(engine: &mut Engine, symbol: &str, op: BinaryOp) {
-    engine.register_fn(symbol, move |a: Tensor, b: Tensor| apply(op, Arg::Tensor(a), Arg::Tensor(b)));
-    engine.register_fn(symbol, move |a: Tensor, b: INT| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Int(b))));
-    engine.register_fn(symbol, move |a: Tensor, b: FLOAT| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Float(b))));
-    engine.register_fn(symbol, move |a: Tensor, b: bool| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Bool(b))));
-    engine.register_fn(symbol, move |a: Tensor, b: PyComplex| apply(op, Arg::Tensor(a), Arg::Number(Scalar::Complex(b.0))));
-    engine.register_fn(symbol, move |a: INT, b: Tensor| apply(op, Arg::Number(Scalar::Int(a)), Arg::Tensor(b)));
-    engine.register_fn(symbol, move |a: FLOAT, b: Tensor| apply(op, Arg::Number(Scalar::Float(a)), Arg::Tensor(b)));
-    engine.register_fn(symbol, move |a: bool, b: Tensor| apply(op, Arg::Number(Scalar::Bool(a)), Arg::Tensor(b)));
+    engine.register_fn(symbol, move |a: Tensor, b: Tensor| {
+        apply(op, Arg::Tensor(a), Arg::Tensor(b))
+    });
+    engine.register_fn(symbol, move |a: Tensor, b: INT| {
+        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Int(b)))
+    });
+    engine.register_fn(symbol, move |a: Tensor, b: FLOAT| {
+        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Float(b)))
+    });
+    engine.register_fn(symbol, move |a: Tensor, b: bool| {
+        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Bool(b)))
+    });
+    engine.register_fn(symbol, move |a: Tensor, b: PyComplex| {
+        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Complex(b.0)))
+    });
+    engine.register_fn(symbol, move |a: INT, b: Tensor| {
+        apply(op, Arg::Number(Scalar::Int(a)), Arg::Tensor(b))
+    });
+    engine.register_fn(symbol, move |a: FLOAT, b: Tensor| {
+        apply(op, Arg::Number(Scalar::Float(a)), Arg::Tensor(b))
+    });
+    engine.register_fn(symbol, move |a: bool, b: Tensor| {
+        apply(op, Arg::Number(Scalar::Bool(a)), Arg::Tensor(b))
+    });
 }
 
 /// Registers operators and arithmetic methods.
@@ -56,7 +75,10 @@ pub fn register(r: &mut Registry) {
             let other = arg(a.req(0, "other", name)?, "other")?;
             Ok(Dynamic::from(apply(op, Arg::Tensor(x.clone()), other)?))
         });
-        if matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div) {
+        if matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
+        ) {
             let inplace = format!("{name}_");
             r.method(&inplace, 1, move |x, a: Args| {
                 let other = arg(a.req(0, "other", name)?, "other")?;

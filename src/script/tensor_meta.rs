@@ -33,7 +33,9 @@ pub fn register_properties(engine: &mut Engine) {
     engine.register_get("device", |_: &mut Tensor| Device);
     engine.register_get("is_cuda", |_: &mut Tensor| false);
     engine.register_get("itemsize", |x: &mut Tensor| x.dtype().itemsize() as i64);
-    engine.register_get("nbytes", |x: &mut Tensor| x.numel() * x.dtype().itemsize() as i64);
+    engine.register_get("nbytes", |x: &mut Tensor| {
+        x.numel() * x.dtype().itemsize() as i64
+    });
     engine.register_get("T", |x: &mut Tensor| {
         warn_t_deprecated(x);
         views::reverse_dims(x).rhai()
@@ -46,13 +48,19 @@ pub fn register_properties(engine: &mut Engine) {
                 x.ndim()
             ))));
         }
-        if x.ndim() < 2 { Ok(Dynamic::from(x.alias(x.layout()))) } else { adjoint(x) }
+        if x.ndim() < 2 {
+            Ok(Dynamic::from(x.alias(x.layout())))
+        } else {
+            adjoint(x)
+        }
     });
     engine.register_get("mH", |x: &mut Tensor| adjoint(x));
     engine.register_get("real", |x: &mut Tensor| real(x).rhai());
     engine.register_get("imag", |x: &mut Tensor| imag(x).rhai());
     engine.register_get("data", |x: &mut Tensor| x.alias(x.layout()));
-    engine.register_get("requires_grad", |x: &mut Tensor| x.grad_state().requires_grad);
+    engine.register_get("requires_grad", |x: &mut Tensor| {
+        x.grad_state().requires_grad
+    });
     engine.register_get("is_leaf", |x: &mut Tensor| x.grad_state().grad_fn.is_none());
     engine.register_get("grad", |x: &mut Tensor| match x.grad_state().grad {
         Some(g) => Dynamic::from(g),
@@ -94,31 +102,55 @@ fn to(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
 }
 
 fn cast_method(x: &Tensor, d: DType) -> RhaiResult<Dynamic> {
-    if x.dtype() == d { t(x.clone()) } else { t(cast_copy(x, d).rhai()?) }
+    if x.dtype() == d {
+        t(x.clone())
+    } else {
+        t(cast_copy(x, d).rhai()?)
+    }
 }
 
 /// Registers metadata, conversion and copy methods.
 pub fn register(r: &mut Registry) {
     r.method("size", 1, |x, a| match a.opt_int(0, "dim")? {
         None => Ok(Dynamic::from(Size(x.sizes()))),
-        Some(d) => Ok(Dynamic::from(x.sizes().get(wrap_dim(d, x.ndim()).rhai()?).copied().unwrap_or(1))),
+        Some(d) => Ok(Dynamic::from(
+            x.sizes()
+                .get(wrap_dim(d, x.ndim()).rhai()?)
+                .copied()
+                .unwrap_or(1),
+        )),
     });
     r.method("stride", 1, |x, a| match a.opt_int(0, "dim")? {
         None => Ok(Dynamic::from(int_array(&x.strides()))),
-        Some(d) => Ok(Dynamic::from(x.strides().get(wrap_dim(d, x.ndim()).rhai()?).copied().unwrap_or(1))),
+        Some(d) => Ok(Dynamic::from(
+            x.strides()
+                .get(wrap_dim(d, x.ndim()).rhai()?)
+                .copied()
+                .unwrap_or(1),
+        )),
     });
     r.method("storage_offset", 0, |x, _| Ok(Dynamic::from(x.offset())));
     r.method("dim", 0, |x, _| Ok(Dynamic::from(x.ndim() as i64)));
     r.method("ndimension", 0, |x, _| Ok(Dynamic::from(x.ndim() as i64)));
     r.method_and_function("numel", 0, |x, _| Ok(Dynamic::from(x.numel())));
     r.method("nelement", 0, |x, _| Ok(Dynamic::from(x.numel())));
-    r.method("element_size", 0, |x, _| Ok(Dynamic::from(x.dtype().itemsize() as i64)));
-    r.method("is_contiguous", 0, |x, _| Ok(Dynamic::from(x.is_contiguous())));
+    r.method("element_size", 0, |x, _| {
+        Ok(Dynamic::from(x.dtype().itemsize() as i64))
+    });
+    r.method("is_contiguous", 0, |x, _| {
+        Ok(Dynamic::from(x.is_contiguous()))
+    });
     r.method("data_ptr", 0, |x, _| Ok(Dynamic::from(x.data_ptr() as i64)));
     r.method("untyped_storage", 0, |x, _| Ok(Dynamic::from(x.storage())));
-    r.method_and_function("is_floating_point", 0, |x, _| Ok(Dynamic::from(x.dtype().is_floating_point())));
-    r.method_and_function("is_complex", 0, |x, _| Ok(Dynamic::from(x.dtype().is_complex())));
-    r.method("is_signed", 0, |x, _| Ok(Dynamic::from(x.dtype().is_signed())));
+    r.method_and_function("is_floating_point", 0, |x, _| {
+        Ok(Dynamic::from(x.dtype().is_floating_point()))
+    });
+    r.method_and_function("is_complex", 0, |x, _| {
+        Ok(Dynamic::from(x.dtype().is_complex()))
+    });
+    r.method("is_signed", 0, |x, _| {
+        Ok(Dynamic::from(x.dtype().is_signed()))
+    });
     r.method("get_device", 0, |_, _| Ok(Dynamic::from(-1_i64)));
     r.method("len", 0, |x, _| {
         if x.ndim() == 0 {
@@ -136,11 +168,20 @@ pub fn register(r: &mut Registry) {
         Ok(scalar_to_dynamic(to_scalars(x).rhai()?[0]))
     });
     r.method("tolist", 0, |x, _| tensor_to_list(x));
-    r.method("contiguous", 0, |x, _| if x.is_contiguous() { t(x.clone()) } else { t(contiguous_copy(x).rhai()?) });
+    r.method("contiguous", 0, |x, _| {
+        if x.is_contiguous() {
+            t(x.clone())
+        } else {
+            t(contiguous_copy(x).rhai()?)
+        }
+    });
     r.method_and_function("clone", 0, |x, _| t(clone_tensor(x).rhai()?));
     r.method("to", 3, |x, a| to(x, &a));
     r.method("type", 1, |x, a| match a.get(0, "dtype") {
-        None => Ok(Dynamic::from(format!("torch.{}Tensor", x.dtype().cpp_name()))),
+        None => Ok(Dynamic::from(format!(
+            "torch.{}Tensor",
+            x.dtype().cpp_name()
+        ))),
         Some(d) => cast_method(x, to_dtype(d)?),
     });
     let casts = [

@@ -18,19 +18,31 @@ use crate::core::views::checked_strided_layout;
 /// `t.set_(storage, offset, size, stride)` as PyTorch does it: when the sizes and strides are
 /// the tensor's current ones the storage is only bounds-checked; otherwise a too-small
 /// storage is grown to fit (or the resize error raised for a non-resizable one).
-pub fn set_storage(t: &Tensor, storage: Storage, offset: i64, size: Vec<i64>, stride: Option<Vec<i64>>) -> Result<()> {
+pub fn set_storage(
+    t: &Tensor,
+    storage: Storage,
+    offset: i64,
+    size: Vec<i64>,
+    stride: Option<Vec<i64>>,
+) -> Result<()> {
     if offset < 0 {
-        return Err(TorchError::runtime(format!("Tensor: invalid storage offset {offset}")));
+        return Err(TorchError::runtime(format!(
+            "Tensor: invalid storage offset {offset}"
+        )));
     }
-    if let Some(st) = &stride {
-        if st.len() != size.len() {
-            return Err(TorchError::runtime("mismatch in length of strides and shape"));
-        }
+    if stride.as_ref().is_some_and(|st| st.len() != size.len()) {
+        return Err(TorchError::runtime(
+            "mismatch in length of strides and shape",
+        ));
     }
     let current = t.layout();
     let unchanged = current.sizes == size && stride.as_ref().is_none_or(|s| *s == current.strides);
     let strides = stride.unwrap_or_else(|| contiguous_strides(&size));
-    let layout = Layout { sizes: size, strides, offset };
+    let layout = Layout {
+        sizes: size,
+        strides,
+        offset,
+    };
     let itemsize = t.dtype().itemsize();
     if unchanged {
         layout.check_in_bounds(itemsize, storage.nbytes())?;
@@ -55,7 +67,11 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
             crate::core::layout::fmt_list(&sizes)
         )));
     }
-    let layout = Layout { strides: contiguous_strides(&sizes), sizes, offset: t.offset() };
+    let layout = Layout {
+        strides: contiguous_strides(&sizes),
+        sizes,
+        offset: t.offset(),
+    };
     let itemsize = t.dtype().itemsize();
     let storage = t.storage();
     let span = layout.span_bytes(itemsize);
@@ -74,7 +90,14 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let source = a.get(0, "source");
     match source {
         None => {
-            x.replace(Storage::zeroed(0), Layout { sizes: vec![0], strides: vec![1], offset: 0 });
+            x.replace(
+                Storage::zeroed(0),
+                Layout {
+                    sizes: vec![0],
+                    strides: vec![1],
+                    offset: 0,
+                },
+            );
         }
         Some(src) if src.is::<Tensor>() => {
             let s = src.clone().cast::<Tensor>();
@@ -89,7 +112,10 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
                 Some(v) => to_int_list(v, "size")?,
                 None => vec![(storage.nbytes() / itemsize) as i64],
             };
-            let stride = a.get(3, "stride").map(|v| to_int_list(v, "stride")).transpose()?;
+            let stride = a
+                .get(3, "stride")
+                .map(|v| to_int_list(v, "stride"))
+                .transpose()?;
             set_storage(x, storage, offset, size, stride).rhai()?;
         }
         Some(other) => {
@@ -104,13 +130,11 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
 
 fn fill_value(a: &Args, func: &str) -> RhaiResult<Scalar> {
     let v = a.req(0, "value", func)?;
-    if let Some(t) = v.clone().try_cast::<Tensor>() {
-        if t.ndim() != 0 {
-            return Err(to_rhai(TorchError::runtime(format!(
-                "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
-                t.ndim()
-            ))));
-        }
+    if let Some(t) = v.clone().try_cast::<Tensor>().filter(|t| t.ndim() != 0) {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
+            t.ndim()
+        ))));
     }
     to_scalar(v, "value")
 }
@@ -125,7 +149,8 @@ pub fn register(r: &mut Registry) {
     r.method("as_strided_", 3, |x, a| {
         let size = to_int_list(a.req(0, "size", "as_strided_")?, "size")?;
         let stride = to_int_list(a.req(1, "stride", "as_strided_")?, "stride")?;
-        let layout = checked_strided_layout(x, &size, &stride, a.opt_int(2, "storage_offset")?).rhai()?;
+        let layout =
+            checked_strided_layout(x, &size, &stride, a.opt_int(2, "storage_offset")?).rhai()?;
         x.set_layout(layout);
         Ok(Dynamic::from(x.clone()))
     });
@@ -141,10 +166,12 @@ pub fn register(r: &mut Registry) {
         let src = a.req(0, "src", "copy_")?;
         match src.clone().try_cast::<Tensor>() {
             Some(s) => copy::copy_(x, &s).rhai()?,
-            None => return Err(type_error(format!(
-                "copy_(): argument 'src' (position 1) must be Tensor, not {}",
-                super::convert::py_type_name(src)
-            ))),
+            None => {
+                return Err(type_error(format!(
+                    "copy_(): argument 'src' (position 1) must be Tensor, not {}",
+                    super::convert::py_type_name(src)
+                )));
+            }
         }
         Ok(Dynamic::from(x.clone()))
     });

@@ -38,7 +38,11 @@ fn split_by(v: &Dynamic, name: &str) -> RhaiResult<SplitBy> {
 /// Registers every view op.
 pub fn register(r: &mut Registry) {
     r.method_and_function("view", 8, |x, a| {
-        if let Some(d) = a.pos.first().filter(|v| v.is::<crate::core::dtype::DType>()) {
+        if let Some(d) = a
+            .pos
+            .first()
+            .filter(|v| v.is::<crate::core::dtype::DType>())
+        {
             return t(view_dtype(x, to_dtype(d)?).rhai()?);
         }
         if let Some(d) = a.kw("dtype") {
@@ -46,11 +50,19 @@ pub fn register(r: &mut Registry) {
         }
         t(views::view(x, &a.sizes("size")?).rhai()?)
     });
-    r.method("view_as", 1, |x, a| t(views::view(x, &a.tensor(0, "other", "view_as")?.sizes()).rhai()?));
-    r.method_and_function("reshape", 8, |x, a| t(views::reshape(x, &a.sizes("shape")?).rhai()?));
-    r.method("reshape_as", 1, |x, a| t(views::reshape(x, &a.tensor(0, "other", "reshape_as")?.sizes()).rhai()?));
+    r.method("view_as", 1, |x, a| {
+        t(views::view(x, &a.tensor(0, "other", "view_as")?.sizes()).rhai()?)
+    });
+    r.method_and_function("reshape", 8, |x, a| {
+        t(views::reshape(x, &a.sizes("shape")?).rhai()?)
+    });
+    r.method("reshape_as", 1, |x, a| {
+        t(views::reshape(x, &a.tensor(0, "other", "reshape_as")?.sizes()).rhai()?)
+    });
     r.method("expand", 8, |x, a| t(expand(x, &a.sizes("size")?).rhai()?));
-    r.method("expand_as", 1, |x, a| t(expand(x, &a.tensor(0, "other", "expand_as")?.sizes()).rhai()?));
+    r.method("expand_as", 1, |x, a| {
+        t(expand(x, &a.tensor(0, "other", "expand_as")?.sizes()).rhai()?)
+    });
     for name in ["transpose", "swapaxes", "swapdims"] {
         r.method_and_function(name, 2, move |x, a| {
             let d0 = a.int(0, "dim0", name)?;
@@ -58,7 +70,9 @@ pub fn register(r: &mut Registry) {
             t(transpose(x, d0, d1).rhai()?)
         });
     }
-    r.method_and_function("permute", 8, |x, a| t(views::permute(x, &a.sizes("dims")?).rhai()?));
+    r.method_and_function("permute", 8, |x, a| {
+        t(views::permute(x, &a.sizes("dims")?).rhai()?)
+    });
     r.method_and_function("t", 0, |x, _| t(views::t(x).rhai()?));
     r.method_and_function("adjoint", 0, |x, _| adjoint(x));
     for name in ["movedim", "moveaxis"] {
@@ -69,7 +83,11 @@ pub fn register(r: &mut Registry) {
         });
     }
     r.method_and_function("narrow", 3, |x, a| {
-        let (d, s, l) = (a.int(0, "dim", "narrow")?, a.int(1, "start", "narrow")?, a.int(2, "length", "narrow")?);
+        let (d, s, l) = (
+            a.int(0, "dim", "narrow")?,
+            a.int(1, "start", "narrow")?,
+            a.int(2, "length", "narrow")?,
+        );
         t(narrow(x, d, s, l).rhai()?)
     });
     r.method_and_function("select", 2, |x, a| {
@@ -79,16 +97,30 @@ pub fn register(r: &mut Registry) {
         if a.pos.is_empty() && a.kw("dim").is_none() {
             return t(views::squeeze(x, None).rhai()?);
         }
-        let dims = if a.pos.is_empty() { dims_arg(&a, 0, "dim")? } else { a.sizes("dim")? };
+        let dims = if a.pos.is_empty() {
+            dims_arg(&a, 0, "dim")?
+        } else {
+            a.sizes("dim")?
+        };
         t(views::squeeze(x, Some(&dims)).rhai()?)
     });
-    r.method_and_function("unsqueeze", 1, |x, a| t(views::unsqueeze(x, a.int(0, "dim", "unsqueeze")?).rhai()?));
+    r.method_and_function("unsqueeze", 1, |x, a| {
+        t(views::unsqueeze(x, a.int(0, "dim", "unsqueeze")?).rhai()?)
+    });
     r.method_and_function("diagonal", 3, |x, a| {
-        let (o, d1, d2) = (a.int_or(0, "offset", 0)?, a.int_or(1, "dim1", 0)?, a.int_or(2, "dim2", 1)?);
+        let (o, d1, d2) = (
+            a.int_or(0, "offset", 0)?,
+            a.int_or(1, "dim1", 0)?,
+            a.int_or(2, "dim2", 1)?,
+        );
         t(diagonal(x, o, d1, d2).rhai()?)
     });
     r.method("unfold", 3, |x, a| {
-        let (d, s, st) = (a.int(0, "dimension", "unfold")?, a.int(1, "size", "unfold")?, a.int(2, "step", "unfold")?);
+        let (d, s, st) = (
+            a.int(0, "dimension", "unfold")?,
+            a.int(1, "size", "unfold")?,
+            a.int(2, "step", "unfold")?,
+        );
         t(unfold(x, d, s, st).rhai()?)
     });
     r.method_and_function("as_strided", 3, |x, a| {
@@ -121,7 +153,9 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("chunk", 2, |x, a| {
         list(split::chunk(x, a.int(0, "chunks", "chunk")?, a.int_or(1, "dim", 0)?).rhai()?)
     });
-    r.method_and_function("unbind", 1, |x, a| list(split::unbind(x, a.int_or(0, "dim", 0)?).rhai()?));
+    r.method_and_function("unbind", 1, |x, a| {
+        list(split::unbind(x, a.int_or(0, "dim", 0)?).rhai()?)
+    });
     r.method_and_function("tensor_split", 2, |x, a| {
         let by = a.req(0, "indices_or_sections", "tensor_split")?;
         let dim = a.int_or(1, "dim", 0)?;
@@ -144,17 +178,32 @@ pub fn register(r: &mut Registry) {
             SplitBy::Indices(i) => list(split::tensor_split_indices(x, &i, dim).rhai()?),
         }
     });
-    for (name, which) in [("hsplit", DirectionalSplit::H), ("vsplit", DirectionalSplit::V), ("dsplit", DirectionalSplit::D)] {
+    for (name, which) in [
+        ("hsplit", DirectionalSplit::H),
+        ("vsplit", DirectionalSplit::V),
+        ("dsplit", DirectionalSplit::D),
+    ] {
         r.method_and_function(name, 1, move |x, a| {
-            let by = split_by(a.req(0, "indices_or_sections", name)?, "indices_or_sections")?;
+            let by = split_by(
+                a.req(0, "indices_or_sections", name)?,
+                "indices_or_sections",
+            )?;
             list(split::directional_split(x, which, by).rhai()?)
         });
     }
     r.method_and_function("real", 0, |x, _| t(real(x).rhai()?));
     r.method_and_function("imag", 0, |x, _| t(imag(x).rhai()?));
-    r.function("view_as_real", 1, |a| t(crate::core::views_dtype::view_as_real(&a.tensor(0, "input", "view_as_real")?).rhai()?));
+    r.function("view_as_real", 1, |a| {
+        t(
+            crate::core::views_dtype::view_as_real(&a.tensor(0, "input", "view_as_real")?)
+                .rhai()?,
+        )
+    });
     r.function("view_as_complex", 1, |a| {
-        t(crate::core::views_dtype::view_as_complex(&a.tensor(0, "input", "view_as_complex")?).rhai()?)
+        t(
+            crate::core::views_dtype::view_as_complex(&a.tensor(0, "input", "view_as_complex")?)
+                .rhai()?,
+        )
     });
     r.method_and_function("detach", 0, |x, _| t(x.alias(x.layout())));
 }
@@ -162,9 +211,11 @@ pub fn register(r: &mut Registry) {
 /// `x.adjoint()` / `x.mH`: the conjugate transpose (a plain transpose for real tensors).
 pub fn adjoint(x: &Tensor) -> RhaiResult<Dynamic> {
     if x.dtype().is_complex() {
-        return Err(super::errors::to_rhai(crate::core::error::TorchError::not_implemented(
-            "the conjugate view of complex tensors is not built in tensh yet",
-        )));
+        return Err(super::errors::to_rhai(
+            crate::core::error::TorchError::not_implemented(
+                "the conjugate view of complex tensors is not built in tensh yet",
+            ),
+        ));
     }
     t(views::matrix_transpose(x).map_err(|_| {
         super::errors::to_rhai(crate::core::error::TorchError::runtime(format!(

@@ -21,13 +21,23 @@ use crate::print::options::{PrintOptionsUpdate, apply};
 
 /// Applies the creation keywords every factory takes: `requires_grad`.
 fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
-    if a.kw("requires_grad").map(|v| v.as_bool().unwrap_or(false)).unwrap_or(false) {
+    if a.kw("requires_grad")
+        .map(|v| v.as_bool().unwrap_or(false))
+        .unwrap_or(false)
+    {
         super::autograd_api::set_requires_grad(&t, true)?;
     }
     Ok(Dynamic::from(t))
 }
 
-const FACTORY_KW: &[&str] = &["dtype", "requires_grad", "device", "size", "layout", "pin_memory"];
+const FACTORY_KW: &[&str] = &[
+    "dtype",
+    "requires_grad",
+    "device",
+    "size",
+    "layout",
+    "pin_memory",
+];
 
 fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
     a.allow(name, FACTORY_KW)?;
@@ -38,7 +48,16 @@ fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
 
 /// `*_like`: same sizes, and the same strides when the input is dense (preserve format).
 fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
-    a.allow(name, &["dtype", "requires_grad", "device", "layout", "memory_format"])?;
+    a.allow(
+        name,
+        &[
+            "dtype",
+            "requires_grad",
+            "device",
+            "layout",
+            "memory_format",
+        ],
+    )?;
     let x = a.tensor(0, "input", name)?;
     let value = match value {
         Some(v) => v,
@@ -56,21 +75,38 @@ fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
 }
 
 fn arange(a: &Args) -> RhaiResult<Dynamic> {
-    a.allow("arange", &["dtype", "requires_grad", "device", "start", "end", "step"])?;
+    a.allow(
+        "arange",
+        &["dtype", "requires_grad", "device", "start", "end", "step"],
+    )?;
     let (start, end, step) = match a.pos.len() {
-        0 => (Scalar::Int(0), a.scalar(usize::MAX, "end", "arange")?, Scalar::Int(1)),
-        1 => (Scalar::Int(0), a.scalar(0, "end", "arange")?, Scalar::Int(1)),
+        0 => (
+            Scalar::Int(0),
+            a.scalar(usize::MAX, "end", "arange")?,
+            Scalar::Int(1),
+        ),
+        1 => (
+            Scalar::Int(0),
+            a.scalar(0, "end", "arange")?,
+            Scalar::Int(1),
+        ),
         _ => (
             a.scalar(0, "start", "arange")?,
             a.scalar(1, "end", "arange")?,
-            a.get(2, "step").map(|v| to_scalar(v, "step")).transpose()?.unwrap_or(Scalar::Int(1)),
+            a.get(2, "step")
+                .map(|v| to_scalar(v, "step"))
+                .transpose()?
+                .unwrap_or(Scalar::Int(1)),
         ),
     };
     finish(creation::arange(start, end, step, a.dtype()?).rhai()?, a)
 }
 
 fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
-    a.allow("frombuffer", &["buffer", "dtype", "count", "offset", "requires_grad"])?;
+    a.allow(
+        "frombuffer",
+        &["buffer", "dtype", "count", "offset", "requires_grad"],
+    )?;
     let buf = a.req(0, "buffer", "frombuffer")?;
     let Some(buffer) = buf.clone().try_cast::<PyBuffer>() else {
         return Err(type_error(format!(
@@ -78,7 +114,9 @@ fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
             super::convert::py_type_name(buf)
         )));
     };
-    let dtype = a.dtype()?.ok_or_else(|| type_error("frombuffer() missing required keyword argument 'dtype'"))?;
+    let dtype = a
+        .dtype()?
+        .ok_or_else(|| type_error("frombuffer() missing required keyword argument 'dtype'"))?;
     if buffer.kind == BufferKind::Bytes {
         super::warnings::warn_once(
             "frombuffer_readonly",
@@ -87,19 +125,34 @@ fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
     }
     let count = a.int_or(usize::MAX, "count", -1)?;
     let offset = a.int_or(usize::MAX, "offset", 0)?;
-    finish(creation::frombuffer(&buffer.storage, dtype, count, offset).rhai()?, a)
+    finish(
+        creation::frombuffer(&buffer.storage, dtype, count, offset).rhai()?,
+        a,
+    )
 }
 
 fn set_printoptions(a: &Args) -> RhaiResult<Dynamic> {
-    a.allow("set_printoptions", &["precision", "threshold", "edgeitems", "linewidth", "profile", "sci_mode"])?;
+    a.allow(
+        "set_printoptions",
+        &[
+            "precision",
+            "threshold",
+            "edgeitems",
+            "linewidth",
+            "profile",
+            "sci_mode",
+        ],
+    )?;
     let int = |name: &str| -> RhaiResult<Option<i64>> {
         match a.kw(name) {
             None => Ok(None),
-            Some(v) if v.is::<FLOAT>() => Ok(Some(if v.as_float().unwrap_or(0.0) == f64::INFINITY {
-                i64::MAX
-            } else {
-                v.as_float().unwrap_or(0.0) as i64
-            })),
+            Some(v) if v.is::<FLOAT>() => {
+                Ok(Some(if v.as_float().unwrap_or(0.0) == f64::INFINITY {
+                    i64::MAX
+                } else {
+                    v.as_float().unwrap_or(0.0) as i64
+                }))
+            }
             Some(v) => to_int(v, name).map(Some),
         }
     };
@@ -132,9 +185,15 @@ pub fn register(r: &mut Registry) {
         let dtype = a.dtype()?.unwrap_or_else(|| scalar_dtype(value));
         finish(creation::full(&sizes, value, dtype).rhai()?, &a)
     });
-    r.function("zeros_like", 2, |a| like("zeros_like", &a, Some(Scalar::Int(0))));
-    r.function("ones_like", 2, |a| like("ones_like", &a, Some(Scalar::Int(1))));
-    r.function("empty_like", 2, |a| like("empty_like", &a, Some(Scalar::Int(0))));
+    r.function("zeros_like", 2, |a| {
+        like("zeros_like", &a, Some(Scalar::Int(0)))
+    });
+    r.function("ones_like", 2, |a| {
+        like("ones_like", &a, Some(Scalar::Int(1)))
+    });
+    r.function("empty_like", 2, |a| {
+        like("empty_like", &a, Some(Scalar::Int(0)))
+    });
     r.function("full_like", 3, |a| like("full_like", &a, None));
     r.function("empty_strided", 3, |a| {
         a.allow("empty_strided", FACTORY_KW)?;
@@ -145,7 +204,10 @@ pub fn register(r: &mut Registry) {
     });
     r.function("arange", 4, |a| arange(&a));
     r.function("linspace", 4, |a| {
-        a.allow("linspace", &["dtype", "requires_grad", "device", "start", "end", "steps"])?;
+        a.allow(
+            "linspace",
+            &["dtype", "requires_grad", "device", "start", "end", "steps"],
+        )?;
         let start = to_float(a.req(0, "start", "linspace")?, "start")?;
         let end = to_float(a.req(1, "end", "linspace")?, "end")?;
         let steps = a.int(2, "steps", "linspace")?;
@@ -162,24 +224,46 @@ pub fn register(r: &mut Registry) {
     r.function("frombuffer", 2, |a| frombuffer(&a));
     r.function("complex", 2, |a| {
         let (re, im) = (a.req(0, "real", "complex")?, a.req(1, "imag", "complex")?);
-        if let (Some(x), Some(y)) = (re.clone().try_cast::<Tensor>(), im.clone().try_cast::<Tensor>()) {
+        if let (Some(x), Some(y)) = (
+            re.clone().try_cast::<Tensor>(),
+            im.clone().try_cast::<Tensor>(),
+        ) {
             return Ok(Dynamic::from(complex_tensor(&x, &y)?));
         }
-        Ok(Dynamic::from(PyComplex(num_complex::Complex64::new(to_float(re, "real")?, to_float(im, "imag")?))))
+        Ok(Dynamic::from(PyComplex(num_complex::Complex64::new(
+            to_float(re, "real")?,
+            to_float(im, "imag")?,
+        ))))
     });
     r.function("set_printoptions", 1, |a| set_printoptions(&a));
     r.function("set_default_dtype", 1, |a| {
         set_default_dtype(to_dtype(a.req(0, "d", "set_default_dtype")?)?).rhai()?;
         Ok(Dynamic::UNIT)
     });
-    r.function("get_default_dtype", 0, |_| Ok(Dynamic::from(default_dtype())));
+    r.function("get_default_dtype", 0, |_| {
+        Ok(Dynamic::from(default_dtype()))
+    });
     r.function("promote_types", 2, |a| {
         let x = to_dtype(a.req(0, "type1", "promote_types")?)?;
         let y = to_dtype(a.req(1, "type2", "promote_types")?)?;
         Ok(Dynamic::from(promote_types(x, y).rhai()?))
     });
-    r.function("is_tensor", 1, |a| Ok(Dynamic::from(a.req(0, "obj", "is_tensor")?.is::<Tensor>())));
-    r.function("is_storage", 1, |a| Ok(Dynamic::from(a.req(0, "obj", "is_storage")?.is::<crate::core::storage::Storage>())));
+    r.function("Size", 1, |a| {
+        let sizes = match a.get(0, "sizes") {
+            Some(v) => to_int_list(v, "sizes")?,
+            None => vec![],
+        };
+        Ok(Dynamic::from(super::values::Size(sizes)))
+    });
+    r.function("is_tensor", 1, |a| {
+        Ok(Dynamic::from(a.req(0, "obj", "is_tensor")?.is::<Tensor>()))
+    });
+    r.function("is_storage", 1, |a| {
+        Ok(Dynamic::from(
+            a.req(0, "obj", "is_storage")?
+                .is::<crate::core::storage::Storage>(),
+        ))
+    });
 }
 
 /// `torch.complex(real, imag)` for two real tensors of the same float dtype.

@@ -54,14 +54,26 @@ pub fn register(engine: &mut rhai::Engine) {
     });
     engine.register_fn("len", |s: &mut Size| s.0.len() as INT);
     engine.register_fn("numel", |s: &mut Size| s.0.iter().product::<i64>());
-    engine.register_fn("tolist", |s: &mut Size| -> Array { s.0.iter().map(|&x| Dynamic::from(x)).collect() });
+    engine.register_fn("tolist", |s: &mut Size| -> Array {
+        s.0.iter().map(|&x| Dynamic::from(x)).collect()
+    });
     engine.register_fn("==", |a: Size, b: Size| a == b);
     engine.register_fn("!=", |a: Size, b: Size| a != b);
-    engine.register_fn("==", |a: Size, b: Array| a.0.len() == b.len() && a.0.iter().zip(&b).all(|(x, y)| y.as_int() == Ok(*x)));
-    engine.register_fn("==", |a: Array, b: Size| b.0.len() == a.len() && b.0.iter().zip(&a).all(|(x, y)| y.as_int() == Ok(*x)));
+    engine.register_fn("==", |a: Size, b: Array| {
+        a.0.len() == b.len() && a.0.iter().zip(&b).all(|(x, y)| y.as_int() == Ok(*x))
+    });
+    engine.register_fn("==", |a: Array, b: Size| {
+        b.0.len() == a.len() && b.0.iter().zip(&a).all(|(x, y)| y.as_int() == Ok(*x))
+    });
     engine.register_iterator::<Size>();
-    engine.register_fn("==", |a: crate::core::dtype::DType, b: crate::core::dtype::DType| a == b);
-    engine.register_fn("!=", |a: crate::core::dtype::DType, b: crate::core::dtype::DType| a != b);
+    engine.register_fn(
+        "==",
+        |a: crate::core::dtype::DType, b: crate::core::dtype::DType| a == b,
+    );
+    engine.register_fn(
+        "!=",
+        |a: crate::core::dtype::DType, b: crate::core::dtype::DType| a != b,
+    );
 }
 
 impl IntoIterator for Size {
