@@ -58,6 +58,7 @@ pub fn check_no_internal_overlap(layout: &Layout) -> Result<()> {
 pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
     let dl = dst.layout();
     check_no_internal_overlap(&dl)?;
+    super::overlap::check_no_partial_overlap(dst, src)?;
     let src = if src.storage().shares_memory(&dst.storage()) {
         contiguous_copy(src)?
     } else {

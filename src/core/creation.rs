@@ -1,6 +1,7 @@
 //! Making new tensors: from nested data (with PyTorch's dtype inference), filled shapes,
 //! ranges, identity matrices, and `empty_strided`.
 
+use super::checked_scalar::{TypeNaming, check_fits};
 use super::copy;
 use super::defaults::{default_complex_dtype, default_dtype};
 use super::dtype::DType;
@@ -99,6 +100,11 @@ pub fn tensor_from_data(data: &Data, dtype: Option<DType>) -> Result<Tensor> {
             Some(a) => rank_max(a, d),
         })
     });
+    if let Some(d) = dtype {
+        for v in &values {
+            check_fits(d, *v, TypeNaming::DType)?;
+        }
+    }
     let dtype = dtype.or(inferred).unwrap_or_else(default_dtype);
     from_scalars(&values, shape, dtype)
 }
@@ -130,6 +136,7 @@ pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<
 /// `torch.full(sizes, value)` (and `zeros`, `ones`, `empty`, which are full of 0 or 1).
 pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
     check_sizes(sizes)?;
+    check_fits(dtype, value, TypeNaming::Cpp)?;
     let t = Tensor::zeros(sizes.to_vec(), dtype);
     if value.to_bool() || matches!(value, Scalar::Float(f) if f.is_sign_negative()) {
         copy::fill_(&t, value)?;
@@ -173,7 +180,7 @@ pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) ->
     }
     if (st > 0.0 && e < s) || (st < 0.0 && e > s) {
         return Err(TorchError::runtime(
-            "upper bound and larger bound inconsistent with step sign",
+            "upper bound and lower bound inconsistent with step sign",
         ));
     }
     let n = if dtype.is_integral() && !any_float {
@@ -195,6 +202,9 @@ pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) ->
 pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor> {
     if steps < 0 {
         return Err(TorchError::runtime("number of steps must be non-negative"));
+    }
+    if steps == 1 {
+        return from_scalars(&[Scalar::Float(start)], vec![1], dtype);
     }
     let step = if steps > 1 {
         (end - start) / (steps - 1) as f64

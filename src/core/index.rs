@@ -1,6 +1,7 @@
 //! Indexing as Python's `t[...]`: basic items (ints, slices, `None`, `...`) make views;
 //! tensors and lists (advanced indices) make copies; assignment writes through either.
 
+use super::checked_scalar::{TypeNaming, check_fits};
 use super::copy;
 use super::dtype::DType;
 use super::element;
@@ -81,15 +82,8 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
             "too many indices for tensor of dimension {ndim}"
         )));
     }
-    let ellipses = items
-        .iter()
-        .filter(|i| matches!(i, IndexItem::Ellipsis))
-        .count();
-    if ellipses > 1 {
-        return Err(TorchError::index(
-            "an index can only have a single ellipsis ('...')",
-        ));
-    }
+    // Only the first ellipsis expands; later ones stand for no dims, as in PyTorch.
+    let mut ellipsis_seen = false;
     let mut out = Layout {
         sizes: vec![],
         strides: vec![],
@@ -112,7 +106,10 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
             }
             IndexItem::Slice { start, stop, step } => {
                 let step = step.unwrap_or(1);
-                if step <= 0 {
+                if step == 0 {
+                    return Err(TorchError::value("slice step cannot be zero"));
+                }
+                if step < 0 {
                     return Err(TorchError::value("step must be greater than zero"));
                 }
                 let (s, len) = slice_range(*start, *stop, step, src.sizes[d]);
@@ -136,7 +133,9 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
                 out.strides.push(stride.max(1));
             }
             IndexItem::Ellipsis => {
-                for _ in 0..(ndim - consumed) {
+                let expands = if ellipsis_seen { 0 } else { ndim - consumed };
+                ellipsis_seen = true;
+                for _ in 0..expands {
                     out.sizes.push(src.sizes[d]);
                     out.strides.push(src.strides[d]);
                     d += 1;
@@ -309,6 +308,16 @@ fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Ve
     Ok((out_shape, offsets))
 }
 
+/// A value assigned through an index is expanded to the indexed shape (after dropping
+/// leading size-1 dims it has beyond that shape), with `expand`'s errors.
+fn expand_value(v: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let mut v = v.clone();
+    while v.ndim() > sizes.len() && v.sizes()[0] == 1 {
+        v = super::views::select(&v, 0, 0)?;
+    }
+    super::views::expand(&v, sizes)
+}
+
 fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> Result<()> {
     if t.ndim() == 0
         && items
@@ -354,12 +363,15 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
 /// (advanced), broadcasting `value` and converting its dtype.
 pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
     check_zero_dim(t, items)?;
+    if let Value::Scalar(s) = value {
+        check_fits(t.dtype(), *s, TypeNaming::Cpp)?;
+    }
     let Sliced { view, advanced } = apply_basic(t, items)?;
     if advanced.is_empty() {
         let target = t.alias(view);
         return match value {
             Value::Scalar(s) => copy::fill_(&target, *s),
-            Value::Tensor(v) => copy::copy_(&target, v),
+            Value::Tensor(v) => copy::copy_(&target, &expand_value(v, &target.sizes())?),
         };
     }
     let (shape, offsets) = advanced_offsets(&view, advanced)?;

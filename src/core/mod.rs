@@ -1,6 +1,7 @@
 //! The memory model: dtypes, storages, layouts, tensors and the ops over them. Knows nothing
 //! of Rhai, terminals or printing.
 
+pub mod checked_scalar;
 pub mod copy;
 pub mod creation;
 pub mod defaults;
@@ -12,6 +13,7 @@ pub mod index;
 pub mod index_parse;
 pub mod layout;
 pub mod ops;
+pub mod overlap;
 pub mod promotion;
 pub mod scalar;
 pub mod storage;

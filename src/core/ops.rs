@@ -155,12 +155,12 @@ fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
         Arg::Number(s) => matches!(s, Scalar::Bool(_)),
     };
     if op == BinaryOp::Sub && is_bool(a) && is_bool(b) {
-        return Err(TorchError::runtime(
+        return Err(TorchError::not_implemented(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
         ));
     }
     if op == BinaryOp::Sub && (is_bool(a) || is_bool(b)) {
-        return Err(TorchError::runtime(
+        return Err(TorchError::not_implemented(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }
@@ -221,16 +221,14 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
             a.dtype().cpp_name()
         )));
     }
-    let sizes = a.sizes();
-    let out_shape = broadcast_shapes(&sizes, &shape(b))?;
-    if out_shape != sizes {
-        return Err(TorchError::runtime(format!(
-            "output with shape {} doesn't match the broadcast shape {}",
-            super::layout::fmt_list(&sizes),
-            super::layout::fmt_list(&out_shape)
-        )));
+    let out_shape = a.sizes();
+    if let Arg::Tensor(other) = b {
+        broadcast_layout(&other.layout(), &out_shape)?;
     }
     copy::check_no_internal_overlap(&a.layout())?;
+    if let Arg::Tensor(other) = b {
+        super::overlap::check_no_partial_overlap(a, other)?;
+    }
     let results = run(op, &lhs, b, compute_dtype, &out_shape)?;
     let tmp = from_scalars(&results, out_shape, out_dtype)?;
     copy::copy_(a, &tmp)
@@ -239,7 +237,7 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
 /// `-t`.
 pub fn neg(t: &Tensor) -> Result<Tensor> {
     if t.dtype() == DType::Bool {
-        return Err(TorchError::runtime(
+        return Err(TorchError::not_implemented(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }

@@ -5,27 +5,26 @@ use super::error::{Result, TorchError, wrap_dim};
 use super::layout::{Layout, fmt_list, infer_size, view_strides};
 use super::tensor::Tensor;
 
-/// The layout of `src` broadcast (expanded) to `target` sizes, with the error PyTorch gives
-/// when two tensors' shapes do not broadcast (`copy_`, elementwise ops).
+/// The layout of `src` broadcast (expanded) to `target` sizes. The shapes must broadcast to
+/// exactly `target`: the error is PyTorch's message for whichever rule fails.
 pub fn broadcast_layout(src: &Layout, target: &[i64]) -> Result<Layout> {
     if src.sizes == target {
         return Ok(src.clone());
     }
-    let (n, m) = (target.len(), src.ndim());
-    if m > n {
-        return Err(size_mismatch(target, &src.sizes, 0));
+    let out = broadcast_shapes(target, &src.sizes)?;
+    if out != target {
+        return Err(TorchError::runtime(format!(
+            "output with shape {} doesn't match the broadcast shape {}",
+            fmt_list(target),
+            fmt_list(&out)
+        )));
     }
+    let (n, m) = (target.len(), src.ndim());
     let mut strides = vec![0; n];
-    for i in 0..n {
-        let j = i as i64 - (n - m) as i64;
-        if j < 0 {
-            continue;
-        }
-        let j = j as usize;
+    for (i, stride) in strides.iter_mut().enumerate().skip(n - m) {
+        let j = i - (n - m);
         if src.sizes[j] == target[i] {
-            strides[i] = src.strides[j];
-        } else if src.sizes[j] != 1 {
-            return Err(size_mismatch(target, &src.sizes, i));
+            *stride = src.strides[j];
         }
     }
     Ok(Layout {
@@ -35,36 +34,17 @@ pub fn broadcast_layout(src: &Layout, target: &[i64]) -> Result<Layout> {
     })
 }
 
-fn size_mismatch(a: &[i64], b: &[i64], dim: usize) -> TorchError {
-    let (n, m) = (a.len(), b.len());
-    let width = n.max(m);
-    // Report the first dim from the right where neither is 1 and they differ.
-    for k in (0..width).rev() {
-        let ai = (k as i64) - (width - n) as i64;
-        let bi = (k as i64) - (width - m) as i64;
-        let av = if ai >= 0 { a[ai as usize] } else { 1 };
-        let bv = if bi >= 0 { b[bi as usize] } else { 1 };
-        if av != bv && av != 1 && bv != 1 {
-            return TorchError::runtime(format!(
-                "The size of tensor a ({av}) must match the size of tensor b ({bv}) at non-singleton dimension {k}"
-            ));
-        }
-    }
-    TorchError::runtime(format!(
-        "The size of tensor a must match the size of tensor b at dimension {dim}"
-    ))
-}
-
 /// The broadcast shape of two shapes, with PyTorch's error.
 pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
     let width = a.len().max(b.len());
     let mut out = vec![0; width];
-    for (k, slot) in out.iter_mut().enumerate() {
+    // Right to left, so the innermost mismatch is the one reported, as PyTorch does.
+    for k in (0..width).rev() {
         let ai = k as i64 - (width - a.len()) as i64;
         let bi = k as i64 - (width - b.len()) as i64;
         let av = if ai >= 0 { a[ai as usize] } else { 1 };
         let bv = if bi >= 0 { b[bi as usize] } else { 1 };
-        *slot = if av == bv || bv == 1 {
+        out[k] = if av == bv || bv == 1 {
             av
         } else if av == 1 {
             bv

@@ -94,7 +94,7 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
 /// `t.unbind(dim)`: every index along `dim`, as `select` views.
 pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     if t.ndim() == 0 {
-        return Err(TorchError::runtime(
+        return Err(TorchError::index(
             "Dimension specified as 0 but tensor has no dimensions",
         ));
     }
@@ -148,8 +148,8 @@ pub fn tensor_split_indices(t: &Tensor, indices: &[i64], dim: i64) -> Result<Vec
     let mut out = Vec::with_capacity(indices.len() + 1);
     let mut start = 0;
     for &i in indices {
-        let end = clamp(i).max(start);
-        out.push(narrow(t, d as i64, start, end - start)?);
+        let end = clamp(i);
+        out.push(narrow(t, d as i64, start, (end - start).max(0))?);
         start = end;
     }
     out.push(narrow(t, d as i64, start, size - start)?);

@@ -132,7 +132,7 @@ pub fn register(r: &mut Registry) {
         };
         if src.nbytes() != s.nbytes() {
             return Err(to_rhai(TorchError::runtime(format!(
-                "size mismatch, self size {} but source size {}",
+                "size does not match, self was {} bytes but src was {} bytes",
                 s.nbytes(),
                 src.nbytes()
             ))));

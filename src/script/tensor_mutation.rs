@@ -7,6 +7,7 @@ use super::args::Args;
 use super::convert::{to_int_list, to_scalar};
 use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use super::registry::Registry;
+use crate::core::checked_scalar::{TypeNaming, check_fits};
 use crate::core::copy;
 use crate::core::error::{Result, TorchError};
 use crate::core::layout::{Layout, contiguous_strides};
@@ -61,11 +62,10 @@ pub fn set_storage(
 
 /// `t.resize_(sizes)`: contiguous strides, growing the storage when needed.
 pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
-    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
-        return Err(TorchError::runtime(format!(
-            "Trying to create tensor with negative dimension {s}: {}",
-            crate::core::layout::fmt_list(&sizes)
-        )));
+    if sizes.iter().any(|&s| s < 0) {
+        return Err(TorchError::runtime(
+            "numel: integer multiplication overflow",
+        ));
     }
     let layout = Layout {
         strides: contiguous_strides(&sizes),
@@ -155,7 +155,9 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(x.clone()))
     });
     r.method("fill_", 1, |x, a| {
-        copy::fill_(x, fill_value(&a, "fill_")?).rhai()?;
+        let value = fill_value(&a, "fill_")?;
+        check_fits(x.dtype(), value, TypeNaming::Cpp).rhai()?;
+        copy::fill_(x, value).rhai()?;
         Ok(Dynamic::from(x.clone()))
     });
     r.method("zero_", 0, |x, _| {

@@ -42,6 +42,11 @@ const FACTORY_KW: &[&str] = &[
 fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
     a.allow(name, FACTORY_KW)?;
     let sizes = a.sizes("size")?;
+    if name == "zeros" && sizes.iter().any(|&s| s < 0) {
+        return Err(to_rhai(TorchError::runtime(
+            "zeros: Dimension size must be non-negative.",
+        )));
+    }
     let dtype = a.dtype()?.unwrap_or_else(default_dtype);
     finish(creation::full(&sizes, value, dtype).rhai()?, a)
 }
