@@ -118,7 +118,7 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
     let w = d.itemsize() as i64;
     s.with_bytes(|bytes| {
         l.check_in_bounds(d.itemsize(), bytes.len())?;
-        let mut out = Vec::with_capacity(l.numel().max(0) as usize);
+        let mut out = super::alloc::vec_with_capacity(l.numel().max(0) as usize)?;
         for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
             for i in 0..n as i64 {
                 out.push(element::read(d, &bytes[((s0 + i * st) * w) as usize..]));
@@ -131,8 +131,8 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
 /// The raw bytes of every element in row-major order (a contiguous image of the tensor).
 pub fn to_contiguous_bytes(t: &Tensor) -> Result<Vec<u8>> {
     let (l, d, s) = (t.layout(), t.dtype(), t.storage());
-    let n = l.numel().max(0) as usize;
-    let mut out = vec![0u8; n * d.itemsize()];
+    let mut out =
+        super::alloc::zeroed_bytes(super::alloc::contiguous_nbytes(&l.sizes, d.itemsize())?)?;
     let target = Layout::contiguous(l.sizes.clone());
     s.with_bytes(|bytes| {
         l.check_in_bounds(d.itemsize(), bytes.len())?;
@@ -158,7 +158,7 @@ pub fn cast_copy(t: &Tensor, dtype: DType) -> Result<Tensor> {
             Layout::contiguous(sizes),
         ));
     }
-    let out = Tensor::zeros(sizes, dtype);
+    let out = Tensor::zeros(sizes, dtype)?;
     copy_(&out, t)?;
     Ok(out)
 }
@@ -190,7 +190,7 @@ mod tests {
     use super::*;
 
     fn arange(n: i64, dtype: DType) -> Tensor {
-        let t = Tensor::zeros(vec![n], dtype);
+        let t = Tensor::zeros(vec![n], dtype).unwrap();
         let s = t.storage();
         s.with_bytes_mut(|b| {
             for i in 0..n {
@@ -217,18 +217,42 @@ mod tests {
         assert_eq!(v, vec![0, 3, 1, 4, 2, 5]);
     }
 
-        #[test]
+    #[test]
     fn partial_overlap_is_refused_and_non_dense_overlap_is_exact() {
         let t = arange(4, DType::Int32);
-        let head = t.alias(Layout { sizes: vec![3], strides: vec![1], offset: 0 });
-        let tail = t.alias(Layout { sizes: vec![3], strides: vec![1], offset: 1 });
+        let head = t.alias(Layout {
+            sizes: vec![3],
+            strides: vec![1],
+            offset: 0,
+        });
+        let tail = t.alias(Layout {
+            sizes: vec![3],
+            strides: vec![1],
+            offset: 1,
+        });
         assert!(copy_(&tail, &head).is_err());
         // Every other element, read back to front: not dense, so PyTorch lets it through and
         // the source must be read before any write.
-        let evens = t.alias(Layout { sizes: vec![2], strides: vec![2], offset: 0 });
-        let odds = t.alias(Layout { sizes: vec![2], strides: vec![2], offset: 1 });
+        let evens = t.alias(Layout {
+            sizes: vec![2],
+            strides: vec![2],
+            offset: 0,
+        });
+        let odds = t.alias(Layout {
+            sizes: vec![2],
+            strides: vec![2],
+            offset: 1,
+        });
         copy_(&evens, &odds).unwrap();
-        copy_(&odds, &t.alias(Layout { sizes: vec![2], strides: vec![1], offset: 0 })).unwrap();
+        copy_(
+            &odds,
+            &t.alias(Layout {
+                sizes: vec![2],
+                strides: vec![1],
+                offset: 0,
+            }),
+        )
+        .unwrap();
         let v: Vec<i64> = to_scalars(&t).unwrap().iter().map(|s| s.to_i64()).collect();
         assert_eq!(v, vec![1, 1, 3, 1]);
     }

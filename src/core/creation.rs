@@ -137,7 +137,7 @@ pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<
 pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
     check_sizes(sizes)?;
     check_fits(dtype, value, TypeNaming::Cpp)?;
-    let t = Tensor::zeros(sizes.to_vec(), dtype);
+    let t = Tensor::zeros(sizes.to_vec(), dtype)?;
     if value.to_bool() || matches!(value, Scalar::Float(f) if f.is_sign_negative()) {
         copy::fill_(&t, value)?;
     }
@@ -152,13 +152,13 @@ pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Ten
             "mismatch in length of strides and shape",
         ));
     }
+    let nbytes = super::alloc::strided_nbytes(sizes, strides, dtype.itemsize())?;
     let layout = Layout {
         sizes: sizes.to_vec(),
         strides: strides.to_vec(),
         offset: 0,
     };
-    let nbytes = layout.span_bytes(dtype.itemsize()).max(0) as usize;
-    Ok(Tensor::from_parts(Storage::zeroed(nbytes), dtype, layout))
+    Ok(Tensor::from_parts(Storage::zeroed(nbytes)?, dtype, layout))
 }
 
 /// `torch.arange(start, end, step)`; the dtype is int64 unless a bound is a float.
@@ -189,12 +189,14 @@ pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) ->
     } else {
         ((e - s) / st).ceil() as i64
     };
-    let values: Vec<Scalar> = if dtype.is_integral() && !any_float {
+    super::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
+    let mut values = super::alloc::vec_with_capacity(n as usize)?;
+    if dtype.is_integral() && !any_float {
         let (s, st) = (start.to_i64(), step.to_i64());
-        (0..n).map(|i| Scalar::Int(s + i * st)).collect()
+        values.extend((0..n).map(|i| Scalar::Int(s + i * st)));
     } else {
-        (0..n).map(|i| Scalar::Float(s + st * i as f64)).collect()
-    };
+        values.extend((0..n).map(|i| Scalar::Float(s + st * i as f64)));
+    }
     from_scalars(&values, vec![n], dtype)
 }
 
@@ -212,16 +214,16 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
         0.0
     };
     let half = steps / 2;
-    let values: Vec<Scalar> = (0..steps)
-        .map(|i| {
-            let v = if i < half {
-                start + step * i as f64
-            } else {
-                end - step * (steps - i - 1) as f64
-            };
-            Scalar::Float(v)
-        })
-        .collect();
+    super::alloc::contiguous_nbytes(&[steps], dtype.itemsize())?;
+    let mut values = super::alloc::vec_with_capacity(steps as usize)?;
+    values.extend((0..steps).map(|i| {
+        let v = if i < half {
+            start + step * i as f64
+        } else {
+            end - step * (steps - i - 1) as f64
+        };
+        Scalar::Float(v)
+    }));
     from_scalars(&values, vec![steps], dtype)
 }
 
@@ -237,7 +239,7 @@ pub fn eye(n: i64, m: i64, dtype: DType) -> Result<Tensor> {
             "m must be greater or equal to 0, got {m}"
         )));
     }
-    let t = Tensor::zeros(vec![n, m], dtype);
+    let t = Tensor::zeros(vec![n, m], dtype)?;
     let diag = super::views::diagonal(&t, 0, 0, 1)?;
     copy::fill_(&diag, Scalar::Int(1))?;
     Ok(t)

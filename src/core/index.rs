@@ -278,8 +278,9 @@ fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Ve
         let b = broadcast_layout(&src, &bshape)?;
         wrapped.push((*d, b, w));
     }
-    let total: i64 = out_shape.iter().product();
-    let mut offsets = Vec::with_capacity(total.max(0) as usize);
+
+    let total = super::alloc::checked_numel(&out_shape)?;
+    let mut offsets = super::alloc::vec_with_capacity(total.max(0) as usize)?;
     let nb = before.len();
     let nbs = bshape.len();
     let mut counter = vec![0i64; out_shape.len()];
@@ -342,7 +343,7 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     let dtype = t.dtype();
     let w = dtype.itemsize();
     let storage = t.storage();
-    let mut out = vec![0u8; offsets.len() * w];
+    let mut out = super::alloc::zeroed_bytes(offsets.len() * w)?;
     storage.with_bytes(|bytes| {
         // Every offset lies inside the view, so one check of the view covers them all.
         view.check_in_bounds(w, bytes.len())?;

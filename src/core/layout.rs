@@ -99,12 +99,25 @@ impl Layout {
     /// The single bounds check: the layout's elements all lie within `storage_nbytes`.
     /// The error is PyTorch's `setStorage` message.
     pub fn check_in_bounds(&self, itemsize: usize, storage_nbytes: usize) -> Result<()> {
-        let span = self.span_bytes(itemsize);
-        if span == 0 {
+        if self.sizes.contains(&0) {
             return Ok(());
         }
-        let needed = span + self.offset * itemsize as i64;
-        if needed > storage_nbytes as i64 || self.offset < 0 {
+        // i128: no product of i64 sizes and strides can overflow it, so a huge layout can
+        // never wrap around into a small, wrongly accepted one.
+        let last: i128 = self
+            .sizes
+            .iter()
+            .zip(&self.strides)
+            .map(|(&s, &st)| (s as i128 - 1) * st as i128)
+            .sum();
+        let lowest: i128 = self
+            .sizes
+            .iter()
+            .zip(&self.strides)
+            .map(|(&s, &st)| (s as i128 - 1) * (st as i128).min(0))
+            .sum();
+        let needed = (last + 1 + self.offset as i128) * itemsize as i128;
+        if needed > storage_nbytes as i128 || self.offset as i128 + lowest < 0 {
             return Err(TorchError::runtime(format!(
                 "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage size of {} are out of bounds for storage of size {}",
                 fmt_list(&self.sizes),
@@ -163,7 +176,9 @@ pub fn infer_size(shape: &[i64], numel: i64) -> Result<Vec<i64>> {
             }
             inferred = Some(d);
         } else if s >= 0 {
-            product = product.saturating_mul(s);
+            product = product
+                .checked_mul(s)
+                .ok_or_else(|| TorchError::runtime("numel: integer multiplication overflow"))?;
         } else {
             return Err(TorchError::runtime(format!(
                 "invalid shape dimension {s} at index {index} of shape {}",

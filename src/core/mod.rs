@@ -1,6 +1,7 @@
 //! The memory model: dtypes, storages, layouts, tensors and the ops over them. Knows nothing
 //! of Rhai, terminals or printing.
 
+pub mod alloc;
 pub mod checked_scalar;
 pub mod copy;
 pub mod creation;
@@ -22,3 +23,6 @@ pub mod tensor;
 pub mod views;
 pub mod views_dtype;
 pub mod views_split;
+
+#[cfg(test)]
+mod view_model_tests;

@@ -75,10 +75,12 @@ fn cast(dtype: DType, v: Scalar) -> Scalar {
 
 fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
     match a {
-        Arg::Number(s) => Ok(vec![
-            cast(common, *s);
-            out_shape.iter().product::<i64>().max(0) as usize
-        ]),
+        Arg::Number(s) => {
+            let n = super::alloc::checked_numel(out_shape)?.max(0) as usize;
+            let mut v = super::alloc::vec_with_capacity(n)?;
+            v.resize(n, cast(common, *s));
+            Ok(v)
+        }
         Arg::Tensor(t) => {
             let l = broadcast_layout(&t.layout(), out_shape)?;
             let view = t.alias(l);

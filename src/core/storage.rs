@@ -38,9 +38,9 @@ struct StorageCell {
 pub struct Storage(Rc<StorageCell>);
 
 impl Storage {
-    /// A new resizable heap storage of `nbytes` zero bytes.
-    pub fn zeroed(nbytes: usize) -> Storage {
-        Storage::from_vec(vec![0; nbytes])
+    /// A new resizable heap storage of `nbytes` zero bytes, or the out-of-memory error.
+    pub fn zeroed(nbytes: usize) -> Result<Storage> {
+        Ok(Storage::from_vec(super::alloc::zeroed_bytes(nbytes)?))
     }
 
     /// A new resizable heap storage owning these bytes.
@@ -150,7 +150,7 @@ impl Storage {
             ));
         }
         match &mut *self.0.backing.borrow_mut() {
-            Backing::Heap(v) => v.resize(nbytes, 0),
+            Backing::Heap(v) => super::alloc::grow_zeroed(v, nbytes)?,
             Backing::Window { .. } => {
                 return Err(TorchError::runtime(
                     "Trying to resize storage that is not resizable",
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn shared_and_resizable() {
-        let s = Storage::zeroed(4);
+        let s = Storage::zeroed(4).unwrap();
         let t = s.clone();
         assert!(t.set_byte(1, 7));
         assert_eq!(s.to_vec(), vec![0, 7, 0, 0]);
@@ -191,7 +191,7 @@ mod tests {
         s.resize(6).unwrap();
         assert_eq!(t.nbytes(), 6);
         assert!(!t.set_byte(6, 1));
-        assert_eq!(Storage::zeroed(0).data_ptr(), 0);
+        assert_eq!(Storage::zeroed(0).unwrap().data_ptr(), 0);
         let e = Storage::external(vec![1]);
         assert!(e.resize(2).is_err());
         let w = s.window(1, 2);

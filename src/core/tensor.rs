@@ -50,11 +50,12 @@ impl Tensor {
         })))
     }
 
-    /// A new zero-filled contiguous tensor.
-    pub fn zeros(sizes: Vec<i64>, dtype: DType) -> Tensor {
+    /// A new zero-filled contiguous tensor (sizes must be non-negative), or the allocation
+    /// error for sizes too large.
+    pub fn zeros(sizes: Vec<i64>, dtype: DType) -> crate::core::error::Result<Tensor> {
+        let nbytes = crate::core::alloc::contiguous_nbytes(&sizes, dtype.itemsize())?;
         let layout = Layout::contiguous(sizes);
-        let n = layout.numel().max(0) as usize;
-        Tensor::from_parts(Storage::zeroed(n * dtype.itemsize()), dtype, layout)
+        Ok(Tensor::from_parts(Storage::zeroed(nbytes)?, dtype, layout))
     }
 
     /// A view: a new handle over the same storage with another layout.

@@ -140,6 +140,7 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             new_strides[i] = stride;
         }
     }
+    super::alloc::checked_numel(&new_sizes)?;
     Ok(t.alias(Layout {
         sizes: new_sizes,
         strides: new_strides,
@@ -485,6 +486,7 @@ pub fn checked_strided_layout(
             fmt_list(sizes)
         )));
     }
+    super::alloc::strided_nbytes(sizes, strides, t.dtype().itemsize())?;
     let offset = offset.unwrap_or_else(|| t.offset());
     if offset < 0 {
         return Err(TorchError::runtime(format!(
@@ -549,7 +551,7 @@ mod tests {
     use crate::core::dtype::DType;
 
     fn mat(sizes: &[i64]) -> Tensor {
-        Tensor::zeros(sizes.to_vec(), DType::Int64)
+        Tensor::zeros(sizes.to_vec(), DType::Int64).unwrap()
     }
 
     #[test]

@@ -168,7 +168,7 @@ fn byte_list(v: &Dynamic, func: &str) -> RhaiResult<Vec<u8>> {
         if n < 0 {
             return Err(to_rhai(TorchError::value("negative count")));
         }
-        return Ok(vec![0; n as usize]);
+        return crate::core::alloc::zeroed_bytes(n as usize).map_err(to_rhai);
     }
     let Some(items) = v.clone().try_cast::<Array>() else {
         return Err(type_error(format!(

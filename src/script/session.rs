@@ -80,6 +80,25 @@ impl Session {
     /// Runs `code`, keeping its variables and functions, and returns the value of its last
     /// expression statement (unit for `let` and other statements).
     pub fn eval(&mut self, code: &str) -> Result<Dynamic, ScriptError> {
+        // Last line of defence: no input should panic, but if a bug does, the session reports
+        // it as an error instead of aborting (the tensor state a panic interrupted is only
+        // ever bytes within bounds, so going on is safe).
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.eval_inner(code)));
+        run.unwrap_or_else(|payload| {
+            let what = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(ScriptError {
+                message: format!("InternalError: tensh hit a bug ({what}); please report it"),
+                line: None,
+                column: None,
+            })
+        })
+    }
+
+    fn eval_inner(&mut self, code: &str) -> Result<Dynamic, ScriptError> {
         let ast = self
             .engine
             .compile_with_scope(&self.scope, code)

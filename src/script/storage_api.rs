@@ -38,7 +38,7 @@ fn slice(s: &Storage, start: i64, stop: i64) -> Storage {
 fn new_storage(a: &Args) -> RhaiResult<Storage> {
     a.allow("UntypedStorage", &["device"])?;
     match a.get(0, "size") {
-        None => Ok(Storage::zeroed(0)),
+        None => Storage::zeroed(0).rhai(),
         Some(v) if v.is::<Array>() => {
             let items = to_int_list(v, "sequence")?;
             Ok(Storage::from_vec(
@@ -53,7 +53,7 @@ fn new_storage(a: &Args) -> RhaiResult<Storage> {
                     n as u64
                 ))));
             }
-            Ok(Storage::zeroed(n as usize))
+            Storage::zeroed(n as usize).rhai()
         }
     }
 }

@@ -67,6 +67,7 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
             "numel: integer multiplication overflow",
         ));
     }
+    crate::core::alloc::checked_numel(&sizes)?;
     let layout = Layout {
         strides: contiguous_strides(&sizes),
         sizes,
@@ -91,7 +92,7 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     match source {
         None => {
             x.replace(
-                Storage::zeroed(0),
+                Storage::zeroed(0).rhai()?,
                 Layout {
                     sizes: vec![0],
                     strides: vec![1],

@@ -1,0 +1,116 @@
+//! Every allocation whose size comes from a script goes through here, so that a huge or
+//! overflowing size is PyTorch's `RuntimeError` rather than a panic or an abort.
+
+use super::error::{Result, TorchError};
+use super::layout::fmt_list;
+
+fn cannot_allocate(nbytes: u128) -> TorchError {
+    TorchError::runtime(format!(
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
+    ))
+}
+
+/// The element count of `sizes`, or PyTorch's overflow error.
+pub fn checked_numel(sizes: &[i64]) -> Result<i64> {
+    sizes
+        .iter()
+        .try_fold(1i64, |acc, &s| acc.checked_mul(s))
+        .ok_or_else(|| TorchError::runtime("numel: integer multiplication overflow"))
+}
+
+/// Bytes for a contiguous tensor of `sizes`, or PyTorch's overflow error.
+pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
+    let n = sizes
+        .iter()
+        .try_fold(itemsize as i64, |acc, &s| acc.checked_mul(s.max(0)));
+    n.and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+        TorchError::runtime(format!(
+            "Storage size calculation overflowed with sizes={}",
+            fmt_list(sizes)
+        ))
+    })
+}
+
+/// Bytes a strided layout spans (0 when empty), or PyTorch's overflow error.
+pub fn strided_nbytes(sizes: &[i64], strides: &[i64], itemsize: usize) -> Result<usize> {
+    if sizes.contains(&0) {
+        return Ok(0);
+    }
+    let last = sizes.iter().zip(strides).try_fold(0i64, |acc, (&s, &st)| {
+        (s - 1).checked_mul(st).and_then(|x| acc.checked_add(x))
+    });
+    last.and_then(|l| l.checked_add(1))
+        .and_then(|n| n.checked_mul(itemsize as i64))
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| {
+            TorchError::runtime(format!(
+                "Storage size calculation overflowed with sizes={} and strides={}",
+                fmt_list(sizes),
+                fmt_list(strides)
+            ))
+        })
+}
+
+/// `nbytes` zero bytes, or PyTorch's out-of-memory error. Zeroed pages are requested from the
+/// allocator directly (`calloc`-like), so a large buffer costs nothing until it is touched.
+pub fn zeroed_bytes(nbytes: usize) -> Result<Vec<u8>> {
+    if nbytes == 0 {
+        return Ok(Vec::new());
+    }
+    let layout =
+        std::alloc::Layout::array::<u8>(nbytes).map_err(|_| cannot_allocate(nbytes as u128))?;
+    // SAFETY: `layout` has a non-zero size (checked above). A null return means failure and is
+    // turned into an error. Otherwise the block is `nbytes` initialised (zeroed) bytes with
+    // alignment 1, allocated by the global allocator, which is exactly what
+    // `Vec::<u8>::from_raw_parts(ptr, nbytes, nbytes)` requires to own and later free it.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout);
+        if ptr.is_null() {
+            return Err(cannot_allocate(nbytes as u128));
+        }
+        Ok(Vec::from_raw_parts(ptr, nbytes, nbytes))
+    }
+}
+
+/// An empty vector with room for `n` items, or PyTorch's out-of-memory error.
+pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| cannot_allocate((n as u128) * std::mem::size_of::<T>() as u128))?;
+    Ok(v)
+}
+
+/// Grows `v` to `len` with zeros, or PyTorch's out-of-memory error.
+pub fn grow_zeroed(v: &mut Vec<u8>, len: usize) -> Result<()> {
+    if len > v.len() {
+        v.try_reserve_exact(len - v.len())
+            .map_err(|_| cannot_allocate(len as u128))?;
+    }
+    v.resize(len, 0);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_sizes_are_errors() {
+        assert!(
+            zeroed_bytes(1 << 62)
+                .unwrap_err()
+                .message
+                .contains("can't allocate memory")
+        );
+        assert_eq!(zeroed_bytes(3).unwrap(), vec![0, 0, 0]);
+        assert!(
+            contiguous_nbytes(&[1 << 40, 1 << 40], 4)
+                .unwrap_err()
+                .message
+                .starts_with("Storage size calculation")
+        );
+        assert!(checked_numel(&[1 << 40, 1 << 40]).is_err());
+        assert!(strided_nbytes(&[1 << 62], &[1 << 62], 1).is_err());
+        assert!(vec_with_capacity::<u64>(usize::MAX / 4).is_err());
+    }
+}
