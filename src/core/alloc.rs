@@ -10,11 +10,15 @@ fn cannot_allocate(nbytes: u128) -> TorchError {
     ))
 }
 
-/// The element count of `sizes`, or PyTorch's overflow error.
+/// The element count of `sizes`, or PyTorch's overflow error. PyTorch multiplies sizes as
+/// unsigned numbers, so a negative size is an overflow too.
 pub fn checked_numel(sizes: &[i64]) -> Result<i64> {
     sizes
         .iter()
-        .try_fold(1i64, |acc, &s| acc.checked_mul(s))
+        .try_fold(
+            1i64,
+            |acc, &s| if s < 0 { None } else { acc.checked_mul(s) },
+        )
         .ok_or_else(|| TorchError::runtime("numel: integer multiplication overflow"))
 }
 
@@ -31,15 +35,23 @@ pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
     })
 }
 
-/// Bytes a strided layout spans (0 when empty), or PyTorch's overflow error.
+/// Bytes a strided layout spans (0 when empty), or PyTorch's overflow error (negative
+/// strides count as overflow, as PyTorch computes with unsigned numbers).
 pub fn strided_nbytes(sizes: &[i64], strides: &[i64], itemsize: usize) -> Result<usize> {
     if sizes.contains(&0) {
         return Ok(0);
     }
-    let last = sizes.iter().zip(strides).try_fold(0i64, |acc, (&s, &st)| {
+    let span = |acc: i64, (&s, &st): (&i64, &i64)| {
+        if st < 0 {
+            return None;
+        }
         (s - 1).checked_mul(st).and_then(|x| acc.checked_add(x))
-    });
-    last.and_then(|l| l.checked_add(1))
+    };
+    sizes
+        .iter()
+        .zip(strides)
+        .try_fold(0i64, span)
+        .and_then(|l| l.checked_add(1))
         .and_then(|n| n.checked_mul(itemsize as i64))
         .and_then(|n| usize::try_from(n).ok())
         .ok_or_else(|| {
@@ -80,13 +92,16 @@ pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>> {
     Ok(v)
 }
 
-/// Grows `v` to `len` with zeros, or PyTorch's out-of-memory error.
+/// Resizes `v` to `len`, zero-filling growth, or PyTorch's out-of-memory error. Growth takes
+/// a fresh zeroed buffer (so the new part is not touched) and copies the old bytes over.
 pub fn grow_zeroed(v: &mut Vec<u8>, len: usize) -> Result<()> {
-    if len > v.len() {
-        v.try_reserve_exact(len - v.len())
-            .map_err(|_| cannot_allocate(len as u128))?;
+    if len <= v.len() {
+        v.truncate(len);
+        return Ok(());
     }
-    v.resize(len, 0);
+    let mut bigger = zeroed_bytes(len)?;
+    bigger[..v.len()].copy_from_slice(v);
+    *v = bigger;
     Ok(())
 }
 

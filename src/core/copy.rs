@@ -89,10 +89,18 @@ pub fn fill_(dst: &Tensor, value: Scalar) -> Result<()> {
 pub fn fill_layout(storage: &Storage, dtype: DType, layout: &Layout, value: Scalar) -> Result<()> {
     let (pattern, w) = element::encode(dtype, value);
     let pattern = &pattern[..w];
+    // Writing one value is idempotent, so a stride-0 (expanded) dim needs one pass, not one
+    // per index: collapse it to size 1.
+    let sizes: Vec<i64> = layout
+        .sizes
+        .iter()
+        .zip(&layout.strides)
+        .map(|(&s, &st)| if st == 0 && s > 0 { 1 } else { s })
+        .collect();
     storage.with_bytes_mut(|bytes| {
         layout.check_in_bounds(w, bytes.len())?;
         for_each_run(
-            &layout.sizes,
+            &sizes,
             [(&layout.strides, layout.offset)],
             |[s0], n, [st]| {
                 if st == 1 {

@@ -85,7 +85,14 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     let (d, size) = dim_size(t, dim)?;
     let split_size = (size + chunks - 1) / chunks;
     if split_size == 0 && size == 0 {
-        let sizes = vec![0; chunks as usize];
+        // One empty piece per chunk, as PyTorch gives; it refuses counts no vector can hold.
+        if chunks > i64::MAX / 16 {
+            return Err(TorchError::runtime(
+                "cannot create std::vector larger than max_size()",
+            ));
+        }
+        let mut sizes = super::alloc::vec_with_capacity(chunks as usize)?;
+        sizes.resize(chunks as usize, 0);
         return split_with_sizes(t, &sizes, d as i64);
     }
     split(t, split_size, d as i64)
@@ -117,16 +124,20 @@ pub fn tensor_split_sections(t: &Tensor, sections: i64, dim: i64) -> Result<Vec<
     }
     let d = wrap_dim(dim, t.ndim())?;
     let size = t.sizes()[d];
+    if sections > i64::MAX / 16 {
+        return Err(TorchError::runtime(
+            "cannot create std::vector larger than max_size()",
+        ));
+    }
     let (base, extra) = (size / sections, size % sections);
+    let mut out = super::alloc::vec_with_capacity(sections as usize)?;
     let mut start = 0;
-    (0..sections)
-        .map(|i| {
-            let len = base + if i < extra { 1 } else { 0 };
-            let piece = narrow(t, d as i64, start, len);
-            start += len;
-            piece
-        })
-        .collect()
+    for i in 0..sections {
+        let len = base + if i < extra { 1 } else { 0 };
+        out.push(narrow(t, d as i64, start, len)?);
+        start += len;
+    }
+    Ok(out)
 }
 
 /// `t.tensor_split(indices, dim)`: pieces between the given indices (clamped to the size).

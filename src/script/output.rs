@@ -1,16 +1,49 @@
 //! Where a session's text goes: `print` to stdout, warnings and errors to stderr. Stdout is
-//! flushed before anything goes to stderr so the two interleave as written.
+//! flushed before anything goes to stderr so the two interleave as written. Tests can capture
+//! both into a buffer instead.
 
+use std::cell::RefCell;
 use std::io::Write;
+
+thread_local! {
+    static CAPTURE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Starts capturing this thread's output (both streams) into a buffer.
+pub fn start_capture() {
+    CAPTURE.with(|c| *c.borrow_mut() = Some(String::new()));
+}
+
+/// Stops capturing and returns what was captured.
+pub fn take_capture() -> String {
+    CAPTURE.with(|c| c.borrow_mut().take()).unwrap_or_default()
+}
+
+fn captured(text: &str) -> bool {
+    CAPTURE.with(|c| match c.borrow_mut().as_mut() {
+        Some(buf) => {
+            buf.push_str(text);
+            buf.push('\n');
+            true
+        }
+        None => false,
+    })
+}
 
 /// Writes one line of `print` output.
 pub fn print_line(text: &str) {
+    if captured(text) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}");
 }
 
 /// Writes a warning line to stderr (after flushing stdout).
 pub fn warning(text: &str) {
+    if captured(text) {
+        return;
+    }
     let _ = std::io::stdout().flush();
     eprintln!("{text}");
 }

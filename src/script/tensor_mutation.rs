@@ -36,6 +36,10 @@ pub fn set_storage(
             "mismatch in length of strides and shape",
         ));
     }
+    crate::core::alloc::checked_numel(&size)?;
+    if let Some(st) = &stride {
+        crate::core::alloc::strided_nbytes(&size, st, t.dtype().itemsize())?;
+    }
     let current = t.layout();
     let unchanged = current.sizes == size && stride.as_ref().is_none_or(|s| *s == current.strides);
     let strides = stride.unwrap_or_else(|| contiguous_strides(&size));
@@ -48,15 +52,31 @@ pub fn set_storage(
     if unchanged {
         layout.check_in_bounds(itemsize, storage.nbytes())?;
     } else {
-        let span = layout.span_bytes(itemsize);
-        if span > 0 {
-            let needed = (span + offset * itemsize as i64) as usize;
-            if needed > storage.nbytes() {
-                storage.resize(needed)?;
-            }
-        }
+        grow_to_fit(&storage, &layout, itemsize)?;
     }
     t.replace(storage, layout);
+    Ok(())
+}
+
+/// Grows `storage` (when resizable) until `layout` fits, with checked arithmetic.
+fn grow_to_fit(storage: &Storage, layout: &Layout, itemsize: usize) -> Result<()> {
+    let span = crate::core::alloc::strided_nbytes(&layout.sizes, &layout.strides, itemsize)?;
+    if span == 0 {
+        return Ok(());
+    }
+    let offset_bytes = (layout.offset as usize).checked_mul(itemsize);
+    let needed = offset_bytes
+        .and_then(|o| o.checked_add(span))
+        .ok_or_else(|| {
+            TorchError::runtime(format!(
+                "Storage size calculation overflowed with sizes={} and strides={}",
+                crate::core::layout::fmt_list(&layout.sizes),
+                crate::core::layout::fmt_list(&layout.strides)
+            ))
+        })?;
+    if needed > storage.nbytes() {
+        storage.resize(needed)?;
+    }
     Ok(())
 }
 
@@ -73,15 +93,7 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
         sizes,
         offset: t.offset(),
     };
-    let itemsize = t.dtype().itemsize();
-    let storage = t.storage();
-    let span = layout.span_bytes(itemsize);
-    if span > 0 {
-        let needed = (span + layout.offset * itemsize as i64) as usize;
-        if needed > storage.nbytes() {
-            storage.resize(needed)?;
-        }
-    }
+    grow_to_fit(&t.storage(), &layout, t.dtype().itemsize())?;
     t.set_layout(layout);
     Ok(())
 }
