@@ -102,7 +102,7 @@ proptest! {
     ) {
                 tensh::script::output::start_capture();
         let mut session = Session::new();
-        session.eval(&format!("let x = {};", TENSORS[t])).expect("tensor builds");
+        let _ = session.eval(&format!("let x = {};", TENSORS[t])).expect("tensor builds");
         for (m, args, idx) in calls {
             let code = format!("x = x.{}({});", METHODS[m], args.join(", "));
             if let Err(e) = session.eval(&code) {
