@@ -1,0 +1,108 @@
+//! The command line: exit statuses, standard input, `-e`, errors with line and column, and the
+//! example scripts in `scripts/`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn tensh(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tensh starts");
+    let input = stdin.unwrap_or("").to_string();
+    let mut pipe = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("tensh ends");
+    writer.join().expect("writer");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn code_runs_and_prints() {
+    let (code, out, _) = tensh(&["-e", "print(torch::arange(3))"], None);
+    assert_eq!((code, out.as_str()), (0, "tensor([0, 1, 2])\n"));
+}
+
+#[test]
+fn a_script_error_exits_1_with_line_and_column() {
+    let (code, out, err) = tensh(
+        &[
+            "-e",
+            "print(1);\nlet x = torch::zeros(4, 4);\nx.view(3, 5);",
+        ],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(out, "1\n");
+    assert_eq!(
+        err.trim(),
+        "-e:3:3: RuntimeError: shape '[3, 5]' is invalid for input of size 16"
+    );
+}
+
+#[test]
+fn syntax_errors_exit_1() {
+    let (code, _, err) = tensh(&["-e", "let x = ;"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("SyntaxError"), "{err}");
+}
+
+#[test]
+fn standard_input_runs_as_a_script() {
+    let (code, out, _) = tensh(&[], Some("let x = torch::ones(2);\nprint(x.stride());\n"));
+    assert_eq!((code, out.as_str()), (0, "[1]\n"));
+}
+
+#[test]
+fn bad_command_lines_exit_2() {
+    assert_eq!(tensh(&["--frobnicate"], None).0, 2);
+    assert_eq!(tensh(&["-e"], None).0, 2);
+    assert_eq!(tensh(&["/no/such/file.rhai"], None).0, 2);
+}
+
+#[test]
+fn help_and_version() {
+    let (code, out, _) = tensh(&["--version"], None);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("tensh "), "{out}");
+    let (code, out, _) = tensh(&["--help"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("usage: tensh"), "{out}");
+}
+
+#[test]
+fn script_arguments_are_in_args() {
+    let dir = std::env::temp_dir().join(format!("tensh-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("args.rhai");
+    std::fs::write(&script, "print(ARGS);").expect("write");
+    let (code, out, _) = tensh(&[script.to_str().expect("utf-8"), "a", "b"], None);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!((code, out.as_str()), (0, "[\"a\", \"b\"]\n"));
+}
+
+#[test]
+fn example_scripts_run_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts");
+    let mut ran = 0;
+    for entry in std::fs::read_dir(&dir).expect("scripts/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "rhai") {
+            let (code, out, err) = tensh(&[path.to_str().expect("utf-8")], None);
+            assert_eq!(code, 0, "{}: {err}", path.display());
+            assert!(!out.is_empty(), "{} printed nothing", path.display());
+            ran += 1;
+        }
+    }
+    assert!(ran >= 3);
+}
