@@ -16,6 +16,7 @@ pub mod layout;
 pub mod ops;
 pub mod overlap;
 pub mod promotion;
+pub mod random;
 pub mod scalar;
 pub mod storage;
 pub mod strided;

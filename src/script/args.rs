@@ -139,7 +139,8 @@ impl Args {
 /// A method body: the receiver and the call's arguments.
 pub type MethodBody<T> = Rc<dyn Fn(&T, Args) -> RhaiResult<Dynamic>>;
 
-/// Registers `name` as a method of `T` for 0 to `max` arguments (at most 8).
+/// Registers `name` as a method of `T` for 0 to `max` arguments, plus one for a trailing
+/// keyword map (at most 9 in all).
 pub fn method<T: Variant + Clone>(
     engine: &mut Engine,
     name: &str,
@@ -149,13 +150,16 @@ pub fn method<T: Variant + Clone>(
     let f: MethodBody<T> = Rc::new(body);
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
-            if max + 1 > $n {
+            if max + 1 >= $n {
                 let f = f.clone();
                 engine.register_fn(name, move |t: &mut T, $($a: Dynamic),*| f(t, Args::new(vec![$($a),*])));
             }
         };
     }
-    arity!(0;);
+    {
+        let f = f.clone();
+        engine.register_fn(name, move |t: &mut T| f(t, Args::new(vec![])));
+    }
     arity!(1; a);
     arity!(2; a, b);
     arity!(3; a, b, c);
@@ -164,12 +168,14 @@ pub fn method<T: Variant + Clone>(
     arity!(6; a, b, c, d, e, g);
     arity!(7; a, b, c, d, e, g, h);
     arity!(8; a, b, c, d, e, g, h, i);
+    arity!(9; a, b, c, d, e, g, h, i, j);
 }
 
 /// A module function body: the call's arguments.
 pub type FunctionBody = Rc<dyn Fn(Args) -> RhaiResult<Dynamic>>;
 
-/// Registers `name` in `module` for 0 to `max` arguments (at most 8).
+/// Registers `name` in `module` for 0 to `max` arguments, plus one for a trailing keyword
+/// map (at most 9 in all).
 pub fn function(
     module: &mut Module,
     name: &str,
@@ -179,13 +185,16 @@ pub fn function(
     let f: FunctionBody = Rc::new(body);
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
-            if max + 1 > $n {
+            if max + 1 >= $n {
                 let f = f.clone();
                 FuncRegistration::new(name).set_into_module(module, move |$($a: Dynamic),*| f(Args::new(vec![$($a),*])));
             }
         };
     }
-    arity!(0;);
+    {
+        let f = f.clone();
+        FuncRegistration::new(name).set_into_module(module, move || f(Args::new(vec![])));
+    }
     arity!(1; a);
     arity!(2; a, b);
     arity!(3; a, b, c);
@@ -194,4 +203,5 @@ pub fn function(
     arity!(6; a, b, c, d, e, g);
     arity!(7; a, b, c, d, e, g, h);
     arity!(8; a, b, c, d, e, g, h, i);
+    arity!(9; a, b, c, d, e, g, h, i, j);
 }

@@ -5,8 +5,8 @@ use rhai::{Engine, Module, Token};
 
 use super::registry::Registry;
 use super::{
-    autograd_api, buffers, display, indexing, output, storage_api, tensor_math, tensor_meta,
-    tensor_mutation, tensor_views, torch_module, values,
+    autograd_api, buffers, display, indexing, output, random_api, storage_api, tensor_math,
+    tensor_meta, tensor_mutation, tensor_views, torch_module, values,
 };
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
@@ -41,6 +41,7 @@ pub fn new_engine() -> Engine {
         tensor_mutation::register(&mut r);
         tensor_math::register(&mut r);
         autograd_api::register(&mut r);
+        random_api::register(&mut r);
         storage_api::register(&mut r);
         torch_module::register(&mut r);
     }

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod errors;
 pub mod indexing;
 pub mod output;
+pub mod random_api;
 pub mod registry;
 pub mod session;
 pub mod storage_api;

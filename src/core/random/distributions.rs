@@ -1,0 +1,172 @@
+//! How each random op turns the generator's stream into values, path by path as PyTorch's
+//! CPU kernels do: uniform (float from 24 bits, double from 53), normal (a cached double
+//! Box–Muller pair below 16 elements, batched 16 at a time above), integers in a range,
+//! permutations and Bernoulli draws.
+
+use super::generator::Generator;
+use super::mathfun::{log_ps, sincos_ps};
+use crate::core::dtype::DType;
+
+/// One uniform draw in `[from, to)` for `dtype`, before rounding to it: doubles take 53 bits
+/// of two draws; every other floating type takes 24 bits of one draw.
+pub fn uniform(g: &mut Generator, dtype: DType, from: f64, to: f64) -> f64 {
+    if dtype == DType::Float64 {
+        let x = (g.random64() & ((1u64 << 53) - 1)) as f64 * (1.0 / (1u64 << 53) as f64);
+        x * (to - from) + from
+    } else {
+        // 24 bits scaled into the range in double precision, rounded once when stored.
+        let x = (g.random() & ((1u32 << 24) - 1)) as f64 / (1u64 << 24) as f64;
+        x * (to - from) + from
+    }
+}
+
+/// Rounds to the precision of `dtype` (the value PyTorch stores).
+pub fn round_to(dtype: DType, x: f64) -> f64 {
+    match dtype {
+        DType::Float64 => x,
+        DType::Float16 => half::f16::from_f64(x).to_f64(),
+        DType::BFloat16 => half::bf16::from_f64(x).to_f64(),
+        _ => x as f32 as f64,
+    }
+}
+
+/// One normal sample from the double Box–Muller pair, using and refilling the cache.
+pub fn normal_scalar(g: &mut Generator, mean: f64, std: f64) -> f64 {
+    if let Some(cached) = g.next_double_normal.take() {
+        return cached * std + mean;
+    }
+    let u1 = uniform(g, DType::Float64, 0.0, 1.0);
+    let u2 = uniform(g, DType::Float64, 0.0, 1.0);
+    let r = (-2.0 * (-u2).ln_1p()).sqrt();
+    let theta = 2.0 * std::f64::consts::PI * u1;
+    g.next_double_normal = Some(r * theta.sin());
+    r * theta.cos() * std + mean
+}
+
+/// Box–Muller over 16 uniform draws in place, as the float AVX2 kernel computes it.
+fn normal_16_f32(data: &mut [f64], mean: f32, std: f32) {
+    let two_pi = (2.0 * std::f64::consts::PI) as f32;
+    for j in 0..8 {
+        let u1 = 1.0 - data[j] as f32;
+        let u2 = data[j + 8] as f32;
+        let radius = (-2.0 * log_ps(u1)).sqrt();
+        let theta = two_pi * u2;
+        let (sin, cos) = sincos_ps(theta);
+        data[j] = (radius * cos).mul_add(std, mean) as f64;
+        data[j + 8] = (radius * sin).mul_add(std, mean) as f64;
+    }
+}
+
+/// Box–Muller over 16 uniform draws in place, in double precision with the C library's
+/// `log`, `cos` and `sin`.
+fn normal_16_f64(data: &mut [f64], mean: f64, std: f64) {
+    for j in 0..8 {
+        let u1 = 1.0 - data[j];
+        let u2 = data[j + 8];
+        let radius = (-2.0 * u1.ln()).sqrt();
+        let theta = 2.0 * std::f64::consts::PI * u2;
+        data[j] = radius * theta.cos() * std + mean;
+        data[j + 8] = radius * theta.sin() * std + mean;
+    }
+}
+
+/// Box–Muller over one block of 16 fresh float draws, in float with the C library's
+/// functions: the half-precision path, which rounds only the results.
+fn normal_16_reduced(g: &mut Generator, block: &mut [f64], mean: f32, std: f32) {
+    let u: Vec<f32> = (0..16)
+        .map(|_| uniform(g, DType::Float32, 0.0, 1.0) as f32)
+        .collect();
+    let two_pi = (2.0 * std::f64::consts::PI) as f32;
+    for j in 0..8 {
+        let radius = (-2.0 * (1.0 - u[j]).ln()).sqrt();
+        let theta = two_pi * u[j + 8];
+        block[j] = (radius * theta.cos() * std + mean) as f64;
+        block[j + 8] = (radius * theta.sin() * std + mean) as f64;
+    }
+}
+
+/// `n` normal samples for `dtype`, in storage order, by PyTorch's path for that size.
+pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
+    if n < 16 {
+        return (0..n)
+            .map(|_| round_to(dtype, normal_scalar(g, mean, std)))
+            .collect();
+    }
+    if matches!(dtype, DType::Float16 | DType::BFloat16) {
+        // Each block of 16 (and a last block ending at `n`) draws its own uniforms.
+        let mut data = vec![0.0; n];
+        let (m, s) = (round_to(dtype, mean) as f32, round_to(dtype, std) as f32);
+        let mut i = 0;
+        while i + 16 <= n {
+            normal_16_reduced(g, &mut data[i..i + 16], m, s);
+            i += 16;
+        }
+        if n % 16 != 0 {
+            normal_16_reduced(g, &mut data[n - 16..], m, s);
+        }
+        return data.into_iter().map(|x| round_to(dtype, x)).collect();
+    }
+    let mut data: Vec<f64> = (0..n).map(|_| uniform(g, dtype, 0.0, 1.0)).collect();
+    let fill = |block: &mut [f64]| {
+        if dtype == DType::Float32 {
+            normal_16_f32(block, mean as f32, std as f32)
+        } else {
+            normal_16_f64(block, mean, std)
+        }
+    };
+    let mut i = 0;
+    while i + 16 <= n {
+        fill(&mut data[i..i + 16]);
+        i += 16;
+    }
+    if n % 16 != 0 {
+        // PyTorch redraws the last 16 values and transforms them again.
+        let tail = &mut data[n - 16..];
+        for v in tail.iter_mut() {
+            *v = uniform(g, dtype, 0.0, 1.0);
+        }
+        fill(tail);
+    }
+    data
+}
+
+/// An integer in `[base, base + range)`: one 32-bit draw modulo the range below 2^28, one
+/// 64-bit draw from 2^28 up (the threshold PyTorch 2.15 uses, measured with the oracle).
+pub fn int_from_to(g: &mut Generator, _dtype: DType, range: u64, base: i64) -> i64 {
+    let v = if range >= 1u64 << 28 {
+        g.random64()
+    } else {
+        g.random() as u64
+    };
+    (v % range) as i64 + base
+}
+
+/// `randperm(n)`: a shuffle by swaps for small `n`, the inside-out shuffle for huge `n`.
+pub fn permutation(g: &mut Generator, n: i64) -> Vec<i64> {
+    if n < (u32::MAX / 20) as i64 {
+        let mut v: Vec<i64> = (0..n).collect();
+        for i in 0..(n - 1).max(0) {
+            let z = g.random() as i64 % (n - i);
+            v.swap(i as usize, (z + i) as usize);
+        }
+        v
+    } else {
+        let mut v = vec![0i64; n as usize];
+        for i in 0..n {
+            let z = (g.random64() % (i as u64 + 1)) as usize;
+            v[i as usize] = v[z];
+            v[z] = i;
+        }
+        v
+    }
+}
+
+/// One Bernoulli draw with probability `p` (a float uniform draw, or double when `p` is).
+pub fn bernoulli(g: &mut Generator, p: f64, p_is_double: bool) -> bool {
+    let u = if p_is_double {
+        uniform(g, DType::Float64, 0.0, 1.0)
+    } else {
+        uniform(g, DType::Float32, 0.0, 1.0)
+    };
+    u < p
+}

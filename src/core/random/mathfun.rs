@@ -1,0 +1,110 @@
+//! Scalar re-statements of the single-precision `log` and `sincos` approximations (Cephes
+//! polynomials, as in the public-domain `avx_mathfun`) that PyTorch's AVX2 `randn` kernel
+//! evaluates eight lanes at a time. Each step is one `f32` operation in the same order, so the
+//! results match that kernel bit for bit.
+
+const SQRTHF: f32 = 0.707_106_77;
+const LOG_P: [f32; 9] = [
+    7.037_683_6e-2,
+    -1.151_461e-1,
+    1.167_699_9e-1,
+    -1.242_014_1e-1,
+    1.424_932_3e-1,
+    -1.666_805_8e-1,
+    2.000_071_5e-1,
+    -2.499_999_4e-1,
+    3.333_333e-1,
+];
+const LOG_Q1: f32 = -2.121_944_4e-4;
+const LOG_Q2: f32 = 0.693_359_4;
+
+/// Natural logarithm, as `log256_ps` computes it (NaN for inputs `<= 0`).
+pub fn log_ps(x: f32) -> f32 {
+    if x <= 0.0 || x.is_nan() {
+        return f32::NAN;
+    }
+    let x = x.max(f32::MIN_POSITIVE);
+    let bits = x.to_bits();
+    let exponent = ((bits >> 23) as i32) - 0x7f;
+    let mut x = f32::from_bits((bits & !0x7f80_0000) | 0.5f32.to_bits());
+    let mut e = exponent as f32 + 1.0;
+    let small = x < SQRTHF;
+    let tmp = if small { x } else { 0.0 };
+    x -= 1.0;
+    if small {
+        e -= 1.0;
+    }
+    x += tmp;
+    let z = x * x;
+    let mut y = LOG_P[0];
+    for &p in &LOG_P[1..] {
+        y = y * x + p;
+    }
+    y *= x;
+    y *= z;
+    y += e * LOG_Q1;
+    y -= z * 0.5;
+    let x = x + y;
+    x + e * LOG_Q2
+}
+
+const FOPI: f32 = 1.273_239_5;
+const DP1: f32 = -0.785_156_25;
+const DP2: f32 = -2.418_756_5e-4;
+const DP3: f32 = -3.774_895e-8;
+const COSCOF: [f32; 3] = [2.443_315_7e-5, -1.388_731_6e-3, 4.166_664_6e-2];
+const SINCOF: [f32; 3] = [-1.951_529_6e-4, 8.332_161e-3, -1.666_665_5e-1];
+
+/// `(sin x, cos x)`, as `sincos256_ps` computes them.
+pub fn sincos_ps(x: f32) -> (f32, f32) {
+    let mut sign_sin = x.is_sign_negative();
+    let mut x = x.abs();
+    let y = x * FOPI;
+    let mut j = y as i32;
+    j = (j + 1) & !1;
+    let y = j as f32;
+    let swap_sin = j & 4 != 0;
+    let poly_sin = j & 2 != 0;
+    x = x + y * DP1;
+    x = x + y * DP2;
+    x = x + y * DP3;
+    let sign_cos = ((j - 2) & 4) == 0;
+    sign_sin ^= swap_sin;
+    let z = x * x;
+    let mut c = COSCOF[0];
+    c = c * z + COSCOF[1];
+    c = c * z + COSCOF[2];
+    c *= z;
+    c *= z;
+    c -= z * 0.5;
+    c += 1.0;
+    let mut s = SINCOF[0];
+    s = s * z + SINCOF[1];
+    s = s * z + SINCOF[2];
+    s *= z;
+    s *= x;
+    s += x;
+    let (sin, cos) = if poly_sin { (c, s) } else { (s, c) };
+    let sin = if sign_sin { -sin } else { sin };
+    let cos = if sign_cos { -cos } else { cos };
+    (sin, cos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn close_to_libm() {
+        for i in 1..1000 {
+            let x = i as f32 / 1000.0;
+            assert!((log_ps(x) - x.ln()).abs() < 1e-6, "{x}");
+            let t = x * std::f32::consts::TAU;
+            let (s, c) = sincos_ps(t);
+            assert!(
+                (s - t.sin()).abs() < 1e-6 && (c - t.cos()).abs() < 1e-6,
+                "{t}"
+            );
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Tensor-level random ops: filling a tensor in place (`uniform_`, `normal_`, `random_` in a
+//! range, `bernoulli_`) and the factories built on them (`rand`, `randn`, `randint`,
+//! `randperm`, `bernoulli`). Values are written in memory order, as PyTorch's serial kernels
+//! visit elements after sorting dimensions by stride.
+
+use super::distributions::{self, round_to};
+use super::generator::with_global;
+use crate::core::copy::to_scalars;
+use crate::core::dtype::DType;
+use crate::core::element;
+use crate::core::error::{Result, TorchError};
+use crate::core::layout::Layout;
+use crate::core::scalar::Scalar;
+use crate::core::strided::for_each_run;
+use crate::core::tensor::Tensor;
+
+/// The layout with dimensions ordered from largest to smallest stride: walking it row-major
+/// visits elements in memory order.
+fn memory_order(l: &Layout) -> Layout {
+    let mut dims: Vec<usize> = (0..l.ndim()).collect();
+    dims.sort_by(|&a, &b| l.strides[b].cmp(&l.strides[a]));
+    Layout {
+        sizes: dims.iter().map(|&d| l.sizes[d]).collect(),
+        strides: dims.iter().map(|&d| l.strides[d]).collect(),
+        offset: l.offset,
+    }
+}
+
+/// Writes `next()` into every element of `t`, in memory order.
+fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
+    let (l, d) = (memory_order(&t.layout()), t.dtype());
+    let w = d.itemsize() as i64;
+    t.storage().with_bytes_mut(|bytes| {
+        l.check_in_bounds(d.itemsize(), bytes.len())?;
+        for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
+            for i in 0..n as i64 {
+                let at = ((s0 + i * st) * w) as usize;
+                element::write(d, &mut bytes[at..], next());
+            }
+        });
+        Ok(())
+    })
+}
+
+fn require_floating(t: &Tensor, op: &str) -> Result<()> {
+    if !t.dtype().is_floating_point() {
+        return Err(TorchError::not_implemented(format!(
+            "\"{op}\" not implemented for '{}'",
+            t.dtype().cpp_name()
+        )));
+    }
+    Ok(())
+}
+
+/// `t.uniform_(from, to)`.
+pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
+    require_floating(t, "check_uniform_bounds")?;
+    let bounds = match t.dtype() {
+        DType::Float16 => Some(("c10::Half", 65504.0)),
+        DType::BFloat16 => Some(("c10::BFloat16", 3.3895313892515355e38)),
+        DType::Float32 => Some(("float", f32::MAX as f64)),
+        _ => None,
+    };
+    if let Some((name, max)) = bounds {
+        if !(-max..=max).contains(&from) {
+            return Err(TorchError::runtime(format!(
+                "from is out of bounds for {name}"
+            )));
+        }
+        if !(-max..=max).contains(&to) {
+            return Err(TorchError::runtime(format!(
+                "to is out of bounds for {name}"
+            )));
+        }
+    }
+    if from > to {
+        return Err(TorchError::runtime(format!(
+            "uniform_ expects to return a [from, to) range, but found from={from} > to={to}"
+        )));
+    }
+    let d = t.dtype();
+    with_global(|g| fill_with(t, || Scalar::Float(distributions::uniform(g, d, from, to))))
+}
+
+/// `t.normal_(mean, std)`: the batched path for contiguous float/double tensors of 16 or more
+/// elements, the cached double pair otherwise.
+pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
+    require_floating(t, "normal_kernel_cpu")?;
+    if std < 0.0 {
+        return Err(TorchError::runtime(format!(
+            "normal expects std >= 0.0, but found std {std}"
+        )));
+    }
+    let d = t.dtype();
+    let n = t.numel().max(0) as usize;
+    with_global(|g| {
+        if t.is_contiguous() {
+            let values = distributions::normal_values(g, n, d, mean, std);
+            let mut it = values.into_iter();
+            fill_with(t, || Scalar::Float(it.next().unwrap_or(0.0)))
+        } else {
+            fill_with(t, || {
+                Scalar::Float(round_to(d, distributions::normal_scalar(g, mean, std)))
+            })
+        }
+    })
+}
+
+/// `t.random_(low, high)`: integers in `[low, high)`.
+pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
+    if low >= high {
+        return Err(TorchError::runtime(format!(
+            "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )));
+    }
+    let d = t.dtype();
+    let bounds: Option<(&str, i128, i128)> = match d {
+        DType::Int8 => Some(("signed char", i8::MIN as i128, i8::MAX as i128)),
+        DType::UInt8 => Some(("unsigned char", 0, u8::MAX as i128)),
+        DType::Int16 => Some(("short int", i16::MIN as i128, i16::MAX as i128)),
+        DType::Int32 => Some(("int", i32::MIN as i128, i32::MAX as i128)),
+        DType::Float16 => Some(("c10::Half", -65504, 65504)),
+        DType::Bool => Some(("bool", 0, 1)),
+        _ => None,
+    };
+    if let Some((name, min, max)) = bounds {
+        if !(min..=max).contains(&(high as i128 - 1)) {
+            return Err(TorchError::runtime(format!(
+                "to - 1 is out of bounds for {name}"
+            )));
+        }
+        if !(min..=max).contains(&(low as i128)) {
+            return Err(TorchError::runtime(format!(
+                "from is out of bounds for {name}"
+            )));
+        }
+    }
+    let range = (high as i128 - low as i128) as u64;
+    with_global(|g| {
+        fill_with(t, || {
+            Scalar::Int(distributions::int_from_to(g, d, range, low))
+        })
+    })
+}
+
+/// `torch.randperm(n)`.
+pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
+    if n < 0 {
+        return Err(TorchError::runtime(format!(
+            "Trying to create tensor with negative dimension {n}: [{n}]"
+        )));
+    }
+    crate::core::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
+    let values = with_global(|g| distributions::permutation(g, n));
+    let scalars: Vec<Scalar> = values.into_iter().map(Scalar::Int).collect();
+    crate::core::creation::from_scalars(&scalars, vec![n], dtype)
+}
+
+/// `torch.bernoulli(p)`: a tensor like `p` of 0s and 1s drawn with probabilities `p`.
+pub fn bernoulli(p: &Tensor) -> Result<Tensor> {
+    require_floating(p, "bernoulli_tensor_cpu_p_")?;
+    let probs = to_scalars(p)?;
+    if probs.iter().any(|s| !(0.0..=1.0).contains(&s.to_f64())) {
+        return Err(TorchError::runtime(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)",
+        ));
+    }
+    let out = Tensor::zeros(p.sizes(), p.dtype())?;
+    let double = p.dtype() == DType::Float64;
+    let mut it = probs.into_iter();
+    with_global(|g| {
+        fill_with(&out, || {
+            let prob = it.next().map(|s| s.to_f64()).unwrap_or(0.0);
+            Scalar::Bool(distributions::bernoulli(g, prob, double))
+        })
+    })?;
+    Ok(out)
+}

@@ -1,0 +1,243 @@
+//! Random numbers in scripts: `torch::manual_seed`, `rand`, `randn`, `randint`, `randperm`,
+//! `bernoulli`, `normal`, the `*_like` forms, and the in-place `uniform_`, `normal_`,
+//! `random_`.
+
+use rhai::Dynamic;
+
+use super::args::Args;
+use super::convert::{to_float, to_int, to_int_list};
+use super::errors::{IntoRhai, RhaiResult, to_rhai};
+use super::registry::Registry;
+use crate::core::defaults::default_dtype;
+use crate::core::dtype::DType;
+use crate::core::error::TorchError;
+use crate::core::random::generator::{manual_seed, with_global};
+use crate::core::random::ops;
+use crate::core::tensor::Tensor;
+
+fn new_tensor(sizes: &[i64], dtype: DType) -> RhaiResult<Tensor> {
+    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "Trying to create tensor with negative dimension {s}: {}",
+            crate::core::layout::fmt_list(sizes)
+        ))));
+    }
+    Tensor::zeros(sizes.to_vec(), dtype).rhai()
+}
+
+fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    if a.kw("requires_grad")
+        .is_some_and(|v| v.as_bool().unwrap_or(false))
+    {
+        super::autograd_api::set_requires_grad(&t, true)?;
+    }
+    Ok(Dynamic::from(t))
+}
+
+const KW: &[&str] = &[
+    "dtype",
+    "requires_grad",
+    "device",
+    "generator",
+    "size",
+    "layout",
+    "pin_memory",
+];
+
+fn float_dtype(a: &Args, func: &str) -> RhaiResult<DType> {
+    let d = a.dtype()?.unwrap_or_else(default_dtype);
+    if !d.is_floating_point() {
+        return Err(to_rhai(TorchError::not_implemented(format!(
+            "\"{func}\" not implemented for '{}'",
+            d.cpp_name()
+        ))));
+    }
+    Ok(d)
+}
+
+/// `randint(high, size)` / `randint(low, high, size)`.
+fn randint(a: &Args, like: Option<&Tensor>) -> RhaiResult<Dynamic> {
+    a.allow(
+        "randint",
+        &[
+            "dtype",
+            "requires_grad",
+            "device",
+            "generator",
+            "size",
+            "low",
+            "high",
+        ],
+    )?;
+    let pos: Vec<&Dynamic> = a.pos.iter().collect();
+    let (low, high, sizes) = match (like, pos.as_slice()) {
+        (Some(t), [high]) => (0, to_int(high, "high")?, t.sizes()),
+        (Some(t), [low, high]) => (to_int(low, "low")?, to_int(high, "high")?, t.sizes()),
+        (None, [high, size]) => (0, to_int(high, "high")?, to_int_list(size, "size")?),
+        (None, [low, high, size]) => (
+            to_int(low, "low")?,
+            to_int(high, "high")?,
+            to_int_list(size, "size")?,
+        ),
+        (None, [high]) if a.kw("size").is_some() => (
+            0,
+            to_int(high, "high")?,
+            to_int_list(a.kw("size").unwrap_or(&Dynamic::UNIT), "size")?,
+        ),
+        _ => {
+            return Err(super::errors::type_error(
+                "randint() received an invalid combination of arguments",
+            ));
+        }
+    };
+    let dtype = a
+        .dtype()?
+        .or(like.map(|t| t.dtype()))
+        .unwrap_or(DType::Int64);
+    let t = new_tensor(&sizes, dtype)?;
+    ops::random_from_to_(&t, low, high).rhai()?;
+    finish(t, a)
+}
+
+/// Registers the random functions and methods.
+pub fn register(r: &mut Registry) {
+    r.function("manual_seed", 1, |a| {
+        let seed = a.int(0, "seed", "manual_seed")?;
+        manual_seed(seed as u64);
+        Ok(Dynamic::UNIT)
+    });
+    r.function("get_rng_state", 0, |_| {
+        let bytes = crate::core::random::generator::get_state();
+        let n = bytes.len() as i64;
+        let t = Tensor::from_parts(
+            crate::core::storage::Storage::from_vec(bytes),
+            DType::UInt8,
+            crate::core::layout::Layout::contiguous(vec![n]),
+        );
+        Ok(Dynamic::from(t))
+    });
+    r.function("set_rng_state", 1, |a| {
+        let t = a.tensor(0, "new_state", "set_rng_state")?;
+        if t.dtype() != DType::UInt8 {
+            return Err(super::errors::type_error(format!(
+                "expected a torch.ByteTensor, but got {}",
+                crate::core::views::legacy_type_prefix(&t) + "Tensor"
+            )));
+        }
+        let bytes = crate::core::copy::to_contiguous_bytes(&t).rhai()?;
+        if !crate::core::random::generator::set_state(&bytes) {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be {}",
+                bytes.len()
+            ))));
+        }
+        Ok(Dynamic::UNIT)
+    });
+    r.function("initial_seed", 0, |_| {
+        Ok(Dynamic::from(with_global(|g| g.initial_seed()) as i64))
+    });
+    r.function("seed", 0, |_| {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64 & (i64::MAX as u64))
+            .unwrap_or(0);
+        manual_seed(seed);
+        Ok(Dynamic::from(seed as i64))
+    });
+    r.function("rand", 8, |a| {
+        a.allow("rand", KW)?;
+        let t = new_tensor(&a.sizes("size")?, float_dtype(&a, "check_uniform_bounds")?)?;
+        ops::uniform_(&t, 0.0, 1.0).rhai()?;
+        finish(t, &a)
+    });
+    r.function("randn", 8, |a| {
+        a.allow("randn", KW)?;
+        let t = new_tensor(&a.sizes("size")?, float_dtype(&a, "normal_kernel_cpu")?)?;
+        ops::normal_(&t, 0.0, 1.0).rhai()?;
+        finish(t, &a)
+    });
+    r.function("randint", 3, |a| randint(&a, None));
+    r.function("randperm", 1, |a| {
+        a.allow("randperm", KW)?;
+        let n = a.int(0, "n", "randperm")?;
+        finish(
+            ops::randperm(n, a.dtype()?.unwrap_or(DType::Int64)).rhai()?,
+            &a,
+        )
+    });
+    r.function("bernoulli", 1, |a| {
+        a.allow("bernoulli", &["generator"])?;
+        Ok(Dynamic::from(
+            ops::bernoulli(&a.tensor(0, "input", "bernoulli")?).rhai()?,
+        ))
+    });
+    r.function("normal", 3, |a| {
+        a.allow(
+            "normal",
+            &["mean", "std", "size", "dtype", "requires_grad", "generator"],
+        )?;
+        let mean = to_float(a.req(0, "mean", "normal")?, "mean")?;
+        let std = to_float(a.req(1, "std", "normal")?, "std")?;
+        let size = to_int_list(a.req(2, "size", "normal")?, "size")?;
+        let t = new_tensor(&size, float_dtype(&a, "normal_kernel_cpu")?)?;
+        ops::normal_(&t, mean, std).rhai()?;
+        finish(t, &a)
+    });
+    r.function("rand_like", 1, |a| {
+        let x = a.tensor(0, "input", "rand_like")?;
+        let t = new_tensor(&x.sizes(), a.dtype()?.unwrap_or(x.dtype()))?;
+        ops::uniform_(&t, 0.0, 1.0).rhai()?;
+        finish(t, &a)
+    });
+    r.function("randn_like", 1, |a| {
+        let x = a.tensor(0, "input", "randn_like")?;
+        let t = new_tensor(&x.sizes(), a.dtype()?.unwrap_or(x.dtype()))?;
+        ops::normal_(&t, 0.0, 1.0).rhai()?;
+        finish(t, &a)
+    });
+    r.function("randint_like", 3, |mut a| {
+        let x = super::convert::to_tensor(&a.pos.remove(0), "input")?;
+        randint(&a, Some(&x))
+    });
+    r.method("uniform_", 2, |x, a| {
+        let from = a
+            .get(0, "from")
+            .map(|v| to_float(v, "from"))
+            .transpose()?
+            .unwrap_or(0.0);
+        let to = a
+            .get(1, "to")
+            .map(|v| to_float(v, "to"))
+            .transpose()?
+            .unwrap_or(1.0);
+        ops::uniform_(x, from, to).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method("normal_", 2, |x, a| {
+        let mean = a
+            .get(0, "mean")
+            .map(|v| to_float(v, "mean"))
+            .transpose()?
+            .unwrap_or(0.0);
+        let std = a
+            .get(1, "std")
+            .map(|v| to_float(v, "std"))
+            .transpose()?
+            .unwrap_or(1.0);
+        ops::normal_(x, mean, std).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method("random_", 2, |x, a| {
+        let (low, high) = match (a.opt_int(0, "from")?, a.opt_int(1, "to")?) {
+            (Some(high), None) => (0, high),
+            (Some(low), Some(high)) => (low, high),
+            _ => {
+                return Err(to_rhai(TorchError::not_implemented(
+                    "random_() without bounds is not built in tensh yet",
+                )));
+            }
+        };
+        ops::random_from_to_(x, low, high).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+}
