@@ -101,7 +101,7 @@ pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: 
             normal_16_reduced(g, &mut data[i..i + 16], m, s);
             i += 16;
         }
-        if n % 16 != 0 {
+        if !n.is_multiple_of(16) {
             normal_16_reduced(g, &mut data[n - 16..], m, s);
         }
         return data.into_iter().map(|x| round_to(dtype, x)).collect();
@@ -119,7 +119,7 @@ pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: 
         fill(&mut data[i..i + 16]);
         i += 16;
     }
-    if n % 16 != 0 {
+    if !n.is_multiple_of(16) {
         // PyTorch redraws the last 16 values and transforms them again.
         let tail = &mut data[n - 16..];
         for v in tail.iter_mut() {

@@ -65,9 +65,9 @@ pub fn sincos_ps(x: f32) -> (f32, f32) {
     let y = j as f32;
     let swap_sin = j & 4 != 0;
     let poly_sin = j & 2 != 0;
-    x = x + y * DP1;
-    x = x + y * DP2;
-    x = x + y * DP3;
+    x += y * DP1;
+    x += y * DP2;
+    x += y * DP3;
     let sign_cos = ((j - 2) & 4) == 0;
     sign_sin ^= swap_sin;
     let z = x * x;
