@@ -163,6 +163,14 @@ pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Ten
 
 /// `torch.arange(start, end, step)`; the dtype is int64 unless a bound is a float.
 pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    if let Some(d) = dtype
+        .filter(|d| d.is_complex() || matches!(d, DType::UInt16 | DType::UInt32 | DType::UInt64))
+    {
+        return Err(TorchError::not_implemented(format!(
+            "\"arange_cpu\" not implemented for '{}'",
+            d.cpp_name()
+        )));
+    }
     let any_float = start.is_floating() || end.is_floating() || step.is_floating();
     let dtype = dtype.unwrap_or(if any_float {
         default_dtype()
@@ -216,14 +224,38 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
     let half = steps / 2;
     super::alloc::contiguous_nbytes(&[steps], dtype.itemsize())?;
     let mut values = super::alloc::vec_with_capacity(steps as usize)?;
-    values.extend((0..steps).map(|i| {
-        let v = if i < half {
-            start + step * i as f64
-        } else {
-            end - step * (steps - i - 1) as f64
+    // PyTorch's kernel is a fused multiply-add from the nearer end, in the tensor's precision
+    // (float for everything but double).
+    if dtype == DType::Float64 {
+        values.extend((0..steps).map(|i| {
+            let v = if i < half {
+                step.mul_add(i as f64, start)
+            } else {
+                (-step).mul_add((steps - i - 1) as f64, end)
+            };
+            Scalar::Float(v)
+        }));
+    } else {
+        // The ends are first rounded to the tensor's dtype, then the steps computed in float.
+        let round = |x: f64| {
+            let (bytes, _) = element::encode(dtype, Scalar::Float(x));
+            element::read(dtype, &bytes).to_f64() as f32
         };
-        Scalar::Float(v)
-    }));
+        let (s, e) = (round(start), round(end));
+        let st = if steps > 1 {
+            (e - s) / (steps - 1) as f32
+        } else {
+            0.0
+        };
+        values.extend((0..steps).map(|i| {
+            let v = if i < half {
+                st.mul_add(i as f32, s)
+            } else {
+                (-st).mul_add((steps - i - 1) as f32, e)
+            };
+            Scalar::Float(v as f64)
+        }));
+    }
     from_scalars(&values, vec![steps], dtype)
 }
 

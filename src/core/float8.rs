@@ -107,9 +107,12 @@ impl Float8Format {
             return self.nan_code(negative);
         }
         let magnitude = value.abs();
+        // Out of range: IEEE-like formats give infinity, "fn" saturates to its largest finite
+        // value (infinities too), "fnuz" gives its NaN — each as PyTorch converts.
         let overflow = |sign: u8| match self.specials {
             Specials::Ieee => sign | ((self.max_exp_field() as u8) << self.man_bits),
-            _ => self.nan_code(sign != 0),
+            Specials::Finite => sign | 0x7e,
+            Specials::FiniteUnsignedZero => self.nan_code(sign != 0),
         };
         if magnitude.is_infinite() {
             return overflow(sign);
@@ -179,7 +182,11 @@ mod tests {
         assert_eq!(E4M3FN.decode(0x7e), 448.0);
         assert!(E4M3FN.decode(0x7f).is_nan());
         assert_eq!(E4M3FN.encode(448.0), 0x7e);
-        assert_eq!(E4M3FN.encode(1000.0), 0x7f);
+        assert_eq!(E4M3FN.encode(1000.0), 0x7e);
+        assert_eq!(E4M3FN.encode(f64::NEG_INFINITY), 0xfe);
+        assert_eq!(E4M3FNUZ.encode(250.0), 0x80);
+        assert_eq!(E5M2.encode(61440.0), 0x7c);
+        assert_eq!(E5M2FNUZ.encode(57344.0), 0x7f);
         assert_eq!(E5M2.encode(f64::INFINITY), 0x7c);
         assert_eq!(E5M2.decode(0x7b), 57344.0);
         assert_eq!(E4M3FNUZ.decode(0x7f), 240.0);
