@@ -15,6 +15,18 @@ use super::error::{Result, TorchError};
 pub enum Backing {
     /// Bytes owned by the storage on the heap.
     Heap(Vec<u8>),
+    /// A memory map of a file or of POSIX shared memory (`from_file`, `share_memory_`).
+    /// Never resizable.
+    Mapped {
+        /// The mapping; shared maps write through to the file, private ones never do.
+        map: memmap2::MmapMut,
+        /// Bytes of the map that belong to the storage (a map is never empty, a storage may be).
+        len: usize,
+        /// The file name, for shared file maps (`storage.filename`).
+        filename: Option<String>,
+        /// Whether this is shared memory (`is_shared()`).
+        shared_memory: bool,
+    },
     /// A fixed window `[start, start + len)` of another storage's bytes (what `frombuffer`
     /// with an offset or count makes). Never resizable.
     Window {
@@ -25,6 +37,25 @@ pub enum Backing {
         /// Length in bytes.
         len: usize,
     },
+}
+
+impl Backing {
+    /// The bytes of a root backing (a window has none of its own).
+    fn own(&self) -> &[u8] {
+        match self {
+            Backing::Heap(v) => v,
+            Backing::Mapped { map, len, .. } => &map[..*len],
+            Backing::Window { .. } => &[],
+        }
+    }
+
+    fn own_mut(&mut self) -> &mut [u8] {
+        match self {
+            Backing::Heap(v) => v,
+            Backing::Mapped { map, len, .. } => &mut map[..*len],
+            Backing::Window { .. } => &mut [],
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -59,13 +90,67 @@ impl Storage {
         s
     }
 
+    /// A storage over a memory map.
+    /// `len` is the storage's size; the map must be at least that long.
+    pub fn mapped(
+        map: memmap2::MmapMut,
+        len: usize,
+        filename: Option<String>,
+        shared_memory: bool,
+    ) -> Storage {
+        let len = len.min(map.len());
+        Storage(Rc::new(StorageCell {
+            backing: RefCell::new(Backing::Mapped {
+                map,
+                len,
+                filename,
+                shared_memory,
+            }),
+            resizable: Cell::new(false),
+        }))
+    }
+
+    /// Moves the bytes into `map` in place (`share_memory_`): every tensor over this storage
+    /// now reads and writes the new memory. The map must be at least as long.
+    pub fn move_into(&self, mut map: memmap2::MmapMut) {
+        let bytes = self.to_vec();
+        let len = bytes.len().min(map.len());
+        map[..len].copy_from_slice(&bytes[..len]);
+        *self.0.backing.borrow_mut() = Backing::Mapped {
+            map,
+            len,
+            filename: None,
+            shared_memory: true,
+        };
+    }
+
+    /// The file a shared file map was made from.
+    pub fn filename(&self) -> Option<String> {
+        match &*self.0.backing.borrow() {
+            Backing::Mapped { filename, .. } => filename.clone(),
+            Backing::Window { parent, .. } => parent.filename(),
+            Backing::Heap(_) => None,
+        }
+    }
+
+    /// Whether the bytes live in shared memory (`is_shared()`): shared memory or a shared
+    /// file map.
+    pub fn is_shared(&self) -> bool {
+        match &*self.0.backing.borrow() {
+            // PyTorch reports every mapped storage as shared, private file maps included.
+            Backing::Mapped { .. } => true,
+            Backing::Window { parent, .. } => parent.is_shared(),
+            Backing::Heap(_) => false,
+        }
+    }
+
     /// A storage over `len` bytes of this one from `start`: shares memory, not resizable.
     pub fn window(&self, start: usize, len: usize) -> Storage {
         let (parent, start) = match &*self.0.backing.borrow() {
             Backing::Window {
                 parent, start: s, ..
             } => (parent.clone(), s + start),
-            Backing::Heap(_) => (self.clone(), start),
+            _ => (self.clone(), start),
         };
         Storage(Rc::new(StorageCell {
             backing: RefCell::new(Backing::Window { parent, start, len }),
@@ -77,7 +162,7 @@ impl Storage {
     fn root(&self) -> Storage {
         match &*self.0.backing.borrow() {
             Backing::Window { parent, .. } => parent.clone(),
-            Backing::Heap(_) => self.clone(),
+            _ => self.clone(),
         }
     }
 
@@ -117,23 +202,29 @@ impl Storage {
     /// the kernels take one borrow per storage and handle self-overlap explicitly.
     pub fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         match &*self.0.backing.borrow() {
-            Backing::Heap(v) => f(v),
             // A window's parent is always a root (see `window`), never another window.
-            Backing::Window { parent, start, len } => match &*parent.0.backing.borrow() {
-                Backing::Heap(v) => f(v.get(*start..start + len).unwrap_or(&[])),
-                Backing::Window { .. } => f(&[]),
-            },
+            Backing::Window { parent, start, len } => f(parent
+                .0
+                .backing
+                .borrow()
+                .own()
+                .get(*start..start + len)
+                .unwrap_or(&[])),
+            root => f(root.own()),
         }
     }
 
     /// Runs `f` on the bytes, mutably. See `with_bytes` for the nesting rule.
     pub fn with_bytes_mut<R>(&self, f: impl FnOnce(&mut [u8]) -> R) -> R {
         match &mut *self.0.backing.borrow_mut() {
-            Backing::Heap(v) => f(v),
-            Backing::Window { parent, start, len } => match &mut *parent.0.backing.borrow_mut() {
-                Backing::Heap(v) => f(v.get_mut(*start..*start + *len).unwrap_or(&mut [])),
-                Backing::Window { .. } => f(&mut []),
-            },
+            Backing::Window { parent, start, len } => f(parent
+                .0
+                .backing
+                .borrow_mut()
+                .own_mut()
+                .get_mut(*start..*start + *len)
+                .unwrap_or(&mut [])),
+            root => f(root.own_mut()),
         }
     }
 
@@ -151,7 +242,19 @@ impl Storage {
         }
         match &mut *self.0.backing.borrow_mut() {
             Backing::Heap(v) => super::alloc::grow_zeroed(v, nbytes)?,
-            Backing::Window { .. } => {
+            Backing::Mapped {
+                map,
+                len,
+                shared_memory: true,
+                ..
+            } => {
+                let mut bigger = super::mapped::shared_memory(nbytes)?;
+                let keep = nbytes.min(*len);
+                bigger[..keep].copy_from_slice(&map[..keep]);
+                *map = bigger;
+                *len = nbytes;
+            }
+            _ => {
                 return Err(TorchError::runtime(
                     "Trying to resize storage that is not resizable",
                 ));

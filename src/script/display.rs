@@ -16,6 +16,9 @@ pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<Size>("Size");
     engine.register_type_with_name::<Device>("device");
     engine.register_type_with_name::<PyComplex>("complex");
+    // Python's `None` is Rhai's `()`, and prints as `()` (Rhai would print nothing).
+    engine.register_fn("to_string", |_: ()| "()".to_string());
+    engine.register_fn("print", |_: ()| "()".to_string());
     for name in ["to_string", "to_debug"] {
         engine.register_fn(name, |t: &mut Tensor| -> RhaiResult<String> {
             tensor_repr(t).rhai()

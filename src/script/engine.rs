@@ -6,7 +6,7 @@ use rhai::{Engine, Module, Token};
 use super::registry::Registry;
 use super::{
     autograd_api, buffers, display, indexing, output, random_api, storage_api, tensor_math,
-    tensor_meta, tensor_mutation, tensor_views, torch_module, values,
+    tensor_meta, tensor_mutation, tensor_views, torch_module, typed_storage, values,
 };
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
@@ -21,6 +21,11 @@ pub fn new_engine() -> Engine {
     engine.on_parse_token(|token, _, _| match token {
         Token::Reserved(word) if PYTORCH_NAMES_RHAI_RESERVES.contains(&word.as_str()) => {
             Token::Identifier(word)
+        }
+        // Rhai treats `is_shared` as its own keyword function; PyTorch's method is renamed
+        // internally so `s.is_shared()` reaches the storage.
+        Token::Identifier(word) | Token::Reserved(word) if word.as_str() == "is_shared" => {
+            Token::Identifier(Box::new("torch_is_shared".into()))
         }
         other => other,
     });
@@ -43,8 +48,11 @@ pub fn new_engine() -> Engine {
         autograd_api::register(&mut r);
         random_api::register(&mut r);
         storage_api::register(&mut r);
+        typed_storage::register(&mut r);
+        storage_api::register_files_and_sharing(&mut r);
         torch_module::register(&mut r);
     }
+    torch.set_sub_module("UntypedStorage", storage_api::untyped_storage_module());
     engine.register_static_module("torch", torch.into());
     engine
 }

@@ -19,5 +19,6 @@ pub mod tensor_meta;
 pub mod tensor_mutation;
 pub mod tensor_views;
 pub mod torch_module;
+pub mod typed_storage;
 pub mod values;
 pub mod warnings;

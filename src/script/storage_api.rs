@@ -155,3 +155,95 @@ pub fn register(r: &mut Registry) {
     engine.register_get("is_cuda", |_: &mut Storage| false);
     r.function("UntypedStorage", 2, |a| Ok(Dynamic::from(new_storage(&a)?)));
 }
+
+/// Registers `from_file`, `byteswap`, sharing and the remaining storage methods.
+pub fn register_files_and_sharing(r: &mut Registry) {
+    let engine: &mut Engine = r.engine;
+    args::method::<Storage>(engine, "byteswap", 1, |s, a| {
+        let d = super::convert::to_dtype(a.req(0, "dtype", "byteswap")?)?;
+        let w = d.itemsize();
+        let unit = if d.is_complex() { w / 2 } else { w };
+        if s.nbytes() % w != 0 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "size of storage ({}) is not a multiple of element size ({w})",
+                s.nbytes()
+            ))));
+        }
+        s.with_bytes_mut(|b| b.chunks_exact_mut(unit).for_each(|c| c.reverse()));
+        Ok(Dynamic::UNIT)
+    });
+    args::method::<Storage>(engine, "torch_is_shared", 0, |s, _| {
+        Ok(Dynamic::from(s.is_shared()))
+    });
+    args::method::<Storage>(engine, "share_memory_", 0, |s, _| {
+        crate::core::mapped::share_memory(s).rhai()?;
+        Ok(Dynamic::from(s.clone()))
+    });
+    args::method::<Storage>(engine, "type", 0, |_, _| {
+        Ok(Dynamic::from("torch.storage.UntypedStorage".to_string()))
+    });
+    args::method::<Storage>(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
+    args::method::<Storage>(engine, "is_sparse", 0, |_, _| Ok(Dynamic::from(false)));
+    args::method::<Storage>(engine, "cpu", 0, |s, _| Ok(Dynamic::from(s.clone())));
+    args::method::<Storage>(engine, "untyped", 0, |s, _| Ok(Dynamic::from(s.clone())));
+    args::method::<Storage>(engine, "get_device", 0, |_, _| Ok(Dynamic::from(-1 as INT)));
+    engine.register_get("filename", |s: &mut Storage| {
+        s.filename().map_or(Dynamic::UNIT, Dynamic::from)
+    });
+    engine.register_get("is_hpu", |_: &mut Storage| false);
+    r.method("torch_is_shared", 0, |x, _| {
+        Ok(Dynamic::from(x.storage().is_shared()))
+    });
+    r.method("share_memory_", 0, |x, _| {
+        crate::core::mapped::share_memory(&x.storage()).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.function("from_file", 4, |a| {
+        a.allow(
+            "from_file",
+            &[
+                "filename",
+                "shared",
+                "size",
+                "dtype",
+                "device",
+                "requires_grad",
+            ],
+        )?;
+        let name = a.req(0, "filename", "from_file")?.to_string();
+        let shared = a.bool_or(1, "shared", false)?;
+        let size = a.int_or(2, "size", 0)?;
+        let dtype = a
+            .dtype()?
+            .unwrap_or_else(crate::core::defaults::default_dtype);
+        let nbytes =
+            crate::core::alloc::contiguous_nbytes(&[size.max(0)], dtype.itemsize()).rhai()?;
+        let storage = crate::core::mapped::from_file(&name, shared, nbytes).rhai()?;
+        let n = (storage.nbytes() / dtype.itemsize()) as i64;
+        let t = crate::core::tensor::Tensor::from_parts(
+            storage,
+            dtype,
+            crate::core::layout::Layout::contiguous(vec![n]),
+        );
+        Ok(Dynamic::from(t))
+    });
+}
+
+/// The `torch::UntypedStorage` sub-module: `torch::UntypedStorage::from_file(...)`.
+pub fn untyped_storage_module() -> rhai::Module {
+    let mut m = rhai::Module::new();
+    args::function(&mut m, "from_file", 3, |a| {
+        let name = a.req(0, "filename", "from_file")?.to_string();
+        let shared = a.bool_or(1, "shared", false)?;
+        let nbytes = a.int_or(2, "nbytes", 0)?;
+        if nbytes < 0 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "nbytes must be non-negative, got {nbytes}"
+            ))));
+        }
+        Ok(Dynamic::from(
+            crate::core::mapped::from_file(&name, shared, nbytes as usize).rhai()?,
+        ))
+    });
+    m
+}

@@ -1,0 +1,281 @@
+//! The legacy typed storages (`tensor.storage()`, `torch::FloatStorage([...])`, and the casts
+//! of an untyped storage): a dtype over an untyped storage's bytes. Using them warns once that
+//! `TypedStorage` is deprecated, as PyTorch does.
+
+use rhai::{Array, Dynamic, Engine, INT};
+
+use super::args::{self, Args};
+use super::convert::{scalar_to_dynamic, to_int_list, to_scalar};
+use super::errors::{IntoRhai, RhaiResult, to_rhai};
+use super::registry::Registry;
+use crate::core::dtype::DType;
+use crate::core::element;
+use crate::core::error::TorchError;
+use crate::core::scalar::Scalar;
+use crate::core::storage::Storage;
+use crate::core::tensor::Tensor;
+use crate::print::storage_repr::typed_storage_repr;
+
+/// A dtype viewing an untyped storage's bytes as elements.
+#[derive(Debug, Clone)]
+pub struct TypedStorage {
+    /// The bytes.
+    pub storage: Storage,
+    /// The element type.
+    pub dtype: DType,
+}
+
+/// PyTorch's deprecation warning, shown once per session.
+pub fn warn_deprecated() {
+    super::warnings::warn_once(
+        "typed_storage",
+        "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage class. This should only matter to you if you are using storages directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
+    );
+}
+
+impl TypedStorage {
+    fn len(&self) -> usize {
+        self.storage.nbytes() / self.dtype.itemsize()
+    }
+
+    /// Every element, decoded.
+    pub fn values(&self) -> Vec<Scalar> {
+        let w = self.dtype.itemsize();
+        self.storage.with_bytes(|b| {
+            b.chunks_exact(w)
+                .map(|c| element::read(self.dtype, c))
+                .collect()
+        })
+    }
+
+    /// A new typed storage of `dtype` holding `values` converted.
+    pub fn from_values(values: &[Scalar], dtype: DType) -> RhaiResult<TypedStorage> {
+        let w = dtype.itemsize();
+        let mut bytes = crate::core::alloc::zeroed_bytes(values.len() * w).rhai()?;
+        for (chunk, v) in bytes.chunks_exact_mut(w).zip(values) {
+            element::write(dtype, chunk, *v);
+        }
+        Ok(TypedStorage {
+            storage: Storage::from_vec(bytes),
+            dtype,
+        })
+    }
+}
+
+/// The legacy classes and their dtypes.
+pub const LEGACY_CLASSES: [(&str, DType); 12] = [
+    ("FloatStorage", DType::Float32),
+    ("DoubleStorage", DType::Float64),
+    ("HalfStorage", DType::Float16),
+    ("BFloat16Storage", DType::BFloat16),
+    ("LongStorage", DType::Int64),
+    ("IntStorage", DType::Int32),
+    ("ShortStorage", DType::Int16),
+    ("CharStorage", DType::Int8),
+    ("ByteStorage", DType::UInt8),
+    ("BoolStorage", DType::Bool),
+    ("ComplexFloatStorage", DType::Complex64),
+    ("ComplexDoubleStorage", DType::Complex128),
+];
+
+/// The cast methods of storages and the dtype each gives.
+pub const STORAGE_CASTS: [(&str, DType); 17] = [
+    ("bool", DType::Bool),
+    ("byte", DType::UInt8),
+    ("char", DType::Int8),
+    ("short", DType::Int16),
+    ("int", DType::Int32),
+    ("long", DType::Int64),
+    ("half", DType::Float16),
+    ("bfloat16", DType::BFloat16),
+    ("float", DType::Float32),
+    ("double", DType::Float64),
+    ("complex_float", DType::Complex64),
+    ("complex_double", DType::Complex128),
+    ("float8_e4m3fn", DType::Float8E4M3FN),
+    ("float8_e4m3fnuz", DType::Float8E4M3FNUZ),
+    ("float8_e5m2", DType::Float8E5M2),
+    ("float8_e5m2fnuz", DType::Float8E5M2FNUZ),
+    ("uint16", DType::UInt16),
+];
+
+fn new_legacy(dtype: DType, a: &Args) -> RhaiResult<TypedStorage> {
+    warn_deprecated();
+    match a.get(0, "sequence") {
+        None => TypedStorage::from_values(&[], dtype),
+        Some(v) if v.is::<Array>() => {
+            let items = v.clone().cast::<Array>();
+            let values: Vec<Scalar> = items
+                .iter()
+                .map(|x| to_scalar(x, "element"))
+                .collect::<RhaiResult<_>>()?;
+            TypedStorage::from_values(&values, dtype)
+        }
+        Some(v) => {
+            let n = to_int_list(v, "size")?.first().copied().unwrap_or(0);
+            if n < 0 {
+                return Err(to_rhai(TorchError::runtime(format!(
+                    "Storage size must be non-negative, got {n}"
+                ))));
+            }
+            TypedStorage::from_values(&vec![Scalar::Int(0); n as usize], dtype)
+        }
+    }
+}
+
+fn class_name(d: DType) -> String {
+    LEGACY_CLASSES
+        .iter()
+        .find(|(_, x)| *x == d)
+        .map(|(n, _)| format!("torch.{n}"))
+        .unwrap_or_else(|| "torch.storage.TypedStorage".to_string())
+}
+
+/// `untyped_storage.<cast>()`: each byte read as `uint8`, converted to `dtype`.
+pub fn cast_untyped(s: &Storage, dtype: DType) -> RhaiResult<TypedStorage> {
+    warn_deprecated();
+    let values: Vec<Scalar> = s
+        .to_vec()
+        .into_iter()
+        .map(|b| Scalar::Int(b as i64))
+        .collect();
+    TypedStorage::from_values(&values, dtype)
+}
+
+/// Registers the type, its methods, the legacy classes and `tensor.storage()`.
+pub fn register(r: &mut Registry) {
+    let engine: &mut Engine = r.engine;
+    engine.register_type_with_name::<TypedStorage>("TypedStorage");
+    for name in ["to_string", "to_debug"] {
+        engine.register_fn(name, |t: &mut TypedStorage| {
+            warn_deprecated();
+            typed_storage_repr(&t.values(), &t.dtype.to_string())
+        });
+    }
+    engine.register_get("dtype", |t: &mut TypedStorage| t.dtype);
+    engine.register_get("device", |_: &mut TypedStorage| super::values::Device);
+    engine.register_get("is_cuda", |_: &mut TypedStorage| false);
+    engine.register_get("filename", |t: &mut TypedStorage| {
+        t.storage.filename().map_or(Dynamic::UNIT, Dynamic::from)
+    });
+    engine.register_indexer_get(|t: &mut TypedStorage, i: INT| -> RhaiResult<Dynamic> {
+        let n = t.len() as i64;
+        let j = if i < 0 { i + n } else { i };
+        if j < 0 || j >= n {
+            return Err(to_rhai(TorchError::index(format!(
+                "index {i} out of range for storage of size {n}"
+            ))));
+        }
+        Ok(scalar_to_dynamic(t.values()[j as usize]))
+    });
+    engine.register_indexer_set(
+        |t: &mut TypedStorage, i: INT, v: Dynamic| -> RhaiResult<()> {
+            let n = t.len() as i64;
+            let j = if i < 0 { i + n } else { i };
+            if j < 0 || j >= n {
+                return Err(to_rhai(TorchError::index(format!(
+                    "index {i} out of range for storage of size {n}"
+                ))));
+            }
+            let value = to_scalar(&v, "value")?;
+            let w = t.dtype.itemsize();
+            let at = j as usize * w;
+            t.storage
+                .with_bytes_mut(|b| element::write(t.dtype, &mut b[at..at + w], value));
+            Ok(())
+        },
+    );
+    let m = |engine: &mut Engine,
+             name: &str,
+             max: usize,
+             f: fn(&TypedStorage, Args) -> RhaiResult<Dynamic>| {
+        args::method::<TypedStorage>(engine, name, max, move |t, a| {
+            warn_deprecated();
+            f(t, a)
+        })
+    };
+    m(engine, "size", 0, |t, _| Ok(Dynamic::from(t.len() as INT)));
+    m(engine, "len", 0, |t, _| Ok(Dynamic::from(t.len() as INT)));
+    m(engine, "nbytes", 0, |t, _| {
+        Ok(Dynamic::from(t.storage.nbytes() as INT))
+    });
+    m(engine, "element_size", 0, |t, _| {
+        Ok(Dynamic::from(t.dtype.itemsize() as INT))
+    });
+    m(engine, "data_ptr", 0, |t, _| {
+        Ok(Dynamic::from(t.storage.data_ptr() as INT))
+    });
+    m(engine, "tolist", 0, |t, _| {
+        Ok(Dynamic::from(
+            t.values()
+                .into_iter()
+                .map(scalar_to_dynamic)
+                .collect::<Array>(),
+        ))
+    });
+    m(engine, "untyped", 0, |t, _| {
+        Ok(Dynamic::from(t.storage.clone()))
+    });
+    m(engine, "type", 0, |t, _| {
+        Ok(Dynamic::from(class_name(t.dtype)))
+    });
+    m(engine, "pickle_storage_type", 0, |t, _| {
+        Ok(Dynamic::from(
+            class_name(t.dtype).trim_start_matches("torch.").to_string(),
+        ))
+    });
+    m(engine, "clone", 0, |t, _| {
+        Ok(Dynamic::from(TypedStorage {
+            storage: Storage::from_vec(t.storage.to_vec()),
+            dtype: t.dtype,
+        }))
+    });
+    m(engine, "fill_", 1, |t, a| {
+        let v = to_scalar(a.req(0, "value", "fill_")?, "value")?;
+        let l = crate::core::layout::Layout::contiguous(vec![t.len() as i64]);
+        crate::core::copy::fill_layout(&t.storage, t.dtype, &l, v).rhai()?;
+        Ok(Dynamic::from(t.clone()))
+    });
+    m(engine, "resize_", 1, |t, a| {
+        let n = a.int(0, "size", "resize_")?;
+        if n < 0 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "Storage size must be non-negative, got {n}"
+            ))));
+        }
+        t.storage.resize(n as usize * t.dtype.itemsize()).rhai()?;
+        Ok(Dynamic::from(t.clone()))
+    });
+    m(engine, "torch_is_shared", 0, |t, _| {
+        Ok(Dynamic::from(t.storage.is_shared()))
+    });
+    m(engine, "share_memory_", 0, |t, _| {
+        crate::core::mapped::share_memory(&t.storage).rhai()?;
+        Ok(Dynamic::from(t.clone()))
+    });
+    m(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
+    m(engine, "cpu", 0, |t, _| Ok(Dynamic::from(t.clone())));
+    m(engine, "get_device", 0, |_, _| Ok(Dynamic::from(-1 as INT)));
+    for (name, dtype) in STORAGE_CASTS {
+        args::method::<TypedStorage>(engine, name, 0, move |t, _| {
+            warn_deprecated();
+            Ok(Dynamic::from(TypedStorage::from_values(
+                &t.values(),
+                dtype,
+            )?))
+        });
+        args::method::<Storage>(engine, name, 0, move |s, _| {
+            Ok(Dynamic::from(cast_untyped(s, dtype)?))
+        });
+    }
+    r.method("storage", 0, |x: &Tensor, _| {
+        warn_deprecated();
+        Ok(Dynamic::from(TypedStorage {
+            storage: x.storage(),
+            dtype: x.dtype(),
+        }))
+    });
+    for (name, dtype) in LEGACY_CLASSES {
+        r.function(name, 1, move |a| Ok(Dynamic::from(new_legacy(dtype, &a)?)));
+    }
+}
