@@ -106,3 +106,34 @@ fn example_scripts_run_cleanly() {
     }
     assert!(ran >= 3);
 }
+
+/// Beyond PyTorch (which reads freed memory here): after a storage shrinks under tensors that
+/// view it, every access raises PyTorch's `setStorage` bounds error instead.
+#[test]
+fn tensors_over_a_shrunk_storage_raise_on_every_access() {
+    let script = r#"
+let t = torch::arange(6, #{dtype: torch::float32});
+let v = t[2..];
+t.untyped_storage().resize_(8);
+for f in [|| v.to_string(), || t + 1, || v.sum(), || v.clone(), || v.fill_(0), || t[5].item(), || v.tolist()] {
+    try { f.call(); print("no error"); } catch (e) { print(e); }
+}
+t.untyped_storage().resize_(24);
+print(v.shape);
+"#;
+    let (code, out, err) = tensh(&["-e", script], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    for line in &lines[..7] {
+        assert!(
+            line.starts_with("RuntimeError: setStorage: sizes ["),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("are out of bounds for storage of size 8"),
+            "{line}"
+        );
+    }
+    assert_eq!(lines[7], "torch.Size([4])");
+}

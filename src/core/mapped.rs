@@ -18,7 +18,7 @@ fn os_error(e: &std::io::Error) -> String {
 
 /// `UntypedStorage.from_file(filename, shared, nbytes)`: a shared map writes through to the
 /// file (created, and extended to `nbytes`, when needed); a private map is copy-on-write and
-/// never changes the file. `nbytes == 0` maps the whole file.
+/// never changes the file. `nbytes == 0` gives an empty storage, as in PyTorch.
 pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage> {
     let mode = if shared { "read-write" } else { "read-only" };
     let file = OpenOptions::new()
@@ -34,7 +34,6 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
             ))
         })?;
     let size = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
-    let nbytes = if nbytes == 0 { size } else { nbytes };
     if size < nbytes {
         if shared {
             file.set_len(nbytes as u64).map_err(|e| {

@@ -19,6 +19,11 @@ pub fn register(engine: &mut Engine) {
     // Python's `None` is Rhai's `()`, and prints as `()` (Rhai would print nothing).
     engine.register_fn("to_string", |_: ()| "()".to_string());
     engine.register_fn("print", |_: ()| "()".to_string());
+    // Floats print as Python writes them (`1e+20`, `1e-07`, `0.1`), in print, arrays and
+    // template strings alike, so lists from `tolist()` read as in a PyTorch session.
+    for name in ["print", "to_string", "to_debug"] {
+        engine.register_fn(name, |x: rhai::FLOAT| crate::print::number::float_repr(x));
+    }
     for name in ["to_string", "to_debug"] {
         engine.register_fn(name, |t: &mut Tensor| -> RhaiResult<String> {
             tensor_repr(t).rhai()

@@ -145,7 +145,8 @@ pub fn register(r: &mut Registry) {
         let n = a.int(0, "size", "resize_")?;
         if n < 0 {
             return Err(to_rhai(TorchError::runtime(format!(
-                "Storage size must be non-negative, got {n}"
+                "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been called with negative number: {}",
+                n as u64
             ))));
         }
         s.resize(n as usize).rhai()?;
@@ -183,10 +184,10 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         Ok(Dynamic::from("torch.storage.UntypedStorage".to_string()))
     });
     args::method::<Storage>(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
-    args::method::<Storage>(engine, "is_sparse", 0, |_, _| Ok(Dynamic::from(false)));
+    engine.register_get("is_sparse", |_: &mut Storage| false);
     args::method::<Storage>(engine, "cpu", 0, |s, _| Ok(Dynamic::from(s.clone())));
     args::method::<Storage>(engine, "untyped", 0, |s, _| Ok(Dynamic::from(s.clone())));
-    args::method::<Storage>(engine, "get_device", 0, |_, _| Ok(Dynamic::from(-1 as INT)));
+    args::method::<Storage>(engine, "get_device", 0, |_, _| Ok(Dynamic::UNIT));
     engine.register_get("filename", |s: &mut Storage| {
         s.filename().map_or(Dynamic::UNIT, Dynamic::from)
     });
