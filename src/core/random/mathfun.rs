@@ -18,11 +18,11 @@ const LOG_P: [f32; 9] = [
 const LOG_Q1: f32 = -2.121_944_4e-4;
 const LOG_Q2: f32 = 0.693_359_4;
 
-/// Natural logarithm, as `log256_ps` computes it (NaN for inputs `<= 0`).
+/// Natural logarithm, as `log256_ps` computes it (NaN for inputs `<= 0`). Branch-free, so
+/// a loop over lanes vectorises.
+#[inline(always)]
 pub fn log_ps(x: f32) -> f32 {
-    if x <= 0.0 || x.is_nan() {
-        return f32::NAN;
-    }
+    let invalid = x <= 0.0 || x.is_nan();
     let x = x.max(f32::MIN_POSITIVE);
     let bits = x.to_bits();
     let exponent = ((bits >> 23) as i32) - 0x7f;
@@ -31,9 +31,7 @@ pub fn log_ps(x: f32) -> f32 {
     let small = x < SQRTHF;
     let tmp = if small { x } else { 0.0 };
     x -= 1.0;
-    if small {
-        e -= 1.0;
-    }
+    e -= if small { 1.0 } else { 0.0 };
     x += tmp;
     let z = x * x;
     let mut y = LOG_P[0];
@@ -45,7 +43,8 @@ pub fn log_ps(x: f32) -> f32 {
     y += e * LOG_Q1;
     y -= z * 0.5;
     let x = x + y;
-    x + e * LOG_Q2
+    let r = x + e * LOG_Q2;
+    if invalid { f32::NAN } else { r }
 }
 
 const FOPI: f32 = 1.273_239_5;
@@ -55,7 +54,9 @@ const DP3: f32 = -3.774_895e-8;
 const COSCOF: [f32; 3] = [2.443_315_7e-5, -1.388_731_6e-3, 4.166_664_6e-2];
 const SINCOF: [f32; 3] = [-1.951_529_6e-4, 8.332_161e-3, -1.666_665_5e-1];
 
-/// `(sin x, cos x)`, as `sincos256_ps` computes them.
+/// `(sin x, cos x)`, as `sincos256_ps` computes them. Branch-free, so a loop over lanes
+/// vectorises.
+#[inline(always)]
 pub fn sincos_ps(x: f32) -> (f32, f32) {
     let mut sign_sin = x.is_sign_negative();
     let mut x = x.abs();

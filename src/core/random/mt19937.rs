@@ -40,14 +40,17 @@ impl Mt19937 {
     }
 
     fn twist(&mut self) {
-        for i in 0..N {
-            let y = (self.state[i] & UPPER_MASK) | (self.state[(i + 1) % N] & LOWER_MASK);
-            let mut v = self.state[(i + M) % N] ^ (y >> 1);
-            if y & 1 != 0 {
-                v ^= MATRIX_A;
-            }
-            self.state[i] = v;
+        let mix = |a: u32, b: u32, c: u32| {
+            let y = (a & UPPER_MASK) | (b & LOWER_MASK);
+            c ^ (y >> 1) ^ if y & 1 != 0 { MATRIX_A } else { 0 }
+        };
+        for i in 0..N - M {
+            self.state[i] = mix(self.state[i], self.state[i + 1], self.state[i + M]);
         }
+        for i in N - M..N - 1 {
+            self.state[i] = mix(self.state[i], self.state[i + 1], self.state[i + M - N]);
+        }
+        self.state[N - 1] = mix(self.state[N - 1], self.state[0], self.state[M - 1]);
         self.left = N as i32;
         self.next = 0;
     }

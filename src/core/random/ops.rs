@@ -79,7 +79,31 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
         )));
     }
     let d = t.dtype();
+    if t.is_contiguous() && d == DType::Float32 {
+        // The common case, written straight into the bytes: same draws, same rounding.
+        return with_global(|g| {
+            write_contiguous(t, 4, |chunk| {
+                let x = (g.random() & 0x00ff_ffff) as f64 / (1u64 << 24) as f64;
+                chunk.copy_from_slice(&((x * (to - from) + from) as f32).to_le_bytes());
+            })
+        });
+    }
     with_global(|g| fill_with(t, || Scalar::Float(distributions::uniform(g, d, from, to))))
+}
+
+/// Calls `write` on each element's bytes of a contiguous tensor, in order, after the bounds
+/// check.
+fn write_contiguous(t: &Tensor, width: usize, mut write: impl FnMut(&mut [u8])) -> Result<()> {
+    let l = t.layout();
+    let n = l.numel().max(0) as usize;
+    t.storage().with_bytes_mut(|bytes| {
+        l.check_in_bounds(width, bytes.len())?;
+        let start = l.offset as usize * width;
+        for chunk in bytes[start..start + n * width].chunks_exact_mut(width) {
+            write(chunk);
+        }
+        Ok(())
+    })
 }
 
 /// `t.normal_(mean, std)`: the batched path for contiguous float/double tensors of 16 or more
@@ -94,7 +118,13 @@ pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
     let d = t.dtype();
     let n = t.numel().max(0) as usize;
     with_global(|g| {
-        if t.is_contiguous() {
+        if t.is_contiguous() && d == DType::Float32 && n >= 16 {
+            let values = distributions::normal_f32_batched(g, n, mean as f32, std as f32);
+            let mut it = values.into_iter();
+            write_contiguous(t, 4, |chunk| {
+                chunk.copy_from_slice(&it.next().unwrap_or(0.0).to_le_bytes())
+            })
+        } else if t.is_contiguous() {
             let values = distributions::normal_values(g, n, d, mean, std);
             let mut it = values.into_iter();
             fill_with(t, || Scalar::Float(it.next().unwrap_or(0.0)))
