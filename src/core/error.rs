@@ -15,6 +15,8 @@ pub enum ErrorKind {
     Type,
     /// `NotImplementedError`: something PyTorch (or tensh) does not do.
     NotImplemented,
+    /// `AssertionError`: PyTorch's Python-level assertions (missing device modules).
+    Assertion,
 }
 
 impl ErrorKind {
@@ -26,6 +28,7 @@ impl ErrorKind {
             ErrorKind::Value => "ValueError",
             ErrorKind::Type => "TypeError",
             ErrorKind::NotImplemented => "NotImplementedError",
+            ErrorKind::Assertion => "AssertionError",
         }
     }
 }

@@ -50,6 +50,7 @@ pub fn new_engine() -> Engine {
         storage_api::register(&mut r);
         typed_storage::register(&mut r);
         storage_api::register_files_and_sharing(&mut r);
+        storage_api::register_devices(&mut r);
         torch_module::register(&mut r);
     }
     torch.set_sub_module("UntypedStorage", storage_api::untyped_storage_module());

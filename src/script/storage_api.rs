@@ -191,7 +191,6 @@ pub fn register_files_and_sharing(r: &mut Registry) {
     engine.register_get("filename", |s: &mut Storage| {
         s.filename().map_or(Dynamic::UNIT, Dynamic::from)
     });
-    engine.register_get("is_hpu", |_: &mut Storage| false);
     r.method("torch_is_shared", 0, |x, _| {
         Ok(Dynamic::from(x.storage().is_shared()))
     });
@@ -246,5 +245,63 @@ pub fn untyped_storage_module() -> rhai::Module {
             crate::core::mapped::from_file(&name, shared, nbytes as usize).rhai()?,
         ))
     });
+    args::function(&mut m, "from_buffer", 2, |a| from_buffer(&a));
     m
+}
+
+const NO_NVIDIA_DRIVER: &str = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+
+/// Accelerator methods: tensh runs on the CPU only, and each raises what PyTorch raises on a
+/// machine without the device. Also `new`, `to` and `from_buffer`.
+pub fn register_devices(r: &mut Registry) {
+    let engine: &mut Engine = r.engine;
+    args::method::<Storage>(engine, "cuda", 2, |_, _| {
+        Err(to_rhai(TorchError::runtime(
+            "invalid argument to exchangeDevice",
+        )))
+    });
+    args::method::<Storage>(engine, "pin_memory", 1, |_, _| {
+        Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER)))
+    });
+    args::method::<Storage>(engine, "hpu", 2, |_, _| {
+        Err(to_rhai(TorchError {
+            kind: crate::core::error::ErrorKind::Assertion,
+            message: "HPU device module is not loaded".into(),
+        }))
+    });
+    args::method::<Storage>(engine, "mps", 0, |_, _| {
+        Err(to_rhai(TorchError::runtime(
+            "torch.UntypedStorage(): Storage device not recognized: mps",
+        )))
+    });
+    args::method::<Storage>(engine, "new", 0, |_, _| {
+        Ok(Dynamic::from(Storage::zeroed(0).rhai()?))
+    });
+    args::method::<Storage>(engine, "to", 1, |s, a| {
+        a.allow("to", &["device", "non_blocking"])?;
+        match a.kw("device").map(|d| d.to_string()) {
+            None => Ok(Dynamic::from(s.clone())),
+            Some(d) if d == "cpu" => Ok(Dynamic::from(s.clone())),
+            Some(_) => Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER))),
+        }
+    });
+    engine.register_get("is_hpu", |_: &mut Storage| false);
+    r.method("cuda", 2, |_, _| {
+        Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER)))
+    });
+    r.method("pin_memory", 1, |_, _| {
+        Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER)))
+    });
+}
+
+/// `torch::UntypedStorage::from_buffer(buffer, #{dtype: ...})`: a resizable copy of the bytes.
+pub fn from_buffer(a: &Args) -> RhaiResult<Dynamic> {
+    let buf = a.req(0, "buffer", "from_buffer")?;
+    let Some(b) = buf.clone().try_cast::<super::buffers::PyBuffer>() else {
+        return Err(type_error(format!(
+            "a bytes-like object is required, not '{}'",
+            py_type_name(buf)
+        )));
+    };
+    Ok(Dynamic::from(Storage::from_vec(b.storage.to_vec())))
 }
