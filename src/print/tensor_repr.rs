@@ -123,37 +123,22 @@ fn tensor_str_with(
     }
     let size = t.sizes()[0];
     let e = opts.edgeitems;
-    let mut slices = vec![];
-    if summarize && size > 2 * e {
-        for i in 0..e {
-            slices.push(tensor_str_with(
-                &select(t, 0, i)?,
-                indent + 1,
-                summarize,
-                f,
-                opts,
-            )?);
-        }
-        slices.push("...".to_string());
-        for i in size - e..size {
-            slices.push(tensor_str_with(
-                &select(t, 0, i)?,
-                indent + 1,
-                summarize,
-                f,
-                opts,
-            )?);
-        }
+    // Rows to show: all, or the edges around a "..." row when summarised.
+    let rows: Vec<Option<i64>> = if summarize && size > 2 * e {
+        (0..e)
+            .map(Some)
+            .chain([None])
+            .chain((size - e..size).map(Some))
+            .collect()
     } else {
-        for i in 0..size {
-            slices.push(tensor_str_with(
-                &select(t, 0, i)?,
-                indent + 1,
-                summarize,
-                f,
-                opts,
-            )?);
-        }
+        (0..size).map(Some).collect()
+    };
+    let mut slices = Vec::with_capacity(rows.len());
+    for row in rows {
+        slices.push(match row {
+            Some(i) => tensor_str_with(&select(t, 0, i)?, indent + 1, summarize, f, opts)?,
+            None => "...".to_string(),
+        });
     }
     let sep = format!(",{}{}", "\n".repeat(dim - 1), " ".repeat(indent + 1));
     Ok(format!("[{}]", slices.join(&sep)))

@@ -25,14 +25,7 @@ fn new_tensor(sizes: &[i64], dtype: DType) -> RhaiResult<Tensor> {
     Tensor::zeros(sizes.to_vec(), dtype).rhai()
 }
 
-fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
-    if a.kw("requires_grad")
-        .is_some_and(|v| v.as_bool().unwrap_or(false))
-    {
-        super::autograd_api::set_requires_grad(&t, true)?;
-    }
-    Ok(Dynamic::from(t))
-}
+use super::torch_module::finish;
 
 const KW: &[&str] = &[
     "dtype",

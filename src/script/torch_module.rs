@@ -20,10 +20,9 @@ use crate::core::tensor::Tensor;
 use crate::print::options::{PrintOptionsUpdate, apply};
 
 /// Applies the creation keywords every factory takes: `requires_grad`.
-fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
+pub fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
     if a.kw("requires_grad")
-        .map(|v| v.as_bool().unwrap_or(false))
-        .unwrap_or(false)
+        .is_some_and(|v| v.as_bool().unwrap_or(false))
     {
         super::autograd_api::set_requires_grad(&t, true)?;
     }
