@@ -13,6 +13,7 @@ pub mod float8;
 pub mod index;
 pub mod index_parse;
 pub mod layout;
+pub mod linalg;
 pub mod mapped;
 pub mod ops;
 pub mod overlap;

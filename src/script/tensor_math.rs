@@ -90,6 +90,13 @@ pub fn register(r: &mut Registry) {
     r.engine.register_fn("-", |a: Tensor| ops::neg(&a).rhai());
     r.method_and_function("neg", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
     r.method_and_function("sum", 0, |x, _| Ok(Dynamic::from(ops::sum_all(x).rhai()?)));
+    r.method_and_function("mean", 0, |x, _| {
+        Ok(Dynamic::from(crate::core::linalg::mean_all(x).rhai()?))
+    });
+    r.method_and_function("matmul", 1, |x, a| {
+        let y = to_tensor(a.req(0, "other", "matmul")?, "other")?;
+        Ok(Dynamic::from(crate::core::linalg::matmul(x, &y).rhai()?))
+    });
     r.function("equal", 2, |a| {
         let x = to_tensor(a.req(0, "input", "equal")?, "input")?;
         let y = to_tensor(a.req(1, "other", "equal")?, "other")?;

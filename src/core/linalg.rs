@@ -1,0 +1,140 @@
+//! `matmul` for 1-d, 2-d and batched operands, with PyTorch's shape rules and messages, and
+//! `mean`. Products accumulate in `f64` (or `i64`) and round once per result element.
+
+use super::copy::to_scalars;
+use super::creation::from_scalars;
+use super::dtype::{DType, Kind};
+use super::error::{Result, TorchError};
+use super::layout::fmt_list;
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+use super::views::{broadcast_shapes, expand, unsqueeze};
+
+fn c_type(d: DType) -> &'static str {
+    match d {
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+        DType::Int64 => "long int",
+        DType::Int32 => "int",
+        DType::Int16 => "short int",
+        DType::Int8 => "signed char",
+        DType::UInt8 => "unsigned char",
+        DType::Bool => "bool",
+        DType::Float16 => "c10::Half",
+        DType::BFloat16 => "c10::BFloat16",
+        other => other.cpp_name(),
+    }
+}
+
+/// Batched matrix product of `[.., n, k]` and `[.., k, m]` with broadcast batch dims.
+fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (sa, sb) = (a.sizes(), b.sizes());
+    let (n, k) = (sa[sa.len() - 2], sa[sa.len() - 1]);
+    let (k2, m) = (sb[sb.len() - 2], sb[sb.len() - 1]);
+    if k != k2 {
+        return Err(TorchError::runtime(format!(
+            "mm: mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})"
+        )));
+    }
+    let batch = broadcast_shapes(&sa[..sa.len() - 2], &sb[..sb.len() - 2])?;
+    let full = |t: &Tensor, r: i64, c: i64| {
+        let mut s = batch.clone();
+        s.extend([r, c]);
+        expand(t, &s)
+    };
+    let (va, vb) = (to_scalars(&full(a, n, k)?)?, to_scalars(&full(b, k, m)?)?);
+    let dtype = a.dtype();
+    let batches: i64 = batch.iter().product();
+    let mut out = super::alloc::vec_with_capacity((batches * n * m).max(0) as usize)?;
+    for bi in 0..batches {
+        let (oa, ob) = ((bi * n * k) as usize, (bi * k * m) as usize);
+        for i in 0..n {
+            for j in 0..m {
+                let cell = |p: i64| (va[oa + (i * k + p) as usize], vb[ob + (p * m + j) as usize]);
+                out.push(match dtype.kind() {
+                    Kind::Float => Scalar::Float(
+                        (0..k)
+                            .map(|p| cell(p).0.to_f64() * cell(p).1.to_f64())
+                            .sum(),
+                    ),
+                    Kind::Complex => Scalar::Complex(
+                        (0..k)
+                            .map(|p| cell(p).0.to_complex() * cell(p).1.to_complex())
+                            .sum(),
+                    ),
+                    _ => Scalar::Int((0..k).fold(0i64, |acc, p| {
+                        acc.wrapping_add(cell(p).0.to_i64().wrapping_mul(cell(p).1.to_i64()))
+                    })),
+                });
+            }
+        }
+    }
+    let mut shape = batch;
+    shape.extend([n, m]);
+    from_scalars(&out, shape, dtype)
+}
+
+/// `a.matmul(b)` / `a @ b`.
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (da, db) = (a.ndim(), b.ndim());
+    if da == 0 || db == 0 {
+        return Err(TorchError::runtime(format!(
+            "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+        )));
+    }
+    if a.dtype() != b.dtype() {
+        return Err(TorchError::runtime(format!(
+            "expected m1 and m2 to have the same dtype, but got: {} != {}",
+            c_type(a.dtype()),
+            c_type(b.dtype())
+        )));
+    }
+    if da == 1 && db == 1 {
+        let (na, nb) = (a.numel(), b.numel());
+        if na != nb {
+            return Err(TorchError::runtime(format!(
+                "inconsistent tensor size, expected tensor {} and src {} to have the same number of elements, but got {na} and {nb} elements respectively",
+                fmt_list(&a.sizes()),
+                fmt_list(&b.sizes())
+            )));
+        }
+        let r = batched(&unsqueeze(a, 0)?, &unsqueeze(b, 1)?)?;
+        return super::views::reshape(&r, &[]);
+    }
+    let a2 = if da == 1 { unsqueeze(a, 0)? } else { a.clone() };
+    let b2 = if db == 1 { unsqueeze(b, 1)? } else { b.clone() };
+    let r = batched(&a2, &b2)?;
+    let mut shape = r.sizes();
+    if db == 1 {
+        shape.pop();
+    }
+    if da == 1 {
+        let len = shape.len();
+        shape.remove(len - 1 - if db == 1 { 0 } else { 1 });
+    }
+    super::views::reshape(&r, &shape)
+}
+
+/// `t.mean()`: floating and complex tensors only, as in PyTorch.
+pub fn mean_all(t: &Tensor) -> Result<Tensor> {
+    let d = t.dtype();
+    if !(d.is_floating_point() || d.is_complex()) {
+        return Err(TorchError::not_implemented(format!(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+            d.cpp_name()
+        )));
+    }
+    let vals = to_scalars(t)?;
+    let n = vals.len() as f64;
+    let value = if d.is_complex() {
+        Scalar::Complex(
+            vals.iter()
+                .map(|v| v.to_complex())
+                .sum::<num_complex::Complex64>()
+                / n,
+        )
+    } else {
+        Scalar::Float(vals.iter().map(|v| v.to_f64()).sum::<f64>() / n)
+    };
+    from_scalars(&[value], vec![], d)
+}
