@@ -255,6 +255,10 @@ pub fn movedim(t: &Tensor, src: &[i64], dst: &[i64]) -> Result<Tensor> {
             seen[d] = true;
         }
     }
+    if n == 0 {
+        // A 0-d tensor has nothing to move; dims 0 and -1 were accepted above.
+        return Ok(t.alias(t.layout()));
+    }
     let mut order: Vec<i64> = vec![-1; n];
     let mut used = vec![false; n];
     for (&s, &d) in src_w.iter().zip(&dst_w) {
@@ -505,6 +509,11 @@ pub fn checked_strided_layout(
 /// `t.unflatten(dim, sizes)`.
 pub fn unflatten(t: &Tensor, dim: i64, sizes: &[i64]) -> Result<Tensor> {
     let l = t.layout();
+    if l.ndim() == 0 {
+        return Err(TorchError::runtime(
+            "unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions",
+        ));
+    }
     let d = wrap_dim(dim, l.ndim())?;
     if sizes.is_empty() {
         return Err(TorchError::runtime("unflatten: sizes must be non-empty"));
