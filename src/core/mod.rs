@@ -2,6 +2,7 @@
 //! of Rhai, terminals or printing.
 
 pub mod alloc;
+pub mod autograd;
 pub mod checked_scalar;
 pub mod copy;
 pub mod creation;

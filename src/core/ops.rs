@@ -276,5 +276,12 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
                 .fold(0i64, |acc, v| acc.wrapping_add(v.to_i64())),
         ),
     };
-    from_scalars(&[total], vec![], out)
+    let result = from_scalars(&[total], vec![], out)?;
+    super::autograd::record(
+        &result,
+        "SumBackward0",
+        std::slice::from_ref(t),
+        super::autograd::sum_backward,
+    );
+    Ok(result)
 }

@@ -18,8 +18,8 @@ pub struct GradState {
     pub requires_grad: bool,
     /// The accumulated gradient of a leaf.
     pub grad: Option<Tensor>,
-    /// The name of the function that made a non-leaf (`SumBackward0`), shown in the repr.
-    pub grad_fn: Option<&'static str>,
+    /// The recorded op that made a non-leaf (`SumBackward0`), shown in the repr.
+    pub grad_fn: Option<std::rc::Rc<super::autograd::GradNode>>,
 }
 
 /// The fields behind a tensor handle.

@@ -249,8 +249,8 @@ pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {
         tensor_str(t, indent, opts)?
     };
     let grad = t.grad_state();
-    if let Some(name) = grad.grad_fn {
-        suffixes.push(format!("grad_fn=<{name}>"));
+    if let Some(node) = grad.grad_fn {
+        suffixes.push(format!("grad_fn=<{}>", node.name));
     } else if grad.requires_grad {
         suffixes.push("requires_grad=True".to_string());
     }

@@ -1,18 +1,29 @@
-//! The autograd surface the script sees: `requires_grad` flags. Gradients themselves
-//! (`backward`) are issue "Math and autograd"; until then `backward` raises a clear
-//! `NotImplementedError`.
+//! The autograd surface the script sees: `requires_grad` flags and `backward()` (see
+//! `core::autograd` for which ops record gradients).
 
 use super::errors::{RhaiResult, to_rhai};
 use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
 
-/// Sets `requires_grad` on a leaf, with PyTorch's dtype rule.
-pub fn set_requires_grad(t: &Tensor, flag: bool) -> RhaiResult<()> {
+/// Where a `requires_grad` request comes from: PyTorch words the dtype error differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GradRequest {
+    /// `requires_grad=True` when creating a tensor.
+    Creation,
+    /// `t.requires_grad_()`.
+    Method,
+}
+
+/// Sets `requires_grad` on a leaf, with PyTorch's dtype rule and wording.
+pub fn set_requires_grad(t: &Tensor, flag: bool, from: GradRequest) -> RhaiResult<()> {
     let d = t.dtype();
     if flag && !(d.is_floating_point() || d.is_complex()) {
-        return Err(to_rhai(TorchError::runtime(
-            "only Tensors of floating point and complex dtype can require gradients",
-        )));
+        return Err(to_rhai(TorchError::runtime(match from {
+            GradRequest::Creation => {
+                "Only Tensors of floating point and complex dtype can require gradients"
+            }
+            GradRequest::Method => "only Tensors of floating point dtype can require gradients",
+        })));
     }
     if t.grad_state().grad_fn.is_some() && !flag {
         return Err(to_rhai(TorchError::runtime(
@@ -23,11 +34,10 @@ pub fn set_requires_grad(t: &Tensor, flag: bool) -> RhaiResult<()> {
     Ok(())
 }
 
-/// Registers `backward`, which is not built yet and says so.
+/// Registers `backward`.
 pub fn register(r: &mut super::registry::Registry) {
-    r.method("backward", 3, |_, _| {
-        Err(to_rhai(TorchError::not_implemented(
-            "backward() is not built in tensh yet (issue: Math and autograd)",
-        )))
+    r.method("backward", 3, |x, _| {
+        crate::core::autograd::backward(x).map_err(to_rhai)?;
+        Ok(rhai::Dynamic::UNIT)
     });
 }

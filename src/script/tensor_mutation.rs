@@ -192,7 +192,7 @@ pub fn register(r: &mut Registry) {
     });
     r.method("requires_grad_", 1, |x, a| {
         let flag = a.bool_or(0, "requires_grad", true)?;
-        super::autograd_api::set_requires_grad(x, flag)?;
+        super::autograd_api::set_requires_grad(x, flag, super::autograd_api::GradRequest::Method)?;
         Ok(Dynamic::from(x.clone()))
     });
 }

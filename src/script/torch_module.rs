@@ -24,7 +24,11 @@ pub fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
     if a.kw("requires_grad")
         .is_some_and(|v| v.as_bool().unwrap_or(false))
     {
-        super::autograd_api::set_requires_grad(&t, true)?;
+        super::autograd_api::set_requires_grad(
+            &t,
+            true,
+            super::autograd_api::GradRequest::Creation,
+        )?;
     }
     Ok(Dynamic::from(t))
 }
