@@ -105,8 +105,14 @@ pub fn fill_layout(storage: &Storage, dtype: DType, layout: &Layout, value: Scal
             |[s0], n, [st]| {
                 if st == 1 {
                     let start = s0 as usize * w;
-                    for chunk in bytes[start..start + n * w].chunks_exact_mut(w) {
-                        chunk.copy_from_slice(pattern);
+                    let run = &mut bytes[start..start + n * w];
+                    if pattern.iter().all(|&b| b == pattern[0]) {
+                        // One repeated byte (zeros, bytes, bools): a memset.
+                        run.fill(pattern[0]);
+                    } else {
+                        for chunk in run.chunks_exact_mut(w) {
+                            chunk.copy_from_slice(pattern);
+                        }
                     }
                 } else {
                     for i in 0..n as i64 {
