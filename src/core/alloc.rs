@@ -22,11 +22,23 @@ pub fn checked_numel(sizes: &[i64]) -> Result<i64> {
         .ok_or_else(|| TorchError::runtime("numel: integer multiplication overflow"))
 }
 
-/// Bytes for a contiguous tensor of `sizes`, or PyTorch's overflow error.
+/// PyTorch's error for a negative size when creating a tensor.
+pub fn check_sizes(sizes: &[i64]) -> Result<()> {
+    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
+        return Err(TorchError::runtime(format!(
+            "Trying to create tensor with negative dimension {s}: {}",
+            fmt_list(sizes)
+        )));
+    }
+    Ok(())
+}
+
+/// Bytes for a contiguous tensor of `sizes`, or PyTorch's negative-size or overflow error.
 pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
+    check_sizes(sizes)?;
     let n = sizes
         .iter()
-        .try_fold(itemsize as i64, |acc, &s| acc.checked_mul(s.max(0)));
+        .try_fold(itemsize as i64, |acc, &s| acc.checked_mul(s));
     n.and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
         TorchError::runtime(format!(
             "Storage size calculation overflowed with sizes={}",

@@ -7,7 +7,7 @@ use super::defaults::{default_complex_dtype, default_dtype};
 use super::dtype::DType;
 use super::element;
 use super::error::{Result, TorchError};
-use super::layout::{Layout, fmt_list};
+use super::layout::Layout;
 use super::scalar::Scalar;
 use super::storage::Storage;
 use super::tensor::Tensor;
@@ -29,16 +29,6 @@ pub fn scalar_dtype(s: Scalar) -> DType {
         Scalar::Float(_) => default_dtype(),
         Scalar::Complex(_) => default_complex_dtype(),
     }
-}
-
-fn check_sizes(sizes: &[i64]) -> Result<()> {
-    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
-        return Err(TorchError::runtime(format!(
-            "Trying to create tensor with negative dimension {s}: {}",
-            fmt_list(sizes)
-        )));
-    }
-    Ok(())
 }
 
 fn shape_of(data: &Data, depth: usize, shape: &mut Vec<i64>) {
@@ -135,7 +125,7 @@ pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<
 
 /// `torch.full(sizes, value)` (and `zeros`, `ones`, `empty`, which are full of 0 or 1).
 pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
-    check_sizes(sizes)?;
+    super::alloc::check_sizes(sizes)?;
     check_fits(dtype, value, TypeNaming::Cpp)?;
     let t = Tensor::zeros(sizes.to_vec(), dtype)?;
     if value.to_bool() || matches!(value, Scalar::Float(f) if f.is_sign_negative()) {
@@ -146,7 +136,7 @@ pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
 
 /// `torch.empty_strided(sizes, strides)`: a zeroed storage just big enough for the layout.
 pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Tensor> {
-    check_sizes(sizes)?;
+    super::alloc::check_sizes(sizes)?;
     if sizes.len() != strides.len() {
         return Err(TorchError::runtime(
             "mismatch in length of strides and shape",

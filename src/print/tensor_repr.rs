@@ -48,8 +48,9 @@ fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> 
         0 => out.extend(to_scalars(t)?),
         1 => {
             if sizes[0] > 2 * e {
-                out.extend(to_scalars(&narrow(t, 0, 0, e)?)?);
-                out.extend(to_scalars(&narrow(t, 0, sizes[0] - e, e)?)?);
+                let (head, tail) = edges(t, e)?;
+                out.extend(head);
+                out.extend(tail);
             } else {
                 out.extend(to_scalars(t)?);
             }
@@ -71,6 +72,15 @@ fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> 
     Ok(())
 }
 
+/// The first and last `e` values along dim 0 of a 1-d tensor (what a summary shows).
+fn edges(t: &Tensor, e: i64) -> Result<(Vec<Scalar>, Vec<Scalar>)> {
+    let size = t.sizes()[0];
+    Ok((
+        to_scalars(&narrow(t, 0, 0, e)?)?,
+        to_scalars(&narrow(t, 0, size - e, e)?)?,
+    ))
+}
+
 fn vector_str(
     t: &Tensor,
     indent: usize,
@@ -85,16 +95,10 @@ fn vector_str(
     let data: Vec<String> = if summarize && e == 0 {
         vec!["...".to_string()]
     } else if summarize && size > 2 * e {
-        let mut d: Vec<String> = to_scalars(&narrow(t, 0, 0, e)?)?
-            .into_iter()
-            .map(|v| f.format(v))
-            .collect();
+        let (head, tail) = edges(t, e)?;
+        let mut d: Vec<String> = head.into_iter().map(|v| f.format(v)).collect();
         d.push(" ...".to_string());
-        d.extend(
-            to_scalars(&narrow(t, 0, size - e, e)?)?
-                .into_iter()
-                .map(|v| f.format(v)),
-        );
+        d.extend(tail.into_iter().map(|v| f.format(v)));
         d
     } else {
         to_scalars(t)?.into_iter().map(|v| f.format(v)).collect()

@@ -136,6 +136,22 @@ impl Args {
     }
 }
 
+/// Invokes `$m!(n; a, b, ...)` for every arity from 1 to 9: Rhai has no variadic functions, so
+/// each function is registered once per arity.
+macro_rules! for_each_arity {
+    ($m:ident) => {
+        $m!(1; a);
+        $m!(2; a, b);
+        $m!(3; a, b, c);
+        $m!(4; a, b, c, d);
+        $m!(5; a, b, c, d, e);
+        $m!(6; a, b, c, d, e, g);
+        $m!(7; a, b, c, d, e, g, h);
+        $m!(8; a, b, c, d, e, g, h, i);
+        $m!(9; a, b, c, d, e, g, h, i, j);
+    };
+}
+
 /// A method body: the receiver and the call's arguments.
 pub type MethodBody<T> = Rc<dyn Fn(&T, Args) -> RhaiResult<Dynamic>>;
 
@@ -160,15 +176,7 @@ pub fn method<T: Variant + Clone>(
         let f = f.clone();
         engine.register_fn(name, move |t: &mut T| f(t, Args::new(vec![])));
     }
-    arity!(1; a);
-    arity!(2; a, b);
-    arity!(3; a, b, c);
-    arity!(4; a, b, c, d);
-    arity!(5; a, b, c, d, e);
-    arity!(6; a, b, c, d, e, g);
-    arity!(7; a, b, c, d, e, g, h);
-    arity!(8; a, b, c, d, e, g, h, i);
-    arity!(9; a, b, c, d, e, g, h, i, j);
+    for_each_arity!(arity);
 }
 
 /// A module function body: the call's arguments.
@@ -195,13 +203,5 @@ pub fn function(
         let f = f.clone();
         FuncRegistration::new(name).set_into_module(module, move || f(Args::new(vec![])));
     }
-    arity!(1; a);
-    arity!(2; a, b);
-    arity!(3; a, b, c);
-    arity!(4; a, b, c, d);
-    arity!(5; a, b, c, d, e);
-    arity!(6; a, b, c, d, e, g);
-    arity!(7; a, b, c, d, e, g, h);
-    arity!(8; a, b, c, d, e, g, h, i);
-    arity!(9; a, b, c, d, e, g, h, i, j);
+    for_each_arity!(arity);
 }

@@ -16,12 +16,6 @@ use crate::core::random::ops;
 use crate::core::tensor::Tensor;
 
 fn new_tensor(sizes: &[i64], dtype: DType) -> RhaiResult<Tensor> {
-    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
-        return Err(to_rhai(TorchError::runtime(format!(
-            "Trying to create tensor with negative dimension {s}: {}",
-            crate::core::layout::fmt_list(sizes)
-        ))));
-    }
     Tensor::zeros(sizes.to_vec(), dtype).rhai()
 }
 

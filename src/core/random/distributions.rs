@@ -90,20 +90,6 @@ fn normal_16_f32_native(data: &mut [f32], mean: f32, std: f32) {
     }
 }
 
-/// Box–Muller over 16 uniform draws in place, as the float AVX2 kernel computes it.
-fn normal_16_f32(data: &mut [f64], mean: f32, std: f32) {
-    let two_pi = (2.0 * std::f64::consts::PI) as f32;
-    for j in 0..8 {
-        let u1 = 1.0 - data[j] as f32;
-        let u2 = data[j + 8] as f32;
-        let radius = (-2.0 * log_ps(u1)).sqrt();
-        let theta = two_pi * u2;
-        let (sin, cos) = sincos_ps(theta);
-        data[j] = (radius * cos).mul_add(std, mean) as f64;
-        data[j + 8] = (radius * sin).mul_add(std, mean) as f64;
-    }
-}
-
 /// Box–Muller over 16 uniform draws in place, in double precision with the C library's
 /// `log`, `cos` and `sin`.
 fn normal_16_f64(data: &mut [f64], mean: f64, std: f64) {
@@ -139,6 +125,12 @@ pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: 
             .map(|_| round_to(dtype, normal_scalar(g, mean, std)))
             .collect();
     }
+    if dtype == DType::Float32 {
+        return normal_f32_batched(g, n, mean as f32, std as f32)
+            .into_iter()
+            .map(f64::from)
+            .collect();
+    }
     if matches!(dtype, DType::Float16 | DType::BFloat16) {
         // Each block of 16 (and a last block ending at `n`) draws its own uniforms.
         let mut data = vec![0.0; n];
@@ -154,13 +146,8 @@ pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: 
         return data.into_iter().map(|x| round_to(dtype, x)).collect();
     }
     let mut data: Vec<f64> = (0..n).map(|_| uniform(g, dtype, 0.0, 1.0)).collect();
-    let fill = |block: &mut [f64]| {
-        if dtype == DType::Float32 {
-            normal_16_f32(block, mean as f32, std as f32)
-        } else {
-            normal_16_f64(block, mean, std)
-        }
-    };
+    // Only double reaches here: float32 and the half types returned above.
+    let fill = |block: &mut [f64]| normal_16_f64(block, mean, std);
     let mut i = 0;
     while i + 16 <= n {
         fill(&mut data[i..i + 16]);
@@ -179,7 +166,7 @@ pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: 
 
 /// An integer in `[base, base + range)`: one 32-bit draw modulo the range below 2^28, one
 /// 64-bit draw from 2^28 up (the threshold PyTorch 2.15 uses, measured with the oracle).
-pub fn int_from_to(g: &mut Generator, _dtype: DType, range: u64, base: i64) -> i64 {
+pub fn int_from_to(g: &mut Generator, range: u64, base: i64) -> i64 {
     let v = if range >= 1u64 << 28 {
         g.random64()
     } else {

@@ -83,8 +83,8 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
         // The common case, written straight into the bytes: same draws, same rounding.
         return with_global(|g| {
             write_contiguous(t, 4, |chunk| {
-                let x = (g.random() & 0x00ff_ffff) as f64 / (1u64 << 24) as f64;
-                chunk.copy_from_slice(&((x * (to - from) + from) as f32).to_le_bytes());
+                let v = distributions::uniform(g, DType::Float32, from, to) as f32;
+                chunk.copy_from_slice(&v.to_le_bytes());
             })
         });
     }
@@ -166,20 +166,11 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
         }
     }
     let range = (high as i128 - low as i128) as u64;
-    with_global(|g| {
-        fill_with(t, || {
-            Scalar::Int(distributions::int_from_to(g, d, range, low))
-        })
-    })
+    with_global(|g| fill_with(t, || Scalar::Int(distributions::int_from_to(g, range, low))))
 }
 
 /// `torch.randperm(n)`.
 pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
-    if n < 0 {
-        return Err(TorchError::runtime(format!(
-            "Trying to create tensor with negative dimension {n}: [{n}]"
-        )));
-    }
     crate::core::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
     let values = with_global(|g| distributions::permutation(g, n));
     let scalars: Vec<Scalar> = values.into_iter().map(Scalar::Int).collect();
