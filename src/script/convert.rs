@@ -153,22 +153,33 @@ pub fn to_data(v: &Dynamic) -> RhaiResult<Data> {
     }
 }
 
-fn tensor_to_data(t: &Tensor) -> RhaiResult<Data> {
-    let values = to_scalars(t).map_err(super::errors::to_rhai)?;
-    fn nest(values: &[Scalar], sizes: &[i64]) -> Data {
+/// A tensor's values as nested lists, built with `leaf` for each element and `list` for each
+/// row (`torch.tensor` data and `tolist()` share this walk).
+fn nested<T>(t: &Tensor, leaf: &dyn Fn(Scalar) -> T, list: &dyn Fn(Vec<T>) -> T) -> RhaiResult<T> {
+    fn walk<T>(
+        values: &[Scalar],
+        sizes: &[i64],
+        leaf: &dyn Fn(Scalar) -> T,
+        list: &dyn Fn(Vec<T>) -> T,
+    ) -> T {
         match sizes {
-            [] => Data::Scalar(values[0]),
+            [] => leaf(values[0]),
             [n, rest @ ..] => {
                 let step: i64 = rest.iter().product();
-                Data::List(
+                list(
                     (0..*n)
-                        .map(|i| nest(&values[(i * step) as usize..], rest))
+                        .map(|i| walk(&values[(i * step) as usize..], rest, leaf, list))
                         .collect(),
                 )
             }
         }
     }
-    Ok(nest(&values, &t.sizes()))
+    let values = to_scalars(t).map_err(super::errors::to_rhai)?;
+    Ok(walk(&values, &t.sizes(), leaf, list))
+}
+
+fn tensor_to_data(t: &Tensor) -> RhaiResult<Data> {
+    nested(t, &Data::Scalar, &Data::List)
 }
 
 /// A core scalar as the Rhai value Python's `item()`/`tolist()` would give.
@@ -184,20 +195,9 @@ pub fn scalar_to_dynamic(s: Scalar) -> Dynamic {
 
 /// `tolist()`: nested arrays of Python numbers.
 pub fn tensor_to_list(t: &Tensor) -> RhaiResult<Dynamic> {
-    let values = to_scalars(t).map_err(super::errors::to_rhai)?;
-    fn nest(values: &[Scalar], sizes: &[i64]) -> Dynamic {
-        match sizes {
-            [] => scalar_to_dynamic(values[0]),
-            [n, rest @ ..] => {
-                let step: i64 = rest.iter().product();
-                let a: Array = (0..*n)
-                    .map(|i| nest(&values[(i * step) as usize..], rest))
-                    .collect();
-                Dynamic::from(a)
-            }
-        }
-    }
-    Ok(nest(&values, &t.sizes()))
+    nested(t, &scalar_to_dynamic, &|items: Vec<Dynamic>| {
+        Dynamic::from(items.into_iter().collect::<Array>())
+    })
 }
 
 /// Ints as a Rhai array.
