@@ -3,15 +3,19 @@
 
 use std::io::{IsTerminal, Read};
 
+use crate::repl::color::ColorChoice;
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
 
-const USAGE: &str = "usage: tensh [FILE.rhai [ARGS...]] | -e CODE | --help | --version
+const USAGE: &str = "usage: tensh [--color=auto|always|never] [FILE.rhai [ARGS...] | -e CODE]
+       tensh --help | --version
 
   tensh                 interactive session (a script from standard input when piped)
   tensh FILE.rhai ARGS  run a script; ARGS are in the array ARGS
   tensh -e CODE         run CODE
   tensh --version       print the version
+  --color=WHEN          colour errors and warnings (and the prompt's input): auto (on a
+                        terminal, unless NO_COLOR is set or TERM=dumb), always, never
 ";
 
 /// The version line.
@@ -25,7 +29,7 @@ fn report(name: &str, e: &ScriptError) {
         (Some(l), None) => format!("{name}:{l}: "),
         _ => format!("{name}: "),
     };
-    output::warning(&format!("{place}{}", e.message));
+    output::error(&format!("{place}{}", e.message));
 }
 
 fn run_code(name: &str, code: &str, args: &[String]) -> i32 {
@@ -42,7 +46,20 @@ fn run_code(name: &str, code: &str, args: &[String]) -> i32 {
 
 /// Runs tensh with these command-line arguments (without the program name); returns the exit
 /// status.
-pub fn run(args: Vec<String>) -> i32 {
+pub fn run(mut args: Vec<String>) -> i32 {
+    let mut choice = ColorChoice::Auto;
+    if let Some(flag) = args.first().and_then(|a| a.strip_prefix("--color=")) {
+        match ColorChoice::parse(flag) {
+            Some(c) => choice = c,
+            None => {
+                eprint!("tensh: --color must be auto, always or never\n{USAGE}");
+                return 2;
+            }
+        }
+        args.remove(0);
+    }
+    let color = choice.resolve_here();
+    output::set_color(color);
     match args.first().map(String::as_str) {
         Some("--help" | "-h") => {
             print!("{USAGE}");
@@ -72,8 +89,10 @@ pub fn run(args: Vec<String>) -> i32 {
         },
         _ => {
             if std::io::stdin().is_terminal() && args.is_empty() {
-                crate::repl::run()
+                crate::repl::run(color)
             } else {
+                // Piped input is a script: no prompts, and no colour unless asked for.
+                output::set_color(choice == ColorChoice::Always);
                 let mut code = String::new();
                 if let Err(e) = std::io::stdin().read_to_string(&mut code) {
                     eprintln!("tensh: cannot read standard input: {e}");

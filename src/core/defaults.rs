@@ -36,3 +36,8 @@ pub fn set_default_dtype(d: DType) -> Result<()> {
     DEFAULT_DTYPE.with(|c| c.set(d));
     Ok(())
 }
+
+/// Back to a fresh process's default dtype (`float32`).
+pub fn reset() {
+    DEFAULT_DTYPE.with(|c| c.set(DType::Float32));
+}

@@ -1,52 +1,101 @@
-//! The interactive session. For now a plain prompt loop over a `Session`: each line is run
-//! and an expression's value is echoed with PyTorch's repr; errors are shown and the session
-//! goes on. (The REPL issue brings rustyline editing, completion and history.)
+//! The interactive session on a terminal: rustyline editing, completion, highlighting and
+//! history around a `Console`, which holds the terminal-free logic.
 
-use std::io::{BufRead, Write};
+pub mod catalog;
+pub mod color;
+pub mod complete;
+pub mod console;
+pub mod docs;
+pub mod help;
+pub mod helper;
+pub mod highlight;
+pub mod history;
+pub mod meta;
 
-use crate::script::output;
-use crate::script::session::Session;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Runs the prompt loop until end of input; returns the exit status.
-pub fn run() -> i32 {
-    println!(
-        "{} — PyTorch's memory model in Rhai. Ctrl-D exits.",
+use owo_colors::OwoColorize;
+use rustyline::error::ReadlineError;
+use rustyline::{CompletionType, Config, Editor, history::DefaultHistory};
+
+use console::{Console, Step};
+use helper::TenshHelper;
+
+/// Set by Ctrl-C while a script runs; the session's progress hook sees it and stops.
+static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// Runs the interactive session until Ctrl-D or `:quit`; returns the exit status.
+pub fn run(color: bool) -> i32 {
+    crate::script::output::set_color(color);
+    let banner = format!(
+        "{} — PyTorch's memory model in Rhai. :help for help, Ctrl-D to exit.",
         crate::cli::version()
     );
-    let mut session = Session::new();
-    let stdin = std::io::stdin();
-    let mut buffer = String::new();
+    println!(
+        "{}",
+        if color {
+            banner.bold().to_string()
+        } else {
+            banner
+        }
+    );
+    let mut console = Console::new();
+    // While the editor reads a line the terminal is raw and Ctrl-C is a key; while code runs
+    // it is a signal, which only sets the flag the running session polls.
+    if ctrlc::set_handler(|| INTERRUPT.store(true, Ordering::Relaxed)).is_ok() {
+        console.session_mut().stop_when(&INTERRUPT);
+    }
+    let variables = Rc::new(RefCell::new(Vec::new()));
+    let config = Config::builder()
+        .auto_add_history(false)
+        .completion_type(CompletionType::List)
+        .build();
+    let mut editor: Editor<TenshHelper, DefaultHistory> = match Editor::with_config(config) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("tensh: cannot start the line editor: {e}");
+            return 1;
+        }
+    };
+    editor.set_helper(Some(TenshHelper {
+        catalog: console.catalog(),
+        variables: variables.clone(),
+        color,
+    }));
+    let history = history::path();
+    if let Some(path) = &history {
+        let _ = editor.load_history(path);
+    }
     loop {
-        print!("{}", if buffer.is_empty() { ">>> " } else { "... " });
-        let _ = std::io::stdout().flush();
-        let mut line = String::new();
-        match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => return 0,
-            Ok(_) => {}
-        }
-        buffer.push_str(&line);
-        match session.eval(&buffer) {
-            Ok(v) if !v.is_unit() => output::print_line(&echo(&session, v)),
-            Ok(_) => {}
-            Err(e)
-                if e.message.contains("end of script") || e.message.contains("Expecting '}'") =>
-            {
-                continue;
+        match editor.readline(console.prompt()) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                    if let Some(path) = &history {
+                        save(&mut editor, path);
+                    }
+                }
+                if console.feed(&line) == Step::Quit {
+                    return 0;
+                }
+                *variables.borrow_mut() = console.variables();
             }
-            Err(e) => output::warning(&e.message),
+            Err(ReadlineError::Interrupted) => console.cancel(),
+            Err(ReadlineError::Eof) => return 0,
+            Err(e) => {
+                eprintln!("tensh: {e}");
+                return 1;
+            }
         }
-        buffer.clear();
     }
 }
 
-fn echo(session: &Session, v: rhai::Dynamic) -> String {
-    session
-        .engine()
-        .call_fn::<String>(
-            &mut rhai::Scope::new(),
-            &rhai::AST::empty(),
-            "to_debug",
-            (v.clone(),),
-        )
-        .unwrap_or_else(|_| v.to_string())
+/// Appends the newest entry to the history file, creating its folder the first time.
+fn save(editor: &mut Editor<TenshHelper, DefaultHistory>, path: &std::path::Path) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = editor.append_history(path);
 }

@@ -12,6 +12,9 @@ use super::{
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
 const PYTORCH_NAMES_RHAI_RESERVES: [&str; 2] = ["new", "shared"];
 
+/// The name `is_shared` is registered under (Rhai keeps `is_shared` for itself).
+pub const IS_SHARED_INTERNAL: &str = "torch_is_shared";
+
 /// A fully registered engine.
 pub fn new_engine() -> Engine {
     let mut engine = Engine::new();
@@ -25,7 +28,7 @@ pub fn new_engine() -> Engine {
         // Rhai treats `is_shared` as its own keyword function; PyTorch's method is renamed
         // internally so `s.is_shared()` reaches the storage.
         Token::Identifier(word) | Token::Reserved(word) if word.as_str() == "is_shared" => {
-            Token::Identifier(Box::new("torch_is_shared".into()))
+            Token::Identifier(Box::new(IS_SHARED_INTERNAL.into()))
         }
         other => other,
     });
@@ -56,4 +59,26 @@ pub fn new_engine() -> Engine {
     torch.set_sub_module("UntypedStorage", storage_api::untyped_storage_module());
     engine.register_static_module("torch", torch.into());
     engine
+}
+
+/// The types scripts call methods on, with the names Rhai knows them by (for completion and
+/// help).
+pub fn receiver_types() -> Vec<(std::any::TypeId, &'static str)> {
+    use std::any::TypeId;
+    vec![
+        (TypeId::of::<crate::core::tensor::Tensor>(), "Tensor"),
+        (
+            TypeId::of::<crate::core::storage::Storage>(),
+            "UntypedStorage",
+        ),
+        (
+            TypeId::of::<super::typed_storage::TypedStorage>(),
+            "TypedStorage",
+        ),
+        (TypeId::of::<super::buffers::PyBuffer>(), "buffer"),
+        (TypeId::of::<crate::core::dtype::DType>(), "dtype"),
+        (TypeId::of::<super::values::Size>(), "Size"),
+        (TypeId::of::<super::values::Device>(), "device"),
+        (TypeId::of::<super::values::PyComplex>(), "complex"),
+    ]
 }

@@ -36,6 +36,7 @@ pub fn error_text(e: &EvalAltResult) -> String {
     match e {
         EvalAltResult::ErrorRuntime(v, _) => v.to_string(),
         EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => error_text(inner),
+        EvalAltResult::ErrorTerminated(v, _) => v.to_string(),
         other => {
             let s = other.to_string();
             match s.rfind(" (line ") {

@@ -2,11 +2,24 @@
 //! flushed before anything goes to stderr so the two interleave as written. Tests can capture
 //! both into a buffer instead.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::Write;
+
+use owo_colors::OwoColorize;
 
 thread_local! {
     static CAPTURE: RefCell<Option<String>> = const { RefCell::new(None) };
+    static COLOR: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Turns colour on or off for warnings and errors (off unless the CLI decides otherwise).
+pub fn set_color(on: bool) {
+    COLOR.with(|c| c.set(on));
+}
+
+/// Whether colour is on.
+pub fn color() -> bool {
+    COLOR.with(|c| c.get())
 }
 
 /// Starts capturing this thread's output (both streams) into a buffer.
@@ -39,11 +52,24 @@ pub fn print_line(text: &str) {
     let _ = writeln!(out, "{text}");
 }
 
-/// Writes a warning line to stderr (after flushing stdout).
+/// Writes a warning line to stderr (after flushing stdout), yellow when colour is on.
 pub fn warning(text: &str) {
+    to_stderr(text, |t| t.yellow().to_string());
+}
+
+/// Writes an error line to stderr (after flushing stdout), red when colour is on.
+pub fn error(text: &str) {
+    to_stderr(text, |t| t.red().to_string());
+}
+
+fn to_stderr(text: &str, paint: impl Fn(&str) -> String) {
     if captured(text) {
         return;
     }
     let _ = std::io::stdout().flush();
-    eprintln!("{text}");
+    if color() {
+        eprintln!("{}", paint(text));
+    } else {
+        eprintln!("{text}");
+    }
 }

@@ -1,7 +1,9 @@
 //! A session: one engine, one scope of variables and the functions defined so far. Scripts run
 //! in one; the REPL feeds it line by line. Testable without a terminal.
 
-use rhai::{AST, Dynamic, Engine, EvalAltResult, Position, Scope};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rhai::{AST, Dynamic, Engine, EvalAltResult, LexError, ParseErrorType, Position, Scope};
 
 use super::engine::new_engine;
 use super::errors::error_text;
@@ -11,6 +13,35 @@ pub struct Session {
     engine: Engine,
     scope: Scope<'static>,
     functions: AST,
+    interrupt: Option<&'static AtomicBool>,
+}
+
+/// What an interrupted run reports.
+const INTERRUPTED: &str = "KeyboardInterrupt";
+
+/// Resets the state PyTorch keeps per process to a fresh start.
+pub fn reset_process_state() {
+    crate::core::random::generator::manual_seed(0);
+    crate::print::options::reset();
+    crate::core::defaults::reset();
+    super::warnings::reset();
+}
+
+/// The character at `pos` in `code`.
+fn char_at(code: &str, pos: Position) -> Option<char> {
+    let line = code.lines().nth(pos.line()?.checked_sub(1)?)?;
+    line.chars().nth(pos.position()?.checked_sub(1)?)
+}
+
+/// True when `pos` is at or past the last non-blank character of `code` (or unknown).
+fn at_end(code: &str, pos: Position) -> bool {
+    let (Some(line), Some(col)) = (pos.line(), pos.position()) else {
+        return true;
+    };
+    let trimmed = code.trim_end();
+    let last_line = trimmed.lines().count().max(1);
+    let last_col = trimmed.lines().last().map_or(0, |l| l.chars().count());
+    line > last_line || (line == last_line && col >= last_col)
 }
 
 /// An error that stopped a piece of code, with where it happened.
@@ -22,6 +53,10 @@ pub struct ScriptError {
     pub line: Option<usize>,
     /// 1-based column, if known.
     pub column: Option<usize>,
+    /// True for an exception a PyTorch call raised (`Kind: message`); false for an error in
+    /// the script itself (syntax, unknown function or variable, wrong types), which the REPL
+    /// shows with a caret under its place.
+    pub raised: bool,
 }
 
 impl ScriptError {
@@ -31,7 +66,16 @@ impl ScriptError {
             message: error_text(e),
             line: pos.line(),
             column: pos.position(),
+            raised: is_raised(e),
         }
+    }
+}
+
+fn is_raised(e: &EvalAltResult) -> bool {
+    match e {
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => is_raised(inner),
+        EvalAltResult::ErrorRuntime(..) | EvalAltResult::ErrorTerminated(..) => true,
+        _ => false,
     }
 }
 
@@ -58,6 +102,7 @@ impl Session {
             engine: new_engine(),
             scope: Scope::new(),
             functions: AST::empty(),
+            interrupt: None,
         }
     }
 
@@ -71,10 +116,59 @@ impl Session {
         &self.scope
     }
 
+    /// Starts over: no variables or functions, and the session-wide state PyTorch keeps
+    /// globally back to a fresh process's (seed 0, print options, default dtype, warnings
+    /// already shown). Interrupt checking stays installed.
+    pub fn reset(&mut self) {
+        self.scope.clear();
+        self.functions = AST::empty();
+        reset_process_state();
+    }
+
+    /// Makes running code stop with `KeyboardInterrupt` soon after `flag` becomes true (it is
+    /// checked between Rhai operations, so even `loop {}` stops); the flag is cleared when it
+    /// is seen and before each run.
+    pub fn stop_when(&mut self, flag: &'static AtomicBool) {
+        self.interrupt = Some(flag);
+        self.engine.on_progress(move |_| {
+            flag.swap(false, Ordering::Relaxed)
+                .then(|| Dynamic::from(INTERRUPTED))
+        });
+    }
+
+    /// True when `code` is a prefix of a valid script rather than a wrong one: it ends inside
+    /// a block, bracket or string, or in the middle of an expression. The REPL keeps reading
+    /// lines while this holds.
+    pub fn is_incomplete(&self, code: &str) -> bool {
+        let Err(e) = self.engine.compile_with_scope(&self.scope, code) else {
+            return false;
+        };
+        match &*e.0 {
+            // A backtick string may span lines; a quoted one may not.
+            ParseErrorType::BadInput(LexError::UnterminatedString) => {
+                char_at(code, e.1) == Some('`')
+            }
+            ParseErrorType::UnexpectedEOF
+            | ParseErrorType::MissingToken(..)
+            | ParseErrorType::ExprExpected(..)
+            | ParseErrorType::FnMissingBody(..) => at_end(code, e.1),
+            _ => false,
+        }
+    }
+
     /// Defines `ARGS` as an array of strings.
     pub fn set_args(&mut self, args: &[String]) {
         let a: rhai::Array = args.iter().map(|s| Dynamic::from(s.clone())).collect();
         self.scope.push("ARGS", a);
+    }
+
+    /// The repr a prompt echoes for `value` (PyTorch's for tensors, Python's for numbers).
+    pub fn repr(&self, value: &Dynamic) -> Result<String, ScriptError> {
+        let mut scope = Scope::new();
+        scope.push_dynamic("value", value.clone());
+        self.engine
+            .eval_expression_with_scope::<String>(&mut scope, "to_debug(value)")
+            .map_err(|e| ScriptError::from_rhai(&e))
     }
 
     /// Runs `code`, keeping its variables and functions, and returns the value of its last
@@ -94,11 +188,15 @@ impl Session {
                 message: format!("InternalError: tensh hit a bug ({what}); please report it"),
                 line: None,
                 column: None,
+                raised: true,
             })
         })
     }
 
     fn eval_inner(&mut self, code: &str) -> Result<Dynamic, ScriptError> {
+        if let Some(flag) = self.interrupt {
+            flag.store(false, Ordering::Relaxed);
+        }
         let ast = self
             .engine
             .compile_with_scope(&self.scope, code)
@@ -108,6 +206,7 @@ impl Session {
                     message: format!("SyntaxError: {}", e.0),
                     line: pos.line(),
                     column: pos.position(),
+                    raised: false,
                 }
             })?;
         let merged = self.functions.merge(&ast);

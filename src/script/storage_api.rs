@@ -173,7 +173,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         s.with_bytes_mut(|b| b.chunks_exact_mut(unit).for_each(|c| c.reverse()));
         Ok(Dynamic::UNIT)
     });
-    args::method::<Storage>(engine, "torch_is_shared", 0, |s, _| {
+    args::method::<Storage>(engine, super::engine::IS_SHARED_INTERNAL, 0, |s, _| {
         Ok(Dynamic::from(s.is_shared()))
     });
     args::method::<Storage>(engine, "share_memory_", 0, |s, _| {
@@ -191,7 +191,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
     engine.register_get("filename", |s: &mut Storage| {
         s.filename().map_or(Dynamic::UNIT, Dynamic::from)
     });
-    r.method("torch_is_shared", 0, |x, _| {
+    r.method(super::engine::IS_SHARED_INTERNAL, 0, |x, _| {
         Ok(Dynamic::from(x.storage().is_shared()))
     });
     r.method("share_memory_", 0, |x, _| {

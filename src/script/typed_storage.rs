@@ -246,7 +246,7 @@ pub fn register(r: &mut Registry) {
         t.storage.resize(n as usize * t.dtype.itemsize()).rhai()?;
         Ok(Dynamic::from(t.clone()))
     });
-    m(engine, "torch_is_shared", 0, |t, _| {
+    m(engine, super::engine::IS_SHARED_INTERNAL, 0, |t, _| {
         Ok(Dynamic::from(t.storage.is_shared()))
     });
     m(engine, "share_memory_", 0, |t, _| {

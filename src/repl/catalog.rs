@@ -1,0 +1,101 @@
+//! What the engine offers, read from its own registrations: the `torch` functions and
+//! constants, and each receiver type's methods and properties. Completion and `:help` use it,
+//! so they never drift from what a script can call.
+
+use std::any::TypeId;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rhai::Engine;
+
+/// Names a session can call, grouped as completion needs them.
+#[derive(Debug, Default, Clone)]
+pub struct Catalog {
+    /// `torch::` functions (and sub-module paths such as `UntypedStorage::from_file`), with
+    /// the argument counts each is registered for.
+    pub functions: BTreeMap<String, BTreeSet<usize>>,
+    /// Methods by receiver type, with the argument counts (receiver excluded).
+    pub methods: HashMap<TypeId, BTreeMap<String, BTreeSet<usize>>>,
+    /// Properties (getters) by receiver type.
+    pub properties: HashMap<TypeId, BTreeSet<String>>,
+    /// The receiver type names, for help (`Tensor`, `UntypedStorage`, ...).
+    pub type_names: HashMap<TypeId, String>,
+    /// `torch::` constants (dtypes, `inf`, `pi`, ...).
+    pub constants: BTreeSet<String>,
+}
+
+/// A Rhai name that is an operator or an internal hook, not something to complete.
+fn is_internal(name: &str) -> bool {
+    name.starts_with("index$")
+        || name.starts_with("set$")
+        || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+}
+
+impl Catalog {
+    /// Reads the registrations of `engine`; `type_names` names the receiver types whose
+    /// methods are wanted.
+    pub fn from_engine(engine: &Engine, type_names: &[(TypeId, &str)]) -> Catalog {
+        let mut c = Catalog {
+            type_names: type_names
+                .iter()
+                .map(|(id, n)| (*id, n.to_string()))
+                .collect(),
+            ..Catalog::default()
+        };
+        let mut constants = rhai::Module::new();
+        crate::script::torch_module::register_constants(&mut constants);
+        c.constants = constants.iter_var().map(|(n, _)| n.to_string()).collect();
+        let entries = engine.collect_fn_metadata(
+            None,
+            |info| {
+                Some((
+                    info.namespace.to_string(),
+                    info.metadata.name.to_string(),
+                    info.metadata.param_types.first().copied(),
+                    info.metadata.num_params,
+                ))
+            },
+            false,
+        );
+        for (namespace, mut name, first, arity) in entries {
+            if is_internal(&name) || name == "to_string" || name == "to_debug" {
+                continue;
+            }
+            if name == crate::script::engine::IS_SHARED_INTERNAL {
+                name = "is_shared".to_string();
+            }
+            if let Some(module) = namespace.strip_prefix("torch") {
+                let path = match module.strip_prefix("::") {
+                    Some(sub) => format!("{sub}::{name}"),
+                    None => name,
+                };
+                c.functions.entry(path).or_default().insert(arity);
+                continue;
+            }
+            let Some(receiver) = first.filter(|id| c.type_names.contains_key(id)) else {
+                continue;
+            };
+            if let Some(prop) = name.strip_prefix("get$") {
+                c.properties
+                    .entry(receiver)
+                    .or_default()
+                    .insert(prop.to_string());
+            } else {
+                c.methods
+                    .entry(receiver)
+                    .or_default()
+                    .entry(name)
+                    .or_default()
+                    .insert(arity - 1);
+            }
+        }
+        c
+    }
+
+    /// The receiver type named `name`, if known.
+    pub fn type_named(&self, name: &str) -> Option<TypeId> {
+        self.type_names
+            .iter()
+            .find(|(_, n)| n.as_str() == name)
+            .map(|(id, _)| *id)
+    }
+}

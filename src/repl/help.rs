@@ -1,0 +1,81 @@
+//! `:help`: an overview, and the doc of one function, method or property. What exists and
+//! with how many arguments comes from the engine's registrations (the catalog); the prose
+//! comes from `docs`, which a test keeps in step with the registrations.
+
+use std::collections::BTreeSet;
+
+use super::catalog::Catalog;
+use super::docs;
+use super::meta::COMMANDS;
+
+/// The `:help` overview.
+pub fn overview() -> String {
+    let mut s = String::from(
+        "tensh: PyTorch's strided memory model, scripted in Rhai.\n\
+         Python `torch.zeros(2, 3, dtype=torch.int8)` is Rhai `torch::zeros(2, 3, #{dtype: torch::int8})`.\n\
+         An expression's value is echoed; `let` is silent. Tab completes `torch::` names,\n\
+         variables, and methods after `.`; Ctrl-R searches history; Ctrl-C stops a run.\n\n",
+    );
+    for (name, what) in COMMANDS {
+        s += &format!("  {name:<15} {what}\n");
+    }
+    s.pop();
+    s
+}
+
+fn arities(counts: &BTreeSet<usize>) -> String {
+    let lo = counts.first().copied().unwrap_or(0);
+    let hi = counts.last().copied().unwrap_or(0);
+    match (lo, hi) {
+        (0, 0) => "no arguments".to_string(),
+        (l, h) if l == h => format!("{l} argument{}", if l == 1 { "" } else { "s" }),
+        (l, h) => format!("{l} to {h} arguments"),
+    }
+}
+
+/// The doc of `name` (`zeros`, `torch::zeros`, `view`, `Tensor.view`, `.view`), or `None`
+/// when nothing has that name.
+pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
+    let bare = name
+        .trim_start_matches("torch::")
+        .trim_start_matches("torch.")
+        .trim_start_matches('.');
+    let (only_type, bare) = match bare.split_once('.') {
+        Some((ty, rest)) => (catalog.type_named(ty), rest),
+        None => (None, bare),
+    };
+    let mut found = Vec::new();
+    if only_type.is_none() {
+        if let Some(counts) = catalog.functions.get(bare) {
+            found.push(format!("torch::{bare}  (function, {})", arities(counts)));
+        }
+        if catalog.constants.contains(bare) {
+            found.push(format!("torch::{bare}  (constant)"));
+        }
+    }
+    let mut types: Vec<_> = catalog.type_names.iter().collect();
+    types.sort_by(|a, b| a.1.cmp(b.1));
+    for (id, type_name) in types {
+        if only_type.is_some_and(|t| t != *id) {
+            continue;
+        }
+        if let Some(counts) = catalog.methods.get(id).and_then(|m| m.get(bare)) {
+            found.push(format!(
+                "{type_name}.{bare}()  (method, {})",
+                arities(counts)
+            ));
+        }
+        if catalog.properties.get(id).is_some_and(|p| p.contains(bare)) {
+            found.push(format!("{type_name}.{bare}  (property)"));
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    let mut text = found.join("\n");
+    if let Some(doc) = docs::doc(bare) {
+        text += "\n";
+        text += doc;
+    }
+    Some(text)
+}

@@ -1,0 +1,62 @@
+//! The rustyline helper: completion from the session's catalog and variables, and input
+//! highlighting when colour is on.
+
+use std::any::TypeId;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rustyline::completion::Completer;
+use rustyline::highlight::{CmdKind, Highlighter};
+use rustyline::hint::Hinter;
+use rustyline::validate::Validator;
+use rustyline::{Context, Helper};
+
+use super::catalog::Catalog;
+use super::complete::complete;
+use super::highlight::highlight;
+
+/// What the line editor asks about the session.
+pub struct TenshHelper {
+    /// Names the engine offers.
+    pub catalog: Rc<Catalog>,
+    /// The session's variables, refreshed after each input.
+    pub variables: Rc<RefCell<Vec<(String, TypeId)>>>,
+    /// Whether to colour the input.
+    pub color: bool,
+}
+
+impl Completer for TenshHelper {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        Ok(complete(line, pos, &self.catalog, &self.variables.borrow()))
+    }
+}
+
+impl Highlighter for TenshHelper {
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        if self.color {
+            Cow::Owned(highlight(line))
+        } else {
+            Cow::Borrowed(line)
+        }
+    }
+
+    fn highlight_char(&self, _line: &str, _pos: usize, _kind: CmdKind) -> bool {
+        self.color
+    }
+}
+
+impl Hinter for TenshHelper {
+    type Hint = String;
+}
+
+impl Validator for TenshHelper {}
+
+impl Helper for TenshHelper {}

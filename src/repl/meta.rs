@@ -1,0 +1,193 @@
+//! Meta-commands: lines starting with `:` talk to the REPL, not to Rhai.
+
+use super::console::{Console, Step};
+use super::help;
+use crate::script::output;
+
+/// The meta-commands, with a line of help each.
+pub const COMMANDS: &[(&str, &str)] = &[
+    (
+        ":help",
+        "this overview; `:help NAME` shows a function's or method's doc",
+    ),
+    (
+        ":vars",
+        "the session's variables, with shape, dtype and strides for tensors",
+    ),
+    (
+        ":explain EXPR",
+        "a picture of a tensor's memory: strides, offset, the storage's bytes",
+    ),
+    (":load FILE", "run a script into this session"),
+    (
+        ":reset",
+        "a fresh session: variables, seed, print options, warnings",
+    ),
+    (":quit", "leave (as Ctrl-D does)"),
+];
+
+/// Runs the meta-command `line` (it starts with `:`).
+pub fn run(console: &mut Console, line: &str) -> Step {
+    let (command, rest) = match line.split_once(char::is_whitespace) {
+        Some((c, r)) => (c, r.trim()),
+        None => (line, ""),
+    };
+    match command {
+        ":help" | ":h" if rest.is_empty() => output::print_line(&help::overview()),
+        ":help" | ":h" => match help::lookup(&console.catalog(), rest) {
+            Some(text) => output::print_line(&text),
+            None => output::error(&format!(
+                "no function, method or property named {rest:?} (`:help` lists the topics)"
+            )),
+        },
+        ":vars" => vars(console),
+        ":reset" => {
+            console.session_mut().reset();
+            output::print_line("(a fresh session)");
+        }
+        ":load" if rest.is_empty() => output::error(":load needs a FILE"),
+        ":load" => load(console, rest),
+        ":explain" if rest.is_empty() => output::error(":explain needs an EXPR"),
+        ":explain" => {
+            let code = format!("explain({rest})");
+            console.run(&code);
+        }
+        ":quit" | ":q" | ":exit" => return Step::Quit,
+        _ => output::error(&format!("unknown command {command} (`:help` lists them)")),
+    }
+    Step::Done
+}
+
+fn load(console: &mut Console, path: &str) {
+    match std::fs::read_to_string(path) {
+        Ok(code) => {
+            if let Err(e) = console.session_mut().eval(&code) {
+                let place = match (e.line, e.column) {
+                    (Some(l), Some(c)) => format!("{path}:{l}:{c}: "),
+                    _ => format!("{path}: "),
+                };
+                output::error(&format!("{place}{}", e.message));
+            }
+        }
+        Err(e) => output::error(&format!("cannot read {path}: {e}")),
+    }
+}
+
+fn vars(console: &mut Console) {
+    let session = console.session_mut();
+    // The scope lists the newest definitions first; keep each name's newest (a shadowed
+    // `let` is gone for good), then show them oldest first.
+    let mut seen = std::collections::HashSet::new();
+    let mut newest_first: Vec<_> = session
+        .scope()
+        .iter_raw()
+        .filter(|(name, _, _)| seen.insert(*name))
+        .collect();
+    newest_first.reverse();
+    let lines: Vec<String> = newest_first
+        .into_iter()
+        .map(|(name, _, value)| {
+            let mut line = format!(
+                "{name}: {}",
+                session.engine().map_type_name(value.type_name())
+            );
+            if let Some(t) = value.clone().try_cast::<crate::core::tensor::Tensor>() {
+                line += &format!(
+                    "  size={:?} dtype=torch.{} stride={:?} offset={}",
+                    t.sizes(),
+                    t.dtype().short_name(),
+                    t.strides(),
+                    t.offset()
+                );
+            }
+            line
+        })
+        .collect();
+    if lines.is_empty() {
+        output::print_line("(no variables)");
+    }
+    for line in lines {
+        output::print_line(&line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::repl::console::{Console, Step};
+    use crate::script::output;
+
+    fn run(c: &mut Console, lines: &[&str]) -> String {
+        output::start_capture();
+        for l in lines {
+            c.feed(l);
+        }
+        output::take_capture()
+    }
+
+    #[test]
+    fn reset_forgets_variables_seed_and_print_options() {
+        let mut c = Console::new();
+        let first = run(&mut c, &["torch::rand(1)"]);
+        run(
+            &mut c,
+            &[
+                "let a = 1;",
+                "torch::manual_seed(5);",
+                "torch::set_printoptions(#{precision: 1});",
+                ":reset",
+            ],
+        );
+        let out = run(&mut c, &["torch::rand(1)", "a"]);
+        assert!(out.starts_with(&first), "{out}");
+        assert!(out.contains("Variable not found: a"), "{out}");
+    }
+
+    #[test]
+    fn vars_lists_tensors_with_layout() {
+        let mut c = Console::new();
+        let out = run(
+            &mut c,
+            &[
+                "let t = 1;",
+                "let t = torch::zeros(2, 3).t();",
+                "let n = 3;",
+                ":vars",
+            ],
+        );
+        assert_eq!(
+            out,
+            "t: Tensor  size=[3, 2] dtype=torch.float32 stride=[1, 3] offset=0\nn: i64\n"
+        );
+    }
+
+    #[test]
+    fn load_runs_a_file_into_the_session() {
+        let path = std::env::temp_dir().join(format!("tensh-load-{}.rhai", std::process::id()));
+        std::fs::write(
+            &path,
+            "let loaded = torch::arange(3);\nfn twice(x) { x * 2 }\n",
+        )
+        .unwrap();
+        let mut c = Console::new();
+        let out = run(
+            &mut c,
+            &[&format!(":load {}", path.display()), "twice(loaded)"],
+        );
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(out, "tensor([0, 2, 4])\n");
+    }
+
+    #[test]
+    fn help_and_unknown_commands() {
+        let mut c = Console::new();
+        let out = run(
+            &mut c,
+            &[":help torch::zeros", ":help Tensor.stride", ":nope"],
+        );
+        assert!(out.contains("torch::zeros  (function"), "{out}");
+        assert!(out.contains("A tensor of zeros."), "{out}");
+        assert!(out.contains("Tensor.stride()  (method"), "{out}");
+        assert!(out.contains("unknown command :nope"), "{out}");
+        assert_eq!(c.feed(":quit"), Step::Quit);
+    }
+}

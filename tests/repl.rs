@@ -1,0 +1,184 @@
+//! The REPL in a real pseudo-terminal (expectrl): prompts and echo, multi-line input,
+//! completion, Ctrl-C, Ctrl-D, history across sessions, and colour settings.
+
+use std::process::Command;
+use std::time::Duration;
+
+use expectrl::{ControlCode, Eof, Expect, Session};
+
+/// A REPL session with its own history file; colour off unless `color` is given.
+fn spawn(history: &std::path::Path, color: Option<&str>) -> expectrl::session::OsSession {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tensh"));
+    cmd.env("TENSH_HISTORY", history).env("TERM", "xterm");
+    match color {
+        Some(flag) => {
+            cmd.env_remove("NO_COLOR").arg(flag);
+        }
+        None => {
+            cmd.env("NO_COLOR", "1");
+        }
+    }
+    let mut p = Session::spawn(cmd).expect("spawn tensh in a pty");
+    p.set_expect_timeout(Some(Duration::from_secs(20)));
+    p.expect(">>> ").expect("first prompt");
+    p
+}
+
+fn temp_history(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tensh-repl-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("history")
+}
+
+fn exit_status(p: &expectrl::session::OsSession) -> String {
+    format!("{:?}", p.get_process().wait().expect("wait"))
+}
+
+#[test]
+fn prompt_echoes_values_with_pytorch_repr() {
+    let mut p = spawn(&temp_history("echo"), None);
+    p.send_line("let x = torch::arange(6).view(2, 3);").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("x.t()").unwrap();
+    p.expect("tensor([[0, 3],\r\n        [1, 4],\r\n        [2, 5]])")
+        .unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("x.stride()").unwrap();
+    p.expect("[3, 1]").unwrap();
+}
+
+#[test]
+fn three_line_function_then_its_call() {
+    let mut p = spawn(&temp_history("fn"), None);
+    p.send_line("fn area(t) {").unwrap();
+    p.expect("... ").unwrap();
+    p.send_line("  t.size(0) * t.size(1)").unwrap();
+    p.expect("... ").unwrap();
+    p.send_line("}").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("area(torch::zeros(3, 4))").unwrap();
+    p.expect("12").unwrap();
+}
+
+#[test]
+fn tab_completes_torch_functions_and_tensor_methods() {
+    let mut p = spawn(&temp_history("complete"), None);
+    // `torch::ze` has two completions (zeros, zeros_like): the common prefix `zeros` fills
+    // in, then `(2)` finishes the call.
+    p.send("torch::ze").unwrap();
+    p.send(ControlCode::HorizontalTabulation).unwrap();
+    p.send("(2)\r").unwrap();
+    p.expect("tensor([0., 0.])").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("let m = torch::ones(2, 3);").unwrap();
+    p.expect(">>> ").unwrap();
+    // `.tra` has one completion, `transpose(`.
+    p.send("m.tra").unwrap();
+    p.send(ControlCode::HorizontalTabulation).unwrap();
+    p.send("0, 1).shape\r").unwrap();
+    p.expect("torch.Size([3, 2])").unwrap();
+}
+
+#[test]
+fn ctrl_c_stops_a_loop_and_keeps_variables() {
+    let mut p = spawn(&temp_history("ctrlc"), None);
+    p.send_line("let kept = 41;").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("loop {}").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("KeyboardInterrupt").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("kept + 1").unwrap();
+    p.expect("42").unwrap();
+}
+
+#[test]
+fn ctrl_c_at_the_prompt_clears_the_line() {
+    let mut p = spawn(&temp_history("clear"), None);
+    p.send("fn half_typed(").unwrap();
+    p.send(ControlCode::EndOfText).unwrap();
+    p.send_line("1 + 1").unwrap();
+    p.expect("2").unwrap();
+}
+
+#[test]
+fn ctrl_d_exits_with_status_zero() {
+    let mut p = spawn(&temp_history("ctrld"), None);
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+    assert!(exit_status(&p).contains(", 0)"), "{}", exit_status(&p));
+}
+
+#[test]
+fn history_is_recalled_in_a_second_session() {
+    let history = temp_history("history");
+    let mut first = spawn(&history, None);
+    first.send_line("let remembered = 7 * 6;").unwrap();
+    first.expect(">>> ").unwrap();
+    first.send_line(":quit").unwrap();
+    first.expect(Eof).unwrap();
+    let mut second = spawn(&history, None);
+    // Up arrow twice (past `:quit`), then Enter: the earlier line runs again.
+    second.send("\u{1b}[A").unwrap();
+    second.send("\u{1b}[A").unwrap();
+    second.send("\r").unwrap();
+    second.expect(">>> ").unwrap();
+    second.send_line("remembered").unwrap();
+    second.expect("42").unwrap();
+}
+
+#[test]
+fn no_color_output_has_no_escape_codes() {
+    let mut p = spawn(&temp_history("nocolor"), None);
+    p.send_line("let s = \"text\"; torch::zeros(2).view(3)")
+        .unwrap();
+    let out = p.expect(">>> ").unwrap();
+    let text = String::from_utf8_lossy(out.before());
+    assert!(
+        text.contains("RuntimeError: shape '[3]' is invalid"),
+        "{text}"
+    );
+    // rustyline itself may move the cursor; colour codes are ESC [ ... m.
+    assert!(!has_colour(&text), "{text:?}");
+}
+
+#[test]
+fn color_always_colours_errors() {
+    let mut p = spawn(&temp_history("color"), Some("--color=always"));
+    p.send_line("torch::zeros(2).view(3)").unwrap();
+    let out = p.expect("RuntimeError").unwrap();
+    let before = String::from_utf8_lossy(out.before());
+    assert!(before.ends_with("\u{1b}[31m"), "{before:?}");
+}
+
+#[test]
+fn help_lists_commands_and_documents_names() {
+    let mut p = spawn(&temp_history("help"), None);
+    p.send_line(":help").unwrap();
+    p.expect(":vars").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line(":help view").unwrap();
+    p.expect("Tensor.view()  (method").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("let t = torch::ones(2, 2);").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line(":vars").unwrap();
+    p.expect("t: Tensor  size=[2, 2] dtype=torch.float32 stride=[2, 1] offset=0")
+        .unwrap();
+}
+
+/// True when `text` holds an SGR (colour) escape sequence.
+fn has_colour(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.windows(2).enumerate().any(|(i, w)| {
+        w == b"\x1b[" && {
+            let rest = &bytes[i + 2..];
+            let end = rest
+                .iter()
+                .position(|b| !(b.is_ascii_digit() || *b == b';'));
+            end.is_some_and(|e| rest[e] == b'm')
+        }
+    })
+}
