@@ -13,6 +13,8 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [FILE.rhai [ARGS..
   tensh                 interactive session (a script from standard input when piped)
   tensh FILE.rhai ARGS  run a script; ARGS are in the array ARGS
   tensh -e CODE         run CODE
+  tensh test [--bless] [PATHS...]
+                        check transcripts (```tensh blocks in *.md, *.tensh files)
   tensh --version       print the version
   --color=WHEN          colour errors and warnings (and the prompt's input): auto (on a
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never
@@ -69,6 +71,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
             println!("{}", version());
             0
         }
+        Some("test") => crate::transcript::main(&args[1..]),
         Some("-e") => match args.get(1) {
             Some(code) => run_code("-e", code, &args[2..]),
             None => {

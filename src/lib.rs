@@ -10,3 +10,4 @@ pub mod core;
 pub mod print;
 pub mod repl;
 pub mod script;
+pub mod transcript;

@@ -1,6 +1,7 @@
 //! PyTorch's reprs as pure functions returning `String`: number text, print options, the
 //! element formatter, tensors and storages.
 
+pub mod explain;
 pub mod formatter;
 pub mod number;
 pub mod options;

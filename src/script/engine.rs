@@ -5,8 +5,8 @@ use rhai::{Engine, Module, Token};
 
 use super::registry::Registry;
 use super::{
-    autograd_api, buffers, display, indexing, output, random_api, storage_api, tensor_math,
-    tensor_meta, tensor_mutation, tensor_views, torch_module, typed_storage, values,
+    autograd_api, buffers, display, explain_api, indexing, output, random_api, storage_api,
+    tensor_math, tensor_meta, tensor_mutation, tensor_views, torch_module, typed_storage, values,
 };
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
@@ -36,6 +36,7 @@ pub fn new_engine() -> Engine {
     values::register(&mut engine);
     buffers::register(&mut engine);
     indexing::register(&mut engine);
+    explain_api::register(&mut engine);
     tensor_meta::register_properties(&mut engine);
     let mut torch = Module::new();
     torch_module::register_constants(&mut torch);

@@ -8,6 +8,7 @@ pub mod convert;
 pub mod display;
 pub mod engine;
 pub mod errors;
+pub mod explain_api;
 pub mod indexing;
 pub mod output;
 pub mod random_api;

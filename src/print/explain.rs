@@ -1,0 +1,345 @@
+//! `explain(t)`: a teaching picture of a tensor's memory. The layout in words (sizes, strides
+//! in elements and bytes, offset, contiguity and why), then the storage one element-sized
+//! slot per line: its bytes in hex, the tensor indices that read those bytes, and the value
+//! they read. Slots no index reads are marked unused. Long storages are summarised.
+
+use owo_colors::OwoColorize;
+
+use super::storage_repr::python_scalar;
+use crate::core::dtype::DType;
+use crate::core::element;
+use crate::core::layout::Layout;
+use crate::core::tensor::Tensor;
+
+/// Slots shown at the start and at the end of a long storage.
+const HEAD_SLOTS: usize = 12;
+const TAIL_SLOTS: usize = 4;
+/// Indices listed per slot before "+N more".
+const INDICES_PER_SLOT: usize = 3;
+/// Elements walked to map indices to slots; bigger tensors map only the slots shown.
+const MAX_WALK: i64 = 1 << 22;
+
+fn tuple(v: &[i64]) -> String {
+    match v {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// Why the layout is or is not contiguous, by PyTorch's rule (size-1 dims and empty tensors
+/// don't count).
+pub fn contiguity(layout: &Layout) -> String {
+    if layout.numel() == 0 {
+        return "yes: a tensor with no elements is contiguous".to_string();
+    }
+    let mut expected = 1i64;
+    let mut row_major = vec![0i64; layout.sizes.len()];
+    for d in (0..layout.sizes.len()).rev() {
+        row_major[d] = expected;
+        expected = expected.saturating_mul(layout.sizes[d].max(1));
+    }
+    let wrong = (0..layout.sizes.len())
+        .rev()
+        .find(|&d| layout.sizes[d] != 1 && layout.strides[d] != row_major[d]);
+    match wrong {
+        None => format!(
+            "yes: each stride is the product of the sizes after it {}",
+            tuple(&row_major)
+        ),
+        Some(d) => {
+            let why = if layout.strides[d] == 0 {
+                " (stride 0: every index along it reads the same bytes, as expand makes)"
+                    .to_string()
+            } else {
+                String::new()
+            };
+            format!(
+                "no: dim {d} has stride {} where row-major strides {} need {}{why}",
+                layout.strides[d],
+                tuple(&row_major),
+                row_major[d],
+            )
+        }
+    }
+}
+
+/// The picture, `sharing` naming the other session variables over the same storage.
+pub fn explain(t: &Tensor, sharing: &[String], color: bool) -> String {
+    let dtype = t.dtype();
+    let layout = t.layout();
+    let item = dtype.itemsize();
+    let bytes = t.storage().to_vec();
+    let paint = |text: String, how: fn(&str) -> String| if color { how(&text) } else { text };
+    let mut out = Vec::new();
+    out.push(paint(
+        format!(
+            "tensor: dtype {dtype}, size {}, {} elements of {item} byte{}",
+            tuple(&layout.sizes),
+            layout.numel(),
+            if item == 1 { "" } else { "s" }
+        ),
+        |s| s.bold().to_string(),
+    ));
+    let byte_strides: Vec<i64> = layout
+        .strides
+        .iter()
+        .map(|s| s.saturating_mul(item as i64))
+        .collect();
+    out.push(format!(
+        "stride {} elements = {} bytes; offset {} elements = {} bytes",
+        tuple(&layout.strides),
+        tuple(&byte_strides),
+        layout.offset,
+        layout.offset.saturating_mul(item as i64)
+    ));
+    let terms: String = byte_strides
+        .iter()
+        .zip(["i", "j", "k", "l", "m", "n", "o", "p"].iter().cycle())
+        .map(|(s, v)| format!(" + {s}*{v}"))
+        .collect();
+    if !layout.sizes.is_empty() && layout.sizes.len() <= 8 {
+        out.push(format!(
+            "element [{}] starts at byte {}{terms}",
+            ["i", "j", "k", "l", "m", "n", "o", "p"][..layout.sizes.len()].join(", "),
+            layout.offset.saturating_mul(item as i64)
+        ));
+    }
+    out.extend(wrap(&format!("contiguous: {}", contiguity(&layout)), WIDTH));
+    let shared = if sharing.is_empty() {
+        String::new()
+    } else {
+        format!("; shared with {}", sharing.join(", "))
+    };
+    out.push(format!("storage: {} bytes{shared}", bytes.len()));
+    out.extend(slot_lines(dtype, &layout, &bytes, color));
+    out.join("\n")
+}
+
+/// The picture's width.
+const WIDTH: usize = 80;
+
+/// `text` broken at spaces into lines of at most `width` characters, continuation lines
+/// indented by two.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("starts with one line");
+        if !line.trim().is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(format!("  {word}"));
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+/// The lowest and highest element offsets the tensor reads, if it has elements.
+fn used_range(layout: &Layout) -> Option<(i64, i64)> {
+    if layout.numel() == 0 {
+        return None;
+    }
+    let (mut lo, mut hi) = (layout.offset, layout.offset);
+    for (size, stride) in layout.sizes.iter().zip(&layout.strides) {
+        let span = stride.saturating_mul(size - 1);
+        if span < 0 {
+            lo = lo.saturating_add(span);
+        } else {
+            hi = hi.saturating_add(span);
+        }
+    }
+    Some((lo, hi))
+}
+
+/// The slots to draw: all of a short storage; else the first slots the tensor reads (with
+/// one before), its last slot, and the storage's first and last.
+fn shown_slots(slots: usize, layout: &Layout) -> Vec<usize> {
+    if slots <= HEAD_SLOTS + TAIL_SLOTS + 1 {
+        return (0..slots).collect();
+    }
+    let mut shown = vec![0, slots - 1];
+    match used_range(layout) {
+        Some((lo, hi)) => {
+            let lo = usize::try_from(lo).unwrap_or(0).min(slots - 1);
+            let hi = usize::try_from(hi).unwrap_or(0).min(slots - 1);
+            shown.extend(lo.saturating_sub(1)..(lo + HEAD_SLOTS).min(slots));
+            shown.extend(hi.saturating_sub(TAIL_SLOTS - 1)..=hi);
+        }
+        None => shown.extend(0..HEAD_SLOTS),
+    }
+    shown.sort_unstable();
+    shown.dedup();
+    shown
+}
+
+/// The first few indices that read a slot, and how many read it in all.
+type Readers = (Vec<Vec<i64>>, u64);
+
+/// For each shown slot, its readers; true when the tensor was too big to walk.
+fn readers(layout: &Layout, shown: &[usize]) -> (Vec<Readers>, bool) {
+    let mut found = vec![(Vec::new(), 0u64); shown.len()];
+    let numel = layout.numel();
+    if numel == 0 || numel > MAX_WALK {
+        return (found, numel > MAX_WALK);
+    }
+    let ndim = layout.sizes.len();
+    let mut index = vec![0i64; ndim];
+    for _ in 0..numel {
+        let elem = layout.offset
+            + index
+                .iter()
+                .zip(&layout.strides)
+                .map(|(i, s)| i * s)
+                .sum::<i64>();
+        // Slots are element-sized from byte 0, so an element's slot is its element offset.
+        let slot = usize::try_from(elem).ok();
+        if let Some(k) = slot.and_then(|s| shown.binary_search(&s).ok()) {
+            let (list, count) = &mut found[k];
+            if list.len() < INDICES_PER_SLOT {
+                list.push(index.clone());
+            }
+            *count += 1;
+        }
+        for d in (0..ndim).rev() {
+            index[d] += 1;
+            if index[d] < layout.sizes[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    (found, false)
+}
+
+fn slot_lines(dtype: DType, layout: &Layout, bytes: &[u8], color: bool) -> Vec<String> {
+    let item = dtype.itemsize();
+    let slots = bytes.len().div_ceil(item);
+    let shown = shown_slots(slots, layout);
+    let (found, too_big) = readers(layout, &shown);
+    let hex_width = item * 3 - 1;
+    let mut lines = vec![format!(
+        "{:>6}  {:<hex_width$}  read by",
+        "byte", "hex (storage order)"
+    )];
+    if too_big {
+        lines.push("(too many elements to map each index; slots shown without readers)".into());
+    }
+    for (k, &slot) in shown.iter().enumerate() {
+        if k > 0 && shown[k - 1] + 1 != slot {
+            lines.push(format!(
+                "{:>6}  ... {} more slots ...",
+                "",
+                slot - shown[k - 1] - 1
+            ));
+        }
+        let start = slot * item;
+        let chunk = &bytes[start..(start + item).min(bytes.len())];
+        let hex = chunk
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let (list, count) = &found[k];
+        let who = if *count == 0 {
+            let text = if chunk.len() < item {
+                "unused (a partial slot)".to_string()
+            } else {
+                "unused".to_string()
+            };
+            if color {
+                text.dimmed().to_string()
+            } else {
+                text
+            }
+        } else {
+            let mut names = list
+                .iter()
+                .map(|i| {
+                    format!(
+                        "[{}]",
+                        i.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            if *count > list.len() as u64 {
+                names += &format!(" +{} more", *count - list.len() as u64);
+            }
+            let value = python_scalar(element::read(dtype, chunk));
+            let text = format!("{names} = {value}");
+            if color { text.cyan().to_string() } else { text }
+        };
+        lines.push(format!("{start:>6}  {hex:<hex_width$}  {who}"));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::creation::arange;
+    use crate::core::scalar::Scalar;
+    use crate::core::views::{narrow, transpose, view};
+
+    fn range(n: i64) -> Tensor {
+        arange(Scalar::Int(0), Scalar::Int(n), Scalar::Int(1), None).unwrap()
+    }
+
+    #[test]
+    fn transposed_tensor_maps_indices_to_slots() {
+        let t = transpose(&view(&range(6), &[2, 3]).unwrap(), 0, 1).unwrap();
+        let text = explain(&t, &["x".to_string()], false);
+        assert!(text.contains("size (3, 2)"), "{text}");
+        assert!(
+            text.contains("stride (1, 3) elements = (8, 24) bytes"),
+            "{text}"
+        );
+        assert!(
+            text.contains("contiguous: no: dim 1 has stride 3"),
+            "{text}"
+        );
+        assert!(text.contains("shared with x"), "{text}");
+        assert!(
+            text.contains("    24  03 00 00 00 00 00 00 00  [0, 1] = 3"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+    }
+
+    #[test]
+    fn long_storages_show_the_slots_in_use() {
+        let t = narrow(&range(1000), 0, 500, 3).unwrap();
+        let text = explain(&t, &[], false);
+        assert!(
+            text.contains("  4000  f4 01 00 00 00 00 00 00  [0] = 500"),
+            "{text}"
+        );
+        assert!(text.contains("[2] = 502"), "{text}");
+        assert!(
+            text.contains("  7992  e7 03 00 00 00 00 00 00  unused"),
+            "{text}"
+        );
+        assert!(text.contains("more slots"), "{text}");
+        assert!(text.lines().count() < 30, "{text}");
+    }
+
+    #[test]
+    fn contiguity_reasons() {
+        let t = range(6);
+        assert!(contiguity(&t.layout()).starts_with("yes"));
+        let e = crate::core::views::expand(&view(&t, &[1, 6]).unwrap(), &[2, 6]).unwrap();
+        assert!(contiguity(&e.layout()).contains("stride 0"));
+    }
+
+    #[test]
+    fn wrapping_keeps_words_whole() {
+        let lines = wrap(&"word ".repeat(40), 20);
+        assert!(lines.iter().all(|l| l.len() <= 20));
+        assert!(lines[1].starts_with("  word"));
+    }
+}

@@ -1,0 +1,175 @@
+//! Running a transcript file: each entry's input goes to a console, and what it prints is
+//! compared with the expected lines. A failing file gets a unified diff against the text it
+//! would have with the actual output, which is also what `--bless` writes.
+
+use super::parse::{Block, Entry};
+use crate::repl::console::{Console, Step};
+use crate::script::output;
+
+/// The outcome of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileOutcome {
+    /// Entries whose output matched.
+    pub passed: usize,
+    /// Entries whose output differed.
+    pub failed: usize,
+    /// The file's text with each failing entry's expected lines replaced by the actual ones
+    /// (the same as the input when nothing failed).
+    pub blessed: String,
+}
+
+/// True when `actual` matches the expected line `pattern`, where each `[..]` matches any
+/// text.
+pub fn line_matches(pattern: &str, actual: &str) -> bool {
+    let pieces: Vec<&str> = pattern.split("[..]").collect();
+    if pieces.len() == 1 {
+        return pattern == actual;
+    }
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if !actual.starts_with(first) || actual.len() < first.len() + last.len() {
+        return false;
+    }
+    if !actual.ends_with(last) {
+        return false;
+    }
+    let mut rest = &actual[first.len()..actual.len() - last.len()];
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece) {
+            Some(i) => rest = &rest[i + piece.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// True when every expected line matches the actual line at its place.
+fn output_matches(expected: &[String], actual: &[String]) -> bool {
+    expected.len() == actual.len() && expected.iter().zip(actual).all(|(e, a)| line_matches(e, a))
+}
+
+/// Runs one entry in `console` and returns the lines it printed.
+fn run_entry(console: &mut Console, entry: &Entry) -> Vec<String> {
+    output::start_capture();
+    let mut step = Step::Done;
+    for line in &entry.input {
+        step = console.feed(line);
+    }
+    if step == Step::More {
+        console.cancel();
+        output::error("(incomplete input: the transcript ends inside a block, bracket or string)");
+    }
+    let mut lines: Vec<String> = output::take_capture().lines().map(str::to_string).collect();
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+/// A console in a fresh session (variables and process-wide state alike).
+fn fresh_console() -> Console {
+    let mut c = Console::new();
+    c.session_mut().reset();
+    c
+}
+
+/// Runs the blocks of the file whose text is `text`.
+pub fn check_file(text: &str, blocks: &[Block]) -> FileOutcome {
+    let lines: Vec<&str> = text.lines().collect();
+    // Replacements: (first line, end line, new lines), in file order.
+    let mut replacements: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    let (mut passed, mut failed) = (0, 0);
+    let mut console = fresh_console();
+    for (i, block) in blocks.iter().enumerate() {
+        if block.fresh && i > 0 {
+            console = fresh_console();
+        }
+        for entry in &block.entries {
+            let actual = run_entry(&mut console, entry);
+            if output_matches(&entry.expected, &actual) {
+                passed += 1;
+            } else {
+                failed += 1;
+                let from = entry.first_line + entry.input.len();
+                replacements.push((from, entry.end_line, actual));
+            }
+        }
+    }
+    FileOutcome {
+        passed,
+        failed,
+        blessed: apply(text, &lines, &replacements),
+    }
+}
+
+/// The text with line ranges replaced, keeping the text's final newline.
+fn apply(text: &str, lines: &[&str], replacements: &[(usize, usize, Vec<String>)]) -> String {
+    if replacements.is_empty() {
+        return text.to_string();
+    }
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut next = 0;
+    for (from, to, new) in replacements {
+        out.extend(lines[next..*from].iter().map(|l| l.to_string()));
+        out.extend(new.iter().cloned());
+        next = *to;
+    }
+    out.extend(lines[next..].iter().map(|l| l.to_string()));
+    let mut s = out.join("\n");
+    if text.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::parse::{parse_markdown, parse_tensh};
+
+    #[test]
+    fn wildcards_match_any_text() {
+        assert!(line_matches("ptr [..] end", "ptr 0x1234 end"));
+        assert!(line_matches("[..]", "anything"));
+        assert!(line_matches("a[..]b[..]c", "a1b2c"));
+        assert!(line_matches("a[..]", "a"));
+        assert!(!line_matches("a[..]b", "ab-"));
+        assert!(!line_matches("ab[..]ba", "aba"));
+        assert!(!line_matches("exact", "exact "));
+    }
+
+    #[test]
+    fn matching_transcript_passes_unchanged() {
+        let text = ">>> let t = torch::arange(4);\n>>> t.view(2, 2)\ntensor([[0, 1],\n        [2, 3]])\n>>> t.data_ptr()\n[..]\n";
+        let out = check_file(text, &parse_tensh(text));
+        assert_eq!((out.passed, out.failed), (3, 0));
+        assert_eq!(out.blessed, text);
+    }
+
+    #[test]
+    fn wrong_expectation_fails_and_blesses_to_actual() {
+        let text = "```tensh\n>>> torch::ones(2)\ntensor([9., 9.])\n>>> 1 + 1\n2\n```\n";
+        let out = check_file(text, &parse_markdown(text));
+        assert_eq!((out.passed, out.failed), (1, 1));
+        assert_eq!(
+            out.blessed,
+            "```tensh\n>>> torch::ones(2)\ntensor([1., 1.])\n>>> 1 + 1\n2\n```\n"
+        );
+    }
+
+    #[test]
+    fn blocks_share_a_session_unless_fresh() {
+        let text = "```tensh\n>>> let a = 2;\n```\n```tensh\n>>> a\n2\n```\n```tensh fresh\n>>> a\n  a\n  ^\nVariable not found: a\n```\n";
+        let out = check_file(text, &parse_markdown(text));
+        assert_eq!((out.passed, out.failed), (3, 0), "{}", out.blessed);
+    }
+
+    #[test]
+    fn errors_and_incomplete_input_are_output() {
+        let text = ">>> torch::zeros(2).view(3)\nRuntimeError: shape '[3]' is invalid for input of size 2\n>>> fn f() {\n";
+        let out = check_file(text, &parse_tensh(text));
+        assert_eq!((out.passed, out.failed), (1, 1));
+        assert!(out.blessed.ends_with(
+            "(incomplete input: the transcript ends inside a block, bracket or string)\n"
+        ));
+    }
+}

@@ -1,0 +1,159 @@
+//! Reading transcripts: a Markdown file's ```` ```tensh ```` blocks, or a whole `.tensh` file,
+//! as sessions of entries (input after `>>> ` and `... `, then the expected output).
+
+/// One input and the output it should print.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The input lines, prompts removed.
+    pub input: Vec<String>,
+    /// The expected output lines, trailing blank lines removed.
+    pub expected: Vec<String>,
+    /// 0-based index of the entry's first (`>>> `) line in the file.
+    pub first_line: usize,
+    /// 0-based index one past the entry's last expected line (before trailing blank lines).
+    pub end_line: usize,
+}
+
+/// A session (a Markdown code block, or a whole `.tensh` file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// Starts a fresh session instead of continuing the file's (```` ```tensh fresh ````).
+    pub fresh: bool,
+    /// The entries in order.
+    pub entries: Vec<Entry>,
+}
+
+/// The primary prompt.
+const PROMPT: &str = ">>>";
+/// The continuation prompt.
+const CONTINUATION: &str = "...";
+
+/// The input on a line starting with `prompt` (`>>> code` or a bare `>>>`).
+fn after_prompt<'a>(line: &'a str, prompt: &str) -> Option<&'a str> {
+    let rest = line.strip_prefix(prompt)?;
+    if rest.is_empty() {
+        Some("")
+    } else {
+        rest.strip_prefix(' ')
+    }
+}
+
+/// Parses the lines `lines[from..to]` (indices into the file) as one session.
+fn parse_session(lines: &[&str], from: usize, to: usize) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut i = from;
+    while i < to {
+        let Some(first) = after_prompt(lines[i], PROMPT) else {
+            // Text before the first prompt (or stray text) belongs to no entry.
+            if let Some(e) = entries.last_mut() {
+                e.expected.push(lines[i].to_string());
+                e.end_line = i + 1;
+            }
+            i += 1;
+            continue;
+        };
+        let mut entry = Entry {
+            input: vec![first.to_string()],
+            expected: Vec::new(),
+            first_line: i,
+            end_line: i + 1,
+        };
+        i += 1;
+        while i < to {
+            match after_prompt(lines[i], CONTINUATION) {
+                Some(more) => {
+                    entry.input.push(more.to_string());
+                    entry.end_line = i + 1;
+                    i += 1;
+                }
+                None => break,
+            }
+        }
+        entries.push(entry);
+    }
+    for e in &mut entries {
+        while e.expected.last().is_some_and(|l| l.trim().is_empty()) {
+            e.expected.pop();
+        }
+        e.end_line = e.first_line + e.input.len() + e.expected.len();
+    }
+    entries
+}
+
+/// The sessions of a Markdown file: each ```` ```tensh ```` block (info string `tensh`,
+/// optionally followed by `fresh`).
+pub fn parse_markdown(text: &str) -> Vec<Block> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let info = lines[i].trim_start().strip_prefix("```").map(str::trim);
+        let mut words = info.unwrap_or("").split_whitespace();
+        if info.is_some() && words.next() == Some("tensh") {
+            let fresh = words.any(|w| w == "fresh");
+            let start = i + 1;
+            let mut end = start;
+            while end < lines.len() && !lines[end].trim_start().starts_with("```") {
+                end += 1;
+            }
+            blocks.push(Block {
+                fresh,
+                entries: parse_session(&lines, start, end),
+            });
+            i = end + 1;
+        } else if info.is_some() {
+            // Skip any other fenced block whole, so its contents are never read as a fence.
+            i += 1;
+            while i < lines.len() && !lines[i].trim_start().starts_with("```") {
+                i += 1;
+            }
+            i += 1;
+        } else {
+            i += 1;
+        }
+    }
+    blocks
+}
+
+/// A `.tensh` file: one session.
+pub fn parse_tensh(text: &str) -> Vec<Block> {
+    let lines: Vec<&str> = text.lines().collect();
+    vec![Block {
+        fresh: false,
+        entries: parse_session(&lines, 0, lines.len()),
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_blocks_hold_entries() {
+        let md = "# Title\n\n```tensh\n>>> let a = 1;\n>>> fn f() {\n...   2\n... }\n>>> a + f()\n3\n\n```\n\ntext\n\n```rhai\n>>> not a transcript\n```\n\n```tensh fresh\n>>> 1\n1\n```\n";
+        let blocks = parse_markdown(md);
+        assert_eq!(blocks.len(), 2);
+        assert!(!blocks[0].fresh && blocks[1].fresh);
+        let e = &blocks[0].entries;
+        assert_eq!(e.len(), 3);
+        assert_eq!(e[0].input, ["let a = 1;"]);
+        assert!(e[0].expected.is_empty());
+        assert_eq!(e[1].input, ["fn f() {", "  2", "}"]);
+        assert_eq!(e[2].expected, ["3"]);
+        assert_eq!((e[2].first_line, e[2].end_line), (7, 9));
+    }
+
+    #[test]
+    fn blank_lines_inside_output_are_kept() {
+        let blocks = parse_tensh(">>> x\na\n\nb\n\n>>> y\n");
+        let e = &blocks[0].entries;
+        assert_eq!(e[0].expected, ["a", "", "b"]);
+        assert_eq!(e[1].input, ["y"]);
+    }
+
+    #[test]
+    fn bare_prompts_are_empty_inputs() {
+        let e = &parse_tensh(">>>\n...\n")[0].entries;
+        assert_eq!(e[0].input, ["", ""]);
+    }
+}
