@@ -206,6 +206,11 @@ pub fn binary(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     check_sub_bool(op, a, b)?;
     let out_shape = broadcast_shapes(&shape(a), &shape(b))?;
     let (compute_dtype, out_dtype) = op_dtypes(op, a, b)?;
+    if let Some(t) =
+        super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)?
+    {
+        return Ok(t);
+    }
     let results = run(op, a, b, compute_dtype, &out_shape)?;
     from_scalars(&results, out_shape, out_dtype)
 }
@@ -215,7 +220,7 @@ pub fn binary(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
 pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     let lhs = Arg::Tensor(a.clone());
     check_sub_bool(op, &lhs, b)?;
-    let (compute_dtype, out_dtype) = op_dtypes(op, &lhs, b)?;
+    let (_, out_dtype) = op_dtypes(op, &lhs, b)?;
     if !can_cast(out_dtype, a.dtype()) {
         return Err(TorchError::runtime(format!(
             "result type {} can't be cast to the desired output type {}",
@@ -231,8 +236,7 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     if let Arg::Tensor(other) = b {
         super::overlap::check_no_partial_overlap(a, other)?;
     }
-    let results = run(op, &lhs, b, compute_dtype, &out_shape)?;
-    let tmp = from_scalars(&results, out_shape, out_dtype)?;
+    let tmp = binary(op, &lhs, b)?;
     copy::copy_(a, &tmp)
 }
 
@@ -267,14 +271,9 @@ pub fn equal(a: &Tensor, b: &Tensor) -> Result<bool> {
 pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     let d = t.dtype();
     let out = if d.is_integral() { DType::Int64 } else { d };
-    let vals = copy::to_scalars(t)?;
-    let total = match out.kind() {
-        Kind::Complex => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
-        Kind::Float => Scalar::Float(vals.iter().map(|v| cast(out, *v).to_f64()).sum()),
-        _ => Scalar::Int(
-            vals.iter()
-                .fold(0i64, |acc, v| acc.wrapping_add(v.to_i64())),
-        ),
+    let total = match super::ops_fast::try_sum_float(t)? {
+        Some(total) => total,
+        None => sum_scalars(t, out)?,
     };
     let result = from_scalars(&[total], vec![], out)?;
     super::autograd::record(
@@ -284,4 +283,18 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
         super::autograd::sum_backward,
     );
     Ok(result)
+}
+
+/// The general sum: every element decoded, accumulated in f64 (floats), i64 (integers,
+/// wrapping) or complex f64.
+fn sum_scalars(t: &Tensor, out: DType) -> Result<Scalar> {
+    let vals = copy::to_scalars(t)?;
+    Ok(match out.kind() {
+        Kind::Complex => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
+        Kind::Float => Scalar::Float(vals.iter().map(|v| cast(out, *v).to_f64()).sum()),
+        _ => Scalar::Int(
+            vals.iter()
+                .fold(0i64, |acc, v| acc.wrapping_add(v.to_i64())),
+        ),
+    })
 }

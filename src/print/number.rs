@@ -45,13 +45,24 @@ pub fn scientific(x: f64, precision: usize) -> String {
     }
 }
 
+/// Digits in the exponent of Rust's `{:e}` text.
+fn exponent_digits(sci: &str) -> usize {
+    sci.split_once('e')
+        .map_or(0, |(_, e)| e.chars().filter(char::is_ascii_digit).count())
+}
+
 /// Python's `repr(x)` for a float: the shortest text that reads back as `x`, in positional
 /// notation for decimal exponents from -4 to 15 and scientific otherwise.
 pub fn float_repr(x: f64) -> String {
     if let Some(s) = non_finite(x) {
         return s.to_string();
     }
-    let sci = format!("{x:e}");
+    // Rust's shortest round-trip text gives the digit count; Python then takes the
+    // correctly rounded string of that many digits (ties to even), which precision
+    // formatting gives. The two differ when the value lies exactly halfway.
+    let shortest = format!("{x:e}");
+    let digits = shortest.chars().filter(char::is_ascii_digit).count() - exponent_digits(&shortest);
+    let sci = format!("{x:.prec$e}", prec = digits.saturating_sub(1));
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let negative = mantissa.starts_with('-');
@@ -124,5 +135,19 @@ mod tests {
         assert_eq!(complex_repr(1.0, 2.0), "(1+2j)");
         assert_eq!(complex_repr(0.0, 1.0), "1j");
         assert_eq!(complex_repr(1.5, -0.0), "(1.5-0j)");
+    }
+}
+
+#[cfg(test)]
+mod repr_tie_tests {
+    use super::float_repr;
+
+    #[test]
+    fn seventeen_digit_ties_round_to_even() {
+        // 23.0691070556640625 is exactly between two 17-digit strings.
+        assert_eq!(float_repr(23.0691070556640625), "23.069107055664062");
+        assert_eq!(float_repr(-0.95175933837890625), "-0.9517593383789062");
+        assert_eq!(float_repr(0.1), "0.1");
+        assert_eq!(float_repr(1e22), "1e+22");
     }
 }

@@ -1,0 +1,166 @@
+//! The typed fast path of elementwise ops and sums: when no operand needs a dtype
+//! conversion, values are computed in their own type straight from storage bytes
+//! (`kernels`), instead of through the general per-element `Scalar` path in `ops`.
+
+use super::dtype::DType;
+use super::error::Result;
+use super::kernels::binary::{Src, binary};
+use super::kernels::lane::{Arith, Lane};
+use super::kernels::sum::{SumFloat, cascade_sum};
+use super::layout::Layout;
+use super::ops::{Arg, BinaryOp};
+use super::scalar::Scalar;
+use super::storage::Storage;
+use super::tensor::Tensor;
+use super::views::broadcast_layout;
+
+/// An operand's bytes, borrowed for the kernel.
+enum Held {
+    Tensor(Storage, Layout),
+    Number(Scalar),
+}
+
+fn hold(a: &Arg, dtype: DType, sizes: &[i64]) -> Result<Option<Held>> {
+    Ok(Some(match a {
+        Arg::Tensor(t) if t.dtype() == dtype => {
+            let l = broadcast_layout(&t.layout(), sizes)?;
+            Held::Tensor(t.storage(), l)
+        }
+        Arg::Tensor(_) => return Ok(None),
+        Arg::Number(s) => Held::Number(*s),
+    }))
+}
+
+/// Integer true division never reaches the typed kernels (it computes in float); this
+/// stands in for it so every element type has the same kernel table.
+fn unreachable_int_div<T: Arith>(x: T, _: T) -> T {
+    x
+}
+
+/// Runs the kernel for element type `T` with both operands borrowed.
+fn run_typed<T: Lane, R: Lane>(
+    f: impl Fn(T, T) -> R + Send + Sync + Copy,
+    to_t: impl Fn(Scalar) -> T,
+    a: &Held,
+    b: &Held,
+    out: &mut [u8],
+    sizes: &[i64],
+) -> Result<()> {
+    let with = |h: &Held, k: &mut dyn FnMut(Src<T>) -> Result<()>| -> Result<()> {
+        match h {
+            Held::Tensor(s, l) => s.with_bytes(|bytes| {
+                l.check_in_bounds(T::SIZE, bytes.len())?;
+                k(Src::Strided(bytes, l.clone()))
+            }),
+            Held::Number(v) => k(Src::Const(to_t(*v))),
+        }
+    };
+    with(a, &mut |sa| {
+        with(b, &mut |sb| {
+            binary(f, &sa, &sb, out, sizes);
+            Ok(())
+        })
+    })
+}
+
+fn arith<T: Arith>(
+    op: BinaryOp,
+    to_t: impl Fn(Scalar) -> T + Copy,
+    a: &Held,
+    b: &Held,
+    out: &mut [u8],
+    sizes: &[i64],
+    div: impl Fn(T, T) -> T + Send + Sync + Copy,
+) -> Result<()> {
+    let bool_of = |x: bool| u8::from(x);
+    match op {
+        BinaryOp::Add => run_typed(T::add, to_t, a, b, out, sizes),
+        BinaryOp::Sub => run_typed(T::sub, to_t, a, b, out, sizes),
+        BinaryOp::Mul => run_typed(T::mul, to_t, a, b, out, sizes),
+        BinaryOp::Div => run_typed(div, to_t, a, b, out, sizes),
+        BinaryOp::Eq => run_typed(move |x: T, y: T| bool_of(x == y), to_t, a, b, out, sizes),
+        BinaryOp::Ne => run_typed(move |x: T, y: T| bool_of(x != y), to_t, a, b, out, sizes),
+        BinaryOp::Lt => run_typed(move |x: T, y: T| bool_of(x < y), to_t, a, b, out, sizes),
+        BinaryOp::Le => run_typed(move |x: T, y: T| bool_of(x <= y), to_t, a, b, out, sizes),
+        BinaryOp::Gt => run_typed(move |x: T, y: T| bool_of(x > y), to_t, a, b, out, sizes),
+        BinaryOp::Ge => run_typed(move |x: T, y: T| bool_of(x >= y), to_t, a, b, out, sizes),
+    }
+}
+
+/// `a op b` computed in `dtype` into a new tensor of `out_dtype` and `sizes`, when every
+/// tensor operand already has `dtype` and the kernels cover it; `None` otherwise.
+pub fn try_binary(
+    op: BinaryOp,
+    a: &Arg,
+    b: &Arg,
+    dtype: DType,
+    out_dtype: DType,
+    sizes: &[i64],
+) -> Result<Option<Tensor>> {
+    let int_div = op == BinaryOp::Div && dtype.is_integral();
+    if int_div || !matches!(out_dtype, d if d == dtype || d == DType::Bool) {
+        return Ok(None);
+    }
+    let (Some(ha), Some(hb)) = (hold(a, dtype, sizes)?, hold(b, dtype, sizes)?) else {
+        return Ok(None);
+    };
+    let covered = matches!(
+        dtype,
+        DType::Float32 | DType::Float64 | DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8
+    );
+    if !covered {
+        return Ok(None);
+    }
+    let out = Tensor::zeros(sizes.to_vec(), out_dtype)?;
+    out.storage().with_bytes_mut(|bytes| match dtype {
+        DType::Float32 => arith(op, |s| s.to_f64() as f32, &ha, &hb, bytes, sizes, |x, y| x / y),
+        DType::Float64 => arith(op, |s| s.to_f64(), &ha, &hb, bytes, sizes, |x, y| x / y),
+        DType::Int64 => arith(op, |s| s.to_i64(), &ha, &hb, bytes, sizes, unreachable_int_div),
+        DType::Int32 => arith(op, |s| s.to_i64() as i32, &ha, &hb, bytes, sizes, unreachable_int_div),
+        DType::Int16 => arith(op, |s| s.to_i64() as i16, &ha, &hb, bytes, sizes, unreachable_int_div),
+        DType::Int8 => arith(op, |s| s.to_i64() as i8, &ha, &hb, bytes, sizes, unreachable_int_div),
+        _ => arith(op, |s| s.to_i64() as u8, &ha, &hb, bytes, sizes, unreachable_int_div),
+    })?;
+    Ok(Some(out))
+}
+
+/// The layout with dims reordered by decreasing stride, when that makes it contiguous: the
+/// memory order PyTorch reduces a dense tensor in.
+fn memory_order(l: &Layout) -> Option<Layout> {
+    let mut dims: Vec<(i64, i64)> = l
+        .sizes
+        .iter()
+        .zip(&l.strides)
+        .filter(|(s, _)| **s != 1)
+        .map(|(s, st)| (*s, *st))
+        .collect();
+    dims.sort_by(|x, y| y.1.cmp(&x.1));
+    let sorted = Layout {
+        sizes: dims.iter().map(|d| d.0).collect(),
+        strides: dims.iter().map(|d| d.1).collect(),
+        offset: l.offset,
+    };
+    sorted.is_contiguous().then_some(sorted)
+}
+
+fn sum_float<T: SumFloat>(t: &Tensor, l: &Layout) -> Result<T> {
+    let n = l.numel().max(0) as usize;
+    t.storage().with_bytes(|bytes| {
+        l.check_in_bounds(T::SIZE, bytes.len())?;
+        let start = l.offset.max(0) as usize * T::SIZE;
+        Ok(cascade_sum::<T>(&bytes[start..start + n * T::SIZE]))
+    })
+}
+
+/// The sum of all elements of a float32 or float64 tensor in PyTorch's order, when the
+/// tensor is dense (some order of its dims is contiguous); `None` otherwise.
+pub fn try_sum_float(t: &Tensor) -> Result<Option<Scalar>> {
+    let Some(l) = memory_order(&t.layout()) else {
+        return Ok(None);
+    };
+    Ok(match t.dtype() {
+        DType::Float32 => Some(Scalar::Float(sum_float::<f32>(t, &l)? as f64)),
+        DType::Float64 => Some(Scalar::Float(sum_float::<f64>(t, &l)?)),
+        _ => None,
+    })
+}
