@@ -1,24 +1,36 @@
-//! Autograd, honestly minimal: ops with a gradient formula record a node on their output;
-//! `backward` walks the nodes from a scalar to the leaves and accumulates `.grad` there.
-//! Today only `sum` has a formula; other ops do not record, so their outputs do not require
-//! grad and `backward` through them raises PyTorch's "does not require grad" error rather than
-//! ever producing a wrong gradient.
+//! Autograd, honestly minimal. Ops with a gradient formula record a node on their output
+//! (`grad_fn`); `backward` walks the nodes from a scalar to the leaves and accumulates
+//! `.grad` there. Formulas: sum and mean (all or over dims), add, sub, mul, div, neg, pow by
+//! a number, clone, and every view op (one rule, below). An op recorded without a formula
+//! raises a clear error if a gradient has to pass through it; nothing ever yields a wrong
+//! gradient silently.
+//!
+//! The view rule: a view and its input are two layouts over one storage. The output's
+//! gradient is added, element by element, into a zeroed storage of the same size at the
+//! output's layout (adding, so stride-0 and overlapping views accumulate); reading that
+//! storage at the input's layout gives the input's gradient.
 
 use std::rc::Rc;
 
-use super::copy::{contiguous_copy, copy_};
+use super::copy::{contiguous_copy, to_scalars};
+use super::creation::full;
+use super::dtype::DType;
+use super::element;
 use super::error::{Result, TorchError};
 use super::ops::{Arg, BinaryOp, binary};
+use super::reduce::{Reduction, reduce};
 use super::scalar::Scalar;
+use super::storage::Storage;
 use super::tensor::Tensor;
+use super::views::{expand, view};
 
-/// How to turn an output's gradient into its inputs' gradients.
-pub type BackwardFn = fn(inputs: &[Tensor], grad_out: &Tensor) -> Result<Vec<Tensor>>;
+/// Turns an output's gradient into one gradient per input (`None`: no gradient flows).
+pub type BackwardFn = Rc<dyn Fn(&[Tensor], &Tensor) -> Result<Vec<Option<Tensor>>>>;
 
 /// A recorded op: its PyTorch name (shown as `grad_fn=<…>`), inputs and formula.
 pub struct GradNode {
     /// `SumBackward0`, ...
-    pub name: &'static str,
+    pub name: String,
     /// The op's tensor inputs.
     pub inputs: Vec<Tensor>,
     /// The gradient formula.
@@ -31,11 +43,16 @@ impl std::fmt::Debug for GradNode {
     }
 }
 
+/// True when any of `inputs` requires grad (so an op on them must record).
+pub fn any_requires_grad(inputs: &[Tensor]) -> bool {
+    inputs.iter().any(|t| t.grad_state().requires_grad)
+}
+
 /// Marks `out` as produced by `name` from `inputs` when any input requires grad.
-pub fn record(out: &Tensor, name: &'static str, inputs: &[Tensor], backward: BackwardFn) {
-    if inputs.iter().any(|t| t.grad_state().requires_grad) {
+pub fn record(out: &Tensor, name: &str, inputs: &[Tensor], backward: BackwardFn) {
+    if any_requires_grad(inputs) {
         let node = Rc::new(GradNode {
-            name,
+            name: name.to_string(),
             inputs: inputs.to_vec(),
             backward,
         });
@@ -46,13 +63,278 @@ pub fn record(out: &Tensor, name: &'static str, inputs: &[Tensor], backward: Bac
     }
 }
 
-/// `sum`'s formula: the output's gradient, broadcast to the input's shape.
-/// (`copy_` broadcasts the one-element gradient.)
-pub fn sum_backward(inputs: &[Tensor], grad_out: &Tensor) -> Result<Vec<Tensor>> {
-    let input = &inputs[0];
-    let grad = Tensor::zeros(input.sizes(), input.dtype())?;
-    copy_(&grad, grad_out)?;
-    Ok(vec![grad])
+/// Records an op tensh has no formula for: its output requires grad as in PyTorch, and
+/// `backward` through it raises instead of guessing.
+pub fn record_without_formula(out: &Tensor, name: &str, op: &str, inputs: &[Tensor]) {
+    let op = op.to_string();
+    record(
+        out,
+        name,
+        inputs,
+        Rc::new(move |_, _| {
+            Err(TorchError::not_implemented(format!(
+                "tensh has no gradient formula for {op}() yet, so backward() cannot pass through it"
+            )))
+        }),
+    );
+}
+
+/// `grad` summed down to `sizes` (undoing broadcasting).
+pub fn sum_to(grad: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let g = grad.sizes();
+    if g == sizes {
+        return Ok(grad.clone());
+    }
+    let lead = g.len() - sizes.len();
+    let mut dims: Vec<i64> = (0..lead as i64).collect();
+    for (i, &s) in sizes.iter().enumerate() {
+        if s == 1 && g[lead + i] != 1 {
+            dims.push((lead + i) as i64);
+        }
+    }
+    let summed = if dims.is_empty() {
+        grad.clone()
+    } else {
+        reduce(grad, Reduction::Sum, Some(&dims), true)?
+    };
+    let summed = if lead > 0 {
+        let squeezed: Vec<i64> = summed.sizes()[lead..].to_vec();
+        view(&contiguous_copy(&summed)?, &squeezed)?
+    } else {
+        summed
+    };
+    view(&contiguous_copy(&summed)?, sizes)
+}
+
+fn t(x: &Tensor) -> Arg {
+    Arg::Tensor(x.clone())
+}
+
+/// Records `out = a op b` for `+ - * /`, where either side may be a number.
+pub fn record_binary(out: &Tensor, op: BinaryOp, a: &Arg, b: &Arg) {
+    let inputs: Vec<Tensor> = [a, b]
+        .iter()
+        .filter_map(|x| match x {
+            Arg::Tensor(t) => Some(t.clone()),
+            Arg::Number(_) => None,
+        })
+        .collect();
+    if !any_requires_grad(&inputs) {
+        return;
+    }
+    let (a, b) = (a.clone(), b.clone());
+    let a_number = matches!(a, Arg::Number(_));
+    let name = match op {
+        BinaryOp::Add => "AddBackward0",
+        BinaryOp::Sub if a_number => "RsubBackward1",
+        BinaryOp::Sub => "SubBackward0",
+        BinaryOp::Mul => "MulBackward0",
+        // `1 / x` is a reciprocal times a number in PyTorch.
+        BinaryOp::Div if a_number => "MulBackward0",
+        BinaryOp::Div => "DivBackward0",
+        _ => return,
+    };
+    let backward: BackwardFn = Rc::new(move |_, g| {
+        let mut grads = Vec::new();
+        let minus = Arg::Number(Scalar::Int(-1));
+        let (ga, gb) = match op {
+            BinaryOp::Add => (g.clone(), g.clone()),
+            BinaryOp::Sub => (g.clone(), binary(BinaryOp::Mul, &t(g), &minus)?),
+            BinaryOp::Mul => (
+                binary(BinaryOp::Mul, &t(g), &b)?,
+                binary(BinaryOp::Mul, &t(g), &a)?,
+            ),
+            _ => {
+                let ga = binary(BinaryOp::Div, &t(g), &b)?;
+                let b2 = binary(BinaryOp::Mul, &b, &b)?;
+                let num = binary(BinaryOp::Mul, &t(g), &a)?;
+                let gb = binary(
+                    BinaryOp::Mul,
+                    &t(&binary(BinaryOp::Div, &t(&num), &t(&b2))?),
+                    &minus,
+                )?;
+                (ga, gb)
+            }
+        };
+        for (side, grad) in [(&a, ga), (&b, gb)] {
+            if let Arg::Tensor(x) = side {
+                let reduced = sum_to(&grad, &x.sizes())?;
+                grads.push(Some(cast_grad(&reduced, x.dtype())?));
+            }
+        }
+        Ok(grads)
+    });
+    record(out, name, &inputs, backward);
+}
+
+/// A gradient in its input's dtype (gradients of float32 inputs stay float32).
+fn cast_grad(g: &Tensor, d: DType) -> Result<Tensor> {
+    if g.dtype() == d {
+        Ok(g.clone())
+    } else {
+        super::copy::cast_copy(g, d)
+    }
+}
+
+/// Records `out = -x`.
+pub fn record_neg(out: &Tensor, x: &Tensor) {
+    record(
+        out,
+        "NegBackward0",
+        std::slice::from_ref(x),
+        Rc::new(|_, g| {
+            Ok(vec![Some(binary(
+                BinaryOp::Mul,
+                &t(g),
+                &Arg::Number(Scalar::Int(-1)),
+            )?)])
+        }),
+    );
+}
+
+/// Records `out = x ** e` for a number `e`.
+pub fn record_pow(out: &Tensor, x: &Tensor, e: f64) {
+    record(
+        out,
+        "PowBackward0",
+        std::slice::from_ref(x),
+        Rc::new(move |inputs, g| {
+            let powered =
+                super::pointwise::pow(&t(&inputs[0]), &Arg::Number(Scalar::Float(e - 1.0)))?;
+            let scaled = binary(BinaryOp::Mul, &t(&powered), &Arg::Number(Scalar::Float(e)))?;
+            let grad = binary(BinaryOp::Mul, &t(g), &t(&scaled))?;
+            Ok(vec![Some(cast_grad(&grad, inputs[0].dtype())?)])
+        }),
+    );
+}
+
+/// The output gradient expanded back over reduced dims (`keepdim` restored first).
+fn expand_reduced(
+    g: &Tensor,
+    input: &[i64],
+    dims: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let mut kept = input.to_vec();
+    if let Some(d) = dims.filter(|d| !d.is_empty()) {
+        for &dim in d {
+            let w = super::error::wrap_dim(dim, input.len())?;
+            kept[w] = 1;
+        }
+    } else {
+        kept.iter_mut().for_each(|s| *s = 1);
+    }
+    let shaped = if keepdim || g.sizes() == kept {
+        g.clone()
+    } else {
+        view(&contiguous_copy(g)?, &kept)?
+    };
+    contiguous_copy(&expand(&shaped, input)?)
+}
+
+fn record_reduction(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool, mean: bool) {
+    let all = dims.is_none_or(|d| d.is_empty());
+    let name = match (mean, all) {
+        (false, true) => "SumBackward0",
+        (false, false) => "SumBackward1",
+        (true, true) => "MeanBackward0",
+        (true, false) => "MeanBackward1",
+    };
+    let dims = dims.map(<[i64]>::to_vec);
+    record(
+        out,
+        name,
+        std::slice::from_ref(x),
+        Rc::new(move |inputs, g| {
+            let input = &inputs[0];
+            let grad = expand_reduced(g, &input.sizes(), dims.as_deref(), keepdim)?;
+            let grad = if mean {
+                let count = input.numel() / out_numel(g).max(1);
+                binary(BinaryOp::Div, &t(&grad), &Arg::Number(Scalar::Int(count)))?
+            } else {
+                grad
+            };
+            Ok(vec![Some(cast_grad(&grad, input.dtype())?)])
+        }),
+    );
+}
+
+fn out_numel(g: &Tensor) -> i64 {
+    g.numel()
+}
+
+/// Records `out = x.sum(dims, keepdim)` (`None`: all elements).
+pub fn record_sum(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool) {
+    record_reduction(out, x, dims, keepdim, false);
+}
+
+/// Records `out = x.mean(dims, keepdim)`.
+pub fn record_mean(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool) {
+    record_reduction(out, x, dims, keepdim, true);
+}
+
+/// Records `out = x.clone()` (or a copying `contiguous`/`reshape`), whose gradient is the
+/// output's, reshaped to the input's sizes.
+pub fn record_copy(out: &Tensor, x: &Tensor, name: &str) {
+    record(
+        out,
+        name,
+        std::slice::from_ref(x),
+        Rc::new(|inputs, g| {
+            let shaped = view(&contiguous_copy(g)?, &inputs[0].sizes())?;
+            Ok(vec![Some(cast_grad(&shaped, inputs[0].dtype())?)])
+        }),
+    );
+}
+
+/// Records a view `out` of `x` (sharing its storage) with the view rule.
+pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
+    let out_layout = out.layout();
+    record(
+        out,
+        name,
+        std::slice::from_ref(x),
+        Rc::new(move |inputs, g| {
+            let input = &inputs[0];
+            let d = input.dtype();
+            let item = d.itemsize();
+            let nbytes = input.storage().nbytes();
+            let scratch = Storage::zeroed(nbytes)?;
+            let grads = to_scalars(&cast_grad(g, d)?)?;
+            let l = &out_layout;
+            l.check_in_bounds(item, nbytes)?;
+            let mut index = vec![0i64; l.sizes.len()];
+            scratch.with_bytes_mut(|bytes| {
+                for v in &grads {
+                    let elem = l.offset
+                        + index
+                            .iter()
+                            .zip(&l.strides)
+                            .map(|(i, s)| i * s)
+                            .sum::<i64>();
+                    let at = &mut bytes[elem as usize * item..];
+                    let sum = add_scalars(element::read(d, at), *v);
+                    element::write(d, at, sum);
+                    for k in (0..index.len()).rev() {
+                        index[k] += 1;
+                        if index[k] < l.sizes[k] {
+                            break;
+                        }
+                        index[k] = 0;
+                    }
+                }
+            });
+            let back = Tensor::from_parts(scratch, d, input.layout());
+            Ok(vec![Some(contiguous_copy(&back)?)])
+        }),
+    );
+}
+
+fn add_scalars(a: Scalar, b: Scalar) -> Scalar {
+    match (a, b) {
+        (Scalar::Complex(x), y) | (y, Scalar::Complex(x)) => Scalar::Complex(x + y.to_complex()),
+        (x, y) => Scalar::Float(x.to_f64() + y.to_f64()),
+    }
 }
 
 fn propagate(t: &Tensor, grad: Tensor) -> Result<()> {
@@ -61,7 +343,7 @@ fn propagate(t: &Tensor, grad: Tensor) -> Result<()> {
         Some(node) => {
             let grads = (node.backward)(&node.inputs, &grad)?;
             for (input, g) in node.inputs.iter().zip(grads) {
-                if input.grad_state().requires_grad {
+                if let Some(g) = g.filter(|_| input.grad_state().requires_grad) {
                     propagate(input, g)?;
                 }
             }
@@ -91,6 +373,17 @@ pub fn backward(t: &Tensor) -> Result<()> {
             "element 0 of tensors does not require grad and does not have a grad_fn",
         ));
     }
-    let seed = super::creation::full(&t.sizes(), Scalar::Int(1), t.dtype())?;
+    let seed = full(&t.sizes(), Scalar::Int(1), t.dtype())?;
     propagate(t, seed)
+}
+
+/// PyTorch's error for an in-place op on a leaf that requires grad.
+pub fn check_inplace(t: &Tensor) -> Result<()> {
+    let s = t.grad_state();
+    if s.requires_grad && s.grad_fn.is_none() {
+        return Err(TorchError::runtime(
+            "a leaf Variable that requires grad is being used in an in-place operation.",
+        ));
+    }
+    Ok(())
 }

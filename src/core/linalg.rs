@@ -114,27 +114,3 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     super::views::reshape(&r, &shape)
 }
-
-/// `t.mean()`: floating and complex tensors only, as in PyTorch.
-pub fn mean_all(t: &Tensor) -> Result<Tensor> {
-    let d = t.dtype();
-    if !(d.is_floating_point() || d.is_complex()) {
-        return Err(TorchError::not_implemented(format!(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
-            d.cpp_name()
-        )));
-    }
-    let vals = to_scalars(t)?;
-    let n = vals.len() as f64;
-    let value = if d.is_complex() {
-        Scalar::Complex(
-            vals.iter()
-                .map(|v| v.to_complex())
-                .sum::<num_complex::Complex64>()
-                / n,
-        )
-    } else {
-        Scalar::Float(vals.iter().map(|v| v.to_f64()).sum::<f64>() / n)
-    };
-    from_scalars(&[value], vec![], d)
-}

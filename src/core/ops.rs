@@ -52,7 +52,7 @@ impl BinaryOp {
     }
 }
 
-fn operand(a: &Arg) -> Operand {
+pub(crate) fn operand(a: &Arg) -> Operand {
     match a {
         Arg::Tensor(t) if t.ndim() == 0 => Operand::ZeroDim(t.dtype()),
         Arg::Tensor(t) => Operand::Dimensioned(t.dtype()),
@@ -60,7 +60,7 @@ fn operand(a: &Arg) -> Operand {
     }
 }
 
-fn shape(a: &Arg) -> Vec<i64> {
+pub(crate) fn shape(a: &Arg) -> Vec<i64> {
     match a {
         Arg::Tensor(t) => t.sizes(),
         Arg::Number(_) => vec![],
@@ -68,12 +68,12 @@ fn shape(a: &Arg) -> Vec<i64> {
 }
 
 /// Casts a value to `dtype` exactly as storing it in a tensor of that dtype would.
-fn cast(dtype: DType, v: Scalar) -> Scalar {
+pub(crate) fn cast(dtype: DType, v: Scalar) -> Scalar {
     let (bytes, _) = element::encode(dtype, v);
     element::read(dtype, &bytes)
 }
 
-fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
+pub(crate) fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
     match a {
         Arg::Number(s) => {
             let n = super::alloc::checked_numel(out_shape)?.max(0) as usize;
@@ -201,14 +201,19 @@ fn run(
         .collect()
 }
 
-/// `a op b` for tensors and numbers: a new tensor.
+/// `a op b` for tensors and numbers: a new tensor, recorded for autograd.
 pub fn binary(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
+    let out = binary_untracked(op, a, b)?;
+    super::autograd::record_binary(&out, op, a, b);
+    Ok(out)
+}
+
+/// `a op b` without recording (gradient formulas use it on gradients).
+fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     check_sub_bool(op, a, b)?;
     let out_shape = broadcast_shapes(&shape(a), &shape(b))?;
     let (compute_dtype, out_dtype) = op_dtypes(op, a, b)?;
-    if let Some(t) =
-        super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)?
-    {
+    if let Some(t) = super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)? {
         return Ok(t);
     }
     let results = run(op, a, b, compute_dtype, &out_shape)?;
@@ -236,8 +241,43 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     if let Arg::Tensor(other) = b {
         super::overlap::check_no_partial_overlap(a, other)?;
     }
-    let tmp = binary(op, &lhs, b)?;
-    copy::copy_(a, &tmp)
+    super::autograd::check_inplace(a)?;
+    let tmp = binary_untracked(op, &lhs, b)?;
+    copy::copy_(a, &tmp)?;
+    record_inplace(op, a, b);
+    Ok(())
+}
+
+/// After `a.op_(b)` on a tensor in a graph: `a` now holds the op's output, so it gets the
+/// op's node, whose input is `a` as it was (its previous node). Formulas that would need
+/// `a`'s overwritten values are recorded without a formula rather than computed wrongly.
+fn record_inplace(op: BinaryOp, a: &Tensor, b: &Arg) {
+    let b_requires = matches!(b, Arg::Tensor(t) if t.grad_state().requires_grad);
+    let before = a.grad_state();
+    if !before.requires_grad && !b_requires {
+        return;
+    }
+    let previous = a.alias(a.layout());
+    previous.with_grad_mut(|g| {
+        g.requires_grad = before.requires_grad;
+        g.grad_fn = before.grad_fn.clone();
+    });
+    a.with_grad_mut(|g| g.grad_fn = None);
+    let needs_old_values = matches!(op, BinaryOp::Mul | BinaryOp::Div) && b_requires;
+    if needs_old_values {
+        let name = if op == BinaryOp::Mul {
+            "MulBackward0"
+        } else {
+            "DivBackward0"
+        };
+        let mut inputs = vec![previous];
+        if let Arg::Tensor(t) = b {
+            inputs.push(t.clone());
+        }
+        super::autograd::record_without_formula(a, name, "an in-place mul_/div_", &inputs);
+    } else {
+        super::autograd::record_binary(a, op, &Arg::Tensor(previous), b);
+    }
 }
 
 /// `-t`.
@@ -247,11 +287,13 @@ pub fn neg(t: &Tensor) -> Result<Tensor> {
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }
-    binary(
+    let out = binary_untracked(
         BinaryOp::Mul,
         &Arg::Tensor(t.clone()),
         &Arg::Number(Scalar::Int(-1)),
-    )
+    )?;
+    super::autograd::record_neg(&out, t);
+    Ok(out)
 }
 
 /// `torch.equal(a, b)`: same shape and equal values.
@@ -276,12 +318,7 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
         None => sum_scalars(t, out)?,
     };
     let result = from_scalars(&[total], vec![], out)?;
-    super::autograd::record(
-        &result,
-        "SumBackward0",
-        std::slice::from_ref(t),
-        super::autograd::sum_backward,
-    );
+    super::autograd::record_sum(&result, t, None, false);
     Ok(result)
 }
 

@@ -106,20 +106,74 @@ pub fn try_binary(
     };
     let covered = matches!(
         dtype,
-        DType::Float32 | DType::Float64 | DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8
+        DType::Float32
+            | DType::Float64
+            | DType::Int64
+            | DType::Int32
+            | DType::Int16
+            | DType::Int8
+            | DType::UInt8
     );
     if !covered {
         return Ok(None);
     }
     let out = Tensor::zeros(sizes.to_vec(), out_dtype)?;
     out.storage().with_bytes_mut(|bytes| match dtype {
-        DType::Float32 => arith(op, |s| s.to_f64() as f32, &ha, &hb, bytes, sizes, |x, y| x / y),
+        DType::Float32 => arith(
+            op,
+            |s| s.to_f64() as f32,
+            &ha,
+            &hb,
+            bytes,
+            sizes,
+            |x, y| x / y,
+        ),
         DType::Float64 => arith(op, |s| s.to_f64(), &ha, &hb, bytes, sizes, |x, y| x / y),
-        DType::Int64 => arith(op, |s| s.to_i64(), &ha, &hb, bytes, sizes, unreachable_int_div),
-        DType::Int32 => arith(op, |s| s.to_i64() as i32, &ha, &hb, bytes, sizes, unreachable_int_div),
-        DType::Int16 => arith(op, |s| s.to_i64() as i16, &ha, &hb, bytes, sizes, unreachable_int_div),
-        DType::Int8 => arith(op, |s| s.to_i64() as i8, &ha, &hb, bytes, sizes, unreachable_int_div),
-        _ => arith(op, |s| s.to_i64() as u8, &ha, &hb, bytes, sizes, unreachable_int_div),
+        DType::Int64 => arith(
+            op,
+            |s| s.to_i64(),
+            &ha,
+            &hb,
+            bytes,
+            sizes,
+            unreachable_int_div,
+        ),
+        DType::Int32 => arith(
+            op,
+            |s| s.to_i64() as i32,
+            &ha,
+            &hb,
+            bytes,
+            sizes,
+            unreachable_int_div,
+        ),
+        DType::Int16 => arith(
+            op,
+            |s| s.to_i64() as i16,
+            &ha,
+            &hb,
+            bytes,
+            sizes,
+            unreachable_int_div,
+        ),
+        DType::Int8 => arith(
+            op,
+            |s| s.to_i64() as i8,
+            &ha,
+            &hb,
+            bytes,
+            sizes,
+            unreachable_int_div,
+        ),
+        _ => arith(
+            op,
+            |s| s.to_i64() as u8,
+            &ha,
+            &hb,
+            bytes,
+            sizes,
+            unreachable_int_div,
+        ),
     })?;
     Ok(Some(out))
 }
@@ -134,7 +188,7 @@ fn memory_order(l: &Layout) -> Option<Layout> {
         .filter(|(s, _)| **s != 1)
         .map(|(s, st)| (*s, *st))
         .collect();
-    dims.sort_by(|x, y| y.1.cmp(&x.1));
+    dims.sort_by_key(|d| std::cmp::Reverse(d.1));
     let sorted = Layout {
         sizes: dims.iter().map(|d| d.0).collect(),
         strides: dims.iter().map(|d| d.1).collect(),

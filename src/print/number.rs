@@ -142,8 +142,10 @@ mod tests {
 mod repr_tie_tests {
     use super::float_repr;
 
+    // The literals are exact (float32 values written out in full), not over-precise.
+    #[allow(clippy::excessive_precision)]
     #[test]
-    fn seventeen_digit_ties_round_to_even() {
+    fn halfway_values_round_to_even() {
         // 23.0691070556640625 is exactly between two 17-digit strings.
         assert_eq!(float_repr(23.0691070556640625), "23.069107055664062");
         assert_eq!(float_repr(-0.95175933837890625), "-0.9517593383789062");

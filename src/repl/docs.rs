@@ -59,6 +59,10 @@ pub const DOCS: &[(&str, &str)] = &[
         "Maps a file as a storage: `(filename, shared, nbytes)`; shared maps write through.",
     ),
     (
+        "abs",
+        "Absolute values (magnitudes for complex, as a real dtype).",
+    ),
+    (
         "add",
         "`a + b * alpha`, broadcasting, with PyTorch's type promotion.",
     ),
@@ -71,8 +75,25 @@ pub const DOCS: &[(&str, &str)] = &[
         "The conjugate transpose of the last two dimensions (a view).",
     ),
     (
+        "all",
+        "True when every element is nonzero (all, or along `dim`); uint8 stays uint8.",
+    ),
+    ("allclose", "True when `isclose` holds everywhere."),
+    (
+        "any",
+        "True when some element is nonzero (all, or along `dim`); uint8 stays uint8.",
+    ),
+    (
         "arange",
         "`arange(end)`, `arange(start, end, step)`: evenly spaced values; int64 for integer bounds.",
+    ),
+    (
+        "argmax",
+        "The (flat, or along `dim`) index of the first largest element.",
+    ),
+    (
+        "argmin",
+        "The (flat, or along `dim`) index of the first smallest element.",
     ),
     (
         "as_strided",
@@ -109,6 +130,10 @@ pub const DOCS: &[(&str, &str)] = &[
         "Splits into `chunks` views along `dim`, the last possibly smaller.",
     ),
     (
+        "clamp",
+        "Limits each element to `[min, max]` (either may be `()`); the result dtype promotes.",
+    ),
+    (
         "clone",
         "A copy with its own storage; keeps the layout for dense tensors (memory_format=preserve).",
     ),
@@ -126,6 +151,7 @@ pub const DOCS: &[(&str, &str)] = &[
         "copy_",
         "Copies `src` into this tensor elementwise (broadcasting, casting); returns this tensor.",
     ),
+    ("cos", "Cosines (radians)."),
     (
         "cpu",
         "The tensor or storage itself (everything is on the CPU).",
@@ -175,6 +201,7 @@ pub const DOCS: &[(&str, &str)] = &[
         "equal",
         "True when both tensors have the same size and elements.",
     ),
+    ("exp", "e to the power of each element."),
     (
         "expand",
         "A view repeating size-1 dimensions (stride 0); -1 keeps a size.",
@@ -203,6 +230,10 @@ pub const DOCS: &[(&str, &str)] = &[
     (
         "float8_e5m2fnuz",
         "The storage read as float8_e5m2fnuz elements.",
+    ),
+    (
+        "floor_divide",
+        "`x // y`: division rounded toward negative infinity.",
     ),
     (
         "from_file",
@@ -262,6 +293,10 @@ pub const DOCS: &[(&str, &str)] = &[
     ("is_sparse", "False: tensh storages are dense."),
     ("is_storage", "True for storages."),
     ("is_tensor", "True for tensors."),
+    (
+        "isclose",
+        "Elementwise `|a - b| <= atol + rtol * |b|` (`rtol`, `atol`, `equal_nan`), a bool tensor.",
+    ),
     ("item", "The value of a one-element tensor as a number."),
     ("itemsize", "Bytes per element."),
     ("le", "Elementwise `<=`, a bool tensor."),
@@ -273,6 +308,7 @@ pub const DOCS: &[(&str, &str)] = &[
         "linspace",
         "`steps` values from `start` to `end` inclusive.",
     ),
+    ("log", "Natural logarithms (`-inf` at 0, NaN below)."),
     ("long", "A copy (or the same tensor) as int64."),
     ("lt", "Elementwise `<`, a bool tensor."),
     ("mH", "The conjugate transpose of the last two dimensions."),
@@ -285,7 +321,15 @@ pub const DOCS: &[(&str, &str)] = &[
         "matmul",
         "Matrix product: 1-d dot, 2-d, and batched with broadcasting.",
     ),
+    (
+        "max",
+        "The largest element; with `dim`, `[values, indices]` along it (`keepdim`). NaN wins.",
+    ),
     ("mean", "The mean of all elements (floating dtypes)."),
+    (
+        "min",
+        "The smallest element; with `dim`, `[values, indices]` along it (`keepdim`). NaN wins.",
+    ),
     ("moveaxis", "Same as movedim."),
     ("movedim", "Moves dimensions to new places (a view)."),
     ("mps", "Raises as PyTorch does without MPS."),
@@ -325,6 +369,14 @@ pub const DOCS: &[(&str, &str)] = &[
         "pin_memory",
         "Raises as PyTorch does without an accelerator.",
     ),
+    (
+        "pow",
+        "`x ** e` elementwise, with broadcasting and promotion; integers refuse negative powers.",
+    ),
+    (
+        "prod",
+        "The product of all elements, or along `dim` (`keepdim`); int64 for integers.",
+    ),
     ("promote_types", "The dtype two dtypes promote to."),
     ("rand", "Uniform values in [0, 1)."),
     ("rand_like", "`rand` shaped like the input."),
@@ -343,6 +395,10 @@ pub const DOCS: &[(&str, &str)] = &[
     (
         "real",
         "The real parts (a view for complex tensors; the tensor itself for real ones).",
+    ),
+    (
+        "remainder",
+        "`x % y` with the sign of the divisor, as Python's `%`.",
     ),
     (
         "requires_grad",
@@ -380,6 +436,7 @@ pub const DOCS: &[(&str, &str)] = &[
     ("shape", "The size as `torch.Size`."),
     ("share_memory_", "Moves the storage into shared memory."),
     ("short", "A copy (or the same tensor) as int16."),
+    ("sin", "Sines (radians)."),
     (
         "size",
         "The size, or one dimension's size with `size(dim)`.",
@@ -389,6 +446,10 @@ pub const DOCS: &[(&str, &str)] = &[
         "Splits into views of `split_size` along `dim` (or of the listed sizes).",
     ),
     ("split_with_sizes", "Splits into views of the listed sizes."),
+    (
+        "sqrt",
+        "Square roots; integers compute in the default float dtype.",
+    ),
     (
         "squeeze",
         "Removes size-1 dimensions (all, or the given ones): a view.",
@@ -466,6 +527,10 @@ pub const DOCS: &[(&str, &str)] = &[
         "Reads complex numbers as pairs of floats (a view).",
     ),
     ("vsplit", "Splits along the first dimension into views."),
+    (
+        "where",
+        "`torch::where(cond, x, y)`: x where the bool tensor cond is true, else y.",
+    ),
     ("zero_", "Fills with zeros in place."),
     ("zeros", "A tensor of zeros."),
     ("zeros_like", "Zeros shaped like the input."),

@@ -156,7 +156,9 @@ macro_rules! for_each_arity {
 pub type MethodBody<T> = Rc<dyn Fn(&T, Args) -> RhaiResult<Dynamic>>;
 
 /// Registers `name` as a method of `T` for 0 to `max` arguments, plus one for a trailing
-/// keyword map (at most 9 in all).
+/// keyword map (at most 9 in all). The receiver is taken by value (a handle clone): a method
+/// called on an indexed value (`x[0].fill_(1)`) must not make Rhai write the value back
+/// through the indexer, which it does for `&mut` receivers.
 pub fn method<T: Variant + Clone>(
     engine: &mut Engine,
     name: &str,
@@ -168,13 +170,13 @@ pub fn method<T: Variant + Clone>(
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
                 let f = f.clone();
-                engine.register_fn(name, move |t: &mut T, $($a: Dynamic),*| f(t, Args::new(vec![$($a),*])));
+                engine.register_fn(name, move |t: T, $($a: Dynamic),*| f(&t, Args::new(vec![$($a),*])));
             }
         };
     }
     {
         let f = f.clone();
-        engine.register_fn(name, move |t: &mut T| f(t, Args::new(vec![])));
+        engine.register_fn(name, move |t: T| f(&t, Args::new(vec![])));
     }
     for_each_arity!(arity);
 }

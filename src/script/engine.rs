@@ -6,7 +6,8 @@ use rhai::{Engine, Module, Token};
 use super::registry::Registry;
 use super::{
     autograd_api, buffers, display, explain_api, indexing, output, random_api, storage_api,
-    tensor_math, tensor_meta, tensor_mutation, tensor_views, torch_module, typed_storage, values,
+    tensor_math, tensor_meta, tensor_mutation, tensor_pointwise, tensor_reduce, tensor_views,
+    torch_module, typed_storage, values,
 };
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
@@ -49,6 +50,8 @@ pub fn new_engine() -> Engine {
         tensor_views::register(&mut r);
         tensor_mutation::register(&mut r);
         tensor_math::register(&mut r);
+        tensor_reduce::register(&mut r);
+        tensor_pointwise::register(&mut r);
         autograd_api::register(&mut r);
         random_api::register(&mut r);
         storage_api::register(&mut r);

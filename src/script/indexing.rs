@@ -93,10 +93,29 @@ fn value(v: &Dynamic) -> RhaiResult<Value> {
 /// Registers the tensor indexers.
 pub fn register(engine: &mut Engine) {
     engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> {
-        index(t, &items(&idx)?).rhai()
+        let out = index(t, &items(&idx)?).rhai()?;
+        if t.grad_state().requires_grad && out.storage().shares_memory(&t.storage()) {
+            // PyTorch names the node after the last basic index applied: an integer
+            // removes a dim (select), anything else keeps it (slice).
+            let name = if out.ndim() < t.ndim() {
+                "SelectBackward0"
+            } else {
+                "SliceBackward0"
+            };
+            crate::core::autograd::record_view(&out, t, name);
+        } else if t.grad_state().requires_grad {
+            crate::core::autograd::record_without_formula(
+                &out,
+                "IndexBackward0",
+                "index",
+                std::slice::from_ref(t),
+            );
+        }
+        Ok(out)
     });
     engine.register_indexer_set(
         |t: &mut Tensor, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
+            crate::core::autograd::check_inplace(t).rhai()?;
             index_put(t, &items(&idx)?, &value(&v)?).rhai()
         },
     );

@@ -22,6 +22,24 @@ pub struct Registry<'a> {
     pub torch: &'a mut Module,
 }
 
+/// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
+fn tracked(
+    name: &str,
+    body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
+) -> impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static {
+    let name = name.to_string();
+    move |t, a| {
+        let had_args = !a.pos.is_empty() || !a.kw.is_empty();
+        let out = body(t, a)?;
+        if t.grad_state().requires_grad
+            && let Some(result) = out.read_lock::<Tensor>()
+        {
+            super::grad_hook::track(&name, t, had_args, &result);
+        }
+        Ok(out)
+    }
+}
+
 impl Registry<'_> {
     /// A tensor method only.
     pub fn method(
@@ -30,7 +48,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        args::method::<Tensor>(self.engine, name, max, body);
+        args::method::<Tensor>(self.engine, name, max, tracked(name, body));
     }
 
     /// A tensor method that is also `torch::name(tensor, ...)`.
@@ -40,7 +58,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        let op: TensorOp = Rc::new(body);
+        let op: TensorOp = Rc::new(tracked(name, body));
         let m = op.clone();
         args::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
         args::function(self.torch, name, max + 1, move |mut a| {

@@ -12,7 +12,8 @@ use crate::core::ops::{self, Arg, BinaryOp};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 
-fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
+/// A tensor or a Python number as an operand.
+pub fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
     if let Some(t) = v.clone().try_cast::<Tensor>() {
         return Ok(Arg::Tensor(t));
     }
@@ -73,6 +74,12 @@ pub fn register(r: &mut Registry) {
         register_operator(r.engine, symbol, op);
         r.method_and_function(name, 1, move |x, a: Args| {
             let other = arg(a.req(0, "other", name)?, "other")?;
+            if op == BinaryOp::Div
+                && let Some(mode) = super::tensor_pointwise::rounding_mode(&a)?
+            {
+                let t = crate::core::pointwise::div_rounded(&Arg::Tensor(x.clone()), &other, mode);
+                return Ok(Dynamic::from(t.rhai()?));
+            }
             Ok(Dynamic::from(apply(op, Arg::Tensor(x.clone()), other)?))
         });
         if matches!(
@@ -89,10 +96,6 @@ pub fn register(r: &mut Registry) {
     }
     r.engine.register_fn("-", |a: Tensor| ops::neg(&a).rhai());
     r.method_and_function("neg", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
-    r.method_and_function("sum", 0, |x, _| Ok(Dynamic::from(ops::sum_all(x).rhai()?)));
-    r.method_and_function("mean", 0, |x, _| {
-        Ok(Dynamic::from(crate::core::linalg::mean_all(x).rhai()?))
-    });
     r.method_and_function("matmul", 1, |x, a| {
         let y = to_tensor(a.req(0, "other", "matmul")?, "other")?;
         Ok(Dynamic::from(crate::core::linalg::matmul(x, &y).rhai()?))

@@ -39,7 +39,10 @@ fn flat_loop<T: Lane, R: Lane>(f: impl Fn(T, T) -> R, a: &Flat<T>, b: &Flat<T>, 
     let outs = out.chunks_exact_mut(R::SIZE);
     match (a, b) {
         (Flat::Slice(x), Flat::Slice(y)) => {
-            for ((o, x), y) in outs.zip(x.chunks_exact(T::SIZE)).zip(y.chunks_exact(T::SIZE)) {
+            for ((o, x), y) in outs
+                .zip(x.chunks_exact(T::SIZE))
+                .zip(y.chunks_exact(T::SIZE))
+            {
                 f(T::load(x), T::load(y)).store(o);
             }
         }

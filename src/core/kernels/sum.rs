@@ -51,28 +51,30 @@ fn ceil_log2(m: usize) -> u32 {
     }
 }
 
-/// Four items of `w` lanes summed with the cascade: `x` holds `m` groups of `4 * w` values
-/// (then more, ignored). Returns the `4 * w` accumulators.
-fn cascade<T: SumFloat>(x: &[u8], m: usize, w: usize) -> Vec<T> {
+/// Adds one group of `N` values (little-endian bytes) into `acc`.
+#[inline(always)]
+fn add_group<T: SumFloat, const N: usize>(acc: &mut [T; N], bytes: &[u8]) {
+    for (a, v) in acc.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {
+        *a = a.add(T::load(v));
+    }
+}
+
+/// The cascade over the first `m` groups of `N` values in `x` (four items of `N / 4`
+/// lanes each). Returns the `N` accumulators.
+fn cascade<T: SumFloat, const N: usize>(x: &[u8], m: usize) -> [T; N] {
     const LEVELS: usize = 4;
-    let width = 4 * w;
-    let group_bytes = width * T::SIZE;
+    let group_bytes = N * T::SIZE;
     let power = (ceil_log2(m) / LEVELS as u32).max(4);
     let step = 1usize << power;
     let mask = step - 1;
-    let mut acc = vec![vec![T::ZERO; width]; LEVELS];
-    let add_group = |acc0: &mut [T], g: usize| {
-        let bytes = &x[g * group_bytes..(g + 1) * group_bytes];
-        for (a, v) in acc0.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {
-            *a = a.add(T::load(v));
-        }
-    };
+    let mut acc = [[T::ZERO; N]; LEVELS];
+    let mut groups = x.chunks_exact(group_bytes).take(m);
     let mut i = 0;
     while i + step <= m {
-        for _ in 0..step {
-            add_group(&mut acc[0], i);
-            i += 1;
+        for g in groups.by_ref().take(step) {
+            add_group(&mut acc[0], g);
         }
+        i += step;
         for j in 1..LEVELS {
             let (lower, upper) = acc.split_at_mut(j);
             for (hi, lo) in upper[0].iter_mut().zip(lower[j - 1].iter_mut()) {
@@ -84,9 +86,8 @@ fn cascade<T: SumFloat>(x: &[u8], m: usize, w: usize) -> Vec<T> {
             }
         }
     }
-    while i < m {
-        add_group(&mut acc[0], i);
-        i += 1;
+    for g in groups {
+        add_group(&mut acc[0], g);
     }
     let (first, rest) = acc.split_at_mut(1);
     for level in rest.iter() {
@@ -94,14 +95,24 @@ fn cascade<T: SumFloat>(x: &[u8], m: usize, w: usize) -> Vec<T> {
             *a = a.add(*v);
         }
     }
-    acc.swap_remove(0)
+    first[0]
+}
+
+/// The cascade for items of `w` lanes, as a vector of `4 * w` accumulators.
+fn cascade_items<T: SumFloat>(x: &[u8], m: usize, w: usize) -> Vec<T> {
+    match w {
+        1 => cascade::<T, 4>(x, m).to_vec(),
+        2 => cascade::<T, 8>(x, m).to_vec(),
+        4 => cascade::<T, 16>(x, m).to_vec(),
+        _ => cascade::<T, 32>(x, m).to_vec(),
+    }
 }
 
 /// `n` items of `w` lanes (contiguous in `x`): four per group through the cascade, leftover
 /// items into the first accumulator, then the four accumulators added in order.
 fn row_sum<T: SumFloat>(x: &[u8], n: usize, w: usize) -> Vec<T> {
     let m = n / 4;
-    let acc = cascade::<T>(x, m, w);
+    let acc = cascade_items::<T>(x, m, w);
     let mut parts: Vec<Vec<T>> = acc.chunks_exact(w).map(<[T]>::to_vec).collect();
     for item in m * 4..n {
         let bytes = &x[item * w * T::SIZE..(item + 1) * w * T::SIZE];
@@ -165,7 +176,10 @@ mod tests {
     fn small_sums_are_exact_for_integers() {
         for n in [0usize, 1, 3, 7, 8, 9, 31, 33, 100, 1000] {
             let v: Vec<f32> = (0..n).map(|i| i as f32).collect();
-            assert_eq!(cascade_sum::<f32>(&bytes(&v)), (n * n.saturating_sub(1) / 2) as f32);
+            assert_eq!(
+                cascade_sum::<f32>(&bytes(&v)),
+                (n * n.saturating_sub(1) / 2) as f32
+            );
         }
     }
 

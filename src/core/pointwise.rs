@@ -1,0 +1,360 @@
+//! Elementwise math beyond `+ - * /`: unary functions (abs, sqrt, exp, log, sin, cos), pow,
+//! remainder, floor and truncating division, clamp, where, isclose. Each follows PyTorch's
+//! dtype rule (integers go to the default float for transcendental functions, Python numbers
+//! are wrapped numbers in promotion) and its messages.
+
+use super::creation::from_scalars;
+use super::defaults::default_dtype;
+use super::dtype::{DType, Kind};
+use super::error::{Result, TorchError};
+use super::ops::{Arg, cast, operand, shape, values};
+use super::promotion::result_type;
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+use super::views::broadcast_shapes;
+
+/// A one-argument function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Unary {
+    Abs,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+}
+
+/// Rounds a value computed in f64 to `dtype`'s precision.
+fn round_to(dtype: DType, v: Scalar) -> Scalar {
+    cast(dtype, v)
+}
+
+/// `t.abs()`, `t.sqrt()`, ...
+pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
+    let d = t.dtype();
+    if f == Unary::Abs {
+        if d == DType::Bool {
+            return Err(TorchError::not_implemented(
+                "\"abs_cpu\" not implemented for 'Bool'",
+            ));
+        }
+        let out = match d {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            DType::Complex32 => DType::Float16,
+            other => other,
+        };
+        let vals = super::copy::to_scalars(t)?;
+        let res: Vec<Scalar> = vals
+            .into_iter()
+            .map(|v| match v {
+                Scalar::Complex(c) => Scalar::Float(c.norm()),
+                Scalar::Float(x) => Scalar::Float(x.abs()),
+                Scalar::Int(i) => Scalar::Int(i.wrapping_abs()),
+                other => other,
+            })
+            .collect();
+        return from_scalars(&res, t.sizes(), out);
+    }
+    let out = if d.is_integral() { default_dtype() } else { d };
+    let vals = values(&Arg::Tensor(t.clone()), &t.sizes(), out)?;
+    let res: Vec<Scalar> = vals
+        .into_iter()
+        .map(|v| match v {
+            Scalar::Complex(c) => Scalar::Complex(match f {
+                Unary::Sqrt => c.sqrt(),
+                Unary::Exp => c.exp(),
+                Unary::Log => c.ln(),
+                Unary::Sin => c.sin(),
+                Unary::Cos => c.cos(),
+                Unary::Abs => c,
+            }),
+            other => {
+                let x = other.to_f64();
+                round_to(
+                    out,
+                    Scalar::Float(match f {
+                        Unary::Sqrt => x.sqrt(),
+                        Unary::Exp => x.exp(),
+                        Unary::Log => x.ln(),
+                        Unary::Sin => x.sin(),
+                        Unary::Cos => x.cos(),
+                        Unary::Abs => x.abs(),
+                    }),
+                )
+            }
+        })
+        .collect();
+    from_scalars(&res, t.sizes(), out)
+}
+
+/// Computes `f(a, b)` elementwise in `compute` (after broadcasting and casting), giving a
+/// tensor of `out`.
+fn zip_map(
+    a: &Arg,
+    b: &Arg,
+    compute: DType,
+    out: DType,
+    f: impl Fn(Scalar, Scalar) -> Result<Scalar>,
+) -> Result<Tensor> {
+    let sizes = broadcast_shapes(&shape(a), &shape(b))?;
+    let xs = values(a, &sizes, compute)?;
+    let ys = values(b, &sizes, compute)?;
+    let res = xs
+        .into_iter()
+        .zip(ys)
+        .map(|(x, y)| f(x, y))
+        .collect::<Result<Vec<_>>>()?;
+    from_scalars(&res, sizes, out)
+}
+
+fn zero_division() -> TorchError {
+    TorchError::runtime("ZeroDivisionError")
+}
+
+/// Python's float floor division (the result of `a // b` for floats).
+fn float_floor_div(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        return a / b;
+    }
+    let m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 && (b < 0.0) != (m < 0.0) {
+        div -= 1.0;
+    }
+    if div == 0.0 {
+        return 0.0f64.copysign(a / b);
+    }
+    let floor = div.floor();
+    if div - floor > 0.5 {
+        floor + 1.0
+    } else {
+        floor
+    }
+}
+
+/// Python's float modulo (the sign of the divisor).
+fn float_mod(a: f64, b: f64) -> f64 {
+    let m = a % b;
+    if m != 0.0 && (m < 0.0) != (b < 0.0) {
+        m + b
+    } else {
+        m
+    }
+}
+
+/// How `div` rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    /// Toward zero.
+    Trunc,
+    /// Toward negative infinity.
+    Floor,
+}
+
+/// `a.div(b, rounding_mode=...)` and `floor_divide`: integers stay integers.
+pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
+    let common = result_type(&[operand(a), operand(b)])?;
+    zip_map(a, b, common, common, |x, y| match common.kind() {
+        Kind::Float => {
+            let (x, y) = (x.to_f64(), y.to_f64());
+            Ok(Scalar::Float(match mode {
+                Rounding::Trunc => (x / y).trunc(),
+                Rounding::Floor => float_floor_div(x, y),
+            }))
+        }
+        Kind::Complex => Err(TorchError::runtime(format!(
+            "div_{}_cpu not implemented for '{}'",
+            if mode == Rounding::Trunc {
+                "trunc"
+            } else {
+                "floor"
+            },
+            common.cpp_name()
+        ))),
+        _ => {
+            let (p, q) = (x.to_i64(), y.to_i64());
+            if q == 0 {
+                return Err(zero_division());
+            }
+            let t = p.wrapping_div(q);
+            Ok(Scalar::Int(match mode {
+                Rounding::Trunc => t,
+                Rounding::Floor if (p % q != 0) && ((p < 0) != (q < 0)) => t - 1,
+                Rounding::Floor => t,
+            }))
+        }
+    })
+}
+
+/// `a % b`, `remainder`: the sign of the divisor, as Python.
+pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
+    let common = result_type(&[operand(a), operand(b)])?;
+    zip_map(a, b, common, common, |x, y| match common.kind() {
+        Kind::Float => Ok(Scalar::Float(float_mod(x.to_f64(), y.to_f64()))),
+        Kind::Complex => Err(TorchError::runtime(format!(
+            "\"remainder_cpu\" not implemented for '{}'",
+            common.cpp_name()
+        ))),
+        _ => {
+            let (p, q) = (x.to_i64(), y.to_i64());
+            if q == 0 {
+                return Err(zero_division());
+            }
+            let m = p.wrapping_rem(q);
+            Ok(Scalar::Int(if m != 0 && ((m < 0) != (q < 0)) {
+                m + q
+            } else {
+                m
+            }))
+        }
+    })
+}
+
+/// `a ** b`, `pow`.
+pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
+    let common = result_type(&[operand(a), operand(b)])?;
+    if common.is_integral() {
+        let negative = match b {
+            Arg::Number(s) => s.to_i64() < 0,
+            Arg::Tensor(t) => super::copy::to_scalars(t)?.iter().any(|v| v.to_i64() < 0),
+        };
+        if negative && !matches!(b, Arg::Number(Scalar::Float(_))) {
+            return Err(TorchError::runtime(
+                "Integers to negative integer powers are not allowed.",
+            ));
+        }
+    }
+    zip_map(a, b, common, common, |x, y| {
+        Ok(match common.kind() {
+            Kind::Complex => Scalar::Complex(x.to_complex().powc(y.to_complex())),
+            Kind::Float => Scalar::Float(x.to_f64().powf(y.to_f64())),
+            Kind::Bool => Scalar::Bool(x.to_bool() || !y.to_bool()),
+            _ => {
+                let (mut base, mut e) = (x.to_i64(), y.to_i64());
+                let mut acc = 1i64;
+                while e > 0 {
+                    if e & 1 == 1 {
+                        acc = acc.wrapping_mul(base);
+                    }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                Scalar::Int(acc)
+            }
+        })
+    })
+}
+
+/// `t.clamp(min, max)`; either bound may be absent, not both.
+pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
+    if min.is_none() && max.is_none() {
+        return Err(TorchError::runtime(
+            "torch.clamp: At least one of 'min' or 'max' must not be None",
+        ));
+    }
+    let input = Arg::Tensor(t.clone());
+    let mut ops = vec![operand(&input)];
+    ops.extend(min.iter().chain(max.iter()).map(operand));
+    let common = result_type(&ops)?;
+    let mut out = match &min {
+        Some(lo) => zip_map(&input, lo, common, common, |x, l| Ok(larger(x, l, common)))?,
+        None => super::copy::cast_copy(t, common)?,
+    };
+    if let Some(hi) = &max {
+        out = zip_map(&Arg::Tensor(out), hi, common, common, |x, h| {
+            Ok(smaller(x, h, common))
+        })?;
+    }
+    Ok(out)
+}
+
+fn larger(x: Scalar, bound: Scalar, d: DType) -> Scalar {
+    match d.kind() {
+        Kind::Float => {
+            let (a, b) = (x.to_f64(), bound.to_f64());
+            Scalar::Float(if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else {
+                a.max(b)
+            })
+        }
+        _ => Scalar::Int(x.to_i64().max(bound.to_i64())),
+    }
+}
+
+fn smaller(x: Scalar, bound: Scalar, d: DType) -> Scalar {
+    match d.kind() {
+        Kind::Float => {
+            let (a, b) = (x.to_f64(), bound.to_f64());
+            Scalar::Float(if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else {
+                a.min(b)
+            })
+        }
+        _ => Scalar::Int(x.to_i64().min(bound.to_i64())),
+    }
+}
+
+/// `torch.where(cond, x, y)`.
+pub fn where_(cond: &Tensor, x: &Arg, y: &Arg) -> Result<Tensor> {
+    if cond.dtype() != DType::Bool {
+        return Err(TorchError::runtime(format!(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+            cond.dtype().cpp_name()
+        )));
+    }
+    let common = result_type(&[operand(x), operand(y)])?;
+    let sizes = broadcast_shapes(&cond.sizes(), &broadcast_shapes(&shape(x), &shape(y))?)?;
+    let c = values(&Arg::Tensor(cond.clone()), &sizes, DType::Bool)?;
+    let xs = values(x, &sizes, common)?;
+    let ys = values(y, &sizes, common)?;
+    let res: Vec<Scalar> = c
+        .into_iter()
+        .zip(xs.into_iter().zip(ys))
+        .map(|(c, (a, b))| if c.to_bool() { a } else { b })
+        .collect();
+    from_scalars(&res, sizes, common)
+}
+
+/// `torch.isclose(a, b, rtol, atol, equal_nan)`.
+pub fn isclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) -> Result<Tensor> {
+    if a.dtype() != b.dtype() {
+        return Err(TorchError::runtime(format!(
+            "{} did not match {}",
+            a.dtype().cpp_name(),
+            b.dtype().cpp_name()
+        )));
+    }
+    let d = a.dtype();
+    zip_map(
+        &Arg::Tensor(a.clone()),
+        &Arg::Tensor(b.clone()),
+        d,
+        DType::Bool,
+        |x, y| {
+            Ok(Scalar::Bool(match d.kind() {
+                Kind::Float | Kind::Complex => {
+                    let (p, q) = (x.to_complex(), y.to_complex());
+                    if p == q {
+                        true
+                    } else if p.re.is_nan() || p.im.is_nan() || q.re.is_nan() || q.im.is_nan() {
+                        equal_nan
+                            && (p.re.is_nan() || p.im.is_nan())
+                            && (q.re.is_nan() || q.im.is_nan())
+                    } else if !(p.re.is_finite() && q.re.is_finite()) {
+                        false
+                    } else {
+                        (p - q).norm() <= atol + rtol * q.norm()
+                    }
+                }
+                _ => {
+                    let (p, q) = (x.to_f64(), y.to_f64());
+                    p == q || (p - q).abs() <= atol + rtol * q.abs()
+                }
+            }))
+        },
+    )
+}

@@ -1,0 +1,342 @@
+//! Reductions over all elements or over dims (`keepdim`): sum, prod, mean, max, min, argmax,
+//! argmin, all, any, with PyTorch's result dtypes, empty-input rules and messages.
+//!
+//! Values are gathered per output element in the reduced dims' row-major order. Float sums
+//! of a row that is the innermost, contiguous dim use PyTorch's cascade (`kernels::sum`);
+//! other float sums add in order in the tensor's own precision.
+
+use num_complex::Complex64;
+
+use super::copy;
+use super::creation::from_scalars;
+use super::dtype::{DType, Kind};
+use super::error::{Result, TorchError, wrap_dim};
+use super::kernels::sum::cascade_sum;
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+use super::views::permute;
+
+/// A reduction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Reduction {
+    Sum,
+    Prod,
+    Mean,
+    Max,
+    Min,
+    ArgMax,
+    ArgMin,
+    All,
+    Any,
+}
+
+impl Reduction {
+    /// PyTorch's name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Prod => "prod",
+            Reduction::Mean => "mean",
+            Reduction::Max => "max",
+            Reduction::Min => "min",
+            Reduction::ArgMax => "argmax",
+            Reduction::ArgMin => "argmin",
+            Reduction::All => "all",
+            Reduction::Any => "any",
+        }
+    }
+
+    /// The result dtype for an input dtype.
+    pub fn out_dtype(self, d: DType) -> Result<DType> {
+        Ok(match self {
+            Reduction::Sum | Reduction::Prod if d.is_integral() => DType::Int64,
+            Reduction::Sum | Reduction::Prod => d,
+            Reduction::Mean => {
+                if !(d.is_floating_point() || d.is_complex()) {
+                    return Err(TorchError::not_implemented(format!(
+                        "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+                        d.cpp_name()
+                    )));
+                }
+                d
+            }
+            Reduction::Max | Reduction::Min => {
+                if d.is_complex() {
+                    return Err(TorchError::not_implemented(format!(
+                        "\"{}_all\" not implemented for '{}'",
+                        self.name(),
+                        d.cpp_name()
+                    )));
+                }
+                d
+            }
+            Reduction::ArgMax | Reduction::ArgMin => DType::Int64,
+            Reduction::All | Reduction::Any if d == DType::UInt8 => DType::UInt8,
+            Reduction::All | Reduction::Any => DType::Bool,
+        })
+    }
+
+    fn needs_elements(self) -> bool {
+        matches!(
+            self,
+            Reduction::Max | Reduction::Min | Reduction::ArgMax | Reduction::ArgMin
+        )
+    }
+}
+
+/// Reduced dims, sorted, from PyTorch's `dim` argument (`None`, or an empty list: all).
+fn reduced_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
+    let Some(dims) = dims.filter(|d| !d.is_empty()) else {
+        return Ok((0..ndim).collect());
+    };
+    let mut out = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let w = wrap_dim(d, ndim)?;
+        if out.contains(&w) {
+            return Err(TorchError::runtime(format!(
+                "dim {w} appears multiple times in the list of dims"
+            )));
+        }
+        out.push(w);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+fn fold_float<T: Copy>(
+    vals: &[Scalar],
+    to: impl Fn(f64) -> T,
+    add: impl Fn(T, T) -> T,
+    zero: T,
+) -> T {
+    vals.iter().fold(zero, |a, v| add(a, to(v.to_f64())))
+}
+
+/// Sums one row in the dtype's precision; `inner` rows of float32/float64 use the cascade.
+fn sum_row(vals: &[Scalar], dtype: DType, inner: bool) -> Scalar {
+    match (dtype.kind(), dtype) {
+        (Kind::Complex, _) => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
+        (_, DType::Float32) if inner => {
+            let bytes: Vec<u8> = vals
+                .iter()
+                .flat_map(|v| (v.to_f64() as f32).to_le_bytes())
+                .collect();
+            Scalar::Float(cascade_sum::<f32>(&bytes) as f64)
+        }
+        (_, DType::Float64) if inner => {
+            let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_f64().to_le_bytes()).collect();
+            Scalar::Float(cascade_sum::<f64>(&bytes))
+        }
+        (_, DType::Float32 | DType::Float16 | DType::BFloat16) => {
+            Scalar::Float(fold_float(vals, |x| x as f32, |a, b| a + b, 0.0f32) as f64)
+        }
+        (Kind::Float, _) => Scalar::Float(fold_float(vals, |x| x, |a, b| a + b, 0.0)),
+        _ => Scalar::Int(vals.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))),
+    }
+}
+
+fn prod_row(vals: &[Scalar], dtype: DType) -> Scalar {
+    match (dtype.kind(), dtype) {
+        (Kind::Complex, _) => {
+            Scalar::Complex(vals.iter().map(|v| v.to_complex()).product::<Complex64>())
+        }
+        (_, DType::Float32 | DType::Float16 | DType::BFloat16) => {
+            Scalar::Float(fold_float(vals, |x| x as f32, |a, b| a * b, 1.0f32) as f64)
+        }
+        (Kind::Float, _) => Scalar::Float(fold_float(vals, |x| x, |a, b| a * b, 1.0)),
+        _ => Scalar::Int(vals.iter().fold(1i64, |a, v| a.wrapping_mul(v.to_i64()))),
+    }
+}
+
+/// An integer value widened so signed and unsigned values compare correctly.
+fn wide(s: &Scalar) -> i128 {
+    match s {
+        Scalar::UInt(u) => i128::from(*u),
+        other => i128::from(other.to_i64()),
+    }
+}
+
+/// The index of the first maximum (or minimum), NaN counting as the extreme.
+fn arg_extreme(vals: &[Scalar], dtype: DType, max: bool) -> usize {
+    let better = |a: &Scalar, b: &Scalar| -> bool {
+        match dtype.kind() {
+            Kind::Float => {
+                let (x, y) = (a.to_f64(), b.to_f64());
+                if y.is_nan() {
+                    return false;
+                }
+                x.is_nan() || if max { x > y } else { x < y }
+            }
+            Kind::Bool => {
+                if max {
+                    a.to_bool() & !b.to_bool()
+                } else {
+                    !a.to_bool() & b.to_bool()
+                }
+            }
+            _ => {
+                let (x, y) = (wide(a), wide(b));
+                if max { x > y } else { x < y }
+            }
+        }
+    };
+    let mut best = 0;
+    for i in 1..vals.len() {
+        if better(&vals[i], &vals[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
+fn reduce_row(op: Reduction, vals: &[Scalar], dtype: DType, out: DType, inner: bool) -> Scalar {
+    match op {
+        Reduction::Sum => sum_row(
+            vals,
+            if dtype.is_integral() {
+                DType::Int64
+            } else {
+                dtype
+            },
+            inner,
+        ),
+        Reduction::Prod => prod_row(
+            vals,
+            if dtype.is_integral() {
+                DType::Int64
+            } else {
+                dtype
+            },
+        ),
+        Reduction::Mean => {
+            let n = vals.len() as f64;
+            match sum_row(vals, dtype, inner) {
+                Scalar::Complex(c) => Scalar::Complex(c / n),
+                s if dtype == DType::Float64 => Scalar::Float(s.to_f64() / n),
+                s => Scalar::Float((s.to_f64() as f32 / n as f32) as f64),
+            }
+        }
+        Reduction::Max | Reduction::Min => vals[arg_extreme(vals, dtype, op == Reduction::Max)],
+        Reduction::ArgMax | Reduction::ArgMin => {
+            Scalar::Int(arg_extreme(vals, dtype, op == Reduction::ArgMax) as i64)
+        }
+        Reduction::All => bool_out(vals.iter().all(|v| v.to_bool()), out),
+        Reduction::Any => bool_out(vals.iter().any(|v| v.to_bool()), out),
+    }
+}
+
+fn bool_out(b: bool, out: DType) -> Scalar {
+    if out == DType::UInt8 {
+        Scalar::Int(i64::from(b))
+    } else {
+        Scalar::Bool(b)
+    }
+}
+
+/// `t.op(dim, keepdim)`; `dims = None` reduces everything (to a 0-d tensor, `keepdim`
+/// ignored as PyTorch does for the dim-less forms).
+pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    let dtype = t.dtype();
+    let out_dtype = op.out_dtype(dtype)?;
+    let sizes = t.sizes();
+    let ndim = sizes.len();
+    let all = dims.is_none_or(|d| d.is_empty());
+    let reduced = reduced_dims(ndim, dims)?;
+    if op.needs_elements() {
+        if all && t.numel() == 0 {
+            let msg = format!(
+                "{}(): Expected reduction dim to be specified for input.numel() == 0.{}",
+                op.name(),
+                if matches!(op, Reduction::Max | Reduction::Min) {
+                    " Specify the reduction dim with the 'dim' argument."
+                } else {
+                    ""
+                }
+            );
+            return Err(if matches!(op, Reduction::Max | Reduction::Min) {
+                TorchError::runtime(msg)
+            } else {
+                TorchError::index(msg)
+            });
+        }
+        if let Some(&d) = reduced.iter().find(|&&d| ndim > 0 && sizes[d] == 0) {
+            return Err(TorchError::index(format!(
+                "{}(): Expected reduction dim {d} to have non-zero size.",
+                op.name()
+            )));
+        }
+    }
+    if all
+        && matches!(op, Reduction::Sum | Reduction::Mean)
+        && t.numel() > 0
+        && let Some(total) = super::ops_fast::try_sum_float(t)?
+    {
+        // A dense float tensor reduced whole: PyTorch's cascade order (mean divides the sum).
+        let n = t.numel() as f64;
+        let v = match (op, dtype) {
+            (Reduction::Sum, _) => total,
+            (_, DType::Float64) => Scalar::Float(total.to_f64() / n),
+            _ => Scalar::Float((total.to_f64() as f32 / n as f32) as f64),
+        };
+        let sizes = if keepdim { vec![1; ndim] } else { vec![] };
+        return from_scalars(&[v], sizes, out_dtype);
+    }
+    // Kept dims first, then reduced dims: each output's values are consecutive.
+    let kept: Vec<usize> = (0..ndim).filter(|d| !reduced.contains(d)).collect();
+    let order: Vec<i64> = kept.iter().chain(&reduced).map(|&d| d as i64).collect();
+    let arranged = if ndim == 0 {
+        t.clone()
+    } else {
+        permute(t, &order)?
+    };
+    let vals = copy::to_scalars(&arranged)?;
+    let row: usize = reduced
+        .iter()
+        .map(|&d| sizes[d].max(0) as usize)
+        .product::<usize>()
+        .max(if ndim == 0 { 1 } else { 0 });
+    let outputs: usize = kept.iter().map(|&d| sizes[d].max(0) as usize).product();
+    let layout = t.layout();
+    let inner = reduced.len() == 1
+        && reduced[0] == ndim.saturating_sub(1)
+        && layout.strides.last().is_none_or(|s| *s == 1);
+    let mut results = Vec::with_capacity(outputs);
+    for o in 0..outputs {
+        let slice = if row == 0 {
+            &[][..]
+        } else {
+            &vals[o * row..(o + 1) * row]
+        };
+        results.push(reduce_row(op, slice, dtype, out_dtype, inner || ndim <= 1));
+    }
+    let out_sizes: Vec<i64> = if all && !keepdim {
+        vec![]
+    } else if keepdim {
+        (0..ndim)
+            .map(|d| if reduced.contains(&d) { 1 } else { sizes[d] })
+            .collect()
+    } else {
+        kept.iter().map(|&d| sizes[d]).collect()
+    };
+    from_scalars(&results, out_sizes, out_dtype)
+}
+
+/// `t.max(dim, keepdim)` and friends: the values and the indices of the extremes.
+pub fn extreme_with_indices(
+    t: &Tensor,
+    max: bool,
+    dim: i64,
+    keepdim: bool,
+) -> Result<(Tensor, Tensor)> {
+    let (v, i) = if max {
+        (Reduction::Max, Reduction::ArgMax)
+    } else {
+        (Reduction::Min, Reduction::ArgMin)
+    };
+    let dims = [dim];
+    Ok((
+        reduce(t, v, Some(&dims), keepdim)?,
+        reduce(t, i, Some(&dims), keepdim)?,
+    ))
+}

@@ -1,0 +1,158 @@
+//! Elementwise math as methods, `torch` functions and operators: abs, sqrt, exp, log, sin,
+//! cos, pow (`**`), remainder (`%`), floor_divide, clamp, where, isclose, allclose.
+
+use rhai::{Dynamic, Engine, FLOAT, INT};
+
+use super::args::Args;
+use super::convert::{to_float, to_tensor};
+use super::errors::{IntoRhai, RhaiResult};
+use super::registry::Registry;
+use super::tensor_math::arg;
+use crate::core::autograd;
+use crate::core::ops::Arg;
+use crate::core::pointwise::{self, Rounding, Unary};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+
+type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
+
+/// `f(a, b)`, recorded for autograd: `x ** number` has a formula, the rest are recorded
+/// under PyTorch's node names without one.
+fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
+    let out = f(&a, &b).rhai()?;
+    let inputs: Vec<Tensor> = [&a, &b]
+        .into_iter()
+        .filter_map(|x| match x {
+            Arg::Tensor(t) => Some(t.clone()),
+            Arg::Number(_) => None,
+        })
+        .collect();
+    if !autograd::any_requires_grad(&inputs) || !out.dtype().is_floating_point() {
+        return Ok(out);
+    }
+    let is_pow = std::ptr::fn_addr_eq(f, pointwise::pow as BinaryFn);
+    match (&a, &b) {
+        (Arg::Tensor(x), Arg::Number(e)) if is_pow => autograd::record_pow(&out, x, e.to_f64()),
+        (Arg::Number(_), _) if is_pow => {
+            autograd::record_without_formula(&out, "PowBackward2", "pow", &inputs)
+        }
+        _ if is_pow => autograd::record_without_formula(&out, "PowBackward1", "pow", &inputs),
+        _ if std::ptr::fn_addr_eq(f, pointwise::remainder as BinaryFn) => {
+            autograd::record_without_formula(&out, "RemainderBackward0", "remainder", &inputs)
+        }
+        // PyTorch itself has no formula for floor_divide and names the node so.
+        _ => autograd::record_without_formula(&out, "NotImplemented", "floor_divide", &inputs),
+    }
+    Ok(out)
+}
+
+fn register_operator(engine: &mut Engine, symbol: &str, f: BinaryFn) {
+    engine.register_fn(symbol, move |a: Tensor, b: Tensor| {
+        apply_tracked(f, Arg::Tensor(a), Arg::Tensor(b))
+    });
+    engine.register_fn(symbol, move |a: Tensor, b: INT| {
+        apply_tracked(f, Arg::Tensor(a), Arg::Number(Scalar::Int(b)))
+    });
+    engine.register_fn(symbol, move |a: Tensor, b: FLOAT| {
+        apply_tracked(f, Arg::Tensor(a), Arg::Number(Scalar::Float(b)))
+    });
+    engine.register_fn(symbol, move |a: INT, b: Tensor| {
+        apply_tracked(f, Arg::Number(Scalar::Int(a)), Arg::Tensor(b))
+    });
+    engine.register_fn(symbol, move |a: FLOAT, b: Tensor| {
+        apply_tracked(f, Arg::Number(Scalar::Float(a)), Arg::Tensor(b))
+    });
+}
+
+fn floor_divide(a: &Arg, b: &Arg) -> crate::core::error::Result<Tensor> {
+    pointwise::div_rounded(a, b, Rounding::Floor)
+}
+
+/// `div`'s `rounding_mode`: `None` for true division.
+pub fn rounding_mode(a: &Args) -> RhaiResult<Option<Rounding>> {
+    match a.kw("rounding_mode") {
+        None => Ok(None),
+        Some(v) if v.is_unit() => Ok(None),
+        Some(v) => match v.clone().into_string().unwrap_or_default().as_str() {
+            "trunc" => Ok(Some(Rounding::Trunc)),
+            "floor" => Ok(Some(Rounding::Floor)),
+            other => Err(super::errors::to_rhai(
+                crate::core::error::TorchError::runtime(format!(
+                    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
+                )),
+            )),
+        },
+    }
+}
+
+fn optional_arg(a: &Args, i: usize, name: &str) -> RhaiResult<Option<Arg>> {
+    match a.get(i, name) {
+        None => Ok(None),
+        Some(v) if v.is_unit() => Ok(None),
+        Some(v) => arg(v, name).map(Some),
+    }
+}
+
+/// Registers the functions and operators.
+pub fn register(r: &mut Registry) {
+    for (name, f) in [
+        ("abs", Unary::Abs),
+        ("sqrt", Unary::Sqrt),
+        ("exp", Unary::Exp),
+        ("log", Unary::Log),
+        ("sin", Unary::Sin),
+        ("cos", Unary::Cos),
+    ] {
+        r.method_and_function(name, 0, move |x, _| {
+            Ok(Dynamic::from(pointwise::unary(x, f).rhai()?))
+        });
+    }
+    let binaries: [(&str, &str, BinaryFn); 3] = [
+        ("**", "pow", pointwise::pow),
+        ("%", "remainder", pointwise::remainder),
+        ("", "floor_divide", floor_divide),
+    ];
+    for (symbol, name, f) in binaries {
+        if !symbol.is_empty() {
+            register_operator(r.engine, symbol, f);
+        }
+        r.method_and_function(name, 1, move |x, a| {
+            let other = arg(a.req(0, "other", name)?, "other")?;
+            Ok(Dynamic::from(apply_tracked(
+                f,
+                Arg::Tensor(x.clone()),
+                other,
+            )?))
+        });
+    }
+    r.method_and_function("clamp", 2, |x, a| {
+        let min = optional_arg(&a, 0, "min")?;
+        let max = optional_arg(&a, 1, "max")?;
+        Ok(Dynamic::from(pointwise::clamp(x, min, max).rhai()?))
+    });
+    r.function("where", 3, |a| {
+        let cond = to_tensor(a.req(0, "condition", "where")?, "condition")?;
+        let x = arg(a.req(1, "input", "where")?, "input")?;
+        let y = arg(a.req(2, "other", "where")?, "other")?;
+        Ok(Dynamic::from(pointwise::where_(&cond, &x, &y).rhai()?))
+    });
+    let tolerances = |a: &Args| -> RhaiResult<(f64, f64, bool)> {
+        let rtol = a.get(1, "rtol").map_or(Ok(1e-5), |v| to_float(v, "rtol"))?;
+        let atol = a.get(2, "atol").map_or(Ok(1e-8), |v| to_float(v, "atol"))?;
+        Ok((rtol, atol, a.bool_or(3, "equal_nan", false)?))
+    };
+    r.method_and_function("isclose", 4, move |x, a| {
+        let y = to_tensor(a.req(0, "other", "isclose")?, "other")?;
+        let (rtol, atol, nan) = tolerances(&a)?;
+        Ok(Dynamic::from(
+            pointwise::isclose(x, &y, rtol, atol, nan).rhai()?,
+        ))
+    });
+    r.method_and_function("allclose", 4, move |x, a| {
+        let y = to_tensor(a.req(0, "other", "allclose")?, "other")?;
+        let (rtol, atol, nan) = tolerances(&a)?;
+        let close = pointwise::isclose(x, &y, rtol, atol, nan).rhai()?;
+        let all = crate::core::copy::to_scalars(&close).rhai()?;
+        Ok(Dynamic::from(all.iter().all(|v| v.to_bool())))
+    });
+}
