@@ -9,6 +9,8 @@
 //! gradient is added, element by element, into a zeroed storage of the same size at the
 //! output's layout (adding, so stride-0 and overlapping views accumulate); reading that
 //! storage at the input's layout gives the input's gradient.
+//!
+//! Formulas compute with untracked ops, so gradients never carry a graph of their own.
 
 use std::rc::Rc;
 
@@ -17,7 +19,7 @@ use super::creation::full;
 use super::dtype::DType;
 use super::element;
 use super::error::{Result, TorchError};
-use super::ops::{Arg, BinaryOp, binary};
+use super::ops::{Arg, BinaryOp, binary_untracked as binary};
 use super::reduce::{Reduction, reduce};
 use super::scalar::Scalar;
 use super::storage::Storage;

@@ -209,7 +209,7 @@ pub fn binary(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
 }
 
 /// `a op b` without recording (gradient formulas use it on gradients).
-fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
+pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     check_sub_bool(op, a, b)?;
     let out_shape = broadcast_shapes(&shape(a), &shape(b))?;
     let (compute_dtype, out_dtype) = op_dtypes(op, a, b)?;

@@ -71,6 +71,12 @@ impl Reduction {
                 }
                 d
             }
+            Reduction::ArgMax | Reduction::ArgMin if d == DType::Bool => {
+                return Err(TorchError::not_implemented(format!(
+                    "{}(): does not support bool input",
+                    self.name()
+                )));
+            }
             Reduction::ArgMax | Reduction::ArgMin => DType::Int64,
             Reduction::All | Reduction::Any if d == DType::UInt8 => DType::UInt8,
             Reduction::All | Reduction::Any => DType::Bool,
@@ -242,7 +248,9 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     let sizes = t.sizes();
     let ndim = sizes.len();
     let all = dims.is_none_or(|d| d.is_empty());
+    // A 0-d tensor accepts dim 0 or -1 and reduces its one element, keeping no dims.
     let reduced = reduced_dims(ndim, dims)?;
+    let reduced = if ndim == 0 { Vec::new() } else { reduced };
     if op.needs_elements() {
         if all && t.numel() == 0 {
             let msg = format!(
@@ -335,8 +343,12 @@ pub fn extreme_with_indices(
         (Reduction::Min, Reduction::ArgMin)
     };
     let dims = [dim];
-    Ok((
-        reduce(t, v, Some(&dims), keepdim)?,
-        reduce(t, i, Some(&dims), keepdim)?,
-    ))
+    let values = reduce(t, v, Some(&dims), keepdim)?;
+    // Bool inputs have indices too (only the bare argmax/argmin refuse them).
+    let ranked = if t.dtype() == DType::Bool {
+        copy::cast_copy(t, DType::UInt8)?
+    } else {
+        t.clone()
+    };
+    Ok((values, reduce(&ranked, i, Some(&dims), keepdim)?))
 }
