@@ -61,6 +61,7 @@ fn add_group<T: SumFloat, const N: usize>(acc: &mut [T; N], bytes: &[u8]) {
 
 /// The cascade over the first `m` groups of `N` values in `x` (four items of `N / 4`
 /// lanes each). Returns the `N` accumulators.
+#[inline(always)]
 fn cascade<T: SumFloat, const N: usize>(x: &[u8], m: usize) -> [T; N] {
     const LEVELS: usize = 4;
     let group_bytes = N * T::SIZE;
@@ -99,6 +100,7 @@ fn cascade<T: SumFloat, const N: usize>(x: &[u8], m: usize) -> [T; N] {
 }
 
 /// The cascade for items of `w` lanes, as a vector of `4 * w` accumulators.
+#[inline(always)]
 fn cascade_items<T: SumFloat>(x: &[u8], m: usize, w: usize) -> Vec<T> {
     match w {
         1 => cascade::<T, 4>(x, m).to_vec(),
@@ -110,6 +112,7 @@ fn cascade_items<T: SumFloat>(x: &[u8], m: usize, w: usize) -> Vec<T> {
 
 /// `n` items of `w` lanes (contiguous in `x`): four per group through the cascade, leftover
 /// items into the first accumulator, then the four accumulators added in order.
+#[inline(always)]
 fn row_sum<T: SumFloat>(x: &[u8], n: usize, w: usize) -> Vec<T> {
     let m = n / 4;
     let acc = cascade_items::<T>(x, m, w);
@@ -131,6 +134,7 @@ fn row_sum<T: SumFloat>(x: &[u8], n: usize, w: usize) -> Vec<T> {
 
 /// One chunk's sum: whole vectors through `row_sum`, then the tail elements one by one, then
 /// the vector's lanes in order.
+#[inline(always)]
 fn chunk_sum<T: SumFloat>(x: &[u8]) -> T {
     let n = x.len() / T::SIZE;
     if n < T::LANES {
@@ -158,10 +162,28 @@ pub fn cascade_sum<T: SumFloat>(x: &[u8]) -> T {
     let chunk = n.div_ceil(THREADS);
     let (first, second) = x.split_at(chunk * T::SIZE);
     let (a, b) = std::thread::scope(|s| {
-        let handle = s.spawn(move || chunk_sum::<T>(second));
-        (chunk_sum::<T>(first), handle.join().unwrap_or(T::ZERO))
+        let handle = s.spawn(move || fast_chunk_sum::<T>(second));
+        (fast_chunk_sum::<T>(first), handle.join().unwrap_or(T::ZERO))
     });
     T::ZERO.add(a).add(b)
+}
+
+/// `chunk_sum`, compiled for AVX2 when the CPU has it (the same adds in the same order, so
+/// the same result; wider registers hold the 32 accumulators).
+fn fast_chunk_sum<T: SumFloat>(x: &[u8]) -> T {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
+        // calling a function compiled with that target feature.
+        return unsafe { chunk_sum_avx2::<T>(x) };
+    }
+    chunk_sum(x)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn chunk_sum_avx2<T: SumFloat>(x: &[u8]) -> T {
+    chunk_sum(x)
 }
 
 #[cfg(test)]
