@@ -5,8 +5,7 @@
 //! only added into the next after a fixed number of steps. Its order, which this file
 //! restates, is:
 //! - The whole range is split into one chunk per thread (two on the reference machine) when
-//!   it has at least `GRAIN` elements; chunk sums are added in order at the end. (The two
-//!   chunks run on rayon's pool.)
+//!   it has at least `GRAIN` elements; chunk sums are added in order at the end.
 //! - In a chunk, elements are taken as vectors of `lanes` (8 floats or 4 doubles, AVX2's
 //!   width); vectors are grouped four at a time, and the groups are summed with four cascade
 //!   levels (below). The leftover vectors go into the first of the four accumulators, then
@@ -162,10 +161,10 @@ pub fn cascade_sum<T: SumFloat>(x: &[u8]) -> T {
     }
     let chunk = n.div_ceil(THREADS);
     let (first, second) = x.split_at(chunk * T::SIZE);
-    let (a, b) = rayon::join(
-        || fast_chunk_sum::<T>(first),
-        || fast_chunk_sum::<T>(second),
-    );
+    let (a, b) = std::thread::scope(|s| {
+        let handle = s.spawn(move || fast_chunk_sum::<T>(second));
+        (fast_chunk_sum::<T>(first), handle.join().unwrap_or(T::ZERO))
+    });
     T::ZERO.add(a).add(b)
 }
 
