@@ -16,6 +16,9 @@ use super::views;
 /// Copies `src` (same shape) into `dst_bytes`, both described by layouts already checked
 /// against their byte slices.
 fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: &Layout) {
+    if dd == sd && copy_transposed(dst, dd.itemsize(), dl, src, sl) {
+        return;
+    }
     let (di, si) = (dd.itemsize() as i64, sd.itemsize() as i64);
     for_each_run(
         &dl.sizes,
@@ -41,6 +44,36 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
             }
         },
     );
+}
+
+/// The tiled path for a copy whose dims merge to two, into a row-major destination, from a
+/// source read across its rows (its inner stride is not 1): a transpose. Returns false when
+/// the copy is not of that shape.
+fn copy_transposed(dst: &mut [u8], item: usize, dl: &Layout, src: &[u8], sl: &Layout) -> bool {
+    use super::kernels::transpose::{Copy2d, copy_2d};
+    let dims = super::strided::merged_dims(&dl.sizes, [&dl.strides, &sl.strides]);
+    let [(rows, [d0, s0]), (cols, [d1, s1])] = dims[..] else {
+        return false;
+    };
+    let positive = s0 > 0 && s1 > 0 && dl.offset >= 0 && sl.offset >= 0;
+    if d1 != 1 || d0 != cols || s1 == 1 || !positive || rows * cols < 1024 {
+        return false;
+    }
+    let c = Copy2d {
+        rows: rows as usize,
+        cols: cols as usize,
+        dst_offset: dl.offset as usize,
+        src_offset: sl.offset as usize,
+        src_strides: [s0 as usize, s1 as usize],
+    };
+    match item {
+        1 => copy_2d::<u8>(dst, src, c),
+        2 => copy_2d::<i16>(dst, src, c),
+        4 => copy_2d::<i32>(dst, src, c),
+        8 => copy_2d::<i64>(dst, src, c),
+        _ => return false,
+    }
+    true
 }
 
 /// Raises PyTorch's error for writing through a tensor whose elements alias each other.

@@ -5,6 +5,27 @@
 /// One operand's strides and start offset (in elements).
 pub type Operand<'a> = (&'a [i64], i64);
 
+/// The dims of `sizes` with size-1 dims dropped and neighbours that are contiguous with each
+/// other in every operand merged: `(size, strides per operand)`, outermost first.
+pub fn merged_dims<const N: usize>(sizes: &[i64], strides: [&[i64]; N]) -> Vec<(i64, [i64; N])> {
+    let mut dims: Vec<(i64, [i64; N])> = Vec::with_capacity(sizes.len());
+    for (d, &size) in sizes.iter().enumerate() {
+        if size == 1 {
+            continue;
+        }
+        let here: [i64; N] = std::array::from_fn(|k| strides[k][d]);
+        if let Some(last) = dims.last_mut()
+            && (0..N).all(|k| last.1[k] == here[k] * size)
+        {
+            last.0 *= size;
+            last.1 = here;
+            continue;
+        }
+        dims.push((size, here));
+    }
+    dims
+}
+
 /// Calls `f(starts, len, steps)` once per run of the innermost dimension of `sizes` walked in
 /// row-major order: `starts[k]` is operand k's element offset at the run's first element and
 /// `steps[k]` its stride along the run. Dimensions of size 1 are dropped and dimensions that
@@ -18,22 +39,7 @@ pub fn for_each_run<const N: usize>(
     if sizes.contains(&0) {
         return;
     }
-    let mut dims: Vec<(i64, [i64; N])> = Vec::with_capacity(sizes.len());
-    for (d, &size) in sizes.iter().enumerate() {
-        if size == 1 {
-            continue;
-        }
-        let strides: [i64; N] = std::array::from_fn(|k| operands[k].0[d]);
-        if let Some(last) = dims.last_mut() {
-            let mergeable = (0..N).all(|k| last.1[k] == strides[k] * size);
-            if mergeable {
-                last.0 *= size;
-                last.1 = strides;
-                continue;
-            }
-        }
-        dims.push((size, strides));
-    }
+    let dims = merged_dims(sizes, operands.map(|o| o.0));
     let starts: [i64; N] = std::array::from_fn(|k| operands[k].1);
     let Some(&(inner_len, inner_steps)) = dims.last() else {
         f(starts, 1, [1; N]);

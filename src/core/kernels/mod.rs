@@ -5,6 +5,7 @@
 pub mod binary;
 pub mod lane;
 pub mod sum;
+pub mod transpose;
 
 /// Elements below which a kernel stays on one thread (thread start-up costs more).
 pub const PARALLEL_MIN: usize = 1 << 18;
