@@ -23,6 +23,7 @@ use super::ops::{Arg, BinaryOp, binary_untracked as binary};
 use super::reduce::{Reduction, reduce};
 use super::scalar::Scalar;
 use super::storage::Storage;
+use super::strided::for_each_run;
 use super::tensor::Tensor;
 use super::views::{expand, view};
 
@@ -251,7 +252,7 @@ fn record_reduction(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: boo
             let input = &inputs[0];
             let grad = expand_reduced(g, &input.sizes(), dims.as_deref(), keepdim)?;
             let grad = if mean {
-                let count = input.numel() / out_numel(g).max(1);
+                let count = input.numel() / g.numel().max(1);
                 binary(BinaryOp::Div, &t(&grad), &Arg::Number(Scalar::Int(count)))?
             } else {
                 grad
@@ -259,10 +260,6 @@ fn record_reduction(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: boo
             Ok(vec![Some(cast_grad(&grad, input.dtype())?)])
         }),
     );
-}
-
-fn out_numel(g: &Tensor) -> i64 {
-    g.numel()
 }
 
 /// Records `out = x.sum(dims, keepdim)` (`None`: all elements).
@@ -305,26 +302,16 @@ pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
             let grads = to_scalars(&cast_grad(g, d)?)?;
             let l = &out_layout;
             l.check_in_bounds(item, nbytes)?;
-            let mut index = vec![0i64; l.sizes.len()];
+            // Row-major walk of the output's elements, matching `grads`' order.
+            let mut values = grads.iter();
             scratch.with_bytes_mut(|bytes| {
-                for v in &grads {
-                    let elem = l.offset
-                        + index
-                            .iter()
-                            .zip(&l.strides)
-                            .map(|(i, s)| i * s)
-                            .sum::<i64>();
-                    let at = &mut bytes[elem as usize * item..];
-                    let sum = add_scalars(element::read(d, at), *v);
-                    element::write(d, at, sum);
-                    for k in (0..index.len()).rev() {
-                        index[k] += 1;
-                        if index[k] < l.sizes[k] {
-                            break;
-                        }
-                        index[k] = 0;
+                for_each_run(&l.sizes, [(&l.strides, l.offset)], |[start], n, [step]| {
+                    for (i, v) in (0..n as i64).zip(values.by_ref()) {
+                        let at = &mut bytes[(start + i * step) as usize * item..];
+                        let sum = add_scalars(element::read(d, at), *v);
+                        element::write(d, at, sum);
                     }
-                }
+                });
             });
             let back = Tensor::from_parts(scratch, d, input.layout());
             Ok(vec![Some(contiguous_copy(&back)?)])

@@ -31,12 +31,6 @@ fn hold(a: &Arg, dtype: DType, sizes: &[i64]) -> Result<Option<Held>> {
     }))
 }
 
-/// Integer true division never reaches the typed kernels (it computes in float); this
-/// stands in for it so every element type has the same kernel table.
-fn unreachable_int_div<T: Arith>(x: T, _: T) -> T {
-    x
-}
-
 /// Runs the kernel for element type `T` with both operands borrowed.
 fn run_typed<T: Lane, R: Lane>(
     f: impl Fn(T, T) -> R + Send + Sync + Copy,
@@ -63,21 +57,14 @@ fn run_typed<T: Lane, R: Lane>(
     })
 }
 
-fn arith<T: Arith>(
-    op: BinaryOp,
-    to_t: impl Fn(Scalar) -> T + Copy,
-    a: &Held,
-    b: &Held,
-    out: &mut [u8],
-    sizes: &[i64],
-    div: impl Fn(T, T) -> T + Send + Sync + Copy,
-) -> Result<()> {
+fn arith<T: Arith>(op: BinaryOp, a: &Held, b: &Held, out: &mut [u8], sizes: &[i64]) -> Result<()> {
+    let to_t = T::from_scalar;
     let bool_of = |x: bool| u8::from(x);
     match op {
         BinaryOp::Add => run_typed(T::add, to_t, a, b, out, sizes),
         BinaryOp::Sub => run_typed(T::sub, to_t, a, b, out, sizes),
         BinaryOp::Mul => run_typed(T::mul, to_t, a, b, out, sizes),
-        BinaryOp::Div => run_typed(div, to_t, a, b, out, sizes),
+        BinaryOp::Div => run_typed(T::quotient, to_t, a, b, out, sizes),
         BinaryOp::Eq => run_typed(move |x: T, y: T| bool_of(x == y), to_t, a, b, out, sizes),
         BinaryOp::Ne => run_typed(move |x: T, y: T| bool_of(x != y), to_t, a, b, out, sizes),
         BinaryOp::Lt => run_typed(move |x: T, y: T| bool_of(x < y), to_t, a, b, out, sizes),
@@ -119,82 +106,15 @@ pub fn try_binary(
     }
     let out = Tensor::zeros(sizes.to_vec(), out_dtype)?;
     out.storage().with_bytes_mut(|bytes| match dtype {
-        DType::Float32 => arith(
-            op,
-            |s| s.to_f64() as f32,
-            &ha,
-            &hb,
-            bytes,
-            sizes,
-            |x, y| x / y,
-        ),
-        DType::Float64 => arith(op, |s| s.to_f64(), &ha, &hb, bytes, sizes, |x, y| x / y),
-        DType::Int64 => arith(
-            op,
-            |s| s.to_i64(),
-            &ha,
-            &hb,
-            bytes,
-            sizes,
-            unreachable_int_div,
-        ),
-        DType::Int32 => arith(
-            op,
-            |s| s.to_i64() as i32,
-            &ha,
-            &hb,
-            bytes,
-            sizes,
-            unreachable_int_div,
-        ),
-        DType::Int16 => arith(
-            op,
-            |s| s.to_i64() as i16,
-            &ha,
-            &hb,
-            bytes,
-            sizes,
-            unreachable_int_div,
-        ),
-        DType::Int8 => arith(
-            op,
-            |s| s.to_i64() as i8,
-            &ha,
-            &hb,
-            bytes,
-            sizes,
-            unreachable_int_div,
-        ),
-        _ => arith(
-            op,
-            |s| s.to_i64() as u8,
-            &ha,
-            &hb,
-            bytes,
-            sizes,
-            unreachable_int_div,
-        ),
+        DType::Float32 => arith::<f32>(op, &ha, &hb, bytes, sizes),
+        DType::Float64 => arith::<f64>(op, &ha, &hb, bytes, sizes),
+        DType::Int64 => arith::<i64>(op, &ha, &hb, bytes, sizes),
+        DType::Int32 => arith::<i32>(op, &ha, &hb, bytes, sizes),
+        DType::Int16 => arith::<i16>(op, &ha, &hb, bytes, sizes),
+        DType::Int8 => arith::<i8>(op, &ha, &hb, bytes, sizes),
+        _ => arith::<u8>(op, &ha, &hb, bytes, sizes),
     })?;
     Ok(Some(out))
-}
-
-/// The layout with dims reordered by decreasing stride, when that makes it contiguous: the
-/// memory order PyTorch reduces a dense tensor in.
-fn memory_order(l: &Layout) -> Option<Layout> {
-    let mut dims: Vec<(i64, i64)> = l
-        .sizes
-        .iter()
-        .zip(&l.strides)
-        .filter(|(s, _)| **s != 1)
-        .map(|(s, st)| (*s, *st))
-        .collect();
-    dims.sort_by_key(|d| std::cmp::Reverse(d.1));
-    let sorted = Layout {
-        sizes: dims.iter().map(|d| d.0).collect(),
-        strides: dims.iter().map(|d| d.1).collect(),
-        offset: l.offset,
-    };
-    sorted.is_contiguous().then_some(sorted)
 }
 
 fn sum_float<T: SumFloat>(t: &Tensor, l: &Layout) -> Result<T> {
@@ -209,9 +129,12 @@ fn sum_float<T: SumFloat>(t: &Tensor, l: &Layout) -> Result<T> {
 /// The sum of all elements of a float32 or float64 tensor in PyTorch's order, when the
 /// tensor is dense (some order of its dims is contiguous); `None` otherwise.
 pub fn try_sum_float(t: &Tensor) -> Result<Option<Scalar>> {
-    let Some(l) = memory_order(&t.layout()) else {
+    // A dense layout's elements fill `[offset, offset + numel)`: summing that range in
+    // memory order is the order PyTorch reduces a dense tensor in.
+    let l = t.layout();
+    if !l.is_non_overlapping_and_dense() {
         return Ok(None);
-    };
+    }
     Ok(match t.dtype() {
         DType::Float32 => Some(Scalar::Float(sum_float::<f32>(t, &l)? as f64)),
         DType::Float64 => Some(Scalar::Float(sum_float::<f64>(t, &l)?)),

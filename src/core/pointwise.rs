@@ -259,41 +259,33 @@ pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
     ops.extend(min.iter().chain(max.iter()).map(operand));
     let common = result_type(&ops)?;
     let mut out = match &min {
-        Some(lo) => zip_map(&input, lo, common, common, |x, l| Ok(larger(x, l, common)))?,
+        Some(lo) => zip_map(&input, lo, common, common, |x, l| {
+            Ok(bounded(x, l, common, true))
+        })?,
         None => super::copy::cast_copy(t, common)?,
     };
     if let Some(hi) = &max {
         out = zip_map(&Arg::Tensor(out), hi, common, common, |x, h| {
-            Ok(smaller(x, h, common))
+            Ok(bounded(x, h, common, false))
         })?;
     }
     Ok(out)
 }
 
-fn larger(x: Scalar, bound: Scalar, d: DType) -> Scalar {
+/// `x` held at or above (`at_least`) or at or below `bound`; NaN on either side gives NaN.
+fn bounded(x: Scalar, bound: Scalar, d: DType, at_least: bool) -> Scalar {
     match d.kind() {
         Kind::Float => {
             let (a, b) = (x.to_f64(), bound.to_f64());
             Scalar::Float(if a.is_nan() || b.is_nan() {
                 f64::NAN
-            } else {
+            } else if at_least {
                 a.max(b)
-            })
-        }
-        _ => Scalar::Int(x.to_i64().max(bound.to_i64())),
-    }
-}
-
-fn smaller(x: Scalar, bound: Scalar, d: DType) -> Scalar {
-    match d.kind() {
-        Kind::Float => {
-            let (a, b) = (x.to_f64(), bound.to_f64());
-            Scalar::Float(if a.is_nan() || b.is_nan() {
-                f64::NAN
             } else {
                 a.min(b)
             })
         }
+        _ if at_least => Scalar::Int(x.to_i64().max(bound.to_i64())),
         _ => Scalar::Int(x.to_i64().min(bound.to_i64())),
     }
 }

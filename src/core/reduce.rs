@@ -198,23 +198,9 @@ fn arg_extreme(vals: &[Scalar], dtype: DType, max: bool) -> usize {
 
 fn reduce_row(op: Reduction, vals: &[Scalar], dtype: DType, out: DType, inner: bool) -> Scalar {
     match op {
-        Reduction::Sum => sum_row(
-            vals,
-            if dtype.is_integral() {
-                DType::Int64
-            } else {
-                dtype
-            },
-            inner,
-        ),
-        Reduction::Prod => prod_row(
-            vals,
-            if dtype.is_integral() {
-                DType::Int64
-            } else {
-                dtype
-            },
-        ),
+        // `out` is the accumulating dtype (`Reduction::out_dtype`: int64 for integers).
+        Reduction::Sum => sum_row(vals, out, inner),
+        Reduction::Prod => prod_row(vals, out),
         Reduction::Mean => {
             let n = vals.len() as f64;
             match sum_row(vals, dtype, inner) {

@@ -22,6 +22,12 @@ pub trait Arith: Lane {
     fn sub(self, b: Self) -> Self;
     /// `a * b`.
     fn mul(self, b: Self) -> Self;
+    /// `a / b`. Floats divide; integer true division computes in float elsewhere and never
+    /// reaches a kernel, so integers give 0 for a zero divisor instead of panicking.
+    fn quotient(self, b: Self) -> Self;
+    /// A Python number converted as storing it in a tensor of this type does (wrapping for
+    /// integers, rounding for floats).
+    fn from_scalar(s: crate::core::scalar::Scalar) -> Self;
     /// The additive identity.
     const ZERO: Self;
 }
@@ -63,6 +69,9 @@ macro_rules! float_arith {
             fn sub(self, b: Self) -> Self { self - b }
             #[inline(always)]
             fn mul(self, b: Self) -> Self { self * b }
+            #[inline(always)]
+            fn quotient(self, b: Self) -> Self { self / b }
+            fn from_scalar(s: crate::core::scalar::Scalar) -> Self { s.to_f64() as $t }
             const ZERO: Self = 0.0;
         }
     )*};
@@ -78,6 +87,9 @@ macro_rules! int_arith {
             fn sub(self, b: Self) -> Self { self.wrapping_sub(b) }
             #[inline(always)]
             fn mul(self, b: Self) -> Self { self.wrapping_mul(b) }
+            #[inline(always)]
+            fn quotient(self, b: Self) -> Self { self.checked_div(b).unwrap_or(0) }
+            fn from_scalar(s: crate::core::scalar::Scalar) -> Self { s.to_i64() as $t }
             const ZERO: Self = 0;
         }
     )*};
