@@ -29,30 +29,43 @@ fn apply(op: BinaryOp, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     ops::binary(op, &a, &b).rhai()
 }
 
-fn register_operator(engine: &mut Engine, symbol: &str, op: BinaryOp) {
+/// Registers the operator `symbol` between a tensor and a tensor or a Python number (int,
+/// float, bool, and complex on the right), on either side, computed by `f`.
+pub fn register_operator(
+    engine: &mut Engine,
+    symbol: &str,
+    f: impl Fn(Arg, Arg) -> RhaiResult<Tensor> + Clone + Send + Sync + 'static,
+) {
+    let g = f.clone();
     engine.register_fn(symbol, move |a: Tensor, b: Tensor| {
-        apply(op, Arg::Tensor(a), Arg::Tensor(b))
+        g(Arg::Tensor(a), Arg::Tensor(b))
     });
+    let g = f.clone();
     engine.register_fn(symbol, move |a: Tensor, b: INT| {
-        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Int(b)))
+        g(Arg::Tensor(a), Arg::Number(Scalar::Int(b)))
     });
+    let g = f.clone();
     engine.register_fn(symbol, move |a: Tensor, b: FLOAT| {
-        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Float(b)))
+        g(Arg::Tensor(a), Arg::Number(Scalar::Float(b)))
     });
+    let g = f.clone();
     engine.register_fn(symbol, move |a: Tensor, b: bool| {
-        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Bool(b)))
+        g(Arg::Tensor(a), Arg::Number(Scalar::Bool(b)))
     });
+    let g = f.clone();
     engine.register_fn(symbol, move |a: Tensor, b: PyComplex| {
-        apply(op, Arg::Tensor(a), Arg::Number(Scalar::Complex(b.0)))
+        g(Arg::Tensor(a), Arg::Number(Scalar::Complex(b.0)))
     });
+    let g = f.clone();
     engine.register_fn(symbol, move |a: INT, b: Tensor| {
-        apply(op, Arg::Number(Scalar::Int(a)), Arg::Tensor(b))
+        g(Arg::Number(Scalar::Int(a)), Arg::Tensor(b))
     });
+    let g = f.clone();
     engine.register_fn(symbol, move |a: FLOAT, b: Tensor| {
-        apply(op, Arg::Number(Scalar::Float(a)), Arg::Tensor(b))
+        g(Arg::Number(Scalar::Float(a)), Arg::Tensor(b))
     });
     engine.register_fn(symbol, move |a: bool, b: Tensor| {
-        apply(op, Arg::Number(Scalar::Bool(a)), Arg::Tensor(b))
+        f(Arg::Number(Scalar::Bool(a)), Arg::Tensor(b))
     });
 }
 
@@ -71,7 +84,7 @@ pub fn register(r: &mut Registry) {
         (">=", "ge", BinaryOp::Ge),
     ];
     for (symbol, name, op) in table {
-        register_operator(r.engine, symbol, op);
+        register_operator(r.engine, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {
             let other = arg(a.req(0, "other", name)?, "other")?;
             if op == BinaryOp::Div

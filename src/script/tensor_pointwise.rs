@@ -1,17 +1,16 @@
 //! Elementwise math as methods, `torch` functions and operators: abs, sqrt, exp, log, sin,
 //! cos, pow (`**`), remainder (`%`), floor_divide, clamp, where, isclose, allclose.
 
-use rhai::{Dynamic, Engine, FLOAT, INT};
+use rhai::Dynamic;
 
 use super::args::Args;
 use super::convert::{to_float, to_tensor};
 use super::errors::{IntoRhai, RhaiResult};
 use super::registry::Registry;
-use super::tensor_math::arg;
+use super::tensor_math::{arg, register_operator};
 use crate::core::autograd;
 use crate::core::ops::Arg;
 use crate::core::pointwise::{self, Rounding, Unary};
-use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 
 type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
@@ -44,24 +43,6 @@ fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
         _ => autograd::record_without_formula(&out, "NotImplemented", "floor_divide", &inputs),
     }
     Ok(out)
-}
-
-fn register_operator(engine: &mut Engine, symbol: &str, f: BinaryFn) {
-    engine.register_fn(symbol, move |a: Tensor, b: Tensor| {
-        apply_tracked(f, Arg::Tensor(a), Arg::Tensor(b))
-    });
-    engine.register_fn(symbol, move |a: Tensor, b: INT| {
-        apply_tracked(f, Arg::Tensor(a), Arg::Number(Scalar::Int(b)))
-    });
-    engine.register_fn(symbol, move |a: Tensor, b: FLOAT| {
-        apply_tracked(f, Arg::Tensor(a), Arg::Number(Scalar::Float(b)))
-    });
-    engine.register_fn(symbol, move |a: INT, b: Tensor| {
-        apply_tracked(f, Arg::Number(Scalar::Int(a)), Arg::Tensor(b))
-    });
-    engine.register_fn(symbol, move |a: FLOAT, b: Tensor| {
-        apply_tracked(f, Arg::Number(Scalar::Float(a)), Arg::Tensor(b))
-    });
 }
 
 fn floor_divide(a: &Arg, b: &Arg) -> crate::core::error::Result<Tensor> {
@@ -114,7 +95,7 @@ pub fn register(r: &mut Registry) {
     ];
     for (symbol, name, f) in binaries {
         if !symbol.is_empty() {
-            register_operator(r.engine, symbol, f);
+            register_operator(r.engine, symbol, move |a, b| apply_tracked(f, a, b));
         }
         r.method_and_function(name, 1, move |x, a| {
             let other = arg(a.req(0, "other", name)?, "other")?;
