@@ -66,6 +66,22 @@ pub fn record(out: &Tensor, name: &str, inputs: &[Tensor], backward: BackwardFn)
     }
 }
 
+/// Records a one-input op whose formula maps (input, output gradient) to the input's
+/// gradient.
+fn record_one(
+    out: &Tensor,
+    name: &str,
+    x: &Tensor,
+    formula: impl Fn(&Tensor, &Tensor) -> Result<Tensor> + 'static,
+) {
+    record(
+        out,
+        name,
+        std::slice::from_ref(x),
+        Rc::new(move |inputs, g| Ok(vec![Some(formula(&inputs[0], g)?)])),
+    );
+}
+
 /// Records an op tensh has no formula for: its output requires grad as in PyTorch, and
 /// `backward` through it raises instead of guessing.
 pub fn record_without_formula(out: &Tensor, name: &str, op: &str, inputs: &[Tensor]) {
@@ -181,34 +197,19 @@ fn cast_grad(g: &Tensor, d: DType) -> Result<Tensor> {
 
 /// Records `out = -x`.
 pub fn record_neg(out: &Tensor, x: &Tensor) {
-    record(
-        out,
-        "NegBackward0",
-        std::slice::from_ref(x),
-        Rc::new(|_, g| {
-            Ok(vec![Some(binary(
-                BinaryOp::Mul,
-                &t(g),
-                &Arg::Number(Scalar::Int(-1)),
-            )?)])
-        }),
-    );
+    record_one(out, "NegBackward0", x, |_, g| {
+        binary(BinaryOp::Mul, &t(g), &Arg::Number(Scalar::Int(-1)))
+    });
 }
 
 /// Records `out = x ** e` for a number `e`.
 pub fn record_pow(out: &Tensor, x: &Tensor, e: f64) {
-    record(
-        out,
-        "PowBackward0",
-        std::slice::from_ref(x),
-        Rc::new(move |inputs, g| {
-            let powered =
-                super::pointwise::pow(&t(&inputs[0]), &Arg::Number(Scalar::Float(e - 1.0)))?;
-            let scaled = binary(BinaryOp::Mul, &t(&powered), &Arg::Number(Scalar::Float(e)))?;
-            let grad = binary(BinaryOp::Mul, &t(g), &t(&scaled))?;
-            Ok(vec![Some(cast_grad(&grad, inputs[0].dtype())?)])
-        }),
-    );
+    record_one(out, "PowBackward0", x, move |input, g| {
+        let powered = super::pointwise::pow(&t(input), &Arg::Number(Scalar::Float(e - 1.0)))?;
+        let scaled = binary(BinaryOp::Mul, &t(&powered), &Arg::Number(Scalar::Float(e)))?;
+        let grad = binary(BinaryOp::Mul, &t(g), &t(&scaled))?;
+        cast_grad(&grad, input.dtype())
+    });
 }
 
 /// The output gradient expanded back over reduced dims (`keepdim` restored first).
@@ -244,22 +245,16 @@ fn record_reduction(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: boo
         (true, false) => "MeanBackward1",
     };
     let dims = dims.map(<[i64]>::to_vec);
-    record(
-        out,
-        name,
-        std::slice::from_ref(x),
-        Rc::new(move |inputs, g| {
-            let input = &inputs[0];
-            let grad = expand_reduced(g, &input.sizes(), dims.as_deref(), keepdim)?;
-            let grad = if mean {
-                let count = input.numel() / g.numel().max(1);
-                binary(BinaryOp::Div, &t(&grad), &Arg::Number(Scalar::Int(count)))?
-            } else {
-                grad
-            };
-            Ok(vec![Some(cast_grad(&grad, input.dtype())?)])
-        }),
-    );
+    record_one(out, name, x, move |input, g| {
+        let grad = expand_reduced(g, &input.sizes(), dims.as_deref(), keepdim)?;
+        let grad = if mean {
+            let count = input.numel() / g.numel().max(1);
+            binary(BinaryOp::Div, &t(&grad), &Arg::Number(Scalar::Int(count)))?
+        } else {
+            grad
+        };
+        cast_grad(&grad, input.dtype())
+    });
 }
 
 /// Records `out = x.sum(dims, keepdim)` (`None`: all elements).
@@ -275,48 +270,37 @@ pub fn record_mean(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool
 /// Records `out = x.clone()` (or a copying `contiguous`/`reshape`), whose gradient is the
 /// output's, reshaped to the input's sizes.
 pub fn record_copy(out: &Tensor, x: &Tensor, name: &str) {
-    record(
-        out,
-        name,
-        std::slice::from_ref(x),
-        Rc::new(|inputs, g| {
-            let shaped = view(&contiguous_copy(g)?, &inputs[0].sizes())?;
-            Ok(vec![Some(cast_grad(&shaped, inputs[0].dtype())?)])
-        }),
-    );
+    record_one(out, name, x, |input, g| {
+        let shaped = view(&contiguous_copy(g)?, &input.sizes())?;
+        cast_grad(&shaped, input.dtype())
+    });
 }
 
 /// Records a view `out` of `x` (sharing its storage) with the view rule.
 pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
     let out_layout = out.layout();
-    record(
-        out,
-        name,
-        std::slice::from_ref(x),
-        Rc::new(move |inputs, g| {
-            let input = &inputs[0];
-            let d = input.dtype();
-            let item = d.itemsize();
-            let nbytes = input.storage().nbytes();
-            let scratch = Storage::zeroed(nbytes)?;
-            let grads = to_scalars(&cast_grad(g, d)?)?;
-            let l = &out_layout;
-            l.check_in_bounds(item, nbytes)?;
-            // Row-major walk of the output's elements, matching `grads`' order.
-            let mut values = grads.iter();
-            scratch.with_bytes_mut(|bytes| {
-                for_each_run(&l.sizes, [(&l.strides, l.offset)], |[start], n, [step]| {
-                    for (i, v) in (0..n as i64).zip(values.by_ref()) {
-                        let at = &mut bytes[(start + i * step) as usize * item..];
-                        let sum = add_scalars(element::read(d, at), *v);
-                        element::write(d, at, sum);
-                    }
-                });
+    record_one(out, name, x, move |input, g| {
+        let d = input.dtype();
+        let item = d.itemsize();
+        let nbytes = input.storage().nbytes();
+        let scratch = Storage::zeroed(nbytes)?;
+        let grads = to_scalars(&cast_grad(g, d)?)?;
+        let l = &out_layout;
+        l.check_in_bounds(item, nbytes)?;
+        // Row-major walk of the output's elements, matching `grads`' order.
+        let mut values = grads.iter();
+        scratch.with_bytes_mut(|bytes| {
+            for_each_run(&l.sizes, [(&l.strides, l.offset)], |[start], n, [step]| {
+                for (i, v) in (0..n as i64).zip(values.by_ref()) {
+                    let at = &mut bytes[(start + i * step) as usize * item..];
+                    let sum = add_scalars(element::read(d, at), *v);
+                    element::write(d, at, sum);
+                }
             });
-            let back = Tensor::from_parts(scratch, d, input.layout());
-            Ok(vec![Some(contiguous_copy(&back)?)])
-        }),
-    );
+        });
+        let back = Tensor::from_parts(scratch, d, input.layout());
+        contiguous_copy(&back)
+    });
 }
 
 fn add_scalars(a: Scalar, b: Scalar) -> Scalar {
