@@ -93,10 +93,7 @@ pub fn binary<T: Lane, R: Lane>(
         let (o1, o2) = out.split_at_mut(half * R::SIZE);
         let (a1, a2) = split(&fa, half);
         let (b1, b2) = split(&fb, half);
-        std::thread::scope(|s| {
-            s.spawn(move || flat_loop(f, &a1, &b1, o1));
-            flat_loop(f, &a2, &b2, o2);
-        });
+        super::pair::join(|| flat_loop(f, &a2, &b2, o2), || flat_loop(f, &a1, &b1, o1));
         return;
     }
     let zeros = vec![0i64; sizes.len()];

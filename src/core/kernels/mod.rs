@@ -4,6 +4,7 @@
 
 pub mod binary;
 pub mod lane;
+pub mod pair;
 pub mod sum;
 pub mod transpose;
 

@@ -161,10 +161,10 @@ pub fn cascade_sum<T: SumFloat>(x: &[u8]) -> T {
     }
     let chunk = n.div_ceil(THREADS);
     let (first, second) = x.split_at(chunk * T::SIZE);
-    let (a, b) = std::thread::scope(|s| {
-        let handle = s.spawn(move || fast_chunk_sum::<T>(second));
-        (fast_chunk_sum::<T>(first), handle.join().unwrap_or(T::ZERO))
-    });
+    let (a, b) = super::pair::join(
+        || fast_chunk_sum::<T>(first),
+        || fast_chunk_sum::<T>(second),
+    );
     T::ZERO.add(a).add(b)
 }
 

@@ -57,10 +57,10 @@ pub fn copy_2d<T: Lane>(dst: &mut [u8], src: &[u8], c: Copy2d) {
     }
     let half = c.rows / 2;
     let (top, bottom) = dst.split_at_mut(half * c.cols * T::SIZE);
-    std::thread::scope(|s| {
-        s.spawn(move || tiles::<T>(top, src, c, 0..half));
-        tiles::<T>(bottom, src, c, half..c.rows);
-    });
+    super::pair::join(
+        || tiles::<T>(bottom, src, c, half..c.rows),
+        || tiles::<T>(top, src, c, 0..half),
+    );
 }
 
 #[cfg(test)]

@@ -1,0 +1,155 @@
+//! `cargo bench`: the core kernels on the sizes of `../shared/bench`, next to what the
+//! machine itself can do (`memcpy` and `memset` of the same bytes, and the cost of handing
+//! work to the second thread). Prints `name best_ms GB/s` lines; best of several runs, as
+//! these virtual machines are noisy.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use tensh::core::copy::{clone_tensor, contiguous_copy, copy_, fill_layout};
+use tensh::core::creation::arange;
+use tensh::core::dtype::DType;
+use tensh::core::kernels::pair;
+use tensh::core::layout::Layout;
+use tensh::core::ops::{Arg, BinaryOp, binary, sum_all};
+use tensh::core::random::{generator, ops as random};
+use tensh::core::scalar::Scalar;
+use tensh::core::storage::Storage;
+use tensh::core::tensor::Tensor;
+use tensh::core::views;
+
+const N: i64 = 4096;
+const MIB: usize = 1 << 20;
+
+/// Best wall time of `runs` calls of `f`, in milliseconds.
+fn best(runs: usize, mut f: impl FnMut()) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn report(name: &str, ms: f64, bytes: usize) {
+    let rate = if bytes == 0 {
+        String::new()
+    } else {
+        format!("{:8.1} GB/s", bytes as f64 / ms / 1e6)
+    };
+    println!("{name:<34} {ms:10.4} ms {rate}");
+}
+
+fn main() {
+    let runs = 15;
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+
+    let bytes64 = 64 * MIB;
+    if want("baseline") {
+        let src = vec![1u8; bytes64];
+        let mut dst = vec![0u8; bytes64];
+        dst[0] = 1;
+        report(
+            "baseline_memcpy_64MiB",
+            best(runs, || {
+                black_box(&mut dst).copy_from_slice(black_box(&src))
+            }),
+            bytes64,
+        );
+        let mut big = vec![0u8; 256 * MIB];
+        report(
+            "baseline_memset_256MiB",
+            best(runs, || black_box(&mut big).fill(7)),
+            256 * MIB,
+        );
+        report(
+            "baseline_pair_join_empty",
+            best(200, || {
+                pair::join(|| black_box(1), || black_box(2));
+            }),
+            0,
+        );
+        report(
+            "baseline_thread_spawn_empty",
+            best(200, || {
+                std::thread::scope(|s| {
+                    s.spawn(|| black_box(2));
+                    black_box(1);
+                });
+            }),
+            0,
+        );
+    }
+
+    let f32_arange = |n: i64| {
+        arange(
+            Scalar::Int(0),
+            Scalar::Int(n),
+            Scalar::Int(1),
+            Some(DType::Float32),
+        )
+        .unwrap()
+    };
+    let x = views::view(&f32_arange(N * N), &[N, N]).unwrap();
+    let xt = views::t(&x).unwrap();
+    if want("clone") {
+        report(
+            "clone_4096sq_f32",
+            best(runs, || drop(clone_tensor(&x))),
+            bytes64,
+        );
+    }
+    if want("contiguous") {
+        report(
+            "contiguous_transposed_4096sq_f32",
+            best(runs, || drop(contiguous_copy(&xt))),
+            bytes64,
+        );
+    }
+    if want("copy_transposed") {
+        let y = Tensor::zeros(vec![N, N], DType::Float32).unwrap();
+        report(
+            "copy_transposed_into_4096sq",
+            best(runs, || copy_(&y, &xt).unwrap()),
+            bytes64,
+        );
+    }
+    if want("fill") {
+        let s = Storage::zeroed(256 * MIB).unwrap();
+        let layout = Layout::contiguous(vec![256 * MIB as i64]);
+        report(
+            "fill_256MiB_storage",
+            best(runs, || {
+                fill_layout(&s, DType::UInt8, &layout, Scalar::Int(7)).unwrap()
+            }),
+            256 * MIB,
+        );
+    }
+    if want("sum") {
+        report("sum_4096sq", best(runs, || drop(sum_all(&x))), bytes64);
+    }
+    if want("add") {
+        let a = Arg::Tensor(x.clone());
+        report(
+            "add_4096sq",
+            best(runs, || drop(binary(BinaryOp::Add, &a, &a))),
+            3 * bytes64,
+        );
+    }
+    if want("rand") {
+        let t = Tensor::zeros(vec![1 << 24], DType::Float32).unwrap();
+        generator::manual_seed(0);
+        report(
+            "rand_16M",
+            best(5, || random::uniform_(&t, 0.0, 1.0).unwrap()),
+            bytes64,
+        );
+        report(
+            "randn_16M",
+            best(5, || random::normal_(&t, 0.0, 1.0).unwrap()),
+            bytes64,
+        );
+    }
+}
