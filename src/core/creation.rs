@@ -112,7 +112,7 @@ fn rank_max(a: DType, b: DType) -> DType {
 /// A contiguous tensor of `sizes` holding `values` in row-major order.
 pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<Tensor> {
     let w = dtype.itemsize();
-    let mut bytes = vec![0u8; values.len() * w];
+    let mut bytes = super::alloc::zeroed_bytes(values.len() * w)?;
     for (chunk, v) in bytes.chunks_exact_mut(w).zip(values) {
         element::write(dtype, chunk, *v);
     }
@@ -187,15 +187,20 @@ pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) ->
     } else {
         ((e - s) / st).ceil() as i64
     };
-    super::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
-    let mut values = super::alloc::vec_with_capacity(n as usize)?;
-    if dtype.is_integral() && !any_float {
-        let (s, st) = (start.to_i64(), step.to_i64());
-        values.extend((0..n).map(|i| Scalar::Int(s + i * st)));
-    } else {
-        values.extend((0..n).map(|i| Scalar::Float(s + st * i as f64)));
-    }
-    from_scalars(&values, vec![n], dtype)
+    let t = Tensor::zeros(vec![n], dtype)?;
+    let integral = dtype.is_integral() && !any_float;
+    let (s_int, st_int) = (start.to_i64(), step.to_i64());
+    t.storage().with_bytes_mut(|bytes| {
+        for (i, out) in bytes.chunks_exact_mut(dtype.itemsize()).enumerate() {
+            let value = if integral {
+                Scalar::Int(s_int + i as i64 * st_int)
+            } else {
+                Scalar::Float(s + st * i as f64)
+            };
+            element::write(dtype, out, value);
+        }
+    });
+    Ok(t)
 }
 
 /// `torch.linspace(start, end, steps)`: computed from both ends toward the middle.
