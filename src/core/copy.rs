@@ -138,15 +138,7 @@ pub fn fill_layout(storage: &Storage, dtype: DType, layout: &Layout, value: Scal
             |[s0], n, [st]| {
                 if st == 1 {
                     let start = s0 as usize * w;
-                    let run = &mut bytes[start..start + n * w];
-                    if pattern.iter().all(|&b| b == pattern[0]) {
-                        // One repeated byte (zeros, bytes, bools): a memset.
-                        run.fill(pattern[0]);
-                    } else {
-                        for chunk in run.chunks_exact_mut(w) {
-                            chunk.copy_from_slice(pattern);
-                        }
-                    }
+                    fill_run(&mut bytes[start..start + n * w], pattern);
                 } else {
                     for i in 0..n as i64 {
                         let at = ((s0 + i * st) as usize) * w;
@@ -157,6 +149,41 @@ pub fn fill_layout(storage: &Storage, dtype: DType, layout: &Layout, value: Scal
         );
         Ok(())
     })
+}
+
+/// Fills a contiguous run with copies of `pattern` (one element's bytes); a large run is
+/// split between the two threads.
+fn fill_run(run: &mut [u8], pattern: &[u8]) {
+    let w = pattern.len();
+    if run.len() < super::kernels::PARALLEL_MIN * 4 {
+        return fill_run_here(run, pattern);
+    }
+    let (first, second) = run.split_at_mut(run.len() / w / 2 * w);
+    super::kernels::pair::join(
+        || fill_run_here(first, pattern),
+        || fill_run_here(second, pattern),
+    );
+}
+
+/// `fill_run` on this thread: a memset when the element is one repeated byte (zeros, bytes,
+/// bools), else a block of elements written once and copied along the run.
+fn fill_run_here(run: &mut [u8], pattern: &[u8]) {
+    if pattern.iter().all(|&b| b == pattern[0]) {
+        run.fill(pattern[0]);
+        return;
+    }
+    const BLOCK_ELEMENTS: usize = 64;
+    let block_len = (BLOCK_ELEMENTS * pattern.len()).min(run.len());
+    let (block, rest) = run.split_at_mut(block_len);
+    for chunk in block.chunks_exact_mut(pattern.len()) {
+        chunk.copy_from_slice(pattern);
+    }
+    let mut rest = rest.chunks_exact_mut(block_len);
+    for chunk in rest.by_ref() {
+        chunk.copy_from_slice(block);
+    }
+    let tail = rest.into_remainder();
+    tail.copy_from_slice(&block[..tail.len()]);
 }
 
 /// Every element in row-major order, decoded.
