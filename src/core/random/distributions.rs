@@ -43,21 +43,86 @@ pub fn normal_scalar(g: &mut Generator, mean: f64, std: f64) -> f64 {
     r * theta.cos() * std + mean
 }
 
-/// The float32 batched path (`n >= 16`) computed in `f32` throughout: the same draws and
-/// operations as `normal_values`, without widening every value.
+/// The float32 batched path (`n >= 16`) as a vector (see `normal_f32_fill`).
 pub fn normal_f32_batched(g: &mut Generator, n: usize, mean: f32, std: f32) -> Vec<f32> {
-    let draw = |g: &mut Generator| (g.random() & 0x00ff_ffff) as f32 * (1.0 / (1u32 << 24) as f32);
-    let mut data: Vec<f32> = (0..n).map(|_| draw(g)).collect();
-    let blocks = n / 16 * 16;
-    normal_blocks(&mut data[..blocks], mean, std);
-    if !n.is_multiple_of(16) {
-        let tail = &mut data[n - 16..];
-        for v in tail.iter_mut() {
-            *v = draw(g);
+    let mut bytes = vec![0u8; n * 4];
+    normal_f32_fill(g, &mut bytes, mean, std);
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+/// Elements handled per step of the in-place float32 paths (a stack buffer's worth).
+const STEP: usize = 1024;
+
+/// Float32 uniform draws in `[0, 1)` from 24 bits each, written as little-endian floats over
+/// all of `out` (whose length is a multiple of 4), in order.
+fn uniform_f32_into(g: &mut Generator, out: &mut [u8]) {
+    let mut draws = [0u32; STEP];
+    for chunk in out.chunks_mut(STEP * 4) {
+        let draws = &mut draws[..chunk.len() / 4];
+        g.fill_random(draws);
+        for (o, &r) in chunk.chunks_exact_mut(4).zip(draws.iter()) {
+            let v = (r & 0x00ff_ffff) as f32 * (1.0 / (1u32 << 24) as f32);
+            o.copy_from_slice(&v.to_le_bytes());
         }
-        normal_blocks(tail, mean, std);
     }
-    data
+}
+
+/// `uniform(g, Float32, from, to)` for every element of `out` (little-endian floats), in
+/// order, scaling in double precision as the one-draw path does.
+pub fn uniform_f32_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
+    let mut draws = [0u32; STEP];
+    for chunk in out.chunks_mut(STEP * 4) {
+        let draws = &mut draws[..chunk.len() / 4];
+        g.fill_random(draws);
+        for (o, &r) in chunk.chunks_exact_mut(4).zip(draws.iter()) {
+            let x = (r & 0x00ff_ffff) as f64 / (1u64 << 24) as f64;
+            o.copy_from_slice(&((x * (to - from) + from) as f32).to_le_bytes());
+        }
+    }
+}
+
+/// The float32 batched path (`n >= 16`) written straight into `out` (`n` little-endian
+/// floats): every uniform draw first, in order, then Box–Muller over whole 16-value blocks
+/// (split between the two threads: blocks are independent), then, when `n` is not a multiple
+/// of 16, the last 16 values drawn afresh and transformed again.
+pub fn normal_f32_fill(g: &mut Generator, out: &mut [u8], mean: f32, std: f32) {
+    let n = out.len() / 4;
+    uniform_f32_into(g, out);
+    let blocks = n / 16 * 16;
+    let (body, _) = out.split_at_mut(blocks * 4);
+    if blocks >= crate::core::kernels::PARALLEL_MIN {
+        let (first, second) = body.split_at_mut(blocks / 32 * 16 * 4);
+        crate::core::kernels::pair::join(
+            || normal_blocks_in_bytes(first, mean, std),
+            || normal_blocks_in_bytes(second, mean, std),
+        );
+    } else {
+        normal_blocks_in_bytes(body, mean, std);
+    }
+    if !n.is_multiple_of(16) {
+        let tail = &mut out[(n - 16) * 4..];
+        uniform_f32_into(g, tail);
+        normal_blocks_in_bytes(tail, mean, std);
+    }
+}
+
+/// `normal_blocks` over little-endian floats (a multiple of 16 of them), through a stack
+/// buffer so the bytes need no alignment.
+fn normal_blocks_in_bytes(bytes: &mut [u8], mean: f32, std: f32) {
+    let mut values = [0f32; STEP];
+    for chunk in bytes.chunks_mut(STEP * 4) {
+        let values = &mut values[..chunk.len() / 4];
+        for (v, b) in values.iter_mut().zip(chunk.chunks_exact(4)) {
+            *v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        normal_blocks(values, mean, std);
+        for (b, v) in chunk.chunks_exact_mut(4).zip(values.iter()) {
+            b.copy_from_slice(&v.to_le_bytes());
+        }
+    }
 }
 
 /// Box–Muller over whole 16-value blocks. With hardware FMA the same code is compiled for it

@@ -32,6 +32,11 @@ impl Generator {
         self.mt.next_u32()
     }
 
+    /// `out.len()` draws of 32 bits, the same as that many `random` calls.
+    pub fn fill_random(&mut self, out: &mut [u32]) {
+        self.mt.fill(out);
+    }
+
     /// 64 random bits: two draws, the first as the high half.
     pub fn random64(&mut self) -> u64 {
         let hi = self.mt.next_u32() as u64;

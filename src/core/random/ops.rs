@@ -82,26 +82,20 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
     if t.is_contiguous() && d == DType::Float32 {
         // The common case, written straight into the bytes: same draws, same rounding.
         return with_global(|g| {
-            write_contiguous(t, 4, |chunk| {
-                let v = distributions::uniform(g, DType::Float32, from, to) as f32;
-                chunk.copy_from_slice(&v.to_le_bytes());
-            })
+            contiguous_bytes(t, 4, |out| distributions::uniform_f32_fill(g, out, from, to))
         });
     }
     with_global(|g| fill_with(t, || Scalar::Float(distributions::uniform(g, d, from, to))))
 }
 
-/// Calls `write` on each element's bytes of a contiguous tensor, in order, after the bounds
-/// check.
-fn write_contiguous(t: &Tensor, width: usize, mut write: impl FnMut(&mut [u8])) -> Result<()> {
+/// Calls `write` on the bytes of a contiguous tensor's elements, after the bounds check.
+fn contiguous_bytes(t: &Tensor, width: usize, write: impl FnOnce(&mut [u8])) -> Result<()> {
     let l = t.layout();
     let n = l.numel().max(0) as usize;
     t.storage().with_bytes_mut(|bytes| {
         l.check_in_bounds(width, bytes.len())?;
         let start = l.offset as usize * width;
-        for chunk in bytes[start..start + n * width].chunks_exact_mut(width) {
-            write(chunk);
-        }
+        write(&mut bytes[start..start + n * width]);
         Ok(())
     })
 }
@@ -119,10 +113,8 @@ pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
     let n = t.numel().max(0) as usize;
     with_global(|g| {
         if t.is_contiguous() && d == DType::Float32 && n >= 16 {
-            let values = distributions::normal_f32_batched(g, n, mean as f32, std as f32);
-            let mut it = values.into_iter();
-            write_contiguous(t, 4, |chunk| {
-                chunk.copy_from_slice(&it.next().unwrap_or(0.0).to_le_bytes())
+            contiguous_bytes(t, 4, |out| {
+                distributions::normal_f32_fill(g, out, mean as f32, std as f32)
             })
         } else if t.is_contiguous() {
             let values = distributions::normal_values(g, n, d, mean, std);
