@@ -108,7 +108,12 @@ fn tile_in_blocks<T: Lane>(dst: &mut [u8], src: &[u8], c: Copy2d, t: Tile) {
         cols,
         first_row: t.first_row,
     };
-    tile_by_element::<T>(dst, src, c, edge(t.rows.start..full_rows, full_cols..t.cols.end));
+    tile_by_element::<T>(
+        dst,
+        src,
+        c,
+        edge(t.rows.start..full_rows, full_cols..t.cols.end),
+    );
     tile_by_element::<T>(dst, src, c, edge(full_rows..t.rows.end, t.cols.clone()));
 }
 
@@ -134,7 +139,9 @@ mod tests {
     #[test]
     fn strided_rows_go_element_by_element() {
         let (rows, cols) = (37usize, 300usize);
-        let src: Vec<u8> = (0..rows * cols * 2).flat_map(|i| (i as u16).to_le_bytes()).collect();
+        let src: Vec<u8> = (0..rows * cols * 2)
+            .flat_map(|i| (i as u16).to_le_bytes())
+            .collect();
         let mut dst = vec![0u8; rows * cols * 2];
         let c = Copy2d {
             rows,

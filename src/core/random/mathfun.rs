@@ -10,11 +10,11 @@ const SQRTHF: f32 = 0.707_106_77;
 const LOG_P: [f32; 9] = [
     7.037_683_6e-2,
     -1.151_461e-1,
-    1.167_699_9e-1,
+    1.167_699_87e-1,
     -1.242_014_1e-1,
     1.424_932_3e-1,
     -1.666_805_8e-1,
-    2.000_071_5e-1,
+    2.000_071_4e-1,
     -2.499_999_4e-1,
     3.333_333e-1,
 ];
@@ -94,6 +94,25 @@ pub fn sincos_ps(x: f32) -> (f32, f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_coefficients_are_the_cephes_floats() {
+        let bits: Vec<u32> = LOG_P.iter().map(|p| p.to_bits()).collect();
+        assert_eq!(
+            bits,
+            [
+                0x3d90_21bb,
+                0xbdeb_d1b8,
+                0x3def_251a,
+                0xbdfe_5d4f,
+                0x3e11_e9bf,
+                0xbe2a_ae50,
+                0x3e4c_ceac,
+                0xbe7f_fffc,
+                0x3eaa_aaaa
+            ]
+        );
+    }
 
     #[test]
     fn close_to_libm() {

@@ -90,7 +90,10 @@ impl Mt19937 {
             }
             let take = ready.min(out.len() - i);
             let start = self.next as usize;
-            for (o, &y) in out[i..i + take].iter_mut().zip(&self.state[start..start + take]) {
+            for (o, &y) in out[i..i + take]
+                .iter_mut()
+                .zip(&self.state[start..start + take])
+            {
                 *o = temper(y);
             }
             self.left -= take as i32;
@@ -132,7 +135,12 @@ mod tests {
 
     #[test]
     fn bulk_fill_matches_single_draws() {
-        for (seed, skip, n) in [(0u64, 0usize, 5000usize), (7, 1, 623), (7, 623, 2), (3, 100, 1250)] {
+        for (seed, skip, n) in [
+            (0u64, 0usize, 5000usize),
+            (7, 1, 623),
+            (7, 623, 2),
+            (3, 100, 1250),
+        ] {
             let mut one = Mt19937::new(seed);
             let mut bulk = one.clone();
             for _ in 0..skip {

@@ -82,7 +82,9 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
     if t.is_contiguous() && d == DType::Float32 {
         // The common case, written straight into the bytes: same draws, same rounding.
         return with_global(|g| {
-            contiguous_bytes(t, 4, |out| distributions::uniform_f32_fill(g, out, from, to))
+            contiguous_bytes(t, 4, |out| {
+                distributions::uniform_f32_fill(g, out, from, to)
+            })
         });
     }
     with_global(|g| fill_with(t, || Scalar::Float(distributions::uniform(g, d, from, to))))
