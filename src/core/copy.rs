@@ -27,7 +27,7 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
             if dd == sd && ds == 1 && ss == 1 {
                 let (d, s) = ((d0 * di) as usize, (s0 * si) as usize);
                 let len = n * di as usize;
-                dst[d..d + len].copy_from_slice(&src[s..s + len]);
+                super::kernels::copy_bytes(&mut dst[d..d + len], &src[s..s + len]);
             } else if dd == sd {
                 let w = di as usize;
                 for i in 0..n as i64 {
@@ -155,7 +155,7 @@ pub fn fill_layout(storage: &Storage, dtype: DType, layout: &Layout, value: Scal
 /// split between the two threads.
 fn fill_run(run: &mut [u8], pattern: &[u8]) {
     let w = pattern.len();
-    if run.len() < super::kernels::PARALLEL_MIN * 4 {
+    if run.len() < super::kernels::PARALLEL_MIN_BYTES {
         return fill_run_here(run, pattern);
     }
     let (first, second) = run.split_at_mut(run.len() / w / 2 * w);

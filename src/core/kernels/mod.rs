@@ -10,3 +10,19 @@ pub mod transpose;
 
 /// Elements below which a kernel stays on one thread (thread start-up costs more).
 pub const PARALLEL_MIN: usize = 1 << 18;
+
+/// Bytes from which a plain copy or fill is split between the two threads.
+pub const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
+/// `dst.copy_from_slice(src)`, the halves on two threads for large copies (a fresh
+/// destination's first touch and the copy both scale).
+pub fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    if dst.len() < PARALLEL_MIN_BYTES {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let half = dst.len() / 2;
+    let (d1, d2) = dst.split_at_mut(half);
+    let (s1, s2) = src.split_at(half);
+    pair::join(|| d1.copy_from_slice(s1), || d2.copy_from_slice(s2));
+}
