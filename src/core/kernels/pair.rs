@@ -8,8 +8,9 @@
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvError, Sender, TryRecvError};
 use std::thread;
+use std::time::{Duration, Instant};
 
 /// Work for the helper, with its borrows erased to `'static` (see `join`).
 type Job = Box<dyn FnOnce() + Send + 'static>;
@@ -46,7 +47,7 @@ where
         job();
     }
     let ra = panic::catch_unwind(AssertUnwindSafe(a));
-    let rb = done_rx.recv();
+    let rb = spin_then_wait(&done_rx);
     match (ra, rb) {
         (Ok(ra), Ok(Ok(rb))) => (ra, rb),
         (Err(p), _) | (_, Ok(Err(p))) => panic::resume_unwind(p),
@@ -80,10 +81,32 @@ fn start() -> Option<Sender<Job>> {
         .map(|_| tx)
 }
 
+/// How long a thread keeps polling before it sleeps: waking a sleeping thread costs tens of
+/// microseconds on small virtual machines, while kernels often come back to back.
+const SPIN: Duration = Duration::from_micros(100);
+
+/// The next message on `rx`: polled for up to `SPIN`, then waited for. `Err` when every
+/// sender is gone.
+fn spin_then_wait<T>(rx: &Receiver<T>) -> Result<T, RecvError> {
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            match rx.try_recv() {
+                Ok(v) => return Ok(v),
+                Err(TryRecvError::Disconnected) => return Err(RecvError),
+                Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            }
+        }
+        if start.elapsed() > SPIN {
+            return rx.recv();
+        }
+    }
+}
+
 /// The helper's loop: runs jobs until every sender is gone.
 fn serve(rx: Receiver<Job>) {
     ON_HELPER.with(|h| h.set(true));
-    while let Ok(job) = rx.recv() {
+    while let Ok(job) = spin_then_wait(&rx) {
         // Jobs catch their own panics; this only keeps the helper alive regardless.
         let _: Result<(), Box<dyn Any + Send>> = panic::catch_unwind(AssertUnwindSafe(job));
     }
