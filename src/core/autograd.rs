@@ -48,7 +48,7 @@ impl std::fmt::Debug for GradNode {
 
 /// True when any of `inputs` requires grad (so an op on them must record).
 pub fn any_requires_grad(inputs: &[Tensor]) -> bool {
-    inputs.iter().any(|t| t.grad_state().requires_grad)
+    inputs.iter().any(|t| t.requires_grad())
 }
 
 /// Marks `out` as produced by `name` from `inputs` when any input requires grad.
@@ -316,7 +316,7 @@ fn propagate(t: &Tensor, grad: Tensor) -> Result<()> {
         Some(node) => {
             let grads = (node.backward)(&node.inputs, &grad)?;
             for (input, g) in node.inputs.iter().zip(grads) {
-                if let Some(g) = g.filter(|_| input.grad_state().requires_grad) {
+                if let Some(g) = g.filter(|_| input.requires_grad()) {
                     propagate(input, g)?;
                 }
             }
@@ -341,7 +341,7 @@ pub fn backward(t: &Tensor) -> Result<()> {
             "grad can be implicitly created only for scalar outputs",
         ));
     }
-    if !t.grad_state().requires_grad {
+    if !t.requires_grad() {
         return Err(TorchError::runtime(
             "element 0 of tensors does not require grad and does not have a grad_fn",
         ));

@@ -252,7 +252,7 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
 /// op's node, whose input is `a` as it was (its previous node). Formulas that would need
 /// `a`'s overwritten values are recorded without a formula rather than computed wrongly.
 fn record_inplace(op: BinaryOp, a: &Tensor, b: &Arg) {
-    let b_requires = matches!(b, Arg::Tensor(t) if t.grad_state().requires_grad);
+    let b_requires = matches!(b, Arg::Tensor(t) if t.requires_grad());
     let before = a.grad_state();
     if !before.requires_grad && !b_requires {
         return;

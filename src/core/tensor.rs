@@ -147,6 +147,12 @@ impl Tensor {
         f(&self.0.borrow())
     }
 
+    /// Whether autograd tracks this tensor (`requires_grad`), without copying the other
+    /// autograd fields.
+    pub fn requires_grad(&self) -> bool {
+        self.0.borrow().grad.requires_grad
+    }
+
     /// The autograd fields (a copy).
     pub fn grad_state(&self) -> GradState {
         self.0.borrow().grad.clone()

@@ -51,7 +51,7 @@ fn unsupported_node(method: &str, input: &Tensor, had_args: bool) -> Option<&'st
 
 /// Records `out`, the result of `input.method(...)`, for autograd where PyTorch would.
 pub fn track(method: &str, input: &Tensor, had_args: bool, out: &Tensor) {
-    let requires = input.grad_state().requires_grad;
+    let requires = input.requires_grad();
     if !requires || out.ptr_eq(input) || out.grad_state().grad_fn.is_some() {
         return;
     }

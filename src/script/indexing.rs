@@ -94,7 +94,7 @@ fn value(v: &Dynamic) -> RhaiResult<Value> {
 pub fn register(engine: &mut Engine) {
     engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> {
         let out = index(t, &items(&idx)?).rhai()?;
-        if t.grad_state().requires_grad && out.storage().shares_memory(&t.storage()) {
+        if t.requires_grad() && out.storage().shares_memory(&t.storage()) {
             // PyTorch names the node after the last basic index applied: an integer
             // removes a dim (select), anything else keeps it (slice).
             let name = if out.ndim() < t.ndim() {
@@ -103,7 +103,7 @@ pub fn register(engine: &mut Engine) {
                 "SliceBackward0"
             };
             crate::core::autograd::record_view(&out, t, name);
-        } else if t.grad_state().requires_grad {
+        } else if t.requires_grad() {
             crate::core::autograd::record_without_formula(
                 &out,
                 "IndexBackward0",

@@ -31,7 +31,7 @@ fn tracked(
     move |t, a| {
         let had_args = !a.pos.is_empty() || !a.kw.is_empty();
         let out = body(t, a)?;
-        if t.grad_state().requires_grad
+        if t.requires_grad()
             && let Some(result) = out.read_lock::<Tensor>()
         {
             super::grad_hook::track(&name, t, had_args, &result);
