@@ -32,6 +32,7 @@ fn best(runs: usize, mut f: impl FnMut()) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// Prints one line: the name, the best time, and the bytes moved per second when known.
 fn report(name: &str, ms: f64, bytes: usize) {
     let rate = if bytes == 0 {
         String::new()

@@ -58,9 +58,7 @@ pub fn register_properties(engine: &mut Engine) {
     engine.register_get("real", |x: &mut Tensor| real(x).rhai());
     engine.register_get("imag", |x: &mut Tensor| imag(x).rhai());
     engine.register_get("data", |x: &mut Tensor| x.alias(x.layout()));
-    engine.register_get("requires_grad", |x: &mut Tensor| {
-        x.requires_grad()
-    });
+    engine.register_get("requires_grad", |x: &mut Tensor| x.requires_grad());
     engine.register_get("is_leaf", |x: &mut Tensor| x.grad_state().grad_fn.is_none());
     engine.register_get("grad", |x: &mut Tensor| match x.grad_state().grad {
         Some(g) => Dynamic::from(g),

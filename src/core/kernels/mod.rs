@@ -8,7 +8,8 @@ pub mod pair;
 pub mod sum;
 pub mod transpose;
 
-/// Elements below which a kernel stays on one thread (thread start-up costs more).
+/// Elements below which a kernel stays on one thread (handing half to the helper thread
+/// would cost more than it saves).
 pub const PARALLEL_MIN: usize = 1 << 18;
 
 /// Bytes from which a plain copy or fill is split between the two threads.
