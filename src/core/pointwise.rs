@@ -174,18 +174,25 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
             common.cpp_name()
         ))),
         _ => {
-            let (p, q) = (x.to_i64(), y.to_i64());
-            if q == 0 {
-                return Err(zero_division());
-            }
+            let (p, q) = int_operands(x, y)?;
             let t = p.wrapping_div(q);
             Ok(Scalar::Int(match mode {
                 Rounding::Trunc => t,
-                Rounding::Floor if (p % q != 0) && ((p < 0) != (q < 0)) => t - 1,
+                Rounding::Floor if (p.wrapping_rem(q) != 0) && ((p < 0) != (q < 0)) => t - 1,
                 Rounding::Floor => t,
             }))
         }
     })
+}
+
+/// Integer dividend and divisor, or PyTorch's error for a zero divisor. Quotients and
+/// remainders wrap (`i64::MIN / -1` is `i64::MIN`), as PyTorch's integer kernels do.
+fn int_operands(x: Scalar, y: Scalar) -> Result<(i64, i64)> {
+    let (p, q) = (x.to_i64(), y.to_i64());
+    if q == 0 {
+        return Err(zero_division());
+    }
+    Ok((p, q))
 }
 
 /// `a % b`, `remainder`: the sign of the divisor, as Python.
@@ -198,10 +205,7 @@ pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
             common.cpp_name()
         ))),
         _ => {
-            let (p, q) = (x.to_i64(), y.to_i64());
-            if q == 0 {
-                return Err(zero_division());
-            }
+            let (p, q) = int_operands(x, y)?;
             let m = p.wrapping_rem(q);
             Ok(Scalar::Int(if m != 0 && ((m < 0) != (q < 0)) {
                 m + q
