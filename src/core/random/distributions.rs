@@ -14,10 +14,16 @@ pub fn uniform(g: &mut Generator, dtype: DType, from: f64, to: f64) -> f64 {
         let x = (g.random64() & ((1u64 << 53) - 1)) as f64 * (1.0 / (1u64 << 53) as f64);
         x * (to - from) + from
     } else {
-        // 24 bits scaled into the range in double precision, rounded once when stored.
-        let x = (g.random() & ((1u32 << 24) - 1)) as f64 / (1u64 << 24) as f64;
-        x * (to - from) + from
+        uniform_24_bits(g.random(), from, to)
     }
+}
+
+/// One draw's low 24 bits scaled into `[from, to)` in double precision (rounded once when
+/// stored): every floating type but double.
+#[inline(always)]
+fn uniform_24_bits(draw: u32, from: f64, to: f64) -> f64 {
+    let x = (draw & ((1u32 << 24) - 1)) as f64 / (1u64 << 24) as f64;
+    x * (to - from) + from
 }
 
 /// Rounds to the precision of `dtype` (the value PyTorch stores).
@@ -56,20 +62,6 @@ pub fn normal_f32_batched(g: &mut Generator, n: usize, mean: f32, std: f32) -> V
 /// Elements handled per step of the in-place float32 paths (a stack buffer's worth).
 const STEP: usize = 1024;
 
-/// Float32 uniform draws in `[0, 1)` from 24 bits each, written as little-endian floats over
-/// all of `out` (whose length is a multiple of 4), in order.
-fn uniform_f32_into(g: &mut Generator, out: &mut [u8]) {
-    let mut draws = [0u32; STEP];
-    for chunk in out.chunks_mut(STEP * 4) {
-        let draws = &mut draws[..chunk.len() / 4];
-        g.fill_random(draws);
-        for (o, &r) in chunk.chunks_exact_mut(4).zip(draws.iter()) {
-            let v = (r & 0x00ff_ffff) as f32 * (1.0 / (1u32 << 24) as f32);
-            o.copy_from_slice(&v.to_le_bytes());
-        }
-    }
-}
-
 /// `uniform(g, Float32, from, to)` for every element of `out` (little-endian floats), in
 /// order, scaling in double precision as the one-draw path does.
 pub fn uniform_f32_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
@@ -78,19 +70,18 @@ pub fn uniform_f32_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
         let draws = &mut draws[..chunk.len() / 4];
         g.fill_random(draws);
         for (o, &r) in chunk.chunks_exact_mut(4).zip(draws.iter()) {
-            let x = (r & 0x00ff_ffff) as f64 / (1u64 << 24) as f64;
-            o.copy_from_slice(&((x * (to - from) + from) as f32).to_le_bytes());
+            o.copy_from_slice(&(uniform_24_bits(r, from, to) as f32).to_le_bytes());
         }
     }
 }
 
 /// The float32 batched path (`n >= 16`) written straight into `out` (`n` little-endian
-/// floats): every uniform draw first, in order, then Box–Muller over whole 16-value blocks
+/// floats): every uniform draw in `[0, 1)` first, in order, then Box–Muller over whole 16-value blocks
 /// (split between the two threads: blocks are independent), then, when `n` is not a multiple
 /// of 16, the last 16 values drawn afresh and transformed again.
 pub fn normal_f32_fill(g: &mut Generator, out: &mut [u8], mean: f32, std: f32) {
     let n = out.len() / 4;
-    uniform_f32_into(g, out);
+    uniform_f32_fill(g, out, 0.0, 1.0);
     let blocks = n / 16 * 16;
     let (body, _) = out.split_at_mut(blocks * 4);
     if blocks >= crate::core::kernels::PARALLEL_MIN {
@@ -104,7 +95,7 @@ pub fn normal_f32_fill(g: &mut Generator, out: &mut [u8], mean: f32, std: f32) {
     }
     if !n.is_multiple_of(16) {
         let tail = &mut out[(n - 16) * 4..];
-        uniform_f32_into(g, tail);
+        uniform_f32_fill(g, tail, 0.0, 1.0);
         normal_blocks_in_bytes(tail, mean, std);
     }
 }
@@ -197,9 +188,7 @@ fn normal_16_f64(data: &mut [f64], mean: f64, std: f64) {
 /// Box–Muller over one block of 16 fresh float draws, in float with the C library's
 /// functions: the half-precision path, which rounds only the results.
 fn normal_16_reduced(g: &mut Generator, block: &mut [f64], mean: f32, std: f32) {
-    let u: Vec<f32> = (0..16)
-        .map(|_| uniform(g, DType::Float32, 0.0, 1.0) as f32)
-        .collect();
+    let u: [f32; 16] = std::array::from_fn(|_| uniform(g, DType::Float32, 0.0, 1.0) as f32);
     let two_pi = (2.0 * std::f64::consts::PI) as f32;
     for j in 0..8 {
         let radius = (-2.0 * (1.0 - u[j]).ln()).sqrt();
