@@ -119,20 +119,20 @@ fn fold_float<T: Copy>(
     vals.iter().fold(zero, |a, v| add(a, to(v.to_f64())))
 }
 
-/// Sums one row in the dtype's precision; `inner` rows of float32/float64 use the cascade.
-fn sum_row(vals: &[Scalar], dtype: DType, inner: bool) -> Scalar {
+/// Sums one row in the dtype's precision; `inner` rows of float32/float64 use the cascade,
+/// over the row's bytes gathered in `scratch` (reused from row to row).
+fn sum_row(vals: &[Scalar], dtype: DType, inner: bool, scratch: &mut Vec<u8>) -> Scalar {
     match (dtype.kind(), dtype) {
         (Kind::Complex, _) => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
         (_, DType::Float32) if inner => {
-            let bytes: Vec<u8> = vals
-                .iter()
-                .flat_map(|v| (v.to_f64() as f32).to_le_bytes())
-                .collect();
-            Scalar::Float(cascade_sum::<f32>(&bytes) as f64)
+            scratch.clear();
+            scratch.extend(vals.iter().flat_map(|v| (v.to_f64() as f32).to_le_bytes()));
+            Scalar::Float(cascade_sum::<f32>(scratch) as f64)
         }
         (_, DType::Float64) if inner => {
-            let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_f64().to_le_bytes()).collect();
-            Scalar::Float(cascade_sum::<f64>(&bytes))
+            scratch.clear();
+            scratch.extend(vals.iter().flat_map(|v| v.to_f64().to_le_bytes()));
+            Scalar::Float(cascade_sum::<f64>(scratch))
         }
         (_, DType::Float32 | DType::Float16 | DType::BFloat16) => {
             Scalar::Float(fold_float(vals, |x| x as f32, |a, b| a + b, 0.0f32) as f64)
@@ -196,14 +196,22 @@ fn arg_extreme(vals: &[Scalar], dtype: DType, max: bool) -> usize {
     best
 }
 
-fn reduce_row(op: Reduction, vals: &[Scalar], dtype: DType, out: DType, inner: bool) -> Scalar {
+/// One output of a reduction from its row of values; `scratch` is reused by sums.
+fn reduce_row(
+    op: Reduction,
+    vals: &[Scalar],
+    dtype: DType,
+    out: DType,
+    inner: bool,
+    scratch: &mut Vec<u8>,
+) -> Scalar {
     match op {
         // `out` is the accumulating dtype (`Reduction::out_dtype`: int64 for integers).
-        Reduction::Sum => sum_row(vals, out, inner),
+        Reduction::Sum => sum_row(vals, out, inner, scratch),
         Reduction::Prod => prod_row(vals, out),
         Reduction::Mean => {
             let n = vals.len() as f64;
-            match sum_row(vals, dtype, inner) {
+            match sum_row(vals, dtype, inner, scratch) {
                 Scalar::Complex(c) => Scalar::Complex(c / n),
                 s if dtype == DType::Float64 => Scalar::Float(s.to_f64() / n),
                 s => Scalar::Float((s.to_f64() as f32 / n as f32) as f64),
@@ -296,13 +304,21 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
         && reduced[0] == ndim.saturating_sub(1)
         && layout.strides.last().is_none_or(|s| *s == 1);
     let mut results = Vec::with_capacity(outputs);
+    let mut scratch = Vec::new();
     for o in 0..outputs {
         let slice = if row == 0 {
             &[][..]
         } else {
             &vals[o * row..(o + 1) * row]
         };
-        results.push(reduce_row(op, slice, dtype, out_dtype, inner || ndim <= 1));
+        results.push(reduce_row(
+            op,
+            slice,
+            dtype,
+            out_dtype,
+            inner || ndim <= 1,
+            &mut scratch,
+        ));
     }
     let out_sizes: Vec<i64> = if all && !keepdim {
         vec![]
