@@ -25,11 +25,6 @@ pub enum Unary {
     Cos,
 }
 
-/// Rounds a value computed in f64 to `dtype`'s precision.
-fn round_to(dtype: DType, v: Scalar) -> Scalar {
-    cast(dtype, v)
-}
-
 /// `t.abs()`, `t.sqrt()`, ...
 pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
     let d = t.dtype();
@@ -72,7 +67,8 @@ pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
             }),
             other => {
                 let x = other.to_f64();
-                round_to(
+                // Computed in f64, then rounded to the output's precision.
+                cast(
                     out,
                     Scalar::Float(match f {
                         Unary::Sqrt => x.sqrt(),
