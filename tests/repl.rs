@@ -119,10 +119,15 @@ fn history_is_recalled_in_a_second_session() {
     first.expect(">>> ").unwrap();
     first.send_line(":quit").unwrap();
     first.expect(Eof).unwrap();
+    // The history file is written as the process ends: wait for it before the second start.
+    first.get_process().wait().expect("first session exits");
     let mut second = spawn(&history, None);
-    // Up arrow twice (past `:quit`), then Enter: the earlier line runs again.
+    // Up arrow twice (past `:quit`), then Enter: the earlier line runs again. Each recalled
+    // line is awaited before the next key, so a slow machine cannot reorder them.
     second.send("\u{1b}[A").unwrap();
+    second.expect(":quit").unwrap();
     second.send("\u{1b}[A").unwrap();
+    second.expect("let remembered = 7 * 6;").unwrap();
     second.send("\r").unwrap();
     second.expect(">>> ").unwrap();
     second.send_line("remembered").unwrap();
