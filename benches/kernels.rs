@@ -11,7 +11,7 @@ use tensh::core::creation::arange;
 use tensh::core::dtype::DType;
 use tensh::core::kernels::pair;
 use tensh::core::layout::Layout;
-use tensh::core::ops::{Arg, BinaryOp, binary, sum_all};
+use tensh::core::ops::{Arg, BinaryOp, binary, binary_, sum_all};
 use tensh::core::random::{generator, ops as random};
 use tensh::core::scalar::Scalar;
 use tensh::core::storage::Storage;
@@ -136,6 +136,12 @@ fn main() {
         report(
             "add_4096sq",
             best(runs, || drop(binary(BinaryOp::Add, &a, &a))),
+            3 * bytes64,
+        );
+        let y = clone_tensor(&x).unwrap();
+        report(
+            "add_inplace_4096sq",
+            best(runs, || binary_(BinaryOp::Add, &y, &a).unwrap()),
             3 * bytes64,
         );
     }

@@ -225,7 +225,7 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
 pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     let lhs = Arg::Tensor(a.clone());
     check_sub_bool(op, &lhs, b)?;
-    let (_, out_dtype) = op_dtypes(op, &lhs, b)?;
+    let (compute_dtype, out_dtype) = op_dtypes(op, &lhs, b)?;
     if !can_cast(out_dtype, a.dtype()) {
         return Err(TorchError::runtime(format!(
             "result type {} can't be cast to the desired output type {}",
@@ -242,8 +242,10 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
         super::overlap::check_no_partial_overlap(a, other)?;
     }
     super::autograd::check_inplace(a)?;
-    let tmp = binary_untracked(op, &lhs, b)?;
-    copy::copy_(a, &tmp)?;
+    if !super::ops_fast::try_binary_inplace(op, a, b, compute_dtype, out_dtype)? {
+        let tmp = binary_untracked(op, &lhs, b)?;
+        copy::copy_(a, &tmp)?;
+    }
     record_inplace(op, a, b);
     Ok(())
 }

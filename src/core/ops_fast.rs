@@ -4,7 +4,7 @@
 
 use super::dtype::DType;
 use super::error::Result;
-use super::kernels::binary::{Src, binary};
+use super::kernels::binary::{Src, binary, binary_assign};
 use super::kernels::lane::{Arith, Lane};
 use super::kernels::sum::{SumFloat, cascade_sum};
 use super::layout::Layout;
@@ -115,6 +115,85 @@ pub fn try_binary(
         _ => arith::<u8>(op, &ha, &hb, bytes, sizes),
     })?;
     Ok(Some(out))
+}
+
+/// `a = f(a, b)` straight into `a`'s bytes, with `b` borrowed from another storage.
+fn assign_typed<T: Arith>(
+    f: impl Fn(T, T) -> T + Send + Sync + Copy,
+    a: &mut [u8],
+    b: &Held,
+    sizes: &[i64],
+) -> Result<()> {
+    match b {
+        Held::Tensor(s, l) => s.with_bytes(|bytes| {
+            l.check_in_bounds(T::SIZE, bytes.len())?;
+            binary_assign(f, a, &Src::Strided(bytes, l.clone()), sizes);
+            Ok(())
+        }),
+        Held::Number(v) => {
+            binary_assign(f, a, &Src::Const(T::from_scalar(*v)), sizes);
+            Ok(())
+        }
+    }
+}
+
+fn assign<T: Arith>(op: BinaryOp, a: &mut [u8], b: &Held, sizes: &[i64]) -> Result<()> {
+    match op {
+        BinaryOp::Add => assign_typed(T::add, a, b, sizes),
+        BinaryOp::Sub => assign_typed(T::sub, a, b, sizes),
+        BinaryOp::Mul => assign_typed(T::mul, a, b, sizes),
+        // Only float division reaches here (`try_binary_inplace` checks).
+        _ => assign_typed(T::quotient, a, b, sizes),
+    }
+}
+
+/// `a.add_(b)` and friends computed straight into `a`, when `a` is contiguous and already has
+/// `dtype` (the dtype the op computes and returns in), `b` is a number or a tensor of `dtype`
+/// in memory `a` does not share, and the kernels cover the op; `false` otherwise, with `a`
+/// untouched. The caller has already made PyTorch's checks (casting, broadcasting, overlap).
+pub fn try_binary_inplace(
+    op: BinaryOp,
+    a: &Tensor,
+    b: &Arg,
+    dtype: DType,
+    out_dtype: DType,
+) -> Result<bool> {
+    let arithmetic = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul)
+        || (op == BinaryOp::Div && dtype.is_floating_point());
+    let l = a.layout();
+    if !arithmetic || a.dtype() != dtype || out_dtype != dtype || !l.is_contiguous() {
+        return Ok(false);
+    }
+    let storage = a.storage();
+    if matches!(b, Arg::Tensor(t) if t.storage().shares_memory(&storage)) {
+        return Ok(false);
+    }
+    let Some(hb) = hold(b, dtype, &l.sizes)? else {
+        return Ok(false);
+    };
+    let n = l.numel().max(0) as usize;
+    let start = usize::try_from(l.offset).unwrap_or(usize::MAX);
+    let sizes = &l.sizes;
+    storage.with_bytes_mut(|bytes| {
+        l.check_in_bounds(dtype.itemsize(), bytes.len())?;
+        let Some(out) = start
+            .checked_mul(dtype.itemsize())
+            .and_then(|s| bytes.get_mut(s..s + n * dtype.itemsize()))
+        else {
+            return Ok(false);
+        };
+        match dtype {
+            DType::Float32 => assign::<f32>(op, out, &hb, sizes)?,
+            DType::Float64 => assign::<f64>(op, out, &hb, sizes)?,
+            DType::Int64 => assign::<i64>(op, out, &hb, sizes)?,
+            DType::Int32 => assign::<i32>(op, out, &hb, sizes)?,
+            DType::Int16 => assign::<i16>(op, out, &hb, sizes)?,
+            DType::Int8 => assign::<i8>(op, out, &hb, sizes)?,
+            DType::UInt8 => assign::<u8>(op, out, &hb, sizes)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })
 }
 
 fn sum_float<T: SumFloat>(t: &Tensor, l: &Layout) -> Result<T> {

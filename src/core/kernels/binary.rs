@@ -1,6 +1,7 @@
-//! `out[i] = f(a[i], b[i])` over broadcast operands: a flat loop over slices when every
-//! tensor operand is contiguous in the output's shape (split over two threads when large),
-//! else runs of the innermost dimension.
+//! `out[i] = f(a[i], b[i])` over broadcast operands, and its in-place form
+//! `out[i] = f(out[i], b[i])`: a flat loop over slices when every tensor operand is contiguous
+//! in the output's shape (split over two threads when large), else runs of the innermost
+//! dimension.
 
 use super::PARALLEL_MIN;
 use super::lane::Lane;
@@ -126,6 +127,60 @@ pub fn binary<T: Lane, R: Lane>(
     );
 }
 
+/// The in-place loop for one range: `out[i] = f(out[i], b[i])`.
+fn assign_loop<T: Lane>(f: impl Fn(T, T) -> T, out: &mut [u8], b: &Flat<T>) {
+    let outs = out.chunks_exact_mut(T::SIZE);
+    match b {
+        Flat::Slice(y) => {
+            for (o, y) in outs.zip(y.chunks_exact(T::SIZE)) {
+                f(T::load(o), T::load(y)).store(o);
+            }
+        }
+        Flat::Const(y) => {
+            for o in outs {
+                f(T::load(o), *y).store(o);
+            }
+        }
+    }
+}
+
+/// Computes `out = f(out, b)` elementwise, in place: `out` is a contiguous buffer of `sizes`
+/// holding the left operand, and `b` is read from other memory.
+pub fn binary_assign<T: Lane>(
+    f: impl Fn(T, T) -> T + Send + Sync + Copy,
+    out: &mut [u8],
+    b: &Src<T>,
+    sizes: &[i64],
+) {
+    let n = out.len() / T::SIZE;
+    if let Some(fb) = flat(b, sizes, n) {
+        if n < PARALLEL_MIN {
+            assign_loop(f, out, &fb);
+            return;
+        }
+        let half = n / 2;
+        let (o1, o2) = out.split_at_mut(half * T::SIZE);
+        let (b1, b2) = split(&fb, half);
+        super::pair::join(|| assign_loop(f, o2, &b2), || assign_loop(f, o1, &b1));
+        return;
+    }
+    // A number is always flat, so `b` is a strided (broadcast or permuted) tensor here.
+    let Src::Strided(bytes, l) = b else { return };
+    let out_layout = Layout::contiguous(sizes.to_vec());
+    for_each_run(
+        sizes,
+        [(&out_layout.strides, 0), (&l.strides, l.offset)],
+        |[o0, b0], len, [_, db]| {
+            let base = o0 as usize * T::SIZE;
+            let outs = out[base..base + len * T::SIZE].chunks_exact_mut(T::SIZE);
+            for (i, o) in outs.enumerate() {
+                let y = T::load(&bytes[(b0 + i as i64 * db) as usize * T::SIZE..]);
+                f(T::load(o), y).store(o);
+            }
+        },
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +221,45 @@ mod tests {
             &[2, 3],
         );
         assert_eq!(floats(&out), [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+    }
+
+    #[test]
+    fn in_place_matches_the_out_of_place_result() {
+        let a = bytes_of(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let col = bytes_of(&[10.0, 20.0]);
+        // `col` broadcast down the columns: not flat, so the run path.
+        let lcol = Layout {
+            sizes: vec![2, 3],
+            strides: vec![1, 0],
+            offset: 0,
+        };
+        let mut expected = vec![0u8; 24];
+        binary(
+            f32::sub,
+            &Src::Strided(&a, Layout::contiguous(vec![2, 3])),
+            &Src::Strided(&col, lcol.clone()),
+            &mut expected,
+            &[2, 3],
+        );
+        let mut inplace = a.clone();
+        binary_assign(f32::sub, &mut inplace, &Src::Strided(&col, lcol), &[2, 3]);
+        assert_eq!(floats(&inplace), floats(&expected));
+        assert_eq!(floats(&inplace), [-9.0, -8.0, -7.0, -16.0, -15.0, -14.0]);
+        binary_assign(f32::mul, &mut inplace, &Src::Const(-1.0), &[2, 3]);
+        assert_eq!(floats(&inplace), [9.0, 8.0, 7.0, 16.0, 15.0, 14.0]);
+    }
+
+    #[test]
+    fn large_in_place_ops_split_over_threads() {
+        let n = PARALLEL_MIN + 5;
+        let mut a: Vec<u8> = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
+        let b: Vec<u8> = (0..n)
+            .flat_map(|i| (2.0 * i as f32).to_le_bytes())
+            .collect();
+        let lb = Layout::contiguous(vec![n as i64]);
+        binary_assign(f32::add, &mut a, &Src::Strided(&b, lb), &[n as i64]);
+        let got = floats(&a);
+        assert!(got.iter().enumerate().all(|(i, v)| *v == 3.0 * i as f32));
     }
 
     #[test]
