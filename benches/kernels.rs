@@ -65,6 +65,27 @@ fn main() {
             best(runs, || black_box(&mut big).fill(7)),
             256 * MIB,
         );
+        // Same allocation path as tensors (huge pages), so the baseline is comparable.
+        let mut words = tensh::core::alloc::zeroed_bytes(bytes64).unwrap();
+        words.fill(3);
+        let (w1, w2) = words.split_at(bytes64 / 2);
+        let sum_words = |w: &[u8]| {
+            w.chunks_exact(8).fold(0u64, |a, x| {
+                a.wrapping_add(u64::from_le_bytes(x.try_into().unwrap()))
+            })
+        };
+        report(
+            "baseline_read_64MiB_two_threads",
+            best(runs, || {
+                let (mut a, mut b) = (0, 0);
+                pair::join(
+                    || a = sum_words(black_box(w1)),
+                    || b = sum_words(black_box(w2)),
+                );
+                black_box(a.wrapping_add(b));
+            }),
+            bytes64,
+        );
         report(
             "baseline_pair_join_empty",
             best(200, || {
