@@ -220,3 +220,87 @@ pub fn try_sum_float(t: &Tensor) -> Result<Option<Scalar>> {
         _ => None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::copy::{clone_tensor, to_scalars};
+    use crate::core::creation::arange;
+    use crate::core::ops::binary_untracked;
+    use crate::core::views;
+
+    fn range(n: i64, dtype: DType) -> Tensor {
+        arange(
+            Scalar::Int(-7),
+            Scalar::Int(n - 7),
+            Scalar::Int(1),
+            Some(dtype),
+        )
+        .unwrap()
+    }
+
+    /// Every dtype and op the in-place kernels cover, with a same-shape, a broadcast, a
+    /// transposed and a number operand: writing into the target gives exactly the values of
+    /// the out-of-place op.
+    #[test]
+    fn in_place_fast_path_equals_the_out_of_place_op() {
+        let dtypes = [
+            DType::Float32,
+            DType::Float64,
+            DType::Int64,
+            DType::Int32,
+            DType::Int16,
+            DType::Int8,
+            DType::UInt8,
+        ];
+        for dtype in dtypes {
+            let a = views::view(&range(12, dtype), &[3, 4]).unwrap();
+            let same = views::view(&range(12, dtype), &[3, 4]).unwrap();
+            let row = range(4, dtype);
+            let transposed = views::t(&views::view(&range(12, dtype), &[4, 3]).unwrap()).unwrap();
+            let operands = [
+                Arg::Tensor(same),
+                Arg::Tensor(row),
+                Arg::Tensor(transposed),
+                Arg::Number(Scalar::Int(3)),
+            ];
+            let mut ops = vec![BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul];
+            if dtype.is_floating_point() {
+                ops.push(BinaryOp::Div);
+            }
+            for op in ops {
+                for b in &operands {
+                    let expected = binary_untracked(op, &Arg::Tensor(a.clone()), b).unwrap();
+                    let target = clone_tensor(&a).unwrap();
+                    assert!(try_binary_inplace(op, &target, b, dtype, dtype).unwrap());
+                    let (got, want) =
+                        (to_scalars(&target).unwrap(), to_scalars(&expected).unwrap());
+                    assert_eq!(format!("{got:?}"), format!("{want:?}"), "{dtype:?} {op:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn in_place_fast_path_declines_what_it_does_not_cover() {
+        let a = range(6, DType::Float32);
+        // The operand shares the target's memory.
+        let b = Arg::Tensor(a.clone());
+        assert!(
+            !try_binary_inplace(BinaryOp::Add, &a, &b, DType::Float32, DType::Float32).unwrap()
+        );
+        // A strided target.
+        let strided = views::t(&views::view(&a, &[2, 3]).unwrap()).unwrap();
+        let n = Arg::Number(Scalar::Int(1));
+        let f32 = DType::Float32;
+        assert!(!try_binary_inplace(BinaryOp::Add, &strided, &n, f32, f32).unwrap());
+        // Integer division returns floats; comparisons return bools.
+        let i = range(6, DType::Int64);
+        assert!(!try_binary_inplace(BinaryOp::Div, &i, &n, DType::Int64, DType::Int64).unwrap());
+        assert!(!try_binary_inplace(BinaryOp::Lt, &a, &n, f32, DType::Bool).unwrap());
+        // A half-precision target.
+        let h = range(6, DType::Float16);
+        let f16 = DType::Float16;
+        assert!(!try_binary_inplace(BinaryOp::Add, &h, &n, f16, f16).unwrap());
+    }
+}
