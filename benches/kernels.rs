@@ -4,7 +4,9 @@
 //! these virtual machines are noisy.
 
 use std::hint::black_box;
-use std::time::Instant;
+mod common;
+
+use common::best;
 
 use tensh::core::copy::{clone_tensor, contiguous_copy, copy_, fill_layout};
 use tensh::core::creation::arange;
@@ -20,17 +22,6 @@ use tensh::core::views;
 
 const N: i64 = 4096;
 const MIB: usize = 1 << 20;
-
-/// Best wall time of `runs` calls of `f`, in milliseconds.
-fn best(runs: usize, mut f: impl FnMut()) -> f64 {
-    (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e3
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 /// Prints one line: the name, the best time, and the bytes moved per second when known.
 fn report(name: &str, ms: f64, bytes: usize) {

@@ -3,23 +3,14 @@
 //! workloads of `../shared/bench` (100,000 iterations of `w.view(16)` and so on) are bounded
 //! below by the bare engine's figures; printed as `name best_ms ns/iteration`.
 
-use std::time::Instant;
+mod common;
+
+use common::best;
 
 use rhai::{Engine, Scope};
 use tensh::script::session::Session;
 
 const ITERATIONS: f64 = 100_000.0;
-
-/// Best wall time of `runs` calls of `f`, in milliseconds.
-fn best(runs: usize, mut f: impl FnMut()) -> f64 {
-    (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e3
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 fn report(name: &str, ms: f64) {
     println!(
