@@ -31,6 +31,49 @@ fn hold(a: &Arg, dtype: DType, sizes: &[i64]) -> Result<Option<Held>> {
     }))
 }
 
+/// `Some($body)` with the type `$T` standing for the element type of `$dtype`, for the dtypes
+/// the typed kernels cover; `None` for the others.
+macro_rules! with_covered_type {
+    ($dtype:expr, $T:ident => $body:expr) => {
+        match $dtype {
+            DType::Float32 => Some({
+                type $T = f32;
+                $body
+            }),
+            DType::Float64 => Some({
+                type $T = f64;
+                $body
+            }),
+            DType::Int64 => Some({
+                type $T = i64;
+                $body
+            }),
+            DType::Int32 => Some({
+                type $T = i32;
+                $body
+            }),
+            DType::Int16 => Some({
+                type $T = i16;
+                $body
+            }),
+            DType::Int8 => Some({
+                type $T = i8;
+                $body
+            }),
+            DType::UInt8 => Some({
+                type $T = u8;
+                $body
+            }),
+            _ => None,
+        }
+    };
+}
+
+/// Whether the typed kernels cover `dtype`.
+fn covered(dtype: DType) -> bool {
+    with_covered_type!(dtype, T => T::SIZE).is_some()
+}
+
 /// Runs the kernel for element type `T` with both operands borrowed.
 fn run_typed<T: Lane, R: Lane>(
     f: impl Fn(T, T) -> R + Send + Sync + Copy,
@@ -91,28 +134,12 @@ pub fn try_binary(
     let (Some(ha), Some(hb)) = (hold(a, dtype, sizes)?, hold(b, dtype, sizes)?) else {
         return Ok(None);
     };
-    let covered = matches!(
-        dtype,
-        DType::Float32
-            | DType::Float64
-            | DType::Int64
-            | DType::Int32
-            | DType::Int16
-            | DType::Int8
-            | DType::UInt8
-    );
-    if !covered {
+    if !covered(dtype) {
         return Ok(None);
     }
     let out = Tensor::zeros(sizes.to_vec(), out_dtype)?;
-    out.storage().with_bytes_mut(|bytes| match dtype {
-        DType::Float32 => arith::<f32>(op, &ha, &hb, bytes, sizes),
-        DType::Float64 => arith::<f64>(op, &ha, &hb, bytes, sizes),
-        DType::Int64 => arith::<i64>(op, &ha, &hb, bytes, sizes),
-        DType::Int32 => arith::<i32>(op, &ha, &hb, bytes, sizes),
-        DType::Int16 => arith::<i16>(op, &ha, &hb, bytes, sizes),
-        DType::Int8 => arith::<i8>(op, &ha, &hb, bytes, sizes),
-        _ => arith::<u8>(op, &ha, &hb, bytes, sizes),
+    out.storage().with_bytes_mut(|bytes| {
+        with_covered_type!(dtype, T => arith::<T>(op, &ha, &hb, bytes, sizes)).unwrap_or(Ok(()))
     })?;
     Ok(Some(out))
 }
@@ -161,48 +188,25 @@ pub fn try_binary_inplace(
     let arithmetic = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul)
         || (op == BinaryOp::Div && dtype.is_floating_point());
     let l = a.layout();
-    if !arithmetic || a.dtype() != dtype || out_dtype != dtype || !l.is_contiguous() {
+    let fits = a.dtype() == dtype && out_dtype == dtype && l.is_contiguous();
+    if !arithmetic || !fits || !covered(dtype) {
         return Ok(false);
     }
-    let storage = a.storage();
-    if matches!(b, Arg::Tensor(t) if t.storage().shares_memory(&storage)) {
+    if matches!(b, Arg::Tensor(t) if t.storage().shares_memory(&a.storage())) {
         return Ok(false);
     }
     let Some(hb) = hold(b, dtype, &l.sizes)? else {
         return Ok(false);
     };
-    let n = l.numel().max(0) as usize;
-    let start = usize::try_from(l.offset).unwrap_or(usize::MAX);
     let sizes = &l.sizes;
-    storage.with_bytes_mut(|bytes| {
-        l.check_in_bounds(dtype.itemsize(), bytes.len())?;
-        let Some(out) = start
-            .checked_mul(dtype.itemsize())
-            .and_then(|s| bytes.get_mut(s..s + n * dtype.itemsize()))
-        else {
-            return Ok(false);
-        };
-        match dtype {
-            DType::Float32 => assign::<f32>(op, out, &hb, sizes)?,
-            DType::Float64 => assign::<f64>(op, out, &hb, sizes)?,
-            DType::Int64 => assign::<i64>(op, out, &hb, sizes)?,
-            DType::Int32 => assign::<i32>(op, out, &hb, sizes)?,
-            DType::Int16 => assign::<i16>(op, out, &hb, sizes)?,
-            DType::Int8 => assign::<i8>(op, out, &hb, sizes)?,
-            DType::UInt8 => assign::<u8>(op, out, &hb, sizes)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })
+    a.with_dense_bytes_mut(|out| {
+        with_covered_type!(dtype, T => assign::<T>(op, out, &hb, sizes)).unwrap_or(Ok(()))
+    })??;
+    Ok(true)
 }
 
-fn sum_float<T: SumFloat>(t: &Tensor, l: &Layout) -> Result<T> {
-    let n = l.numel().max(0) as usize;
-    t.storage().with_bytes(|bytes| {
-        l.check_in_bounds(T::SIZE, bytes.len())?;
-        let start = l.offset.max(0) as usize * T::SIZE;
-        Ok(cascade_sum::<T>(&bytes[start..start + n * T::SIZE]))
-    })
+fn sum_float<T: SumFloat>(t: &Tensor) -> Result<T> {
+    t.with_dense_bytes(cascade_sum::<T>)
 }
 
 /// The sum of all elements of a float32 or float64 tensor in PyTorch's order, when the
@@ -215,8 +219,8 @@ pub fn try_sum_float(t: &Tensor) -> Result<Option<Scalar>> {
         return Ok(None);
     }
     Ok(match t.dtype() {
-        DType::Float32 => Some(Scalar::Float(sum_float::<f32>(t, &l)? as f64)),
-        DType::Float64 => Some(Scalar::Float(sum_float::<f64>(t, &l)?)),
+        DType::Float32 => Some(Scalar::Float(sum_float::<f32>(t)? as f64)),
+        DType::Float64 => Some(Scalar::Float(sum_float::<f64>(t)?)),
         _ => None,
     })
 }

@@ -8,8 +8,17 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::dtype::DType;
+use super::error::Result;
 use super::layout::Layout;
 use super::storage::Storage;
+
+/// The byte range of elements `[offset, offset + numel)`. Within the storage once the layout
+/// passed its bounds check, except for an empty tensor, whose offset may lie anywhere (the
+/// callers then take an empty slice).
+fn dense_range(l: &Layout, itemsize: usize) -> std::ops::Range<usize> {
+    let start = l.offset.max(0) as usize * itemsize;
+    start..start + l.numel().max(0) as usize * itemsize
+}
 
 /// Autograd state of a tensor (see `core::autograd` for how it is used).
 #[derive(Debug, Clone, Default)]
@@ -117,6 +126,26 @@ impl Tensor {
     /// `is_contiguous()`.
     pub fn is_contiguous(&self) -> bool {
         self.0.borrow().layout.is_contiguous()
+    }
+
+    /// Runs `f` on the bytes of storage elements `[offset, offset + numel)`, after the bounds
+    /// check. For a dense tensor (contiguous, or a permutation of contiguous dims; the caller
+    /// checks) those are exactly its elements, in memory order.
+    pub fn with_dense_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let (l, w) = (self.layout(), self.dtype().itemsize());
+        self.storage().with_bytes(|bytes| {
+            l.check_in_bounds(w, bytes.len())?;
+            Ok(f(bytes.get(dense_range(&l, w)).unwrap_or_default()))
+        })
+    }
+
+    /// `with_dense_bytes` for writing.
+    pub fn with_dense_bytes_mut<R>(&self, f: impl FnOnce(&mut [u8]) -> R) -> Result<R> {
+        let (l, w) = (self.layout(), self.dtype().itemsize());
+        self.storage().with_bytes_mut(|bytes| {
+            l.check_in_bounds(w, bytes.len())?;
+            Ok(f(bytes.get_mut(dense_range(&l, w)).unwrap_or_default()))
+        })
     }
 
     /// Address of the first element: the storage's address plus the offset in bytes.

@@ -82,24 +82,10 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
     if t.is_contiguous() && d == DType::Float32 {
         // The common case, written straight into the bytes: same draws, same rounding.
         return with_global(|g| {
-            contiguous_bytes(t, 4, |out| {
-                distributions::uniform_f32_fill(g, out, from, to)
-            })
+            t.with_dense_bytes_mut(|out| distributions::uniform_f32_fill(g, out, from, to))
         });
     }
     with_global(|g| fill_with(t, || Scalar::Float(distributions::uniform(g, d, from, to))))
-}
-
-/// Calls `write` on the bytes of a contiguous tensor's elements, after the bounds check.
-fn contiguous_bytes(t: &Tensor, width: usize, write: impl FnOnce(&mut [u8])) -> Result<()> {
-    let l = t.layout();
-    let n = l.numel().max(0) as usize;
-    t.storage().with_bytes_mut(|bytes| {
-        l.check_in_bounds(width, bytes.len())?;
-        let start = l.offset as usize * width;
-        write(&mut bytes[start..start + n * width]);
-        Ok(())
-    })
 }
 
 /// `t.normal_(mean, std)`: the batched path for contiguous float/double tensors of 16 or more
@@ -115,7 +101,7 @@ pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
     let n = t.numel().max(0) as usize;
     with_global(|g| {
         if t.is_contiguous() && d == DType::Float32 && n >= 16 {
-            contiguous_bytes(t, 4, |out| {
+            t.with_dense_bytes_mut(|out| {
                 distributions::normal_f32_fill(g, out, mean as f32, std as f32)
             })
         } else if t.is_contiguous() {
