@@ -35,35 +35,15 @@ fn hold(a: &Arg, dtype: DType, sizes: &[i64]) -> Result<Option<Held>> {
 /// the typed kernels cover; `None` for the others.
 macro_rules! with_covered_type {
     ($dtype:expr, $T:ident => $body:expr) => {
+        with_covered_type!(@each $dtype, $T, $body;
+            Float32 f32, Float64 f64, Int64 i64, Int32 i32, Int16 i16, Int8 i8, UInt8 u8)
+    };
+    (@each $dtype:expr, $T:ident, $body:expr; $($variant:ident $ty:ty),*) => {
         match $dtype {
-            DType::Float32 => Some({
-                type $T = f32;
+            $(DType::$variant => Some({
+                type $T = $ty;
                 $body
-            }),
-            DType::Float64 => Some({
-                type $T = f64;
-                $body
-            }),
-            DType::Int64 => Some({
-                type $T = i64;
-                $body
-            }),
-            DType::Int32 => Some({
-                type $T = i32;
-                $body
-            }),
-            DType::Int16 => Some({
-                type $T = i16;
-                $body
-            }),
-            DType::Int8 => Some({
-                type $T = i8;
-                $body
-            }),
-            DType::UInt8 => Some({
-                type $T = u8;
-                $body
-            }),
+            }),)*
             _ => None,
         }
     };
