@@ -10,6 +10,7 @@ use super::layout::{Layout, fmt_list};
 use super::scalar::Scalar;
 use super::storage::Storage;
 use super::tensor::Tensor;
+use super::tensor::record::{record_view, record_without_formula};
 use super::views::{broadcast_layout, broadcast_shapes};
 
 /// One item of a subscript.
@@ -337,9 +338,50 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     check_zero_dim(t, items)?;
     let Sliced { view, advanced } = apply_basic(t, items)?;
     if advanced.is_empty() {
-        return Ok(t.alias(view));
+        let out = t.alias(view);
+        record_view(&out, t, basic_node_name(items));
+        return Ok(out);
     }
-    let (shape, offsets) = advanced_offsets(&view, advanced)?;
+    let out = gather(t, &view, advanced)?;
+    record_without_formula(&out, "IndexBackward0", "index", &[t]);
+    Ok(out)
+}
+
+/// PyTorch's node name for a basic index: that of the last step it applies (an integer
+/// selects, a slice slices, `None` unsqueezes). Within a tuple of several items a full
+/// slice `:` is no step at all; with none, the result is an alias. A bool index is an
+/// advanced index to PyTorch (a copy, `IndexBackward0`); here it is a view with the same
+/// values and gradient, under PyTorch's name.
+fn basic_node_name(items: &[IndexItem]) -> &'static str {
+    if items.iter().any(|i| matches!(i, IndexItem::Bool(_))) {
+        return "IndexBackward0";
+    }
+    let full = |i: &IndexItem| {
+        matches!(
+            i,
+            IndexItem::Slice {
+                start: None,
+                stop: None,
+                step: None
+            }
+        )
+    };
+    items
+        .iter()
+        .rev()
+        .find_map(|i| match i {
+            IndexItem::Int(_) => Some("SelectBackward0"),
+            IndexItem::Slice { .. } if items.len() > 1 && full(i) => None,
+            IndexItem::Slice { .. } => Some("SliceBackward0"),
+            IndexItem::NewAxis => Some("UnsqueezeBackward0"),
+            _ => None,
+        })
+        .unwrap_or("AliasBackward0")
+}
+
+/// The elements an advanced index selects from `view`, copied into a new tensor.
+fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Tensor> {
+    let (shape, offsets) = advanced_offsets(view, advanced)?;
     let dtype = t.dtype();
     let w = dtype.itemsize();
     let storage = t.storage();

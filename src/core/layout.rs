@@ -131,6 +131,18 @@ impl Layout {
         Ok(())
     }
 
+    /// Checks what every layout a view op computes must satisfy before a tensor is made
+    /// with it, and returns it: the bytes it spans from the storage's start (offset, plus
+    /// one element, plus `(size - 1) * stride` per dim, times the item size) are computed
+    /// as PyTorch does, in unsigned 64-bit arithmetic that must not overflow and must stay
+    /// within `i64` (so a negative size or stride is an overflow too), and the element count
+    /// must fit in `i64`. Errors are PyTorch's.
+    pub fn checked(self, itemsize: usize) -> Result<Layout> {
+        storage_span_bytes(&self.sizes, &self.strides, self.offset, itemsize)?;
+        super::alloc::checked_numel(&self.sizes)?;
+        Ok(self)
+    }
+
     /// Whether no two indices reach the same element and the elements fill a dense block.
     pub fn is_non_overlapping_and_dense(&self) -> bool {
         if self.ndim() == 1 {
@@ -162,6 +174,38 @@ impl Layout {
             .zip(&self.strides)
             .any(|(&s, &st)| s > 1 && st == 0)
     }
+}
+
+/// Bytes from a storage's start to the end of the last element a layout reaches (0 when it
+/// has no elements), or PyTorch's `Storage size calculation overflowed` error: the sum is
+/// taken in unsigned 64-bit numbers, so negative sizes, strides and offsets overflow.
+pub fn storage_span_bytes(
+    sizes: &[i64],
+    strides: &[i64],
+    offset: i64,
+    itemsize: usize,
+) -> Result<u64> {
+    if sizes.contains(&0) {
+        return Ok(0);
+    }
+    let unsigned = |v: i64| u64::try_from(v).ok();
+    let start = unsigned(offset).and_then(|o| o.checked_add(1));
+    let span = start
+        .and_then(|start| {
+            sizes.iter().zip(strides).try_fold(start, |acc, (&s, &st)| {
+                let steps = unsigned(s.checked_sub(1)?)?;
+                acc.checked_add(steps.checked_mul(unsigned(st)?)?)
+            })
+        })
+        .and_then(|n| n.checked_mul(itemsize as u64))
+        .filter(|&n| n <= i64::MAX as u64);
+    span.ok_or_else(|| {
+        TorchError::runtime(format!(
+            "Storage size calculation overflowed with sizes={} and strides={}",
+            fmt_list(sizes),
+            fmt_list(strides)
+        ))
+    })
 }
 
 /// Replaces one `-1` in `shape` with what makes its product `numel`, with PyTorch's errors.

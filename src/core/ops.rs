@@ -16,6 +16,8 @@ use super::error::{Result, TorchError};
 use super::promotion::{Operand, can_cast, result_type};
 use super::scalar::Scalar;
 use super::tensor::Tensor;
+use super::tensor::graph::{Arith, Saved};
+use super::tensor::record;
 use super::views::{broadcast_layout, broadcast_shapes};
 
 /// An operand: a tensor or a Python number.
@@ -204,7 +206,7 @@ fn run(
 /// `a op b` for tensors and numbers: a new tensor, recorded for autograd.
 pub fn binary(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     let out = binary_untracked(op, a, b)?;
-    super::autograd::record_binary(&out, op, a, b);
+    record_binary(&out, op, a, b);
     Ok(out)
 }
 
@@ -241,7 +243,7 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     if let Arg::Tensor(other) = b {
         super::overlap::check_no_partial_overlap(a, other)?;
     }
-    super::autograd::check_inplace(a)?;
+    record::check_inplace(a)?;
     if !super::ops_fast::try_binary_inplace(op, a, b, compute_dtype, out_dtype)? {
         let tmp = binary_untracked(op, &lhs, b)?;
         copy::copy_(a, &tmp)?;
@@ -250,35 +252,44 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     Ok(())
 }
 
-/// After `a.op_(b)` on a tensor in a graph: `a` now holds the op's output, so it gets the
-/// op's node, whose input is `a` as it was (its previous node). Formulas that would need
-/// `a`'s overwritten values are recorded without a formula rather than computed wrongly.
+/// Records `out = a op b` for the four ops with formulas (comparisons record nothing).
+fn record_binary(out: &Tensor, op: BinaryOp, a: &Arg, b: &Arg) {
+    let arith = match op {
+        BinaryOp::Add => Arith::Add,
+        BinaryOp::Sub => Arith::Sub,
+        BinaryOp::Mul => Arith::Mul,
+        BinaryOp::Div => Arith::Div,
+        _ => return,
+    };
+    let saved = |x: &Arg| match x {
+        Arg::Tensor(t) => Saved::Tensor(t.clone()),
+        Arg::Number(n) => Saved::Number(*n),
+    };
+    record::record_arith(out, arith, saved(a), saved(b));
+}
+
+/// After `a.op_(b)`: `a` now holds the op's output, so it gets the op's node, whose edges
+/// were taken from `a` and `b` as they were (the graph never points at itself). A formula
+/// that would need `a`'s overwritten values is recorded without a formula rather than
+/// computed wrongly.
 fn record_inplace(op: BinaryOp, a: &Tensor, b: &Arg) {
     let b_requires = matches!(b, Arg::Tensor(t) if t.requires_grad());
-    let before = a.grad_state();
-    if !before.requires_grad && !b_requires {
+    if !a.requires_grad() && !b_requires {
         return;
     }
-    let previous = a.alias(a.layout());
-    previous.with_grad_mut(|g| {
-        g.requires_grad = before.requires_grad;
-        g.grad_fn = before.grad_fn.clone();
-    });
-    a.with_grad_mut(|g| g.grad_fn = None);
-    let needs_old_values = matches!(op, BinaryOp::Mul | BinaryOp::Div) && b_requires;
-    if needs_old_values {
+    if matches!(op, BinaryOp::Mul | BinaryOp::Div) && b_requires {
         let name = if op == BinaryOp::Mul {
             "MulBackward0"
         } else {
             "DivBackward0"
         };
-        let mut inputs = vec![previous];
+        let mut inputs = vec![a];
         if let Arg::Tensor(t) = b {
-            inputs.push(t.clone());
+            inputs.push(t);
         }
-        super::autograd::record_without_formula(a, name, "an in-place mul_/div_", &inputs);
+        record::record_without_formula(a, name, "an in-place mul_/div_", &inputs);
     } else {
-        super::autograd::record_binary(a, op, &Arg::Tensor(previous), b);
+        record_binary(a, op, &Arg::Tensor(a.clone()), b);
     }
 }
 
@@ -294,7 +305,7 @@ pub fn neg(t: &Tensor) -> Result<Tensor> {
         &Arg::Tensor(t.clone()),
         &Arg::Number(Scalar::Int(-1)),
     )?;
-    super::autograd::record_neg(&out, t);
+    record::record_neg(&out, t);
     Ok(out)
 }
 
@@ -320,7 +331,7 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
         None => sum_scalars(t, out)?,
     };
     let result = from_scalars(&[total], vec![], out)?;
-    super::autograd::record_sum(&result, t, None, false);
+    record::record_sum(&result, t, None, false);
     Ok(result)
 }
 

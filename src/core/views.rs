@@ -4,6 +4,24 @@
 use super::error::{Result, TorchError, wrap_dim};
 use super::layout::{Layout, fmt_list, infer_size, view_strides};
 use super::tensor::Tensor;
+use super::tensor::record::{record_copy, record_view};
+
+/// `t`'s storage under `layout`, recorded for autograd as the view op `name` (PyTorch's
+/// node name). Every view op makes its result here, so every view keeps its gradient; an
+/// op built on another (`t` on `transpose`) records again under its own name, which
+/// replaces the inner record.
+fn derived(t: &Tensor, layout: Layout, name: &str) -> Tensor {
+    let out = t.alias(layout);
+    record_view(&out, t, name);
+    out
+}
+
+/// Records `out`, made by an op named `name` from `t` through other view ops, under that
+/// name.
+fn renamed(out: Tensor, t: &Tensor, name: &str) -> Tensor {
+    record_view(&out, t, name);
+    out
+}
 
 /// The layout of `src` broadcast (expanded) to `target` sizes. The shapes must broadcast to
 /// exactly `target`: the error is PyTorch's message for whichever rule fails.
@@ -66,11 +84,15 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
         )
     })?;
-    Ok(t.alias(Layout {
-        sizes,
-        strides,
-        offset: l.offset,
-    }))
+    Ok(derived(
+        t,
+        Layout {
+            sizes,
+            strides,
+            offset: l.offset,
+        },
+        "ViewBackward0",
+    ))
 }
 
 /// `t.reshape(shape)`: a view when possible, else a contiguous copy.
@@ -78,14 +100,20 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let l = t.layout();
     let sizes = infer_size(shape, l.numel())?;
     match view_strides(&l.sizes, &l.strides, &sizes) {
-        Some(strides) => Ok(t.alias(Layout {
-            sizes,
-            strides,
-            offset: l.offset,
-        })),
+        Some(strides) => Ok(derived(
+            t,
+            Layout {
+                sizes,
+                strides,
+                offset: l.offset,
+            },
+            "ViewBackward0",
+        )),
         None => {
             let c = super::copy::contiguous_copy(t)?;
-            view(&c, &sizes)
+            let out = view(&c, &sizes)?;
+            record_copy(&out, t, "UnsafeViewBackward0");
+            Ok(out)
         }
     }
 }
@@ -141,11 +169,15 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         }
     }
     super::alloc::checked_numel(&new_sizes)?;
-    Ok(t.alias(Layout {
-        sizes: new_sizes,
-        strides: new_strides,
-        offset: l.offset,
-    }))
+    Ok(derived(
+        t,
+        Layout {
+            sizes: new_sizes,
+            strides: new_strides,
+            offset: l.offset,
+        },
+        "ExpandBackward0",
+    ))
 }
 
 /// The `torch.LongTensor`-style name PyTorch prints in some messages (`Long` for int64).
@@ -159,11 +191,11 @@ pub fn transpose(t: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
     let n = l.ndim();
     let (a, b) = (wrap_dim(d0, n)?, wrap_dim(d1, n)?);
     if n == 0 {
-        return Ok(t.alias(l));
+        return Ok(derived(t, l, "TransposeBackward0"));
     }
     l.sizes.swap(a, b);
     l.strides.swap(a, b);
-    Ok(t.alias(l))
+    Ok(derived(t, l, "TransposeBackward0"))
 }
 
 /// `t.permute(dims)`.
@@ -191,11 +223,15 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
         sizes.push(l.sizes[d]);
         strides.push(l.strides[d]);
     }
-    Ok(t.alias(Layout {
-        sizes,
-        strides,
-        offset: l.offset,
-    }))
+    Ok(derived(
+        t,
+        Layout {
+            sizes,
+            strides,
+            offset: l.offset,
+        },
+        "PermuteBackward0",
+    ))
 }
 
 /// `t.t()`: transpose of a matrix; vectors and scalars are returned as views unchanged.
@@ -207,9 +243,9 @@ pub fn t(t: &Tensor) -> Result<Tensor> {
         )));
     }
     if n < 2 {
-        Ok(t.alias(t.layout()))
+        Ok(derived(t, t.layout(), "TBackward0"))
     } else {
-        transpose(t, 0, 1)
+        Ok(renamed(transpose(t, 0, 1)?, t, "TBackward0"))
     }
 }
 
@@ -257,7 +293,7 @@ pub fn movedim(t: &Tensor, src: &[i64], dst: &[i64]) -> Result<Tensor> {
     }
     if n == 0 {
         // A 0-d tensor has nothing to move; dims 0 and -1 were accepted above.
-        return Ok(t.alias(t.layout()));
+        return Ok(derived(t, t.layout(), "PermuteBackward0"));
     }
     let mut order: Vec<i64> = vec![-1; n];
     let mut used = vec![false; n];
@@ -303,7 +339,7 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
     }
     l.offset += start * l.strides[d];
     l.sizes[d] = length;
-    Ok(t.alias(l))
+    Ok(derived(t, l, "SliceBackward0"))
 }
 
 /// `t.select(dim, index)`: drops a dimension.
@@ -328,7 +364,7 @@ pub fn select(t: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     l.offset += index * l.strides[d];
     l.sizes.remove(d);
     l.strides.remove(d);
-    Ok(t.alias(l))
+    Ok(derived(t, l, "SelectBackward0"))
 }
 
 /// `t.squeeze()` (all size-1 dims) or `t.squeeze(dims)`.
@@ -352,11 +388,19 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
         }
     }
     let keep: Vec<usize> = (0..n).filter(|&d| !drop[d]).collect();
-    Ok(t.alias(Layout {
-        sizes: keep.iter().map(|&d| l.sizes[d]).collect(),
-        strides: keep.iter().map(|&d| l.strides[d]).collect(),
-        offset: l.offset,
-    }))
+    Ok(derived(
+        t,
+        Layout {
+            sizes: keep.iter().map(|&d| l.sizes[d]).collect(),
+            strides: keep.iter().map(|&d| l.strides[d]).collect(),
+            offset: l.offset,
+        },
+        if dims.is_none() {
+            "SqueezeBackward0"
+        } else {
+            "SqueezeBackward1"
+        },
+    ))
 }
 
 /// `t.unsqueeze(dim)`: inserts a size-1 dim whose stride continues the next dim's.
@@ -370,7 +414,7 @@ pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
     };
     l.sizes.insert(d, 1);
     l.strides.insert(d, stride);
-    Ok(t.alias(l))
+    Ok(derived(t, l, "UnsqueezeBackward0"))
 }
 
 /// `t.diagonal(offset, dim1, dim2)`.
@@ -407,11 +451,15 @@ pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
     }
     sizes.push(len);
     strides.push(l.strides[a] + l.strides[b]);
-    Ok(t.alias(Layout {
-        sizes,
-        strides,
-        offset: start,
-    }))
+    Ok(derived(
+        t,
+        Layout {
+            sizes,
+            strides,
+            offset: start,
+        },
+        "DiagonalBackward0",
+    ))
 }
 
 /// `t.unfold(dim, size, step)`: windows of `size` every `step` along `dim`, as a new last dim.
@@ -447,11 +495,15 @@ pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
         sizes.push(size);
         strides.push(stride);
     }
-    Ok(t.alias(Layout {
-        sizes,
-        strides,
-        offset: l.offset,
-    }))
+    Ok(derived(
+        t,
+        Layout {
+            sizes,
+            strides,
+            offset: l.offset,
+        },
+        "UnfoldBackward0",
+    ))
 }
 
 /// `t.as_strided(size, stride, storage_offset)`: any layout within the storage.
@@ -462,7 +514,7 @@ pub fn as_strided(
     offset: Option<i64>,
 ) -> Result<Tensor> {
     let layout = checked_strided_layout(t, sizes, strides, offset)?;
-    Ok(t.alias(layout))
+    Ok(derived(t, layout, "AsStridedBackward0"))
 }
 
 /// Validates a user-given layout against `t`'s storage (shared by `as_strided` and
@@ -546,7 +598,7 @@ pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
         return reshape(t, &[1]);
     }
     if s == e {
-        return Ok(t.alias(l));
+        return Ok(derived(t, l, "ViewBackward0"));
     }
     let mut shape = l.sizes[..s].to_vec();
     shape.push(l.sizes[s..=e].iter().product());

@@ -75,19 +75,25 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     ))
 }
 
+/// `t`'s storage read as `dtype` under `layout`, recorded for autograd as the view `name`.
+fn typed_view(t: &Tensor, dtype: DType, layout: Layout, name: &str) -> Tensor {
+    let out = t.alias_as(dtype, layout);
+    crate::core::tensor::record::record_view(&out, t, name);
+    out
+}
+
 fn complex_part(t: &Tensor, imag: bool) -> Result<Tensor> {
     let dtype = t.dtype();
     let l = t.layout();
     let strides = l.strides.iter().map(|s| s * 2).collect();
     let offset = l.offset * 2 + imag as i64;
-    Ok(t.alias_as(
-        dtype.to_real(),
-        Layout {
-            sizes: l.sizes,
-            strides,
-            offset,
-        },
-    ))
+    let layout = Layout {
+        sizes: l.sizes,
+        strides,
+        offset,
+    };
+    // PyTorch makes `.real`/`.imag` by selecting from `view_as_real`.
+    Ok(typed_view(t, dtype.to_real(), layout, "SelectBackward0"))
 }
 
 /// `t.real`: the real parts of a complex tensor as a view; a real tensor itself.
@@ -95,7 +101,8 @@ pub fn real(t: &Tensor) -> Result<Tensor> {
     if t.dtype().is_complex() {
         complex_part(t, false)
     } else {
-        Ok(t.alias(t.layout()))
+        // PyTorch returns the tensor itself: same object, same autograd state.
+        Ok(t.clone())
     }
 }
 
@@ -121,13 +128,16 @@ pub fn view_as_real(t: &Tensor) -> Result<Tensor> {
     let mut strides: Vec<i64> = l.strides.iter().map(|s| s * 2).collect();
     sizes.push(2);
     strides.push(1);
-    Ok(t.alias_as(
+    let layout = Layout {
+        sizes,
+        strides,
+        offset: l.offset * 2,
+    };
+    Ok(typed_view(
+        t,
         t.dtype().to_real(),
-        Layout {
-            sizes,
-            strides,
-            offset: l.offset * 2,
-        },
+        layout,
+        "ViewAsRealBackward0",
     ))
 }
 
@@ -169,12 +179,10 @@ pub fn view_as_complex(t: &Tensor) -> Result<Tensor> {
     }
     let sizes = l.sizes[..last].to_vec();
     let strides = l.strides[..last].iter().map(|s| s / 2).collect();
-    Ok(t.alias_as(
-        complex,
-        Layout {
-            sizes,
-            strides,
-            offset: l.offset / 2,
-        },
-    ))
+    let layout = Layout {
+        sizes,
+        strides,
+        offset: l.offset / 2,
+    };
+    Ok(typed_view(t, complex, layout, "ViewAsComplexBackward0"))
 }

@@ -4,7 +4,16 @@
 use super::error::{Result, TorchError, wrap_dim};
 use super::layout::fmt_list;
 use super::tensor::Tensor;
+use super::tensor::record::record_views;
 use super::views::{narrow, select};
+
+/// The pieces of `t` one op made, recorded for autograd as outputs of one node named `name`
+/// (PyTorch's `SplitBackward0`, ...), replacing the records of the views they were cut with.
+fn one_node(t: &Tensor, pieces: Result<Vec<Tensor>>, name: &str) -> Result<Vec<Tensor>> {
+    let pieces = pieces?;
+    record_views(&pieces, t, name);
+    Ok(pieces)
+}
 
 fn dim_size(t: &Tensor, dim: i64) -> Result<(usize, i64)> {
     if t.ndim() == 0 {
@@ -34,12 +43,13 @@ pub fn split(t: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
     } else {
         ((size + split_size - 1) / split_size).max(1)
     };
-    (0..pieces)
+    let pieces = (0..pieces)
         .map(|i| {
             let start = i * split_size;
             narrow(t, d as i64, start, split_size.min(size - start))
         })
-        .collect()
+        .collect();
+    one_node(t, pieces, "SplitBackward0")
 }
 
 /// `t.split([sizes], dim)` / `t.split_with_sizes(sizes, dim)`.
@@ -60,14 +70,15 @@ pub fn split_with_sizes(t: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tenso
         )));
     }
     let mut start = 0;
-    sizes
+    let pieces = sizes
         .iter()
         .map(|&len| {
             let piece = narrow(t, d as i64, start, len);
             start += len;
             piece
         })
-        .collect()
+        .collect();
+    one_node(t, pieces, "SplitWithSizesBackward0")
 }
 
 /// `t.chunk(chunks, dim)`: at most `chunks` pieces of equal size rounded up.
@@ -107,7 +118,8 @@ pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     }
     let d = wrap_dim(dim, t.ndim())?;
     let size = t.sizes()[d];
-    (0..size).map(|i| select(t, d as i64, i)).collect()
+    let pieces = (0..size).map(|i| select(t, d as i64, i)).collect();
+    one_node(t, pieces, "UnbindBackward0")
 }
 
 /// `t.tensor_split(sections, dim)`: `sections` pieces, the first `size % sections` one longer.

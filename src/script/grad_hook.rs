@@ -1,30 +1,11 @@
-//! Autograd for ops registered as methods: after a tensor op returns, its output is recorded
-//! (`core::autograd`) when the receiver requires grad and the op did not record itself. View
-//! ops get the view rule, copies their reshape-and-cast rule, and ops tensh has no formula
-//! for get PyTorch's node name with a formula that raises when used.
+//! Autograd for ops registered as methods that do not record themselves in `core`: after
+//! such an op returns, its output is recorded when the receiver requires grad. Copies get
+//! their reshape-and-cast rule, and ops tensh has no formula for get PyTorch's node name
+//! with a formula that raises when used. View ops never reach this: every view records
+//! itself where it is made (`core::views`).
 
-use crate::core::autograd::{record_copy, record_view, record_without_formula};
 use crate::core::tensor::Tensor;
-
-/// PyTorch's node name for a view op's output.
-fn view_node(method: &str, had_args: bool) -> Option<&'static str> {
-    Some(match method {
-        "view" | "view_as" | "flatten" | "reshape" | "reshape_as" | "unflatten" => "ViewBackward0",
-        "expand" | "expand_as" => "ExpandBackward0",
-        "transpose" | "swapaxes" | "swapdims" => "TransposeBackward0",
-        "t" => "TBackward0",
-        "permute" | "movedim" | "moveaxis" => "PermuteBackward0",
-        "narrow" => "SliceBackward0",
-        "select" => "SelectBackward0",
-        "squeeze" if had_args => "SqueezeBackward1",
-        "squeeze" => "SqueezeBackward0",
-        "unsqueeze" => "UnsqueezeBackward0",
-        "diagonal" => "DiagonalBackward0",
-        "unfold" => "UnfoldBackward0",
-        "as_strided" => "AsStridedBackward0",
-        _ => return None,
-    })
-}
+use crate::core::tensor::record::{record_copy, record_without_formula};
 
 /// PyTorch's node name for an op tensh records without a formula.
 fn unsupported_node(method: &str, input: &Tensor, had_args: bool) -> Option<&'static str> {
@@ -63,22 +44,18 @@ pub fn track(method: &str, input: &Tensor, had_args: bool, out: &Tensor) {
     {
         return;
     }
-    let shares = out.storage().shares_memory(&input.storage());
-    if shares && out.dtype() == input.dtype() {
-        if let Some(name) = view_node(method, had_args) {
-            record_view(out, input, name);
-        }
+    // Views record themselves where they are made (`core::views`).
+    if out.storage().shares_memory(&input.storage()) {
         return;
     }
     match method {
-        "reshape" | "reshape_as" | "flatten" => record_copy(out, input, "UnsafeViewBackward0"),
         "clone" | "contiguous" => record_copy(out, input, "CloneBackward0"),
         "to" | "float" | "double" | "half" | "bfloat16" | "type" => {
             record_copy(out, input, "ToCopyBackward0")
         }
         _ => {
             if let Some(name) = unsupported_node(method, input, had_args) {
-                record_without_formula(out, name, method, std::slice::from_ref(input));
+                record_without_formula(out, name, method, &[input]);
             }
         }
     }

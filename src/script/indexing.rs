@@ -94,28 +94,11 @@ fn value(v: &Dynamic) -> RhaiResult<Value> {
 pub fn register(engine: &mut Engine) {
     engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> {
         let out = index(t, &items(&idx)?).rhai()?;
-        if t.requires_grad() && out.storage().shares_memory(&t.storage()) {
-            // PyTorch names the node after the last basic index applied: an integer
-            // removes a dim (select), anything else keeps it (slice).
-            let name = if out.ndim() < t.ndim() {
-                "SelectBackward0"
-            } else {
-                "SliceBackward0"
-            };
-            crate::core::autograd::record_view(&out, t, name);
-        } else if t.requires_grad() {
-            crate::core::autograd::record_without_formula(
-                &out,
-                "IndexBackward0",
-                "index",
-                std::slice::from_ref(t),
-            );
-        }
         Ok(out)
     });
     engine.register_indexer_set(
         |t: &mut Tensor, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
-            crate::core::autograd::check_inplace(t).rhai()?;
+            crate::core::tensor::record::check_inplace(t).rhai()?;
             index_put(t, &items(&idx)?, &value(&v)?).rhai()
         },
     );

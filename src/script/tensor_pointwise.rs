@@ -8,10 +8,10 @@ use super::convert::{to_float, to_tensor};
 use super::errors::{IntoRhai, RhaiResult};
 use super::registry::Registry;
 use super::tensor_math::{arg, register_operator};
-use crate::core::autograd;
 use crate::core::ops::Arg;
 use crate::core::pointwise::{self, Rounding, Unary};
 use crate::core::tensor::Tensor;
+use crate::core::tensor::record as autograd;
 
 type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
 
@@ -19,10 +19,10 @@ type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
 /// under PyTorch's node names without one.
 fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     let out = f(&a, &b).rhai()?;
-    let inputs: Vec<Tensor> = [&a, &b]
+    let inputs: Vec<&Tensor> = [&a, &b]
         .into_iter()
         .filter_map(|x| match x {
-            Arg::Tensor(t) => Some(t.clone()),
+            Arg::Tensor(t) => Some(t),
             Arg::Number(_) => None,
         })
         .collect();

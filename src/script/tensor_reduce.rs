@@ -38,9 +38,9 @@ fn run(t: &Tensor, op: Reduction, a: &Args, list: bool) -> RhaiResult<Dynamic> {
     let d = dims(a, list)?;
     let out = reduce(t, op, d.as_deref(), keepdim(a, op.name())?).rhai()?;
     if op == Reduction::Sum {
-        crate::core::autograd::record_sum(&out, t, d.as_deref(), keepdim(a, "sum")?);
+        crate::core::tensor::record::record_sum(&out, t, d.as_deref(), keepdim(a, "sum")?);
     } else if op == Reduction::Mean {
-        crate::core::autograd::record_mean(&out, t, d.as_deref(), keepdim(a, "mean")?);
+        crate::core::tensor::record::record_mean(&out, t, d.as_deref(), keepdim(a, "mean")?);
     }
     Ok(Dynamic::from(out))
 }

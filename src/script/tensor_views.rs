@@ -102,7 +102,12 @@ pub fn register(r: &mut Registry) {
         } else {
             a.sizes("dim")?
         };
-        t(views::squeeze(x, Some(&dims)).rhai()?)
+        let out = views::squeeze(x, Some(&dims)).rhai()?;
+        if a.get(0, "dim").is_some_and(|d| d.is::<Array>()) {
+            // A tuple of dims is PyTorch's third squeeze overload.
+            crate::core::tensor::record::record_view(&out, x, "SqueezeBackward2");
+        }
+        t(out)
     });
     r.method_and_function("unsqueeze", 1, |x, a| {
         t(views::unsqueeze(x, a.int(0, "dim", "unsqueeze")?).rhai()?)

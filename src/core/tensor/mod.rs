@@ -4,6 +4,9 @@
 //! in-place ops must be seen through every variable that holds the same tensor. Views are new
 //! handles over the same storage (`alias`), so they never copy.
 
+pub mod graph;
+pub mod record;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -11,6 +14,7 @@ use super::dtype::DType;
 use super::error::Result;
 use super::layout::Layout;
 use super::storage::Storage;
+pub use graph::GradState;
 
 /// The byte range of elements `[offset, offset + numel)`. Within the storage once the layout
 /// passed its bounds check, except for an empty tensor, whose offset may lie anywhere (the
@@ -18,17 +22,6 @@ use super::storage::Storage;
 fn dense_range(l: &Layout, itemsize: usize) -> std::ops::Range<usize> {
     let start = l.offset.max(0) as usize * itemsize;
     start..start + l.numel().max(0) as usize * itemsize
-}
-
-/// Autograd state of a tensor (see `core::autograd` for how it is used).
-#[derive(Debug, Clone, Default)]
-pub struct GradState {
-    /// `requires_grad` of a leaf, or whether a non-leaf was produced from one.
-    pub requires_grad: bool,
-    /// The accumulated gradient of a leaf.
-    pub grad: Option<Tensor>,
-    /// The recorded op that made a non-leaf (`SumBackward0`), shown in the repr.
-    pub grad_fn: Option<std::rc::Rc<super::autograd::GradNode>>,
 }
 
 /// The fields behind a tensor handle.
@@ -81,6 +74,11 @@ impl Tensor {
     /// Whether two handles are the same tensor object.
     pub fn ptr_eq(&self, other: &Tensor) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// An identity for this tensor object, stable while it lives.
+    pub fn id(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
     }
 
     /// The storage handle.

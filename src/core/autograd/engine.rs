@@ -1,0 +1,163 @@
+//! `backward()`: one iterative walk of the recorded graph (`tensor::graph`). Each node runs
+//! once, after every node that feeds it a gradient has run (a count of incoming edges, taken
+//! by a first walk), so a shared subgraph costs what its size costs, never its number of
+//! paths. Among ready nodes the most recently created runs first, as in PyTorch's engine,
+//! which fixes the order in which gradients are summed. Leaves accumulate as soon as every
+//! gradient for them has arrived: `.grad` is set to the sum, or has the sum added to it.
+
+use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
+
+use super::formulas::apply;
+use crate::core::copy::contiguous_copy;
+use crate::core::creation::full;
+use crate::core::error::{Result, TorchError};
+use crate::core::ops::{Arg, BinaryOp, binary_untracked};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::{Edge, Node, edge_of};
+
+/// A gradient waiting for its target: per output of a node, or for a leaf.
+type Buffer = Vec<Option<Tensor>>;
+
+fn node_key(n: &Rc<Node>) -> usize {
+    Rc::as_ptr(n) as usize
+}
+
+fn edge_key(e: &Edge) -> usize {
+    match e {
+        Edge::Node { node, .. } => node_key(node),
+        Edge::Leaf(t) => t.id(),
+    }
+}
+
+/// `t.backward()` from a one-element tensor.
+pub fn backward(t: &Tensor) -> Result<()> {
+    if t.numel() != 1 {
+        return Err(TorchError::runtime(
+            "grad can be implicitly created only for scalar outputs",
+        ));
+    }
+    let Some(root) = edge_of(t) else {
+        return Err(TorchError::runtime(
+            "element 0 of tensors does not require grad and does not have a grad_fn",
+        ));
+    };
+    let seed = full(&t.sizes(), Scalar::Int(1), t.dtype())?;
+    run(root, seed)
+}
+
+/// How many edges lead into each node and leaf reachable from `root` (keyed by identity).
+fn count_dependencies(root: &Rc<Node>) -> HashMap<usize, usize> {
+    let mut deps: HashMap<usize, usize> = HashMap::new();
+    let mut stack = vec![root.clone()];
+    deps.insert(node_key(root), 0);
+    while let Some(node) = stack.pop() {
+        for edge in node.next.iter().flatten() {
+            let key = edge_key(edge);
+            let seen = deps.contains_key(&key);
+            *deps.entry(key).or_insert(0) += 1;
+            if let (false, Edge::Node { node, .. }) = (seen, edge) {
+                stack.push(node.clone());
+            }
+        }
+    }
+    deps
+}
+
+/// A node ready to run, ordered by creation (latest first).
+struct Ready(Rc<Node>);
+
+impl PartialEq for Ready {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.seq == other.0.seq
+    }
+}
+impl Eq for Ready {}
+impl PartialOrd for Ready {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ready {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.seq.cmp(&other.0.seq)
+    }
+}
+
+/// Adds `grad` into `slot` (the first gradient is kept as it is).
+fn add_into(slot: &mut Option<Tensor>, grad: Tensor) -> Result<()> {
+    *slot = Some(match slot.take() {
+        None => grad,
+        Some(old) => binary_untracked(BinaryOp::Add, &Arg::Tensor(old), &Arg::Tensor(grad))?,
+    });
+    Ok(())
+}
+
+/// Adds a finished gradient into a leaf's `.grad`.
+fn accumulate(leaf: &Tensor, grad: Tensor) -> Result<()> {
+    if !leaf.requires_grad() {
+        return Ok(());
+    }
+    let mut total = leaf.grad_state().grad;
+    match total {
+        None => total = Some(contiguous_copy(&grad)?),
+        Some(_) => add_into(&mut total, grad)?,
+    }
+    leaf.with_grad_mut(|g| g.grad = total);
+    Ok(())
+}
+
+fn run(root: Edge, seed: Tensor) -> Result<()> {
+    let (root, output) = match root {
+        Edge::Leaf(leaf) => return accumulate(&leaf, seed),
+        Edge::Node { node, output } => (node, output),
+    };
+    let mut deps = count_dependencies(&root);
+    let mut buffers: HashMap<usize, Buffer> = HashMap::new();
+    let mut root_buffer = vec![None; root.outputs];
+    root_buffer[output] = Some(seed);
+    buffers.insert(node_key(&root), root_buffer);
+    let mut ready = BinaryHeap::from([Ready(root)]);
+    let mut leaves: HashMap<usize, Option<Tensor>> = HashMap::new();
+    while let Some(Ready(node)) = ready.pop() {
+        let grads = buffers.remove(&node_key(&node)).unwrap_or_default();
+        let input_grads = apply(&node.op, &grads)?;
+        for (edge, grad) in node.next.iter().zip(input_grads) {
+            let Some(edge) = edge else { continue };
+            let key = edge_key(edge);
+            let remaining = deps.get_mut(&key).map_or(0, |d| {
+                *d = d.saturating_sub(1);
+                *d
+            });
+            match edge {
+                Edge::Node {
+                    node: target,
+                    output,
+                } => {
+                    let buffer = buffers
+                        .entry(key)
+                        .or_insert_with(|| vec![None; target.outputs]);
+                    if let Some(g) = grad {
+                        add_into(&mut buffer[*output], g)?;
+                    }
+                    if remaining == 0 {
+                        ready.push(Ready(target.clone()));
+                    }
+                }
+                Edge::Leaf(leaf) => {
+                    let slot = leaves.entry(key).or_default();
+                    if let Some(g) = grad {
+                        add_into(slot, g)?;
+                    }
+                    if remaining == 0
+                        && let Some(total) = leaves.remove(&key).flatten()
+                    {
+                        accumulate(leaf, total)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

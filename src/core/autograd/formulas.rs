@@ -1,0 +1,231 @@
+//! Gradient formulas: from a recorded op (`BackwardOp`) and the gradients of its outputs,
+//! the gradients of its tensor inputs. Formulas compute with untracked ops, so gradients
+//! never carry a graph of their own, and never call back into recording.
+
+use crate::core::copy::{cast_copy, contiguous_copy, to_scalars};
+use crate::core::dtype::DType;
+use crate::core::element;
+use crate::core::error::{Result, TorchError, wrap_dim};
+use crate::core::layout::Layout;
+use crate::core::ops::{Arg, BinaryOp, binary_untracked as binary};
+use crate::core::reduce::{Reduction, reduce};
+use crate::core::scalar::Scalar;
+use crate::core::storage::Storage;
+use crate::core::strided::for_each_run;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::{Arith, BackwardOp, Saved};
+use crate::core::views::{expand, view};
+
+/// The gradients of `op`'s tensor inputs (one per input, in recording order; `None`: no
+/// gradient) from the gradients of its outputs (`None`: that output got none, so it counts
+/// as zeros).
+pub fn apply(op: &BackwardOp, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+    if let BackwardOp::View {
+        input,
+        dtype,
+        storage_nbytes,
+        outputs,
+    } = op
+    {
+        let grad = view_grad(input, *dtype, *storage_nbytes, outputs, grads)?;
+        return Ok(vec![Some(grad)]);
+    }
+    // Every other op has one output; without its gradient, no input gets one.
+    match grads.first().and_then(Option::as_ref) {
+        Some(g) => single_output(op, g),
+        None => Ok(vec![None; input_count(op)]),
+    }
+}
+
+/// The formulas of ops with one output.
+fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
+    Ok(match op {
+        BackwardOp::Arith { op, a, b } => arith_grads(*op, a, b, g)?,
+        BackwardOp::Neg => vec![Some(binary(BinaryOp::Mul, &t(g), &number(-1))?)],
+        BackwardOp::Pow { input, exponent } => {
+            let e = *exponent;
+            let powered =
+                crate::core::pointwise::pow(&t(input), &Arg::Number(Scalar::Float(e - 1.0)))?;
+            let scaled = binary(BinaryOp::Mul, &t(&powered), &Arg::Number(Scalar::Float(e)))?;
+            let grad = binary(BinaryOp::Mul, &t(g), &t(&scaled))?;
+            vec![Some(cast_grad(&grad, input.dtype())?)]
+        }
+        BackwardOp::Reduce {
+            mean,
+            sizes,
+            dtype,
+            dims,
+            keepdim,
+        } => {
+            let grad = expand_reduced(g, sizes, dims.as_deref(), *keepdim)?;
+            let grad = if *mean {
+                let count = sizes.iter().product::<i64>() / g.numel().max(1);
+                binary(BinaryOp::Div, &t(&grad), &number(count))?
+            } else {
+                grad
+            };
+            vec![Some(cast_grad(&grad, *dtype)?)]
+        }
+        BackwardOp::Copy { sizes, dtype } => {
+            let shaped = view(&contiguous_copy(g)?, sizes)?;
+            vec![Some(cast_grad(&shaped, *dtype)?)]
+        }
+        BackwardOp::Unsupported { op } => {
+            return Err(TorchError::not_implemented(format!(
+                "tensh has no gradient formula for {op}() yet, so backward() cannot pass through it"
+            )));
+        }
+        BackwardOp::View { .. } => apply(op, &[Some(g.clone())])?,
+    })
+}
+
+fn input_count(op: &BackwardOp) -> usize {
+    match op {
+        BackwardOp::Arith { a, b, .. } => [a, b]
+            .iter()
+            .filter(|s| matches!(s, Saved::Tensor(_)))
+            .count(),
+        _ => 1,
+    }
+}
+
+fn t(x: &Tensor) -> Arg {
+    Arg::Tensor(x.clone())
+}
+
+fn number(n: i64) -> Arg {
+    Arg::Number(Scalar::Int(n))
+}
+
+fn arg(s: &Saved) -> Arg {
+    match s {
+        Saved::Tensor(x) => Arg::Tensor(x.clone()),
+        Saved::Number(n) => Arg::Number(*n),
+    }
+}
+
+/// The gradients of `a op b` for each tensor operand, summed down to its sizes and cast to
+/// its dtype.
+fn arith_grads(op: Arith, a: &Saved, b: &Saved, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
+    let (xa, xb) = (arg(a), arg(b));
+    let (ga, gb) = match op {
+        Arith::Add => (g.clone(), g.clone()),
+        Arith::Sub => (g.clone(), binary(BinaryOp::Mul, &t(g), &number(-1))?),
+        Arith::Mul => (
+            binary(BinaryOp::Mul, &t(g), &xb)?,
+            binary(BinaryOp::Mul, &t(g), &xa)?,
+        ),
+        Arith::Div => {
+            let ga = binary(BinaryOp::Div, &t(g), &xb)?;
+            let b2 = binary(BinaryOp::Mul, &xb, &xb)?;
+            let num = binary(BinaryOp::Mul, &t(g), &xa)?;
+            let quotient = binary(BinaryOp::Div, &t(&num), &t(&b2))?;
+            (ga, binary(BinaryOp::Mul, &t(&quotient), &number(-1))?)
+        }
+    };
+    let mut grads = Vec::new();
+    for (side, grad) in [(a, ga), (b, gb)] {
+        if let Saved::Tensor(x) = side {
+            let reduced = sum_to(&grad, &x.sizes())?;
+            grads.push(Some(cast_grad(&reduced, x.dtype())?));
+        }
+    }
+    Ok(grads)
+}
+
+/// A gradient in its input's dtype (gradients of float32 inputs stay float32).
+fn cast_grad(g: &Tensor, d: DType) -> Result<Tensor> {
+    if g.dtype() == d {
+        Ok(g.clone())
+    } else {
+        cast_copy(g, d)
+    }
+}
+
+/// `grad` summed down to `sizes` (undoing broadcasting).
+fn sum_to(grad: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let g = grad.sizes();
+    if g == sizes {
+        return Ok(grad.clone());
+    }
+    let lead = g.len() - sizes.len();
+    let mut dims: Vec<i64> = (0..lead as i64).collect();
+    for (i, &s) in sizes.iter().enumerate() {
+        if s == 1 && g[lead + i] != 1 {
+            dims.push((lead + i) as i64);
+        }
+    }
+    let summed = if dims.is_empty() {
+        grad.clone()
+    } else {
+        reduce(grad, Reduction::Sum, Some(&dims), true)?
+    };
+    view(&contiguous_copy(&summed)?, sizes)
+}
+
+/// The output gradient expanded back over reduced dims (`keepdim` restored first).
+fn expand_reduced(
+    g: &Tensor,
+    input: &[i64],
+    dims: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let mut kept = input.to_vec();
+    if let Some(d) = dims.filter(|d| !d.is_empty()) {
+        for &dim in d {
+            kept[wrap_dim(dim, input.len())?] = 1;
+        }
+    } else {
+        kept.iter_mut().for_each(|s| *s = 1);
+    }
+    let shaped = if keepdim || g.sizes() == kept {
+        g.clone()
+    } else {
+        view(&contiguous_copy(g)?, &kept)?
+    };
+    contiguous_copy(&expand(&shaped, input)?)
+}
+
+/// The view rule: a view and its input are layouts over one storage. Each output's
+/// gradient is added, element by element, into a zeroed storage of the same size at the
+/// output's layout and dtype (adding, so stride-0 and overlapping views accumulate);
+/// reading that storage at the input's layout and dtype gives the input's gradient.
+fn view_grad(
+    input: &Layout,
+    dtype: DType,
+    nbytes: usize,
+    outputs: &[(Layout, DType)],
+    grads: &[Option<Tensor>],
+) -> Result<Tensor> {
+    let scratch = Storage::zeroed(nbytes)?;
+    for ((layout, d), grad) in outputs.iter().zip(grads) {
+        let Some(grad) = grad else { continue };
+        let item = d.itemsize();
+        layout.check_in_bounds(item, nbytes)?;
+        let values = to_scalars(&cast_grad(grad, *d)?)?;
+        let mut values = values.iter();
+        scratch.with_bytes_mut(|bytes| {
+            // Row-major walk of the output's elements, matching `values`' order.
+            for_each_run(
+                &layout.sizes,
+                [(&layout.strides, layout.offset)],
+                |[start], n, [step]| {
+                    for (i, v) in (0..n as i64).zip(values.by_ref()) {
+                        let at = &mut bytes[(start + i * step) as usize * item..];
+                        let sum = add_scalars(element::read(*d, at), *v);
+                        element::write(*d, at, sum);
+                    }
+                },
+            );
+        });
+    }
+    input.check_in_bounds(dtype.itemsize(), nbytes)?;
+    contiguous_copy(&Tensor::from_parts(scratch, dtype, input.clone()))
+}
+
+fn add_scalars(a: Scalar, b: Scalar) -> Scalar {
+    match (a, b) {
+        (Scalar::Complex(x), y) | (y, Scalar::Complex(x)) => Scalar::Complex(x + y.to_complex()),
+        (x, y) => Scalar::Float(x.to_f64() + y.to_f64()),
+    }
+}

@@ -1,0 +1,13 @@
+//! Autograd: gradient formulas and the backward walk over the graph that ops record
+//! (`tensor::graph`, `tensor::record`). Formulas: sum and mean (all or over dims), add, sub,
+//! mul, div, neg, pow by a number, copies, and every view op (one rule for all of them, split
+//! and unbind included). An op recorded without a formula raises a clear error if a gradient
+//! has to pass through it; nothing ever yields a wrong gradient silently.
+//!
+//! Nothing in `core` below this module depends on it: ops record data, and only `backward`
+//! reads it.
+
+mod engine;
+mod formulas;
+
+pub use engine::backward;

@@ -1,0 +1,269 @@
+//! The autograd graph as data. An op on tensors that require grad records a `Node` on its
+//! outputs (`grad_fn`): what the op was and what its formula needs (`BackwardOp`), and one
+//! `Edge` per tensor input to where that input's gradient goes: the node that made it, or
+//! the leaf tensor that accumulates it. Edges are taken from the inputs' state at the moment
+//! of recording, so an in-place op that replaces a tensor's `grad_fn` links to the node the
+//! tensor had before, never to itself: the graph is acyclic by construction.
+//!
+//! Nothing here recurses: `core::autograd` walks the graph with an explicit queue, and a
+//! node's drop unlinks its chain with an explicit stack (a graph of a million ops drops in
+//! constant stack space).
+//!
+//! This lives beside `Tensor` because the two types contain each other (a tensor holds its
+//! node, a node holds saved tensors); formulas live in `core::autograd`, above the ops.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use super::Tensor;
+use crate::core::dtype::DType;
+use crate::core::layout::Layout;
+use crate::core::scalar::Scalar;
+
+/// Autograd state of a tensor.
+#[derive(Debug, Clone, Default)]
+pub struct GradState {
+    /// `requires_grad` of a leaf, or whether a non-leaf was produced from one.
+    pub requires_grad: bool,
+    /// The accumulated gradient of a leaf.
+    pub grad: Option<Tensor>,
+    /// The recorded op that made a non-leaf (`SumBackward0`), shown in the repr.
+    pub grad_fn: Option<Rc<Node>>,
+    /// Which of `grad_fn`'s outputs this tensor is (split and unbind make several).
+    pub output_nr: usize,
+}
+
+/// The four arithmetic ops with gradient formulas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+    /// `a / b`.
+    Div,
+}
+
+/// One operand of a recorded arithmetic op, as its formula needs it.
+#[derive(Debug, Clone)]
+pub enum Saved {
+    /// A tensor operand, detached (its values and geometry, never its graph).
+    Tensor(Tensor),
+    /// A Python number operand.
+    Number(Scalar),
+}
+
+/// What a recorded op was and what it saved: everything its gradient formula needs.
+#[derive(Debug)]
+pub enum BackwardOp {
+    /// `a op b`; gradients flow to the tensor operands, in order.
+    Arith {
+        /// Which op.
+        op: Arith,
+        /// Left operand.
+        a: Saved,
+        /// Right operand.
+        b: Saved,
+    },
+    /// `-x`.
+    Neg,
+    /// `x ** exponent` for a number exponent.
+    Pow {
+        /// The base, detached.
+        input: Tensor,
+        /// The exponent.
+        exponent: f64,
+    },
+    /// `sum` or `mean`, of all elements (`dims: None`) or over dims.
+    Reduce {
+        /// Mean rather than sum.
+        mean: bool,
+        /// The input's sizes.
+        sizes: Vec<i64>,
+        /// The input's dtype.
+        dtype: DType,
+        /// Reduced dims as given.
+        dims: Option<Vec<i64>>,
+        /// Whether reduced dims were kept.
+        keepdim: bool,
+    },
+    /// A copy (`clone`, `contiguous`, a copying `reshape`, a dtype conversion): the
+    /// gradient is the output's, reshaped to `sizes` and cast to `dtype`.
+    Copy {
+        /// The input's sizes.
+        sizes: Vec<i64>,
+        /// The input's dtype.
+        dtype: DType,
+    },
+    /// One or several views of the input's storage (every view op, split and unbind
+    /// included): each output's gradient is added into a zeroed storage at the output's
+    /// layout, and the input's gradient is that storage read at the input's layout.
+    View {
+        /// The input's layout.
+        input: Layout,
+        /// The input's dtype.
+        dtype: DType,
+        /// Bytes of the storage when the views were made.
+        storage_nbytes: usize,
+        /// Each output's layout and dtype, by output number.
+        outputs: Vec<(Layout, DType)>,
+    },
+    /// An op tensh has no formula for: backward through it raises.
+    Unsupported {
+        /// The op's Python name, for the message.
+        op: String,
+    },
+}
+
+/// Where an input's gradient goes.
+#[derive(Debug, Clone)]
+pub enum Edge {
+    /// Into output `output` of the node that made the input.
+    Node {
+        /// The input's node.
+        node: Rc<Node>,
+        /// Which of its outputs the input was.
+        output: usize,
+    },
+    /// Into the `.grad` of a leaf that requires grad.
+    Leaf(Tensor),
+}
+
+/// A recorded op.
+#[derive(Debug)]
+pub struct Node {
+    /// PyTorch's name for the node (`grad_fn=<SumBackward0>`).
+    pub name: String,
+    /// The op and what its formula needs.
+    pub op: BackwardOp,
+    /// One entry per tensor input, in the formula's order; `None` where no gradient flows.
+    pub next: Vec<Option<Edge>>,
+    /// How many tensors the op returned.
+    pub outputs: usize,
+    /// Creation order: later nodes run first when several are ready, as in PyTorch.
+    pub seq: u64,
+}
+
+thread_local! {
+    static NEXT_SEQ: Cell<u64> = const { Cell::new(0) };
+}
+
+impl Drop for Node {
+    /// Unlinks the chain of nodes this one holds the last reference to, with a stack
+    /// instead of recursion.
+    fn drop(&mut self) {
+        let mut stack = take_node_edges(&mut self.next);
+        while let Some(rc) = stack.pop() {
+            if let Ok(mut node) = Rc::try_unwrap(rc) {
+                stack.extend(take_node_edges(&mut node.next));
+            }
+        }
+    }
+}
+
+fn take_node_edges(next: &mut Vec<Option<Edge>>) -> Vec<Rc<Node>> {
+    std::mem::take(next)
+        .into_iter()
+        .filter_map(|e| match e {
+            Some(Edge::Node { node, .. }) => Some(node),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The edge that a gradient for `t` should follow, or `None` when `t` needs none.
+pub fn edge_of(t: &Tensor) -> Option<Edge> {
+    t.with(|i| match &i.grad.grad_fn {
+        Some(node) => Some(Edge::Node {
+            node: node.clone(),
+            output: i.grad.output_nr,
+        }),
+        None if i.grad.requires_grad => Some(Edge::Leaf(t.clone())),
+        None => None,
+    })
+}
+
+/// A handle to `t`'s values and geometry without its autograd state.
+pub fn detached(t: &Tensor) -> Tensor {
+    t.alias(t.layout())
+}
+
+/// Records `op` on `outputs` when any of `inputs` requires grad; returns whether it did.
+/// The outputs become non-leaves that require grad, output `i` of the new node.
+pub fn record(outputs: &[&Tensor], name: &str, inputs: &[&Tensor], op: BackwardOp) -> bool {
+    let next: Vec<Option<Edge>> = inputs.iter().map(|t| edge_of(t)).collect();
+    if next.iter().all(Option::is_none) {
+        return false;
+    }
+    let seq = NEXT_SEQ.with(|s| {
+        let v = s.get();
+        s.set(v + 1);
+        v
+    });
+    let node = Rc::new(Node {
+        name: name.to_string(),
+        op,
+        next,
+        outputs: outputs.len(),
+        seq,
+    });
+    for (i, out) in outputs.iter().enumerate() {
+        out.with_grad_mut(|g| {
+            g.requires_grad = true;
+            g.grad_fn = Some(node.clone());
+            g.output_nr = i;
+        });
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf() -> Tensor {
+        let t = Tensor::zeros(vec![1], DType::Float32).unwrap();
+        t.with_grad_mut(|g| g.requires_grad = true);
+        t
+    }
+
+    #[test]
+    fn nothing_is_recorded_without_an_input_that_requires_grad() {
+        let a = Tensor::zeros(vec![1], DType::Float32).unwrap();
+        let out = Tensor::zeros(vec![1], DType::Float32).unwrap();
+        assert!(!record(&[&out], "NegBackward0", &[&a], BackwardOp::Neg));
+        assert!(out.grad_state().grad_fn.is_none());
+    }
+
+    #[test]
+    fn an_in_place_record_links_to_the_previous_node_not_to_itself() {
+        let x = leaf();
+        let y = Tensor::zeros(vec![1], DType::Float32).unwrap();
+        record(&[&y], "MulBackward0", &[&x], BackwardOp::Neg);
+        let first = y.grad_state().grad_fn.unwrap();
+        // y.add_(y): inputs are y as it is now; the output is y itself.
+        record(&[&y], "AddBackward0", &[&y, &y], BackwardOp::Neg);
+        let second = y.grad_state().grad_fn.unwrap();
+        for e in &second.next {
+            match e {
+                Some(Edge::Node { node, .. }) => assert!(Rc::ptr_eq(node, &first)),
+                other => panic!("unexpected edge {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn dropping_a_long_chain_does_not_recurse() {
+        let x = leaf();
+        let mut y = x.clone();
+        for _ in 0..1_000_000 {
+            let out = Tensor::zeros(vec![1], DType::Float32).unwrap();
+            record(&[&out], "NegBackward0", &[&y], BackwardOp::Neg);
+            y = out;
+        }
+        drop(y);
+        assert!(x.requires_grad());
+    }
+}
