@@ -139,3 +139,88 @@ proptest! {
         }
     }
 }
+
+/// Numbers at and near the ends of `i64`, and the small ones around 0.
+fn extreme() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        Just(i64::MIN),
+        Just(i64::MIN + 1),
+        Just(i64::MAX),
+        Just(i64::MAX - 1),
+        Just(i64::MAX - 7),
+        Just(1i64 << 32),
+        Just(1i64 << 62),
+        Just(-(1i64 << 62)),
+        Just(-1i64),
+        Just(0i64),
+        Just(1i64),
+    ]
+}
+
+/// Rhai spells `i64::MIN` as an expression (its literal does not fit before negation).
+fn lit(v: i64) -> String {
+    if v == i64::MIN {
+        "(-9223372036854775807 - 1)".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+const VIEW_OPS: &[(&str, usize)] = &[
+    ("view", 2),
+    ("reshape", 2),
+    ("expand", 2),
+    ("narrow", 3),
+    ("select", 2),
+    ("diagonal", 3),
+    ("unfold", 3),
+    ("as_strided", 3),
+    ("unflatten", 2),
+    ("split", 2),
+    ("chunk", 2),
+    ("tensor_split", 2),
+    ("movedim", 2),
+    ("transpose", 2),
+    ("squeeze", 1),
+    ("unsqueeze", 1),
+    ("flatten", 2),
+    ("resize_", 2),
+    ("set_", 4),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    /// View ops and slices given numbers at and near `i64::MIN`/`i64::MAX`, 0 and ±1: each
+    /// call is a valid view (that can be printed and summed) or PyTorch's error.
+    #[test]
+    fn views_at_the_int64_limits_never_panic(
+        t in 0..TENSORS.len(),
+        op in 0..VIEW_OPS.len(),
+        values in prop::collection::vec(extreme(), 4),
+        slice in prop::collection::vec(prop::option::of(extreme()), 3),
+    ) {
+        tensh::script::output::start_capture();
+        let mut session = Session::new();
+        session.eval(&format!("let x = {};", TENSORS[t])).expect("tensor builds");
+        let (name, arity) = VIEW_OPS[op];
+        let v: Vec<String> = values.iter().map(|&v| lit(v)).collect();
+        let args = match name {
+            "as_strided" => format!("[{}], [{}], {}", v[0], v[1], v[2]),
+            "set_" => format!("x.untyped_storage(), {}, [{}], [{}]", v[0], v[1], v[2]),
+            _ => v[..arity].join(", "),
+        };
+        let part = |p: &Option<i64>| p.map(|v| v.to_string()).unwrap_or_default();
+        let slice = format!("{}:{}:{}", part(&slice[0]), part(&slice[1]), part(&slice[2]));
+        for code in [
+            // A valid view may have 2^62 elements: only small ones are summed.
+            format!("let y = x.{name}({args}); print(y.stride()); if y.numel() < 100000 {{ print(y); print(y.sum()); }}"),
+            format!("let y = x[\"{slice}\"]; print(y); print(y.sum());"),
+            format!("let y = x[\"..., {slice}\"]; y.fill_(1); print(y.contiguous());"),
+        ] {
+            if let Err(e) = session.eval(&code) {
+                prop_assert!(!e.message.contains("InternalError"), "{code}: {}", e.message);
+            }
+        }
+    }
+}

@@ -47,32 +47,12 @@ pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
     })
 }
 
-/// Bytes a strided layout spans (0 when empty), or PyTorch's overflow error (negative
-/// strides count as overflow, as PyTorch computes with unsigned numbers).
+/// Bytes a strided layout at offset 0 spans (0 when empty), or PyTorch's overflow error
+/// (`layout::storage_span_bytes`).
 pub fn strided_nbytes(sizes: &[i64], strides: &[i64], itemsize: usize) -> Result<usize> {
-    if sizes.contains(&0) {
-        return Ok(0);
-    }
-    let span = |acc: i64, (&s, &st): (&i64, &i64)| {
-        if st < 0 {
-            return None;
-        }
-        (s - 1).checked_mul(st).and_then(|x| acc.checked_add(x))
-    };
-    sizes
-        .iter()
-        .zip(strides)
-        .try_fold(0i64, span)
-        .and_then(|l| l.checked_add(1))
-        .and_then(|n| n.checked_mul(itemsize as i64))
-        .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| {
-            TorchError::runtime(format!(
-                "Storage size calculation overflowed with sizes={} and strides={}",
-                fmt_list(sizes),
-                fmt_list(strides)
-            ))
-        })
+    let n = super::layout::storage_span_bytes(sizes, strides, 0, itemsize)?;
+    // The span is at most i64::MAX; on a 32-bit target it may not fit a usize.
+    usize::try_from(n).map_err(|_| cannot_allocate(n as u128))
 }
 
 /// `nbytes` zero bytes, or PyTorch's out-of-memory error. Zeroed pages are requested from the

@@ -181,19 +181,29 @@ pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) ->
             "upper bound and lower bound inconsistent with step sign",
         ));
     }
+    // The element count as PyTorch computes it: integer bounds in wrapping int64 arithmetic
+    // (so a range wider than int64 can come out empty, as there), float bounds in double;
+    // a count that is negative or past int64 is PyTorch's error.
     let n = if dtype.is_integral() && !any_float {
         let (s, e, st) = (start.to_i64(), end.to_i64(), step.to_i64());
-        (e - s + st - st.signum()) / st
+        let n = e
+            .wrapping_sub(s)
+            .wrapping_add(st)
+            .wrapping_sub(st.signum())
+            .wrapping_div(st);
+        (n >= 0).then_some(n)
     } else {
-        ((e - s) / st).ceil() as i64
+        let n = ((e - s) / st).ceil();
+        (n.is_finite() && n < i64::MAX as f64).then_some(n as i64)
     };
+    let n = n.ok_or_else(|| TorchError::runtime("invalid size, possible overflow?"))?;
     let t = Tensor::zeros(vec![n], dtype)?;
     let integral = dtype.is_integral() && !any_float;
     let (s_int, st_int) = (start.to_i64(), step.to_i64());
     t.storage().with_bytes_mut(|bytes| {
         for (i, out) in bytes.chunks_exact_mut(dtype.itemsize()).enumerate() {
             let value = if integral {
-                Scalar::Int(s_int + i as i64 * st_int)
+                Scalar::Int(s_int.wrapping_add((i as i64).wrapping_mul(st_int)))
             } else {
                 Scalar::Float(s + st * i as f64)
             };

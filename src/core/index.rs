@@ -63,7 +63,13 @@ fn slice_range(start: Option<i64>, stop: Option<i64>, step: i64, size: i64) -> (
     };
     let s = start.map(clamp).unwrap_or(0);
     let e = stop.map(clamp).unwrap_or(size);
-    let len = if e > s { (e - s + step - 1) / step } else { 0 };
+    // PyTorch's formula in wrapping arithmetic: a step near i64::MAX gives a negative
+    // length here, as there, and the layout check then raises PyTorch's overflow error.
+    let len = if e > s {
+        (e - s).wrapping_add(step - 1) / step
+    } else {
+        0
+    };
     (s, len)
 }
 
@@ -116,7 +122,7 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
                 let (s, len) = slice_range(*start, *stop, step, src.sizes[d]);
                 out.offset += s * src.strides[d];
                 out.sizes.push(len);
-                out.strides.push(src.strides[d] * step);
+                out.strides.push(src.strides[d].wrapping_mul(step));
                 d += 1;
             }
             IndexItem::NewAxis | IndexItem::Bool(_) => {
@@ -338,7 +344,7 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     check_zero_dim(t, items)?;
     let Sliced { view, advanced } = apply_basic(t, items)?;
     if advanced.is_empty() {
-        let out = t.alias(view);
+        let out = t.alias(view.checked(t.dtype().itemsize())?);
         record_view(&out, t, basic_node_name(items));
         return Ok(out);
     }
@@ -411,7 +417,7 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
     }
     let Sliced { view, advanced } = apply_basic(t, items)?;
     if advanced.is_empty() {
-        let target = t.alias(view);
+        let target = t.alias(view.checked(t.dtype().itemsize())?);
         return match value {
             Value::Scalar(s) => copy::fill_(&target, *s),
             Value::Tensor(v) => copy::copy_(&target, &expand_value(v, &target.sizes())?),

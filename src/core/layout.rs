@@ -208,6 +208,14 @@ pub fn storage_span_bytes(
     })
 }
 
+fn invalid_shape(shape: &[i64], numel: i64) -> TorchError {
+    TorchError::runtime(format!(
+        "shape '{}' is invalid for input of size {}",
+        fmt_list(shape),
+        numel
+    ))
+}
+
 /// Replaces one `-1` in `shape` with what makes its product `numel`, with PyTorch's errors.
 pub fn infer_size(shape: &[i64], numel: i64) -> Result<Vec<i64>> {
     let mut product = 1i64;
@@ -220,9 +228,10 @@ pub fn infer_size(shape: &[i64], numel: i64) -> Result<Vec<i64>> {
             }
             inferred = Some(d);
         } else if s >= 0 {
+            // A product past i64 can't be any tensor's element count: the shape is invalid.
             product = product
                 .checked_mul(s)
-                .ok_or_else(|| TorchError::runtime("numel: integer multiplication overflow"))?;
+                .ok_or_else(|| invalid_shape(shape, numel))?;
         } else {
             return Err(TorchError::runtime(format!(
                 "invalid shape dimension {s} at index {index} of shape {}",
@@ -232,11 +241,7 @@ pub fn infer_size(shape: &[i64], numel: i64) -> Result<Vec<i64>> {
     }
     let fits = numel == product || (inferred.is_some() && product > 0 && numel % product == 0);
     if !fits {
-        return Err(TorchError::runtime(format!(
-            "shape '{}' is invalid for input of size {}",
-            fmt_list(shape),
-            numel
-        )));
+        return Err(invalid_shape(shape, numel));
     }
     let mut out = shape.to_vec();
     if let Some(d) = inferred {

@@ -10,10 +10,13 @@ use super::tensor::record::{record_copy, record_view};
 /// node name). Every view op makes its result here, so every view keeps its gradient; an
 /// op built on another (`t` on `transpose`) records again under its own name, which
 /// replaces the inner record.
-fn derived(t: &Tensor, layout: Layout, name: &str) -> Tensor {
-    let out = t.alias(layout);
+///
+/// The layout is checked here (`Layout::checked`), so no view op can make a tensor whose
+/// span or element count overflows, whatever numbers a script passed.
+fn derived(t: &Tensor, layout: Layout, name: &str) -> Result<Tensor> {
+    let out = t.alias(layout.checked(t.dtype().itemsize())?);
     record_view(&out, t, name);
-    out
+    Ok(out)
 }
 
 /// Records `out`, made by an op named `name` from `t` through other view ops, under that
@@ -84,7 +87,7 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
         )
     })?;
-    Ok(derived(
+    derived(
         t,
         Layout {
             sizes,
@@ -92,7 +95,7 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             offset: l.offset,
         },
         "ViewBackward0",
-    ))
+    )
 }
 
 /// `t.reshape(shape)`: a view when possible, else a contiguous copy.
@@ -100,7 +103,7 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let l = t.layout();
     let sizes = infer_size(shape, l.numel())?;
     match view_strides(&l.sizes, &l.strides, &sizes) {
-        Some(strides) => Ok(derived(
+        Some(strides) => derived(
             t,
             Layout {
                 sizes,
@@ -108,7 +111,7 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
                 offset: l.offset,
             },
             "ViewBackward0",
-        )),
+        ),
         None => {
             let c = super::copy::contiguous_copy(t)?;
             let out = view(&c, &sizes)?;
@@ -169,7 +172,7 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         }
     }
     super::alloc::checked_numel(&new_sizes)?;
-    Ok(derived(
+    derived(
         t,
         Layout {
             sizes: new_sizes,
@@ -177,7 +180,7 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             offset: l.offset,
         },
         "ExpandBackward0",
-    ))
+    )
 }
 
 /// The `torch.LongTensor`-style name PyTorch prints in some messages (`Long` for int64).
@@ -191,11 +194,11 @@ pub fn transpose(t: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
     let n = l.ndim();
     let (a, b) = (wrap_dim(d0, n)?, wrap_dim(d1, n)?);
     if n == 0 {
-        return Ok(derived(t, l, "TransposeBackward0"));
+        return derived(t, l, "TransposeBackward0");
     }
     l.sizes.swap(a, b);
     l.strides.swap(a, b);
-    Ok(derived(t, l, "TransposeBackward0"))
+    derived(t, l, "TransposeBackward0")
 }
 
 /// `t.permute(dims)`.
@@ -223,7 +226,7 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
         sizes.push(l.sizes[d]);
         strides.push(l.strides[d]);
     }
-    Ok(derived(
+    derived(
         t,
         Layout {
             sizes,
@@ -231,7 +234,7 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
             offset: l.offset,
         },
         "PermuteBackward0",
-    ))
+    )
 }
 
 /// `t.t()`: transpose of a matrix; vectors and scalars are returned as views unchanged.
@@ -243,7 +246,7 @@ pub fn t(t: &Tensor) -> Result<Tensor> {
         )));
     }
     if n < 2 {
-        Ok(derived(t, t.layout(), "TBackward0"))
+        derived(t, t.layout(), "TBackward0")
     } else {
         Ok(renamed(transpose(t, 0, 1)?, t, "TBackward0"))
     }
@@ -293,7 +296,7 @@ pub fn movedim(t: &Tensor, src: &[i64], dst: &[i64]) -> Result<Tensor> {
     }
     if n == 0 {
         // A 0-d tensor has nothing to move; dims 0 and -1 were accepted above.
-        return Ok(derived(t, t.layout(), "PermuteBackward0"));
+        return derived(t, t.layout(), "PermuteBackward0");
     }
     let mut order: Vec<i64> = vec![-1; n];
     let mut used = vec![false; n];
@@ -332,14 +335,14 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
             "narrow(): length must be non-negative.",
         ));
     }
-    if start + length > size {
+    if length > size - start {
         return Err(TorchError::runtime(format!(
             "start ({start}) + length ({length}) exceeds dimension size ({size})."
         )));
     }
     l.offset += start * l.strides[d];
     l.sizes[d] = length;
-    Ok(derived(t, l, "SliceBackward0"))
+    derived(t, l, "SliceBackward0")
 }
 
 /// `t.select(dim, index)`: drops a dimension.
@@ -364,7 +367,7 @@ pub fn select(t: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     l.offset += index * l.strides[d];
     l.sizes.remove(d);
     l.strides.remove(d);
-    Ok(derived(t, l, "SelectBackward0"))
+    derived(t, l, "SelectBackward0")
 }
 
 /// `t.squeeze()` (all size-1 dims) or `t.squeeze(dims)`.
@@ -388,7 +391,7 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
         }
     }
     let keep: Vec<usize> = (0..n).filter(|&d| !drop[d]).collect();
-    Ok(derived(
+    derived(
         t,
         Layout {
             sizes: keep.iter().map(|&d| l.sizes[d]).collect(),
@@ -400,7 +403,7 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
         } else {
             "SqueezeBackward1"
         },
-    ))
+    )
 }
 
 /// `t.unsqueeze(dim)`: inserts a size-1 dim whose stride continues the next dim's.
@@ -414,7 +417,7 @@ pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
     };
     l.sizes.insert(d, 1);
     l.strides.insert(d, stride);
-    Ok(derived(t, l, "UnsqueezeBackward0"))
+    derived(t, l, "UnsqueezeBackward0")
 }
 
 /// `t.diagonal(offset, dim1, dim2)`.
@@ -451,7 +454,7 @@ pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
     }
     sizes.push(len);
     strides.push(l.strides[a] + l.strides[b]);
-    Ok(derived(
+    derived(
         t,
         Layout {
             sizes,
@@ -459,7 +462,7 @@ pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
             offset: start,
         },
         "DiagonalBackward0",
-    ))
+    )
 }
 
 /// `t.unfold(dim, size, step)`: windows of `size` every `step` along `dim`, as a new last dim.
@@ -495,7 +498,7 @@ pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
         sizes.push(size);
         strides.push(stride);
     }
-    Ok(derived(
+    derived(
         t,
         Layout {
             sizes,
@@ -503,7 +506,7 @@ pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
             offset: l.offset,
         },
         "UnfoldBackward0",
-    ))
+    )
 }
 
 /// `t.as_strided(size, stride, storage_offset)`: any layout within the storage.
@@ -514,7 +517,7 @@ pub fn as_strided(
     offset: Option<i64>,
 ) -> Result<Tensor> {
     let layout = checked_strided_layout(t, sizes, strides, offset)?;
-    Ok(derived(t, layout, "AsStridedBackward0"))
+    derived(t, layout, "AsStridedBackward0")
 }
 
 /// Validates a user-given layout against `t`'s storage (shared by `as_strided` and
@@ -536,13 +539,6 @@ pub fn checked_strided_layout(
             fmt_list(strides)
         )));
     }
-    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
-        return Err(TorchError::runtime(format!(
-            "Trying to create tensor with negative dimension {s}: {}",
-            fmt_list(sizes)
-        )));
-    }
-    super::alloc::strided_nbytes(sizes, strides, t.dtype().itemsize())?;
     let offset = offset.unwrap_or_else(|| t.offset());
     if offset < 0 {
         return Err(TorchError::runtime(format!(
@@ -553,7 +549,8 @@ pub fn checked_strided_layout(
         sizes: sizes.to_vec(),
         strides: strides.to_vec(),
         offset,
-    };
+    }
+    .checked(t.dtype().itemsize())?;
     layout.check_in_bounds(t.dtype().itemsize(), t.storage().nbytes())?;
     Ok(layout)
 }
@@ -598,7 +595,7 @@ pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
         return reshape(t, &[1]);
     }
     if s == e {
-        return Ok(derived(t, l, "ViewBackward0"));
+        return derived(t, l, "ViewBackward0");
     }
     let mut shape = l.sizes[..s].to_vec();
     shape.push(l.sizes[s..=e].iter().product());

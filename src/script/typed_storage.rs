@@ -25,6 +25,14 @@ pub struct TypedStorage {
     pub dtype: DType,
 }
 
+/// Bytes of `n` (non-negative) elements of `dtype`: PyTorch's `ValueError` when the count
+/// no longer fits in `i64` (it converts `n * itemsize` to a C `long long`).
+fn typed_nbytes(n: i64, dtype: DType) -> RhaiResult<usize> {
+    n.checked_mul(dtype.itemsize() as i64)
+        .and_then(|b| usize::try_from(b).ok())
+        .ok_or_else(|| to_rhai(TorchError::value("Overflow when unpacking long long")))
+}
+
 /// PyTorch's deprecation warning, shown once per session.
 pub fn warn_deprecated() {
     super::warnings::warn_once(
@@ -118,7 +126,10 @@ fn new_legacy(dtype: DType, a: &Args) -> RhaiResult<TypedStorage> {
                     "Storage size must be non-negative, got {n}"
                 ))));
             }
-            TypedStorage::from_values(&vec![Scalar::Int(0); n as usize], dtype)
+            Ok(TypedStorage {
+                storage: Storage::zeroed(typed_nbytes(n, dtype)?).rhai()?,
+                dtype,
+            })
         }
     }
 }
@@ -243,7 +254,7 @@ pub fn register(r: &mut Registry) {
                 "Storage size must be non-negative, got {n}"
             ))));
         }
-        t.storage.resize(n as usize * t.dtype.itemsize()).rhai()?;
+        t.storage.resize(typed_nbytes(n, t.dtype)?).rhai()?;
         Ok(Dynamic::from(t.clone()))
     });
     m(engine, super::engine::IS_SHARED_INTERNAL, 0, |t, _| {
