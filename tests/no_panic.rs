@@ -202,7 +202,7 @@ proptest! {
     ) {
         tensh::script::output::start_capture();
         let mut session = Session::new();
-        session.eval(&format!("let x = {};", TENSORS[t])).expect("tensor builds");
+        let _ = session.eval(&format!("let x = {};", TENSORS[t])).expect("tensor builds");
         let (name, arity) = VIEW_OPS[op];
         let v: Vec<String> = values.iter().map(|&v| lit(v)).collect();
         let args = match name {

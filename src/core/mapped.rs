@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use memmap2::{MmapMut, MmapOptions};
 
 use super::error::{Result, TorchError};
-use super::storage::Storage;
+use super::storage::{FileOrigin, Storage};
 
 fn os_error(e: &std::io::Error) -> String {
     let code = e.raw_os_error().unwrap_or(0);
@@ -58,11 +58,15 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
             0,
             shared.then(|| filename.to_string()),
             false,
+            None,
         ));
     }
     // SAFETY: memmap2 maps are unsafe because another process may change the file under the
     // map. tensh reads and writes the map only as bytes (every value is valid for u8), through
     // bounds-checked slices, so a concurrent change can alter values but never memory safety.
+    // A file truncated below the map would fault (SIGBUS) on access: the storage keeps the
+    // file (`FileOrigin`) and checks its size before handing out the bytes. Two maps of one
+    // file alias; `Storage::shares_memory` knows them by device and inode.
     let map = unsafe {
         if shared {
             MmapOptions::new().len(nbytes).map_mut(&file)
@@ -76,11 +80,13 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
             os_error(&e)
         ))
     })?;
+    let origin = FileOrigin::new(file).map_err(|e| TorchError::runtime(os_error(&e)))?;
     Ok(Storage::mapped(
         map,
         nbytes,
         shared.then(|| filename.to_string()),
         false,
+        Some(origin),
     ))
 }
 
@@ -144,6 +150,73 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), vec![7; 8]);
         assert!(from_file(p, false, 9).is_err());
         assert!(from_file(dir.join("missing").to_str().unwrap(), false, 1).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn temp_file(tag: &str, nbytes: usize) -> (std::path::PathBuf, String) {
+        let dir = std::env::temp_dir().join(format!("tensh-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data.bin");
+        let bytes: Vec<u8> = (0..nbytes).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, bytes).unwrap();
+        let p = path.to_str().unwrap().to_string();
+        (dir, p)
+    }
+
+    #[test]
+    fn two_maps_of_one_file_share_memory_and_copy_as_memmove() {
+        use crate::core::dtype::DType;
+        use crate::core::layout::Layout;
+        use crate::core::tensor::Tensor;
+        const N: usize = 8192;
+        let (dir, p) = temp_file("alias", N);
+        let (a, b) = (
+            from_file(&p, true, N).unwrap(),
+            from_file(&p, true, N).unwrap(),
+        );
+        let private = from_file(&p, false, N).unwrap();
+        let other = Storage::from_vec(vec![0; N]);
+        assert!(a.shares_memory(&b) && b.shares_memory(&private));
+        assert!(!a.shares_memory(&other));
+        // b[1:] = a[:-1]: the same file bytes, one position apart, through two maps. A
+        // forward copy between the two slices would smear the first bytes over the rest.
+        let n = N as i64 - 1;
+        let src = Tensor::from_parts(a.clone(), DType::UInt8, Layout::contiguous(vec![n]));
+        let dst = Tensor::from_parts(b.clone(), DType::UInt8, Layout::contiguous(vec![n]));
+        dst.set_layout(Layout {
+            sizes: vec![n],
+            strides: vec![1],
+            offset: 1,
+        });
+        crate::core::copy::copy_(&dst, &src).unwrap();
+        let expected: Vec<u8> = std::iter::once(0)
+            .chain((0..N - 1).map(|i| (i % 251) as u8))
+            .collect();
+        assert_eq!(std::fs::read(&p).unwrap(), expected);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_truncated_under_its_map_is_refused_not_a_sigbus() {
+        use crate::core::dtype::DType;
+        use crate::core::layout::Layout;
+        use crate::core::tensor::Tensor;
+        let (dir, p) = temp_file("truncated", 64);
+        for shared in [true, false] {
+            std::fs::write(&p, vec![1u8; 8192]).unwrap();
+            let s = from_file(&p, shared, 8192).unwrap();
+            let t = Tensor::from_parts(s.clone(), DType::UInt8, Layout::contiguous(vec![8192]));
+            assert_eq!(crate::core::copy::to_scalars(&t).unwrap().len(), 8192);
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&p)
+                .unwrap()
+                .set_len(0)
+                .unwrap();
+            assert!(crate::core::copy::to_scalars(&t).is_err());
+            assert!(crate::core::copy::fill_(&t, crate::core::scalar::Scalar::Int(3)).is_err());
+            assert_eq!(s.nbytes(), 0);
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

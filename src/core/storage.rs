@@ -26,6 +26,8 @@ pub enum Backing {
         filename: Option<String>,
         /// Whether this is shared memory (`is_shared()`).
         shared_memory: bool,
+        /// The file mapped, for file maps (`from_file`).
+        origin: Option<FileOrigin>,
     },
     /// A fixed window `[start, start + len)` of another storage's bytes (what `frombuffer`
     /// with an offset or count makes). Never resizable.
@@ -39,12 +41,49 @@ pub enum Backing {
     },
 }
 
+/// The file behind a file map: kept open so that its size can be checked before the map is
+/// touched, and identified by device and inode so that two maps of one file are known to
+/// share memory.
+#[derive(Debug)]
+pub struct FileOrigin {
+    file: std::fs::File,
+    id: (u64, u64),
+}
+
+impl FileOrigin {
+    /// The origin of a map of `file`.
+    pub fn new(file: std::fs::File) -> std::io::Result<FileOrigin> {
+        use std::os::unix::fs::MetadataExt;
+        let m = file.metadata()?;
+        Ok(FileOrigin {
+            file,
+            id: (m.dev(), m.ino()),
+        })
+    }
+
+    /// Whether the file still covers `len` bytes. Touching a page of a map past the end of
+    /// its file raises SIGBUS; a file another process truncated is refused here instead
+    /// (the check and the access are not atomic: a truncation in between still faults).
+    fn covers(&self, len: usize) -> bool {
+        self.file.metadata().is_ok_and(|m| m.len() >= len as u64)
+    }
+}
+
 impl Backing {
-    /// The bytes of a root backing (a window has none of its own).
+    /// The bytes of a root backing (a window has none of its own). A file map whose file
+    /// shrank below it has no bytes: every kernel's bounds check then refuses it.
     fn own(&self) -> &[u8] {
         match self {
             Backing::Heap(v) => v,
-            Backing::Mapped { map, len, .. } => &map[..*len],
+            Backing::Mapped {
+                map, len, origin, ..
+            } => {
+                if origin.as_ref().is_none_or(|o| o.covers(*len)) {
+                    &map[..*len]
+                } else {
+                    &[]
+                }
+            }
             Backing::Window { .. } => &[],
         }
     }
@@ -52,8 +91,26 @@ impl Backing {
     fn own_mut(&mut self) -> &mut [u8] {
         match self {
             Backing::Heap(v) => v,
-            Backing::Mapped { map, len, .. } => &mut map[..*len],
+            Backing::Mapped {
+                map, len, origin, ..
+            } => {
+                if origin.as_ref().is_none_or(|o| o.covers(*len)) {
+                    &mut map[..*len]
+                } else {
+                    &mut []
+                }
+            }
             Backing::Window { .. } => &mut [],
+        }
+    }
+
+    /// The (device, inode) of a mapped file.
+    fn file_id(&self) -> Option<(u64, u64)> {
+        match self {
+            Backing::Mapped {
+                origin: Some(o), ..
+            } => Some(o.id),
+            _ => None,
         }
     }
 }
@@ -97,6 +154,7 @@ impl Storage {
         len: usize,
         filename: Option<String>,
         shared_memory: bool,
+        origin: Option<FileOrigin>,
     ) -> Storage {
         let len = len.min(map.len());
         Storage(Rc::new(StorageCell {
@@ -105,6 +163,7 @@ impl Storage {
                 len,
                 filename,
                 shared_memory,
+                origin,
             }),
             resizable: Cell::new(false),
         }))
@@ -121,6 +180,7 @@ impl Storage {
             len,
             filename: None,
             shared_memory: true,
+            origin: None,
         };
     }
 
@@ -166,10 +226,17 @@ impl Storage {
         }
     }
 
-    /// Whether the two storages are backed by the same memory (same storage, or windows of
-    /// it). Kernels use this to avoid borrowing one buffer twice.
+    /// Whether the two storages may be backed by the same memory: the same storage, windows
+    /// of it, or two maps of one file (the same pages at two addresses). Kernels use this
+    /// to copy a source aside before writing, so that no slice is ever read while the same
+    /// bytes are written through another.
     pub fn shares_memory(&self, other: &Storage) -> bool {
-        Rc::ptr_eq(&self.root().0, &other.root().0)
+        let (a, b) = (self.root(), other.root());
+        if Rc::ptr_eq(&a.0, &b.0) {
+            return true;
+        }
+        let id = |s: &Storage| s.0.backing.borrow().file_id();
+        matches!((id(&a), id(&b)), (Some(x), Some(y)) if x == y)
     }
 
     /// Size in bytes.
