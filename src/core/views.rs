@@ -382,8 +382,14 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
             }
         }
         Some(ds) => {
+            let mut seen = vec![false; n.max(1)];
             for &d in ds {
                 let w = wrap_dim(d, n)?;
+                if std::mem::replace(&mut seen[w], true) {
+                    return Err(TorchError::runtime(format!(
+                        "dim {w} appears multiple times in the list of dims"
+                    )));
+                }
                 if n > 0 && l.sizes[w] == 1 {
                     drop[w] = true;
                 }

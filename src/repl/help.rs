@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use super::catalog::Catalog;
 use super::docs;
 use super::meta::COMMANDS;
+use crate::script::signature::{self, Form};
 
 /// The `:help` overview.
 pub fn overview() -> String {
@@ -76,6 +77,13 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
     if let Some(doc) = docs::doc(bare) {
         text += "\n";
         text += doc;
+    }
+    // The declared signatures, keywords and defaults as PyTorch names them.
+    if let Some(sig) = signature::lookup(bare, Form::Method) {
+        text += "\nsignatures (keywords go in a trailing #{...} map):";
+        for line in sig.help_lines() {
+            text += &format!("\n  Tensor.{line}");
+        }
     }
     Some(text)
 }

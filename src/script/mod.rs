@@ -15,6 +15,7 @@ pub mod output;
 pub mod random_api;
 pub mod registry;
 pub mod session;
+pub mod signature;
 pub mod storage_api;
 pub mod tensor_math;
 pub mod tensor_meta;

@@ -8,6 +8,7 @@ use rhai::{Dynamic, Engine, Module};
 use super::args::{self, Args};
 use super::convert;
 use super::errors::RhaiResult;
+use super::signature::{self, Form};
 use crate::core::tensor::Tensor;
 
 /// A tensor op's body: the tensor and the remaining arguments.
@@ -22,13 +23,21 @@ pub struct Registry<'a> {
     pub torch: &'a mut Module,
 }
 
-/// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
+/// `body` behind the check of the method's declared signature (if it has one), followed by
+/// autograd recording of its tensor result (`grad_hook::track`).
+/// Methods without a declaration still refuse more positionals than they read.
 fn tracked(
     name: &str,
+    max: usize,
     body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
 ) -> impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static {
+    let signature = signature::lookup(name, Form::Method);
     let name = name.to_string();
     move |t, a| {
+        match signature {
+            Some(sig) => signature::check(sig, &a)?,
+            None => a.at_most(&name, max)?,
+        }
         let had_args = !a.pos.is_empty() || !a.kw.is_empty();
         let out = body(t, a)?;
         if t.requires_grad()
@@ -48,7 +57,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        args::method::<Tensor>(self.engine, name, max, tracked(name, body));
+        args::method::<Tensor>(self.engine, name, max, tracked(name, max, body));
     }
 
     /// A tensor method that is also `torch::name(tensor, ...)`.
@@ -58,10 +67,14 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        let op: TensorOp = Rc::new(tracked(name, body));
+        let op: TensorOp = Rc::new(tracked(name, max, body));
         let m = op.clone();
         args::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
+        let signature = signature::lookup(name, Form::Function);
         args::function(self.torch, name, max + 1, move |mut a| {
+            if let Some(sig) = signature {
+                signature::check(sig, &a)?;
+            }
             let input = if a.pos.is_empty() {
                 a.kw.remove("input").unwrap_or_default()
             } else {

@@ -69,6 +69,39 @@ pub fn register_operator(
     });
 }
 
+/// `other * alpha` for `add`/`sub`'s `alpha=` keyword (declared only for those: the other
+/// ops' signatures refuse it). A float `alpha` with integral operands is PyTorch's error.
+fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args) -> RhaiResult<Arg> {
+    let Some(alpha) = a.kw("alpha") else {
+        return Ok(other);
+    };
+    let alpha = crate::script::convert::to_scalar(alpha, "alpha")?;
+    if matches!(alpha, Scalar::Int(1)) {
+        return Ok(other);
+    }
+    let integral = |d: crate::core::dtype::DType| d.is_integral();
+    let other_integral = match &other {
+        Arg::Tensor(t) => integral(t.dtype()),
+        Arg::Number(n) => !matches!(n, Scalar::Float(_) | Scalar::Complex(_)),
+    };
+    if integral(x.dtype()) && other_integral && matches!(alpha, Scalar::Float(_)) {
+        return Err(super::errors::to_rhai(
+            crate::core::error::TorchError::runtime(
+                "For integral input tensors, argument alpha must not be a floating point number.",
+            ),
+        ));
+    }
+    Ok(match other {
+        Arg::Tensor(t) => {
+            Arg::Tensor(ops::binary(BinaryOp::Mul, &Arg::Tensor(t), &Arg::Number(alpha)).rhai()?)
+        }
+        Arg::Number(n) => Arg::Number(match (n, alpha) {
+            (Scalar::Int(p), Scalar::Int(q)) => Scalar::Int(p.wrapping_mul(q)),
+            (p, q) => Scalar::Float(p.to_f64() * q.to_f64()),
+        }),
+    })
+}
+
 /// Registers operators and arithmetic methods.
 pub fn register(r: &mut Registry) {
     let table = [
@@ -86,7 +119,7 @@ pub fn register(r: &mut Registry) {
     for (symbol, name, op) in table {
         register_operator(r.engine, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {
-            let other = arg(a.req(0, "other", name)?, "other")?;
+            let other = scaled_by_alpha(x, arg(a.req(0, "other", name)?, "other")?, &a)?;
             if op == BinaryOp::Div
                 && let Some(mode) = super::tensor_pointwise::rounding_mode(&a)?
             {
@@ -101,7 +134,7 @@ pub fn register(r: &mut Registry) {
         ) {
             let inplace = format!("{name}_");
             r.method(&inplace, 1, move |x, a: Args| {
-                let other = arg(a.req(0, "other", name)?, "other")?;
+                let other = scaled_by_alpha(x, arg(a.req(0, "other", name)?, "other")?, &a)?;
                 ops::binary_(op, x, &other).rhai()?;
                 Ok(Dynamic::from(x.clone()))
             });

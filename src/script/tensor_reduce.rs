@@ -34,7 +34,25 @@ fn keepdim(a: &Args, func: &str) -> RhaiResult<bool> {
     }
 }
 
+/// `dtype=` of `sum`, `mean` and `prod`: accepted when it is the dtype the reduction gives
+/// anyway; a conversion is not built yet and says so rather than being ignored.
+fn check_dtype(t: &Tensor, a: &Args, op: Reduction) -> RhaiResult<()> {
+    let Some(d) = a.dtype()? else { return Ok(()) };
+    if op.out_dtype(t.dtype()).rhai()? == d {
+        return Ok(());
+    }
+    let name = op.name();
+    Err(super::errors::to_rhai(
+        crate::core::error::TorchError::not_implemented(format!(
+            "{name}(dtype=...) converting to another dtype is not built in tensh yet"
+        )),
+    ))
+}
+
 fn run(t: &Tensor, op: Reduction, a: &Args, list: bool) -> RhaiResult<Dynamic> {
+    if matches!(op, Reduction::Sum | Reduction::Mean | Reduction::Prod) {
+        check_dtype(t, a, op)?;
+    }
     let d = dims(a, list)?;
     let out = reduce(t, op, d.as_deref(), keepdim(a, op.name())?).rhai()?;
     if op == Reduction::Sum {
@@ -49,6 +67,7 @@ fn run(t: &Tensor, op: Reduction, a: &Args, list: bool) -> RhaiResult<Dynamic> {
 pub fn register(r: &mut Registry) {
     r.method_and_function("sum", 2, |x, a| {
         if a.pos.is_empty() && a.kw("dim").is_none() {
+            check_dtype(x, &a, Reduction::Sum)?;
             return Ok(Dynamic::from(crate::core::ops::sum_all(x).rhai()?));
         }
         run(x, Reduction::Sum, &a, true)

@@ -1,0 +1,411 @@
+//! Matching a call against declared overloads, with PyTorch's argument-parser rules:
+//! - one overload: its first problem is the error (too many positionals, then each parameter
+//!   in order: given twice, missing, wrong type; then an unknown keyword);
+//! - several: the first that accepts the call wins; if none does and exactly one could take
+//!   that many arguments, its problem is the error; otherwise "received an invalid
+//!   combination of arguments", listing every overload (and, when they all take the same
+//!   number of parameters, why each did not match).
+//!
+//! A lone positional `tuple of ints` parameter also takes its ints as separate positionals
+//! (`x.view(2, 3)`), as PyTorch's methods do.
+
+use rhai::{Array, Dynamic, INT};
+
+use super::{Overload, Param, Signature, Ty};
+use crate::core::dtype::DType;
+use crate::core::tensor::Tensor;
+use crate::script::args::Args;
+use crate::script::convert::py_type_name;
+use crate::script::errors::{RhaiResult, type_error};
+
+/// Why an overload did not take a call.
+enum Failure {
+    TooManyPositional(usize),
+    Multiple(&'static str),
+    Missing(&'static str),
+    WrongType {
+        param: &'static str,
+        type_name: &'static str,
+        position: Option<usize>,
+        given: String,
+    },
+    Unexpected(Vec<String>),
+    /// An error raised at once, whatever the other overloads say (a bad list element).
+    Hard(String),
+}
+
+/// The positionals as an overload sees them: a leading `tuple of ints` parameter gathers
+/// several positionals into one list.
+fn positionals(o: &Overload, args: &Args) -> Result<Vec<Dynamic>, Failure> {
+    // Only a lone positional `tuple of ints` gathers (`view`, `permute`, `expand`), not a
+    // `dim` followed by `keepdim`.
+    let gathers = o.gathers_ints();
+    // Only ints are gathered: `as_strided([2], [1])` passes lists as they are.
+    if !gathers || args.pos.len() < 2 || !is_int(&args.pos[0]) {
+        return Ok(args.pos.clone());
+    }
+    let name = o.params[0].name;
+    for (i, v) in args.pos.iter().enumerate() {
+        if !is_int(v) {
+            return Err(unpack_failure(name, i, v));
+        }
+    }
+    Ok(vec![Dynamic::from(args.pos.to_vec())])
+}
+
+fn unpack_failure(param: &str, index: usize, v: &Dynamic) -> Failure {
+    Failure::Hard(format!(
+        "argument '{param}' failed to unpack the object at pos {} with error \"type must be tuple of ints,but got {}\"",
+        index + 1,
+        given_type(v)
+    ))
+}
+
+fn is_int(v: &Dynamic) -> bool {
+    v.is::<INT>()
+        || v.read_lock::<Tensor>()
+            .is_some_and(|t| t.ndim() == 0 && t.dtype().is_integral() && t.dtype() != DType::Bool)
+}
+
+/// Whether `v` fits `p` (`Err`: a list with an element that can't be an int).
+fn accepts(p: &Param, v: &Dynamic) -> Result<bool, Failure> {
+    if v.is_unit() {
+        return Ok(p.none_default || p.ty == Ty::Any);
+    }
+    Ok(match p.ty {
+        Ty::Int => is_int(v),
+        Ty::Float => v.is::<INT>() || v.is::<f64>() || is_scalar_tensor(v),
+        Ty::Bool => v.is::<bool>(),
+        Ty::Number => {
+            v.is::<INT>()
+                || v.is::<f64>()
+                || v.is::<bool>()
+                || v.is::<crate::script::values::PyComplex>()
+                || is_scalar_tensor(v)
+        }
+        Ty::Tensor => v.is::<Tensor>(),
+        Ty::TensorOrNumber => {
+            v.is::<Tensor>()
+                || v.is::<INT>()
+                || v.is::<f64>()
+                || v.is::<bool>()
+                || v.is::<crate::script::values::PyComplex>()
+        }
+        Ty::IntList => {
+            if let Some(list) = v.read_lock::<Array>() {
+                if let Some((i, bad)) = list.iter().enumerate().find(|(_, e)| !is_int(e)) {
+                    return Err(unpack_failure(p.name, i, bad));
+                }
+                true
+            } else {
+                is_int(v) || v.is::<crate::script::values::Size>()
+            }
+        }
+        Ty::DType => v.is::<DType>(),
+        Ty::Str => v.is_string(),
+        Ty::Any => true,
+    })
+}
+
+fn is_scalar_tensor(v: &Dynamic) -> bool {
+    v.read_lock::<Tensor>().is_some_and(|t| t.ndim() == 0)
+}
+
+/// Python's name for the type of `v`, as PyTorch prints it in these messages.
+fn given_type(v: &Dynamic) -> String {
+    if v.is::<DType>() {
+        "torch.dtype".into()
+    } else if v.is::<crate::script::values::Size>() {
+        "torch.Size".into()
+    } else if v.is::<crate::script::values::PyComplex>() {
+        "complex".into()
+    } else {
+        py_type_name(v)
+    }
+}
+
+/// `list of [int]` for a list in the "invalid types" line.
+fn detailed_type(v: &Dynamic) -> String {
+    match v.read_lock::<Array>() {
+        Some(list) => {
+            let mut kinds: Vec<String> = Vec::new();
+            for e in list.iter() {
+                let k = given_type(e);
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+            }
+            format!("list of [{}]", kinds.join(", "))
+        }
+        None => given_type(v),
+    }
+}
+
+/// The first reason `o` does not take the call.
+fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
+    let pos = positionals(o, args)?;
+    if pos.len() > o.positional() {
+        return Err(Failure::TooManyPositional(pos.len()));
+    }
+    for (i, p) in o.params.iter().enumerate() {
+        let by_position = (i < pos.len()).then(|| &pos[i]);
+        if by_position.is_some() && args.kw.contains_key(p.name) {
+            return Err(Failure::Multiple(p.name));
+        }
+        let Some(v) = by_position.or_else(|| args.kw.get(p.name)) else {
+            if p.optional {
+                continue;
+            }
+            return Err(Failure::Missing(p.name));
+        };
+        if !accepts(p, v)? {
+            return Err(Failure::WrongType {
+                param: p.name,
+                type_name: p.type_name,
+                position: by_position.map(|_| i + 1),
+                given: given_type(v),
+            });
+        }
+    }
+    let unknown = unknown_keywords(o, args);
+    if !unknown.is_empty() {
+        return Err(Failure::Unexpected(unknown));
+    }
+    Ok(())
+}
+
+fn unknown_keywords(o: &Overload, args: &Args) -> Vec<String> {
+    args.kw
+        .keys()
+        .filter(|k| !o.params.iter().any(|p| p.name == k.as_str()))
+        .map(|k| k.to_string())
+        .collect()
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The message of one overload's failure.
+fn message(name: &str, o: &Overload, f: Failure) -> String {
+    match f {
+        Failure::TooManyPositional(given) => {
+            let (min, max) = (o.required_positional(), o.positional());
+            let takes = if min == max {
+                plural(max, "positional argument")
+            } else {
+                format!("from {min} to {max} positional arguments")
+            };
+            let verb = if given == 1 { "was" } else { "were" };
+            format!("{name}() takes {takes} but {given} {verb} given")
+        }
+        Failure::Multiple(p) => format!("{name}() got multiple values for argument '{p}'"),
+        Failure::Missing(p) => format!("{name}() missing 1 required positional arguments: \"{p}\""),
+        Failure::WrongType {
+            param,
+            type_name,
+            position,
+            given,
+        } => {
+            let at = position.map_or(String::new(), |i| format!(" (position {i})"));
+            format!("{name}(): argument '{param}'{at} must be {type_name}, not {given}")
+        }
+        Failure::Unexpected(keys) => {
+            format!("{name}() got an unexpected keyword argument '{}'", keys[0])
+        }
+        Failure::Hard(m) => format!("{name}(): {m}"),
+    }
+}
+
+/// The arguments as PyTorch lists them: `int, float` for positionals, `k=int` for keywords
+/// (each followed by `, ` when there are no positionals). `mark` decides which get `!..!`.
+fn describe(args: &Args, detailed: bool, mark: impl Fn(Option<usize>, &str) -> bool) -> String {
+    let ty = |v: &Dynamic| {
+        if detailed {
+            detailed_type(v)
+        } else {
+            given_type(v)
+        }
+    };
+    let bang = |s: String, m: bool| if m { format!("!{s}!") } else { s };
+    let mut parts: Vec<String> = args
+        .pos
+        .iter()
+        .enumerate()
+        .map(|(i, v)| bang(ty(v), mark(Some(i), "")))
+        .collect();
+    // A script's keyword map has no order of its own; PyTorch lists keywords last first.
+    let keywords = args
+        .kw
+        .iter()
+        .rev()
+        .map(|(k, v)| bang(format!("{k}={}", ty(v)), mark(None, k.as_str())));
+    if parts.is_empty() {
+        keywords.map(|k| format!("{k}, ")).collect()
+    } else {
+        parts.extend(keywords);
+        parts.join(", ")
+    }
+}
+
+/// Why `o` did not match, as the line under it in the "invalid combination" message.
+fn reason(o: &Overload, args: &Args, f: &Failure) -> Option<String> {
+    let unknown = unknown_keywords(o, args);
+    if !unknown.is_empty() {
+        return Some(format!(
+            "didn't match because some of the keywords were incorrect: {}",
+            unknown.join(", ")
+        ));
+    }
+    match f {
+        Failure::WrongType { .. } => {
+            // Marks follow the arguments as given; gathered ints are marked as a whole.
+            let pos = positionals(o, args)
+                .ok()
+                .filter(|p| p.len() == args.pos.len());
+            let fits =
+                |p: Option<&Param>, v: &Dynamic| p.is_some_and(|p| accepts(p, v).unwrap_or(false));
+            let described = describe(args, true, |i, k| match (i, &pos) {
+                (Some(i), Some(pos)) => !fits(o.params.get(i).filter(|p| !p.keyword_only), &pos[i]),
+                (Some(_), None) => false,
+                (None, _) => !fits(o.params.iter().find(|p| p.name == k), &args.kw[k]),
+            });
+            Some(format!(
+                "didn't match because some of the arguments have invalid types: ({described})"
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Checks a call against `sig`; the error is PyTorch's `TypeError`.
+pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
+    let name = sig.name;
+    if sig.no_args {
+        return match (args.kw.is_empty(), args.pos.len()) {
+            (true, 0) => Ok(()),
+            (false, _) => Err(type_error(format!(
+                "Tensor.{name}() takes no keyword arguments"
+            ))),
+            (true, n) => Err(type_error(format!(
+                "TensorBase.{name}() takes no arguments ({n} given)"
+            ))),
+        };
+    }
+    let mut failures = Vec::with_capacity(sig.overloads.len());
+    for o in &sig.overloads {
+        match parse(o, args) {
+            Ok(()) => return Ok(()),
+            Err(Failure::Hard(m)) => return Err(type_error(format!("{name}(): {m}"))),
+            Err(f) => failures.push(f),
+        }
+    }
+    if sig.overloads.len() == 1 {
+        let f = failures.pop().expect("one failure per overload");
+        return Err(type_error(message(name, &sig.overloads[0], f)));
+    }
+    let given = |o: &Overload| {
+        let pos = positionals(o, args).map_or(args.pos.len(), |p| p.len());
+        pos + args.kw.len()
+    };
+    let plausible: Vec<usize> = (0..sig.overloads.len())
+        .filter(|&i| sig.overloads[i].params.len() >= given(&sig.overloads[i]))
+        .collect();
+    if let [only] = plausible[..] {
+        let f = failures.swap_remove(only);
+        return Err(type_error(message(name, &sig.overloads[only], f)));
+    }
+    // Reasons are given only when every overload takes as many parameters, at least as
+    // many as the arguments given.
+    let n = sig.overloads[0].params.len();
+    let same_arity =
+        sig.overloads.iter().all(|o| o.params.len() == n) && args.pos.len() + args.kw.len() <= n;
+    let mut text = format!(
+        "{name}() received an invalid combination of arguments - got ({}), but expected one of:\n",
+        describe(args, false, |_, _| false)
+    );
+    for (o, f) in sig.overloads.iter().zip(&failures) {
+        text.push_str(&format!(" * ({})\n", o.text));
+        if same_arity && let Some(why) = reason(o, args, f) {
+            text.push_str(&format!("      {why}\n"));
+        }
+    }
+    Err(type_error(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rhai::Map;
+
+    fn call(pos: Vec<Dynamic>, kw: &[(&str, Dynamic)]) -> Args {
+        let mut map = Map::new();
+        for (k, v) in kw {
+            map.insert((*k).into(), v.clone());
+        }
+        Args { pos, kw: map }
+    }
+
+    fn err(sig: &Signature, args: Args) -> String {
+        check(sig, &args).unwrap_err().to_string()
+    }
+
+    fn int(i: i64) -> Dynamic {
+        Dynamic::from(i)
+    }
+
+    #[test]
+    fn one_overload_reports_its_first_problem() {
+        let s = Signature::new("transpose", &["int dim0, int dim1"]);
+        assert!(check(&s, &call(vec![int(0), int(1)], &[])).is_ok());
+        assert!(
+            err(&s, call(vec![int(0), int(1), int(2)], &[]))
+                .contains("transpose() takes 2 positional arguments but 3 were given")
+        );
+        assert!(
+            err(&s, call(vec![int(0)], &[("dim2", int(1))]))
+                .contains("transpose() missing 1 required positional arguments: \"dim1\"")
+        );
+        assert!(
+            err(&s, call(vec![int(0), Dynamic::from(1.5)], &[]))
+                .contains("transpose(): argument 'dim1' (position 2) must be int, not float")
+        );
+        assert!(
+            err(&s, call(vec![int(0), int(1)], &[("dim0", int(0))]))
+                .contains("got multiple values for argument 'dim0'")
+        );
+        assert!(
+            err(&s, call(vec![int(0), int(1)], &[("foo", int(0))]))
+                .contains("got an unexpected keyword argument 'foo'")
+        );
+    }
+
+    #[test]
+    fn several_overloads_list_themselves() {
+        let s = Signature::new(
+            "narrow",
+            &[
+                "int dim, Tensor start, int length",
+                "int dim, int start, int length",
+            ],
+        );
+        assert!(check(&s, &call(vec![int(0), int(1), int(2)], &[])).is_ok());
+        let e = err(&s, call(vec![int(0), int(1), int(2), int(9)], &[]));
+        assert!(e.contains("got (int, int, int, int), but expected one of:\n * (int dim, Tensor start, int length)\n * (int dim, int start, int length)\n"), "{e}");
+        let e = err(&s, call(vec![int(0), Dynamic::from(1.5), int(2)], &[]));
+        assert!(e.contains("      didn't match because some of the arguments have invalid types: (int, !float!, int)\n"), "{e}");
+    }
+
+    #[test]
+    fn a_leading_int_list_gathers_positionals() {
+        let s = Signature::new("view", &["torch.dtype dtype", "tuple of ints size"]);
+        assert!(check(&s, &call(vec![int(2), int(3)], &[])).is_ok());
+        assert!(check(&s, &call(vec![Dynamic::from(vec![int(2)])], &[])).is_ok());
+        let e = err(&s, call(vec![int(2), Dynamic::from(3.5)], &[]));
+        assert!(e.contains("view(): argument 'size' failed to unpack the object at pos 2 with error \"type must be tuple of ints,but got float\""), "{e}");
+    }
+}
