@@ -10,17 +10,7 @@ fn cannot_allocate(nbytes: u128) -> TorchError {
     ))
 }
 
-/// The element count of `sizes`, or PyTorch's overflow error. PyTorch multiplies sizes as
-/// unsigned numbers, so a negative size is an overflow too.
-pub fn checked_numel(sizes: &[i64]) -> Result<i64> {
-    sizes
-        .iter()
-        .try_fold(
-            1i64,
-            |acc, &s| if s < 0 { None } else { acc.checked_mul(s) },
-        )
-        .ok_or_else(|| TorchError::runtime("numel: integer multiplication overflow"))
-}
+pub use super::layout::checked_numel;
 
 /// PyTorch's error for a negative size when creating a tensor.
 pub fn check_sizes(sizes: &[i64]) -> Result<()> {

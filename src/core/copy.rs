@@ -11,7 +11,7 @@ use super::scalar::Scalar;
 use super::storage::Storage;
 use super::strided::for_each_run;
 use super::tensor::Tensor;
-use super::views;
+use super::broadcast::broadcast_layout;
 
 /// Copies `src` (same shape) into `dst_bytes`, both described by layouts already checked
 /// against their byte slices.
@@ -97,7 +97,7 @@ pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
     } else {
         src.clone()
     };
-    let sl = views::broadcast_layout(&src.layout(), &dl.sizes)?;
+    let sl = broadcast_layout(&src.layout(), &dl.sizes)?;
     let (dd, sd) = (dst.dtype(), src.dtype());
     let (ds, ss) = (dst.storage(), src.storage());
     let src_bytes_len = ss.nbytes();

@@ -32,6 +32,18 @@ pub fn contiguous_strides(sizes: &[i64]) -> Vec<i64> {
     strides
 }
 
+/// The element count of `sizes`, or PyTorch's overflow error. PyTorch multiplies sizes as
+/// unsigned numbers, so a negative size is an overflow too.
+pub fn checked_numel(sizes: &[i64]) -> Result<i64> {
+    sizes
+        .iter()
+        .try_fold(
+            1i64,
+            |acc, &s| if s < 0 { None } else { acc.checked_mul(s) },
+        )
+        .ok_or_else(|| TorchError::runtime("numel: integer multiplication overflow"))
+}
+
 /// Number of elements of a shape.
 pub fn numel(sizes: &[i64]) -> i64 {
     sizes.iter().product()
@@ -139,7 +151,7 @@ impl Layout {
     /// must fit in `i64`. Errors are PyTorch's.
     pub fn checked(self, itemsize: usize) -> Result<Layout> {
         storage_span_bytes(&self.sizes, &self.strides, self.offset, itemsize)?;
-        super::alloc::checked_numel(&self.sizes)?;
+        checked_numel(&self.sizes)?;
         Ok(self)
     }
 

@@ -2,19 +2,12 @@
 //! (`share_memory_`), through memmap2.
 
 use std::fs::OpenOptions;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use memmap2::{MmapMut, MmapOptions};
+use memmap2::MmapOptions;
 
 use super::error::{Result, TorchError};
+use super::shm::{os_error, shared_memory};
 use super::storage::{FileOrigin, Storage};
-
-fn os_error(e: &std::io::Error) -> String {
-    let code = e.raw_os_error().unwrap_or(0);
-    let text = e.to_string();
-    let text = text.split(" (os error").next().unwrap_or(&text).to_string();
-    format!("{text} ({code})")
-}
 
 /// `UntypedStorage.from_file(filename, shared, nbytes)`: a shared map writes through to the
 /// file (created, and extended to `nbytes`, when needed); a private map is copy-on-write and
@@ -88,38 +81,6 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
         false,
         Some(origin),
     ))
-}
-
-static SHM_COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-/// `nbytes` of POSIX shared memory: a file in `/dev/shm` (what `shm_open` makes on Linux),
-/// unlinked at once so it lives exactly as long as its maps. Falls back to an anonymous
-/// shared map where `/dev/shm` is missing.
-pub fn shared_memory(nbytes: usize) -> Result<MmapMut> {
-    let len = nbytes.max(1);
-    let name = format!(
-        "/dev/shm/tensh_{}_{}",
-        std::process::id(),
-        SHM_COUNTER.fetch_add(1, Ordering::Relaxed)
-    );
-    let created = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&name);
-    let map = match created {
-        Ok(file) => {
-            let _ = std::fs::remove_file(&name);
-            file.set_len(len as u64).map_err(|e| {
-                TorchError::runtime(format!("unable to size shared memory: {}", os_error(&e)))
-            })?;
-            // SAFETY: the file was just created and unlinked; only this process's maps can
-            // reach it, and bytes are accessed through bounds-checked slices.
-            unsafe { MmapOptions::new().len(len).map_mut(&file) }
-        }
-        Err(_) => MmapOptions::new().len(len).map_anon(),
-    };
-    map.map_err(|e| TorchError::runtime(format!("unable to map shared memory: {}", os_error(&e))))
 }
 
 /// `storage.share_memory_()`: moves the bytes into shared memory (no-op when already shared).

@@ -3,6 +3,7 @@
 
 pub mod alloc;
 pub mod autograd;
+pub mod broadcast;
 pub mod checked_scalar;
 pub mod copy;
 pub mod creation;
@@ -17,6 +18,7 @@ pub mod kernels;
 pub mod layout;
 pub mod linalg;
 pub mod mapped;
+pub mod operand;
 pub mod ops;
 pub mod ops_fast;
 pub mod overlap;
@@ -25,6 +27,7 @@ pub mod promotion;
 pub mod random;
 pub mod reduce;
 pub mod scalar;
+pub mod shm;
 pub mod storage;
 pub mod strided;
 pub mod tensor;

@@ -18,32 +18,8 @@ use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::tensor::graph::{Arith, Saved};
 use super::tensor::record;
-use super::views::{broadcast_layout, broadcast_shapes};
-
-/// An operand: a tensor or a Python number.
-#[derive(Debug, Clone)]
-pub enum Arg {
-    /// A tensor.
-    Tensor(Tensor),
-    /// A Python number.
-    Number(Scalar),
-}
-
-/// The binary ops tensh computes elementwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
+use super::broadcast::{broadcast_layout, broadcast_shapes};
+pub use super::operand::{Arg, BinaryOp};
 
 impl BinaryOp {
     fn is_comparison(self) -> bool {

@@ -8,11 +8,11 @@ use super::kernels::binary::{Src, binary, binary_assign};
 use super::kernels::lane::{Arith, Lane};
 use super::kernels::sum::{SumFloat, cascade_sum};
 use super::layout::Layout;
-use super::ops::{Arg, BinaryOp};
+use super::operand::{Arg, BinaryOp};
 use super::scalar::Scalar;
 use super::storage::Storage;
 use super::tensor::Tensor;
-use super::views::broadcast_layout;
+use super::broadcast::broadcast_layout;
 
 /// An operand's bytes, borrowed for the kernel.
 enum Held {

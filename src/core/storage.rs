@@ -315,7 +315,7 @@ impl Storage {
                 shared_memory: true,
                 ..
             } => {
-                let mut bigger = super::mapped::shared_memory(nbytes)?;
+                let mut bigger = super::shm::shared_memory(nbytes)?;
                 let keep = nbytes.min(*len);
                 bigger[..keep].copy_from_slice(&map[..keep]);
                 *map = bigger;

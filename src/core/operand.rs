@@ -1,0 +1,30 @@
+//! What the elementwise ops take and which op they compute: shared by the general path
+//! (`ops`) and the typed fast paths (`ops_fast`), which depend on it and not on each other.
+
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+
+/// An operand: a tensor or a Python number.
+#[derive(Debug, Clone)]
+pub enum Arg {
+    /// A tensor.
+    Tensor(Tensor),
+    /// A Python number.
+    Number(Scalar),
+}
+
+/// The binary ops tensh computes elementwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
