@@ -13,10 +13,10 @@ use tensh::core::creation::arange;
 use tensh::core::dtype::DType;
 use tensh::core::kernels::pair;
 use tensh::core::layout::Layout;
+use tensh::core::memory::storage::Storage;
 use tensh::core::ops::{Arg, BinaryOp, binary, binary_, sum_all};
 use tensh::core::random::{generator, ops as random};
 use tensh::core::scalar::Scalar;
-use tensh::core::storage::Storage;
 use tensh::core::tensor::Tensor;
 use tensh::core::views;
 
@@ -57,7 +57,7 @@ fn main() {
             256 * MIB,
         );
         // Same allocation path as tensors (huge pages), so the baseline is comparable.
-        let mut words = tensh::core::alloc::zeroed_bytes(bytes64).unwrap();
+        let mut words = tensh::core::memory::alloc::zeroed_bytes(bytes64).unwrap();
         words.fill(3);
         let (w1, w2) = words.split_at(bytes64 / 2);
         let sum_words = |w: &[u8]| {

@@ -3,15 +3,15 @@
 //! (`strided::for_each_run`), using `copy_from_slice` when a run is contiguous on both sides
 //! and the dtypes agree, and checks bounds against the storage once before touching bytes.
 
+use super::broadcast::broadcast_layout;
 use super::dtype::DType;
 use super::element;
 use super::error::{Result, TorchError};
 use super::layout::Layout;
+use super::memory::storage::Storage;
 use super::scalar::Scalar;
-use super::storage::Storage;
 use super::strided::for_each_run;
 use super::tensor::Tensor;
-use super::broadcast::broadcast_layout;
 
 /// Copies `src` (same shape) into `dst_bytes`, both described by layouts already checked
 /// against their byte slices.
@@ -192,7 +192,7 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
     let w = d.itemsize() as i64;
     s.with_bytes(|bytes| {
         l.check_in_bounds(d.itemsize(), bytes.len())?;
-        let mut out = super::alloc::vec_with_capacity(l.numel().max(0) as usize)?;
+        let mut out = super::memory::alloc::vec_with_capacity(l.numel().max(0) as usize)?;
         for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
             for i in 0..n as i64 {
                 out.push(element::read(d, &bytes[((s0 + i * st) * w) as usize..]));
@@ -205,8 +205,10 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
 /// The raw bytes of every element in row-major order (a contiguous image of the tensor).
 pub fn to_contiguous_bytes(t: &Tensor) -> Result<Vec<u8>> {
     let (l, d, s) = (t.layout(), t.dtype(), t.storage());
-    let mut out =
-        super::alloc::zeroed_bytes(super::alloc::contiguous_nbytes(&l.sizes, d.itemsize())?)?;
+    let mut out = super::memory::alloc::zeroed_bytes(super::memory::alloc::contiguous_nbytes(
+        &l.sizes,
+        d.itemsize(),
+    )?)?;
     let target = Layout::contiguous(l.sizes.clone());
     s.with_bytes(|bytes| {
         l.check_in_bounds(d.itemsize(), bytes.len())?;

@@ -8,8 +8,8 @@ use super::dtype::DType;
 use super::element;
 use super::error::{Result, TorchError};
 use super::layout::Layout;
+use super::memory::storage::Storage;
 use super::scalar::Scalar;
-use super::storage::Storage;
 use super::tensor::Tensor;
 
 /// Nested Python data for `torch.tensor`: a number or a list of data.
@@ -112,7 +112,7 @@ fn rank_max(a: DType, b: DType) -> DType {
 /// A contiguous tensor of `sizes` holding `values` in row-major order.
 pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<Tensor> {
     let w = dtype.itemsize();
-    let mut bytes = super::alloc::zeroed_bytes(values.len() * w)?;
+    let mut bytes = super::memory::alloc::zeroed_bytes(values.len() * w)?;
     for (chunk, v) in bytes.chunks_exact_mut(w).zip(values) {
         element::write(dtype, chunk, *v);
     }
@@ -125,7 +125,7 @@ pub fn from_scalars(values: &[Scalar], sizes: Vec<i64>, dtype: DType) -> Result<
 
 /// `torch.full(sizes, value)` (and `zeros`, `ones`, `empty`, which are full of 0 or 1).
 pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
-    super::alloc::check_sizes(sizes)?;
+    super::memory::alloc::check_sizes(sizes)?;
     check_fits(dtype, value, TypeNaming::Cpp)?;
     let t = Tensor::zeros(sizes.to_vec(), dtype)?;
     if value.to_bool() || matches!(value, Scalar::Float(f) if f.is_sign_negative()) {
@@ -136,13 +136,13 @@ pub fn full(sizes: &[i64], value: Scalar, dtype: DType) -> Result<Tensor> {
 
 /// `torch.empty_strided(sizes, strides)`: a zeroed storage just big enough for the layout.
 pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Tensor> {
-    super::alloc::check_sizes(sizes)?;
+    super::memory::alloc::check_sizes(sizes)?;
     if sizes.len() != strides.len() {
         return Err(TorchError::runtime(
             "mismatch in length of strides and shape",
         ));
     }
-    let nbytes = super::alloc::strided_nbytes(sizes, strides, dtype.itemsize())?;
+    let nbytes = super::memory::alloc::strided_nbytes(sizes, strides, dtype.itemsize())?;
     let layout = Layout {
         sizes: sizes.to_vec(),
         strides: strides.to_vec(),
@@ -227,8 +227,8 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
         0.0
     };
     let half = steps / 2;
-    super::alloc::contiguous_nbytes(&[steps], dtype.itemsize())?;
-    let mut values = super::alloc::vec_with_capacity(steps as usize)?;
+    super::memory::alloc::contiguous_nbytes(&[steps], dtype.itemsize())?;
+    let mut values = super::memory::alloc::vec_with_capacity(steps as usize)?;
     // PyTorch's kernel is a fused multiply-add from the nearer end, in the tensor's precision
     // (float for everything but double).
     if dtype == DType::Float64 {

@@ -7,8 +7,8 @@ use super::dtype::DType;
 use super::element;
 use super::error::{Result, TorchError};
 use super::layout::{Layout, fmt_list};
+use super::memory::storage::Storage;
 use super::scalar::Scalar;
-use super::storage::Storage;
 use super::tensor::Tensor;
 use super::tensor::record::{record_view, record_without_formula};
 use super::views::{broadcast_layout, broadcast_shapes};
@@ -286,8 +286,8 @@ fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Ve
         wrapped.push((*d, b, w));
     }
 
-    let total = super::alloc::checked_numel(&out_shape)?;
-    let mut offsets = super::alloc::vec_with_capacity(total.max(0) as usize)?;
+    let total = super::memory::alloc::checked_numel(&out_shape)?;
+    let mut offsets = super::memory::alloc::vec_with_capacity(total.max(0) as usize)?;
     let nb = before.len();
     let nbs = bshape.len();
     let mut counter = vec![0i64; out_shape.len()];
@@ -391,7 +391,7 @@ fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<T
     let dtype = t.dtype();
     let w = dtype.itemsize();
     let storage = t.storage();
-    let mut out = super::alloc::zeroed_bytes(offsets.len() * w)?;
+    let mut out = super::memory::alloc::zeroed_bytes(offsets.len() * w)?;
     storage.with_bytes(|bytes| {
         // Every offset lies inside the view, so one check of the view covers them all.
         view.check_in_bounds(w, bytes.len())?;

@@ -45,7 +45,7 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (va, vb) = (to_scalars(&full(a, n, k)?)?, to_scalars(&full(b, k, m)?)?);
     let dtype = a.dtype();
     let batches: i64 = batch.iter().product();
-    let mut out = super::alloc::vec_with_capacity((batches * n * m).max(0) as usize)?;
+    let mut out = super::memory::alloc::vec_with_capacity((batches * n * m).max(0) as usize)?;
     for bi in 0..batches {
         let (oa, ob) = ((bi * n * k) as usize, (bi * k * m) as usize);
         for i in 0..n {

@@ -1,7 +1,6 @@
 //! The memory model: dtypes, storages, layouts, tensors and the ops over them. Knows nothing
 //! of Rhai, terminals or printing.
 
-pub mod alloc;
 pub mod autograd;
 pub mod broadcast;
 pub mod checked_scalar;
@@ -17,7 +16,7 @@ pub mod index_parse;
 pub mod kernels;
 pub mod layout;
 pub mod linalg;
-pub mod mapped;
+pub mod memory;
 pub mod operand;
 pub mod ops;
 pub mod ops_fast;
@@ -27,13 +26,9 @@ pub mod promotion;
 pub mod random;
 pub mod reduce;
 pub mod scalar;
-pub mod shm;
-pub mod storage;
 pub mod strided;
 pub mod tensor;
 pub mod views;
-pub mod views_dtype;
-pub mod views_split;
 
 #[cfg(test)]
 mod view_model_tests;

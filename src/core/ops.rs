@@ -7,19 +7,19 @@
 
 use num_complex::Complex64;
 
+use super::broadcast::{broadcast_layout, broadcast_shapes};
 use super::copy;
 use super::creation::from_scalars;
 use super::defaults::default_dtype;
 use super::dtype::{DType, Kind};
 use super::element;
 use super::error::{Result, TorchError};
+pub use super::operand::{Arg, BinaryOp};
 use super::promotion::{Operand, can_cast, result_type};
 use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::tensor::graph::{Arith, Saved};
 use super::tensor::record;
-use super::broadcast::{broadcast_layout, broadcast_shapes};
-pub use super::operand::{Arg, BinaryOp};
 
 impl BinaryOp {
     fn is_comparison(self) -> bool {
@@ -54,8 +54,8 @@ pub(crate) fn cast(dtype: DType, v: Scalar) -> Scalar {
 pub(crate) fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
     match a {
         Arg::Number(s) => {
-            let n = super::alloc::checked_numel(out_shape)?.max(0) as usize;
-            let mut v = super::alloc::vec_with_capacity(n)?;
+            let n = super::memory::alloc::checked_numel(out_shape)?.max(0) as usize;
+            let mut v = super::memory::alloc::vec_with_capacity(n)?;
             v.resize(n, cast(common, *s));
             Ok(v)
         }

@@ -2,17 +2,17 @@
 //! conversion, values are computed in their own type straight from storage bytes
 //! (`kernels`), instead of through the general per-element `Scalar` path in `ops`.
 
+use super::broadcast::broadcast_layout;
 use super::dtype::DType;
 use super::error::Result;
 use super::kernels::binary::{Src, binary, binary_assign};
 use super::kernels::lane::{Arith, Lane};
 use super::kernels::sum::{SumFloat, cascade_sum};
 use super::layout::Layout;
+use super::memory::storage::Storage;
 use super::operand::{Arg, BinaryOp};
 use super::scalar::Scalar;
-use super::storage::Storage;
 use super::tensor::Tensor;
-use super::broadcast::broadcast_layout;
 
 /// An operand's bytes, borrowed for the kernel.
 enum Held {

@@ -8,8 +8,8 @@ use super::errors::{RhaiResult, to_rhai, type_error};
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::TorchError;
+use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
-use crate::core::storage::Storage;
 use crate::print::storage_repr::python_scalar;
 
 /// Which Python type a buffer is.
@@ -168,7 +168,7 @@ fn byte_list(v: &Dynamic, func: &str) -> RhaiResult<Vec<u8>> {
         if n < 0 {
             return Err(to_rhai(TorchError::value("negative count")));
         }
-        return crate::core::alloc::zeroed_bytes(n as usize).map_err(to_rhai);
+        return crate::core::memory::alloc::zeroed_bytes(n as usize).map_err(to_rhai);
     }
     let Some(items) = v.clone().try_cast::<Array>() else {
         return Err(type_error(format!(

@@ -72,7 +72,7 @@ pub fn receiver_types() -> Vec<(std::any::TypeId, &'static str)> {
     vec![
         (TypeId::of::<crate::core::tensor::Tensor>(), "Tensor"),
         (
-            TypeId::of::<crate::core::storage::Storage>(),
+            TypeId::of::<crate::core::memory::storage::Storage>(),
             "UntypedStorage",
         ),
         (

@@ -97,7 +97,7 @@ pub fn register(r: &mut Registry) {
         let bytes = crate::core::random::generator::get_state();
         let n = bytes.len() as i64;
         let t = Tensor::from_parts(
-            crate::core::storage::Storage::from_vec(bytes),
+            crate::core::memory::storage::Storage::from_vec(bytes),
             DType::UInt8,
             crate::core::layout::Layout::contiguous(vec![n]),
         );

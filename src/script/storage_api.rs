@@ -12,8 +12,8 @@ use crate::core::copy::fill_layout;
 use crate::core::dtype::DType;
 use crate::core::error::TorchError;
 use crate::core::layout::Layout;
+use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
-use crate::core::storage::Storage;
 use crate::print::storage_repr::untyped_storage_repr;
 
 fn wrap(s: &Storage, i: i64) -> RhaiResult<usize> {
@@ -177,7 +177,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         Ok(Dynamic::from(s.is_shared()))
     });
     args::method::<Storage>(engine, "share_memory_", 0, |s, _| {
-        crate::core::mapped::share_memory(s).rhai()?;
+        crate::core::memory::mapped::share_memory(s).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
     args::method::<Storage>(engine, "type", 0, |_, _| {
@@ -195,7 +195,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         Ok(Dynamic::from(x.storage().is_shared()))
     });
     r.method("share_memory_", 0, |x, _| {
-        crate::core::mapped::share_memory(&x.storage()).rhai()?;
+        crate::core::memory::mapped::share_memory(&x.storage()).rhai()?;
         Ok(Dynamic::from(x.clone()))
     });
     r.function("from_file", 4, |a| {
@@ -217,8 +217,9 @@ pub fn register_files_and_sharing(r: &mut Registry) {
             .dtype()?
             .unwrap_or_else(crate::core::defaults::default_dtype);
         let nbytes =
-            crate::core::alloc::contiguous_nbytes(&[size.max(0)], dtype.itemsize()).rhai()?;
-        let storage = crate::core::mapped::from_file(&name, shared, nbytes).rhai()?;
+            crate::core::memory::alloc::contiguous_nbytes(&[size.max(0)], dtype.itemsize())
+                .rhai()?;
+        let storage = crate::core::memory::mapped::from_file(&name, shared, nbytes).rhai()?;
         let n = (storage.nbytes() / dtype.itemsize()) as i64;
         let t = crate::core::tensor::Tensor::from_parts(
             storage,
@@ -242,7 +243,7 @@ pub fn untyped_storage_module() -> rhai::Module {
             ))));
         }
         Ok(Dynamic::from(
-            crate::core::mapped::from_file(&name, shared, nbytes as usize).rhai()?,
+            crate::core::memory::mapped::from_file(&name, shared, nbytes as usize).rhai()?,
         ))
     });
     args::function(&mut m, "from_buffer", 2, |a| from_buffer(&a));

@@ -14,7 +14,7 @@ use crate::core::dtype::DType;
 use crate::core::error::{TorchError, wrap_dim};
 use crate::core::tensor::Tensor;
 use crate::core::views;
-use crate::core::views_dtype::{imag, real};
+use crate::core::views::dtype::{imag, real};
 
 fn warn_t_deprecated(x: &Tensor) {
     if x.ndim() != 2 {

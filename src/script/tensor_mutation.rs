@@ -11,8 +11,8 @@ use crate::core::checked_scalar::{TypeNaming, check_fits};
 use crate::core::copy;
 use crate::core::error::{Result, TorchError};
 use crate::core::layout::{Layout, contiguous_strides};
+use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
-use crate::core::storage::Storage;
 use crate::core::tensor::Tensor;
 use crate::core::views::checked_strided_layout;
 
@@ -36,9 +36,9 @@ pub fn set_storage(
             "mismatch in length of strides and shape",
         ));
     }
-    crate::core::alloc::checked_numel(&size)?;
+    crate::core::memory::alloc::checked_numel(&size)?;
     if let Some(st) = &stride {
-        crate::core::alloc::strided_nbytes(&size, st, t.dtype().itemsize())?;
+        crate::core::memory::alloc::strided_nbytes(&size, st, t.dtype().itemsize())?;
     }
     let current = t.layout();
     let unchanged = current.sizes == size && stride.as_ref().is_none_or(|s| *s == current.strides);
@@ -60,7 +60,8 @@ pub fn set_storage(
 
 /// Grows `storage` (when resizable) until `layout` fits, with checked arithmetic.
 fn grow_to_fit(storage: &Storage, layout: &Layout, itemsize: usize) -> Result<()> {
-    let span = crate::core::alloc::strided_nbytes(&layout.sizes, &layout.strides, itemsize)?;
+    let span =
+        crate::core::memory::alloc::strided_nbytes(&layout.sizes, &layout.strides, itemsize)?;
     if span == 0 {
         return Ok(());
     }
@@ -87,7 +88,7 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
             "numel: integer multiplication overflow",
         ));
     }
-    crate::core::alloc::checked_numel(&sizes)?;
+    crate::core::memory::alloc::checked_numel(&sizes)?;
     let layout = Layout {
         strides: contiguous_strides(&sizes),
         sizes,

@@ -8,9 +8,9 @@ use super::errors::{IntoRhai, RhaiResult};
 use super::registry::Registry;
 use crate::core::copy;
 use crate::core::tensor::Tensor;
+use crate::core::views::dtype::{imag, real, view_dtype};
+use crate::core::views::split::{self as split, DirectionalSplit, SplitBy};
 use crate::core::views::{self, as_strided, diagonal, expand, narrow, select, transpose, unfold};
-use crate::core::views_dtype::{imag, real, view_dtype};
-use crate::core::views_split::{self as split, DirectionalSplit, SplitBy};
 
 fn t(x: Tensor) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(x))
@@ -200,13 +200,13 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("imag", 0, |x, _| t(imag(x).rhai()?));
     r.function("view_as_real", 1, |a| {
         t(
-            crate::core::views_dtype::view_as_real(&a.tensor(0, "input", "view_as_real")?)
+            crate::core::views::dtype::view_as_real(&a.tensor(0, "input", "view_as_real")?)
                 .rhai()?,
         )
     });
     r.function("view_as_complex", 1, |a| {
         t(
-            crate::core::views_dtype::view_as_complex(&a.tensor(0, "input", "view_as_complex")?)
+            crate::core::views::dtype::view_as_complex(&a.tensor(0, "input", "view_as_complex")?)
                 .rhai()?,
         )
     });

@@ -269,7 +269,7 @@ pub fn register(r: &mut Registry) {
     r.function("is_storage", 1, |a| {
         Ok(Dynamic::from(
             a.req(0, "obj", "is_storage")?
-                .is::<crate::core::storage::Storage>(),
+                .is::<crate::core::memory::storage::Storage>(),
         ))
     });
 }
@@ -293,7 +293,7 @@ fn complex_tensor(re: &Tensor, im: &Tensor) -> RhaiResult<Tensor> {
     };
     let shape = crate::core::views::broadcast_shapes(&re.sizes(), &im.sizes()).rhai()?;
     let out = creation::full(&shape, Scalar::Int(0), c).rhai()?;
-    let parts = crate::core::views_dtype::view_as_real(&out).rhai()?;
+    let parts = crate::core::views::dtype::view_as_real(&out).rhai()?;
     copy::copy_(&crate::core::views::select(&parts, -1, 0).rhai()?, re).rhai()?;
     copy::copy_(&crate::core::views::select(&parts, -1, 1).rhai()?, im).rhai()?;
     Ok(out)

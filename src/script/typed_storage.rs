@@ -11,8 +11,8 @@ use super::registry::Registry;
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::TorchError;
+use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
-use crate::core::storage::Storage;
 use crate::core::tensor::Tensor;
 use crate::print::storage_repr::typed_storage_repr;
 
@@ -59,7 +59,7 @@ impl TypedStorage {
     /// A new typed storage of `dtype` holding `values` converted.
     pub fn from_values(values: &[Scalar], dtype: DType) -> RhaiResult<TypedStorage> {
         let w = dtype.itemsize();
-        let mut bytes = crate::core::alloc::zeroed_bytes(values.len() * w).rhai()?;
+        let mut bytes = crate::core::memory::alloc::zeroed_bytes(values.len() * w).rhai()?;
         for (chunk, v) in bytes.chunks_exact_mut(w).zip(values) {
             element::write(dtype, chunk, *v);
         }
@@ -261,7 +261,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(t.storage.is_shared()))
     });
     m(engine, "share_memory_", 0, |t, _| {
-        crate::core::mapped::share_memory(&t.storage).rhai()?;
+        crate::core::memory::mapped::share_memory(&t.storage).rhai()?;
         Ok(Dynamic::from(t.clone()))
     });
     m(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));

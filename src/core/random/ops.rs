@@ -151,7 +151,7 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
 
 /// `torch.randperm(n)`.
 pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
-    crate::core::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
+    crate::core::memory::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
     let values = with_global(|g| distributions::permutation(g, n));
     let scalars: Vec<Scalar> = values.into_iter().map(Scalar::Int).collect();
     crate::core::creation::from_scalars(&scalars, vec![n], dtype)

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use super::dtype::DType;
 use super::error::Result;
 use super::layout::Layout;
-use super::storage::Storage;
+use super::memory::storage::Storage;
 pub use graph::GradState;
 
 /// The byte range of elements `[offset, offset + numel)`. Within the storage once the layout
@@ -55,7 +55,7 @@ impl Tensor {
     /// A new zero-filled contiguous tensor (sizes must be non-negative), or the allocation
     /// error for sizes too large.
     pub fn zeros(sizes: Vec<i64>, dtype: DType) -> crate::core::error::Result<Tensor> {
-        let nbytes = crate::core::alloc::contiguous_nbytes(&sizes, dtype.itemsize())?;
+        let nbytes = crate::core::memory::alloc::contiguous_nbytes(&sizes, dtype.itemsize())?;
         let layout = Layout::contiguous(sizes);
         Ok(Tensor::from_parts(Storage::zeroed(nbytes)?, dtype, layout))
     }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use memmap2::{MmapMut, MmapOptions};
 
-use super::error::{Result, TorchError};
+use crate::core::error::{Result, TorchError};
 
 /// An OS error as PyTorch words it: the text, then the code in parentheses.
 pub fn os_error(e: &std::io::Error) -> String {

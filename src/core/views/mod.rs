@@ -1,10 +1,14 @@
 //! View ops: each computes a new layout from the old one and returns an alias of the same
-//! storage, never copying. Errors are PyTorch's, word for word.
+//! storage, never copying. Errors are PyTorch's, word for word. `dtype` has the views that
+//! reinterpret the bytes as another dtype, `split` the ops that cut a tensor into pieces.
 
+pub mod dtype;
+pub mod split;
+
+pub use super::broadcast::{broadcast_layout, broadcast_shapes};
 use super::error::{Result, TorchError, wrap_dim};
 use super::layout::{Layout, fmt_list, infer_size, view_strides};
 use super::tensor::Tensor;
-pub use super::broadcast::{broadcast_layout, broadcast_shapes};
 use super::tensor::record::{record_copy, record_view};
 
 /// `t`'s storage under `layout`, recorded for autograd as the view op `name` (PyTorch's
@@ -120,7 +124,7 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             new_strides[i] = stride;
         }
     }
-    super::alloc::checked_numel(&new_sizes)?;
+    super::memory::alloc::checked_numel(&new_sizes)?;
     derived(
         t,
         Layout {

@@ -1,10 +1,10 @@
 //! Views that reinterpret bytes: `view(dtype)`, `real`/`imag`, `view_as_real`,
 //! `view_as_complex`. The storage is untouched; only dtype and layout change.
 
-use super::dtype::DType;
-use super::error::{Result, TorchError};
-use super::layout::Layout;
-use super::tensor::Tensor;
+use crate::core::dtype::DType;
+use crate::core::error::{Result, TorchError};
+use crate::core::layout::Layout;
+use crate::core::tensor::Tensor;
 
 /// `t.view(dtype)`: same bytes, another element type. Element sizes that differ scale the last
 /// dimension, with PyTorch's conditions on dims, strides and offset.

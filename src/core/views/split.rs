@@ -1,11 +1,11 @@
 //! The split family: `split`, `split_with_sizes`, `chunk`, `unbind`, `tensor_split` and
 //! `hsplit`/`vsplit`/`dsplit`. Every piece is a `narrow` or `select` view of the input.
 
-use super::error::{Result, TorchError, wrap_dim};
-use super::layout::fmt_list;
-use super::tensor::Tensor;
-use super::tensor::record::record_views;
-use super::views::{narrow, select};
+use super::{narrow, select};
+use crate::core::error::{Result, TorchError, wrap_dim};
+use crate::core::layout::fmt_list;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::record::record_views;
 
 /// The pieces of `t` one op made, recorded for autograd as outputs of one node named `name`
 /// (PyTorch's `SplitBackward0`, ...), replacing the records of the views they were cut with.
@@ -102,7 +102,7 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
                 "cannot create std::vector larger than max_size()",
             ));
         }
-        let mut sizes = super::alloc::vec_with_capacity(chunks as usize)?;
+        let mut sizes = crate::core::memory::alloc::vec_with_capacity(chunks as usize)?;
         sizes.resize(chunks as usize, 0);
         return split_with_sizes(t, &sizes, d as i64);
     }
@@ -142,7 +142,7 @@ pub fn tensor_split_sections(t: &Tensor, sections: i64, dim: i64) -> Result<Vec<
         ));
     }
     let (base, extra) = (size / sections, size % sections);
-    let mut out = super::alloc::vec_with_capacity(sections as usize)?;
+    let mut out = crate::core::memory::alloc::vec_with_capacity(sections as usize)?;
     let mut start = 0;
     for i in 0..sections {
         let len = base + if i < extra { 1 } else { 0 };

@@ -5,9 +5,9 @@ use std::fs::OpenOptions;
 
 use memmap2::MmapOptions;
 
-use super::error::{Result, TorchError};
 use super::shm::{os_error, shared_memory};
 use super::storage::{FileOrigin, Storage};
+use crate::core::error::{Result, TorchError};
 
 /// `UntypedStorage.from_file(filename, shared, nbytes)`: a shared map writes through to the
 /// file (created, and extended to `nbytes`, when needed); a private map is copy-on-write and

@@ -1,8 +1,8 @@
 //! Every allocation whose size comes from a script goes through here, so that a huge or
 //! overflowing size is PyTorch's `RuntimeError` rather than a panic or an abort.
 
-use super::error::{Result, TorchError};
-use super::layout::fmt_list;
+use crate::core::error::{Result, TorchError};
+use crate::core::layout::fmt_list;
 
 fn cannot_allocate(nbytes: u128) -> TorchError {
     TorchError::runtime(format!(
@@ -10,7 +10,7 @@ fn cannot_allocate(nbytes: u128) -> TorchError {
     ))
 }
 
-pub use super::layout::checked_numel;
+pub use crate::core::layout::checked_numel;
 
 /// PyTorch's error for a negative size when creating a tensor.
 pub fn check_sizes(sizes: &[i64]) -> Result<()> {
@@ -40,7 +40,7 @@ pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
 /// Bytes a strided layout at offset 0 spans (0 when empty), or PyTorch's overflow error
 /// (`layout::storage_span_bytes`).
 pub fn strided_nbytes(sizes: &[i64], strides: &[i64], itemsize: usize) -> Result<usize> {
-    let n = super::layout::storage_span_bytes(sizes, strides, 0, itemsize)?;
+    let n = crate::core::layout::storage_span_bytes(sizes, strides, 0, itemsize)?;
     // The span is at most i64::MAX; on a 32-bit target it may not fit a usize.
     usize::try_from(n).map_err(|_| cannot_allocate(n as u128))
 }

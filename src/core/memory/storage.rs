@@ -8,7 +8,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::error::{Result, TorchError};
+use crate::core::error::{Result, TorchError};
 
 /// Where a storage's bytes live.
 #[derive(Debug)]

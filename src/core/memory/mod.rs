@@ -1,0 +1,7 @@
+//! Where bytes live: storages (heap, file maps, shared memory, windows) and the allocation
+//! gate that every script-sized allocation passes. Nothing here knows of tensors.
+
+pub mod alloc;
+pub mod mapped;
+pub mod shm;
+pub mod storage;

@@ -1,0 +1,88 @@
+//! The import graph of `src/core` has no cycles: each top-level module of `core` (a file, or
+//! a folder with its submodules) may use another only if that one does not use it back,
+//! directly or through others. Read from the source: `super::NAME` and `crate::core::NAME`
+//! at the top level, `super::super::NAME` and `crate::core::NAME` in submodules (tests
+//! excluded).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+fn uses(text: &str, prefix: &str, into: &mut BTreeSet<String>) {
+    for (i, _) in text.match_indices(prefix) {
+        let name: String = text[i + prefix.len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            into.insert(name);
+        }
+    }
+}
+
+fn collect(dir: &Path, top: Option<&str>, graph: &mut BTreeMap<String, BTreeSet<String>>) {
+    for entry in std::fs::read_dir(dir).expect("readable source folder") {
+        let path = entry.expect("entry").path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            collect(&path, Some(top.unwrap_or(&name)), graph);
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable source");
+        let text = text.split("#[cfg(test)]").next().unwrap_or("");
+        let (module, nested) = match top {
+            None => (name.clone(), false),
+            Some(t) => (
+                t.to_string(),
+                name != "mod" || path.parent().unwrap() != dir,
+            ),
+        };
+        let deps = graph.entry(module.clone()).or_default();
+        uses(text, "crate::core::", deps);
+        if top.is_none() || !nested {
+            uses(text, "super::", deps);
+        } else {
+            uses(text, "super::super::", deps);
+        }
+        deps.remove(&module);
+    }
+}
+
+#[test]
+fn core_modules_form_no_cycle() {
+    let mut graph = BTreeMap::new();
+    collect(Path::new("src/core"), None, &mut graph);
+    let names: BTreeSet<String> = graph.keys().cloned().collect();
+    // Depth-first search for a back edge, reporting the cycle it closes.
+    fn visit(
+        n: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        names: &BTreeSet<String>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == n) {
+            return Some(path[i..].to_vec());
+        }
+        if done.contains(n) {
+            return None;
+        }
+        path.push(n.to_string());
+        for d in graph[n].iter().filter(|d| names.contains(*d)) {
+            if let Some(c) = visit(d, graph, names, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(n.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for n in &names {
+        let cycle = visit(n, &graph, &names, &mut Vec::new(), &mut done);
+        assert!(cycle.is_none(), "import cycle in src/core: {:?}", cycle);
+    }
+    assert!(names.contains("autograd") && names.contains("tensor") && names.contains("memory"));
+}
