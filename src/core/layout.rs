@@ -149,7 +149,29 @@ impl Layout {
     /// as PyTorch does, in unsigned 64-bit arithmetic that must not overflow and must stay
     /// within `i64` (so a negative size or stride is an overflow too), and the element count
     /// must fit in `i64`. Errors are PyTorch's.
+    #[inline]
     pub fn checked(self, itemsize: usize) -> Result<Layout> {
+        if self.cannot_overflow() {
+            Ok(self)
+        } else {
+            self.checked_exactly(itemsize)
+        }
+    }
+
+    /// At most four dims, sizes below 2^15, strides and offset below 2^40: the count is
+    /// below 2^60 and the span times any item size below 2^62, so neither can overflow.
+    /// (A negative value, read as unsigned, is never below those bounds.)
+    #[inline]
+    fn cannot_overflow(&self) -> bool {
+        let mut small = self.sizes.len() <= 4 && (self.offset as u64) < 1 << 40;
+        for (&s, &st) in self.sizes.iter().zip(&self.strides) {
+            small &= (s as u64) < 1 << 15 && (st as u64) < 1 << 40;
+        }
+        small
+    }
+
+    /// `checked` for layouts that might overflow, with PyTorch's messages.
+    fn checked_exactly(self, itemsize: usize) -> Result<Layout> {
         storage_span_bytes(&self.sizes, &self.strides, self.offset, itemsize)?;
         checked_numel(&self.sizes)?;
         Ok(self)

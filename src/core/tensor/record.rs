@@ -97,10 +97,14 @@ pub fn record_copy(out: &Tensor, x: &Tensor, name: &str) {
 }
 
 /// Records `outs`, views of `x`'s storage made by one op, as outputs of one node.
+#[inline]
 pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str) {
-    if !x.requires_grad() {
-        return;
+    if x.requires_grad() {
+        record_views_of_tracked(outs, x, name);
     }
+}
+
+fn record_views_of_tracked(outs: &[Tensor], x: &Tensor, name: &str) {
     let op = BackwardOp::View {
         input: x.layout(),
         dtype: x.dtype(),

@@ -9,6 +9,8 @@
 //! A lone positional `tuple of ints` parameter also takes its ints as separate positionals
 //! (`x.view(2, 3)`), as PyTorch's methods do.
 
+use std::borrow::Cow;
+
 use rhai::{Array, Dynamic, INT};
 
 use super::{Overload, Param, Signature, Ty};
@@ -18,7 +20,9 @@ use crate::script::args::Args;
 use crate::script::convert::py_type_name;
 use crate::script::errors::{RhaiResult, type_error};
 
-/// Why an overload did not take a call.
+/// Why an overload did not take a call. Nothing here allocates on the way to a match:
+/// the common failure (an overload tried before the one that fits) only points at the
+/// argument it refused.
 enum Failure {
     TooManyPositional(usize),
     Multiple(&'static str),
@@ -27,7 +31,7 @@ enum Failure {
         param: &'static str,
         type_name: &'static str,
         position: Option<usize>,
-        given: String,
+        given: &'static str,
     },
     Unexpected(Vec<String>),
     /// An error raised at once, whatever the other overloads say (a bad list element).
@@ -36,13 +40,13 @@ enum Failure {
 
 /// The positionals as an overload sees them: a leading `tuple of ints` parameter gathers
 /// several positionals into one list.
-fn positionals(o: &Overload, args: &Args) -> Result<Vec<Dynamic>, Failure> {
+fn positionals<'a>(o: &Overload, args: &'a Args) -> Result<Cow<'a, [Dynamic]>, Failure> {
     // Only a lone positional `tuple of ints` gathers (`view`, `permute`, `expand`), not a
     // `dim` followed by `keepdim`.
     let gathers = o.gathers_ints();
     // Only ints are gathered: `as_strided([2], [1])` passes lists as they are.
     if !gathers || args.pos.len() < 2 || !is_int(&args.pos[0]) {
-        return Ok(args.pos.clone());
+        return Ok(Cow::Borrowed(&args.pos));
     }
     let name = o.params[0].name;
     for (i, v) in args.pos.iter().enumerate() {
@@ -50,7 +54,7 @@ fn positionals(o: &Overload, args: &Args) -> Result<Vec<Dynamic>, Failure> {
             return Err(unpack_failure(name, i, v));
         }
     }
-    Ok(vec![Dynamic::from(args.pos.to_vec())])
+    Ok(Cow::Owned(vec![Dynamic::from(args.pos.to_vec())]))
 }
 
 fn unpack_failure(param: &str, index: usize, v: &Dynamic) -> Failure {
@@ -61,13 +65,19 @@ fn unpack_failure(param: &str, index: usize, v: &Dynamic) -> Failure {
     ))
 }
 
+/// An int, or a 0-dim integer tensor (PyTorch takes those where it takes an int).
+#[inline]
 fn is_int(v: &Dynamic) -> bool {
-    v.is::<INT>()
-        || v.read_lock::<Tensor>()
-            .is_some_and(|t| t.ndim() == 0 && t.dtype().is_integral() && t.dtype() != DType::Bool)
+    v.as_int().is_ok() || int_tensor(v)
+}
+
+fn int_tensor(v: &Dynamic) -> bool {
+    v.read_lock::<Tensor>()
+        .is_some_and(|t| t.ndim() == 0 && t.dtype().is_integral() && t.dtype() != DType::Bool)
 }
 
 /// Whether `v` fits `p` (`Err`: a list with an element that can't be an int).
+#[inline]
 fn accepts(p: &Param, v: &Dynamic) -> Result<bool, Failure> {
     if v.is_unit() {
         return Ok(p.none_default || p.ty == Ty::Any);
@@ -75,7 +85,7 @@ fn accepts(p: &Param, v: &Dynamic) -> Result<bool, Failure> {
     Ok(match p.ty {
         Ty::Int => is_int(v),
         Ty::Float => v.is::<INT>() || v.is::<f64>() || is_scalar_tensor(v),
-        Ty::Bool => v.is::<bool>(),
+        Ty::Bool => v.as_bool().is_ok(),
         Ty::Number => {
             v.is::<INT>()
                 || v.is::<f64>()
@@ -92,6 +102,9 @@ fn accepts(p: &Param, v: &Dynamic) -> Result<bool, Failure> {
                 || v.is::<crate::script::values::PyComplex>()
         }
         Ty::IntList => {
+            if v.as_int().is_ok() {
+                return Ok(true);
+            }
             if let Some(list) = v.read_lock::<Array>() {
                 if let Some((i, bad)) = list.iter().enumerate().find(|(_, e)| !is_int(e)) {
                     return Err(unpack_failure(p.name, i, bad));
@@ -111,16 +124,41 @@ fn is_scalar_tensor(v: &Dynamic) -> bool {
     v.read_lock::<Tensor>().is_some_and(|t| t.ndim() == 0)
 }
 
-/// Python's name for the type of `v`, as PyTorch prints it in these messages.
-fn given_type(v: &Dynamic) -> String {
-    if v.is::<DType>() {
-        "torch.dtype".into()
+/// Python's name for the type of `v`, as PyTorch prints it in these messages (static: a
+/// refused overload on the way to the one that fits costs no allocation).
+fn type_name_of(v: &Dynamic) -> &'static str {
+    if v.is::<INT>() {
+        "int"
+    } else if v.is::<f64>() {
+        "float"
+    } else if v.is::<bool>() {
+        "bool"
+    } else if v.is::<Array>() {
+        "list"
+    } else if v.is::<Tensor>() {
+        "Tensor"
+    } else if v.is::<DType>() {
+        "torch.dtype"
     } else if v.is::<crate::script::values::Size>() {
-        "torch.Size".into()
+        "torch.Size"
     } else if v.is::<crate::script::values::PyComplex>() {
-        "complex".into()
+        "complex"
+    } else if v.is_unit() {
+        "NoneType"
+    } else if v.is_string() {
+        "str"
+    } else if v.is::<rhai::Map>() {
+        "dict"
     } else {
-        py_type_name(v)
+        "object"
+    }
+}
+
+/// `type_name_of` as an owned string, falling back to the Rhai type's own name.
+fn given_type(v: &Dynamic) -> String {
+    match type_name_of(v) {
+        "object" => py_type_name(v),
+        known => known.to_string(),
     }
 }
 
@@ -139,6 +177,19 @@ fn detailed_type(v: &Dynamic) -> String {
         }
         None => given_type(v),
     }
+}
+
+/// Whether `o` takes these positionals (and no keywords): `parse` without its reasons.
+fn fits_positionals(o: &Overload, pos: &[Dynamic]) -> bool {
+    if pos.len() > o.positional() {
+        return o.gathers_ints() && pos.iter().all(is_int);
+    }
+    pos.len() >= o.required_positional()
+        && o.params.iter().zip(pos).all(|(p, v)| match p.ty {
+            // Ints are most of what loops pass: answered here without the general match.
+            Ty::Int if v.as_int().is_ok() => true,
+            _ => accepts(p, v).unwrap_or(false),
+        })
 }
 
 /// The first reason `o` does not take the call.
@@ -163,13 +214,15 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
                 param: p.name,
                 type_name: p.type_name,
                 position: by_position.map(|_| i + 1),
-                given: given_type(v),
+                given: type_name_of(v),
             });
         }
     }
-    let unknown = unknown_keywords(o, args);
-    if !unknown.is_empty() {
-        return Err(Failure::Unexpected(unknown));
+    if !args.kw.is_empty() {
+        let unknown = unknown_keywords(o, args);
+        if !unknown.is_empty() {
+            return Err(Failure::Unexpected(unknown));
+        }
     }
     Ok(())
 }
@@ -295,6 +348,29 @@ pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
                 "TensorBase.{name}() takes no arguments ({n} given)"
             ))),
         };
+    }
+    // The common case first: positionals only, checked without building any failure,
+    // starting with the overload that took the last call (a loop calls one the same way).
+    if args.kw.is_empty() {
+        let last = sig.last_fit.get();
+        if sig
+            .overloads
+            .get(last)
+            .is_some_and(|o| fits_positionals(o, &args.pos))
+        {
+            return Ok(());
+        }
+        if let Some(i) = sig
+            .overloads
+            .iter()
+            .position(|o| fits_positionals(o, &args.pos))
+        {
+            sig.last_fit.set(i);
+            return Ok(());
+        }
+    }
+    if !args.kw.is_empty() && sig.overloads.iter().any(|o| parse(o, args).is_ok()) {
+        return Ok(());
     }
     let mut failures = Vec::with_capacity(sig.overloads.len());
     for o in &sig.overloads {

@@ -76,6 +76,12 @@ pub struct Overload {
     pub text: &'static str,
     /// The parameters, in order.
     pub params: Vec<Param>,
+    /// How many may be given by position (computed once: the check runs on every call).
+    positional: usize,
+    /// How many positional ones must be given.
+    required_positional: usize,
+    /// Whether the lone positional is a `tuple of ints`.
+    gathers_ints: bool,
 }
 
 impl Overload {
@@ -102,30 +108,35 @@ impl Overload {
                 keyword_only,
             });
         }
-        Overload { text, params }
+        let positional = params.iter().filter(|p| !p.keyword_only).count();
+        let required_positional = params
+            .iter()
+            .filter(|p| !p.keyword_only && !p.optional)
+            .count();
+        let gathers_ints = positional == 1 && params[0].ty == Ty::IntList;
+        Overload {
+            text,
+            params,
+            positional,
+            required_positional,
+            gathers_ints,
+        }
     }
 
     /// Parameters that may be given by position.
     pub fn positional(&self) -> usize {
-        self.params.iter().filter(|p| !p.keyword_only).count()
+        self.positional
     }
 
     /// Whether this overload's lone positional is a `tuple of ints`, which also takes its
     /// ints as separate positionals.
     pub fn gathers_ints(&self) -> bool {
-        self.positional() == 1
-            && self
-                .params
-                .first()
-                .is_some_and(|p| p.ty == Ty::IntList && !p.keyword_only)
+        self.gathers_ints
     }
 
     /// Positional parameters that must be given.
     pub fn required_positional(&self) -> usize {
-        self.params
-            .iter()
-            .filter(|p| !p.keyword_only && !p.optional)
-            .count()
+        self.required_positional
     }
 }
 
@@ -138,6 +149,8 @@ pub struct Signature {
     pub overloads: Vec<Overload>,
     /// A method that takes no arguments at all (`Tensor.abs()`), with its own messages.
     pub no_args: bool,
+    /// The overload that took the last positional-only call, tried first on the next.
+    pub last_fit: std::cell::Cell<usize>,
 }
 
 impl Signature {
@@ -158,6 +171,7 @@ impl Signature {
             name,
             overloads: overloads.iter().map(|t| Overload::parse(t)).collect(),
             no_args: false,
+            last_fit: std::cell::Cell::new(0),
         }
     }
 
@@ -167,6 +181,7 @@ impl Signature {
             name,
             overloads: vec![Overload::parse("")],
             no_args: true,
+            last_fit: std::cell::Cell::new(0),
         }
     }
 
