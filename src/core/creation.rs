@@ -308,7 +308,13 @@ pub fn frombuffer(buffer: &Storage, dtype: DType, count: i64, offset: i64) -> Re
     } else {
         count
     };
-    if offset + count * elsize > len {
+    // Checked: a count whose byte length overflows is as impossible as one past the end
+    // (PyTorch's own arithmetic wraps there and makes a tensor past its buffer).
+    let fits = count
+        .checked_mul(elsize)
+        .and_then(|n| n.checked_add(offset))
+        .is_some_and(|end| end <= len);
+    if !fits {
         return Err(TorchError::value(format!(
             "requested buffer length ({count} * {elsize} bytes) after offset ({offset} bytes) must not be greater than actual buffer length ({len} bytes)"
         )));

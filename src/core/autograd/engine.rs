@@ -161,3 +161,56 @@ fn run(root: Edge, seed: Tensor) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::dtype::DType;
+    use crate::core::ops::binary;
+
+    fn leaf(v: f64) -> Tensor {
+        let x = full(&[1], Scalar::Float(v), DType::Float64).unwrap();
+        x.with_grad_mut(|g| g.requires_grad = true);
+        x
+    }
+
+    fn value(t: &Tensor) -> f64 {
+        crate::core::copy::to_scalars(t).unwrap()[0].to_f64()
+    }
+
+    #[test]
+    fn a_long_chain_runs_without_recursion() {
+        let x = leaf(1.0);
+        let mut y = x.clone();
+        for _ in 0..200_000 {
+            y = binary(BinaryOp::Add, &Arg::Tensor(y), &Arg::Number(Scalar::Int(1))).unwrap();
+        }
+        backward(&y).unwrap();
+        assert_eq!(value(&x.grad_state().grad.unwrap()), 1.0);
+    }
+
+    #[test]
+    fn a_shared_subgraph_runs_once_per_node() {
+        let x = leaf(1.0);
+        let mut y = x.clone();
+        for _ in 0..60 {
+            y = binary(BinaryOp::Add, &Arg::Tensor(y.clone()), &Arg::Tensor(y)).unwrap();
+        }
+        backward(&y).unwrap();
+        assert_eq!(value(&x.grad_state().grad.unwrap()), 2f64.powi(60));
+    }
+
+    #[test]
+    fn leaves_accumulate_across_calls() {
+        let x = leaf(3.0);
+        let y = binary(
+            BinaryOp::Mul,
+            &Arg::Tensor(x.clone()),
+            &Arg::Tensor(x.clone()),
+        )
+        .unwrap();
+        backward(&y).unwrap();
+        backward(&y).unwrap();
+        assert_eq!(value(&x.grad_state().grad.unwrap()), 12.0);
+    }
+}
