@@ -200,17 +200,18 @@ mod tests {
         assert_eq!(value(&x.grad_state().grad.unwrap()), 2f64.powi(60));
     }
 
+    /// A graph without saved tensors may be walked twice (as in PyTorch); the leaf adds.
     #[test]
     fn leaves_accumulate_across_calls() {
         let x = leaf(3.0);
         let y = binary(
-            BinaryOp::Mul,
+            BinaryOp::Add,
             &Arg::Tensor(x.clone()),
             &Arg::Tensor(x.clone()),
         )
         .unwrap();
         backward(&y).unwrap();
         backward(&y).unwrap();
-        assert_eq!(value(&x.grad_state().grad.unwrap()), 12.0);
+        assert_eq!(value(&x.grad_state().grad.unwrap()), 4.0);
     }
 }
