@@ -69,6 +69,16 @@ impl FileOrigin {
     }
 }
 
+/// How many of a map's `len` bytes may be touched: all of them, or none once the mapped
+/// file shrank below the map.
+fn live_len(len: usize, origin: &Option<FileOrigin>) -> usize {
+    if origin.as_ref().is_none_or(|o| o.covers(len)) {
+        len
+    } else {
+        0
+    }
+}
+
 impl Backing {
     /// The bytes of a root backing (a window has none of its own). A file map whose file
     /// shrank below it has no bytes: every kernel's bounds check then refuses it.
@@ -77,13 +87,7 @@ impl Backing {
             Backing::Heap(v) => v,
             Backing::Mapped {
                 map, len, origin, ..
-            } => {
-                if origin.as_ref().is_none_or(|o| o.covers(*len)) {
-                    &map[..*len]
-                } else {
-                    &[]
-                }
-            }
+            } => &map[..live_len(*len, origin)],
             Backing::Window { .. } => &[],
         }
     }
@@ -93,13 +97,7 @@ impl Backing {
             Backing::Heap(v) => v,
             Backing::Mapped {
                 map, len, origin, ..
-            } => {
-                if origin.as_ref().is_none_or(|o| o.covers(*len)) {
-                    &mut map[..*len]
-                } else {
-                    &mut []
-                }
-            }
+            } => &mut map[..live_len(*len, origin)],
             Backing::Window { .. } => &mut [],
         }
     }
