@@ -87,3 +87,28 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
     }
     Some(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::engine::{new_engine, receiver_types};
+
+    #[test]
+    fn help_shows_the_declared_signatures() {
+        let c = Catalog::from_engine(&new_engine(), &receiver_types());
+        let text = lookup(&c, "narrow").expect("narrow is registered");
+        assert!(
+            text.contains("  Tensor.narrow(int dim, int start, int length)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  Tensor.narrow(int dim, Tensor start, int length)"),
+            "{text}"
+        );
+        let text = lookup(&c, "sum").expect("sum is registered");
+        assert!(
+            text.contains("bool keepdim = False, *, torch.dtype dtype = None"),
+            "{text}"
+        );
+    }
+}
