@@ -35,6 +35,22 @@ fn split_by(v: &Dynamic, name: &str) -> RhaiResult<SplitBy> {
     }
 }
 
+/// The sections or indices of `tensor_split` and `hsplit`/`vsplit`/`dsplit`: the first
+/// positional, or the keyword of whichever overload was used (the declared signatures have
+/// already refused any other keyword).
+fn split_arg<'a>(a: &'a Args, func: &str) -> RhaiResult<&'a Dynamic> {
+    a.pos
+        .first()
+        .or_else(|| a.kw("sections"))
+        .or_else(|| a.kw("indices"))
+        .or_else(|| a.kw("tensor_indices_or_sections"))
+        .ok_or_else(|| {
+            super::errors::type_error(format!(
+                "{func}() missing 1 required positional arguments: \"sections\""
+            ))
+        })
+}
+
 /// Registers every view op.
 pub fn register(r: &mut Registry) {
     r.method_and_function("view", 8, |x, a| {
@@ -162,7 +178,7 @@ pub fn register(r: &mut Registry) {
         list(split::unbind(x, a.int_or(0, "dim", 0)?).rhai()?)
     });
     r.method_and_function("tensor_split", 2, |x, a| {
-        let by = a.req(0, "indices_or_sections", "tensor_split")?;
+        let by = split_arg(&a, "tensor_split")?;
         let dim = a.int_or(1, "dim", 0)?;
         if let Some(idx) = by.clone().try_cast::<Tensor>() {
             if !idx.dtype().is_integral() || idx.dtype() == crate::core::dtype::DType::Bool {
@@ -189,10 +205,7 @@ pub fn register(r: &mut Registry) {
         ("dsplit", DirectionalSplit::D),
     ] {
         r.method_and_function(name, 1, move |x, a| {
-            let by = split_by(
-                a.req(0, "indices_or_sections", name)?,
-                "indices_or_sections",
-            )?;
+            let by = split_by(split_arg(&a, name)?, "indices_or_sections")?;
             list(split::directional_split(x, which, by).rhai()?)
         });
     }

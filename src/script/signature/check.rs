@@ -395,11 +395,12 @@ pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
         let f = failures.swap_remove(only);
         return Err(type_error(message(name, &sig.overloads[only], f)));
     }
-    // Reasons are given only when every overload takes as many parameters, at least as
-    // many as the arguments given.
+    // Reasons are given only when every overload takes exactly as many parameters as
+    // there are arguments (what PyTorch's messages show: `narrow(0, 1.5, 1)` has them,
+    // `tensor_split(2.5)` and `sum(dimm=1)` do not).
     let n = sig.overloads[0].params.len();
     let same_arity =
-        sig.overloads.iter().all(|o| o.params.len() == n) && args.pos.len() + args.kw.len() <= n;
+        sig.overloads.iter().all(|o| o.params.len() == n) && args.pos.len() + args.kw.len() == n;
     let mut text = format!(
         "{name}() received an invalid combination of arguments - got ({}), but expected one of:\n",
         describe(args, false, |_, _| false)

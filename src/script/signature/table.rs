@@ -37,6 +37,7 @@ const MOVEDIM: &[&str] = &[
     "tuple of ints source, tuple of ints destination",
 ];
 const OTHER: &[&str] = &["Tensor other"];
+const DIRECTIONAL_SPLIT: &[&str] = &["int sections", "tuple of ints indices"];
 
 /// Tensor methods, by name.
 const METHODS: &[(&str, Decl)] = &[
@@ -82,6 +83,17 @@ const METHODS: &[(&str, Decl)] = &[
         Overloads(&["int start_dim = 0, int end_dim = -1"]),
     ),
     ("unbind", Overloads(&["int dim = 0"])),
+    (
+        "tensor_split",
+        Overloads(&[
+            "tuple of ints indices, int dim = 0",
+            "Tensor tensor_indices_or_sections, int dim = 0",
+            "int sections, int dim = 0",
+        ]),
+    ),
+    ("hsplit", Overloads(DIRECTIONAL_SPLIT)),
+    ("vsplit", Overloads(DIRECTIONAL_SPLIT)),
+    ("dsplit", Overloads(DIRECTIONAL_SPLIT)),
     ("chunk", Overloads(&["int chunks, int dim = 0"])),
     (
         "split_with_sizes",
