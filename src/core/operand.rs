@@ -13,6 +13,16 @@ pub enum Arg {
     Number(Scalar),
 }
 
+impl Arg {
+    /// The tensor, when the operand is one.
+    pub fn as_tensor(&self) -> Option<&Tensor> {
+        match self {
+            Arg::Tensor(t) => Some(t),
+            Arg::Number(_) => None,
+        }
+    }
+}
+
 /// The binary ops tensh computes elementwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(missing_docs)]

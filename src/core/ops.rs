@@ -237,11 +237,15 @@ fn record_binary(out: &Tensor, op: BinaryOp, a: &Arg, b: &Arg) {
         BinaryOp::Div => Arith::Div,
         _ => return,
     };
+    let tracked = |x: &Arg| x.as_tensor().is_some_and(Tensor::requires_grad);
+    if !tracked(a) && !tracked(b) {
+        return;
+    }
     let saved = |x: &Arg| match x {
         Arg::Tensor(t) => Saved::Tensor(t.clone()),
         Arg::Number(n) => Saved::Number(*n),
     };
-    record::record_arith(out, arith, saved(a), saved(b));
+    record::record_arith(out, arith, &saved(a), &saved(b));
 }
 
 /// After `a.op_(b)`: `a` now holds the op's output, so it gets the op's node, whose edges

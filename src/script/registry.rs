@@ -23,21 +23,28 @@ pub struct Registry<'a> {
     pub torch: &'a mut Module,
 }
 
-/// `body` behind the check of the method's declared signature (if it has one), followed by
-/// autograd recording of its tensor result (`grad_hook::track`).
-/// Methods without a declaration still refuse more positionals than they read.
+/// The argument check of `name` in one form: its declared signature, or else no more
+/// positionals than the registration reads.
+fn argument_check(
+    name: &str,
+    form: Form,
+    max: usize,
+) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
+    let signature = signature::lookup(name, form);
+    let name = name.to_string();
+    move |a| match signature {
+        Some(sig) => signature::check(sig, a),
+        None => a.at_most(&name, max),
+    }
+}
+
+/// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
 fn tracked(
     name: &str,
-    max: usize,
     body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
 ) -> impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static {
-    let signature = signature::lookup(name, Form::Method);
     let name = name.to_string();
     move |t, a| {
-        match signature {
-            Some(sig) => signature::check(sig, &a)?,
-            None => a.at_most(&name, max)?,
-        }
         let had_args = !a.pos.is_empty() || !a.kw.is_empty();
         let out = body(t, a)?;
         if t.requires_grad()
@@ -57,7 +64,12 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        args::method::<Tensor>(self.engine, name, max, tracked(name, max, body));
+        let check = argument_check(name, Form::Method, max);
+        let op = tracked(name, body);
+        args::method::<Tensor>(self.engine, name, max, move |t, a| {
+            check(&a)?;
+            op(t, a)
+        });
     }
 
     /// A tensor method that is also `torch::name(tensor, ...)`.
@@ -67,14 +79,17 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        let op: TensorOp = Rc::new(tracked(name, max, body));
+        let op: TensorOp = Rc::new(tracked(name, body));
         let m = op.clone();
-        args::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
-        let signature = signature::lookup(name, Form::Function);
+        let check = argument_check(name, Form::Method, max);
+        args::method::<Tensor>(self.engine, name, max, move |t, a| {
+            check(&a)?;
+            m(t, a)
+        });
+        // The function form is checked as a whole (input first), once.
+        let check = argument_check(name, Form::Function, max + 1);
         args::function(self.torch, name, max + 1, move |mut a| {
-            if let Some(sig) = signature {
-                signature::check(sig, &a)?;
-            }
+            check(&a)?;
             let input = if a.pos.is_empty() {
                 a.kw.remove("input").unwrap_or_default()
             } else {

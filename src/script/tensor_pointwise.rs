@@ -19,13 +19,7 @@ type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
 /// under PyTorch's node names without one.
 fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     let out = f(&a, &b).rhai()?;
-    let inputs: Vec<&Tensor> = [&a, &b]
-        .into_iter()
-        .filter_map(|x| match x {
-            Arg::Tensor(t) => Some(t),
-            Arg::Number(_) => None,
-        })
-        .collect();
+    let inputs: Vec<&Tensor> = [&a, &b].into_iter().filter_map(Arg::as_tensor).collect();
     if !autograd::any_requires_grad(&inputs) || !out.dtype().is_floating_point() {
         return Ok(out);
     }

@@ -81,10 +81,7 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
 
 fn input_count(op: &BackwardOp) -> usize {
     match op {
-        BackwardOp::Arith { a, b, .. } => [a, b]
-            .iter()
-            .filter(|s| matches!(s, Saved::Tensor(_)))
-            .count(),
+        BackwardOp::Arith { a, b, .. } => [a, b].iter().filter_map(|s| s.as_tensor()).count(),
         _ => 1,
     }
 }

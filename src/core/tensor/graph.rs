@@ -55,6 +55,24 @@ pub enum Saved {
     Number(Scalar),
 }
 
+impl Saved {
+    /// The tensor, when the operand is one.
+    pub fn as_tensor(&self) -> Option<&Tensor> {
+        match self {
+            Saved::Tensor(t) => Some(t),
+            Saved::Number(_) => None,
+        }
+    }
+
+    /// The same operand without its autograd state.
+    pub fn detached(&self) -> Saved {
+        match self {
+            Saved::Tensor(t) => Saved::Tensor(detached(t)),
+            Saved::Number(n) => Saved::Number(*n),
+        }
+    }
+}
+
 /// What a recorded op was and what it saved: everything its gradient formula needs.
 #[derive(Debug)]
 pub enum BackwardOp {

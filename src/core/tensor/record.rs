@@ -10,19 +10,14 @@ pub fn any_requires_grad(inputs: &[&Tensor]) -> bool {
     inputs.iter().any(|t| t.requires_grad())
 }
 
-/// Records `out = a op b`, where either side may be a number.
-pub fn record_arith(out: &Tensor, op: Arith, a: Saved, b: Saved) {
-    let tensors: Vec<&Tensor> = [&a, &b]
-        .into_iter()
-        .filter_map(|s| match s {
-            Saved::Tensor(t) => Some(t),
-            Saved::Number(_) => None,
-        })
-        .collect();
-    if !any_requires_grad(&tensors) {
+/// Records `out = a op b`, where either side may be a number. Every binary op calls this:
+/// without an operand that requires grad it returns before building anything.
+pub fn record_arith(out: &Tensor, op: Arith, a: &Saved, b: &Saved) {
+    let (ta, tb) = (a.as_tensor(), b.as_tensor());
+    if !ta.is_some_and(Tensor::requires_grad) && !tb.is_some_and(Tensor::requires_grad) {
         return;
     }
-    let a_number = matches!(a, Saved::Number(_));
+    let a_number = ta.is_none();
     let name = match op {
         Arith::Add => "AddBackward0",
         Arith::Sub if a_number => "RsubBackward1",
@@ -33,14 +28,13 @@ pub fn record_arith(out: &Tensor, op: Arith, a: Saved, b: Saved) {
         Arith::Div => "DivBackward0",
     };
     // Edges come from the operands as given; the formula only needs their values.
-    let inputs: Vec<Tensor> = tensors.into_iter().cloned().collect();
-    let refs: Vec<&Tensor> = inputs.iter().collect();
-    let detach = |s: Saved| match s {
-        Saved::Tensor(t) => Saved::Tensor(detached(&t)),
-        n => n,
+    let inputs: Vec<&Tensor> = ta.into_iter().chain(tb).collect();
+    let saved = BackwardOp::Arith {
+        op,
+        a: a.detached(),
+        b: b.detached(),
     };
-    let (a, b) = (detach(a), detach(b));
-    record(&[out], name, &refs, BackwardOp::Arith { op, a, b });
+    record(&[out], name, &inputs, saved);
 }
 
 /// Records `out = -x`.
