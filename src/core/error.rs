@@ -17,6 +17,8 @@ pub enum ErrorKind {
     NotImplemented,
     /// `AssertionError`: PyTorch's Python-level assertions (missing device modules).
     Assertion,
+    /// `AttributeError`: PyTorch's Python code reaching for an attribute a value lacks.
+    Attribute,
 }
 
 impl ErrorKind {
@@ -29,6 +31,7 @@ impl ErrorKind {
             ErrorKind::Type => "TypeError",
             ErrorKind::NotImplemented => "NotImplementedError",
             ErrorKind::Assertion => "AssertionError",
+            ErrorKind::Attribute => "AttributeError",
         }
     }
 }
@@ -76,6 +79,13 @@ impl TorchError {
     pub fn not_implemented(message: impl Into<String>) -> Self {
         TorchError {
             kind: ErrorKind::NotImplemented,
+            message: message.into(),
+        }
+    }
+    /// An `AttributeError`.
+    pub fn attribute(message: impl Into<String>) -> Self {
+        TorchError {
+            kind: ErrorKind::Attribute,
             message: message.into(),
         }
     }

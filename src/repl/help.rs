@@ -1,13 +1,13 @@
 //! `:help`: an overview, and the doc of one function, method or property. What exists and
 //! with how many arguments comes from the engine's registrations (the catalog); the prose
-//! comes from `docs`, which a test keeps in step with the registrations.
+//! and the signatures come from the declarations (`script::signature`), the same ones that
+//! check every call.
 
 use std::collections::BTreeSet;
 
 use super::catalog::Catalog;
-use super::docs;
 use super::meta::COMMANDS;
-use crate::script::signature::{self, Form};
+use crate::script::signature;
 
 /// The `:help` overview.
 pub fn overview() -> String {
@@ -74,15 +74,21 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
         return None;
     }
     let mut text = found.join("\n");
-    if let Some(doc) = docs::doc(bare) {
+    if let Some(doc) = signature::doc(bare) {
         text += "\n";
         text += doc;
     }
     // The declared signatures, keywords and defaults as PyTorch names them.
-    if let Some(sig) = signature::lookup(bare, Form::Method) {
+    let owner = only_type.and_then(|id| catalog.type_names.get(&id));
+    let lines: Vec<String> = signature::all()
+        .into_iter()
+        .filter(|d| d.name == bare && owner.is_none_or(|o| o == d.owner))
+        .flat_map(|d| d.help_lines())
+        .collect();
+    if !lines.is_empty() {
         text += "\nsignatures (keywords go in a trailing #{...} map):";
-        for line in sig.help_lines() {
-            text += &format!("\n  Tensor.{line}");
+        for line in lines {
+            text += &format!("\n  {line}");
         }
     }
     Some(text)

@@ -5,7 +5,6 @@ pub mod catalog;
 pub mod color;
 pub mod complete;
 pub mod console;
-pub mod docs;
 pub mod help;
 pub mod helper;
 pub mod highlight;

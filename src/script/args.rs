@@ -8,6 +8,7 @@ use rhai::{Dynamic, Engine, FuncRegistration, Map, Module, Variant};
 
 use super::convert::{self, py_type_name};
 use super::errors::{RhaiResult, type_error};
+use super::signature::{self, Owner};
 use crate::core::dtype::DType;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
@@ -152,20 +153,55 @@ macro_rules! for_each_arity {
     };
 }
 
+/// The argument check of `owner.name`: its declaration (`signature::lookup`), or else no
+/// more positionals than the registration reads (a test walks the registrations and
+/// requires a declaration of each, so this fallback only serves a name being added).
+pub fn argument_check(
+    owner: &str,
+    name: &str,
+    max: usize,
+) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
+    // `is_shared` reaches the engine under another name (Rhai has a function of its own).
+    let declared_name = match name {
+        super::engine::IS_SHARED_INTERNAL => "is_shared",
+        other => other,
+    };
+    let declaration = signature::lookup(owner, declared_name);
+    let name = name.to_string();
+    move |a| match declaration {
+        Some(d) => d.check(a),
+        None => a.at_most(&name, max),
+    }
+}
+
+/// How many positionals a registration takes: at least what its body reads, and as many as
+/// the declaration allows, so that one more than that reaches the check and gets PyTorch's
+/// `TypeError` (at most 8 positionals plus a keyword map).
+fn reachable_arity(owner: &str, name: &str, max: usize) -> usize {
+    let declared = signature::lookup(owner, name).and_then(|d| d.positional_capacity());
+    max.max(declared.map_or(0, |n| n + 1)).min(8)
+}
+
 /// A method body: the receiver and the call's arguments.
 pub type MethodBody<T> = Rc<dyn Fn(&T, Args) -> RhaiResult<Dynamic>>;
 
 /// Registers `name` as a method of `T` for 0 to `max` arguments, plus one for a trailing
-/// keyword map (at most 9 in all). The receiver is taken by value (a handle clone): a method
+/// keyword map (at most 9 in all), checked against the declaration of `T::OWNER.name`
+/// before `body` runs. The receiver is taken by value (a handle clone): a method
 /// called on an indexed value (`x[0].fill_(1)`) must not make Rhai write the value back
 /// through the indexer, which it does for `&mut` receivers.
-pub fn method<T: Variant + Clone>(
+pub fn method<T: Variant + Clone + Owner>(
     engine: &mut Engine,
     name: &str,
     max: usize,
     body: impl Fn(&T, Args) -> RhaiResult<Dynamic> + 'static,
 ) {
-    let f: MethodBody<T> = Rc::new(body);
+    let check = argument_check(T::OWNER, name, max);
+    let max = reachable_arity(T::OWNER, name, max);
+    let f: MethodBody<T> = Rc::new(move |t, a| {
+        check(&a)?;
+        body(t, a)
+    });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
@@ -185,14 +221,21 @@ pub fn method<T: Variant + Clone>(
 pub type FunctionBody = Rc<dyn Fn(Args) -> RhaiResult<Dynamic>>;
 
 /// Registers `name` in `module` for 0 to `max` arguments, plus one for a trailing keyword
-/// map (at most 9 in all).
+/// map (at most 9 in all), checked against the declaration of `torch.path` before `body`
+/// runs (`path` is `name`, or `UntypedStorage::name` in that sub-module).
 pub fn function(
     module: &mut Module,
-    name: &str,
+    path: &str,
     max: usize,
     body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
 ) {
-    let f: FunctionBody = Rc::new(body);
+    let check = argument_check("torch", path, max);
+    let max = reachable_arity("torch", path, max);
+    let name = path.rsplit("::").next().unwrap_or(path);
+    let f: FunctionBody = Rc::new(move |a| {
+        check(&a)?;
+        body(a)
+    });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {

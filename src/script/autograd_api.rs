@@ -36,7 +36,27 @@ pub fn set_requires_grad(t: &Tensor, flag: bool, from: GradRequest) -> RhaiResul
 
 /// Registers `backward`.
 pub fn register(r: &mut super::registry::Registry) {
-    r.method("backward", 3, |x, _| {
+    r.method("backward", 3, |x, a| {
+        // PyTorch's keywords are declared; what tensh has not built is refused, not ignored.
+        if let Some(g) = a.get(0, "gradient")
+            && !g.is::<crate::core::tensor::Tensor>()
+            && !g.is_array()
+        {
+            return Err(super::errors::type_error(format!(
+                "'{}' object is not iterable",
+                super::convert::py_type_name(g)
+            )));
+        }
+        let names = ["gradient", "retain_graph", "create_graph", "inputs"];
+        if let Some((_, name)) = names
+            .iter()
+            .enumerate()
+            .find(|(i, n)| a.get(*i, n).is_some())
+        {
+            return Err(to_rhai(crate::core::error::TorchError::not_implemented(
+                format!("tensh does not implement the {name}= argument of backward()"),
+            )));
+        }
         crate::core::autograd::backward(x).map_err(to_rhai)?;
         Ok(rhai::Dynamic::UNIT)
     });

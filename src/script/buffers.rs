@@ -230,9 +230,11 @@ pub fn register(engine: &mut Engine) {
             storage: Storage::external(byte_list(&v, "bytes")?),
         })
     });
-    engine.register_fn("len", |b: &mut PyBuffer| b.len());
-    engine.register_fn("tolist", |b: &mut PyBuffer| -> Array {
-        b.values().into_iter().map(scalar_to_dynamic).collect()
+    super::args::method::<PyBuffer>(engine, "len", 0, |b, _| Ok(Dynamic::from(b.len())));
+    super::args::method::<PyBuffer>(engine, "tolist", 0, |b, _| {
+        Ok(Dynamic::from_array(
+            b.values().into_iter().map(scalar_to_dynamic).collect(),
+        ))
     });
     engine.register_indexer_get(|b: &mut PyBuffer, i: i64| b.get(i));
     engine.register_indexer_set(|b: &mut PyBuffer, i: i64, v: Dynamic| b.set(i, &v));

@@ -8,7 +8,7 @@ use rhai::{Dynamic, Engine, Module};
 use super::args::{self, Args};
 use super::convert;
 use super::errors::RhaiResult;
-use super::signature::{self, Form};
+use super::signature;
 use crate::core::tensor::Tensor;
 
 /// A tensor op's body: the tensor and the remaining arguments.
@@ -21,21 +21,6 @@ pub struct Registry<'a> {
     pub engine: &'a mut Engine,
     /// The `torch` static module under construction.
     pub torch: &'a mut Module,
-}
-
-/// The argument check of `name` in one form: its declared signature, or else no more
-/// positionals than the registration reads.
-fn argument_check(
-    name: &str,
-    form: Form,
-    max: usize,
-) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
-    let signature = signature::lookup(name, form);
-    let name = name.to_string();
-    move |a| match signature {
-        Some(sig) => signature::check(sig, a),
-        None => a.at_most(&name, max),
-    }
 }
 
 /// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
@@ -64,12 +49,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        let check = argument_check(name, Form::Method, max);
-        let op = tracked(name, body);
-        args::method::<Tensor>(self.engine, name, max, move |t, a| {
-            check(&a)?;
-            op(t, a)
-        });
+        args::method::<Tensor>(self.engine, name, max, tracked(name, body));
     }
 
     /// A tensor method that is also `torch::name(tensor, ...)`.
@@ -81,21 +61,41 @@ impl Registry<'_> {
     ) {
         let op: TensorOp = Rc::new(tracked(name, body));
         let m = op.clone();
-        let check = argument_check(name, Form::Method, max);
-        args::method::<Tensor>(self.engine, name, max, move |t, a| {
-            check(&a)?;
-            m(t, a)
+        args::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
+        self.function_of_tensor(name, max, op);
+    }
+
+    /// `torch::name(tensor, ...)` only: for what PyTorch has as a function but not as a
+    /// method (`torch.real(x)`, where `x.real` is a property).
+    pub fn tensor_function(
+        &mut self,
+        name: &str,
+        max: usize,
+        body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
+    ) {
+        self.function_of_tensor(name, max, Rc::new(tracked(name, body)));
+    }
+
+    fn function_of_tensor(&mut self, name: &str, max: usize, op: TensorOp) {
+        // Checked as a whole (input first), against `torch.name`.
+        let numbers_as_input = signature::lookup("torch", name).is_some_and(|d| {
+            matches!(&d.kind, signature::Kind::Parser(s)
+                if s.overloads.iter().any(|o| o.params.first().is_some_and(|p| p.ty == signature::Ty::TensorOrNumber)))
         });
-        // The function form is checked as a whole (input first), once.
-        let check = argument_check(name, Form::Function, max + 1);
         args::function(self.torch, name, max + 1, move |mut a| {
-            check(&a)?;
             let input = if a.pos.is_empty() {
                 a.kw.remove("input").unwrap_or_default()
             } else {
                 a.pos.remove(0)
             };
-            let t = convert::to_tensor(&input, "input")?;
+            let t = if numbers_as_input && !input.is::<Tensor>() && !input.is_unit() {
+                // `torch.add(1, 2)`: PyTorch's arithmetic takes a number as its input too.
+                let s = convert::to_scalar(&input, "input")?;
+                let dtype = crate::core::creation::scalar_dtype(s);
+                crate::core::creation::full(&[], s, dtype).map_err(super::errors::to_rhai)?
+            } else {
+                convert::to_tensor(&input, "input")?
+            };
             op(&t, a)
         });
     }

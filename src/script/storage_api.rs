@@ -13,7 +13,6 @@ use crate::core::dtype::DType;
 use crate::core::error::TorchError;
 use crate::core::layout::Layout;
 use crate::core::memory::storage::Storage;
-use crate::core::scalar::Scalar;
 use crate::print::storage_repr::untyped_storage_repr;
 
 fn wrap(s: &Storage, i: i64) -> RhaiResult<usize> {
@@ -56,6 +55,24 @@ fn new_storage(a: &Args) -> RhaiResult<Storage> {
             Storage::zeroed(n as usize).rhai()
         }
     }
+}
+
+/// `storage.type(dtype)`: PyTorch converts to the named storage type; tensh does not, and
+/// says so (a value other than a string fails in PyTorch's own words).
+pub fn refuse_type_conversion(a: &Args) -> RhaiResult<()> {
+    let Some(v) = a.get(0, "dtype") else {
+        return Ok(());
+    };
+    Err(to_rhai(if v.is_string() {
+        TorchError::not_implemented(
+            "tensh does not convert storages with type(dtype); use a cast method such as float()",
+        )
+    } else {
+        TorchError::attribute(format!(
+            "'{}' object has no attribute 'is_sparse'",
+            super::convert::py_type_name(v)
+        ))
+    }))
 }
 
 /// Registers the `UntypedStorage` type, constructor and methods.
@@ -117,11 +134,6 @@ pub fn register(r: &mut Registry) {
         fill_layout(s, DType::UInt8, &layout, v).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
-    args::method::<Storage>(engine, "zero_", 0, |s, _| {
-        let layout = Layout::contiguous(vec![s.nbytes() as i64]);
-        fill_layout(s, DType::UInt8, &layout, Scalar::Int(0)).rhai()?;
-        Ok(Dynamic::from(s.clone()))
-    });
     args::method::<Storage>(engine, "copy_", 2, |s, a| {
         let src = a.req(0, "src", "copy_")?;
         let Some(src) = src.clone().try_cast::<Storage>() else {
@@ -180,7 +192,8 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         crate::core::memory::mapped::share_memory(s).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
-    args::method::<Storage>(engine, "type", 0, |_, _| {
+    args::method::<Storage>(engine, "type", 0, |_, a| {
+        refuse_type_conversion(&a)?;
         Ok(Dynamic::from("torch.storage.UntypedStorage".to_string()))
     });
     args::method::<Storage>(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
@@ -233,7 +246,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
 /// The `torch::UntypedStorage` sub-module: `torch::UntypedStorage::from_file(...)`.
 pub fn untyped_storage_module() -> rhai::Module {
     let mut m = rhai::Module::new();
-    args::function(&mut m, "from_file", 3, |a| {
+    args::function(&mut m, "UntypedStorage::from_file", 3, |a| {
         let name = a.req(0, "filename", "from_file")?.to_string();
         let shared = a.bool_or(1, "shared", false)?;
         let nbytes = a.int_or(2, "nbytes", 0)?;
@@ -246,7 +259,9 @@ pub fn untyped_storage_module() -> rhai::Module {
             crate::core::memory::mapped::from_file(&name, shared, nbytes as usize).rhai()?,
         ))
     });
-    args::function(&mut m, "from_buffer", 2, |a| from_buffer(&a));
+    args::function(&mut m, "UntypedStorage::from_buffer", 2, |a| {
+        from_buffer(&a)
+    });
     m
 }
 
@@ -297,6 +312,15 @@ pub fn register_devices(r: &mut Registry) {
 
 /// `torch::UntypedStorage::from_buffer(buffer, #{dtype: ...})`: a resizable copy of the bytes.
 pub fn from_buffer(a: &Args) -> RhaiResult<Dynamic> {
+    let byte_order = a.get(1, "byte_order");
+    if let Some(order) = byte_order
+        && !order.is_string()
+    {
+        return Err(type_error(format!(
+            "argument 2 must be str, not {}",
+            py_type_name(order)
+        )));
+    }
     let buf = a.req(0, "buffer", "from_buffer")?;
     let Some(b) = buf.clone().try_cast::<super::buffers::PyBuffer>() else {
         return Err(type_error(format!(
@@ -304,5 +328,104 @@ pub fn from_buffer(a: &Args) -> RhaiResult<Dynamic> {
             py_type_name(buf)
         )));
     };
-    Ok(Dynamic::from(Storage::from_vec(b.storage.to_vec())))
+    let bytes = b.storage.to_vec();
+    let count = a.get(3, "count").map(|v| to_int(v, "count")).transpose()?;
+    let offset = a
+        .get(4, "offset")
+        .map(|v| to_int(v, "offset"))
+        .transpose()?;
+    let Some(dtype) = a.get(2, "dtype") else {
+        if byte_order.is_some() || count.is_some() || offset.is_some() {
+            return Err(to_rhai(TorchError::runtime(
+                "argument 'dtype' cannot be None",
+            )));
+        }
+        return Ok(Dynamic::from(Storage::from_vec(bytes)));
+    };
+    let dtype = super::convert::to_dtype(dtype)?;
+    let read = ReadAs {
+        dtype,
+        big_endian: byte_order_is_big(byte_order, dtype)?,
+        count: count.unwrap_or(-1),
+        offset: offset.unwrap_or(0),
+    };
+    Ok(Dynamic::from(Storage::from_vec(read.bytes_of(&bytes)?)))
+}
+
+/// Whether `from_buffer` reads big-endian elements; a dtype wider than a byte needs an order.
+fn byte_order_is_big(order: Option<&Dynamic>, dtype: DType) -> RhaiResult<bool> {
+    let Some(order) = order else {
+        if dtype.itemsize() > 1 {
+            return Err(to_rhai(TorchError::runtime(
+                "function missing required argument 'byte_order' (pos 2)",
+            )));
+        }
+        return Ok(false);
+    };
+    match order.clone().into_string().unwrap_or_default().as_str() {
+        "big" => Ok(cfg!(target_endian = "little")),
+        "little" => Ok(cfg!(target_endian = "big")),
+        "native" => Ok(false),
+        other => Err(to_rhai(TorchError::value(format!(
+            "invalid byte_order '{other}' (expected 'big', 'little', or 'native')"
+        )))),
+    }
+}
+
+/// How `from_buffer` reads a buffer as elements of a dtype.
+struct ReadAs {
+    dtype: DType,
+    /// Whether each element's bytes are swapped (the order differs from this machine's).
+    big_endian: bool,
+    /// Elements to read; negative: all after `offset`.
+    count: i64,
+    /// Bytes skipped at the start.
+    offset: i64,
+}
+
+impl ReadAs {
+    /// The storage bytes, with PyTorch's checks and messages.
+    fn bytes_of(&self, buf: &[u8]) -> RhaiResult<Vec<u8>> {
+        let len = buf.len() as i64;
+        let size = self.dtype.itemsize() as i64;
+        if self.offset < 0 || self.offset > len {
+            return Err(to_rhai(TorchError::value(format!(
+                "offset must be non-negative and no greater than buffer length ({}) , but got {len}",
+                self.offset
+            ))));
+        }
+        let available = len - self.offset;
+        let count = if self.count < 0 {
+            if available % size != 0 {
+                return Err(to_rhai(TorchError::value(format!(
+                    "buffer size ({len}) must be a multiple of element size ({size})"
+                ))));
+            }
+            available / size
+        } else {
+            if self.count.checked_mul(size).is_none_or(|n| n > available) {
+                return Err(to_rhai(TorchError::value(format!(
+                    "buffer has only {available} elements after offset {}, but specified a size of {}",
+                    self.offset, self.count
+                ))));
+            }
+            self.count
+        };
+        // In range: 0 <= offset <= len and count * size <= len - offset, checked above.
+        let start = self.offset as usize;
+        let mut out = buf[start..start + (count * size) as usize].to_vec();
+        if self.big_endian {
+            // A complex number is two floats, each swapped on its own.
+            let part = if self.dtype.is_complex() {
+                size / 2
+            } else {
+                size
+            } as usize;
+            out.chunks_mut(part.max(1)).for_each(<[u8]>::reverse);
+        }
+        if self.dtype == DType::Bool {
+            out.iter_mut().for_each(|b| *b = u8::from(*b != 0));
+        }
+        Ok(out)
+    }
 }

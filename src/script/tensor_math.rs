@@ -71,8 +71,20 @@ pub fn register_operator(
 
 /// `other * alpha` for `add`/`sub`'s `alpha=` keyword (declared only for those: the other
 /// ops' signatures refuse it). A float `alpha` with integral operands is PyTorch's error.
+/// The `other` operand: the first positional, or the second in the deprecated
+/// `add(alpha, other)` form.
+fn other_of<'a>(a: &'a Args, name: &str) -> RhaiResult<&'a Dynamic> {
+    a.req(usize::from(a.pos.len() == 2), "other", name)
+}
+
 fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args) -> RhaiResult<Arg> {
-    let Some(alpha) = a.kw("alpha") else {
+    // The deprecated overload `add(Number alpha, Tensor other)` gives alpha first.
+    let alpha = if a.pos.len() == 2 {
+        a.pos.first()
+    } else {
+        a.kw("alpha")
+    };
+    let Some(alpha) = alpha else {
         return Ok(other);
     };
     let alpha = crate::script::convert::to_scalar(alpha, "alpha")?;
@@ -119,7 +131,7 @@ pub fn register(r: &mut Registry) {
     for (symbol, name, op) in table {
         register_operator(r.engine, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {
-            let other = scaled_by_alpha(x, arg(a.req(0, "other", name)?, "other")?, &a)?;
+            let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a)?;
             if op == BinaryOp::Div
                 && let Some(mode) = super::tensor_pointwise::rounding_mode(&a)?
             {
@@ -134,7 +146,7 @@ pub fn register(r: &mut Registry) {
         ) {
             let inplace = format!("{name}_");
             r.method(&inplace, 1, move |x, a: Args| {
-                let other = scaled_by_alpha(x, arg(a.req(0, "other", name)?, "other")?, &a)?;
+                let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a)?;
                 ops::binary_(op, x, &other).rhai()?;
                 Ok(Dynamic::from(x.clone()))
             });

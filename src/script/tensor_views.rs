@@ -53,7 +53,7 @@ fn split_arg<'a>(a: &'a Args, func: &str) -> RhaiResult<&'a Dynamic> {
 
 /// Registers every view op.
 pub fn register(r: &mut Registry) {
-    r.method_and_function("view", 8, |x, a| {
+    r.method("view", 8, |x, a| {
         if let Some(d) = a
             .pos
             .first()
@@ -209,8 +209,8 @@ pub fn register(r: &mut Registry) {
             list(split::directional_split(x, which, by).rhai()?)
         });
     }
-    r.method_and_function("real", 0, |x, _| t(real(x).rhai()?));
-    r.method_and_function("imag", 0, |x, _| t(imag(x).rhai()?));
+    r.tensor_function("real", 0, |x, _| t(real(x).rhai()?));
+    r.tensor_function("imag", 0, |x, _| t(imag(x).rhai()?));
     r.function("view_as_real", 1, |a| {
         t(
             crate::core::views::dtype::view_as_real(&a.tensor(0, "input", "view_as_real")?)

@@ -87,7 +87,7 @@ pub const LEGACY_CLASSES: [(&str, DType); 12] = [
 ];
 
 /// The cast methods of storages and the dtype each gives.
-pub const STORAGE_CASTS: [(&str, DType); 17] = [
+pub const STORAGE_CASTS: [(&str, DType); 16] = [
     ("bool", DType::Bool),
     ("byte", DType::UInt8),
     ("char", DType::Int8),
@@ -104,11 +104,26 @@ pub const STORAGE_CASTS: [(&str, DType); 17] = [
     ("float8_e4m3fnuz", DType::Float8E4M3FNUZ),
     ("float8_e5m2", DType::Float8E5M2),
     ("float8_e5m2fnuz", DType::Float8E5M2FNUZ),
-    ("uint16", DType::UInt16),
 ];
 
 fn new_legacy(dtype: DType, a: &Args) -> RhaiResult<TypedStorage> {
     warn_deprecated();
+    let class = class_name(dtype);
+    if a.pos.len() > 1 {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "<class '{class}'>.__new__ received an invalid combination of arguments. Expected one of:\n \
+             * no arguments\n * (int size)\n * (Sequence data)\n * (*, UntypedStorage wrap_storage)\n\
+             Too many positional arguments"
+        ))));
+    }
+    if let Some(k) = ["wrap_storage", "dtype", "_internal"]
+        .into_iter()
+        .find(|k| a.kw(k).is_some())
+    {
+        return Err(to_rhai(TorchError::not_implemented(format!(
+            "tensh does not implement the {k}= argument of {class}()"
+        ))));
+    }
     match a.get(0, "sequence") {
         None => TypedStorage::from_values(&[], dtype),
         Some(v) if v.is::<Array>() => {
@@ -227,7 +242,8 @@ pub fn register(r: &mut Registry) {
     m(engine, "untyped", 0, |t, _| {
         Ok(Dynamic::from(t.storage.clone()))
     });
-    m(engine, "type", 0, |t, _| {
+    m(engine, "type", 0, |t, a| {
+        super::storage_api::refuse_type_conversion(&a)?;
         Ok(Dynamic::from(class_name(t.dtype)))
     });
     m(engine, "pickle_storage_type", 0, |t, _| {

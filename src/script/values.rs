@@ -52,10 +52,14 @@ pub fn register(engine: &mut rhai::Engine) {
             .filter(|_| j >= 0)
             .ok_or_else(|| to_rhai(TorchError::index("tuple index out of range")))
     });
-    engine.register_fn("len", |s: &mut Size| s.0.len() as INT);
-    engine.register_fn("numel", |s: &mut Size| s.0.iter().product::<i64>());
-    engine.register_fn("tolist", |s: &mut Size| -> Array {
-        s.0.iter().map(|&x| Dynamic::from(x)).collect()
+    super::args::method::<Size>(engine, "len", 0, |s, _| Ok(Dynamic::from(s.0.len() as INT)));
+    super::args::method::<Size>(engine, "numel", 0, |s, _| {
+        Ok(Dynamic::from(s.0.iter().product::<i64>()))
+    });
+    super::args::method::<Size>(engine, "tolist", 0, |s, _| {
+        Ok(Dynamic::from_array(
+            s.0.iter().map(|&x| Dynamic::from(x)).collect(),
+        ))
     });
     engine.register_fn("==", |a: Size, b: Size| a == b);
     engine.register_fn("!=", |a: Size, b: Size| a != b);

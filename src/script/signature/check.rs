@@ -26,7 +26,7 @@ use crate::script::errors::{RhaiResult, type_error};
 enum Failure {
     TooManyPositional(usize),
     Multiple(&'static str),
-    Missing(&'static str),
+    Missing(Vec<&'static str>),
     WrongType {
         param: &'static str,
         type_name: &'static str,
@@ -207,7 +207,14 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
             if p.optional {
                 continue;
             }
-            return Err(Failure::Missing(p.name));
+            // PyTorch names every required parameter still missing from here on.
+            let missing = o.params[i..]
+                .iter()
+                .enumerate()
+                .filter(|(j, q)| !q.optional && i + j >= pos.len() && !args.kw.contains_key(q.name))
+                .map(|(_, q)| q.name)
+                .collect();
+            return Err(Failure::Missing(missing));
         };
         if !accepts(p, v)? {
             return Err(Failure::WrongType {
@@ -247,7 +254,9 @@ fn plural(n: usize, word: &str) -> String {
 fn message(name: &str, o: &Overload, f: Failure) -> String {
     match f {
         Failure::TooManyPositional(given) => {
-            let (min, max) = (o.required_positional(), o.positional());
+            // PyTorch counts required keyword-only parameters in the minimum
+            // (`frombuffer() takes from 2 to 1 positional arguments`).
+            let (min, max) = (o.required_total(), o.positional());
             let takes = if min == max {
                 plural(max, "positional argument")
             } else {
@@ -257,7 +266,20 @@ fn message(name: &str, o: &Overload, f: Failure) -> String {
             format!("{name}() takes {takes} but {given} {verb} given")
         }
         Failure::Multiple(p) => format!("{name}() got multiple values for argument '{p}'"),
-        Failure::Missing(p) => format!("{name}() missing 1 required positional arguments: \"{p}\""),
+        // PyTorch's own wording: "arguments" for one, "argument" for several.
+        Failure::Missing(names) => {
+            let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+            let noun = if names.len() == 1 {
+                "arguments"
+            } else {
+                "argument"
+            };
+            format!(
+                "{name}() missing {} required positional {noun}: {}",
+                names.len(),
+                quoted.join(", ")
+            )
+        }
         Failure::WrongType {
             param,
             type_name,
@@ -305,6 +327,36 @@ fn describe(args: &Args, detailed: bool, mark: impl Fn(Option<usize>, &str) -> b
     }
 }
 
+/// Whether PyTorch's message formatter counts `v` as matching the text item `p` (`None`:
+/// the `*` item). It is stricter than the parser: a parameter with a default, a `tuple of
+/// ints`, a `Number` and any type it has no matcher for never match, and `Tensor` takes
+/// no number.
+fn formatter_matches(p: Option<&Param>, v: &Dynamic) -> bool {
+    let Some(p) = p.filter(|p| !p.optional) else {
+        return false;
+    };
+    match p.ty {
+        Ty::Tensor | Ty::TensorOrNumber => v.is::<Tensor>(),
+        Ty::IntList | Ty::Number | Ty::Any => false,
+        _ => accepts(p, v).unwrap_or(false),
+    }
+}
+
+/// The arguments, each marked `!..!` where the formatter finds it does not match: the
+/// positionals against the text's items in order (`*` included), keywords by name.
+fn formatter_marks(o: &Overload, args: &Args) -> String {
+    let mut params = o.params.iter();
+    let items: Vec<Option<&Param>> = o
+        .text
+        .split(", ")
+        .map(|item| if item == "*" { None } else { params.next() })
+        .collect();
+    describe(args, true, |i, k| match i {
+        Some(i) => !formatter_matches(items.get(i).copied().flatten(), &args.pos[i]),
+        None => !formatter_matches(o.params.iter().find(|p| p.name == k), &args.kw[k]),
+    })
+}
+
 /// Why `o` did not match, as the line under it in the "invalid combination" message.
 fn reason(o: &Overload, args: &Args, f: &Failure) -> Option<String> {
     let unknown = unknown_keywords(o, args);
@@ -315,40 +367,21 @@ fn reason(o: &Overload, args: &Args, f: &Failure) -> Option<String> {
         ));
     }
     match f {
-        Failure::WrongType { .. } => {
-            // Marks follow the arguments as given; gathered ints are marked as a whole.
-            let pos = positionals(o, args)
-                .ok()
-                .filter(|p| p.len() == args.pos.len());
-            let fits =
-                |p: Option<&Param>, v: &Dynamic| p.is_some_and(|p| accepts(p, v).unwrap_or(false));
-            let described = describe(args, true, |i, k| match (i, &pos) {
-                (Some(i), Some(pos)) => !fits(o.params.get(i).filter(|p| !p.keyword_only), &pos[i]),
-                (Some(_), None) => false,
-                (None, _) => !fits(o.params.iter().find(|p| p.name == k), &args.kw[k]),
-            });
+        // A hard failure raised before any listing; the others are shown as PyTorch does
+        // whenever the count fits: the arguments, each marked where the overload refuses it.
+        Failure::Hard(_) => None,
+        _ => {
+            let described = formatter_marks(o, args);
             Some(format!(
                 "didn't match because some of the arguments have invalid types: ({described})"
             ))
         }
-        _ => None,
     }
 }
 
 /// Checks a call against `sig`; the error is PyTorch's `TypeError`.
 pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
     let name = sig.name;
-    if sig.no_args {
-        return match (args.kw.is_empty(), args.pos.len()) {
-            (true, 0) => Ok(()),
-            (false, _) => Err(type_error(format!(
-                "Tensor.{name}() takes no keyword arguments"
-            ))),
-            (true, n) => Err(type_error(format!(
-                "TensorBase.{name}() takes no arguments ({n} given)"
-            ))),
-        };
-    }
     // The common case first: positionals only, checked without building any failure,
     // starting with the overload that took the last call (a loop calls one the same way).
     if args.kw.is_empty() {
@@ -372,6 +405,9 @@ pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
     if !args.kw.is_empty() && sig.overloads.iter().any(|o| parse(o, args).is_ok()) {
         return Ok(());
     }
+    if sig.hidden_overloads.iter().any(|o| parse(o, args).is_ok()) {
+        return Ok(());
+    }
     let mut failures = Vec::with_capacity(sig.overloads.len());
     for o in &sig.overloads {
         match parse(o, args) {
@@ -380,7 +416,7 @@ pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
             Err(f) => failures.push(f),
         }
     }
-    if sig.overloads.len() == 1 {
+    if sig.overloads.len() == 1 && !sig.hidden {
         let f = failures.pop().expect("one failure per overload");
         return Err(type_error(message(name, &sig.overloads[0], f)));
     }
@@ -389,25 +425,46 @@ pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
         pos + args.kw.len()
     };
     let plausible: Vec<usize> = (0..sig.overloads.len())
-        .filter(|&i| sig.overloads[i].params.len() >= given(&sig.overloads[i]))
+        .filter(|&i| {
+            let o = &sig.overloads[i];
+            (o.required_total()..=o.params.len()).contains(&given(o))
+        })
         .collect();
     if let [only] = plausible[..] {
         let f = failures.swap_remove(only);
         return Err(type_error(message(name, &sig.overloads[only], f)));
     }
-    // Reasons are given only when every overload takes exactly as many parameters as
-    // there are arguments (what PyTorch's messages show: `narrow(0, 1.5, 1)` has them,
-    // `tensor_split(2.5)` and `sum(dimm=1)` do not).
-    let n = sig.overloads[0].params.len();
-    let same_arity =
-        sig.overloads.iter().all(|o| o.params.len() == n) && args.pos.len() + args.kw.len() == n;
+    // A reason is given under an overload whose text has as many items as there are
+    // arguments, counted as PyTorch's message formatter counts them: `*` is an item, and
+    // so is the empty text of `()`.
+    let given_count = args.pos.len() + args.kw.len();
+    // One listed overload beside hidden ones: PyTorch names the unknown keywords, or shows
+    // the one overload it expected.
+    if let [o] = &sig.overloads[..] {
+        let unknown = unknown_keywords(o, args);
+        let got = if unknown.is_empty() {
+            let described = if o.items() == given_count {
+                formatter_marks(o, args)
+            } else {
+                describe(args, false, |_, _| false)
+            };
+            format!("({described}), but expected ({})", o.text)
+        } else {
+            format!("unrecognized keyword arguments: {}", unknown.join(", "))
+        };
+        return Err(type_error(format!(
+            "{name}() received an invalid combination of arguments - got {got}"
+        )));
+    }
     let mut text = format!(
         "{name}() received an invalid combination of arguments - got ({}), but expected one of:\n",
         describe(args, false, |_, _| false)
     );
     for (o, f) in sig.overloads.iter().zip(&failures) {
         text.push_str(&format!(" * ({})\n", o.text));
-        if same_arity && let Some(why) = reason(o, args, f) {
+        if o.items() == given_count
+            && let Some(why) = reason(o, args, f)
+        {
             text.push_str(&format!("      {why}\n"));
         }
     }

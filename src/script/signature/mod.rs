@@ -3,13 +3,192 @@
 //! (type, name, default, keyword-only after `*`), and one check (`check`) matches a call's
 //! arguments against them with PyTorch's rules and words: too many positionals, a missing
 //! argument, a wrong type, an unknown keyword, a value given twice, or no overload at all.
-//! The same declarations are what `:help` shows.
+//! What PyTorch implements outside that parser (Python functions, builtins, C methods of
+//! no or one argument) is declared in the same file and checked with the interpreter's
+//! words (`python`). The same declarations are what `:help` shows.
 
 mod check;
+mod python;
 mod table;
 
 pub use check::check;
-pub use table::{Form, declared, lookup};
+pub use python::{PySignature, TupleSignature};
+pub use table::{all, doc, lookup};
+
+use crate::script::args::Args;
+use crate::script::errors::{RhaiResult, type_error};
+
+/// The receivers of methods, by the owner name their declarations use (`Tensor.narrow`).
+pub trait Owner {
+    /// `Tensor`, `UntypedStorage`, `TypedStorage`, `Size`, `buffer`, ...
+    const OWNER: &'static str;
+}
+
+impl Owner for crate::core::tensor::Tensor {
+    const OWNER: &'static str = "Tensor";
+}
+impl Owner for crate::core::memory::storage::Storage {
+    const OWNER: &'static str = "UntypedStorage";
+}
+impl Owner for crate::script::typed_storage::TypedStorage {
+    const OWNER: &'static str = "TypedStorage";
+}
+impl Owner for crate::script::buffers::PyBuffer {
+    const OWNER: &'static str = "buffer";
+}
+impl Owner for crate::script::values::Size {
+    const OWNER: &'static str = "Size";
+}
+
+/// How one name takes its arguments.
+#[derive(Debug)]
+pub enum Kind {
+    /// PyTorch's C++ argument parser, with these overloads.
+    Parser(Signature),
+    /// A C method without arguments; the names used in its two messages.
+    NoArgs {
+        /// In "takes no keyword arguments".
+        keyword: &'static str,
+        /// In "takes no arguments (n given)".
+        positional: &'static str,
+    },
+    /// A C method of exactly one argument; the names used in its two messages.
+    OneArg {
+        /// In "takes no keyword arguments".
+        keyword: &'static str,
+        /// In "takes exactly one argument (n given)".
+        positional: &'static str,
+    },
+    /// A Python function.
+    Python(PySignature),
+    /// A C function parsing a tuple and keywords.
+    Tuple(TupleSignature),
+    /// A builtin (`len`, `list`, `tuple`) the script spells as a method or function.
+    Builtin(&'static str),
+    /// A property of this type, which PyTorch cannot call (`x.real()`).
+    NotCallable(&'static str),
+    /// A property: prose only, no call.
+    Property,
+}
+
+/// One name a script can call: who owns it, how it takes arguments, and its prose.
+#[derive(Debug)]
+pub struct Declaration {
+    /// `Tensor`, `torch`, `UntypedStorage`, ...
+    pub owner: &'static str,
+    /// The name (`narrow`; a path such as `UntypedStorage::from_file` under `torch`).
+    pub name: &'static str,
+    /// One line of prose for `:help`.
+    pub doc: Option<&'static str>,
+    /// How it takes its arguments.
+    pub kind: Kind,
+}
+
+/// Parameters PyTorch declares that no tensh op implements: given a value, they are
+/// refused in words rather than ignored.
+const NOT_BUILT: &[&str] = &["out", "names"];
+
+impl Declaration {
+    /// Checks a call's arguments (the receiver, for a method, is not among them); the
+    /// error is PyTorch's (or Python's) `TypeError`.
+    pub fn check(&self, args: &Args) -> RhaiResult<()> {
+        let receiver = self.owner != "torch";
+        match &self.kind {
+            Kind::Parser(sig) => {
+                check(sig, args)?;
+                if !args.kw.is_empty()
+                    && let Some(p) = NOT_BUILT
+                        .iter()
+                        .find(|p| args.kw.get(**p).is_some_and(|v| !v.is_unit()))
+                {
+                    return Err(crate::script::errors::to_rhai(
+                        crate::core::error::TorchError::not_implemented(format!(
+                            "tensh does not implement the {p}= argument of {}()",
+                            sig.name
+                        )),
+                    ));
+                }
+                Ok(())
+            }
+            Kind::NoArgs {
+                keyword,
+                positional,
+            } => match (args.kw.is_empty(), args.pos.len()) {
+                (true, 0) => Ok(()),
+                (false, _) => Err(type_error(format!(
+                    "{keyword}() takes no keyword arguments"
+                ))),
+                (true, n) => Err(type_error(format!(
+                    "{positional}() takes no arguments ({n} given)"
+                ))),
+            },
+            Kind::OneArg {
+                keyword,
+                positional,
+            } => match (args.kw.is_empty(), args.pos.len()) {
+                (true, 1) => Ok(()),
+                (false, _) => Err(type_error(format!(
+                    "{keyword}() takes no keyword arguments"
+                ))),
+                (true, n) => Err(type_error(format!(
+                    "{positional}() takes exactly one argument ({n} given)"
+                ))),
+            },
+            Kind::Python(sig) => sig.check(args),
+            Kind::Tuple(sig) => sig.check(args),
+            Kind::Builtin(name) => python::check_builtin(name, receiver, args),
+            Kind::NotCallable(ty) => Err(type_error(format!("'{ty}' object is not callable"))),
+            Kind::Property => Ok(()),
+        }
+    }
+
+    /// The most positionals a call may give (`None`: any number, as `view(2, 3, ...)`).
+    pub fn positional_capacity(&self) -> Option<usize> {
+        match &self.kind {
+            Kind::Parser(sig) if sig.gathers_ints() => None,
+            Kind::Parser(sig) => sig.overloads.iter().map(Overload::positional).max(),
+            Kind::NoArgs { .. } | Kind::NotCallable(_) | Kind::Property => Some(0),
+            Kind::OneArg { .. } => Some(1),
+            Kind::Python(sig) => sig.positional_capacity(),
+            Kind::Tuple(sig) => Some(sig.len()),
+            Kind::Builtin(_) => Some(usize::from(self.owner == "torch")),
+        }
+    }
+
+    /// The signatures as `:help` shows them, one a line (`Tensor.narrow(int dim, ...)`).
+    pub fn help_lines(&self) -> Vec<String> {
+        let full = if self.owner == "torch" {
+            format!("torch::{}", self.name)
+        } else {
+            format!("{}.{}", self.owner, self.name)
+        };
+        match &self.kind {
+            Kind::Parser(sig) => sig
+                .overloads
+                .iter()
+                .map(|o| format!("{full}({})", o.text))
+                .collect(),
+            Kind::NoArgs { .. } => vec![format!("{full}()")],
+            Kind::OneArg { .. } => vec![format!("{full}(value)")],
+            Kind::Python(sig) => {
+                let params = sig
+                    .text
+                    .split_once(", ")
+                    .filter(|(first, _)| *first == "self" || *first == "cls")
+                    .map_or(sig.text, |(_, rest)| rest);
+                let params = if params == "self" || params == "cls" {
+                    ""
+                } else {
+                    params
+                };
+                vec![format!("{full}({params})")]
+            }
+            Kind::Tuple(sig) => vec![format!("{full}({})", sig.text)],
+            Kind::Builtin(_) => vec![format!("{full}()")],
+            Kind::NotCallable(_) | Kind::Property => Vec::new(),
+        }
+    }
+}
 
 /// What a parameter accepts, by PyTorch's name for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +261,11 @@ pub struct Overload {
     required_positional: usize,
     /// Whether the lone positional is a `tuple of ints`.
     gathers_ints: bool,
+    /// Parameters that must be given, by position or keyword.
+    required_total: usize,
+    /// Items of the text, `*` included (and 1 for the empty text), as PyTorch's message
+    /// formatter counts them.
+    items: usize,
 }
 
 impl Overload {
@@ -114,12 +298,15 @@ impl Overload {
             .filter(|p| !p.keyword_only && !p.optional)
             .count();
         let gathers_ints = positional == 1 && params[0].ty == Ty::IntList;
+        let required_total = params.iter().filter(|p| !p.optional).count();
         Overload {
             text,
             params,
             positional,
             required_positional,
             gathers_ints,
+            required_total,
+            items: text.split(", ").count(),
         }
     }
 
@@ -132,6 +319,16 @@ impl Overload {
     /// ints as separate positionals.
     pub fn gathers_ints(&self) -> bool {
         self.gathers_ints
+    }
+
+    /// Parameters that must be given, by position or keyword.
+    pub fn required_total(&self) -> usize {
+        self.required_total
+    }
+
+    /// Items of the text as PyTorch's message formatter counts them (`*` included).
+    pub fn items(&self) -> usize {
+        self.items
     }
 
     /// Positional parameters that must be given.
@@ -147,8 +344,11 @@ pub struct Signature {
     pub name: &'static str,
     /// The overloads, in PyTorch's order.
     pub overloads: Vec<Overload>,
-    /// A method that takes no arguments at all (`Tensor.abs()`), with its own messages.
-    pub no_args: bool,
+    /// Whether PyTorch has overloads its messages do not list (`add`'s deprecated ones),
+    /// which changes how a call none takes is reported.
+    pub hidden: bool,
+    /// Hidden overloads a call may still match (PyTorch's deprecated ones).
+    pub hidden_overloads: Vec<Overload>,
     /// The overload that took the last positional-only call, tried first on the next.
     pub last_fit: std::cell::Cell<usize>,
 }
@@ -157,7 +357,11 @@ impl Signature {
     /// The same signature where `Tensor` parameters also take numbers, as PyTorch's
     /// arithmetic does.
     pub fn numbers_as_tensors(mut self) -> Signature {
-        for p in self.overloads.iter_mut().flat_map(|o| o.params.iter_mut()) {
+        let all = self
+            .overloads
+            .iter_mut()
+            .chain(self.hidden_overloads.iter_mut());
+        for p in all.flat_map(|o| o.params.iter_mut()) {
             if p.ty == Ty::Tensor {
                 p.ty = Ty::TensorOrNumber;
             }
@@ -170,17 +374,8 @@ impl Signature {
         Signature {
             name,
             overloads: overloads.iter().map(|t| Overload::parse(t)).collect(),
-            no_args: false,
-            last_fit: std::cell::Cell::new(0),
-        }
-    }
-
-    /// A method that takes no arguments.
-    pub fn no_args(name: &'static str) -> Signature {
-        Signature {
-            name,
-            overloads: vec![Overload::parse("")],
-            no_args: true,
+            hidden: false,
+            hidden_overloads: Vec::new(),
             last_fit: std::cell::Cell::new(0),
         }
     }
@@ -189,14 +384,6 @@ impl Signature {
     /// any number of them may be right.
     pub fn gathers_ints(&self) -> bool {
         self.overloads.iter().any(Overload::gathers_ints)
-    }
-
-    /// The overloads for `name`, one a line, as `:help` shows them: `narrow(int dim, ...)`.
-    pub fn help_lines(&self) -> Vec<String> {
-        self.overloads
-            .iter()
-            .map(|o| format!("{}({})", self.name, o.text))
-            .collect()
     }
 }
 
