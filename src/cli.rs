@@ -20,11 +20,6 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [FILE.rhai [ARGS..
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never
 ";
 
-/// The version line.
-pub fn version() -> String {
-    format!("tensh {}", env!("CARGO_PKG_VERSION"))
-}
-
 fn report(name: &str, e: &ScriptError) {
     let place = match (e.line, e.column) {
         (Some(l), Some(c)) => format!("{name}:{l}:{c}: "),
@@ -75,7 +70,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
             0
         }
         Some("--version" | "-V") => {
-            println!("{}", version());
+            println!("{}", crate::version());
             0
         }
         Some("test") => crate::transcript::main(&args[1..]),

@@ -86,3 +86,40 @@ fn core_modules_form_no_cycle() {
     }
     assert!(names.contains("autograd") && names.contains("tensor") && names.contains("memory"));
 }
+
+/// The crate's layers, lowest first: each may use only those before it.
+const LAYERS: &[&str] = &["core", "print", "script", "repl", "transcript", "cli"];
+
+fn crate_uses(path: &Path, into: &mut BTreeSet<String>) {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).expect("readable source folder") {
+            crate_uses(&entry.expect("entry").path(), into);
+        }
+    } else if path.is_file() && path.extension().is_some_and(|e| e == "rs") {
+        let text = std::fs::read_to_string(path).expect("readable source");
+        uses(
+            text.split("#[cfg(test)]").next().unwrap_or(""),
+            "crate::",
+            into,
+        );
+    }
+}
+
+#[test]
+fn layers_depend_one_way() {
+    let mut wrong = Vec::new();
+    for (i, layer) in LAYERS.iter().enumerate() {
+        let mut deps = BTreeSet::new();
+        let dir = Path::new("src").join(layer);
+        if dir.is_dir() {
+            crate_uses(&dir, &mut deps);
+        }
+        crate_uses(&Path::new("src").join(format!("{layer}.rs")), &mut deps);
+        for higher in &LAYERS[i + 1..] {
+            if deps.contains(*higher) {
+                wrong.push(format!("{layer} uses {higher}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "layers reaching up: {wrong:?}");
+}

@@ -30,7 +30,7 @@ pub fn run(color: bool) -> i32 {
     crate::script::output::set_color(color);
     let banner = format!(
         "{} — PyTorch's memory model in Rhai. :help for help, Ctrl-D to exit.",
-        crate::cli::version()
+        crate::version()
     );
     println!(
         "{}",

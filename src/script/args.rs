@@ -153,20 +153,24 @@ macro_rules! for_each_arity {
     };
 }
 
-/// The argument check of `owner.name`: its declaration (`signature::lookup`), or else no
-/// more positionals than the registration reads (a test walks the registrations and
-/// requires a declaration of each, so this fallback only serves a name being added).
-pub fn argument_check(
-    owner: &str,
-    name: &str,
-    max: usize,
-) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
+/// The declaration of `owner.name`.
+fn declaration(owner: &str, name: &str) -> Option<&'static signature::Declaration> {
     // `is_shared` reaches the engine under another name (Rhai has a function of its own).
     let declared_name = match name {
         super::engine::IS_SHARED_INTERNAL => "is_shared",
         other => other,
     };
-    let declaration = signature::lookup(owner, declared_name);
+    signature::lookup(owner, declared_name)
+}
+
+/// The argument check of a declared name: its declaration, or else no more positionals
+/// than the registration reads (a test walks the registrations and requires a declaration
+/// of each, so this fallback only serves a name being added).
+fn checked_by(
+    declaration: Option<&'static signature::Declaration>,
+    name: &str,
+    max: usize,
+) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
     let name = name.to_string();
     move |a| match declaration {
         Some(d) => d.check(a),
@@ -177,8 +181,8 @@ pub fn argument_check(
 /// How many positionals a registration takes: at least what its body reads, and as many as
 /// the declaration allows, so that one more than that reaches the check and gets PyTorch's
 /// `TypeError` (at most 8 positionals plus a keyword map).
-fn reachable_arity(owner: &str, name: &str, max: usize) -> usize {
-    let declared = signature::lookup(owner, name).and_then(|d| d.positional_capacity());
+fn reachable_arity(declaration: Option<&signature::Declaration>, max: usize) -> usize {
+    let declared = declaration.and_then(|d| d.positional_capacity());
     max.max(declared.map_or(0, |n| n + 1)).min(8)
 }
 
@@ -196,8 +200,9 @@ pub fn method<T: Variant + Clone + Owner>(
     max: usize,
     body: impl Fn(&T, Args) -> RhaiResult<Dynamic> + 'static,
 ) {
-    let check = argument_check(T::OWNER, name, max);
-    let max = reachable_arity(T::OWNER, name, max);
+    let declared = declaration(T::OWNER, name);
+    let check = checked_by(declared, name, max);
+    let max = reachable_arity(declared, max);
     let f: MethodBody<T> = Rc::new(move |t, a| {
         check(&a)?;
         body(t, a)
@@ -229,8 +234,9 @@ pub fn function(
     max: usize,
     body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
 ) {
-    let check = argument_check("torch", path, max);
-    let max = reachable_arity("torch", path, max);
+    let declared = declaration("torch", path);
+    let check = checked_by(declared, path, max);
+    let max = reachable_arity(declared, max);
     let name = path.rsplit("::").next().unwrap_or(path);
     let f: FunctionBody = Rc::new(move |a| {
         check(&a)?;

@@ -78,10 +78,7 @@ impl Registry<'_> {
 
     fn function_of_tensor(&mut self, name: &str, max: usize, op: TensorOp) {
         // Checked as a whole (input first), against `torch.name`.
-        let numbers_as_input = signature::lookup("torch", name).is_some_and(|d| {
-            matches!(&d.kind, signature::Kind::Parser(s)
-                if s.overloads.iter().any(|o| o.params.first().is_some_and(|p| p.ty == signature::Ty::TensorOrNumber)))
-        });
+        let numbers_as_input = signature::lookup("torch", name).is_some_and(|d| d.numbers());
         args::function(self.torch, name, max + 1, move |mut a| {
             let input = if a.pos.is_empty() {
                 a.kw.remove("input").unwrap_or_default()

@@ -80,8 +80,9 @@ pub struct Declaration {
     pub name: &'static str,
     /// One line of prose for `:help`.
     pub doc: Option<&'static str>,
-    /// How it takes its arguments.
-    pub kind: Kind,
+    /// The block's text after its header, parsed into `kind` on first use.
+    body: &'static str,
+    kind: std::cell::OnceCell<Kind>,
 }
 
 /// Parameters PyTorch declares that no tensh op implements: given a value, they are
@@ -89,11 +90,27 @@ pub struct Declaration {
 const NOT_BUILT: &[&str] = &["out", "names"];
 
 impl Declaration {
+    /// Whether its `Tensor` parameters also take numbers (`torch.add(1, 2)`).
+    pub fn numbers(&self) -> bool {
+        table::body_lines(self.body).any(|l| l == "numbers: yes")
+    }
+
+    /// How it takes its arguments (its lines parsed on first use; a unit test parses every
+    /// block, so the fallback of no check is never taken by a built binary).
+    pub fn kind(&self) -> &Kind {
+        self.kind.get_or_init(|| {
+            table::parse_kind(self.name, self.body).unwrap_or_else(|e| {
+                eprintln!("tensh: declarations.txt: {e}");
+                Kind::Property
+            })
+        })
+    }
+
     /// Checks a call's arguments (the receiver, for a method, is not among them); the
     /// error is PyTorch's (or Python's) `TypeError`.
     pub fn check(&self, args: &Args) -> RhaiResult<()> {
         let receiver = self.owner != "torch";
-        match &self.kind {
+        match self.kind() {
             Kind::Parser(sig) => {
                 check(sig, args)?;
                 if !args.kw.is_empty()
@@ -142,17 +159,46 @@ impl Declaration {
         }
     }
 
-    /// The most positionals a call may give (`None`: any number, as `view(2, 3, ...)`).
+    /// The most positionals a call may give (`None`: any number, as `view(2, 3, ...)`),
+    /// read off the lines without parsing them (registration asks it of every name).
     pub fn positional_capacity(&self) -> Option<usize> {
-        match &self.kind {
-            Kind::Parser(sig) if sig.gathers_ints() => None,
-            Kind::Parser(sig) => sig.overloads.iter().map(Overload::positional).max(),
-            Kind::NoArgs { .. } | Kind::NotCallable(_) | Kind::Property => Some(0),
-            Kind::OneArg { .. } => Some(1),
-            Kind::Python(sig) => sig.positional_capacity(),
-            Kind::Tuple(sig) => Some(sig.len()),
-            Kind::Builtin(_) => Some(usize::from(self.owner == "torch")),
+        // Items before the first `*...` one, `/` not counted; byte by byte, as this runs
+        // for every registration at start-up.
+        let positional_items = |text: &str| {
+            text.split(',')
+                .map(str::trim_start)
+                .take_while(|i| !i.starts_with('*') && !i.is_empty())
+                .filter(|i| *i != "/")
+                .count()
+        };
+        let mut most = 0;
+        for line in table::body_lines(self.body) {
+            let (tag, text) = line.split_once(": ").unwrap_or((line, ""));
+            let n = match tag {
+                "parser" => {
+                    let n = positional_items(text);
+                    if n == 1 && text.starts_with("tuple of ints ") {
+                        return None;
+                    }
+                    n
+                }
+                "onearg" => 1,
+                "python" => {
+                    let params = text.split_once('(').map_or("", |(_, p)| p);
+                    let params = params.strip_suffix(')').unwrap_or(params);
+                    if params.split(", ").any(|p| p.starts_with('*') && p != "*") {
+                        return None;
+                    }
+                    let implicit = params.starts_with("self") || params.starts_with("cls");
+                    positional_items(params) - usize::from(implicit)
+                }
+                "cargs" => text.split(", ").count(),
+                "builtin" => usize::from(self.owner == "torch"),
+                _ => 0,
+            };
+            most = most.max(n);
         }
+        Some(most)
     }
 
     /// The signatures as `:help` shows them, one a line (`Tensor.narrow(int dim, ...)`).
@@ -162,7 +208,7 @@ impl Declaration {
         } else {
             format!("{}.{}", self.owner, self.name)
         };
-        match &self.kind {
+        match self.kind() {
             Kind::Parser(sig) => sig
                 .overloads
                 .iter()

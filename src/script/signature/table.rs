@@ -10,8 +10,9 @@ use super::{Declaration, Kind, Signature};
 /// The declarations file, compiled in.
 const DECLARATIONS: &str = include_str!("declarations.txt");
 
-/// Parses one block: its header `[Owner.name] prose` and its lines.
-fn block(header: &'static str, lines: &[&'static str]) -> Result<Declaration, String> {
+/// Reads one block's header `[Owner.name] prose`; its lines are kept as they are and parsed
+/// on first use (`Declaration::kind`), so start-up only indexes the file.
+fn block(header: &'static str, body: &'static str) -> Result<Declaration, String> {
     let (key, prose) = header
         .strip_prefix('[')
         .and_then(|h| h.split_once(']'))
@@ -20,11 +21,22 @@ fn block(header: &'static str, lines: &[&'static str]) -> Result<Declaration, St
         .split_once('.')
         .ok_or_else(|| format!("no owner in {key:?}"))?;
     let prose = prose.trim();
+    Ok(Declaration {
+        owner,
+        name,
+        doc: (!prose.is_empty()).then_some(prose),
+        body,
+        kind: std::cell::OnceCell::new(),
+    })
+}
+
+/// Parses a block's lines into how the name takes its arguments.
+pub(super) fn parse_kind(name: &'static str, body: &'static str) -> Result<Kind, String> {
     let mut overloads = Vec::new();
     let mut hidden_texts = Vec::new();
     let (mut hidden, mut numbers, mut display) = (false, false, name);
     let mut kind = None;
-    for line in lines {
+    for line in body_lines(body) {
         let (tag, text) = line.split_once(':').unwrap_or((line, ""));
         let text = text.trim();
         match tag {
@@ -52,18 +64,18 @@ fn block(header: &'static str, lines: &[&'static str]) -> Result<Declaration, St
             }
             "python" => {
                 let sig = PySignature::parse(text)
-                    .ok_or_else(|| format!("bad Python signature in {key}: {text:?}"))?;
+                    .ok_or_else(|| format!("bad Python signature in {name}: {text:?}"))?;
                 kind = Some(Kind::Python(sig));
             }
             "cargs" => kind = Some(Kind::Tuple(TupleSignature::parse(text))),
             "builtin" => kind = Some(Kind::Builtin(text)),
             "notcallable" => kind = Some(Kind::NotCallable(text)),
             "property" => kind = Some(Kind::Property),
-            _ => return Err(format!("unknown line in {key}: {line:?}")),
+            _ => return Err(format!("unknown line in {name}: {line:?}")),
         }
     }
-    let kind = match kind {
-        Some(k) => k,
+    match kind {
+        Some(k) => Ok(k),
         None if !overloads.is_empty() => {
             let mut sig = Signature::new(display, &overloads);
             sig.hidden = hidden;
@@ -74,41 +86,52 @@ fn block(header: &'static str, lines: &[&'static str]) -> Result<Declaration, St
             if numbers {
                 sig = sig.numbers_as_tensors();
             }
-            Kind::Parser(sig)
+            Ok(Kind::Parser(sig))
         }
-        None => return Err(format!("{key} declares nothing")),
-    };
-    Ok(Declaration {
-        owner,
-        name,
-        doc: (!prose.is_empty()).then_some(prose),
-        kind,
-    })
+        None => Err(format!("{name} declares nothing")),
+    }
 }
 
-/// Every block of the file, in order.
+/// A block's lines that say something.
+pub(super) fn body_lines(body: &'static str) -> impl Iterator<Item = &'static str> {
+    body.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+}
+
+/// Every block of the file, in order: its header line and the text up to the next one.
 fn parse_all() -> Result<Vec<Declaration>, String> {
-    let mut out = Vec::new();
-    let mut header: Option<&'static str> = None;
-    let mut lines = Vec::new();
-    let body = DECLARATIONS
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-    for line in body.chain(std::iter::once("[end.]")) {
-        if line.starts_with('[') {
-            if let Some(h) = header.take() {
-                out.push(block(h, &lines)?);
+    let mut out = Vec::with_capacity(512);
+    // A block starts at a line beginning with `[` (line ends found with `str::find`'s
+    // memchr: this runs at start-up).
+    let next_block = |text: &str| {
+        let mut at = 0;
+        while let Some(i) = text[at..].find('\n') {
+            at += i + 1;
+            if text[at..].starts_with('[') {
+                return at;
             }
-            lines.clear();
-            header = Some(line);
-        } else {
-            lines.push(line);
         }
+        text.len()
+    };
+    let start = if DECLARATIONS.starts_with('[') {
+        0
+    } else {
+        next_block(DECLARATIONS)
+    };
+    let mut rest = &DECLARATIONS[start..];
+    while !rest.is_empty() {
+        let end = next_block(rest);
+        let (chunk, next) = rest.split_at(end);
+        let (header, body) = chunk.split_once('\n').unwrap_or((chunk, ""));
+        out.push(block(header, body)?);
+        rest = next;
     }
     Ok(out)
 }
 
-type Table = HashMap<(&'static str, &'static str), &'static Declaration>;
+/// Keyed by (owner, name); hashed with ahash (already Rhai's), seeded for repeatable runs:
+/// every registration looks its name up at start-up.
+type Table = HashMap<(&'static str, &'static str), &'static Declaration, ahash::RandomState>;
 
 thread_local! {
     static TABLE: (Table, Vec<&'static Declaration>) = {
@@ -118,9 +141,9 @@ thread_local! {
             eprintln!("tensh: declarations.txt: {e}");
             Vec::new()
         });
-        let all: Vec<&'static Declaration> =
-            all.into_iter().map(|d| &*Box::leak(Box::new(d))).collect();
-        let table = all.iter().map(|d| ((d.owner, d.name), *d)).collect();
+        let all: Vec<&'static Declaration> = Box::leak(all.into_boxed_slice()).iter().collect();
+        let mut table = Table::with_capacity_and_hasher(all.len(), ahash::RandomState::with_seeds(1, 2, 3, 4));
+        table.extend(all.iter().map(|d| ((d.owner, d.name), *d)));
         (table, all)
     };
 }
@@ -155,14 +178,17 @@ mod tests {
                 d.owner,
                 d.name
             );
+            if let Err(e) = parse_kind(d.name, d.body) {
+                panic!("{e}");
+            }
         }
         assert!(all.len() > 300, "{}", all.len());
         assert!(matches!(
-            lookup("Tensor", "narrow").map(|d| &d.kind),
+            lookup("Tensor", "narrow").map(|d| d.kind()),
             Some(Kind::Parser(_))
         ));
         assert!(matches!(
-            lookup("Tensor", "split").map(|d| &d.kind),
+            lookup("Tensor", "split").map(|d| d.kind()),
             Some(Kind::Python(_))
         ));
     }
