@@ -4,11 +4,9 @@
 use rhai::{Engine, Module, Token};
 
 use super::registry::Registry;
-use super::{
-    autograd_api, buffers, display, explain_api, indexing, output, random_api, storage_api,
-    tensor_math, tensor_meta, tensor_mutation, tensor_pointwise, tensor_reduce, tensor_views,
-    torch_module, typed_storage, values,
-};
+use super::storage::{self, buffers};
+use super::tensor::{self, indexing};
+use super::{display, explain_api, output, random_api, torch_module, values};
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
 const PYTORCH_NAMES_RHAI_RESERVES: [&str; 2] = ["new", "shared"];
@@ -38,7 +36,7 @@ pub fn new_engine() -> Engine {
     buffers::register(&mut engine);
     indexing::register(&mut engine);
     explain_api::register(&mut engine);
-    tensor_meta::register_properties(&mut engine);
+    tensor::meta::register_properties(&mut engine);
     let mut torch = Module::new();
     torch_module::register_constants(&mut torch);
     {
@@ -46,21 +44,21 @@ pub fn new_engine() -> Engine {
             engine: &mut engine,
             torch: &mut torch,
         };
-        tensor_meta::register(&mut r);
-        tensor_views::register(&mut r);
-        tensor_mutation::register(&mut r);
-        tensor_math::register(&mut r);
-        tensor_reduce::register(&mut r);
-        tensor_pointwise::register(&mut r);
-        autograd_api::register(&mut r);
+        tensor::meta::register(&mut r);
+        tensor::views::register(&mut r);
+        tensor::mutation::register(&mut r);
+        tensor::math::register(&mut r);
+        tensor::reduce::register(&mut r);
+        tensor::pointwise::register(&mut r);
+        tensor::autograd::register(&mut r);
         random_api::register(&mut r);
-        storage_api::register(&mut r);
-        typed_storage::register(&mut r);
-        storage_api::register_files_and_sharing(&mut r);
-        storage_api::register_devices(&mut r);
+        storage::untyped::register(&mut r);
+        storage::typed::register(&mut r);
+        storage::untyped::register_files_and_sharing(&mut r);
+        storage::untyped::register_devices(&mut r);
         torch_module::register(&mut r);
     }
-    torch.set_sub_module("UntypedStorage", storage_api::untyped_storage_module());
+    torch.set_sub_module("UntypedStorage", storage::untyped::untyped_storage_module());
     engine.register_static_module("torch", torch.into());
     engine
 }
@@ -76,10 +74,10 @@ pub fn receiver_types() -> Vec<(std::any::TypeId, &'static str)> {
             "UntypedStorage",
         ),
         (
-            TypeId::of::<super::typed_storage::TypedStorage>(),
+            TypeId::of::<super::storage::typed::TypedStorage>(),
             "TypedStorage",
         ),
-        (TypeId::of::<super::buffers::PyBuffer>(), "buffer"),
+        (TypeId::of::<super::storage::buffers::PyBuffer>(), "buffer"),
         (TypeId::of::<crate::core::dtype::DType>(), "dtype"),
         (TypeId::of::<super::values::Size>(), "Size"),
         (TypeId::of::<super::values::Device>(), "device"),

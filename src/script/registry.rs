@@ -35,7 +35,7 @@ fn tracked(
         if t.requires_grad()
             && let Some(result) = out.read_lock::<Tensor>()
         {
-            super::grad_hook::track(&name, t, had_args, &result);
+            super::tensor::grad_hook::track(&name, t, had_args, &result);
         }
         Ok(out)
     }

@@ -4,10 +4,10 @@
 use rhai::{Dynamic, FLOAT, Module};
 
 use super::args::Args;
-use super::buffers::{BufferKind, PyBuffer};
 use super::convert::{to_data, to_dtype, to_float, to_int, to_int_list, to_scalar};
 use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use super::registry::Registry;
+use super::storage::buffers::{BufferKind, PyBuffer};
 use super::values::PyComplex;
 use crate::core::copy;
 use crate::core::creation::{self, scalar_dtype};
@@ -24,10 +24,10 @@ pub fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
     if a.kw("requires_grad")
         .is_some_and(|v| v.as_bool().unwrap_or(false))
     {
-        super::autograd_api::set_requires_grad(
+        super::tensor::autograd::set_requires_grad(
             &t,
             true,
-            super::autograd_api::GradRequest::Creation,
+            super::tensor::autograd::GradRequest::Creation,
         )?;
     }
     Ok(Dynamic::from(t))

@@ -30,10 +30,10 @@ impl Owner for crate::core::tensor::Tensor {
 impl Owner for crate::core::memory::storage::Storage {
     const OWNER: &'static str = "UntypedStorage";
 }
-impl Owner for crate::script::typed_storage::TypedStorage {
+impl Owner for crate::script::storage::typed::TypedStorage {
     const OWNER: &'static str = "TypedStorage";
 }
-impl Owner for crate::script::buffers::PyBuffer {
+impl Owner for crate::script::storage::buffers::PyBuffer {
     const OWNER: &'static str = "buffer";
 }
 impl Owner for crate::script::values::Size {

@@ -4,10 +4,6 @@
 
 use rhai::{Array, Dynamic, Engine, INT};
 
-use super::args::{self, Args};
-use super::convert::{scalar_to_dynamic, to_int_list, to_scalar};
-use super::errors::{IntoRhai, RhaiResult, to_rhai};
-use super::registry::Registry;
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::TorchError;
@@ -15,6 +11,10 @@ use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::print::storage_repr::typed_storage_repr;
+use crate::script::args::{self, Args};
+use crate::script::convert::{scalar_to_dynamic, to_int_list, to_scalar};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registry::Registry;
 
 /// A dtype viewing an untyped storage's bytes as elements.
 #[derive(Debug, Clone)]
@@ -35,7 +35,7 @@ fn typed_nbytes(n: i64, dtype: DType) -> RhaiResult<usize> {
 
 /// PyTorch's deprecation warning, shown once per session.
 pub fn warn_deprecated() {
-    super::warnings::warn_once(
+    crate::script::warnings::warn_once(
         "typed_storage",
         "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage class. This should only matter to you if you are using storages directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
     );
@@ -179,7 +179,9 @@ pub fn register(r: &mut Registry) {
         });
     }
     engine.register_get("dtype", |t: &mut TypedStorage| t.dtype);
-    engine.register_get("device", |_: &mut TypedStorage| super::values::Device);
+    engine.register_get("device", |_: &mut TypedStorage| {
+        crate::script::values::Device
+    });
     engine.register_get("is_cuda", |_: &mut TypedStorage| false);
     engine.register_get("filename", |t: &mut TypedStorage| {
         t.storage.filename().map_or(Dynamic::UNIT, Dynamic::from)
@@ -243,7 +245,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(t.storage.clone()))
     });
     m(engine, "type", 0, |t, a| {
-        super::storage_api::refuse_type_conversion(&a)?;
+        crate::script::storage::untyped::refuse_type_conversion(&a)?;
         Ok(Dynamic::from(class_name(t.dtype)))
     });
     m(engine, "pickle_storage_type", 0, |t, _| {
@@ -273,9 +275,12 @@ pub fn register(r: &mut Registry) {
         t.storage.resize(typed_nbytes(n, t.dtype)?).rhai()?;
         Ok(Dynamic::from(t.clone()))
     });
-    m(engine, super::engine::IS_SHARED_INTERNAL, 0, |t, _| {
-        Ok(Dynamic::from(t.storage.is_shared()))
-    });
+    m(
+        engine,
+        crate::script::engine::IS_SHARED_INTERNAL,
+        0,
+        |t, _| Ok(Dynamic::from(t.storage.is_shared())),
+    );
     m(engine, "share_memory_", 0, |t, _| {
         crate::core::memory::mapped::share_memory(&t.storage).rhai()?;
         Ok(Dynamic::from(t.clone()))

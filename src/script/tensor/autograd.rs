@@ -1,9 +1,9 @@
 //! The autograd surface the script sees: `requires_grad` flags and `backward()` (see
 //! `core::autograd` for which ops record gradients).
 
-use super::errors::{RhaiResult, to_rhai};
 use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
+use crate::script::errors::{RhaiResult, to_rhai};
 
 /// Where a `requires_grad` request comes from: PyTorch words the dtype error differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,16 +35,16 @@ pub fn set_requires_grad(t: &Tensor, flag: bool, from: GradRequest) -> RhaiResul
 }
 
 /// Registers `backward`.
-pub fn register(r: &mut super::registry::Registry) {
+pub fn register(r: &mut crate::script::registry::Registry) {
     r.method("backward", 3, |x, a| {
         // PyTorch's keywords are declared; what tensh has not built is refused, not ignored.
         if let Some(g) = a.get(0, "gradient")
             && !g.is::<crate::core::tensor::Tensor>()
             && !g.is_array()
         {
-            return Err(super::errors::type_error(format!(
+            return Err(crate::script::errors::type_error(format!(
                 "'{}' object is not iterable",
-                super::convert::py_type_name(g)
+                crate::script::convert::py_type_name(g)
             )));
         }
         let names = ["gradient", "retain_graph", "create_graph", "inputs"];

@@ -3,22 +3,22 @@
 
 use rhai::{Dynamic, Engine};
 
-use super::args::Args;
-use super::convert::{int_array, scalar_to_dynamic, tensor_to_list, to_dtype};
-use super::errors::{IntoRhai, RhaiResult, to_rhai};
-use super::registry::Registry;
-use super::tensor_views::adjoint;
-use super::values::{Device, Size};
 use crate::core::copy::{cast_copy, clone_tensor, contiguous_copy, to_scalars};
 use crate::core::dtype::DType;
 use crate::core::error::{TorchError, wrap_dim};
 use crate::core::tensor::Tensor;
 use crate::core::views;
 use crate::core::views::dtype::{imag, real};
+use crate::script::args::Args;
+use crate::script::convert::{int_array, scalar_to_dynamic, tensor_to_list, to_dtype};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registry::Registry;
+use crate::script::tensor::views::adjoint;
+use crate::script::values::{Device, Size};
 
 fn warn_t_deprecated(x: &Tensor) {
     if x.ndim() != 2 {
-        super::warnings::warn_once(
+        crate::script::warnings::warn_once(
             "tensor_T",
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
         );
@@ -152,7 +152,7 @@ pub fn register(r: &mut Registry) {
     r.method("get_device", 0, |_, _| Ok(Dynamic::from(-1_i64)));
     r.method("len", 0, |x, _| {
         if x.ndim() == 0 {
-            return Err(super::errors::type_error("len() of a 0-d tensor"));
+            return Err(crate::script::errors::type_error("len() of a 0-d tensor"));
         }
         Ok(Dynamic::from(x.sizes()[0]))
     });

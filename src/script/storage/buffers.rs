@@ -3,14 +3,14 @@
 
 use rhai::{Array, Dynamic, Engine};
 
-use super::convert::{py_type_name, scalar_to_dynamic, to_int, to_scalar};
-use super::errors::{RhaiResult, to_rhai, type_error};
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::TorchError;
 use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
 use crate::print::storage_repr::python_scalar;
+use crate::script::convert::{py_type_name, scalar_to_dynamic, to_int, to_scalar};
+use crate::script::errors::{RhaiResult, to_rhai, type_error};
 
 /// Which Python type a buffer is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -230,8 +230,8 @@ pub fn register(engine: &mut Engine) {
             storage: Storage::external(byte_list(&v, "bytes")?),
         })
     });
-    super::args::method::<PyBuffer>(engine, "len", 0, |b, _| Ok(Dynamic::from(b.len())));
-    super::args::method::<PyBuffer>(engine, "tolist", 0, |b, _| {
+    crate::script::args::method::<PyBuffer>(engine, "len", 0, |b, _| Ok(Dynamic::from(b.len())));
+    crate::script::args::method::<PyBuffer>(engine, "tolist", 0, |b, _| {
         Ok(Dynamic::from_array(
             b.values().into_iter().map(scalar_to_dynamic).collect(),
         ))

@@ -4,12 +4,12 @@
 
 use rhai::{Array, Dynamic};
 
-use super::args::Args;
-use super::convert::{py_type_name, to_int, to_int_list};
-use super::errors::{IntoRhai, RhaiResult, type_error};
-use super::registry::Registry;
 use crate::core::reduce::{Reduction, extreme_with_indices, reduce};
 use crate::core::tensor::Tensor;
+use crate::script::args::Args;
+use crate::script::convert::{py_type_name, to_int, to_int_list};
+use crate::script::errors::{IntoRhai, RhaiResult, type_error};
+use crate::script::registry::Registry;
 
 /// The `dim` argument: absent, one dim, or (where `list` is allowed) several.
 fn dims(a: &Args, list: bool) -> RhaiResult<Option<Vec<i64>>> {
@@ -42,7 +42,7 @@ fn check_dtype(t: &Tensor, a: &Args, op: Reduction) -> RhaiResult<()> {
         return Ok(());
     }
     let name = op.name();
-    Err(super::errors::to_rhai(
+    Err(crate::script::errors::to_rhai(
         crate::core::error::TorchError::not_implemented(format!(
             "{name}(dtype=...) converting to another dtype is not built in tensh yet"
         )),

@@ -5,13 +5,13 @@ use std::ops::{Range, RangeInclusive};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Position};
 
-use super::convert::{as_scalar, py_type_name, to_data};
-use super::errors::{IntoRhai, RhaiResult, type_error};
 use crate::core::creation::tensor_from_data;
 use crate::core::dtype::DType;
 use crate::core::index::{IndexItem, Value, index, index_put};
 use crate::core::index_parse::parse_index;
 use crate::core::tensor::Tensor;
+use crate::script::convert::{as_scalar, py_type_name, to_data};
+use crate::script::errors::{IntoRhai, RhaiResult, type_error};
 
 /// The index items a Rhai index value stands for.
 pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {

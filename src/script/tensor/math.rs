@@ -3,14 +3,14 @@
 
 use rhai::{Dynamic, Engine, FLOAT, INT};
 
-use super::args::Args;
-use super::convert::{as_scalar, to_tensor};
-use super::errors::{IntoRhai, RhaiResult, type_error};
-use super::registry::Registry;
-use super::values::PyComplex;
 use crate::core::ops::{self, Arg, BinaryOp};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
+use crate::script::args::Args;
+use crate::script::convert::{as_scalar, to_tensor};
+use crate::script::errors::{IntoRhai, RhaiResult, type_error};
+use crate::script::registry::Registry;
+use crate::script::values::PyComplex;
 
 /// A tensor or a Python number as an operand.
 pub fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
@@ -20,7 +20,7 @@ pub fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
     as_scalar(v).map(Arg::Number).ok_or_else(|| {
         type_error(format!(
             "{what} must be Tensor or Number, not {}",
-            super::convert::py_type_name(v)
+            crate::script::convert::py_type_name(v)
         ))
     })
 }
@@ -97,7 +97,7 @@ fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args) -> RhaiResult<Arg> {
         Arg::Number(n) => !matches!(n, Scalar::Float(_) | Scalar::Complex(_)),
     };
     if integral(x.dtype()) && other_integral && matches!(alpha, Scalar::Float(_)) {
-        return Err(super::errors::to_rhai(
+        return Err(crate::script::errors::to_rhai(
             crate::core::error::TorchError::runtime(
                 "For integral input tensors, argument alpha must not be a floating point number.",
             ),
@@ -133,7 +133,7 @@ pub fn register(r: &mut Registry) {
         r.method_and_function(name, 1, move |x, a: Args| {
             let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a)?;
             if op == BinaryOp::Div
-                && let Some(mode) = super::tensor_pointwise::rounding_mode(&a)?
+                && let Some(mode) = crate::script::tensor::pointwise::rounding_mode(&a)?
             {
                 let t = crate::core::pointwise::div_rounded(&Arg::Tensor(x.clone()), &other, mode);
                 return Ok(Dynamic::from(t.rhai()?));

@@ -3,15 +3,15 @@
 
 use rhai::Dynamic;
 
-use super::args::Args;
-use super::convert::{to_float, to_tensor};
-use super::errors::{IntoRhai, RhaiResult};
-use super::registry::Registry;
-use super::tensor_math::{arg, register_operator};
 use crate::core::ops::Arg;
 use crate::core::pointwise::{self, Rounding, Unary};
 use crate::core::tensor::Tensor;
 use crate::core::tensor::record as autograd;
+use crate::script::args::Args;
+use crate::script::convert::{to_float, to_tensor};
+use crate::script::errors::{IntoRhai, RhaiResult};
+use crate::script::registry::Registry;
+use crate::script::tensor::math::{arg, register_operator};
 
 type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
 
@@ -51,7 +51,7 @@ pub fn rounding_mode(a: &Args) -> RhaiResult<Option<Rounding>> {
         Some(v) => match v.clone().into_string().unwrap_or_default().as_str() {
             "trunc" => Ok(Some(Rounding::Trunc)),
             "floor" => Ok(Some(Rounding::Floor)),
-            other => Err(super::errors::to_rhai(
+            other => Err(crate::script::errors::to_rhai(
                 crate::core::error::TorchError::runtime(format!(
                     "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
                 )),

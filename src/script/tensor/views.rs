@@ -2,15 +2,15 @@
 
 use rhai::{Array, Dynamic};
 
-use super::args::Args;
-use super::convert::{tensor_array, to_dtype, to_int, to_int_list};
-use super::errors::{IntoRhai, RhaiResult};
-use super::registry::Registry;
 use crate::core::copy;
 use crate::core::tensor::Tensor;
 use crate::core::views::dtype::{imag, real, view_dtype};
 use crate::core::views::split::{self as split, DirectionalSplit, SplitBy};
 use crate::core::views::{self, as_strided, diagonal, expand, narrow, select, transpose, unfold};
+use crate::script::args::Args;
+use crate::script::convert::{tensor_array, to_dtype, to_int, to_int_list};
+use crate::script::errors::{IntoRhai, RhaiResult};
+use crate::script::registry::Registry;
 
 fn t(x: Tensor) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(x))
@@ -45,7 +45,7 @@ fn split_arg<'a>(a: &'a Args, func: &str) -> RhaiResult<&'a Dynamic> {
         .or_else(|| a.kw("indices"))
         .or_else(|| a.kw("tensor_indices_or_sections"))
         .ok_or_else(|| {
-            super::errors::type_error(format!(
+            crate::script::errors::type_error(format!(
                 "{func}() missing 1 required positional arguments: \"sections\""
             ))
         })
@@ -182,7 +182,7 @@ pub fn register(r: &mut Registry) {
         let dim = a.int_or(1, "dim", 0)?;
         if let Some(idx) = by.clone().try_cast::<Tensor>() {
             if !idx.dtype().is_integral() || idx.dtype() == crate::core::dtype::DType::Bool {
-                return Err(super::errors::to_rhai(crate::core::error::TorchError::runtime(format!(
+                return Err(crate::script::errors::to_rhai(crate::core::error::TorchError::runtime(format!(
                     "tensor_split expected tensor_indices_or_sections to have dtype of long, but got {}",
                     idx.dtype().cpp_name()
                 ))));
@@ -229,14 +229,14 @@ pub fn register(r: &mut Registry) {
 /// `x.adjoint()` / `x.mH`: the conjugate transpose (a plain transpose for real tensors).
 pub fn adjoint(x: &Tensor) -> RhaiResult<Dynamic> {
     if x.dtype().is_complex() {
-        return Err(super::errors::to_rhai(
+        return Err(crate::script::errors::to_rhai(
             crate::core::error::TorchError::not_implemented(
                 "the conjugate view of complex tensors is not built in tensh yet",
             ),
         ));
     }
     t(views::matrix_transpose(x).map_err(|_| {
-        super::errors::to_rhai(crate::core::error::TorchError::runtime(format!(
+        crate::script::errors::to_rhai(crate::core::error::TorchError::runtime(format!(
             "tensor.adjoint() is only supported on matrices or batches of matrices. Got {}-D tensor.",
             x.ndim()
         )))

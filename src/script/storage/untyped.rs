@@ -4,16 +4,16 @@ use std::ops::Range;
 
 use rhai::{Array, Dynamic, Engine, INT};
 
-use super::args::{self, Args};
-use super::convert::{py_type_name, to_int, to_int_list};
-use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
-use super::registry::Registry;
 use crate::core::copy::fill_layout;
 use crate::core::dtype::DType;
 use crate::core::error::TorchError;
 use crate::core::layout::Layout;
 use crate::core::memory::storage::Storage;
 use crate::print::storage_repr::untyped_storage_repr;
+use crate::script::args::{self, Args};
+use crate::script::convert::{py_type_name, to_int, to_int_list};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use crate::script::registry::Registry;
 
 fn wrap(s: &Storage, i: i64) -> RhaiResult<usize> {
     let n = s.nbytes() as i64;
@@ -70,7 +70,7 @@ pub fn refuse_type_conversion(a: &Args) -> RhaiResult<()> {
     } else {
         TorchError::attribute(format!(
             "'{}' object has no attribute 'is_sparse'",
-            super::convert::py_type_name(v)
+            crate::script::convert::py_type_name(v)
         ))
     }))
 }
@@ -129,7 +129,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(Storage::from_vec(s.to_vec())))
     });
     args::method::<Storage>(engine, "fill_", 1, |s, a| {
-        let v = super::convert::to_scalar(a.req(0, "value", "fill_")?, "value")?;
+        let v = crate::script::convert::to_scalar(a.req(0, "value", "fill_")?, "value")?;
         let layout = Layout::contiguous(vec![s.nbytes() as i64]);
         fill_layout(s, DType::UInt8, &layout, v).rhai()?;
         Ok(Dynamic::from(s.clone()))
@@ -164,7 +164,7 @@ pub fn register(r: &mut Registry) {
         s.resize(n as usize).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
-    engine.register_get("device", |_: &mut Storage| super::values::Device);
+    engine.register_get("device", |_: &mut Storage| crate::script::values::Device);
     engine.register_get("is_cuda", |_: &mut Storage| false);
     r.function("UntypedStorage", 2, |a| Ok(Dynamic::from(new_storage(&a)?)));
 }
@@ -173,7 +173,7 @@ pub fn register(r: &mut Registry) {
 pub fn register_files_and_sharing(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
     args::method::<Storage>(engine, "byteswap", 1, |s, a| {
-        let d = super::convert::to_dtype(a.req(0, "dtype", "byteswap")?)?;
+        let d = crate::script::convert::to_dtype(a.req(0, "dtype", "byteswap")?)?;
         let w = d.itemsize();
         let unit = if d.is_complex() { w / 2 } else { w };
         if s.nbytes() % w != 0 {
@@ -185,9 +185,12 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         s.with_bytes_mut(|b| b.chunks_exact_mut(unit).for_each(|c| c.reverse()));
         Ok(Dynamic::UNIT)
     });
-    args::method::<Storage>(engine, super::engine::IS_SHARED_INTERNAL, 0, |s, _| {
-        Ok(Dynamic::from(s.is_shared()))
-    });
+    args::method::<Storage>(
+        engine,
+        crate::script::engine::IS_SHARED_INTERNAL,
+        0,
+        |s, _| Ok(Dynamic::from(s.is_shared())),
+    );
     args::method::<Storage>(engine, "share_memory_", 0, |s, _| {
         crate::core::memory::mapped::share_memory(s).rhai()?;
         Ok(Dynamic::from(s.clone()))
@@ -204,7 +207,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
     engine.register_get("filename", |s: &mut Storage| {
         s.filename().map_or(Dynamic::UNIT, Dynamic::from)
     });
-    r.method(super::engine::IS_SHARED_INTERNAL, 0, |x, _| {
+    r.method(crate::script::engine::IS_SHARED_INTERNAL, 0, |x, _| {
         Ok(Dynamic::from(x.storage().is_shared()))
     });
     r.method("share_memory_", 0, |x, _| {
@@ -322,7 +325,10 @@ pub fn from_buffer(a: &Args) -> RhaiResult<Dynamic> {
         )));
     }
     let buf = a.req(0, "buffer", "from_buffer")?;
-    let Some(b) = buf.clone().try_cast::<super::buffers::PyBuffer>() else {
+    let Some(b) = buf
+        .clone()
+        .try_cast::<crate::script::storage::buffers::PyBuffer>()
+    else {
         return Err(type_error(format!(
             "a bytes-like object is required, not '{}'",
             py_type_name(buf)
@@ -342,7 +348,7 @@ pub fn from_buffer(a: &Args) -> RhaiResult<Dynamic> {
         }
         return Ok(Dynamic::from(Storage::from_vec(bytes)));
     };
-    let dtype = super::convert::to_dtype(dtype)?;
+    let dtype = crate::script::convert::to_dtype(dtype)?;
     let read = ReadAs {
         dtype,
         big_endian: byte_order_is_big(byte_order, dtype)?,

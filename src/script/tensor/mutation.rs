@@ -3,10 +3,6 @@
 
 use rhai::Dynamic;
 
-use super::args::Args;
-use super::convert::{to_int_list, to_scalar};
-use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
-use super::registry::Registry;
 use crate::core::checked_scalar::{TypeNaming, check_fits};
 use crate::core::copy;
 use crate::core::error::{Result, TorchError};
@@ -15,6 +11,10 @@ use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::views::checked_strided_layout;
+use crate::script::args::Args;
+use crate::script::convert::{to_int_list, to_scalar};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use crate::script::registry::Registry;
 
 /// `t.set_(storage, offset, size, stride)` as PyTorch does it: when the sizes and strides are
 /// the tensor's current ones the storage is only bounds-checked; otherwise a too-small
@@ -135,7 +135,7 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
         Some(other) => {
             return Err(type_error(format!(
                 "set_() received an invalid combination of arguments - got ({})",
-                super::convert::py_type_name(other)
+                crate::script::convert::py_type_name(other)
             )));
         }
     }
@@ -185,7 +185,7 @@ pub fn register(r: &mut Registry) {
             None => {
                 return Err(type_error(format!(
                     "copy_(): argument 'src' (position 1) must be Tensor, not {}",
-                    super::convert::py_type_name(src)
+                    crate::script::convert::py_type_name(src)
                 )));
             }
         }
@@ -193,7 +193,11 @@ pub fn register(r: &mut Registry) {
     });
     r.method("requires_grad_", 1, |x, a| {
         let flag = a.bool_or(0, "requires_grad", true)?;
-        super::autograd_api::set_requires_grad(x, flag, super::autograd_api::GradRequest::Method)?;
+        crate::script::tensor::autograd::set_requires_grad(
+            x,
+            flag,
+            crate::script::tensor::autograd::GradRequest::Method,
+        )?;
         Ok(Dynamic::from(x.clone()))
     });
 }

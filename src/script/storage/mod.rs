@@ -1,0 +1,7 @@
+//! The storages' script surface: `UntypedStorage` (with files and shared memory), the
+//! legacy typed storages, and the Python buffers (`bytes`, `bytearray`, `array`) they are
+//! read from.
+
+pub mod buffers;
+pub mod typed;
+pub mod untyped;

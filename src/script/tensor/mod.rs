@@ -1,0 +1,13 @@
+//! The tensor's script surface: its methods and `torch` functions, by concern (views,
+//! mutation, arithmetic, pointwise functions, reductions, metadata, indexing), and the
+//! autograd surface with the recording of ops the core does not record itself.
+
+pub mod autograd;
+pub mod grad_hook;
+pub mod indexing;
+pub mod math;
+pub mod meta;
+pub mod mutation;
+pub mod pointwise;
+pub mod reduce;
+pub mod views;
