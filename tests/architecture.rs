@@ -1,30 +1,45 @@
-//! The import graph of `src/core` has no cycles: each top-level module of `core` (a file, or
-//! a folder with its submodules) may use another only if that one does not use it back,
-//! directly or through others. Read from the source: `super::NAME` and `crate::core::NAME`
-//! at the top level, `super::super::NAME` and `crate::core::NAME` in submodules (tests
-//! excluded).
+//! The import graphs of `src/core` and `src/script` have no cycles: each top-level module (a
+//! file, or a folder with its submodules) may use another only if that one does not use it
+//! back, directly or through others. Read from the source: `super::NAME` (or a `{...}`
+//! group) and `crate::<layer>::NAME` at the top level, `super::super::NAME` and
+//! `crate::<layer>::NAME` in submodules (tests excluded). And the crate's layers depend one
+//! way.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 fn uses(text: &str, prefix: &str, into: &mut BTreeSet<String>) {
-    for (i, _) in text.match_indices(prefix) {
-        let name: String = text[i + prefix.len()..]
+    let ident = |s: &str| -> String {
+        s.trim_start()
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            into.insert(name);
-        }
+            .collect()
+    };
+    for (i, _) in text.match_indices(prefix) {
+        let rest = &text[i + prefix.len()..];
+        // `use super::{a, b::c}` uses a and b.
+        let names: Vec<String> = match rest.strip_prefix('{') {
+            Some(group) => group[..group.find('}').unwrap_or(group.len())]
+                .split(',')
+                .map(ident)
+                .collect(),
+            None => vec![ident(rest)],
+        };
+        into.extend(names.into_iter().filter(|n| !n.is_empty() && n != "self"));
     }
 }
 
-fn collect(dir: &Path, top: Option<&str>, graph: &mut BTreeMap<String, BTreeSet<String>>) {
+fn collect(
+    dir: &Path,
+    top: Option<&str>,
+    prefix: &str,
+    graph: &mut BTreeMap<String, BTreeSet<String>>,
+) {
     for entry in std::fs::read_dir(dir).expect("readable source folder") {
         let path = entry.expect("entry").path();
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         if path.is_dir() {
-            collect(&path, Some(top.unwrap_or(&name)), graph);
+            collect(&path, Some(top.unwrap_or(&name)), prefix, graph);
             continue;
         }
         if path.extension().is_none_or(|e| e != "rs") {
@@ -40,7 +55,7 @@ fn collect(dir: &Path, top: Option<&str>, graph: &mut BTreeMap<String, BTreeSet<
             ),
         };
         let deps = graph.entry(module.clone()).or_default();
-        uses(text, "crate::core::", deps);
+        uses(text, prefix, deps);
         if top.is_none() || !nested {
             uses(text, "super::", deps);
         } else {
@@ -50,10 +65,12 @@ fn collect(dir: &Path, top: Option<&str>, graph: &mut BTreeMap<String, BTreeSet<
     }
 }
 
-#[test]
-fn core_modules_form_no_cycle() {
+/// Asserts that the top-level modules of `src/<layer>` import each other without a cycle.
+fn assert_acyclic(layer: &str, expected: &[&str]) {
     let mut graph = BTreeMap::new();
-    collect(Path::new("src/core"), None, &mut graph);
+    let prefix = format!("crate::{layer}::");
+    collect(&Path::new("src").join(layer), None, &prefix, &mut graph);
+    graph.remove("mod");
     let names: BTreeSet<String> = graph.keys().cloned().collect();
     // Depth-first search for a back edge, reporting the cycle it closes.
     fn visit(
@@ -82,9 +99,22 @@ fn core_modules_form_no_cycle() {
     let mut done = BTreeSet::new();
     for n in &names {
         let cycle = visit(n, &graph, &names, &mut Vec::new(), &mut done);
-        assert!(cycle.is_none(), "import cycle in src/core: {:?}", cycle);
+        assert!(cycle.is_none(), "import cycle in src/{layer}: {:?}", cycle);
     }
-    assert!(names.contains("autograd") && names.contains("tensor") && names.contains("memory"));
+    assert!(expected.iter().all(|e| names.contains(*e)), "{names:?}");
+}
+
+#[test]
+fn core_modules_form_no_cycle() {
+    assert_acyclic("core", &["autograd", "tensor", "memory", "views"]);
+}
+
+#[test]
+fn script_modules_form_no_cycle() {
+    assert_acyclic(
+        "script",
+        &["registry", "signature", "tensor", "storage", "engine"],
+    );
 }
 
 /// The crate's layers, lowest first: each may use only those before it.

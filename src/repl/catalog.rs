@@ -60,9 +60,7 @@ impl Catalog {
             if is_internal(&name) || name == "to_string" || name == "to_debug" {
                 continue;
             }
-            if name == crate::script::engine::IS_SHARED_INTERNAL {
-                name = "is_shared".to_string();
-            }
+            name = crate::script::renamed::as_written(&name).to_string();
             if let Some(module) = namespace.strip_prefix("torch") {
                 let path = match module.strip_prefix("::") {
                     Some(sub) => format!("{sub}::{name}"),

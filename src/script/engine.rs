@@ -6,13 +6,12 @@ use rhai::{Engine, Module, Token};
 use super::registry::Registry;
 use super::storage::{self, buffers};
 use super::tensor::{self, indexing};
-use super::{display, explain_api, output, random_api, torch_module, values};
+use super::{display, explain_api, output, random_api, torch_module, values_api};
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
 const PYTORCH_NAMES_RHAI_RESERVES: [&str; 2] = ["new", "shared"];
 
-/// The name `is_shared` is registered under (Rhai keeps `is_shared` for itself).
-pub const IS_SHARED_INTERNAL: &str = "torch_is_shared";
+use super::renamed::IS_SHARED_INTERNAL;
 
 /// A fully registered engine.
 pub fn new_engine() -> Engine {
@@ -32,7 +31,7 @@ pub fn new_engine() -> Engine {
         other => other,
     });
     display::register(&mut engine);
-    values::register(&mut engine);
+    values_api::register(&mut engine);
     buffers::register(&mut engine);
     indexing::register(&mut engine);
     explain_api::register(&mut engine);

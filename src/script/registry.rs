@@ -5,11 +5,12 @@ use std::rc::Rc;
 
 use rhai::{Dynamic, Engine, Module};
 
-use super::args::{self, Args};
+use super::args::Args;
 use super::convert;
 use super::errors::RhaiResult;
 use super::signature;
 use crate::core::tensor::Tensor;
+use crate::script::registration;
 
 /// A tensor op's body: the tensor and the remaining arguments.
 pub type TensorOp = Rc<dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>>;
@@ -35,7 +36,7 @@ fn tracked(
         if t.requires_grad()
             && let Some(result) = out.read_lock::<Tensor>()
         {
-            super::tensor::grad_hook::track(&name, t, had_args, &result);
+            super::grad_hook::track(&name, t, had_args, &result);
         }
         Ok(out)
     }
@@ -49,7 +50,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        args::method::<Tensor>(self.engine, name, max, tracked(name, body));
+        registration::method::<Tensor>(self.engine, name, max, tracked(name, body));
     }
 
     /// A tensor method that is also `torch::name(tensor, ...)`.
@@ -61,7 +62,7 @@ impl Registry<'_> {
     ) {
         let op: TensorOp = Rc::new(tracked(name, body));
         let m = op.clone();
-        args::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
+        registration::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
         self.function_of_tensor(name, max, op);
     }
 
@@ -79,7 +80,7 @@ impl Registry<'_> {
     fn function_of_tensor(&mut self, name: &str, max: usize, op: TensorOp) {
         // Checked as a whole (input first), against `torch.name`.
         let numbers_as_input = signature::lookup("torch", name).is_some_and(|d| d.numbers());
-        args::function(self.torch, name, max + 1, move |mut a| {
+        registration::function(self.torch, name, max + 1, move |mut a| {
             let input = if a.pos.is_empty() {
                 a.kw.remove("input").unwrap_or_default()
             } else {
@@ -104,6 +105,6 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        args::function(self.torch, name, max, body);
+        registration::function(self.torch, name, max, body);
     }
 }

@@ -39,47 +39,6 @@ impl PyComplex {
     }
 }
 
-/// Registers `Size` indexing, `len`, equality and iteration, and dtype equality.
-pub fn register(engine: &mut rhai::Engine) {
-    use super::errors::{RhaiResult, to_rhai};
-    use crate::core::error::TorchError;
-    use rhai::{Array, Dynamic, INT};
-    engine.register_indexer_get(|s: &mut Size, i: INT| -> RhaiResult<INT> {
-        let n = s.0.len() as i64;
-        let j = if i < 0 { i + n } else { i };
-        s.0.get(j.max(0) as usize)
-            .copied()
-            .filter(|_| j >= 0)
-            .ok_or_else(|| to_rhai(TorchError::index("tuple index out of range")))
-    });
-    super::args::method::<Size>(engine, "len", 0, |s, _| Ok(Dynamic::from(s.0.len() as INT)));
-    super::args::method::<Size>(engine, "numel", 0, |s, _| {
-        Ok(Dynamic::from(s.0.iter().product::<i64>()))
-    });
-    super::args::method::<Size>(engine, "tolist", 0, |s, _| {
-        Ok(Dynamic::from_array(
-            s.0.iter().map(|&x| Dynamic::from(x)).collect(),
-        ))
-    });
-    engine.register_fn("==", |a: Size, b: Size| a == b);
-    engine.register_fn("!=", |a: Size, b: Size| a != b);
-    engine.register_fn("==", |a: Size, b: Array| {
-        a.0.len() == b.len() && a.0.iter().zip(&b).all(|(x, y)| y.as_int() == Ok(*x))
-    });
-    engine.register_fn("==", |a: Array, b: Size| {
-        b.0.len() == a.len() && b.0.iter().zip(&a).all(|(x, y)| y.as_int() == Ok(*x))
-    });
-    engine.register_iterator::<Size>();
-    engine.register_fn(
-        "==",
-        |a: crate::core::dtype::DType, b: crate::core::dtype::DType| a == b,
-    );
-    engine.register_fn(
-        "!=",
-        |a: crate::core::dtype::DType, b: crate::core::dtype::DType| a != b,
-    );
-}
-
 impl IntoIterator for Size {
     type Item = i64;
     type IntoIter = std::vec::IntoIter<i64>;

@@ -30,15 +30,6 @@ impl Owner for crate::core::tensor::Tensor {
 impl Owner for crate::core::memory::storage::Storage {
     const OWNER: &'static str = "UntypedStorage";
 }
-impl Owner for crate::script::storage::typed::TypedStorage {
-    const OWNER: &'static str = "TypedStorage";
-}
-impl Owner for crate::script::storage::buffers::PyBuffer {
-    const OWNER: &'static str = "buffer";
-}
-impl Owner for crate::script::values::Size {
-    const OWNER: &'static str = "Size";
-}
 
 /// How one name takes its arguments.
 #[derive(Debug)]

@@ -50,6 +50,10 @@ pub fn typecode_dtype(code: &str) -> Option<(char, DType)> {
     Some((code.chars().next()?, d))
 }
 
+impl crate::script::signature::Owner for PyBuffer {
+    const OWNER: &'static str = "buffer";
+}
+
 impl PyBuffer {
     fn element(&self) -> DType {
         match self.kind {
@@ -230,8 +234,10 @@ pub fn register(engine: &mut Engine) {
             storage: Storage::external(byte_list(&v, "bytes")?),
         })
     });
-    crate::script::args::method::<PyBuffer>(engine, "len", 0, |b, _| Ok(Dynamic::from(b.len())));
-    crate::script::args::method::<PyBuffer>(engine, "tolist", 0, |b, _| {
+    crate::script::registration::method::<PyBuffer>(engine, "len", 0, |b, _| {
+        Ok(Dynamic::from(b.len()))
+    });
+    crate::script::registration::method::<PyBuffer>(engine, "tolist", 0, |b, _| {
         Ok(Dynamic::from_array(
             b.values().into_iter().map(scalar_to_dynamic).collect(),
         ))

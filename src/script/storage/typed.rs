@@ -11,9 +11,10 @@ use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::print::storage_repr::typed_storage_repr;
-use crate::script::args::{self, Args};
+use crate::script::args::Args;
 use crate::script::convert::{scalar_to_dynamic, to_int_list, to_scalar};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registration;
 use crate::script::registry::Registry;
 
 /// A dtype viewing an untyped storage's bytes as elements.
@@ -39,6 +40,10 @@ pub fn warn_deprecated() {
         "typed_storage",
         "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage class. This should only matter to you if you are using storages directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
     );
+}
+
+impl crate::script::signature::Owner for TypedStorage {
+    const OWNER: &'static str = "TypedStorage";
 }
 
 impl TypedStorage {
@@ -217,7 +222,7 @@ pub fn register(r: &mut Registry) {
              name: &str,
              max: usize,
              f: fn(&TypedStorage, Args) -> RhaiResult<Dynamic>| {
-        args::method::<TypedStorage>(engine, name, max, move |t, a| {
+        registration::method::<TypedStorage>(engine, name, max, move |t, a| {
             warn_deprecated();
             f(t, a)
         })
@@ -277,7 +282,7 @@ pub fn register(r: &mut Registry) {
     });
     m(
         engine,
-        crate::script::engine::IS_SHARED_INTERNAL,
+        crate::script::renamed::IS_SHARED_INTERNAL,
         0,
         |t, _| Ok(Dynamic::from(t.storage.is_shared())),
     );
@@ -289,14 +294,14 @@ pub fn register(r: &mut Registry) {
     m(engine, "cpu", 0, |t, _| Ok(Dynamic::from(t.clone())));
     m(engine, "get_device", 0, |_, _| Ok(Dynamic::from(-1 as INT)));
     for (name, dtype) in STORAGE_CASTS {
-        args::method::<TypedStorage>(engine, name, 0, move |t, _| {
+        registration::method::<TypedStorage>(engine, name, 0, move |t, _| {
             warn_deprecated();
             Ok(Dynamic::from(TypedStorage::from_values(
                 &t.values(),
                 dtype,
             )?))
         });
-        args::method::<Storage>(engine, name, 0, move |s, _| {
+        registration::method::<Storage>(engine, name, 0, move |s, _| {
             Ok(Dynamic::from(cast_untyped(s, dtype)?))
         });
     }

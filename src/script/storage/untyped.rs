@@ -10,9 +10,10 @@ use crate::core::error::TorchError;
 use crate::core::layout::Layout;
 use crate::core::memory::storage::Storage;
 use crate::print::storage_repr::untyped_storage_repr;
-use crate::script::args::{self, Args};
+use crate::script::args::Args;
 use crate::script::convert::{py_type_name, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use crate::script::registration;
 use crate::script::registry::Registry;
 
 fn wrap(s: &Storage, i: i64) -> RhaiResult<usize> {
@@ -99,25 +100,25 @@ pub fn register(r: &mut Registry) {
         s.set_byte(j, value as u8);
         Ok(())
     });
-    args::method::<Storage>(engine, "size", 0, |s, _| {
+    registration::method::<Storage>(engine, "size", 0, |s, _| {
         Ok(Dynamic::from(s.nbytes() as INT))
     });
-    args::method::<Storage>(engine, "nbytes", 0, |s, _| {
+    registration::method::<Storage>(engine, "nbytes", 0, |s, _| {
         Ok(Dynamic::from(s.nbytes() as INT))
     });
-    args::method::<Storage>(engine, "len", 0, |s, _| {
+    registration::method::<Storage>(engine, "len", 0, |s, _| {
         Ok(Dynamic::from(s.nbytes() as INT))
     });
-    args::method::<Storage>(engine, "element_size", 0, |_, _| {
+    registration::method::<Storage>(engine, "element_size", 0, |_, _| {
         Ok(Dynamic::from(1 as INT))
     });
-    args::method::<Storage>(engine, "data_ptr", 0, |s, _| {
+    registration::method::<Storage>(engine, "data_ptr", 0, |s, _| {
         Ok(Dynamic::from(s.data_ptr() as INT))
     });
-    args::method::<Storage>(engine, "resizable", 0, |s, _| {
+    registration::method::<Storage>(engine, "resizable", 0, |s, _| {
         Ok(Dynamic::from(s.resizable()))
     });
-    args::method::<Storage>(engine, "tolist", 0, |s, _| {
+    registration::method::<Storage>(engine, "tolist", 0, |s, _| {
         Ok(Dynamic::from(
             s.to_vec()
                 .into_iter()
@@ -125,16 +126,16 @@ pub fn register(r: &mut Registry) {
                 .collect::<Array>(),
         ))
     });
-    args::method::<Storage>(engine, "clone", 0, |s, _| {
+    registration::method::<Storage>(engine, "clone", 0, |s, _| {
         Ok(Dynamic::from(Storage::from_vec(s.to_vec())))
     });
-    args::method::<Storage>(engine, "fill_", 1, |s, a| {
+    registration::method::<Storage>(engine, "fill_", 1, |s, a| {
         let v = crate::script::convert::to_scalar(a.req(0, "value", "fill_")?, "value")?;
         let layout = Layout::contiguous(vec![s.nbytes() as i64]);
         fill_layout(s, DType::UInt8, &layout, v).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
-    args::method::<Storage>(engine, "copy_", 2, |s, a| {
+    registration::method::<Storage>(engine, "copy_", 2, |s, a| {
         let src = a.req(0, "src", "copy_")?;
         let Some(src) = src.clone().try_cast::<Storage>() else {
             return Err(type_error(format!(
@@ -153,7 +154,7 @@ pub fn register(r: &mut Registry) {
         s.with_bytes_mut(|b| b.copy_from_slice(&bytes));
         Ok(Dynamic::from(s.clone()))
     });
-    args::method::<Storage>(engine, "resize_", 1, |s, a| {
+    registration::method::<Storage>(engine, "resize_", 1, |s, a| {
         let n = a.int(0, "size", "resize_")?;
         if n < 0 {
             return Err(to_rhai(TorchError::runtime(format!(
@@ -172,7 +173,7 @@ pub fn register(r: &mut Registry) {
 /// Registers `from_file`, `byteswap`, sharing and the remaining storage methods.
 pub fn register_files_and_sharing(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
-    args::method::<Storage>(engine, "byteswap", 1, |s, a| {
+    registration::method::<Storage>(engine, "byteswap", 1, |s, a| {
         let d = crate::script::convert::to_dtype(a.req(0, "dtype", "byteswap")?)?;
         let w = d.itemsize();
         let unit = if d.is_complex() { w / 2 } else { w };
@@ -185,29 +186,29 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         s.with_bytes_mut(|b| b.chunks_exact_mut(unit).for_each(|c| c.reverse()));
         Ok(Dynamic::UNIT)
     });
-    args::method::<Storage>(
+    registration::method::<Storage>(
         engine,
-        crate::script::engine::IS_SHARED_INTERNAL,
+        crate::script::renamed::IS_SHARED_INTERNAL,
         0,
         |s, _| Ok(Dynamic::from(s.is_shared())),
     );
-    args::method::<Storage>(engine, "share_memory_", 0, |s, _| {
+    registration::method::<Storage>(engine, "share_memory_", 0, |s, _| {
         crate::core::memory::mapped::share_memory(s).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
-    args::method::<Storage>(engine, "type", 0, |_, a| {
+    registration::method::<Storage>(engine, "type", 0, |_, a| {
         refuse_type_conversion(&a)?;
         Ok(Dynamic::from("torch.storage.UntypedStorage".to_string()))
     });
-    args::method::<Storage>(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
+    registration::method::<Storage>(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
     engine.register_get("is_sparse", |_: &mut Storage| false);
-    args::method::<Storage>(engine, "cpu", 0, |s, _| Ok(Dynamic::from(s.clone())));
-    args::method::<Storage>(engine, "untyped", 0, |s, _| Ok(Dynamic::from(s.clone())));
-    args::method::<Storage>(engine, "get_device", 0, |_, _| Ok(Dynamic::UNIT));
+    registration::method::<Storage>(engine, "cpu", 0, |s, _| Ok(Dynamic::from(s.clone())));
+    registration::method::<Storage>(engine, "untyped", 0, |s, _| Ok(Dynamic::from(s.clone())));
+    registration::method::<Storage>(engine, "get_device", 0, |_, _| Ok(Dynamic::UNIT));
     engine.register_get("filename", |s: &mut Storage| {
         s.filename().map_or(Dynamic::UNIT, Dynamic::from)
     });
-    r.method(crate::script::engine::IS_SHARED_INTERNAL, 0, |x, _| {
+    r.method(crate::script::renamed::IS_SHARED_INTERNAL, 0, |x, _| {
         Ok(Dynamic::from(x.storage().is_shared()))
     });
     r.method("share_memory_", 0, |x, _| {
@@ -249,7 +250,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
 /// The `torch::UntypedStorage` sub-module: `torch::UntypedStorage::from_file(...)`.
 pub fn untyped_storage_module() -> rhai::Module {
     let mut m = rhai::Module::new();
-    args::function(&mut m, "UntypedStorage::from_file", 3, |a| {
+    registration::function(&mut m, "UntypedStorage::from_file", 3, |a| {
         let name = a.req(0, "filename", "from_file")?.to_string();
         let shared = a.bool_or(1, "shared", false)?;
         let nbytes = a.int_or(2, "nbytes", 0)?;
@@ -262,7 +263,7 @@ pub fn untyped_storage_module() -> rhai::Module {
             crate::core::memory::mapped::from_file(&name, shared, nbytes as usize).rhai()?,
         ))
     });
-    args::function(&mut m, "UntypedStorage::from_buffer", 2, |a| {
+    registration::function(&mut m, "UntypedStorage::from_buffer", 2, |a| {
         from_buffer(&a)
     });
     m
@@ -274,29 +275,29 @@ const NO_NVIDIA_DRIVER: &str = "Found no NVIDIA driver on your system. Please ch
 /// machine without the device. Also `new`, `to` and `from_buffer`.
 pub fn register_devices(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
-    args::method::<Storage>(engine, "cuda", 2, |_, _| {
+    registration::method::<Storage>(engine, "cuda", 2, |_, _| {
         Err(to_rhai(TorchError::runtime(
             "invalid argument to exchangeDevice",
         )))
     });
-    args::method::<Storage>(engine, "pin_memory", 1, |_, _| {
+    registration::method::<Storage>(engine, "pin_memory", 1, |_, _| {
         Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER)))
     });
-    args::method::<Storage>(engine, "hpu", 2, |_, _| {
+    registration::method::<Storage>(engine, "hpu", 2, |_, _| {
         Err(to_rhai(TorchError {
             kind: crate::core::error::ErrorKind::Assertion,
             message: "HPU device module is not loaded".into(),
         }))
     });
-    args::method::<Storage>(engine, "mps", 0, |_, _| {
+    registration::method::<Storage>(engine, "mps", 0, |_, _| {
         Err(to_rhai(TorchError::runtime(
             "torch.UntypedStorage(): Storage device not recognized: mps",
         )))
     });
-    args::method::<Storage>(engine, "new", 0, |_, _| {
+    registration::method::<Storage>(engine, "new", 0, |_, _| {
         Ok(Dynamic::from(Storage::zeroed(0).rhai()?))
     });
-    args::method::<Storage>(engine, "to", 1, |s, a| {
+    registration::method::<Storage>(engine, "to", 1, |s, a| {
         a.allow("to", &["device", "non_blocking"])?;
         match a.kw("device").map(|d| d.to_string()) {
             None => Ok(Dynamic::from(s.clone())),

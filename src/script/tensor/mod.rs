@@ -3,7 +3,6 @@
 //! autograd surface with the recording of ops the core does not record itself.
 
 pub mod autograd;
-pub mod grad_hook;
 pub mod indexing;
 pub mod math;
 pub mod meta;
