@@ -270,7 +270,13 @@ fn slot_lines(dtype: DType, layout: &Layout, bytes: &[u8], color: bool) -> Vec<S
             if *count > list.len() as u64 {
                 names += &format!(" +{} more", *count - list.len() as u64);
             }
-            let value = python_scalar(element::read(dtype, chunk));
+            // A storage resized to end inside an element leaves a partial slot: its bytes
+            // are shown, but there is no whole value to read.
+            let value = if chunk.len() < item {
+                "(cut off: the storage ends inside this element)".to_string()
+            } else {
+                python_scalar(element::read(dtype, chunk))
+            };
             let text = format!("{names} = {value}");
             if color { text.cyan().to_string() } else { text }
         };

@@ -16,6 +16,11 @@ use super::renamed::IS_SHARED_INTERNAL;
 /// A fully registered engine.
 pub fn new_engine() -> Engine {
     let mut engine = Engine::new();
+    // Rhai's own values are bounded, so `"x".pad(1 << 40, "y")` is an error a script can
+    // catch, not an abort: strings of 256 MiB, arrays of 64 Mi items, maps of 1 Mi keys.
+    engine.set_max_string_size(1 << 28);
+    engine.set_max_array_size(1 << 26);
+    engine.set_max_map_size(1 << 20);
     engine.on_print(output::print_line);
     engine.on_debug(|text, _, _| output::print_line(text));
     #[allow(deprecated)]

@@ -256,22 +256,23 @@ pub fn int_from_to(g: &mut Generator, range: u64, base: i64) -> i64 {
 }
 
 /// `randperm(n)`: a shuffle by swaps for small `n`, the inside-out shuffle for huge `n`.
-pub fn permutation(g: &mut Generator, n: i64) -> Vec<i64> {
+pub fn permutation(g: &mut Generator, n: i64) -> crate::core::error::Result<Vec<i64>> {
+    let mut v = crate::core::memory::alloc::vec_with_capacity(n.max(0) as usize)?;
     if n < (u32::MAX / 20) as i64 {
-        let mut v: Vec<i64> = (0..n).collect();
+        v.extend(0..n);
         for i in 0..(n - 1).max(0) {
             let z = g.random() as i64 % (n - i);
             v.swap(i as usize, (z + i) as usize);
         }
-        v
+        Ok(v)
     } else {
-        let mut v = vec![0i64; n as usize];
+        v.resize(n as usize, 0);
         for i in 0..n {
             let z = (g.random64() % (i as u64 + 1)) as usize;
             v[i as usize] = v[z];
             v[z] = i;
         }
-        v
+        Ok(v)
     }
 }
 

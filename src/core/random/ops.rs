@@ -28,6 +28,8 @@ fn memory_order(l: &Layout) -> Layout {
 
 /// Writes `next()` into every element of `t`, in memory order.
 fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
+    // Random in-place ops refuse elements that share memory, as every in-place write does.
+    crate::core::copy::check_no_internal_overlap(&t.layout())?;
     let (l, d) = (memory_order(&t.layout()), t.dtype());
     let w = d.itemsize() as i64;
     t.storage().with_bytes_mut(|bytes| {
@@ -152,9 +154,12 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
 /// `torch.randperm(n)`.
 pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
     crate::core::memory::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
-    let values = with_global(|g| distributions::permutation(g, n));
-    let scalars: Vec<Scalar> = values.into_iter().map(Scalar::Int).collect();
-    crate::core::creation::from_scalars(&scalars, vec![n], dtype)
+    // The result first, through `core::alloc`: a size no memory holds is PyTorch's error.
+    let out = Tensor::zeros(vec![n], dtype)?;
+    let values = with_global(|g| distributions::permutation(g, n))?;
+    let mut it = values.into_iter();
+    fill_with(&out, || Scalar::Int(it.next().unwrap_or(0)))?;
+    Ok(out)
 }
 
 /// `torch.bernoulli(p)`: a tensor like `p` of 0s and 1s drawn with probabilities `p`.

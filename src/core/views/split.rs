@@ -43,12 +43,10 @@ pub fn split(t: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
     } else {
         ((size + split_size - 1) / split_size).max(1)
     };
-    let pieces = (0..pieces)
-        .map(|i| {
-            let start = i * split_size;
-            narrow(t, d as i64, start, split_size.min(size - start))
-        })
-        .collect();
+    let pieces = make_pieces(pieces, |i| {
+        let start = i * split_size;
+        narrow(t, d as i64, start, split_size.min(size - start))
+    });
     one_node(t, pieces, "SplitBackward0")
 }
 
@@ -109,6 +107,17 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     split(t, split_size, d as i64)
 }
 
+/// `n` pieces made by `piece(i)`, with room for them reserved through `core::alloc` first:
+/// a count no memory can hold (`unbind` of an `expand(1 << 40)`) is PyTorch's allocation
+/// error, not an abort after the process has grown to fill the machine.
+fn make_pieces(n: i64, mut piece: impl FnMut(i64) -> Result<Tensor>) -> Result<Vec<Tensor>> {
+    let mut out = crate::core::memory::alloc::vec_with_capacity(n.max(0) as usize)?;
+    for i in 0..n {
+        out.push(piece(i)?);
+    }
+    Ok(out)
+}
+
 /// `t.unbind(dim)`: every index along `dim`, as `select` views.
 pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     if t.ndim() == 0 {
@@ -118,7 +127,7 @@ pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     }
     let d = wrap_dim(dim, t.ndim())?;
     let size = t.sizes()[d];
-    let pieces = (0..size).map(|i| select(t, d as i64, i)).collect();
+    let pieces = make_pieces(size, |i| select(t, d as i64, i));
     one_node(t, pieces, "UnbindBackward0")
 }
 

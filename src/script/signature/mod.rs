@@ -100,7 +100,6 @@ impl Declaration {
     /// Checks a call's arguments (the receiver, for a method, is not among them); the
     /// error is PyTorch's (or Python's) `TypeError`.
     pub fn check(&self, args: &Args) -> RhaiResult<()> {
-        let receiver = self.owner != "torch";
         match self.kind() {
             Kind::Parser(sig) => {
                 check(sig, args)?;
@@ -144,7 +143,7 @@ impl Declaration {
             },
             Kind::Python(sig) => sig.check(args),
             Kind::Tuple(sig) => sig.check(args),
-            Kind::Builtin(name) => python::check_builtin(name, receiver, args),
+            Kind::Builtin(name) => python::check_builtin(name, self.owner != "torch", args),
             Kind::NotCallable(ty) => Err(type_error(format!("'{ty}' object is not callable"))),
             Kind::Property => Ok(()),
         }
