@@ -203,6 +203,17 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
 pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     let lhs = Arg::Tensor(a.clone());
     check_sub_bool(op, &lhs, b)?;
+    // The shape first, as PyTorch: the broadcast of both must be `a`'s own shape.
+    let out_shape = a.sizes();
+    if let Arg::Tensor(other) = b {
+        let both = broadcast_shapes(&out_shape, &other.sizes())?;
+        if both != out_shape {
+            return Err(TorchError::runtime(format!(
+                "output with shape {out_shape:?} doesn't match the broadcast shape {both:?}"
+            )));
+        }
+        broadcast_layout(&other.layout(), &out_shape)?;
+    }
     let (compute_dtype, out_dtype) = op_dtypes(op, &lhs, b)?;
     if !can_cast(out_dtype, a.dtype()) {
         return Err(TorchError::runtime(format!(
@@ -210,10 +221,6 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
             out_dtype.cpp_name(),
             a.dtype().cpp_name()
         )));
-    }
-    let out_shape = a.sizes();
-    if let Arg::Tensor(other) = b {
-        broadcast_layout(&other.layout(), &out_shape)?;
     }
     copy::check_no_internal_overlap(&a.layout())?;
     if let Arg::Tensor(other) = b {

@@ -21,6 +21,10 @@ pub fn new_engine() -> Engine {
     engine.set_max_string_size(1 << 28);
     engine.set_max_array_size(1 << 26);
     engine.set_max_map_size(1 << 20);
+    // Rhai's optimizer rewrites `x = x + y` into `x += y`, which for tensors is PyTorch's
+    // in-place `__iadd__` (registered below): the two must stay distinct, so scripts are
+    // run as written.
+    engine.set_optimization_level(rhai::OptimizationLevel::None);
     engine.on_print(output::print_line);
     engine.on_debug(|text, _, _| output::print_line(text));
     #[allow(deprecated)]

@@ -29,6 +29,35 @@ fn apply(op: BinaryOp, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     ops::binary(op, &a, &b).rhai()
 }
 
+/// Registers the compound assignment `symbol` (`+=`) on a tensor as PyTorch's in-place
+/// operator (`__iadd__`): `f` writes into the tensor itself, so every view sees it and the
+/// `data_ptr` stays; Rhai would otherwise rebind the variable to a new tensor.
+pub fn register_in_place_operator(
+    engine: &mut Engine,
+    symbol: &str,
+    f: impl Fn(&Tensor, Arg) -> RhaiResult<()> + Clone + Send + Sync + 'static,
+) {
+    let g = f.clone();
+    engine.register_fn(symbol, move |x: &mut Tensor, y: Tensor| {
+        g(x, Arg::Tensor(y))
+    });
+    let g = f.clone();
+    engine.register_fn(symbol, move |x: &mut Tensor, y: INT| {
+        g(x, Arg::Number(Scalar::Int(y)))
+    });
+    let g = f.clone();
+    engine.register_fn(symbol, move |x: &mut Tensor, y: FLOAT| {
+        g(x, Arg::Number(Scalar::Float(y)))
+    });
+    let g = f.clone();
+    engine.register_fn(symbol, move |x: &mut Tensor, y: bool| {
+        g(x, Arg::Number(Scalar::Bool(y)))
+    });
+    engine.register_fn(symbol, move |x: &mut Tensor, y: PyComplex| {
+        f(x, Arg::Number(Scalar::Complex(y.0)))
+    });
+}
+
 /// Registers the operator `symbol` between a tensor and a tensor or a Python number (int,
 /// float, bool, and complex on the right), on either side, computed by `f`.
 pub fn register_operator(
@@ -128,6 +157,14 @@ pub fn register(r: &mut Registry) {
         (">", "gt", BinaryOp::Gt),
         (">=", "ge", BinaryOp::Ge),
     ];
+    for (symbol, op) in [
+        ("+=", BinaryOp::Add),
+        ("-=", BinaryOp::Sub),
+        ("*=", BinaryOp::Mul),
+        ("/=", BinaryOp::Div),
+    ] {
+        register_in_place_operator(r.engine, symbol, move |x, y| ops::binary_(op, x, &y).rhai());
+    }
     for (symbol, name, op) in table {
         register_operator(r.engine, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {

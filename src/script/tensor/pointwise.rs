@@ -11,7 +11,7 @@ use crate::script::args::Args;
 use crate::script::convert::{to_float, to_tensor};
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
-use crate::script::tensor::math::{arg, register_operator};
+use crate::script::tensor::math::{arg, register_in_place_operator, register_operator};
 
 type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
 
@@ -90,6 +90,32 @@ pub fn register(r: &mut Registry) {
     for (symbol, name, f) in binaries {
         if !symbol.is_empty() {
             register_operator(r.engine, symbol, move |a, b| apply_tracked(f, a, b));
+            // `x **= y`, `x %= y`: computed, then written back into `x` (PyTorch's
+            // `__ipow__`/`__imod__`), refusing a result its dtype cannot hold.
+            let assign = format!("{symbol}=");
+            register_in_place_operator(r.engine, &assign, move |x, y| {
+                let out = apply_tracked(f, Arg::Tensor(x.clone()), y)?;
+                let refuse = |m: String| {
+                    Err(crate::script::errors::to_rhai(
+                        crate::core::error::TorchError::runtime(m),
+                    ))
+                };
+                if out.sizes() != x.sizes() {
+                    return refuse(format!(
+                        "output with shape {:?} doesn't match the broadcast shape {:?}",
+                        x.sizes(),
+                        out.sizes()
+                    ));
+                }
+                if !crate::core::promotion::can_cast(out.dtype(), x.dtype()) {
+                    return refuse(format!(
+                        "result type {} can't be cast to the desired output type {}",
+                        out.dtype().cpp_name(),
+                        x.dtype().cpp_name()
+                    ));
+                }
+                crate::core::copy::copy_(x, &out).rhai()
+            });
         }
         r.method_and_function(name, 1, move |x, a| {
             let other = arg(a.req(0, "other", name)?, "other")?;
