@@ -76,6 +76,24 @@ pub struct Declaration {
     kind: std::cell::OnceCell<Kind>,
 }
 
+/// A C method of a fixed number of positionals and no keywords, in CPython's words.
+fn c_method(
+    args: &Args,
+    keyword: &str,
+    takes: usize,
+    wrong_count: impl Fn(usize) -> String,
+) -> RhaiResult<()> {
+    if !args.kw.is_empty() {
+        return Err(type_error(format!(
+            "{keyword}() takes no keyword arguments"
+        )));
+    }
+    if args.pos.len() != takes {
+        return Err(type_error(wrong_count(args.pos.len())));
+    }
+    Ok(())
+}
+
 /// Parameters PyTorch declares that no tensh op implements: given a value, they are
 /// refused in words rather than ignored.
 const NOT_BUILT: &[&str] = &["out", "names"];
@@ -120,27 +138,15 @@ impl Declaration {
             Kind::NoArgs {
                 keyword,
                 positional,
-            } => match (args.kw.is_empty(), args.pos.len()) {
-                (true, 0) => Ok(()),
-                (false, _) => Err(type_error(format!(
-                    "{keyword}() takes no keyword arguments"
-                ))),
-                (true, n) => Err(type_error(format!(
-                    "{positional}() takes no arguments ({n} given)"
-                ))),
-            },
+            } => c_method(args, keyword, 0, |n| {
+                format!("{positional}() takes no arguments ({n} given)")
+            }),
             Kind::OneArg {
                 keyword,
                 positional,
-            } => match (args.kw.is_empty(), args.pos.len()) {
-                (true, 1) => Ok(()),
-                (false, _) => Err(type_error(format!(
-                    "{keyword}() takes no keyword arguments"
-                ))),
-                (true, n) => Err(type_error(format!(
-                    "{positional}() takes exactly one argument ({n} given)"
-                ))),
-            },
+            } => c_method(args, keyword, 1, |n| {
+                format!("{positional}() takes exactly one argument ({n} given)")
+            }),
             Kind::Python(sig) => sig.check(args),
             Kind::Tuple(sig) => sig.check(args),
             Kind::Builtin(name) => python::check_builtin(name, self.owner != "torch", args),
