@@ -198,29 +198,40 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     from_scalars(&results, out_shape, out_dtype)
 }
 
+/// Whether `a` can take, in place, a result of this shape and dtype: PyTorch checks the
+/// shape (the broadcast of the operands must be `a`'s own), then the dtype (`a` must hold
+/// the result type).
+pub fn check_in_place_result(a: &Tensor, shape: &[i64], dtype: DType) -> Result<()> {
+    let own = a.sizes();
+    if shape != own.as_slice() {
+        return Err(TorchError::runtime(format!(
+            "output with shape {own:?} doesn't match the broadcast shape {shape:?}"
+        )));
+    }
+    if !can_cast(dtype, a.dtype()) {
+        return Err(TorchError::runtime(format!(
+            "result type {} can't be cast to the desired output type {}",
+            dtype.cpp_name(),
+            a.dtype().cpp_name()
+        )));
+    }
+    Ok(())
+}
+
 /// `a.add_(b)` and friends: computes in the promoted dtype and writes back into `a`, which
 /// must be able to hold the result and must not alias itself.
 pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     let lhs = Arg::Tensor(a.clone());
     check_sub_bool(op, &lhs, b)?;
-    // The shape first, as PyTorch: the broadcast of both must be `a`'s own shape.
     let out_shape = a.sizes();
-    if let Arg::Tensor(other) = b {
-        let both = broadcast_shapes(&out_shape, &other.sizes())?;
-        if both != out_shape {
-            return Err(TorchError::runtime(format!(
-                "output with shape {out_shape:?} doesn't match the broadcast shape {both:?}"
-            )));
-        }
-        broadcast_layout(&other.layout(), &out_shape)?;
-    }
+    let result_shape = match b {
+        Arg::Tensor(other) => broadcast_shapes(&out_shape, &other.sizes())?,
+        Arg::Number(_) => out_shape.clone(),
+    };
     let (compute_dtype, out_dtype) = op_dtypes(op, &lhs, b)?;
-    if !can_cast(out_dtype, a.dtype()) {
-        return Err(TorchError::runtime(format!(
-            "result type {} can't be cast to the desired output type {}",
-            out_dtype.cpp_name(),
-            a.dtype().cpp_name()
-        )));
+    check_in_place_result(a, &result_shape, out_dtype)?;
+    if let Arg::Tensor(other) = b {
+        broadcast_layout(&other.layout(), &out_shape)?;
     }
     copy::check_no_internal_overlap(&a.layout())?;
     if let Arg::Tensor(other) = b {

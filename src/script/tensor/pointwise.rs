@@ -95,25 +95,7 @@ pub fn register(r: &mut Registry) {
             let assign = format!("{symbol}=");
             register_in_place_operator(r.engine, &assign, move |x, y| {
                 let out = apply_tracked(f, Arg::Tensor(x.clone()), y)?;
-                let refuse = |m: String| {
-                    Err(crate::script::errors::to_rhai(
-                        crate::core::error::TorchError::runtime(m),
-                    ))
-                };
-                if out.sizes() != x.sizes() {
-                    return refuse(format!(
-                        "output with shape {:?} doesn't match the broadcast shape {:?}",
-                        x.sizes(),
-                        out.sizes()
-                    ));
-                }
-                if !crate::core::promotion::can_cast(out.dtype(), x.dtype()) {
-                    return refuse(format!(
-                        "result type {} can't be cast to the desired output type {}",
-                        out.dtype().cpp_name(),
-                        x.dtype().cpp_name()
-                    ));
-                }
+                crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
                 crate::core::copy::copy_(x, &out).rhai()
             });
         }
