@@ -39,11 +39,14 @@ fn checked_by(
     declaration: Option<&'static signature::Declaration>,
     name: &str,
     max: usize,
-) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
+) -> impl Fn(Args) -> RhaiResult<Args> + 'static {
     let name = name.to_string();
     move |a| match declaration {
-        Some(d) => d.check(a),
-        None => a.at_most(&name, max),
+        Some(d) => {
+            d.check(&a)?;
+            Ok(d.bind(a))
+        }
+        None => a.at_most(&name, max).map(|()| a),
     }
 }
 
@@ -72,10 +75,7 @@ pub fn method<T: Variant + Clone + Owner>(
     let declared = declaration(T::OWNER, name);
     let check = checked_by(declared, name, max);
     let max = reachable_arity(declared, max);
-    let f: MethodBody<T> = Rc::new(move |t, a| {
-        check(&a)?;
-        body(t, a)
-    });
+    let f: MethodBody<T> = Rc::new(move |t, a| body(t, check(a)?));
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
@@ -107,10 +107,7 @@ pub fn function(
     let check = checked_by(declared, path, max);
     let max = reachable_arity(declared, max);
     let name = path.rsplit("::").next().unwrap_or(path);
-    let f: FunctionBody = Rc::new(move |a| {
-        check(&a)?;
-        body(a)
-    });
+    let f: FunctionBody = Rc::new(move |a| body(check(a)?));
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {

@@ -379,6 +379,33 @@ fn reason(o: &Overload, args: &Args, f: &Failure) -> Option<String> {
     }
 }
 
+/// The call with the keywords that name positional parameters of the overload it matches
+/// moved into their places (`arange(#{start: 2, end: 5})` reads as `arange(2, 5)`; a skipped
+/// optional one becomes `()`), so an op's body finds each parameter by position however it
+/// was given. Keyword-only parameters stay keywords.
+pub fn bind(sig: &Signature, mut args: Args) -> Args {
+    if args.kw.is_empty() {
+        return args;
+    }
+    let all = sig.overloads.iter().chain(&sig.hidden_overloads);
+    let Some(o) = all.into_iter().find(|o| parse(o, &args).is_ok()) else {
+        return args;
+    };
+    let given = args.pos.len();
+    if o.gathers_ints() && given > 1 {
+        return args;
+    }
+    let named = |i: usize| args.kw.contains_key(o.params[i].name);
+    let Some(last) = (given..o.positional()).rev().find(|&i| named(i)) else {
+        return args;
+    };
+    for i in given..=last {
+        let v = args.kw.remove(o.params[i].name).unwrap_or(Dynamic::UNIT);
+        args.pos.push(v);
+    }
+    args
+}
+
 /// Checks a call against `sig`; the error is PyTorch's `TypeError`.
 pub fn check(sig: &Signature, args: &Args) -> RhaiResult<()> {
     let name = sig.name;

@@ -11,7 +11,7 @@ mod check;
 mod python;
 mod table;
 
-pub use check::check;
+pub use check::{bind, check};
 pub use python::{PySignature, TupleSignature};
 pub use table::{all, doc, lookup};
 
@@ -152,6 +152,15 @@ impl Declaration {
             Kind::Builtin(name) => python::check_builtin(name, self.owner != "torch", args),
             Kind::NotCallable(ty) => Err(type_error(format!("'{ty}' object is not callable"))),
             Kind::Property => Ok(()),
+        }
+    }
+
+    /// The call as the op's body reads it: keywords naming positional parameters moved into
+    /// place (only a parser's overloads say which are positional).
+    pub fn bind(&self, args: Args) -> Args {
+        match self.kind() {
+            Kind::Parser(sig) => bind(sig, args),
+            _ => args,
         }
     }
 
