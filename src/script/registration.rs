@@ -39,14 +39,21 @@ fn checked_by(
     declaration: Option<&'static signature::Declaration>,
     name: &str,
     max: usize,
-) -> impl Fn(Args) -> RhaiResult<Args> + 'static {
+) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
     let name = name.to_string();
     move |a| match declaration {
-        Some(d) => {
-            d.check(&a)?;
-            Ok(d.bind(a))
-        }
-        None => a.at_most(&name, max).map(|()| a),
+        Some(d) => d.check(a),
+        None => a.at_most(&name, max),
+    }
+}
+
+/// The call as the body reads it: unchanged without keywords (the common case, kept free
+/// of moves), else with keywords naming positional parameters bound to their places.
+#[inline]
+fn bound(declaration: Option<&'static signature::Declaration>, a: Args) -> Args {
+    match declaration {
+        Some(d) if !a.kw.is_empty() => d.bind(a),
+        _ => a,
     }
 }
 
@@ -75,7 +82,10 @@ pub fn method<T: Variant + Clone + Owner>(
     let declared = declaration(T::OWNER, name);
     let check = checked_by(declared, name, max);
     let max = reachable_arity(declared, max);
-    let f: MethodBody<T> = Rc::new(move |t, a| body(t, check(a)?));
+    let f: MethodBody<T> = Rc::new(move |t, a| {
+        check(&a)?;
+        body(t, bound(declared, a))
+    });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
@@ -107,7 +117,10 @@ pub fn function(
     let check = checked_by(declared, path, max);
     let max = reachable_arity(declared, max);
     let name = path.rsplit("::").next().unwrap_or(path);
-    let f: FunctionBody = Rc::new(move |a| body(check(a)?));
+    let f: FunctionBody = Rc::new(move |a| {
+        check(&a)?;
+        body(bound(declared, a))
+    });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
