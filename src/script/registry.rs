@@ -8,9 +8,9 @@ use rhai::{Dynamic, Engine, Module};
 use super::args::Args;
 use super::convert;
 use super::errors::RhaiResult;
+use super::registration;
 use super::signature;
 use crate::core::tensor::Tensor;
-use crate::script::registration;
 
 /// A tensor op's body: the tensor and the remaining arguments.
 pub type TensorOp = Rc<dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>>;

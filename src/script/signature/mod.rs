@@ -56,8 +56,6 @@ pub enum Kind {
     Tuple(TupleSignature),
     /// A builtin (`len`, `list`, `tuple`) the script spells as a method or function.
     Builtin(&'static str),
-    /// A property of this type, which PyTorch cannot call (`x.real()`).
-    NotCallable(&'static str),
     /// A property: prose only, no call.
     Property,
 }
@@ -150,7 +148,6 @@ impl Declaration {
             Kind::Python(sig) => sig.check(args),
             Kind::Tuple(sig) => sig.check(args),
             Kind::Builtin(name) => python::check_builtin(name, self.owner != "torch", args),
-            Kind::NotCallable(ty) => Err(type_error(format!("'{ty}' object is not callable"))),
             Kind::Property => Ok(()),
         }
     }
@@ -236,7 +233,7 @@ impl Declaration {
             }
             Kind::Tuple(sig) => vec![format!("{full}({})", sig.text)],
             Kind::Builtin(_) => vec![format!("{full}()")],
-            Kind::NotCallable(_) | Kind::Property => Vec::new(),
+            Kind::Property => Vec::new(),
         }
     }
 }

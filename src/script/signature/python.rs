@@ -105,21 +105,6 @@ impl PySignature {
         Some(sig)
     }
 
-    /// Whether any number of positionals is accepted (`*args`).
-    pub fn takes_any_positionals(&self) -> bool {
-        self.var_args
-    }
-
-    /// The most positionals a call may give, the receiver not counted.
-    pub fn positional_capacity(&self) -> Option<usize> {
-        let positional = self
-            .params
-            .iter()
-            .filter(|p| p.kind != PyKind::KeywordOnly)
-            .count();
-        (!self.var_args).then(|| positional - usize::from(self.implicit_first))
-    }
-
     /// Checks a call (the receiver, if any, is not in `args`) as CPython binds arguments.
     pub fn check(&self, args: &Args) -> RhaiResult<()> {
         let q = self.qual;
@@ -253,16 +238,6 @@ impl TupleSignature {
             })
             .collect();
         TupleSignature { text, params }
-    }
-
-    /// How many parameters it has.
-    pub fn len(&self) -> usize {
-        self.params.len()
-    }
-
-    /// Whether it has none.
-    pub fn is_empty(&self) -> bool {
-        self.params.is_empty()
     }
 
     /// Checks a call with CPython's messages for such functions.

@@ -69,7 +69,6 @@ pub(super) fn parse_kind(name: &'static str, body: &'static str) -> Result<Kind,
             }
             "cargs" => kind = Some(Kind::Tuple(TupleSignature::parse(text))),
             "builtin" => kind = Some(Kind::Builtin(text)),
-            "notcallable" => kind = Some(Kind::NotCallable(text)),
             "property" => kind = Some(Kind::Property),
             _ => return Err(format!("unknown line in {name}: {line:?}")),
         }
