@@ -46,10 +46,21 @@ pub enum Value {
     Tensor(Tensor),
 }
 
+/// Whether an index tensor is a mask (bool, or uint8 as PyTorch still allows).
+fn is_mask(t: &Tensor) -> bool {
+    matches!(t.dtype(), DType::Bool | DType::UInt8)
+}
+
+/// The advanced index a bool stands for on its new dim of size 1: `[0]` or `[]`.
+fn bool_index(b: bool) -> Result<Tensor> {
+    let values: &[Scalar] = if b { &[Scalar::Int(0)] } else { &[] };
+    super::creation::from_scalars(values, vec![values.len() as i64], DType::Int64)
+}
+
 fn consumed_dims(item: &IndexItem) -> usize {
     match item {
         IndexItem::Int(_) | IndexItem::Slice { .. } => 1,
-        IndexItem::Tensor(t) if matches!(t.dtype(), DType::Bool | DType::UInt8) => t.ndim(),
+        IndexItem::Tensor(t) if is_mask(t) => t.ndim(),
         IndexItem::Tensor(_) => 1,
         IndexItem::NewAxis | IndexItem::Ellipsis | IndexItem::Bool(_) => 0,
     }
@@ -125,19 +136,40 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
                 out.strides.push(src.strides[d].wrapping_mul(step));
                 d += 1;
             }
-            IndexItem::NewAxis | IndexItem::Bool(_) => {
-                let size = if let IndexItem::Bool(false) = item {
-                    0
-                } else {
-                    1
-                };
+            IndexItem::NewAxis => {
                 let stride = if d < ndim {
                     src.sizes[d] * src.strides[d]
                 } else {
                     1
                 };
-                out.sizes.push(size);
+                out.sizes.push(1);
                 out.strides.push(stride.max(1));
+            }
+            IndexItem::Bool(b) => {
+                // PyTorch's rule: a new dim of size 1, indexed by the advanced index `[0]`
+                // (`True`) or `[]` (`False`), so the result is a copy.
+                advanced.push((out.sizes.len(), bool_index(*b)?));
+                out.sizes.push(1);
+                out.strides.push(0);
+            }
+            IndexItem::Tensor(idx) if idx.ndim() == 0 && is_mask(idx) => {
+                let b = copy::to_scalars(idx)?[0].to_bool();
+                advanced.push((out.sizes.len(), bool_index(b)?));
+                out.sizes.push(1);
+                out.strides.push(0);
+            }
+            IndexItem::Tensor(idx) if idx.ndim() == 0 && idx.dtype().is_integral() => {
+                // A 0-dim integer tensor selects, as an integer does: a view.
+                let i = copy::to_scalars(idx)?[0].to_i64();
+                let size = src.sizes[d];
+                if i < -size || i >= size {
+                    return Err(TorchError::index(format!(
+                        "index {i} is out of bounds for dimension {d} with size {size}"
+                    )));
+                }
+                let i = if i < 0 { i + size } else { i };
+                out.offset += i * src.strides[d];
+                d += 1;
             }
             IndexItem::Ellipsis => {
                 let expands = if ellipsis_seen { 0 } else { ndim - consumed };
@@ -210,11 +242,6 @@ fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<Ind
                         counter[k] = 0;
                     }
                 }
-                if shape.is_empty() {
-                    return Err(TorchError::not_implemented(
-                        "indexing with a 0-d bool tensor is not supported in tensh",
-                    ));
-                }
                 for (k, c) in coords.into_iter().enumerate() {
                     let n = c.len() as i64;
                     out.push((dim + k, vec![n], c));
@@ -237,9 +264,23 @@ fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<Ind
     Ok(out)
 }
 
+/// How PyTorch's kernels name the dim of an out-of-bounds advanced index: reading and
+/// writing a tensor count among the indices; filling with a number names the dim of the
+/// view when there is one index (PyTorch fills through another kernel then).
+#[derive(Clone, Copy)]
+enum Purpose {
+    Read,
+    WriteTensor,
+    FillScalar,
+}
+
 /// The result shape of an advanced index, and the storage element offset of each of its
 /// elements in row-major order.
-fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Vec<i64>, Vec<i64>)> {
+fn advanced_offsets(
+    view: &Layout,
+    advanced: Vec<(usize, Tensor)>,
+    purpose: Purpose,
+) -> Result<(Vec<i64>, Vec<i64>)> {
     let indices = expand_masks(view, advanced)?;
     let mut bshape: Vec<i64> = vec![];
     for (_, shape, _) in &indices {
@@ -270,13 +311,17 @@ fn advanced_offsets(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<(Ve
     out_shape.extend(after.iter().map(|&d| view.sizes[d]));
     // Bounds-check every index and wrap negatives.
     let mut wrapped = Vec::with_capacity(indices.len());
-    for (d, shape, values) in &indices {
+    for (k, (d, shape, values)) in indices.iter().enumerate() {
         let size = view.sizes[*d];
+        let reported = match purpose {
+            Purpose::FillScalar if indices.len() == 1 => *d,
+            _ => k,
+        };
         let mut w = Vec::with_capacity(values.len());
         for &i in values {
             if i < -size || i >= size {
                 return Err(TorchError::index(format!(
-                    "index {i} is out of bounds for dimension {d} with size {size}"
+                    "index {i} is out of bounds for dimension {reported} with size {size}"
                 )));
             }
             w.push(if i < 0 { i + size } else { i });
@@ -355,13 +400,8 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
 
 /// PyTorch's node name for a basic index: that of the last step it applies (an integer
 /// selects, a slice slices, `None` unsqueezes). Within a tuple of several items a full
-/// slice `:` is no step at all; with none, the result is an alias. A bool index is an
-/// advanced index to PyTorch (a copy, `IndexBackward0`); here it is a view with the same
-/// values and gradient, under PyTorch's name.
+/// slice `:` is no step at all; with none, the result is an alias.
 fn basic_node_name(items: &[IndexItem]) -> &'static str {
-    if items.iter().any(|i| matches!(i, IndexItem::Bool(_))) {
-        return "IndexBackward0";
-    }
     let full = |i: &IndexItem| {
         matches!(
             i,
@@ -377,6 +417,7 @@ fn basic_node_name(items: &[IndexItem]) -> &'static str {
         .rev()
         .find_map(|i| match i {
             IndexItem::Int(_) => Some("SelectBackward0"),
+            IndexItem::Tensor(t) if t.ndim() == 0 => Some("SelectBackward0"),
             IndexItem::Slice { .. } if items.len() > 1 && full(i) => None,
             IndexItem::Slice { .. } => Some("SliceBackward0"),
             IndexItem::NewAxis => Some("UnsqueezeBackward0"),
@@ -387,7 +428,7 @@ fn basic_node_name(items: &[IndexItem]) -> &'static str {
 
 /// The elements an advanced index selects from `view`, copied into a new tensor.
 fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Tensor> {
-    let (shape, offsets) = advanced_offsets(view, advanced)?;
+    let (shape, offsets) = advanced_offsets(view, advanced, Purpose::Read)?;
     let dtype = t.dtype();
     let w = dtype.itemsize();
     let storage = t.storage();
@@ -423,7 +464,11 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
             Value::Tensor(v) => copy::copy_(&target, &expand_value(v, &target.sizes())?),
         };
     }
-    let (shape, offsets) = advanced_offsets(&view, advanced)?;
+    let purpose = match value {
+        Value::Scalar(_) => Purpose::FillScalar,
+        Value::Tensor(_) => Purpose::WriteTensor,
+    };
+    let (shape, offsets) = advanced_offsets(&view, advanced, purpose)?;
     let dtype = t.dtype();
     let w = dtype.itemsize();
     let values: Vec<Scalar> = match value {

@@ -1,7 +1,16 @@
-//! Parses the text of a Python subscript (`":, 1:3, ::2, None, ..."`) into index items.
+//! Parses the text of a Python subscript (`":, 1:3, ::2, None, ..., [0, 2]"`) into index items.
 
+use super::copy::cast_copy;
+use super::creation::{Data, tensor_from_data};
+use super::dtype::DType;
 use super::error::{Result, TorchError};
 use super::index::IndexItem;
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+
+fn unparsable(whole: &str) -> TorchError {
+    TorchError::index(format!("could not parse index '{whole}'"))
+}
 
 fn parse_int(s: &str, whole: &str) -> Result<Option<i64>> {
     let s = s.trim();
@@ -15,15 +24,91 @@ fn parse_int(s: &str, whole: &str) -> Result<Option<i64>> {
     })
 }
 
-/// One comma-separated subscript: integers, slices `a:b:c`, `None`, `...`, `True`/`False`.
+/// Splits `text` at the commas outside square brackets; an unbalanced bracket is an error.
+fn split_top_level<'a>(text: &'a str, whole: &str) -> Result<Vec<&'a str>> {
+    let mut parts = vec![];
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.checked_sub(1).ok_or_else(|| unparsable(whole))?,
+            ',' if depth == 0 => {
+                parts.push(&text[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err(unparsable(whole));
+    }
+    parts.push(&text[start..]);
+    Ok(parts)
+}
+
+/// One element of a list literal: a nested list, `True`/`False`, an integer or a float.
+fn parse_list_element(text: &str, whole: &str) -> Result<Data> {
+    let p = text.trim();
+    if p.starts_with('[') {
+        return parse_list(p, whole);
+    }
+    let scalar = match p {
+        "True" => Scalar::Bool(true),
+        "False" => Scalar::Bool(false),
+        _ => match p.parse::<i64>() {
+            Ok(i) => Scalar::Int(i),
+            Err(_) => Scalar::Float(p.parse::<f64>().map_err(|_| unparsable(whole))?),
+        },
+    };
+    Ok(Data::Scalar(scalar))
+}
+
+/// A Python list literal `[0, 2]`, `[[0], [1]]`, `[True, False]`, `[]`.
+fn parse_list(text: &str, whole: &str) -> Result<Data> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| unparsable(whole))?;
+    let inner = inner.trim();
+    if inner.is_empty() {
+        return Ok(Data::List(vec![]));
+    }
+    let inner = inner.strip_suffix(',').unwrap_or(inner);
+    let elements = split_top_level(inner, whole)?
+        .into_iter()
+        .map(|e| parse_list_element(e, whole))
+        .collect::<Result<_>>()?;
+    Ok(Data::List(elements))
+}
+
+/// The index tensor a Python list stands for: bool when every element is a bool, int64
+/// otherwise (floats truncate, as PyTorch converts an index list).
+pub fn index_tensor_from_data(data: &Data) -> Result<Tensor> {
+    let t = tensor_from_data(data, None)?;
+    if t.dtype() == DType::Bool && t.numel() > 0 {
+        Ok(t)
+    } else {
+        cast_copy(&t, DType::Int64)
+    }
+}
+
+fn list_index(text: &str, whole: &str) -> Result<IndexItem> {
+    Ok(IndexItem::Tensor(index_tensor_from_data(&parse_list(
+        text, whole,
+    )?)?))
+}
+
+/// A comma-separated subscript: integers, slices `a:b:c`, `None`, `...`, `True`/`False` and
+/// list literals (advanced indices).
 pub fn parse_index(text: &str) -> Result<Vec<IndexItem>> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Ok(vec![]);
     }
     let trimmed = trimmed.strip_suffix(',').unwrap_or(trimmed);
-    trimmed
-        .split(',')
+    split_top_level(trimmed, text)?
+        .into_iter()
         .map(|part| {
             let p = part.trim();
             match p {
@@ -31,10 +116,11 @@ pub fn parse_index(text: &str) -> Result<Vec<IndexItem>> {
                 "None" => Ok(IndexItem::NewAxis),
                 "True" => Ok(IndexItem::Bool(true)),
                 "False" => Ok(IndexItem::Bool(false)),
+                _ if p.starts_with('[') => list_index(p, text),
                 _ if p.contains(':') => {
                     let pieces: Vec<&str> = p.split(':').collect();
                     if pieces.len() > 3 {
-                        return Err(TorchError::index(format!("could not parse index '{text}'")));
+                        return Err(unparsable(text));
                     }
                     Ok(IndexItem::Slice {
                         start: parse_int(pieces[0], text)?,
@@ -47,7 +133,7 @@ pub fn parse_index(text: &str) -> Result<Vec<IndexItem>> {
                 }
                 _ => match parse_int(p, text)? {
                     Some(i) => Ok(IndexItem::Int(i)),
-                    None => Err(TorchError::index(format!("could not parse index '{text}'"))),
+                    None => Err(unparsable(text)),
                 },
             }
         })
@@ -90,5 +176,25 @@ mod tests {
         assert!(matches!(items[4], IndexItem::Ellipsis));
         assert!(matches!(items[5], IndexItem::Int(-1)));
         assert!(parse_index("a").is_err());
+        assert!(parse_index("[0, 1").is_err());
+        assert!(parse_index("0]").is_err());
+    }
+
+    #[test]
+    fn parses_list_literals_as_advanced_indices() {
+        let items = parse_index(":, [0, 2], [[True], [False]], []").unwrap();
+        assert_eq!(items.len(), 4);
+        let IndexItem::Tensor(list) = &items[1] else {
+            panic!("a list literal is an advanced index")
+        };
+        assert_eq!((list.sizes(), list.dtype()), (vec![2], DType::Int64));
+        let IndexItem::Tensor(nested) = &items[2] else {
+            panic!("a nested list literal is an advanced index")
+        };
+        assert_eq!((nested.sizes(), nested.dtype()), (vec![2, 1], DType::Bool));
+        let IndexItem::Tensor(empty) = &items[3] else {
+            panic!("an empty list literal is an advanced index")
+        };
+        assert_eq!((empty.sizes(), empty.dtype()), (vec![0], DType::Int64));
     }
 }

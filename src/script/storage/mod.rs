@@ -3,5 +3,6 @@
 //! read from.
 
 pub mod buffers;
+pub mod index;
 pub mod typed;
 pub mod untyped;

@@ -16,6 +16,7 @@ use crate::script::convert::{scalar_to_dynamic, to_int_list, to_scalar};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
 use crate::script::registration;
 use crate::script::registry::Registry;
+use crate::script::storage::index::{StorageClass, StorageIndex};
 
 /// A dtype viewing an untyped storage's bytes as elements.
 #[derive(Debug, Clone)]
@@ -49,6 +50,15 @@ impl crate::script::signature::Owner for TypedStorage {
 impl TypedStorage {
     fn len(&self) -> usize {
         self.storage.nbytes() / self.dtype.itemsize()
+    }
+
+    /// Element `i` (negative counts from the end), or PyTorch's IndexError.
+    fn get(&self, i: i64) -> RhaiResult<Scalar> {
+        let j = StorageIndex::element(i, self.len())?;
+        let w = self.dtype.itemsize();
+        Ok(self
+            .storage
+            .with_bytes(|b| element::read(self.dtype, &b[j * w..(j + 1) * w])))
     }
 
     /// Every element, decoded.
@@ -191,30 +201,29 @@ pub fn register(r: &mut Registry) {
     engine.register_get("filename", |t: &mut TypedStorage| {
         t.storage.filename().map_or(Dynamic::UNIT, Dynamic::from)
     });
-    engine.register_indexer_get(|t: &mut TypedStorage, i: INT| -> RhaiResult<Dynamic> {
-        let n = t.len() as i64;
-        let j = if i < 0 { i + n } else { i };
-        if j < 0 || j >= n {
-            return Err(to_rhai(TorchError::index(format!(
-                "index {i} out of range for storage of size {n}"
-            ))));
-        }
-        Ok(scalar_to_dynamic(t.values()[j as usize]))
-    });
-    engine.register_indexer_set(
-        |t: &mut TypedStorage, i: INT, v: Dynamic| -> RhaiResult<()> {
-            let n = t.len() as i64;
-            let j = if i < 0 { i + n } else { i };
-            if j < 0 || j >= n {
-                return Err(to_rhai(TorchError::index(format!(
-                    "index {i} out of range for storage of size {n}"
-                ))));
+    engine.register_indexer_get(
+        |t: &mut TypedStorage, idx: Dynamic| -> RhaiResult<Dynamic> {
+            match StorageIndex::read(&idx, StorageClass::Typed)? {
+                StorageIndex::At(i) => Ok(scalar_to_dynamic(t.get(i)?)),
+                StorageIndex::Slice { .. } => Err(to_rhai(TorchError::runtime(
+                    "slices are only supported in UntypedStorage.__getitem__",
+                ))),
             }
+        },
+    );
+    engine.register_indexer_set(
+        |t: &mut TypedStorage, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
             let value = to_scalar(&v, "value")?;
+            let (first, count) = match StorageIndex::read(&idx, StorageClass::Typed)? {
+                StorageIndex::At(i) => (StorageIndex::element(i, t.len())?, 1),
+                StorageIndex::Slice { start, stop } => StorageIndex::range(start, stop, t.len()),
+            };
             let w = t.dtype.itemsize();
-            let at = j as usize * w;
-            t.storage
-                .with_bytes_mut(|b| element::write(t.dtype, &mut b[at..at + w], value));
+            t.storage.with_bytes_mut(|b| {
+                for chunk in b[first * w..(first + count) * w].chunks_exact_mut(w) {
+                    element::write(t.dtype, chunk, value);
+                }
+            });
             Ok(())
         },
     );

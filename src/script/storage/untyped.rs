@@ -1,7 +1,5 @@
 //! `torch.UntypedStorage` in scripts: the constructor, methods, indexing and slicing.
 
-use std::ops::Range;
-
 use rhai::{Array, Dynamic, Engine, INT};
 
 use crate::core::copy::fill_layout;
@@ -15,25 +13,7 @@ use crate::script::convert::{py_type_name, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use crate::script::registration;
 use crate::script::registry::Registry;
-
-fn wrap(s: &Storage, i: i64) -> RhaiResult<usize> {
-    let n = s.nbytes() as i64;
-    let j = if i < 0 { i + n } else { i };
-    if j < 0 || j >= n {
-        return Err(to_rhai(TorchError::index(format!(
-            "index {j} out of range for storage of size {n}"
-        ))));
-    }
-    Ok(j as usize)
-}
-
-/// `s[a:b]`: a storage over the same bytes (clamped as Python slices are).
-fn slice(s: &Storage, start: i64, stop: i64) -> Storage {
-    let n = s.nbytes() as i64;
-    let clamp = |v: i64| (if v < 0 { v + n } else { v }).clamp(0, n);
-    let (a, b) = (clamp(start), clamp(stop));
-    s.window(a as usize, (b - a).max(0) as usize)
-}
+use crate::script::storage::index::{StorageClass, StorageIndex};
 
 fn new_storage(a: &Args) -> RhaiResult<Storage> {
     a.allow("UntypedStorage", &["device"])?;
@@ -87,19 +67,42 @@ pub fn register(r: &mut Registry) {
         untyped_storage_repr(&s.to_vec())
     });
     engine.register_indexer_get(|s: &mut Storage, i: INT| -> RhaiResult<INT> {
-        let j = wrap(s, i)?;
+        let j = StorageIndex::element(i, s.nbytes())?;
         Ok(s.byte(j).unwrap_or(0) as INT)
     });
-    engine.register_indexer_get(|s: &mut Storage, r: Range<INT>| slice(s, r.start, r.end));
-    engine.register_indexer_get(|s: &mut Storage, r: std::ops::RangeInclusive<INT>| {
-        slice(s, *r.start(), r.end() + 1)
+    engine.register_indexer_get(|s: &mut Storage, idx: Dynamic| -> RhaiResult<Dynamic> {
+        match StorageIndex::read(&idx, StorageClass::Untyped)? {
+            StorageIndex::At(i) => {
+                let j = StorageIndex::element(i, s.nbytes())?;
+                Ok(Dynamic::from(s.byte(j).unwrap_or(0) as INT))
+            }
+            StorageIndex::Slice { start, stop } => {
+                let (first, count) = StorageIndex::range(start, stop, s.nbytes());
+                Ok(Dynamic::from(s.window(first, count)))
+            }
+        }
     });
     engine.register_indexer_set(|s: &mut Storage, i: INT, v: Dynamic| -> RhaiResult<()> {
-        let j = wrap(s, i)?;
+        let j = StorageIndex::element(i, s.nbytes())?;
         let value = to_int(&v, "value")?;
         s.set_byte(j, value as u8);
         Ok(())
     });
+    engine.register_indexer_set(
+        |s: &mut Storage, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
+            let value = to_int(&v, "value")? as u8;
+            match StorageIndex::read(&idx, StorageClass::Untyped)? {
+                StorageIndex::At(i) => {
+                    s.set_byte(StorageIndex::element(i, s.nbytes())?, value);
+                }
+                StorageIndex::Slice { start, stop } => {
+                    let (first, count) = StorageIndex::range(start, stop, s.nbytes());
+                    s.with_bytes_mut(|b| b[first..first + count].fill(value));
+                }
+            }
+            Ok(())
+        },
+    );
     registration::method::<Storage>(engine, "size", 0, |s, _| {
         Ok(Dynamic::from(s.nbytes() as INT))
     });

@@ -6,32 +6,16 @@ use std::ops::{Range, RangeInclusive};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Position};
 
 use crate::core::creation::tensor_from_data;
-use crate::core::dtype::DType;
 use crate::core::index::{IndexItem, Value, index, index_put};
-use crate::core::index_parse::parse_index;
+use crate::core::index_parse::{index_tensor_from_data, parse_index};
 use crate::core::tensor::Tensor;
 use crate::script::convert::{as_scalar, py_type_name, to_data};
 use crate::script::errors::{IntoRhai, RhaiResult, type_error};
 
-/// The index items a Rhai index value stands for.
+/// The index items a Rhai index value stands for. An array of numbers is one advanced list;
+/// an array holding anything else (strings, tensors, ranges, `()`, arrays) is Python's index
+/// tuple, one item per element.
 pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {
-    if let Ok(i) = idx.as_int() {
-        return Ok(vec![IndexItem::Int(i)]);
-    }
-    if let Some(r) = idx.clone().try_cast::<Range<INT>>() {
-        return Ok(vec![IndexItem::Slice {
-            start: Some(r.start),
-            stop: Some(r.end),
-            step: None,
-        }]);
-    }
-    if let Some(r) = idx.clone().try_cast::<RangeInclusive<INT>>() {
-        return Ok(vec![IndexItem::Slice {
-            start: Some(*r.start()),
-            stop: Some(r.end() + 1),
-            step: None,
-        }]);
-    }
     if idx.is_string() {
         let text = idx.to_string();
         // Rhai feeds a property's value back through the indexer with the property's name
@@ -48,24 +32,69 @@ pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {
         }
         return parse_index(&text).rhai();
     }
+    if let Some(array) = idx.read_lock::<Array>() {
+        if is_index_tuple(&array) {
+            let mut out = Vec::with_capacity(array.len());
+            for element in array.iter() {
+                if element.is_string() {
+                    out.extend(items(element)?);
+                } else {
+                    // An array here is one advanced list, however deeply nested.
+                    out.push(item(element)?);
+                }
+            }
+            return Ok(out);
+        }
+    }
+    item(idx).map(|i| vec![i])
+}
+
+/// Whether an index array is Python's index tuple rather than one advanced list: it holds an
+/// element that is not a number.
+fn is_index_tuple(array: &Array) -> bool {
+    array.iter().any(|e| e.is::<Array>() || is_tuple_only(e))
+}
+
+/// Elements that can only be items of an index tuple, never elements of a list.
+fn is_tuple_only(e: &Dynamic) -> bool {
+    e.is_string()
+        || e.is_unit()
+        || e.is::<Tensor>()
+        || e.is::<Range<INT>>()
+        || e.is::<RangeInclusive<INT>>()
+}
+
+/// One index item from a value that is not a string or an index tuple.
+fn item(idx: &Dynamic) -> RhaiResult<IndexItem> {
+    if let Ok(i) = idx.as_int() {
+        return Ok(IndexItem::Int(i));
+    }
+    if let Some(r) = idx.clone().try_cast::<Range<INT>>() {
+        return Ok(IndexItem::Slice {
+            start: Some(r.start),
+            stop: Some(r.end),
+            step: None,
+        });
+    }
+    if let Some(r) = idx.clone().try_cast::<RangeInclusive<INT>>() {
+        return Ok(IndexItem::Slice {
+            start: Some(*r.start()),
+            stop: Some(r.end() + 1),
+            step: None,
+        });
+    }
     if let Ok(b) = idx.as_bool() {
-        return Ok(vec![IndexItem::Bool(b)]);
+        return Ok(IndexItem::Bool(b));
     }
     if idx.is_unit() {
-        return Ok(vec![IndexItem::NewAxis]);
+        return Ok(IndexItem::NewAxis);
     }
     if let Some(t) = idx.clone().try_cast::<Tensor>() {
-        return Ok(vec![IndexItem::Tensor(t)]);
+        return Ok(IndexItem::Tensor(t));
     }
     if idx.is::<Array>() {
-        let data = to_data(idx)?;
-        let t = tensor_from_data(&data, None).rhai()?;
-        let t = if t.numel() == 0 {
-            crate::core::copy::cast_copy(&t, DType::Int64).rhai()?
-        } else {
-            t
-        };
-        return Ok(vec![IndexItem::Tensor(t)]);
+        let t = index_tensor_from_data(&to_data(idx)?).rhai()?;
+        return Ok(IndexItem::Tensor(t));
     }
     Err(type_error(format!(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})",
