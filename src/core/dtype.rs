@@ -108,6 +108,23 @@ impl DType {
         }
     }
 
+    /// The C++ element type's name, as PyTorch's messages print it (`float`, `long int`).
+    pub fn c_type_name(self) -> &'static str {
+        match self {
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+            DType::Int64 => "long int",
+            DType::Int32 => "int",
+            DType::Int16 => "short int",
+            DType::Int8 => "signed char",
+            DType::UInt8 => "unsigned char",
+            DType::Bool => "bool",
+            DType::Float16 => "c10::Half",
+            DType::BFloat16 => "c10::BFloat16",
+            other => other.cpp_name(),
+        }
+    }
+
     /// The C++ scalar type name PyTorch uses in error messages (`Short`, `Float`).
     pub fn cpp_name(self) -> &'static str {
         match self {

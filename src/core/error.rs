@@ -19,6 +19,8 @@ pub enum ErrorKind {
     Assertion,
     /// `AttributeError`: PyTorch's Python code reaching for an attribute a value lacks.
     Attribute,
+    /// `ZeroDivisionError`: Python's own arithmetic dividing by zero.
+    ZeroDivision,
 }
 
 impl ErrorKind {
@@ -32,6 +34,7 @@ impl ErrorKind {
             ErrorKind::NotImplemented => "NotImplementedError",
             ErrorKind::Assertion => "AssertionError",
             ErrorKind::Attribute => "AttributeError",
+            ErrorKind::ZeroDivision => "ZeroDivisionError",
         }
     }
 }
@@ -79,6 +82,13 @@ impl TorchError {
     pub fn not_implemented(message: impl Into<String>) -> Self {
         TorchError {
             kind: ErrorKind::NotImplemented,
+            message: message.into(),
+        }
+    }
+    /// A `ZeroDivisionError`.
+    pub fn zero_division(message: impl Into<String>) -> Self {
+        TorchError {
+            kind: ErrorKind::ZeroDivision,
             message: message.into(),
         }
     }

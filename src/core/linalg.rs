@@ -3,28 +3,12 @@
 
 use super::copy::to_scalars;
 use super::creation::from_scalars;
-use super::dtype::{DType, Kind};
+use super::dtype::Kind;
 use super::error::{Result, TorchError};
 use super::layout::fmt_list;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::views::{broadcast_shapes, expand, unsqueeze};
-
-fn c_type(d: DType) -> &'static str {
-    match d {
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-        DType::Int64 => "long int",
-        DType::Int32 => "int",
-        DType::Int16 => "short int",
-        DType::Int8 => "signed char",
-        DType::UInt8 => "unsigned char",
-        DType::Bool => "bool",
-        DType::Float16 => "c10::Half",
-        DType::BFloat16 => "c10::BFloat16",
-        other => other.cpp_name(),
-    }
-}
 
 /// Batched matrix product of `[.., n, k]` and `[.., k, m]` with broadcast batch dims.
 fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -85,8 +69,8 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype() != b.dtype() {
         return Err(TorchError::runtime(format!(
             "expected m1 and m2 to have the same dtype, but got: {} != {}",
-            c_type(a.dtype()),
-            c_type(b.dtype())
+            a.dtype().c_type_name(),
+            b.dtype().c_type_name()
         )));
     }
     if da == 1 && db == 1 {

@@ -2,6 +2,7 @@
 //! as `Kind: message` strings.
 
 pub mod args;
+pub mod complex_api;
 pub mod convert;
 pub mod display;
 pub mod engine;

@@ -9,7 +9,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 
 use super::formulas::apply;
-use crate::core::copy::contiguous_copy;
+use crate::core::copy::{contiguous_copy, copy_};
 use crate::core::creation::full;
 use crate::core::error::{Result, TorchError};
 use crate::core::ops::{Arg, BinaryOp, binary_untracked};
@@ -99,12 +99,23 @@ fn accumulate(leaf: &Tensor, grad: Tensor) -> Result<()> {
     if !leaf.requires_grad() {
         return Ok(());
     }
-    let mut total = leaf.grad_state().grad;
-    match total {
-        None => total = Some(contiguous_copy(&grad)?),
-        Some(_) => add_into(&mut total, grad)?,
-    }
-    leaf.with_grad_mut(|g| g.grad = total);
+    let total = match leaf.grad_state().grad {
+        None => contiguous_copy(&grad)?,
+        Some(old) => {
+            // PyTorch adds into the existing `.grad` in place, so a tensor assigned to
+            // `.grad`, or a view of it, sees the sum; where the old gradient cannot hold the
+            // sum in place (a broadcast one shares elements), a new tensor replaces it.
+            let sum =
+                binary_untracked(BinaryOp::Add, &Arg::Tensor(old.clone()), &Arg::Tensor(grad))?;
+            if sum.sizes() == old.sizes() && sum.dtype() == old.dtype() && copy_(&old, &sum).is_ok()
+            {
+                old
+            } else {
+                sum
+            }
+        }
+    };
+    leaf.with_grad_mut(|g| g.grad = Some(total));
     Ok(())
 }
 

@@ -1,7 +1,10 @@
 //! The autograd surface the script sees: `requires_grad` flags and `backward()` (see
 //! `core::autograd` for which ops record gradients).
 
+use rhai::Dynamic;
+
 use crate::core::error::TorchError;
+use crate::core::layout::fmt_list;
 use crate::core::tensor::Tensor;
 use crate::script::errors::{RhaiResult, to_rhai};
 
@@ -12,6 +15,8 @@ pub enum GradRequest {
     Creation,
     /// `t.requires_grad_()`.
     Method,
+    /// `t.requires_grad = flag`.
+    Attribute,
 }
 
 /// Sets `requires_grad` on a leaf, with PyTorch's dtype rule and wording.
@@ -22,10 +27,19 @@ pub fn set_requires_grad(t: &Tensor, flag: bool, from: GradRequest) -> RhaiResul
             GradRequest::Creation => {
                 "Only Tensors of floating point and complex dtype can require gradients"
             }
+            GradRequest::Attribute => {
+                "only Tensors of floating point and complex dtype can require gradients"
+            }
             GradRequest::Method => "only Tensors of floating point dtype can require gradients",
         })));
     }
-    if t.grad_state().grad_fn.is_some() && !flag {
+    let leaf = t.grad_state().grad_fn.is_none();
+    if !leaf && flag && from == GradRequest::Attribute {
+        return Err(to_rhai(TorchError::runtime(
+            "you can only change requires_grad flags of leaf variables.",
+        )));
+    }
+    if !leaf && !flag {
         return Err(to_rhai(TorchError::runtime(
             "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().",
         )));
@@ -34,8 +48,50 @@ pub fn set_requires_grad(t: &Tensor, flag: bool, from: GradRequest) -> RhaiResul
     Ok(())
 }
 
-/// Registers `backward`.
+/// `t.grad = g` (`()` clears it): PyTorch's checks of type, size and dtype; the tensor
+/// itself becomes the gradient, so later backward passes add into it.
+fn assign_grad(t: &Tensor, g: Dynamic) -> RhaiResult<()> {
+    if g.is_unit() {
+        t.with_grad_mut(|s| s.grad = None);
+        return Ok(());
+    }
+    let Some(g) = g.clone().try_cast::<Tensor>() else {
+        return Err(crate::script::errors::type_error(format!(
+            "assigned grad expected to be a Tensor or None but got grad of type {}",
+            crate::script::convert::py_type_name(&g)
+        )));
+    };
+    if g.sizes() != t.sizes() {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
+            fmt_list(&g.sizes()),
+            fmt_list(&t.sizes())
+        ))));
+    }
+    if g.dtype() != t.dtype() && (t.dtype().is_floating_point() || t.dtype().is_complex()) {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match.",
+            g.dtype().c_type_name(),
+            t.dtype().cpp_name()
+        ))));
+    }
+    t.with_grad_mut(|s| s.grad = Some(g));
+    Ok(())
+}
+
+/// Registers `backward` and the attribute assignments `t.requires_grad = flag`, `t.grad = g`.
 pub fn register(r: &mut crate::script::registry::Registry) {
+    r.engine.register_set(
+        "requires_grad",
+        |t: &mut Tensor, flag: Dynamic| -> RhaiResult<()> {
+            let flag = flag
+                .as_bool()
+                .map_err(|_| to_rhai(TorchError::runtime("requires_grad must be a bool")))?;
+            set_requires_grad(t, flag, GradRequest::Attribute)
+        },
+    );
+    r.engine
+        .register_set("grad", |t: &mut Tensor, g: Dynamic| assign_grad(t, g));
     r.method("backward", 3, |x, a| {
         // PyTorch's keywords are declared; what tensh has not built is refused, not ignored.
         if let Some(g) = a.get(0, "gradient")

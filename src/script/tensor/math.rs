@@ -59,7 +59,7 @@ pub fn register_in_place_operator(
 }
 
 /// Registers the operator `symbol` between a tensor and a tensor or a Python number (int,
-/// float, bool, and complex on the right), on either side, computed by `f`.
+/// float, bool, complex), on either side, computed by `f`.
 pub fn register_operator(
     engine: &mut Engine,
     symbol: &str,
@@ -93,8 +93,12 @@ pub fn register_operator(
     engine.register_fn(symbol, move |a: FLOAT, b: Tensor| {
         g(Arg::Number(Scalar::Float(a)), Arg::Tensor(b))
     });
+    let g = f.clone();
     engine.register_fn(symbol, move |a: bool, b: Tensor| {
-        f(Arg::Number(Scalar::Bool(a)), Arg::Tensor(b))
+        g(Arg::Number(Scalar::Bool(a)), Arg::Tensor(b))
+    });
+    engine.register_fn(symbol, move |a: PyComplex, b: Tensor| {
+        f(Arg::Number(Scalar::Complex(a.0)), Arg::Tensor(b))
     });
 }
 
