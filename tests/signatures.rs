@@ -33,6 +33,7 @@ fn receiver(owner: &str) -> &'static str {
         "TypedStorage" => "torch::FloatStorage(2)",
         "buffer" => "bytearray([97, 98])",
         "Size" => "torch::Size([2, 3])",
+        "complex" => "torch::complex(1.0, 2.0)",
         other => panic!("no receiver for {other}"),
     }
 }

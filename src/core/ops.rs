@@ -266,29 +266,22 @@ fn record_binary(out: &Tensor, op: BinaryOp, a: &Arg, b: &Arg) {
     record::record_arith(out, arith, &saved(a), &saved(b));
 }
 
-/// After `a.op_(b)`: `a` now holds the op's output, so it gets the op's node, whose edges
-/// were taken from `a` and `b` as they were (the graph never points at itself). A formula
-/// that would need `a`'s overwritten values is recorded without a formula rather than
+/// After `a.op_(b)`: `a` now holds the op's output (see `record::record_in_place`). A
+/// formula that would need `a`'s overwritten values is recorded without one rather than
 /// computed wrongly.
 fn record_inplace(op: BinaryOp, a: &Tensor, b: &Arg) {
-    let b_requires = matches!(b, Arg::Tensor(t) if t.requires_grad());
-    if !a.requires_grad() && !b_requires {
-        return;
-    }
-    if matches!(op, BinaryOp::Mul | BinaryOp::Div) && b_requires {
-        let name = if op == BinaryOp::Mul {
-            "MulBackward0"
-        } else {
-            "DivBackward0"
-        };
-        let mut inputs = vec![a];
-        if let Arg::Tensor(t) = b {
-            inputs.push(t);
-        }
-        record::record_without_formula(a, name, "an in-place mul_/div_", &inputs);
-    } else {
-        record_binary(a, op, &Arg::Tensor(a.clone()), b);
-    }
+    let arith = match op {
+        BinaryOp::Add => Arith::Add,
+        BinaryOp::Sub => Arith::Sub,
+        BinaryOp::Mul => Arith::Mul,
+        BinaryOp::Div => Arith::Div,
+        _ => return,
+    };
+    let saved_b = match b {
+        Arg::Tensor(t) => Saved::Tensor(t.clone()),
+        Arg::Number(n) => Saved::Number(*n),
+    };
+    record::record_arith_in_place(a, arith, &saved_b);
 }
 
 /// `-t`.

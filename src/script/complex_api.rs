@@ -4,11 +4,17 @@
 //! divides by Smith's method; both are followed here.
 
 use num_complex::Complex64;
-use rhai::{Engine, FLOAT, INT};
+use rhai::{Dynamic, Engine, FLOAT, INT};
 
 use crate::core::error::TorchError;
 use crate::script::errors::{RhaiResult, to_rhai};
+use crate::script::registration;
+use crate::script::signature::Owner;
 use crate::script::values::PyComplex;
+
+impl Owner for PyComplex {
+    const OWNER: &'static str = "complex";
+}
 
 /// `a / b` as CPython computes it: Smith's method, scaling by the larger part of `b`.
 fn divide(a: Complex64, b: Complex64) -> RhaiResult<Complex64> {
@@ -87,7 +93,9 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("!=", |a: PyComplex, b: FLOAT| a.0 != widen(b));
     engine.register_get("real", |a: &mut PyComplex| a.0.re);
     engine.register_get("imag", |a: &mut PyComplex| a.0.im);
-    engine.register_fn("conjugate", |a: &mut PyComplex| PyComplex(a.0.conj()));
+    registration::method::<PyComplex>(engine, "conjugate", 0, |a, _| {
+        Ok(Dynamic::from(PyComplex(a.0.conj())))
+    });
 }
 
 #[cfg(test)]

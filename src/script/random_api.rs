@@ -14,6 +14,8 @@ use crate::core::error::TorchError;
 use crate::core::random::generator::{manual_seed, with_global};
 use crate::core::random::ops;
 use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
+use crate::core::tensor::record::record_in_place;
 
 fn new_tensor(sizes: &[i64], dtype: DType) -> RhaiResult<Tensor> {
     Tensor::zeros(sizes.to_vec(), dtype).rhai()
@@ -198,6 +200,7 @@ pub fn register(r: &mut Registry) {
             .transpose()?
             .unwrap_or(1.0);
         ops::uniform_(x, from, to).rhai()?;
+        record_in_place(x, "UniformBackward0", &[], BackwardOp::Overwritten);
         Ok(Dynamic::from(x.clone()))
     });
     r.method("normal_", 2, |x, a| {
@@ -212,12 +215,13 @@ pub fn register(r: &mut Registry) {
             .transpose()?
             .unwrap_or(1.0);
         ops::normal_(x, mean, std).rhai()?;
+        record_in_place(x, "NormalBackward0", &[], BackwardOp::Overwritten);
         Ok(Dynamic::from(x.clone()))
     });
     r.method("random_", 2, |x, a| {
-        let (low, high) = match (a.opt_int(0, "from")?, a.opt_int(1, "to")?) {
-            (Some(high), None) => (0, high),
-            (Some(low), Some(high)) => (low, high),
+        let (low, high, node) = match (a.opt_int(0, "from")?, a.opt_int(1, "to")?) {
+            (Some(high), None) => (0, high, "RandomBackward1"),
+            (Some(low), Some(high)) => (low, high, "RandomBackward0"),
             _ => {
                 return Err(to_rhai(TorchError::not_implemented(
                     "random_() without bounds is not built in tensh yet",
@@ -225,6 +229,7 @@ pub fn register(r: &mut Registry) {
             }
         };
         ops::random_from_to_(x, low, high).rhai()?;
+        record_in_place(x, node, &[], BackwardOp::Overwritten);
         Ok(Dynamic::from(x.clone()))
     });
 }

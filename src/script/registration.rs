@@ -82,10 +82,17 @@ pub fn method<T: Variant + Clone + Owner>(
     let declared = declaration(T::OWNER, name);
     let check = checked_by(declared, name, max);
     let max = reachable_arity(declared, max);
-    let f: MethodBody<T> = Rc::new(move |t, a| {
-        check(&a)?;
-        body(t, bound(declared, a))
-    });
+    let f: MethodBody<T> = match declared.and_then(signature::Declaration::mutation) {
+        None => Rc::new(move |t, a| {
+            check(&a)?;
+            body(t, bound(declared, a))
+        }),
+        Some(mutation) => Rc::new(move |t, a| {
+            check(&a)?;
+            t.before_mutation(mutation)?;
+            body(t, bound(declared, a))
+        }),
+    };
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {

@@ -25,6 +25,7 @@ pub fn apply(op: &BackwardOp, grads: &[Option<Tensor>]) -> Result<Vec<Option<Ten
         dtype,
         storage_nbytes,
         outputs,
+        ..
     } = op
     {
         let grad = view_grad(input, *dtype, *storage_nbytes, outputs, grads)?;
@@ -70,6 +71,18 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
             let shaped = view(&contiguous_copy(g)?, sizes)?;
             vec![Some(cast_grad(&shaped, *dtype)?)]
         }
+        BackwardOp::Overwritten => vec![Some(zeros_like(g)?)],
+        BackwardOp::CopyFrom { sizes, dtype } => {
+            let to_src = cast_grad(&sum_to(g, sizes)?, *dtype)?;
+            vec![Some(zeros_like(g)?), Some(to_src)]
+        }
+        BackwardOp::CopySlices {
+            base,
+            view,
+            dtype,
+            storage_nbytes,
+            inner,
+        } => copy_slices_grads(base, view, *dtype, *storage_nbytes, inner, g)?,
         BackwardOp::Unsupported { op } => {
             return Err(TorchError::not_implemented(format!(
                 "tensh has no gradient formula for {op}() yet, so backward() cannot pass through it"
@@ -82,8 +95,49 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
 fn input_count(op: &BackwardOp) -> usize {
     match op {
         BackwardOp::Arith { a, b, .. } => [a, b].iter().filter_map(|s| s.as_tensor()).count(),
+        BackwardOp::CopyFrom { .. } => 2,
+        BackwardOp::CopySlices { inner, .. } => input_count(inner),
         _ => 1,
     }
+}
+
+/// Zeros of `g`'s sizes and dtype.
+fn zeros_like(g: &Tensor) -> Result<Tensor> {
+    Tensor::zeros(g.sizes(), g.dtype())
+}
+
+/// `CopySlices`: the base's gradient `g` is laid out in a scratch storage at the base's
+/// layout; the view's region is read out and given to the inner op's formula, whose
+/// gradient for the view's previous values is written back over the region; the scratch
+/// read at the base's layout is the gradient of the base's previous values. The inner
+/// op's other inputs get the rest of its gradients.
+fn copy_slices_grads(
+    base: &Layout,
+    region: &Layout,
+    dtype: DType,
+    nbytes: usize,
+    inner: &BackwardOp,
+    g: &Tensor,
+) -> Result<Vec<Option<Tensor>>> {
+    let item = dtype.itemsize();
+    base.check_in_bounds(item, nbytes)?;
+    region.check_in_bounds(item, nbytes)?;
+    let scratch = Storage::zeroed(nbytes)?;
+    let at = |layout: &Layout| Tensor::from_parts(scratch.clone(), dtype, layout.clone());
+    crate::core::copy::copy_(&at(base), &cast_grad(g, dtype)?)?;
+    let grad_region = contiguous_copy(&at(region))?;
+    let mut grads = match inner {
+        BackwardOp::View { .. } => apply(inner, &[Some(grad_region.clone())])?,
+        _ => single_output(inner, &grad_region)?,
+    };
+    let previous = grads.first_mut().and_then(Option::take);
+    match previous {
+        Some(p) => crate::core::copy::copy_(&at(region), &p)?,
+        None => crate::core::copy::fill_(&at(region), Scalar::Int(0))?,
+    }
+    let mut out = vec![Some(contiguous_copy(&at(base))?)];
+    out.extend(grads.into_iter().skip(1));
+    Ok(out)
 }
 
 fn t(x: &Tensor) -> Arg {
@@ -145,7 +199,11 @@ fn sum_to(grad: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     if g == sizes {
         return Ok(grad.clone());
     }
-    let lead = g.len() - sizes.len();
+    let Some(lead) = g.len().checked_sub(sizes.len()) else {
+        // A source with extra leading 1s (`t[0] = v` with `v` of sizes `[1, n]`): the
+        // same elements, reshaped.
+        return view(&contiguous_copy(grad)?, sizes);
+    };
     let mut dims: Vec<i64> = (0..lead as i64).collect();
     for (i, &s) in sizes.iter().enumerate() {
         if s == 1 && g[lead + i] != 1 {

@@ -31,6 +31,9 @@ pub struct GradState {
     pub grad_fn: Option<Rc<Node>>,
     /// Which of `grad_fn`'s outputs this tensor is (split and unbind make several).
     pub output_nr: usize,
+    /// For a view made by recorded view ops: the tensor at the root of the chain, whose
+    /// history an in-place write through the view changes (PyTorch's `_base`).
+    pub base: Option<Tensor>,
 }
 
 /// The four arithmetic ops with gradient formulas.
@@ -127,6 +130,35 @@ pub enum BackwardOp {
         storage_nbytes: usize,
         /// Each output's layout and dtype, by output number.
         outputs: Vec<(Layout, DType)>,
+        /// Made by an op returning several views (`split`, `unbind`): PyTorch refuses
+        /// in-place writes to them.
+        multi_output: bool,
+    },
+    /// An in-place op that overwrote its input (`fill_`, `zero_`, `normal_`): the previous
+    /// values get a zero gradient.
+    Overwritten,
+    /// `self.copy_(src)`: the previous values get zeros; `src` gets the gradient, summed
+    /// over broadcast dims to `sizes` and cast to `dtype`.
+    CopyFrom {
+        /// The source's sizes.
+        sizes: Vec<i64>,
+        /// The source's dtype.
+        dtype: DType,
+    },
+    /// An in-place op (`inner`) applied to a view of `base` (PyTorch's `CopySlices`): the
+    /// base's gradient passes through, except in the view's region, where `inner`'s
+    /// gradient for its first input replaces it; `inner`'s other inputs get theirs.
+    CopySlices {
+        /// The base's layout.
+        base: Layout,
+        /// The view's layout, in the same storage.
+        view: Layout,
+        /// The dtype of both.
+        dtype: DType,
+        /// Bytes of the storage at the write.
+        storage_nbytes: usize,
+        /// The op applied to the view.
+        inner: Box<BackwardOp>,
     },
     /// An op tensh has no formula for: backward through it raises.
     Unsupported {

@@ -3,7 +3,9 @@
 //! formulas that read these records are in `core::autograd`.
 
 use super::Tensor;
-use super::graph::{Arith, BackwardOp, Saved, detached, record};
+use super::graph::{Arith, BackwardOp, Edge, Saved, detached, record};
+use crate::core::error::{Result, TorchError};
+use crate::core::layout::Layout;
 
 /// True when any of `inputs` requires grad (so an op on them must record).
 pub fn any_requires_grad(inputs: &[&Tensor]) -> bool {
@@ -35,6 +37,35 @@ pub fn record_arith(out: &Tensor, op: Arith, a: &Saved, b: &Saved) {
         b: b.detached(),
     };
     record(&[out], name, &inputs, saved);
+}
+
+/// Records `t.op_(b)` (`add_`, `+=`, ...) on `t`, which now holds the result. The
+/// formula for a tensor `b` of `mul_`/`div_` would need `t`'s overwritten values, so that
+/// case is recorded without a formula.
+pub fn record_arith_in_place(t: &Tensor, op: Arith, b: &Saved) {
+    let tb = b.as_tensor();
+    let b_tracked = tb.is_some_and(Tensor::requires_grad);
+    if !t.requires_grad() && !b_tracked {
+        return;
+    }
+    let others: Vec<&Tensor> = tb.into_iter().collect();
+    let (name, formula) = match op {
+        Arith::Add => ("AddBackward0", None),
+        Arith::Sub => ("SubBackward0", None),
+        Arith::Mul => ("MulBackward0", Some("an in-place mul_")),
+        Arith::Div => ("DivBackward0", Some("an in-place div_")),
+    };
+    let backward = match formula {
+        Some(what) if b_tracked => BackwardOp::Unsupported {
+            op: what.to_string(),
+        },
+        _ => BackwardOp::Arith {
+            op,
+            a: Saved::Tensor(detached(t)),
+            b: b.detached(),
+        },
+    };
+    record_in_place(t, name, &others, backward);
 }
 
 /// Records `out = -x`.
@@ -90,28 +121,86 @@ pub fn record_copy(out: &Tensor, x: &Tensor, name: &str) {
     record(&[out], name, &[x], op);
 }
 
-/// Records `outs`, views of `x`'s storage made by one op, as outputs of one node.
+/// Records `outs`, views of `x`'s storage made by one op returning several (`split`,
+/// `unbind`), as outputs of one node.
 #[inline]
 pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str) {
     if x.requires_grad() {
-        record_views_of_tracked(outs, x, name);
+        record_views_of_tracked(outs, x, name, true);
     }
 }
 
-fn record_views_of_tracked(outs: &[Tensor], x: &Tensor, name: &str) {
+fn record_views_of_tracked(outs: &[Tensor], x: &Tensor, name: &str, multi_output: bool) {
     let op = BackwardOp::View {
         input: x.layout(),
         dtype: x.dtype(),
         storage_nbytes: x.storage().nbytes(),
         outputs: outs.iter().map(|o| (o.layout(), o.dtype())).collect(),
+        multi_output,
     };
     let refs: Vec<&Tensor> = outs.iter().collect();
-    record(&refs, name, &[x], op);
+    if record(&refs, name, &[x], op) {
+        let base = x.with(|i| i.grad.base.clone()).unwrap_or_else(|| x.clone());
+        for out in outs {
+            out.with_grad_mut(|g| g.base = Some(base.clone()));
+        }
+    }
 }
 
 /// Records `out`, a view of `x`'s storage.
+#[inline]
 pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
-    record_views(std::slice::from_ref(out), x, name);
+    if x.requires_grad() {
+        record_views_of_tracked(std::slice::from_ref(out), x, name, false);
+    }
+}
+
+/// Records an in-place op that wrote into `t` (`name`, PyTorch's node; `op`, its formula
+/// with `t`'s previous values as first input and `others` after).
+pub fn record_in_place(t: &Tensor, name: &str, others: &[&Tensor], op: BackwardOp) {
+    record_write(t, &t.layout(), name, others, op);
+}
+
+/// Records an in-place op that wrote into `region` of `target`'s storage (`target[i] = v`
+/// writes a region; `t.fill_(v)` all of `t`). When the region is all of a tensor that is
+/// not a view, that tensor gets the node itself. Otherwise the base (the root of
+/// `target`'s recorded views, or `target`) gets PyTorch's `CopySlices` around the node,
+/// and `target`, if it is not the base, becomes a view of the new base.
+pub fn record_write(
+    target: &Tensor,
+    region: &Layout,
+    name: &str,
+    others: &[&Tensor],
+    op: BackwardOp,
+) {
+    if !target.requires_grad() && !others.iter().any(|o| o.requires_grad()) {
+        return;
+    }
+    let tracked_base = target.with(|i| i.grad.base.clone());
+    if tracked_base.is_none() && *region == target.layout() {
+        let mut inputs = vec![target];
+        inputs.extend_from_slice(others);
+        record(&[target], name, &inputs, op);
+        return;
+    }
+    let base = tracked_base.unwrap_or_else(|| target.clone());
+    let copy_slices = BackwardOp::CopySlices {
+        base: base.layout(),
+        view: region.clone(),
+        dtype: target.dtype(),
+        storage_nbytes: target.storage().nbytes(),
+        inner: Box::new(op),
+    };
+    let mut base_inputs = vec![&base];
+    base_inputs.extend_from_slice(others);
+    record(&[&base], "CopySlices", &base_inputs, copy_slices);
+    if !base.ptr_eq(target) {
+        target.with_grad_mut(|g| {
+            g.grad_fn = None;
+            g.base = None;
+        });
+        record_view(target, &base, "AsStridedBackward0");
+    }
 }
 
 /// Records an op tensh has no formula for: its output requires grad as in PyTorch, and
@@ -121,12 +210,91 @@ pub fn record_without_formula(out: &Tensor, name: &str, op: &str, inputs: &[&Ten
     record(&[out], name, inputs, op);
 }
 
-/// PyTorch's error for an in-place op on a leaf that requires grad.
-pub fn check_inplace(t: &Tensor) -> crate::core::error::Result<()> {
+/// PyTorch's error for an in-place op on a leaf that requires grad, on a view of one, or
+/// on an output of an op returning several views.
+pub fn check_inplace(t: &Tensor) -> Result<()> {
     let leaf = t.with(|i| i.grad.requires_grad && i.grad.grad_fn.is_none());
     if leaf {
-        return Err(crate::core::error::TorchError::runtime(
+        return Err(TorchError::runtime(
             "a leaf Variable that requires grad is being used in an in-place operation.",
+        ));
+    }
+    match view_origin(t) {
+        ViewOrigin::MultiOutput { op, output } => Err(multi_output_error(&op, output)),
+        ViewOrigin::GradLeaf => Err(view_of_leaf_error()),
+        ViewOrigin::Other => Ok(()),
+    }
+}
+
+/// PyTorch's check before writing through an index (`t[i] = v`): Python indexes first, so
+/// the write goes to a view, and a leaf that requires grad is refused as a view of itself.
+pub fn check_write_through_view(t: &Tensor) -> Result<()> {
+    let leaf = t.with(|i| i.grad.requires_grad && i.grad.grad_fn.is_none());
+    if leaf {
+        return Err(view_of_leaf_error());
+    }
+    check_inplace(t)
+}
+
+fn view_of_leaf_error() -> TorchError {
+    TorchError::runtime(
+        "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+    )
+}
+
+/// Where a tensor's chain of recorded views starts, as far as in-place writes care.
+enum ViewOrigin {
+    /// A view (possibly of a view) of output `output` of `op`, which made several views.
+    MultiOutput { op: String, output: usize },
+    /// Views alone lead back to a leaf that requires grad.
+    GradLeaf,
+    /// Anything else: not a view, or a view of a computed tensor.
+    Other,
+}
+
+/// PyTorch's name of an op in its messages: the node's name without `Backward<n>`.
+fn op_name(node: &str) -> String {
+    node.trim_end_matches(char::is_numeric)
+        .trim_end_matches("Backward")
+        .to_string()
+}
+
+fn view_origin(t: &Tensor) -> ViewOrigin {
+    let (first, output) = t.with(|i| (i.grad.grad_fn.clone(), i.grad.output_nr));
+    // A view of an output of a multi-view op inherits the refusal, named after the view's
+    // own op and output.
+    let own_name = first.as_ref().map(|n| op_name(&n.name));
+    let mut node = first;
+    while let Some(n) = node {
+        let BackwardOp::View { multi_output, .. } = &n.op else {
+            return ViewOrigin::Other;
+        };
+        if *multi_output {
+            return ViewOrigin::MultiOutput {
+                op: own_name.unwrap_or_default(),
+                output,
+            };
+        }
+        node = match n.next.first() {
+            Some(Some(Edge::Leaf(leaf))) if leaf.requires_grad() => return ViewOrigin::GradLeaf,
+            Some(Some(Edge::Node { node, .. })) => Some(node.clone()),
+            _ => None,
+        };
+    }
+    ViewOrigin::Other
+}
+
+fn multi_output_error(op: &str, output: usize) -> TorchError {
+    TorchError::runtime(format!(
+        "Output {output} of {op} is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one."
+    ))
+}
+
+/// PyTorch's refusal to resize a tensor that requires grad.
+pub fn check_resize(t: &Tensor) -> Result<()> {
+    if t.requires_grad() {
+        return Err(TorchError::runtime(
+            "cannot resize variables that require grad",
         ));
     }
     Ok(())

@@ -22,10 +22,35 @@ use crate::script::errors::{RhaiResult, type_error};
 pub trait Owner {
     /// `Tensor`, `UntypedStorage`, `TypedStorage`, `Size`, `buffer`, ...
     const OWNER: &'static str;
+
+    /// Refuses a method declared to change the receiver (`mutates:`) where PyTorch would;
+    /// runs after the arguments are checked, before the method's body.
+    fn before_mutation(&self, _mutation: Mutation) -> RhaiResult<()> {
+        Ok(())
+    }
 }
 
 impl Owner for crate::core::tensor::Tensor {
     const OWNER: &'static str = "Tensor";
+
+    fn before_mutation(&self, mutation: Mutation) -> RhaiResult<()> {
+        use crate::core::tensor::record;
+        use crate::script::errors::IntoRhai;
+        match mutation {
+            Mutation::Values => record::check_inplace(self).rhai(),
+            Mutation::Resize => record::check_resize(self).rhai(),
+        }
+    }
+}
+
+/// What a method declared with a `mutates:` line changes of its receiver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mutation {
+    /// Its values or its view of memory (`add_`, `fill_`, `set_`, `as_strided_`): autograd
+    /// refuses it on a leaf that requires grad and on views of one.
+    Values,
+    /// Its size and storage (`resize_`): refused on anything that requires grad.
+    Resize,
 }
 impl Owner for crate::core::memory::storage::Storage {
     const OWNER: &'static str = "UntypedStorage";
@@ -159,6 +184,16 @@ impl Declaration {
             Kind::Parser(sig) => bind(sig, args),
             _ => args,
         }
+    }
+
+    /// What the method changes of its receiver, from its `mutates:` line (`values`,
+    /// `resize`), read off the lines as registration asks it of every name.
+    pub fn mutation(&self) -> Option<Mutation> {
+        table::body_lines(self.body).find_map(|line| match line.strip_prefix("mutates: ") {
+            Some("values") => Some(Mutation::Values),
+            Some("resize") => Some(Mutation::Resize),
+            _ => None,
+        })
     }
 
     /// The most positionals a call may give (`None`: any number, as `view(2, 3, ...)`),

@@ -70,6 +70,7 @@ pub(super) fn parse_kind(name: &'static str, body: &'static str) -> Result<Kind,
             "cargs" => kind = Some(Kind::Tuple(TupleSignature::parse(text))),
             "builtin" => kind = Some(Kind::Builtin(text)),
             "property" => kind = Some(Kind::Property),
+            "mutates" if matches!(text, "values" | "resize") => {}
             _ => return Err(format!("unknown line in {name}: {line:?}")),
         }
     }

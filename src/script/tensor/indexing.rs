@@ -6,9 +6,11 @@ use std::ops::{Range, RangeInclusive};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Position};
 
 use crate::core::creation::tensor_from_data;
+use crate::core::error::Result;
 use crate::core::index::{IndexItem, Value, index, index_put};
 use crate::core::index_parse::{index_tensor_from_data, parse_index};
-use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
+use crate::core::tensor::{Tensor, record};
 use crate::script::convert::{as_scalar, py_type_name, to_data};
 use crate::script::errors::{IntoRhai, RhaiResult, type_error};
 
@@ -32,19 +34,19 @@ pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {
         }
         return parse_index(&text).rhai();
     }
-    if let Some(array) = idx.read_lock::<Array>() {
-        if is_index_tuple(&array) {
-            let mut out = Vec::with_capacity(array.len());
-            for element in array.iter() {
-                if element.is_string() {
-                    out.extend(items(element)?);
-                } else {
-                    // An array here is one advanced list, however deeply nested.
-                    out.push(item(element)?);
-                }
+    if let Some(array) = idx.read_lock::<Array>()
+        && is_index_tuple(&array)
+    {
+        let mut out = Vec::with_capacity(array.len());
+        for element in array.iter() {
+            if element.is_string() {
+                out.extend(items(element)?);
+            } else {
+                // An array here is one advanced list, however deeply nested.
+                out.push(item(element)?);
             }
-            return Ok(out);
         }
+        return Ok(out);
     }
     item(idx).map(|i| vec![i])
 }
@@ -119,6 +121,45 @@ fn value(v: &Dynamic) -> RhaiResult<Value> {
     )))
 }
 
+/// Records `t[items] = value` for autograd: a basic index writes a region of `t` (a fill
+/// or a copy), an advanced one is PyTorch's `IndexFillBackward0`/`IndexPutBackward0`,
+/// which tensh records without a formula.
+fn record_put(t: &Tensor, items: &[IndexItem], advanced: bool, value: &Value) -> Result<()> {
+    let source = match value {
+        Value::Tensor(v) => Some(v),
+        Value::Scalar(_) => None,
+    };
+    if !t.requires_grad() && !source.is_some_and(Tensor::requires_grad) {
+        return Ok(());
+    }
+    let others: Vec<&Tensor> = source.into_iter().collect();
+    if advanced {
+        let name = match (source, items) {
+            (None, [IndexItem::Tensor(_)]) => "IndexFillBackward0",
+            _ => "IndexPutBackward0",
+        };
+        let op = BackwardOp::Unsupported {
+            op: "an indexed assignment with advanced indices".into(),
+        };
+        record::record_in_place(t, name, &others, op);
+        return Ok(());
+    }
+    let region =
+        crate::core::index::index(&crate::core::tensor::graph::detached(t), items)?.layout();
+    let (name, op) = match source {
+        Some(v) => (
+            "CopyBackwards",
+            BackwardOp::CopyFrom {
+                sizes: v.sizes(),
+                dtype: v.dtype(),
+            },
+        ),
+        None => ("FillBackward2", BackwardOp::Overwritten),
+    };
+    record::record_write(t, &region, name, &others, op);
+    Ok(())
+}
+
 /// Registers the tensor indexers.
 pub fn register(engine: &mut Engine) {
     engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> {
@@ -127,8 +168,24 @@ pub fn register(engine: &mut Engine) {
     });
     engine.register_indexer_set(
         |t: &mut Tensor, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
-            crate::core::tensor::record::check_inplace(t).rhai()?;
-            index_put(t, &items(&idx)?, &value(&v)?).rhai()
+            let items = items(&idx)?;
+            // Python indexes first: basic items write through a view of `t`, advanced ones
+            // write into `t` itself, and autograd words its refusal accordingly.
+            let advanced = items.iter().any(|i| match i {
+                IndexItem::Bool(_) => true,
+                IndexItem::Tensor(x) => {
+                    x.ndim() > 0 || x.dtype() == crate::core::dtype::DType::Bool
+                }
+                _ => false,
+            });
+            if advanced {
+                record::check_inplace(t).rhai()?;
+            } else {
+                record::check_write_through_view(t).rhai()?;
+            }
+            let value = value(&v)?;
+            index_put(t, &items, &value).rhai()?;
+            record_put(t, &items, advanced, &value).rhai()
         },
     );
 }

@@ -10,6 +10,8 @@ use crate::core::layout::{Layout, contiguous_strides};
 use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
+use crate::core::tensor::record::record_in_place;
 use crate::core::views::checked_strided_layout;
 use crate::script::args::Args;
 use crate::script::convert::{to_int_list, to_scalar};
@@ -172,16 +174,36 @@ pub fn register(r: &mut Registry) {
         let value = fill_value(&a, "fill_")?;
         check_fits(x.dtype(), value, TypeNaming::Cpp).rhai()?;
         copy::fill_(x, value).rhai()?;
+        match a.pos[0].clone().try_cast::<Tensor>() {
+            Some(v) if v.requires_grad() => record_in_place(
+                x,
+                "FillBackward3",
+                &[&v],
+                BackwardOp::Unsupported {
+                    op: "fill_ with a tensor that requires grad".into(),
+                },
+            ),
+            Some(_) => record_in_place(x, "FillBackward3", &[], BackwardOp::Overwritten),
+            None => record_in_place(x, "FillBackward2", &[], BackwardOp::Overwritten),
+        }
         Ok(Dynamic::from(x.clone()))
     });
     r.method("zero_", 0, |x, _| {
         copy::fill_(x, Scalar::Int(0)).rhai()?;
+        record_in_place(x, "ZeroBackward0", &[], BackwardOp::Overwritten);
         Ok(Dynamic::from(x.clone()))
     });
     r.method("copy_", 2, |x, a| {
         let src = a.req(0, "src", "copy_")?;
         match src.clone().try_cast::<Tensor>() {
-            Some(s) => copy::copy_(x, &s).rhai()?,
+            Some(s) => {
+                copy::copy_(x, &s).rhai()?;
+                let from = BackwardOp::CopyFrom {
+                    sizes: s.sizes(),
+                    dtype: s.dtype(),
+                };
+                record_in_place(x, "CopyBackwards", &[&s], from);
+            }
             None => {
                 return Err(type_error(format!(
                     "copy_(): argument 'src' (position 1) must be Tensor, not {}",
