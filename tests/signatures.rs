@@ -34,6 +34,7 @@ fn receiver(owner: &str) -> &'static str {
         "buffer" => "bytearray([97, 98])",
         "Size" => "torch::Size([2, 3])",
         "complex" => "torch::complex(1.0, 2.0)",
+        "return_types" => "torch::arange(6.0).view(2, 3).max(1)",
         other => panic!("no receiver for {other}"),
     }
 }

@@ -6,7 +6,7 @@ use rhai::{Engine, Module, Token};
 use super::registry::Registry;
 use super::storage::{self, buffers};
 use super::tensor::{self, indexing};
-use super::{complex_api, display, explain_api, output, random_api, torch_module, values_api};
+use super::{complex_api, display, return_types, explain_api, output, random_api, torch_module, values_api};
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
 const PYTORCH_NAMES_RHAI_RESERVES: [&str; 2] = ["new", "shared"];
@@ -42,6 +42,7 @@ pub fn new_engine() -> Engine {
     display::register(&mut engine);
     values_api::register(&mut engine);
     complex_api::register(&mut engine);
+    return_types::register(&mut engine);
     buffers::register(&mut engine);
     indexing::register(&mut engine);
     explain_api::register(&mut engine);
@@ -91,5 +92,9 @@ pub fn receiver_types() -> Vec<(std::any::TypeId, &'static str)> {
         (TypeId::of::<super::values::Size>(), "Size"),
         (TypeId::of::<super::values::Device>(), "device"),
         (TypeId::of::<super::values::PyComplex>(), "complex"),
+        (
+            TypeId::of::<super::return_types::ReturnTuple>(),
+            "return_types",
+        ),
     ]
 }

@@ -14,6 +14,7 @@ pub mod random_api;
 pub mod registration;
 pub mod registry;
 pub mod renamed;
+pub mod return_types;
 pub mod session;
 pub mod signature;
 pub mod storage;

@@ -1,10 +1,11 @@
 //! Reductions as methods and `torch` functions: `sum`, `mean`, `prod`, `max`, `min`,
 //! `argmax`, `argmin`, `all`, `any`, each with `dim` (an int, or a list for sum and mean)
-//! and `keepdim`. `max(dim)` and `min(dim)` return `[values, indices]`.
+//! and `keepdim`. `max(dim)` and `min(dim)` return PyTorch's named tuple (values, indices).
 
-use rhai::{Array, Dynamic};
+use rhai::Dynamic;
 
 use crate::core::reduce::{Reduction, extreme_with_indices, reduce};
+use crate::script::return_types::ReturnTuple;
 use crate::core::tensor::Tensor;
 use crate::script::args::Args;
 use crate::script::convert::{py_type_name, to_int, to_int_list};
@@ -89,8 +90,10 @@ pub fn register(r: &mut Registry) {
                 None => Ok(Dynamic::from(reduce(x, op, None, false).rhai()?)),
                 Some(d) => {
                     let (v, i) = extreme_with_indices(x, max, d[0], keepdim(&a, name)?).rhai()?;
-                    let pair: Array = vec![Dynamic::from(v), Dynamic::from(i)];
-                    Ok(Dynamic::from(pair))
+                    Ok(Dynamic::from(ReturnTuple {
+                        kind: name,
+                        fields: vec![("values", Dynamic::from(v)), ("indices", Dynamic::from(i))],
+                    }))
                 }
             }
         });
