@@ -5,6 +5,7 @@ pub mod autograd;
 pub mod broadcast;
 pub mod checked_scalar;
 pub mod copy;
+pub mod cpp_format;
 pub mod creation;
 pub mod defaults;
 pub mod dtype;

@@ -6,7 +6,9 @@ use rhai::{Engine, Module, Token};
 use super::registry::Registry;
 use super::storage::{self, buffers};
 use super::tensor::{self, indexing};
-use super::{complex_api, display, return_types, explain_api, output, random_api, torch_module, values_api};
+use super::{
+    complex_api, display, explain_api, output, random_api, return_types, torch_module, values_api,
+};
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
 const PYTORCH_NAMES_RHAI_RESERVES: [&str; 2] = ["new", "shared"];

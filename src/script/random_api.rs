@@ -88,6 +88,17 @@ fn randint(a: &Args, like: Option<&Tensor>) -> RhaiResult<Dynamic> {
     finish(t, a)
 }
 
+/// Refuses `generator=`: tensh has one global generator, and an ignored keyword would
+/// draw from the wrong stream silently.
+fn refuse_generator(a: &Args) -> RhaiResult<()> {
+    match a.kw("generator") {
+        Some(g) if !g.is_unit() => Err(to_rhai(TorchError::not_implemented(
+            "generator= is not built in tensh yet: random ops draw from the global generator (torch::manual_seed)",
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Registers the random functions and methods.
 pub fn register(r: &mut Registry) {
     r.function("manual_seed", 1, |a| {
@@ -154,11 +165,34 @@ pub fn register(r: &mut Registry) {
             &a,
         )
     });
-    r.function("bernoulli", 1, |a| {
-        a.allow("bernoulli", &["generator"])?;
-        Ok(Dynamic::from(
-            ops::bernoulli(&a.tensor(0, "input", "bernoulli")?).rhai()?,
-        ))
+    r.method_and_function("bernoulli", 1, |x, a| {
+        refuse_generator(&a)?;
+        match a.get(0, "p") {
+            // `bernoulli(input, p)`: a tensor like `input`, filled as `bernoulli_(p)`.
+            Some(p) => {
+                let out = Tensor::zeros(x.sizes(), x.dtype()).rhai()?;
+                ops::bernoulli_scalar_(&out, to_float(p, "p")?).rhai()?;
+                Ok(Dynamic::from(out))
+            }
+            None => Ok(Dynamic::from(ops::bernoulli(x).rhai()?)),
+        }
+    });
+    r.method("bernoulli_", 1, |x, a| {
+        refuse_generator(&a)?;
+        let node = match a.get(0, "p") {
+            Some(p) if p.is::<Tensor>() => {
+                let p = p.clone().cast::<Tensor>();
+                ops::bernoulli_tensor_(x, &p).rhai()?;
+                "BernoulliBackward1"
+            }
+            p => {
+                let p = p.map(|v| to_float(v, "p")).transpose()?.unwrap_or(0.5);
+                ops::bernoulli_scalar_(x, p).rhai()?;
+                "BernoulliBackward2"
+            }
+        };
+        record_in_place(x, node, &[], BackwardOp::Overwritten);
+        Ok(Dynamic::from(x.clone()))
     });
     r.function("normal", 3, |a| {
         a.allow(

@@ -17,8 +17,18 @@ use crate::core::tensor::Tensor;
 /// The layout with dimensions ordered from largest to smallest stride: walking it row-major
 /// visits elements in memory order.
 fn memory_order(l: &Layout) -> Layout {
+    permuted(l, &memory_order_dims(l))
+}
+
+/// The dims of `l` from largest to smallest stride (a stable sort: ties keep their order).
+fn memory_order_dims(l: &Layout) -> Vec<usize> {
     let mut dims: Vec<usize> = (0..l.ndim()).collect();
     dims.sort_by(|&a, &b| l.strides[b].cmp(&l.strides[a]));
+    dims
+}
+
+/// `l` with its dims in the order `dims`.
+fn permuted(l: &Layout, dims: &[usize]) -> Layout {
     Layout {
         sizes: dims.iter().map(|&d| l.sizes[d]).collect(),
         strides: dims.iter().map(|&d| l.strides[d]).collect(),
@@ -160,6 +170,46 @@ pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
     let mut it = values.into_iter();
     fill_with(&out, || Scalar::Int(it.next().unwrap_or(0)))?;
     Ok(out)
+}
+
+/// `t.bernoulli_(p)` for a number `p`: each element 1 with probability `p` (a double draw
+/// per element, as PyTorch's serial kernel).
+pub fn bernoulli_scalar_(t: &Tensor, p: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&p) {
+        return Err(TorchError::runtime(format!(
+            "bernoulli_ expects p to be in [0, 1], but got p={}",
+            crate::core::cpp_format::stream_double(p)
+        )));
+    }
+    with_global(|g| fill_with(t, || Scalar::Bool(distributions::bernoulli(g, p, true))))
+}
+
+/// `t.bernoulli_(p)` for a floating tensor `p` broadcast to `t`'s sizes: element by element
+/// with its own probability, drawn as `torch.bernoulli(p)` draws.
+pub fn bernoulli_tensor_(t: &Tensor, p: &Tensor) -> Result<()> {
+    require_floating(p, "bernoulli_tensor_cpu_p_")?;
+    let expanded = crate::core::views::expand(p, &t.sizes())?;
+    // The probabilities in the order `fill_with` visits `t`'s elements.
+    let dims = memory_order_dims(&t.layout());
+    let ordered = Tensor::from_parts(
+        expanded.storage(),
+        expanded.dtype(),
+        permuted(&expanded.layout(), &dims),
+    );
+    let probs = to_scalars(&ordered)?;
+    if probs.iter().any(|s| !(0.0..=1.0).contains(&s.to_f64())) {
+        return Err(TorchError::runtime(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)",
+        ));
+    }
+    let double = p.dtype() == DType::Float64;
+    let mut it = probs.into_iter();
+    with_global(|g| {
+        fill_with(t, || {
+            let prob = it.next().map(|s| s.to_f64()).unwrap_or(0.0);
+            Scalar::Bool(distributions::bernoulli(g, prob, double))
+        })
+    })
 }
 
 /// `torch.bernoulli(p)`: a tensor like `p` of 0s and 1s drawn with probabilities `p`.

@@ -94,7 +94,9 @@ impl PyBuffer {
                     format!("array('{code}', [{}])", items.join(", "))
                 }
             }
-            BufferKind::ByteArray => format!("bytearray({})", bytes_repr(&self.storage.to_vec())),
+            BufferKind::ByteArray => {
+                format!("bytearray({})", bytearray_literal(&self.storage.to_vec()))
+            }
             BufferKind::Bytes => bytes_repr(&self.storage.to_vec()),
         }
     }
@@ -143,6 +145,17 @@ impl PyBuffer {
 
 /// Python's `repr(bytes)`: `b'...'`, double quotes when that avoids escaping a `'`.
 pub fn bytes_repr(bytes: &[u8]) -> String {
+    literal_repr(bytes, false)
+}
+
+/// The literal inside Python's `bytearray` repr: as `bytes`, except that CPython escapes
+/// every `'`, even inside double quotes (`bytearray(b"it\'s")`).
+pub fn bytearray_literal(bytes: &[u8]) -> String {
+    literal_repr(bytes, true)
+}
+
+/// A bytes literal: single quotes unless the bytes hold `'` and no `"`.
+fn literal_repr(bytes: &[u8], always_escape_single: bool) -> String {
     let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
         '"'
     } else {
@@ -155,6 +168,7 @@ pub fn bytes_repr(bytes: &[u8]) -> String {
             b'\t' => s.push_str("\\t"),
             b'\n' => s.push_str("\\n"),
             b'\r' => s.push_str("\\r"),
+            b'\'' if always_escape_single => s.push_str("\\'"),
             _ if b as char == quote => {
                 s.push('\\');
                 s.push(quote);
@@ -256,5 +270,7 @@ mod tests {
     fn reprs_like_python() {
         assert_eq!(bytes_repr(b"a'b\"\t\x7f"), "b'a\\'b\"\\t\\x7f'");
         assert_eq!(bytes_repr(&[1, 65, 39]), "b\"\\x01A'\"");
+        assert_eq!(bytearray_literal(b"it's"), "b\"it\\'s\"");
+        assert_eq!(bytearray_literal(b"a'\""), "b'a\\'\"'");
     }
 }

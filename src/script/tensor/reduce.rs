@@ -5,12 +5,12 @@
 use rhai::Dynamic;
 
 use crate::core::reduce::{Reduction, extreme_with_indices, reduce};
-use crate::script::return_types::ReturnTuple;
 use crate::core::tensor::Tensor;
 use crate::script::args::Args;
 use crate::script::convert::{py_type_name, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, type_error};
 use crate::script::registry::Registry;
+use crate::script::return_types::ReturnTuple;
 
 /// The `dim` argument: absent, one dim, or (where `list` is allowed) several.
 fn dims(a: &Args, list: bool) -> RhaiResult<Option<Vec<i64>>> {
