@@ -58,6 +58,77 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     from_scalars(&out, shape, dtype)
 }
 
+/// `a.dot(b)`: the inner product of two 1-d tensors of one dtype and length.
+pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.ndim() != 1 || b.ndim() != 1 {
+        return Err(TorchError::runtime(format!(
+            "1D tensors expected, but got {}D and {}D tensors",
+            a.ndim(),
+            b.ndim()
+        )));
+    }
+    if a.dtype() != b.dtype() {
+        return Err(TorchError::runtime(format!(
+            "dot : expected both vectors to have same dtype, but found {} and {}",
+            a.dtype().cpp_name(),
+            b.dtype().cpp_name()
+        )));
+    }
+    super::unbuilt_kernels::require_kernel("dot", a.dtype())?;
+    let (na, nb) = (a.numel(), b.numel());
+    if na != nb {
+        return Err(TorchError::runtime(format!(
+            "inconsistent tensor size, expected tensor {} and src {} to have the same number of elements, but got {na} and {nb} elements respectively",
+            fmt_list(&a.sizes()),
+            fmt_list(&b.sizes())
+        )));
+    }
+    let r = batched(&unsqueeze(a, 0)?, &unsqueeze(b, 1)?)?;
+    let out = super::views::reshape(&r, &[])?;
+    super::tensor::record::record_matmul(&out, a, b);
+    Ok(out)
+}
+
+/// The dtype check of the kernel `matmul` reaches for these ranks, in its words: a matrix
+/// (or a stack folded into one) times a vector is `mv` (its sizes checked first), times a
+/// matrix is `mm`, and anything times a stack of matrices is `bmm`.
+fn check_same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
+    if b.ndim() == 1 {
+        let sa = a.sizes();
+        let k = sa[sa.len() - 1];
+        let rows: i64 = sa[..sa.len() - 1].iter().product();
+        if k != b.numel() {
+            return Err(TorchError::runtime(format!(
+                "size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({})",
+                b.numel()
+            )));
+        }
+        if a.dtype() != b.dtype() {
+            let (m, v) = (a.dtype().cpp_name(), b.dtype().cpp_name());
+            return Err(TorchError::runtime(format!(
+                "addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
+            )));
+        }
+        return Ok(());
+    }
+    if a.dtype() == b.dtype() {
+        return Ok(());
+    }
+    if b.ndim() == 2 {
+        Err(TorchError::runtime(format!(
+            "expected m1 and m2 to have the same dtype, but got: {} != {}",
+            a.dtype().c_type_name(),
+            b.dtype().c_type_name()
+        )))
+    } else {
+        Err(TorchError::runtime(format!(
+            "expected scalar type {} but found {}",
+            a.dtype().cpp_name(),
+            b.dtype().cpp_name()
+        )))
+    }
+}
+
 /// `a.matmul(b)` / `a @ b`.
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (da, db) = (a.ndim(), b.ndim());
@@ -66,25 +137,10 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
         )));
     }
-    if a.dtype() != b.dtype() {
-        return Err(TorchError::runtime(format!(
-            "expected m1 and m2 to have the same dtype, but got: {} != {}",
-            a.dtype().c_type_name(),
-            b.dtype().c_type_name()
-        )));
-    }
     if da == 1 && db == 1 {
-        let (na, nb) = (a.numel(), b.numel());
-        if na != nb {
-            return Err(TorchError::runtime(format!(
-                "inconsistent tensor size, expected tensor {} and src {} to have the same number of elements, but got {na} and {nb} elements respectively",
-                fmt_list(&a.sizes()),
-                fmt_list(&b.sizes())
-            )));
-        }
-        let r = batched(&unsqueeze(a, 0)?, &unsqueeze(b, 1)?)?;
-        return super::views::reshape(&r, &[]);
+        return dot(a, b);
     }
+    check_same_dtype(a, b)?;
     let a2 = if da == 1 { unsqueeze(a, 0)? } else { a.clone() };
     let b2 = if db == 1 { unsqueeze(b, 1)? } else { b.clone() };
     let r = batched(&a2, &b2)?;
@@ -96,5 +152,7 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let len = shape.len();
         shape.remove(len - 1 - if db == 1 { 0 } else { 1 });
     }
-    super::views::reshape(&r, &shape)
+    let out = super::views::reshape(&r, &shape)?;
+    super::tensor::record::record_matmul(&out, a, b);
+    Ok(out)
 }

@@ -29,6 +29,7 @@ pub mod reduce;
 pub mod scalar;
 pub mod strided;
 pub mod tensor;
+pub mod unbuilt_kernels;
 pub mod views;
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::tensor::graph::{Arith, Saved};
 use super::tensor::record;
+use super::unbuilt_kernels;
 
 impl BinaryOp {
     fn is_comparison(self) -> bool {
@@ -191,6 +192,9 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     check_sub_bool(op, a, b)?;
     let out_shape = broadcast_shapes(&shape(a), &shape(b))?;
     let (compute_dtype, out_dtype) = op_dtypes(op, a, b)?;
+    if let Some(kernel) = unbuilt_kernels::binary_kernel(op) {
+        unbuilt_kernels::require_kernel(kernel, compute_dtype)?;
+    }
     if let Some(t) = super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)? {
         return Ok(t);
     }
@@ -229,6 +233,9 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
         Arg::Number(_) => out_shape.clone(),
     };
     let (compute_dtype, out_dtype) = op_dtypes(op, &lhs, b)?;
+    if let Some(kernel) = unbuilt_kernels::binary_kernel(op) {
+        unbuilt_kernels::require_kernel(kernel, compute_dtype)?;
+    }
     check_in_place_result(a, &result_shape, out_dtype)?;
     if let Arg::Tensor(other) = b {
         broadcast_layout(&other.layout(), &out_shape)?;
@@ -286,6 +293,7 @@ fn record_inplace(op: BinaryOp, a: &Tensor, b: &Arg) {
 
 /// `-t`.
 pub fn neg(t: &Tensor) -> Result<Tensor> {
+    unbuilt_kernels::require_kernel("neg_cpu", t.dtype())?;
     if t.dtype() == DType::Bool {
         return Err(TorchError::not_implemented(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",

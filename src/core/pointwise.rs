@@ -29,6 +29,7 @@ pub enum Unary {
 pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
     let d = t.dtype();
     if f == Unary::Abs {
+        super::unbuilt_kernels::require_kernel("abs_cpu", d)?;
         if d == DType::Bool {
             return Err(TorchError::not_implemented(
                 "\"abs_cpu\" not implemented for 'Bool'",
@@ -152,6 +153,11 @@ pub enum Rounding {
 /// `a.div(b, rounding_mode=...)` and `floor_divide`: integers stay integers.
 pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
     let common = result_type(&[operand(a), operand(b)])?;
+    let kernel = match mode {
+        Rounding::Trunc => "div_trunc_cpu",
+        Rounding::Floor => "div_floor_cpu",
+    };
+    super::unbuilt_kernels::require_kernel(kernel, common)?;
     zip_map(a, b, common, common, |x, y| match common.kind() {
         Kind::Float => {
             let (x, y) = (x.to_f64(), y.to_f64());
@@ -194,6 +200,7 @@ fn int_operands(x: Scalar, y: Scalar) -> Result<(i64, i64)> {
 /// `a % b`, `remainder`: the sign of the divisor, as Python.
 pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
     let common = result_type(&[operand(a), operand(b)])?;
+    super::unbuilt_kernels::require_kernel("remainder_cpu", common)?;
     zip_map(a, b, common, common, |x, y| match common.kind() {
         Kind::Float => Ok(Scalar::Float(float_mod(x.to_f64(), y.to_f64()))),
         Kind::Complex => Err(TorchError::runtime(format!(
@@ -215,6 +222,7 @@ pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
 /// `a ** b`, `pow`.
 pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
     let common = result_type(&[operand(a), operand(b)])?;
+    super::unbuilt_kernels::require_kernel("pow", common)?;
     if common.is_integral() {
         let negative = match b {
             Arg::Number(s) => s.to_i64() < 0,

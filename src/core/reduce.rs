@@ -242,6 +242,18 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     let sizes = t.sizes();
     let ndim = sizes.len();
     let all = dims.is_none_or(|d| d.is_empty());
+    let kernel = match op {
+        Reduction::Max if all => Some("max_all"),
+        Reduction::Min if all => Some("min_all"),
+        Reduction::Max => Some("max_cpu"),
+        Reduction::Min => Some("min_cpu"),
+        Reduction::ArgMax => Some("argmax_cpu"),
+        Reduction::ArgMin => Some("argmin_cpu"),
+        _ => None,
+    };
+    if let Some(kernel) = kernel {
+        super::unbuilt_kernels::require_kernel(kernel, dtype)?;
+    }
     // A 0-d tensor accepts dim 0 or -1 and reduces its one element, keeping no dims.
     let reduced = reduced_dims(ndim, dims)?;
     let reduced = if ndim == 0 { Vec::new() } else { reduced };

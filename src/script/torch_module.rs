@@ -117,9 +117,8 @@ fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
     )?;
     let buf = a.req(0, "buffer", "frombuffer")?;
     let Some(buffer) = buf.clone().try_cast::<PyBuffer>() else {
-        return Err(type_error(format!(
-            "a bytes-like object is required, not '{}'",
-            super::convert::py_type_name(buf)
+        return Err(to_rhai(TorchError::value(
+            "object does not implement Python buffer protocol.",
         )));
     };
     let dtype = a

@@ -72,6 +72,7 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
             vec![Some(cast_grad(&shaped, *dtype)?)]
         }
         BackwardOp::Overwritten => vec![Some(zeros_like(g)?)],
+        BackwardOp::MatMul { a, b } => matmul_grads(a, b, g)?,
         BackwardOp::CopyFrom { sizes, dtype } => {
             let to_src = cast_grad(&sum_to(g, sizes)?, *dtype)?;
             vec![Some(zeros_like(g)?), Some(to_src)]
@@ -95,10 +96,47 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
 fn input_count(op: &BackwardOp) -> usize {
     match op {
         BackwardOp::Arith { a, b, .. } => [a, b].iter().filter_map(|s| s.as_tensor()).count(),
-        BackwardOp::CopyFrom { .. } => 2,
+        BackwardOp::CopyFrom { .. } | BackwardOp::MatMul { .. } => 2,
         BackwardOp::CopySlices { inner, .. } => input_count(inner),
         _ => 1,
     }
+}
+
+/// The gradients of `a.matmul(b)`: a 1-d `a` acts as a row and a 1-d `b` as a column, so
+/// `g` gets those dims back; then `g @ bᵀ` and `aᵀ @ g`, summed over broadcast batch dims
+/// down to each operand's sizes.
+fn matmul_grads(a: &Tensor, b: &Tensor, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
+    use crate::core::linalg::matmul;
+    use crate::core::views::{transpose, unsqueeze};
+    let a2 = if a.ndim() == 1 {
+        unsqueeze(a, 0)?
+    } else {
+        a.clone()
+    };
+    let b2 = if b.ndim() == 1 {
+        unsqueeze(b, 1)?
+    } else {
+        b.clone()
+    };
+    let mut g2 = contiguous_copy(g)?;
+    if a.ndim() == 1 {
+        let at = g2.ndim().saturating_sub(usize::from(b.ndim() != 1)) as i64;
+        g2 = unsqueeze(&g2, at)?;
+    }
+    if b.ndim() == 1 {
+        g2 = unsqueeze(&g2, g2.ndim() as i64)?;
+    }
+    let grad_a = matmul(&g2, &transpose(&b2, -1, -2)?)?;
+    let grad_b = matmul(&transpose(&a2, -1, -2)?, &g2)?;
+    let shaped = |grad: &Tensor, operand: &Tensor, wide: &Tensor| -> Result<Tensor> {
+        let summed = sum_to(grad, &wide.sizes())?;
+        let reshaped = view(&contiguous_copy(&summed)?, &operand.sizes())?;
+        cast_grad(&reshaped, operand.dtype())
+    };
+    Ok(vec![
+        Some(shaped(&grad_a, a, &a2)?),
+        Some(shaped(&grad_b, b, &b2)?),
+    ])
 }
 
 /// Zeros of `g`'s sizes and dtype.

@@ -181,6 +181,7 @@ pub fn bernoulli_scalar_(t: &Tensor, p: f64) -> Result<()> {
             crate::core::cpp_format::stream_double(p)
         )));
     }
+    crate::core::unbuilt_kernels::require_kernel("bernoulli_scalar_cpu_", t.dtype())?;
     with_global(|g| fill_with(t, || Scalar::Bool(distributions::bernoulli(g, p, true))))
 }
 

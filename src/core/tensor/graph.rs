@@ -134,6 +134,14 @@ pub enum BackwardOp {
         /// in-place writes to them.
         multi_output: bool,
     },
+    /// `a.matmul(b)` (and `dot`), any ranks: `a`'s gradient is `g @ bᵀ`, `b`'s is
+    /// `aᵀ @ g`, with 1-d operands as a row or a column and broadcast batch dims summed.
+    MatMul {
+        /// The left operand, detached.
+        a: Tensor,
+        /// The right operand, detached.
+        b: Tensor,
+    },
     /// An in-place op that overwrote its input (`fill_`, `zero_`, `normal_`): the previous
     /// values get a zero gradient.
     Overwritten,

@@ -68,6 +68,29 @@ pub fn record_arith_in_place(t: &Tensor, op: Arith, b: &Saved) {
     record_in_place(t, name, &others, backward);
 }
 
+/// Records `out = a.matmul(b)` under PyTorch's node for these ranks.
+pub fn record_matmul(out: &Tensor, a: &Tensor, b: &Tensor) {
+    if !a.requires_grad() && !b.requires_grad() {
+        return;
+    }
+    let name = match (a.ndim(), b.ndim()) {
+        (1, 1) => "DotBackward0",
+        (2, 1) => "MvBackward0",
+        (1, 2) => "SqueezeBackward4",
+        (2, 2) => "MmBackward0",
+        // A single matrix times a stack: PyTorch expands it and clones the result.
+        (da, db) if da >= 2 && db >= 3 && a.sizes()[..da - 2].iter().product::<i64>() == 1 => {
+            "CloneBackward0"
+        }
+        _ => "UnsafeViewBackward0",
+    };
+    let op = BackwardOp::MatMul {
+        a: detached(a),
+        b: detached(b),
+    };
+    record(&[out], name, &[a, b], op);
+}
+
 /// Records `out = -x`.
 pub fn record_neg(out: &Tensor, x: &Tensor) {
     record(&[out], "NegBackward0", &[x], BackwardOp::Neg);

@@ -25,22 +25,27 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
         return Err(TorchError::runtime(format!("self.dim() cannot be 0 {why}")));
     }
     let last = n - 1;
-    if l.strides[last] != 1 {
-        return Err(TorchError::runtime(format!(
-            "self.stride(-1) must be 1 {why}, but got {}",
-            l.strides[last]
-        )));
-    }
+    let stride_check = || {
+        if l.strides[last] != 1 {
+            return Err(TorchError::runtime(format!(
+                "self.stride(-1) must be 1 {why}, but got {}",
+                l.strides[last]
+            )));
+        }
+        Ok(())
+    };
     let mut sizes = l.sizes.clone();
     let mut strides = l.strides.clone();
     let offset = if b > a {
         let ratio = b / a;
+        // Widening checks the last size before the last stride, as PyTorch does.
         if sizes[last] % ratio != 0 {
             return Err(TorchError::runtime(format!(
                 "self.size(-1) must be divisible by {ratio} {why}, but got {}",
                 sizes[last]
             )));
         }
+        stride_check()?;
         if l.offset % ratio != 0 {
             return Err(TorchError::runtime(format!(
                 "self.storage_offset() must be divisible by {ratio} {why}, but got {}",
@@ -58,6 +63,7 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
         sizes[last] /= ratio;
         l.offset / ratio
     } else {
+        stride_check()?;
         let ratio = a / b;
         for s in strides.iter_mut().take(last) {
             *s *= ratio;

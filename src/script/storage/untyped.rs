@@ -182,8 +182,7 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         let unit = if d.is_complex() { w / 2 } else { w };
         if s.nbytes() % w != 0 {
             return Err(to_rhai(TorchError::runtime(format!(
-                "size of storage ({}) is not a multiple of element size ({w})",
-                s.nbytes()
+                "the length of data is not a multiple of {w}"
             ))));
         }
         s.with_bytes_mut(|b| b.chunks_exact_mut(unit).for_each(|c| c.reverse()));

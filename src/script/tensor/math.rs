@@ -199,6 +199,10 @@ pub fn register(r: &mut Registry) {
         let y = to_tensor(a.req(0, "other", "matmul")?, "other")?;
         Ok(Dynamic::from(crate::core::linalg::matmul(x, &y).rhai()?))
     });
+    r.method_and_function("dot", 1, |x, a| {
+        let y = to_tensor(a.req(0, "tensor", "dot")?, "tensor")?;
+        Ok(Dynamic::from(crate::core::linalg::dot(x, &y).rhai()?))
+    });
     r.function("equal", 2, |a| {
         let x = to_tensor(a.req(0, "input", "equal")?, "input")?;
         let y = to_tensor(a.req(1, "other", "equal")?, "other")?;

@@ -17,6 +17,7 @@ use crate::script::args::Args;
 use crate::script::convert::{to_int_list, to_scalar};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use crate::script::registry::Registry;
+use crate::script::storage::typed::TypedStorage;
 
 /// `t.set_(storage, offset, size, stride)` as PyTorch does it: when the sizes and strides are
 /// the tensor's current ones the storage is only bounds-checked; otherwise a too-small
@@ -117,11 +118,29 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
         }
         Some(src) if src.is::<Tensor>() => {
             let s = src.clone().cast::<Tensor>();
+            if s.dtype() != x.dtype() {
+                return Err(to_rhai(TorchError::runtime(format!(
+                    "Could not set tensor of type {} to a tensor of type {}",
+                    s.dtype().c_type_name(),
+                    x.dtype().c_type_name()
+                ))));
+            }
             let l = s.layout();
             set_storage(x, s.storage(), l.offset, l.sizes, Some(l.strides)).rhai()?;
         }
-        Some(src) if src.is::<Storage>() => {
-            let storage = src.clone().cast::<Storage>();
+        Some(src) if src.is::<Storage>() || src.is::<TypedStorage>() => {
+            let storage = match src.clone().try_cast::<TypedStorage>() {
+                // A typed storage must hold this tensor's dtype; its bytes are what is set.
+                Some(typed) if typed.dtype != x.dtype() => {
+                    return Err(to_rhai(TorchError::runtime(format!(
+                        "Expected a Storage of type {} or an UntypedStorage, but got type {} for argument 1 'storage'",
+                        x.dtype().c_type_name(),
+                        typed.dtype.cpp_name()
+                    ))));
+                }
+                Some(typed) => typed.storage,
+                None => src.clone().cast::<Storage>(),
+            };
             let offset = a.int_or(1, "storage_offset", 0)?;
             let itemsize = x.dtype().itemsize();
             let size = match a.get(2, "size") {
