@@ -89,6 +89,9 @@ pub fn check_no_internal_overlap(layout: &Layout) -> Result<()> {
 /// `dst.copy_(src)`: broadcasts `src` to `dst`'s shape and converts dtypes. When both share a
 /// storage, `src` is first gathered into a fresh buffer so overlapping copies are exact.
 pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
+    if dst.is_conj() || src.is_conj() {
+        return copy_conjugate(dst, src);
+    }
     let dl = dst.layout();
     check_no_internal_overlap(&dl)?;
     super::overlap::check_no_partial_overlap(dst, src)?;
@@ -112,9 +115,48 @@ pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
     })
 }
 
+/// `copy_` where either side has the conjugate bit: the source's values resolved, in the
+/// destination's dtype, conjugated again when the destination stores conjugates.
+fn copy_conjugate(dst: &Tensor, src: &Tensor) -> Result<()> {
+    check_no_internal_overlap(&dst.layout())?;
+    super::overlap::check_no_partial_overlap(dst, src)?;
+    let sizes = dst.sizes();
+    let src = broadcast_layout(&src.layout(), &sizes).map(|l| src.alias(l))?;
+    // Resolving in the source's own dtype first reads the bytes once (no recursion here).
+    let resolved = if src.is_conj() {
+        contiguous_copy(&src)?
+    } else {
+        src
+    };
+    let resolved = cast_copy(&resolved, dst.dtype())?;
+    if dst.is_conj() {
+        resolved
+            .storage()
+            .with_bytes_mut(|b| conjugate_in_place(dst.dtype(), b));
+    }
+    copy_(&dst.without_conj(), &resolved)
+}
+
+/// Conjugates the complex elements of `dtype` stored in `bytes` by flipping the sign bit of
+/// each imaginary part (the last byte of each element, the host being little-endian). A
+/// real dtype is left alone.
+pub fn conjugate_in_place(dtype: DType, bytes: &mut [u8]) {
+    if !dtype.is_complex() {
+        return;
+    }
+    let w = dtype.itemsize();
+    for element in bytes.chunks_exact_mut(w) {
+        element[w - 1] ^= 0x80;
+    }
+}
+
 /// Writes `value` into every element of `dst` (PyTorch allows this on expanded tensors).
 pub fn fill_(dst: &Tensor, value: Scalar) -> Result<()> {
     let (dl, dd) = (dst.layout(), dst.dtype());
+    let value = match value {
+        Scalar::Complex(c) if dst.is_conj() => Scalar::Complex(c.conj()),
+        other => other,
+    };
     fill_layout(&dst.storage(), dd, &dl, value)
 }
 
@@ -198,6 +240,13 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
                 out.push(element::read(d, &bytes[((s0 + i * st) * w) as usize..]));
             }
         });
+        if t.is_conj() {
+            for v in &mut out {
+                if let Scalar::Complex(c) = v {
+                    *c = c.conj();
+                }
+            }
+        }
         Ok(out)
     })
 }
@@ -215,6 +264,9 @@ pub fn to_contiguous_bytes(t: &Tensor) -> Result<Vec<u8>> {
         copy_runs(&mut out, d, &target, bytes, d, &l);
         Ok(())
     })?;
+    if t.is_conj() {
+        conjugate_in_place(d, &mut out);
+    }
     Ok(out)
 }
 
@@ -247,10 +299,13 @@ pub fn clone_tensor(t: &Tensor) -> Result<Tensor> {
         let d = t.dtype();
         let span = l.span_bytes(d.itemsize()).max(0) as usize;
         let start = (l.offset.max(0) as usize) * d.itemsize();
-        let bytes = t.storage().with_bytes(|b| {
+        let mut bytes = t.storage().with_bytes(|b| {
             l.check_in_bounds(d.itemsize(), b.len())?;
             Ok::<_, TorchError>(b[start..start + span].to_vec())
         })?;
+        if t.is_conj() {
+            conjugate_in_place(d, &mut bytes);
+        }
         let layout = Layout {
             sizes: l.sizes,
             strides: l.strides,

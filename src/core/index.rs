@@ -442,6 +442,10 @@ fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<T
         }
         Ok::<_, TorchError>(())
     })?;
+    // A copy holds values, so a conjugate view's are resolved.
+    if t.is_conj() {
+        copy::conjugate_in_place(dtype, &mut out);
+    }
     Ok(Tensor::from_parts(
         Storage::from_vec(out),
         dtype,
@@ -481,8 +485,20 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
                     fmt_list(&shape)
                 ))
             })?;
-            copy::to_scalars(&Tensor::from_parts(v.storage(), v.dtype(), layout))?
+            copy::to_scalars(&v.alias(layout))?
         }
+    };
+    // A conjugate view stores the conjugates of what is written through it.
+    let values: Vec<Scalar> = if t.is_conj() {
+        values
+            .into_iter()
+            .map(|v| match v {
+                Scalar::Complex(c) => Scalar::Complex(c.conj()),
+                other => other,
+            })
+            .collect()
+    } else {
+        values
     };
     t.storage().with_bytes_mut(|bytes| {
         view.check_in_bounds(w, bytes.len())?;

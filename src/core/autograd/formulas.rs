@@ -72,6 +72,7 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
             vec![Some(cast_grad(&shaped, *dtype)?)]
         }
         BackwardOp::Overwritten => vec![Some(zeros_like(g)?)],
+        BackwardOp::Conj => vec![Some(contiguous_copy(&g.conj_view())?)],
         BackwardOp::MatMul { a, b } => matmul_grads(a, b, g)?,
         BackwardOp::CopyFrom { sizes, dtype } => {
             let to_src = cast_grad(&sum_to(g, sizes)?, *dtype)?;

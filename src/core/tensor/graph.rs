@@ -142,6 +142,8 @@ pub enum BackwardOp {
         /// The right operand, detached.
         b: Tensor,
     },
+    /// `conj()` / `conj_physical()`: the input's gradient is the conjugate of the output's.
+    Conj,
     /// An in-place op that overwrote its input (`fill_`, `zero_`, `normal_`): the previous
     /// values get a zero gradient.
     Overwritten,

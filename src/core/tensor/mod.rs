@@ -35,6 +35,9 @@ pub struct TensorImpl {
     pub layout: Layout,
     /// Autograd fields.
     pub grad: GradState,
+    /// PyTorch's conjugate bit (complex dtypes only): the tensor's values are the
+    /// conjugates of the stored ones. Readers resolve it; writers store conjugates.
+    pub conj: bool,
 }
 
 /// A shared handle to a tensor; `clone()` gives another name for the same tensor.
@@ -49,6 +52,7 @@ impl Tensor {
             dtype,
             layout,
             grad: GradState::default(),
+            conj: false,
         })))
     }
 
@@ -63,7 +67,35 @@ impl Tensor {
     /// A view: a new handle over the same storage with another layout.
     pub fn alias(&self, layout: Layout) -> Tensor {
         let i = self.0.borrow();
-        Tensor::from_parts(i.storage.clone(), i.dtype, layout)
+        let out = Tensor::from_parts(i.storage.clone(), i.dtype, layout);
+        if i.conj {
+            out.0.borrow_mut().conj = true;
+        }
+        out
+    }
+
+    /// Whether the conjugate bit is set (`is_conj()`).
+    pub fn is_conj(&self) -> bool {
+        self.0.borrow().conj
+    }
+
+    /// A view of the same elements with the conjugate bit flipped (`conj()` of a complex
+    /// tensor); real tensors have no bit, so they are returned as they are.
+    pub fn conj_view(&self) -> Tensor {
+        if !self.dtype().is_complex() {
+            return self.clone();
+        }
+        let out = self.alias(self.layout());
+        out.0.borrow_mut().conj = !self.is_conj();
+        out
+    }
+
+    /// The same elements with the conjugate bit cleared: a handle that reads the stored
+    /// values (writers into a conjugate view use it after conjugating what they write).
+    pub fn without_conj(&self) -> Tensor {
+        let out = self.alias(self.layout());
+        out.0.borrow_mut().conj = false;
+        out
     }
 
     /// A view with another dtype and layout over the same storage.

@@ -10,6 +10,12 @@ use crate::core::tensor::Tensor;
 /// dimension, with PyTorch's conditions on dims, strides and offset.
 pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     let old = t.dtype();
+    if t.is_conj() {
+        // Even to its own dtype, as PyTorch words it.
+        return Err(TorchError::runtime(
+            "torch.Tensor.view is not supported for conjugate view tensors when converting to a different dtype.",
+        ));
+    }
     let l = t.layout();
     let (a, b) = (old.itemsize() as i64, dtype.itemsize() as i64);
     if a == b {
@@ -119,6 +125,11 @@ pub fn imag(t: &Tensor) -> Result<Tensor> {
             "imag is not implemented for tensors with non-complex dtypes.",
         ));
     }
+    if t.is_conj() {
+        // The stored imaginary parts negated: PyTorch's negative view; here the values,
+        // resolved into a new tensor (writes through it do not reach the original).
+        return complex_part(&crate::core::copy::contiguous_copy(t)?, true);
+    }
     complex_part(t, true)
 }
 
@@ -127,6 +138,11 @@ pub fn view_as_real(t: &Tensor) -> Result<Tensor> {
     if !t.dtype().is_complex() {
         return Err(TorchError::type_error(
             "view_as_real is only supported for complex tensors",
+        ));
+    }
+    if t.is_conj() {
+        return Err(TorchError::runtime(
+            "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate tensor so you can view it as real, use self.resolve_conj(); however, be warned that the resulting tensor will NOT alias the original.",
         ));
     }
     let l = t.layout();

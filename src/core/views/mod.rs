@@ -2,6 +2,7 @@
 //! storage, never copying. Errors are PyTorch's, word for word. `dtype` has the views that
 //! reinterpret the bytes as another dtype, `split` the ops that cut a tensor into pieces.
 
+pub mod conj;
 pub mod dtype;
 pub mod split;
 

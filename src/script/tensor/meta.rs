@@ -48,13 +48,19 @@ pub fn register_properties(engine: &mut Engine) {
                 x.ndim()
             ))));
         }
-        if x.ndim() < 2 {
-            Ok(Dynamic::from(x.alias(x.layout())))
-        } else {
-            adjoint(x)
+        match x.ndim() {
+            0 => Ok(Dynamic::from(views::conj::conj(x))),
+            1 => Err(to_rhai(TorchError::runtime(
+                "tensor.H is only supported on matrices (2-D tensors). Got 1-D tensor.",
+            ))),
+            _ => adjoint(x),
         }
     });
-    engine.register_get("mH", |x: &mut Tensor| adjoint(x));
+    engine.register_get("mH", |x: &mut Tensor| {
+        Ok::<_, Box<rhai::EvalAltResult>>(Dynamic::from(
+            views::conj::adjoint(x, "tensor.mH").rhai()?,
+        ))
+    });
     engine.register_get("real", |x: &mut Tensor| real(x).rhai());
     engine.register_get("imag", |x: &mut Tensor| imag(x).rhai());
     engine.register_get("data", |x: &mut Tensor| x.alias(x.layout()));

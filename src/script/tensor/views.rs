@@ -91,6 +91,14 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("t", 0, |x, _| t(views::t(x).rhai()?));
     r.method_and_function("adjoint", 0, |x, _| adjoint(x));
+    r.method_and_function("conj", 0, |x, _| t(views::conj::conj(x)));
+    r.method_and_function("resolve_conj", 0, |x, _| {
+        t(views::conj::resolve_conj(x).rhai()?)
+    });
+    r.method_and_function("conj_physical", 0, |x, _| {
+        t(views::conj::conj_physical(x).rhai()?)
+    });
+    r.method_and_function("is_conj", 0, |x, _| Ok(Dynamic::from(x.is_conj())));
     for name in ["movedim", "moveaxis"] {
         r.method_and_function(name, 2, move |x, a| {
             let src = to_int_list(a.req(0, "source", name)?, "source")?;
@@ -228,17 +236,5 @@ pub fn register(r: &mut Registry) {
 
 /// `x.adjoint()` / `x.mH`: the conjugate transpose (a plain transpose for real tensors).
 pub fn adjoint(x: &Tensor) -> RhaiResult<Dynamic> {
-    if x.dtype().is_complex() {
-        return Err(crate::script::errors::to_rhai(
-            crate::core::error::TorchError::not_implemented(
-                "the conjugate view of complex tensors is not built in tensh yet",
-            ),
-        ));
-    }
-    t(views::matrix_transpose(x).map_err(|_| {
-        crate::script::errors::to_rhai(crate::core::error::TorchError::runtime(format!(
-            "tensor.adjoint() is only supported on matrices or batches of matrices. Got {}-D tensor.",
-            x.ndim()
-        )))
-    })?)
+    t(views::conj::adjoint(x, "tensor.adjoint()").rhai()?)
 }
