@@ -15,7 +15,8 @@ pub fn overview() -> String {
         "tensh: PyTorch's strided memory model, scripted in Rhai.\n\
          Python `torch.zeros(2, 3, dtype=torch.int8)` is Rhai `torch::zeros(2, 3, #{dtype: torch::int8})`.\n\
          An expression's value is echoed; `let` is silent. Tab completes `torch::` names,\n\
-         variables, and methods after `.`; Ctrl-R searches history; Ctrl-C stops a run.\n\n",
+         variables, and methods after `.`; Ctrl-R searches history; Ctrl-C stops a run.\n\
+         The rules from Python to Rhai, with an example each: docs/python-to-rhai.md.\n\n",
     );
     for (name, what) in COMMANDS {
         s += &format!("  {name:<15} {what}\n");
