@@ -121,6 +121,21 @@ pub const STORAGE_CASTS: [(&str, DType); 16] = [
     ("float8_e5m2fnuz", DType::Float8E5M2FNUZ),
 ];
 
+/// `torch::TypedStorage(...)`: a typed storage of the `dtype=` keyword's dtype (the default
+/// dtype without it), built as the legacy classes build theirs.
+fn new_typed(a: &Args) -> RhaiResult<TypedStorage> {
+    let dtype = a
+        .dtype()?
+        .unwrap_or_else(crate::core::defaults::default_dtype);
+    let mut kw = a.kw.clone();
+    kw.remove("dtype");
+    let rest = Args {
+        pos: a.pos.clone(),
+        kw,
+    };
+    new_legacy(dtype, &rest)
+}
+
 fn new_legacy(dtype: DType, a: &Args) -> RhaiResult<TypedStorage> {
     warn_deprecated();
     let class = class_name(dtype);
@@ -287,7 +302,8 @@ pub fn register(r: &mut Registry) {
             ))));
         }
         t.storage.resize(typed_nbytes(n, t.dtype)?).rhai()?;
-        Ok(Dynamic::from(t.clone()))
+        // Python's `TypedStorage.resize_` returns None.
+        Ok(Dynamic::UNIT)
     });
     m(
         engine,
@@ -302,6 +318,33 @@ pub fn register(r: &mut Registry) {
     m(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
     m(engine, "cpu", 0, |t, _| Ok(Dynamic::from(t.clone())));
     m(engine, "get_device", 0, |_, _| Ok(Dynamic::from(-1 as INT)));
+    m(engine, "resizable", 0, |t, _| {
+        Ok(Dynamic::from(t.storage.resizable()))
+    });
+    m(engine, "copy_", 2, |t, a| {
+        // The bytes of a typed or untyped source, which must have the same size in bytes.
+        let src = a.req(0, "source", "copy_")?;
+        let bytes = match src.clone().try_cast::<TypedStorage>() {
+            Some(typed) => typed.storage,
+            None => src.clone().try_cast::<Storage>().ok_or_else(|| {
+                crate::script::errors::type_error(format!(
+                    "copy_(): argument 'src' (position 1) must be torch.Storage, not {}",
+                    crate::script::convert::py_type_name(src)
+                ))
+            })?,
+        };
+        if bytes.nbytes() != t.storage.nbytes() {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "size does not match, self was {} bytes but src was {} bytes",
+                t.storage.nbytes(),
+                bytes.nbytes()
+            ))));
+        }
+        let copied = bytes.to_vec();
+        t.storage.with_bytes_mut(|b| b.copy_from_slice(&copied));
+        Ok(Dynamic::from(t.clone()))
+    });
+    engine.register_get("is_sparse", |_: &mut TypedStorage| false);
     for (name, dtype) in STORAGE_CASTS {
         registration::method::<TypedStorage>(engine, name, 0, move |t, _| {
             warn_deprecated();
@@ -324,4 +367,10 @@ pub fn register(r: &mut Registry) {
     for (name, dtype) in LEGACY_CLASSES {
         r.function(name, 1, move |a| Ok(Dynamic::from(new_legacy(dtype, &a)?)));
     }
+    // `torch.Storage` is the legacy class of the default dtype.
+    r.function("Storage", 1, |a| {
+        let dtype = crate::core::defaults::default_dtype();
+        Ok(Dynamic::from(new_legacy(dtype, &a)?))
+    });
+    r.function("TypedStorage", 1, |a| Ok(Dynamic::from(new_typed(&a)?)));
 }
