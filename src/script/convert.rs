@@ -68,10 +68,11 @@ pub fn to_scalar(v: &Dynamic, what: &str) -> RhaiResult<Scalar> {
 
 /// An integer argument (`bool` counts, as in Python).
 pub fn to_int(v: &Dynamic, what: &str) -> RhaiResult<i64> {
-    if let Some(i) = v.clone().try_cast::<INT>() {
+    // Read in place: these run for every size of every view call.
+    if let Ok(i) = v.as_int() {
         return Ok(i);
     }
-    if let Some(b) = v.clone().try_cast::<bool>() {
+    if let Ok(b) = v.as_bool() {
         return Ok(b as i64);
     }
     if let Some(t) = v
@@ -100,10 +101,13 @@ pub fn to_float(v: &Dynamic, what: &str) -> RhaiResult<f64> {
 
 /// A list of ints: an array, a `Size`, or (for variadic calls) the ints themselves.
 pub fn to_int_list(v: &Dynamic, what: &str) -> RhaiResult<Vec<i64>> {
-    if let Some(s) = v.clone().try_cast::<Size>() {
-        return Ok(s.0);
+    if let Ok(i) = v.as_int() {
+        return Ok(vec![i]);
     }
-    if let Some(a) = v.clone().try_cast::<Array>() {
+    if let Some(s) = v.read_lock::<Size>() {
+        return Ok(s.0.clone());
+    }
+    if let Some(a) = v.read_lock::<Array>() {
         return a.iter().map(|x| to_int(x, what)).collect();
     }
     Ok(vec![to_int(v, what)?])

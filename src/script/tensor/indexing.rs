@@ -18,6 +18,10 @@ use crate::script::errors::{IntoRhai, RhaiResult, type_error};
 /// an array holding anything else (strings, tensors, ranges, `()`, arrays) is Python's index
 /// tuple, one item per element.
 pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {
+    // The common `t[i]` first.
+    if let Ok(i) = idx.as_int() {
+        return Ok(vec![IndexItem::Int(i)]);
+    }
     if idx.is_string() {
         let text = idx.to_string();
         // Rhai feeds a property's value back through the indexer with the property's name
