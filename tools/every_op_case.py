@@ -15,15 +15,18 @@ RECV = {
  'TypedStorage': ('def T(): return torch.FloatStorage(2)', 'fn T() { torch::FloatStorage(2) }'),
  'buffer': ('def B(): return bytearray([97, 98])', 'fn B() { bytearray([97, 98]) }'),
  'Size': ('def S(): return torch.Size([2, 3])', 'fn S() { torch::Size([2, 3]) }'),
+ 'complex': ('def C(): return 1+2j', 'fn C() { torch::complex(1.0, 2.0) }'),
+ 'return_types': ('def R(): return torch.arange(6.).view(2, 3).max(1)', 'fn R() { torch::arange(6.0).view(2, 3).max(1) }'),
 }
-CALL = {'Tensor': 'X()', 'UntypedStorage': 'U()', 'TypedStorage': 'T()', 'buffer': 'B()', 'Size': 'S()'}
+CALL = {'Tensor': 'X()', 'UntypedStorage': 'U()', 'TypedStorage': 'T()', 'buffer': 'B()', 'Size': 'S()',
+        'complex': 'C()', 'return_types': 'R()'}
 py, rh = [], []
 for line in open(sys.argv[1]):
     f = line.split()
     if f[0] == 'M':
         _, ty, name, k = f
         k = int(k); r = CALL[ty]
-        if name == 'len' or (name == 'tolist' and ty in ('Size', 'buffer')):
+        if name == 'len' or (name == 'tolist' and ty in ('Size', 'buffer', 'return_types')):
             b = 'len' if name == 'len' else 'list'
             pyk, pyp = f'{b}({r}, zzz=1)', f'{b}({r}, {", ".join(["1"]*k)})'
         else:

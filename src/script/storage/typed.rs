@@ -124,6 +124,16 @@ pub const STORAGE_CASTS: [(&str, DType); 16] = [
 /// `torch::TypedStorage(...)`: a typed storage of the `dtype=` keyword's dtype (the default
 /// dtype without it), built as the legacy classes build theirs.
 fn new_typed(a: &Args) -> RhaiResult<TypedStorage> {
+    if a.pos.len() > 1 {
+        return Err(to_rhai(TorchError::runtime(
+            "TypedStorage.__init__ received an invalid combination of arguments. Expected one of:\n \
+             * (*, torch.device device, torch.dtype dtype)\n \
+             * (int size, *, torch.device device, torch.dtype dtype)\n \
+             * (Sequence data, *, torch.device device, torch.dtype dtype)\n \
+             * (*, UntypedStorage wrap_storage, torch.dtype dtype)\n\
+             Too many positional arguments",
+        )));
+    }
     let dtype = a
         .dtype()?
         .unwrap_or_else(crate::core::defaults::default_dtype);
