@@ -255,40 +255,39 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
 
 /// Records `out = a op b` for the four ops with formulas (comparisons record nothing).
 fn record_binary(out: &Tensor, op: BinaryOp, a: &Arg, b: &Arg) {
-    let arith = match op {
-        BinaryOp::Add => Arith::Add,
-        BinaryOp::Sub => Arith::Sub,
-        BinaryOp::Mul => Arith::Mul,
-        BinaryOp::Div => Arith::Div,
-        _ => return,
-    };
+    let Some(arith) = arith_of(op) else { return };
     let tracked = |x: &Arg| x.as_tensor().is_some_and(Tensor::requires_grad);
     if !tracked(a) && !tracked(b) {
         return;
     }
-    let saved = |x: &Arg| match x {
+    record::record_arith(out, arith, &saved(a), &saved(b));
+}
+
+/// The op's arithmetic with a gradient formula (comparisons have none).
+fn arith_of(op: BinaryOp) -> Option<Arith> {
+    match op {
+        BinaryOp::Add => Some(Arith::Add),
+        BinaryOp::Sub => Some(Arith::Sub),
+        BinaryOp::Mul => Some(Arith::Mul),
+        BinaryOp::Div => Some(Arith::Div),
+        _ => None,
+    }
+}
+
+/// An operand as its formula keeps it.
+fn saved(x: &Arg) -> Saved {
+    match x {
         Arg::Tensor(t) => Saved::Tensor(t.clone()),
         Arg::Number(n) => Saved::Number(*n),
-    };
-    record::record_arith(out, arith, &saved(a), &saved(b));
+    }
 }
 
 /// After `a.op_(b)`: `a` now holds the op's output (see `record::record_in_place`). A
 /// formula that would need `a`'s overwritten values is recorded without one rather than
 /// computed wrongly.
 fn record_inplace(op: BinaryOp, a: &Tensor, b: &Arg) {
-    let arith = match op {
-        BinaryOp::Add => Arith::Add,
-        BinaryOp::Sub => Arith::Sub,
-        BinaryOp::Mul => Arith::Mul,
-        BinaryOp::Div => Arith::Div,
-        _ => return,
-    };
-    let saved_b = match b {
-        Arg::Tensor(t) => Saved::Tensor(t.clone()),
-        Arg::Number(n) => Saved::Number(*n),
-    };
-    record::record_arith_in_place(a, arith, &saved_b);
+    let Some(arith) = arith_of(op) else { return };
+    record::record_arith_in_place(a, arith, &saved(b));
 }
 
 /// `-t`.
