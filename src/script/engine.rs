@@ -71,6 +71,13 @@ pub fn new_engine() -> Engine {
         torch_module::register(&mut r);
     }
     torch.set_sub_module("UntypedStorage", storage::untyped::untyped_storage_module());
+    for (class, dtype) in storage::typed::LEGACY_CLASSES {
+        torch.set_sub_module(class, storage::typed::class_module(class, Some(dtype)));
+    }
+    torch.set_sub_module(
+        "TypedStorage",
+        storage::typed::class_module("TypedStorage", None),
+    );
     engine.register_static_module("torch", torch.into());
     engine
 }

@@ -225,11 +225,18 @@ pub struct TupleSignature {
     /// The parameter list as written, for `:help`.
     pub text: &'static str,
     params: Vec<(&'static str, bool)>,
+    /// A keyword the Python wrapper always passes itself (`... | dtype`): CPython counts
+    /// and places it as if the call had it.
+    injected: Option<&'static str>,
 }
 
 impl TupleSignature {
     /// Parses `filename, shared = False, nbytes = 0`.
     pub fn parse(text: &'static str) -> TupleSignature {
+        let (text, injected) = match text.split_once(" | ") {
+            Some((params, injected)) => (params, Some(injected.trim())),
+            None => (text, None),
+        };
         let params = split_params(text)
             .into_iter()
             .map(|item| match item.split_once('=') {
@@ -237,13 +244,18 @@ impl TupleSignature {
                 None => (item, false),
             })
             .collect();
-        TupleSignature { text, params }
+        TupleSignature {
+            text,
+            params,
+            injected,
+        }
     }
 
     /// Checks a call with CPython's messages for such functions.
     pub fn check(&self, args: &Args) -> RhaiResult<()> {
         let n = self.params.len();
-        let total = args.pos.len() + args.kw.len();
+        let injected = self.injected.filter(|k| !args.kw.contains_key(*k));
+        let total = args.pos.len() + args.kw.len() + usize::from(injected.is_some());
         if total > n {
             return Err(type_error(format!(
                 "function takes at most {n} argument{} ({total} given)",
@@ -251,7 +263,7 @@ impl TupleSignature {
             )));
         }
         for (i, (name, optional)) in self.params.iter().enumerate() {
-            let by_keyword = args.kw.contains_key(*name);
+            let by_keyword = args.kw.contains_key(*name) || injected == Some(*name);
             if i < args.pos.len() && by_keyword {
                 return Err(type_error(format!(
                     "argument for function given by name ('{name}') and position ({})",

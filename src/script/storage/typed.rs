@@ -384,3 +384,31 @@ pub fn register(r: &mut Registry) {
     });
     r.function("TypedStorage", 1, |a| Ok(Dynamic::from(new_typed(&a)?)));
 }
+
+/// The sub-module of a typed storage class (`torch::FloatStorage::from_buffer(...)`,
+/// `torch::TypedStorage::from_buffer(..., #{dtype: ...})`): `from_buffer` reads as
+/// `UntypedStorage::from_buffer` does, with the class's dtype.
+pub fn class_module(class: &'static str, dtype: Option<DType>) -> rhai::Module {
+    let mut m = rhai::Module::new();
+    let path = format!("{class}::from_buffer");
+    registration::function(&mut m, &path, 5, move |mut a| {
+        warn_deprecated();
+        let dtype = match dtype {
+            Some(d) => {
+                if a.kw("dtype").is_some() {
+                    return Err(to_rhai(TorchError::runtime(
+                        "from_buffer: 'dtype' can only be specified in UntypedStorage.from_buffer and TypedStorage.from_buffer",
+                    )));
+                }
+                d
+            }
+            None => a
+                .dtype()?
+                .unwrap_or_else(crate::core::defaults::default_dtype),
+        };
+        a.kw.insert("dtype".into(), Dynamic::from(dtype));
+        let storage = crate::script::storage::untyped::from_buffer(&a)?.cast::<Storage>();
+        Ok(Dynamic::from(TypedStorage { storage, dtype }))
+    });
+    m
+}
