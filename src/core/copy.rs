@@ -153,10 +153,7 @@ pub fn conjugate_in_place(dtype: DType, bytes: &mut [u8]) {
 /// Writes `value` into every element of `dst` (PyTorch allows this on expanded tensors).
 pub fn fill_(dst: &Tensor, value: Scalar) -> Result<()> {
     let (dl, dd) = (dst.layout(), dst.dtype());
-    let value = match value {
-        Scalar::Complex(c) if dst.is_conj() => Scalar::Complex(c.conj()),
-        other => other,
-    };
+    let value = if dst.is_conj() { value.conj() } else { value };
     fill_layout(&dst.storage(), dd, &dl, value)
 }
 
@@ -241,11 +238,7 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
             }
         });
         if t.is_conj() {
-            for v in &mut out {
-                if let Scalar::Complex(c) = v {
-                    *c = c.conj();
-                }
-            }
+            out.iter_mut().for_each(|v| *v = v.conj());
         }
         Ok(out)
     })

@@ -84,6 +84,19 @@ fn slice_range(start: Option<i64>, stop: Option<i64>, step: i64, size: i64) -> (
     (s, len)
 }
 
+/// The storage offset that selecting index `i` (negative counts from the end) of dim `d`
+/// adds, or PyTorch's IndexError.
+fn select_offset(src: &Layout, d: usize, i: i64) -> Result<i64> {
+    let size = src.sizes[d];
+    if i < -size || i >= size {
+        return Err(TorchError::index(format!(
+            "index {i} is out of bounds for dimension {d} with size {size}"
+        )));
+    }
+    let i = if i < 0 { i + size } else { i };
+    Ok(i * src.strides[d])
+}
+
 /// The result of applying the basic items: a view, plus the advanced indices found, each with
 /// the dim of the view it applies to.
 struct Sliced {
@@ -112,14 +125,7 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
     for item in items {
         match item {
             IndexItem::Int(i) => {
-                let size = src.sizes[d];
-                if *i < -size || *i >= size {
-                    return Err(TorchError::index(format!(
-                        "index {i} is out of bounds for dimension {d} with size {size}"
-                    )));
-                }
-                let i = if *i < 0 { i + size } else { *i };
-                out.offset += i * src.strides[d];
+                out.offset += select_offset(&src, d, *i)?;
                 d += 1;
             }
             IndexItem::Slice { start, stop, step } => {
@@ -160,15 +166,7 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
             }
             IndexItem::Tensor(idx) if idx.ndim() == 0 && idx.dtype().is_integral() => {
                 // A 0-dim integer tensor selects, as an integer does: a view.
-                let i = copy::to_scalars(idx)?[0].to_i64();
-                let size = src.sizes[d];
-                if i < -size || i >= size {
-                    return Err(TorchError::index(format!(
-                        "index {i} is out of bounds for dimension {d} with size {size}"
-                    )));
-                }
-                let i = if i < 0 { i + size } else { i };
-                out.offset += i * src.strides[d];
+                out.offset += select_offset(&src, d, copy::to_scalars(idx)?[0].to_i64())?;
                 d += 1;
             }
             IndexItem::Ellipsis => {
@@ -490,13 +488,7 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
     };
     // A conjugate view stores the conjugates of what is written through it.
     let values: Vec<Scalar> = if t.is_conj() {
-        values
-            .into_iter()
-            .map(|v| match v {
-                Scalar::Complex(c) => Scalar::Complex(c.conj()),
-                other => other,
-            })
-            .collect()
+        values.into_iter().map(Scalar::conj).collect()
     } else {
         values
     };

@@ -18,6 +18,14 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// The complex conjugate (real values are their own).
+    pub fn conj(self) -> Scalar {
+        match self {
+            Scalar::Complex(c) => Scalar::Complex(c.conj()),
+            other => other,
+        }
+    }
+
     /// The value as `f64` (complex: the real part; bool: 0 or 1).
     pub fn to_f64(self) -> f64 {
         match self {

@@ -216,20 +216,7 @@ pub fn bernoulli_tensor_(t: &Tensor, p: &Tensor) -> Result<()> {
 /// `torch.bernoulli(p)`: a tensor like `p` of 0s and 1s drawn with probabilities `p`.
 pub fn bernoulli(p: &Tensor) -> Result<Tensor> {
     require_floating(p, "bernoulli_tensor_cpu_p_")?;
-    let probs = to_scalars(p)?;
-    if probs.iter().any(|s| !(0.0..=1.0).contains(&s.to_f64())) {
-        return Err(TorchError::runtime(
-            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)",
-        ));
-    }
     let out = Tensor::zeros(p.sizes(), p.dtype())?;
-    let double = p.dtype() == DType::Float64;
-    let mut it = probs.into_iter();
-    with_global(|g| {
-        fill_with(&out, || {
-            let prob = it.next().map(|s| s.to_f64()).unwrap_or(0.0);
-            Scalar::Bool(distributions::bernoulli(g, prob, double))
-        })
-    })?;
+    bernoulli_tensor_(&out, p)?;
     Ok(out)
 }
