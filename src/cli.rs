@@ -56,7 +56,9 @@ pub fn run(mut args: Vec<String>) -> i32 {
         match ColorChoice::parse(flag) {
             Some(c) => choice = c,
             None => {
-                eprint!("tensh: --color must be auto, always or never\n{USAGE}");
+                output::stderr_text(&format!(
+                    "tensh: --color must be auto, always or never\n{USAGE}"
+                ));
                 return 2;
             }
         }
@@ -66,29 +68,29 @@ pub fn run(mut args: Vec<String>) -> i32 {
     output::set_color(color);
     match args.first().map(String::as_str) {
         Some("--help" | "-h") => {
-            print!("{USAGE}");
+            output::stdout_text(USAGE);
             0
         }
         Some("--version" | "-V") => {
-            println!("{}", crate::version());
+            output::stdout_text(&format!("{}\n", crate::version()));
             0
         }
         Some("test") => crate::transcript::main(&args[1..]),
         Some("-e") => match args.get(1) {
             Some(code) => run_code("-e", code, &args[2..]),
             None => {
-                eprint!("tensh: -e needs CODE\n{USAGE}");
+                output::stderr_text(&format!("tensh: -e needs CODE\n{USAGE}"));
                 2
             }
         },
         Some(flag) if flag.starts_with('-') && flag != "-" => {
-            eprint!("tensh: unknown option {flag}\n{USAGE}");
+            output::stderr_text(&format!("tensh: unknown option {flag}\n{USAGE}"));
             2
         }
         Some(path) if path != "-" => match std::fs::read_to_string(path) {
             Ok(code) => run_code(path, &code, &args[1..]),
             Err(e) => {
-                eprintln!("tensh: cannot read {path}: {e}");
+                output::stderr_text(&format!("tensh: cannot read {path}: {e}\n"));
                 2
             }
         },
@@ -100,7 +102,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
                 output::set_color(choice == ColorChoice::Always);
                 let mut code = String::new();
                 if let Err(e) = std::io::stdin().read_to_string(&mut code) {
-                    eprintln!("tensh: cannot read standard input: {e}");
+                    output::stderr_text(&format!("tensh: cannot read standard input: {e}\n"));
                     return 2;
                 }
                 run_code("<stdin>", &code, args.get(1..).unwrap_or(&[]))

@@ -137,3 +137,77 @@ print(v.shape);
     }
     assert_eq!(lines[7], "torch.Size([4])");
 }
+
+#[test]
+fn a_closed_pipe_ends_the_script_as_python_does() {
+    // `loop { print(1) }` with its reader gone: ends (it used to run forever) with Python's
+    // BrokenPipeError.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(["-e", "loop { print(1) }"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tensh starts");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("tensh ends");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "BrokenPipeError: [Errno 32] Broken pipe\n"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_an_error_and_a_failing_stderr_no_panic() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(["-e", "print(1)"])
+        .stdout(full())
+        .output()
+        .expect("tensh runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "OSError: [Errno 28] No space left on device\n"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(["-e", "torch::ones(2)[5]"])
+        .stderr(full())
+        .output()
+        .expect("tensh runs");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a script error, not a panic (101)"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn tensh_test_skips_fifos_and_symlink_loops_in_folders() {
+    let dir = std::env::temp_dir().join(format!("tensh-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::os::unix::fs::symlink("..", dir.join("sub/up")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("x.md").to_str().unwrap()).unwrap();
+    // SAFETY: `fifo` is a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    std::fs::write(dir.join("sub/a.tensh"), ">>> 1 + 1\n2\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(["test", dir.to_str().unwrap()])
+        .output()
+        .expect("tensh test runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).ends_with("1 passed, 0 failed\n"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -49,3 +49,48 @@ fn explain_after_a_resize_into_an_element_shows_the_cut() {
         "{out}"
     );
 }
+
+/// An array of `n` ones, in Rhai.
+const ONES: &str = "fn ones(n) { let a = []; a.pad(n, 1); a }";
+
+#[test]
+fn printing_more_dimensions_than_pytorch_can_is_a_recursion_error() {
+    let out = run(&format!(
+        "{ONES} print(torch::zeros(ones(494)).sum()); print(torch::zeros([0] + ones(600)).dim());"
+    ))
+    .expect("494 dimensions print, and empty tensors of any rank");
+    assert_eq!(out, "tensor(0.)\n601\n");
+    for code in ["print(x)", "debug(x)", "x.to_string()"] {
+        let e = run(&format!(
+            "{ONES} let x = torch::zeros([2] + ones(494)); {code};"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e, "RecursionError: maximum recursion depth exceeded while calling a Python object",
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn tolist_of_many_dimensions_needs_no_recursion() {
+    let out = run(&format!(
+        "{ONES} let l = torch::zeros(ones(5000)).tolist(); let d = 0; \
+         while type_of(l) == \"array\" {{ l = l[0]; d += 1; }} print(d);"
+    ))
+    .expect("tolist of 5000 dimensions");
+    assert_eq!(out, "5000\n");
+}
+
+#[test]
+fn lists_and_reprs_too_large_for_a_script_are_memory_errors() {
+    for code in [
+        "torch::UntypedStorage(1 << 30).tolist()",
+        "print(torch::UntypedStorage(1 << 30))",
+        "torch::empty(1 << 27, #{dtype: torch::int8}).tolist()",
+        "torch::set_printoptions(#{threshold: 1 << 62}); print(torch::empty(1 << 28, #{dtype: torch::int8}))",
+    ] {
+        let e = run(code).unwrap_err();
+        assert!(e.starts_with("MemoryError: "), "{code}: {e}");
+    }
+}

@@ -21,6 +21,10 @@ pub enum ErrorKind {
     Attribute,
     /// `ZeroDivisionError`: Python's own arithmetic dividing by zero.
     ZeroDivision,
+    /// `RecursionError`: Python's recursion limit, met by PyTorch's recursive printers.
+    Recursion,
+    /// `MemoryError`: a value larger than tensh lets a script's lists and strings grow.
+    Memory,
 }
 
 impl ErrorKind {
@@ -35,6 +39,8 @@ impl ErrorKind {
             ErrorKind::Assertion => "AssertionError",
             ErrorKind::Attribute => "AttributeError",
             ErrorKind::ZeroDivision => "ZeroDivisionError",
+            ErrorKind::Recursion => "RecursionError",
+            ErrorKind::Memory => "MemoryError",
         }
     }
 }

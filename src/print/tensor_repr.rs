@@ -6,7 +6,7 @@ use super::options::{PrintOptions, current};
 use crate::core::copy::to_scalars;
 use crate::core::defaults::{default_complex_dtype, default_dtype};
 use crate::core::dtype::DType;
-use crate::core::error::Result;
+use crate::core::error::{ErrorKind, Result, TorchError};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::views::{narrow, select};
@@ -221,8 +221,34 @@ pub fn tensor_repr(t: &Tensor) -> Result<String> {
     tensor_repr_with(t, &current())
 }
 
+/// The most dimensions PyTorch's printer gets through: it recurses in Python, a few frames
+/// per dimension, and a tensor of 495 dimensions (holding any elements) meets Python's
+/// default recursion limit of 1000 when printed at the top level (checked with the oracle).
+/// tensh's printer recurses too, so the same limit also keeps its stack bounded.
+pub const MAX_PRINTED_DIMS: usize = 494;
+
+/// The most elements printed in full: each takes at least two characters (a digit and a
+/// separator), so more would not fit in a script's longest string (`script::limits`).
+pub const MAX_PRINTED_ELEMENTS: i64 = 1 << 27;
+
 /// PyTorch's `repr(t)` with the given options.
 pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {
+    if t.ndim() > MAX_PRINTED_DIMS && t.numel() != 0 {
+        return Err(TorchError {
+            kind: ErrorKind::Recursion,
+            message: "maximum recursion depth exceeded while calling a Python object".into(),
+        });
+    }
+    if t.numel() > MAX_PRINTED_ELEMENTS && t.numel() <= opts.threshold {
+        return Err(TorchError {
+            kind: ErrorKind::Memory,
+            message: format!(
+                "printing {} elements in full needs more than the longest tensh string \
+                 (print a slice, or set_printoptions(threshold=...) to summarize)",
+                t.numel()
+            ),
+        });
+    }
     let prefix = "tensor(";
     let indent = prefix.len();
     let dtype = t.dtype();

@@ -11,6 +11,7 @@ pub mod highlight;
 pub mod history;
 pub mod meta;
 
+use crate::script::output;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,19 +28,19 @@ static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
 /// Runs the interactive session until Ctrl-D or `:quit`; returns the exit status.
 pub fn run(color: bool) -> i32 {
-    crate::script::output::set_color(color);
+    output::set_color(color);
     let banner = format!(
         "{} — PyTorch's memory model in Rhai. :help for help, Ctrl-D to exit.",
         crate::version()
     );
-    println!(
-        "{}",
+    output::stdout_text(&format!(
+        "{}\n",
         if color {
             banner.bold().to_string()
         } else {
             banner
         }
-    );
+    ));
     let mut console = Console::new();
     // While the editor reads a line the terminal is raw and Ctrl-C is a key; while code runs
     // it is a signal, which only sets the flag the running session polls.
@@ -54,7 +55,7 @@ pub fn run(color: bool) -> i32 {
     let mut editor: Editor<TenshHelper, DefaultHistory> = match Editor::with_config(config) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("tensh: cannot start the line editor: {e}");
+            output::stderr_text(&format!("tensh: cannot start the line editor: {e}\n"));
             return 1;
         }
     };
@@ -84,7 +85,7 @@ pub fn run(color: bool) -> i32 {
             Err(ReadlineError::Interrupted) => console.cancel(),
             Err(ReadlineError::Eof) => return 0,
             Err(e) => {
-                eprintln!("tensh: {e}");
+                output::stderr_text(&format!("tensh: {e}\n"));
                 return 1;
             }
         }

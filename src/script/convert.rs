@@ -140,12 +140,12 @@ pub fn to_tensor(v: &Dynamic, what: &str) -> RhaiResult<Tensor> {
 
 /// Nested data for `torch.tensor`.
 pub fn to_data(v: &Dynamic) -> RhaiResult<Data> {
-    if let Some(a) = v.clone().try_cast::<Array>() {
+    if let Ok(a) = v.as_array_ref() {
         return Ok(Data::List(
             a.iter().map(to_data).collect::<RhaiResult<_>>()?,
         ));
     }
-    if let Some(t) = v.clone().try_cast::<Tensor>() {
+    if let Some(t) = v.read_lock::<Tensor>() {
         return tensor_to_data(&t);
     }
     match as_scalar(v) {
@@ -158,28 +158,28 @@ pub fn to_data(v: &Dynamic) -> RhaiResult<Data> {
 }
 
 /// A tensor's values as nested lists, built with `leaf` for each element and `list` for each
-/// row (`torch.tensor` data and `tolist()` share this walk).
+/// row (`torch.tensor` data and `tolist()` share this walk). Built from the innermost rows
+/// out, one pass per dimension, so a tensor of any number of dimensions needs no recursion.
 fn nested<T>(t: &Tensor, leaf: &dyn Fn(Scalar) -> T, list: &dyn Fn(Vec<T>) -> T) -> RhaiResult<T> {
-    fn walk<T>(
-        values: &[Scalar],
-        sizes: &[i64],
-        leaf: &dyn Fn(Scalar) -> T,
-        list: &dyn Fn(Vec<T>) -> T,
-    ) -> T {
-        match sizes {
-            [] => leaf(values[0]),
-            [n, rest @ ..] => {
-                let step: i64 = rest.iter().product();
-                list(
-                    (0..*n)
-                        .map(|i| walk(&values[(i * step) as usize..], rest, leaf, list))
-                        .collect(),
-                )
-            }
-        }
-    }
     let values = to_scalars(t).map_err(super::errors::to_rhai)?;
-    Ok(walk(&values, &t.sizes(), leaf, list))
+    let sizes = t.sizes();
+    // rows[d]: the rows at depth `d`, one per index into the dimensions before it (sizes
+    // are non-negative and their product is the element count, which fits).
+    let mut rows = Vec::with_capacity(sizes.len());
+    let mut count = 1usize;
+    for &n in &sizes {
+        rows.push(count);
+        count *= n as usize;
+    }
+    let mut items: Vec<T> = values.into_iter().map(leaf).collect();
+    for d in (0..sizes.len()).rev() {
+        let (rows, width) = (rows[d], sizes[d] as usize);
+        let mut rest = items.into_iter();
+        items = (0..rows)
+            .map(|_| list(rest.by_ref().take(width).collect()))
+            .collect();
+    }
+    Ok(items.pop().expect("one row is left at depth 0"))
 }
 
 fn tensor_to_data(t: &Tensor) -> RhaiResult<Data> {
@@ -199,6 +199,7 @@ pub fn scalar_to_dynamic(s: Scalar) -> Dynamic {
 
 /// `tolist()`: nested arrays of Python numbers.
 pub fn tensor_to_list(t: &Tensor) -> RhaiResult<Dynamic> {
+    super::limits::check_list("tolist()", usize::try_from(t.numel()).unwrap_or(usize::MAX))?;
     nested(t, &scalar_to_dynamic, &|items: Vec<Dynamic>| {
         Dynamic::from(items.into_iter().collect::<Array>())
     })

@@ -24,7 +24,9 @@ pub fn register(engine: &mut Engine) {
     for name in ["print", "to_string", "to_debug"] {
         engine.register_fn(name, |x: rhai::FLOAT| crate::print::number::float_repr(x));
     }
-    for name in ["to_string", "to_debug"] {
+    // `print` and `debug` of a tensor are registered too: Rhai's generic ones would print the
+    // type name when the repr fails (a tensor PyTorch cannot print), where Python raises.
+    for name in ["to_string", "to_debug", "print", "debug"] {
         engine.register_fn(name, |t: &mut Tensor| -> RhaiResult<String> {
             tensor_repr(t).rhai()
         });

@@ -18,11 +18,10 @@ use super::renamed::IS_SHARED_INTERNAL;
 /// A fully registered engine.
 pub fn new_engine() -> Engine {
     let mut engine = Engine::new();
-    // Rhai's own values are bounded, so `"x".pad(1 << 40, "y")` is an error a script can
-    // catch, not an abort: strings of 256 MiB, arrays of 64 Mi items, maps of 1 Mi keys.
-    engine.set_max_string_size(1 << 28);
-    engine.set_max_array_size(1 << 26);
-    engine.set_max_map_size(1 << 20);
+    // Rhai's own values are bounded (see `limits`).
+    engine.set_max_string_size(super::limits::MAX_STRING);
+    engine.set_max_array_size(super::limits::MAX_ARRAY);
+    engine.set_max_map_size(super::limits::MAX_MAP);
     // Rhai's optimizer rewrites `x = x + y` into `x += y`, which for tensors is PyTorch's
     // in-place `__iadd__` (registered below): the two must stay distinct, so scripts are
     // run as written.

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod errors;
 pub mod explain_api;
 pub mod grad_hook;
+pub mod limits;
 pub mod output;
 pub mod random_api;
 pub mod registration;

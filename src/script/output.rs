@@ -49,7 +49,50 @@ pub fn print_line(text: &str) {
         return;
     }
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}");
+    if let Err(e) = writeln!(out, "{text}") {
+        write_failed(&e);
+    }
+}
+
+/// Writes `text` to standard output as it is (the command line's own messages).
+pub fn stdout_text(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        write_failed(&e);
+    }
+}
+
+/// Writes `text` to standard error as it is. A failure is ignored: there is nowhere left to
+/// report it, and the exit status still tells.
+pub fn stderr_text(text: &str) {
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Standard output is gone (a closed pipe, as in `tensh script.rhai | head -1`) or full (a
+/// full disk): Python raises `BrokenPipeError`/`OSError` from `print` and, uncaught, the
+/// script ends with it. tensh does the same: the error in Python's words on standard error,
+/// and exit status 1. Going on would lose output silently, or never end (`loop { print(1) }`).
+fn write_failed(e: &std::io::Error) -> ! {
+    stderr_text(&format!("{}\n", python_os_error(e)));
+    std::process::exit(1)
+}
+
+/// An I/O error as Python prints it: `BrokenPipeError: [Errno 32] Broken pipe`.
+pub fn python_os_error(e: &std::io::Error) -> String {
+    let Some(code) = e.raw_os_error() else {
+        return format!("OSError: {e}");
+    };
+    let class = match e.kind() {
+        std::io::ErrorKind::BrokenPipe => "BrokenPipeError",
+        _ => "OSError",
+    };
+    // Rust appends ` (os error N)` to the system's message; Python puts the number first.
+    let text = e.to_string();
+    let message = text
+        .strip_suffix(&format!(" (os error {code})"))
+        .unwrap_or(&text);
+    format!("{class}: [Errno {code}] {message}")
 }
 
 /// Writes a warning line to stderr (after flushing stdout), yellow when colour is on.
@@ -66,10 +109,9 @@ fn to_stderr(text: &str, paint: impl Fn(&str) -> String) {
     if captured(text) {
         return;
     }
-    let _ = std::io::stdout().flush();
     if color() {
-        eprintln!("{}", paint(text));
+        stderr_text(&format!("{}\n", paint(text)));
     } else {
-        eprintln!("{text}");
+        stderr_text(&format!("{text}\n"));
     }
 }

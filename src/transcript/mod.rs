@@ -5,6 +5,7 @@
 pub mod check;
 pub mod parse;
 
+use crate::script::output;
 use std::path::{Path, PathBuf};
 
 use similar::TextDiff;
@@ -24,11 +25,11 @@ pub fn main(args: &[String]) -> i32 {
         match a.as_str() {
             "--bless" => bless = true,
             "--help" | "-h" => {
-                print!("{USAGE}");
+                output::stdout_text(USAGE);
                 return 0;
             }
             flag if flag.starts_with("--") => {
-                eprint!("tensh test: unknown option {flag}\n{USAGE}");
+                output::stderr_text(&format!("tensh test: unknown option {flag}\n{USAGE}"));
                 return 2;
             }
             path => paths.push(PathBuf::from(path)),
@@ -40,14 +41,14 @@ pub fn main(args: &[String]) -> i32 {
     let mut files = Vec::new();
     for p in &paths {
         if let Err(e) = collect(p, &mut files) {
-            eprintln!("tensh test: cannot read {}: {e}", p.display());
+            output::stderr_text(&format!("tensh test: cannot read {}: {e}\n", p.display()));
             return 2;
         }
     }
     let (mut passed, mut failed) = (0, 0);
     for file in &files {
         let Ok(text) = std::fs::read_to_string(file) else {
-            eprintln!("tensh test: cannot read {}", file.display());
+            output::stderr_text(&format!("tensh test: cannot read {}\n", file.display()));
             failed += 1;
             continue;
         };
@@ -63,38 +64,41 @@ pub fn main(args: &[String]) -> i32 {
         passed += outcome.passed;
         let name = file.display().to_string();
         if outcome.failed == 0 {
-            println!("{name}: {} passed", outcome.passed);
+            output::stdout_text(&format!("{name}: {} passed\n", outcome.passed));
             continue;
         }
         if bless {
             match std::fs::write(file, &outcome.blessed) {
                 Ok(()) => {
-                    println!("{name}: blessed {} entries", outcome.failed);
+                    output::stdout_text(&format!("{name}: blessed {} entries\n", outcome.failed));
                     passed += outcome.failed;
                 }
                 Err(e) => {
-                    eprintln!("tensh test: cannot write {name}: {e}");
+                    output::stderr_text(&format!("tensh test: cannot write {name}: {e}\n"));
                     failed += outcome.failed;
                 }
             }
             continue;
         }
         failed += outcome.failed;
-        println!("{name}: {} failed", outcome.failed);
-        print!(
+        output::stdout_text(&format!("{name}: {} failed\n", outcome.failed));
+        output::stdout_text(&format!(
             "{}",
             TextDiff::from_lines(&text, &outcome.blessed)
                 .unified_diff()
                 .context_radius(3)
                 .header(&format!("{name} (expected)"), &format!("{name} (actual)"))
-        );
+        ));
     }
-    println!("{passed} passed, {failed} failed");
+    output::stdout_text(&format!("{passed} passed, {failed} failed\n"));
     i32::from(failed > 0)
 }
 
 /// Adds `path` (a file) or the transcripts under it (a folder, recursively, skipping hidden
-/// folders and `target`), sorted.
+/// folders and `target`), sorted. Inside a folder only regular files are read (a FIFO named
+/// `x.md` would block the run) and symbolic links to folders are not followed (a link to
+/// an ancestor would loop), as `find` does without `-L`; a path named on the command line is
+/// taken as given.
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if !path.is_dir() {
         std::fs::metadata(path)?;
@@ -107,11 +111,16 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     entries.sort();
     for p in entries {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if p.is_dir() {
+        let Ok(link) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if link.is_dir() {
             if !name.starts_with('.') && name != "target" {
                 collect(&p, out)?;
             }
-        } else if name.ends_with(".md") || name.ends_with(".tensh") {
+        } else if (name.ends_with(".md") || name.ends_with(".tensh"))
+            && std::fs::metadata(&p).is_ok_and(|m| m.is_file())
+        {
             out.push(p);
         }
     }

@@ -298,6 +298,16 @@ impl Storage {
         self.with_bytes(|b| b.to_vec())
     }
 
+    /// A copy of all bytes, or PyTorch's out-of-memory error when there is no room for it
+    /// (for copies a script asks for, whatever the storage's size).
+    pub fn try_to_vec(&self) -> Result<Vec<u8>> {
+        self.with_bytes(|b| {
+            let mut v = super::alloc::vec_with_capacity(b.len())?;
+            v.extend_from_slice(b);
+            Ok(v)
+        })
+    }
+
     /// Changes the size to `nbytes`, keeping the common prefix and zero-filling growth.
     pub fn resize(&self, nbytes: usize) -> Result<()> {
         if !self.resizable() {

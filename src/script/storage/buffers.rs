@@ -252,6 +252,7 @@ pub fn register(engine: &mut Engine) {
         Ok(Dynamic::from(b.len()))
     });
     crate::script::registration::method::<PyBuffer>(engine, "tolist", 0, |b, _| {
+        crate::script::limits::check_list("tolist()", b.len() as usize)?;
         Ok(Dynamic::from_array(
             b.values().into_iter().map(scalar_to_dynamic).collect(),
         ))

@@ -212,10 +212,11 @@ pub fn cast_untyped(s: &Storage, dtype: DType) -> RhaiResult<TypedStorage> {
 pub fn register(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
     engine.register_type_with_name::<TypedStorage>("TypedStorage");
-    for name in ["to_string", "to_debug"] {
-        engine.register_fn(name, |t: &mut TypedStorage| {
+    for name in ["to_string", "to_debug", "print", "debug"] {
+        engine.register_fn(name, |t: &mut TypedStorage| -> RhaiResult<String> {
             warn_deprecated();
-            typed_storage_repr(&t.values(), &t.dtype.to_string())
+            crate::script::limits::check_repr(t.len(), 3)?;
+            Ok(typed_storage_repr(&t.values(), &t.dtype.to_string()))
         });
     }
     engine.register_get("dtype", |t: &mut TypedStorage| t.dtype);
@@ -273,6 +274,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(t.storage.data_ptr() as INT))
     });
     m(engine, "tolist", 0, |t, _| {
+        crate::script::limits::check_list("tolist()", t.len())?;
         Ok(Dynamic::from(
             t.values()
                 .into_iter()

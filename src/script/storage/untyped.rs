@@ -60,12 +60,13 @@ pub fn refuse_type_conversion(a: &Args) -> RhaiResult<()> {
 pub fn register(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
     engine.register_type_with_name::<Storage>("UntypedStorage");
-    engine.register_fn("to_string", |s: &mut Storage| {
-        untyped_storage_repr(&s.to_vec())
-    });
-    engine.register_fn("to_debug", |s: &mut Storage| {
-        untyped_storage_repr(&s.to_vec())
-    });
+    for name in ["to_string", "to_debug", "print", "debug"] {
+        engine.register_fn(name, |s: &mut Storage| -> RhaiResult<String> {
+            // One line per byte, of at least three characters (` 0` and its newline).
+            crate::script::limits::check_repr(s.nbytes(), 3)?;
+            Ok(untyped_storage_repr(&s.to_vec()))
+        });
+    }
     engine.register_indexer_get(|s: &mut Storage, i: INT| -> RhaiResult<INT> {
         let j = StorageIndex::element(i, s.nbytes())?;
         Ok(s.byte(j).unwrap_or(0) as INT)
@@ -122,6 +123,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(s.resizable()))
     });
     registration::method::<Storage>(engine, "tolist", 0, |s, _| {
+        crate::script::limits::check_list("tolist()", s.nbytes())?;
         Ok(Dynamic::from(
             s.to_vec()
                 .into_iter()
@@ -130,7 +132,7 @@ pub fn register(r: &mut Registry) {
         ))
     });
     registration::method::<Storage>(engine, "clone", 0, |s, _| {
-        Ok(Dynamic::from(Storage::from_vec(s.to_vec())))
+        Ok(Dynamic::from(Storage::from_vec(s.try_to_vec().rhai()?)))
     });
     registration::method::<Storage>(engine, "fill_", 1, |s, a| {
         let v = crate::script::convert::to_scalar(a.req(0, "value", "fill_")?, "value")?;
