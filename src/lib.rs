@@ -13,6 +13,7 @@ pub fn version() -> String {
 
 pub mod cli;
 pub mod core;
+pub mod fuzz;
 pub mod print;
 pub mod repl;
 pub mod script;

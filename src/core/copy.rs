@@ -244,6 +244,25 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
     })
 }
 
+/// Visits every element in row-major order (conjugated when the tensor's conjugate bit is
+/// set), reading each straight from the storage: no copy of the tensor is made, so a
+/// reduction over a broadcast view of 2^28 elements takes no memory.
+pub fn for_each_scalar(t: &Tensor, mut f: impl FnMut(Scalar)) -> Result<()> {
+    let (l, d, s) = (t.layout(), t.dtype(), t.storage());
+    let w = d.itemsize() as i64;
+    let conj = t.is_conj();
+    s.with_bytes(|bytes| {
+        l.check_in_bounds(d.itemsize(), bytes.len())?;
+        for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
+            for i in 0..n as i64 {
+                let v = element::read(d, &bytes[((s0 + i * st) * w) as usize..]);
+                f(if conj { v.conj() } else { v });
+            }
+        });
+        Ok(())
+    })
+}
+
 /// The raw bytes of every element in row-major order (a contiguous image of the tensor).
 pub fn to_contiguous_bytes(t: &Tensor) -> Result<Vec<u8>> {
     let (l, d, s) = (t.layout(), t.dtype(), t.storage());

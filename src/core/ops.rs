@@ -333,16 +333,24 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     Ok(result)
 }
 
-/// The general sum: every element decoded, accumulated in f64 (floats), i64 (integers,
-/// wrapping) or complex f64.
+/// The general sum: every element decoded in row-major order, straight from the storage,
+/// accumulated in f64 (floats), i64 (integers, wrapping) or complex f64.
 fn sum_scalars(t: &Tensor, out: DType) -> Result<Scalar> {
-    let vals = copy::to_scalars(t)?;
     Ok(match out.kind() {
-        Kind::Complex => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
-        Kind::Float => Scalar::Float(vals.iter().map(|v| cast(out, *v).to_f64()).sum()),
-        _ => Scalar::Int(
-            vals.iter()
-                .fold(0i64, |acc, v| acc.wrapping_add(v.to_i64())),
-        ),
+        Kind::Complex => {
+            let mut acc = num_complex::Complex64::new(0.0, 0.0);
+            copy::for_each_scalar(t, |v| acc += v.to_complex())?;
+            Scalar::Complex(acc)
+        }
+        Kind::Float => {
+            let mut acc = 0.0f64;
+            copy::for_each_scalar(t, |v| acc += cast(out, v).to_f64())?;
+            Scalar::Float(acc)
+        }
+        _ => {
+            let mut acc = 0i64;
+            copy::for_each_scalar(t, |v| acc = acc.wrapping_add(v.to_i64()))?;
+            Scalar::Int(acc)
+        }
     })
 }

@@ -1,0 +1,289 @@
+//! tensh's own fuzzer: Rhai programs generated from the declarations (every name a script can
+//! call, with PyTorch's parameters), run to find inputs that panic, abort, hang or read a
+//! view wrongly. `tests/fuzz.rs` runs a bounded number with a fixed seed in `cargo test`;
+//! `scripts/fuzz.sh` runs them in child processes for as long as asked and minimizes what
+//! fails (`examples/fuzz.rs`).
+//!
+//! A program is a prelude (a pool of tensors, storages and sizes, and the checking
+//! functions of [`PRELUDE`]) and a list of statements, each a call wrapped in `try`, so one
+//! error never hides the statements after it. Values are biased to where bugs live: 0, ±1,
+//! the ends of `i64`, empty and broadcast shapes, every dtype, wrong types and keywords.
+
+pub mod values;
+
+use crate::script::signature::{self as table, Kind, Param};
+use values::Rng;
+
+/// Checking functions every program starts with.
+///
+/// `check_view(v, base)`: when `v` reads the storage of `base` (an `arange`, so each slot
+/// holds its own index) as int64, each element of `v` must hold the slot its size, stride
+/// and offset name: the brute-force offset model of the strided layout. `check_write(v, w)`
+/// fills `v` with -1 and checks that exactly the slots `v` names changed in `w`.
+/// A failure prints a line starting `FUZZ MISMATCH`; a caught error that is not a
+/// `Kind: message` string prints `FUZZ ERROR VALUE`.
+pub const PRELUDE: &str = r#"
+fn fuzz_slots(v) {
+    let sizes = v.size().tolist();
+    let strides = v.stride();
+    let slots = [];
+    let n = 1;
+    for s in sizes { n *= s; }
+    if n > 4096 { return (); }
+    for k in 0..n {
+        let rest = k;
+        let off = v.storage_offset();
+        let d = sizes.len() - 1;
+        while d >= 0 {
+            off += (rest % sizes[d]) * strides[d];
+            rest /= sizes[d];
+            d -= 1;
+        }
+        slots.push(off);
+    }
+    slots
+}
+fn fuzz_flat(l) {
+    if type_of(l) != "array" { return [l]; }
+    let out = [];
+    for x in l { out += fuzz_flat(x); }
+    out
+}
+fn fuzz_reads(v, base) {
+    type_of(v) == "Tensor" && v.dtype == torch::int64 && !v.is_conj()
+        && v.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
+        && v.untyped_storage().nbytes() == base.untyped_storage().nbytes()
+}
+fn check_view(v, base) {
+    if !fuzz_reads(v, base) { return; }
+    let slots = fuzz_slots(v);
+    if slots == () { return; }
+    let got = fuzz_flat(v.tolist());
+    if got != slots { print(`FUZZ MISMATCH read: slots ${slots} values ${got}`); }
+}
+fn check_write(v, w) {
+    if !fuzz_reads(v, w) { return; }
+    let slots = fuzz_slots(v);
+    if slots == () { return; }
+    let before = w.tolist();
+    try { v.fill_(-1); } catch { return; }
+    let after = w.tolist();
+    for i in 0..after.len() {
+        let want = if slots.contains(i) { -1 } else { before[i] };
+        if after[i] != want { print(`FUZZ MISMATCH write: slot ${i} is ${after[i]}, want ${want}`); }
+    }
+}
+fn fuzz_caught(e) {
+    if type_of(e) != "string" { print(`FUZZ ERROR VALUE ${e}`); }
+}
+"#;
+
+/// The pool of values statements work on (names declared by [`pool`]).
+const TENSORS: [&str; 4] = ["t0", "t1", "t2", "t3"];
+
+/// The statements that make the pool: small tensors of several dtypes and layouts.
+fn pool(rng: &mut Rng) -> Vec<String> {
+    let makers = [
+        "torch::arange(12.0).view(3, 4)",
+        "torch::arange(24).view(2, 3, 4).transpose(0, 2)",
+        "torch::zeros(0, 3)",
+        "torch::tensor(5.5)",
+        "torch::tensor([1, 2, 3], #{dtype: torch::int8}).expand(2, 3)",
+        "torch::tensor([torch::complex(1.0, 2.0), torch::complex(0.0, -1.0)])",
+        "torch::ones(2, 2, #{dtype: torch::bool})",
+        "torch::arange(6, #{dtype: torch::float16})",
+        "torch::randn(2, 3, #{requires_grad: true})",
+        "torch::randn(3).mul(2)",
+        "torch::frombuffer(bytearray([1, 2, 3, 4]), #{dtype: torch::int16})",
+        "torch::arange(10.0)[\"::3\"]",
+    ];
+    let mut out: Vec<String> = TENSORS
+        .iter()
+        .map(|t| format!("let {t} = {};", rng.pick(&makers)))
+        .collect();
+    out.push("let s0 = torch::UntypedStorage(8);".into());
+    out.push("let base = torch::arange(64);".into());
+    out
+}
+
+/// A receiver of `owner` (`None`: not fuzzed through a receiver).
+fn receiver(owner: &str, rng: &mut Rng) -> Option<String> {
+    let t = *rng.pick(&TENSORS);
+    Some(match owner {
+        "Tensor" => t.to_string(),
+        "UntypedStorage" => rng
+            .pick(&["s0".to_string(), format!("{t}.untyped_storage()")])
+            .clone(),
+        "TypedStorage" => format!("{t}.storage()"),
+        "Size" => format!("{t}.shape"),
+        "complex" => "torch::complex(1.5, -2.0)".to_string(),
+        "buffer" => "bytearray([1, 2, 3])".to_string(),
+        _ => return None,
+    })
+}
+
+/// Names a fuzzer must not call: they touch files, or change what later programs see.
+fn excluded(name: &str) -> bool {
+    name.contains("file") || name.contains("save") || name.contains("load")
+}
+
+/// The arguments of one call to a name of this kind: positionals, then a keyword map.
+fn arguments(kind: &Kind, rng: &mut Rng, wild: bool) -> Vec<String> {
+    let overload_params: Option<&[Param]> = match kind {
+        Kind::Parser(sig) if !sig.overloads.is_empty() => Some(&rng.pick(&sig.overloads).params),
+        _ => None,
+    };
+    let Some(params) = overload_params else {
+        // No declared parameters to follow (Python functions, C methods): a few values.
+        let n = match kind {
+            Kind::NoArgs { .. } if rng.chance(0.8) => 0,
+            Kind::OneArg { .. } if rng.chance(0.8) => 1,
+            _ => rng.below(4),
+        };
+        return (0..n).map(|_| values::any(rng, &TENSORS, wild)).collect();
+    };
+    let mut positional = Vec::new();
+    let mut keywords = Vec::new();
+    let mut by_keyword = false;
+    for p in params {
+        if p.optional && rng.chance(0.6) {
+            continue;
+        }
+        if p.keyword_only || by_keyword || (p.optional && rng.chance(0.2)) {
+            by_keyword = true;
+            let name = if wild && rng.chance(0.03) {
+                "dimm"
+            } else {
+                p.name
+            };
+            keywords.push(format!("{name}: {}", values::of(p.ty, rng, &TENSORS, wild)));
+        } else if !(wild && rng.chance(0.03)) {
+            positional.push(values::of(p.ty, rng, &TENSORS, wild));
+        }
+    }
+    if wild && rng.chance(0.05) {
+        positional.push(values::any(rng, &TENSORS, wild));
+    }
+    if !keywords.is_empty() {
+        positional.push(format!("#{{{}}}", keywords.join(", ")));
+    }
+    positional
+}
+
+/// One statement: a call of a declared name on a pool value, its result kept in the pool
+/// when it is a tensor and printed; or a view chain checked against the offset model; or an
+/// indexed read or write.
+fn statement(rng: &mut Rng, all: &[&'static crate::script::signature::Declaration]) -> String {
+    let slot = *rng.pick(&TENSORS);
+    let roll = rng.below(10);
+    if roll == 0 {
+        let index = values::index(rng);
+        return if rng.chance(0.5) {
+            format!("try {{ print({slot}[{index}]); }} catch (e) {{ fuzz_caught(e); }}")
+        } else {
+            let value = values::any(rng, &TENSORS, true);
+            format!("try {{ {slot}[{index}] = {value}; }} catch (e) {{ fuzz_caught(e); }}")
+        };
+    }
+    if roll <= 2 {
+        return view_chain(rng, all);
+    }
+    let d = loop {
+        let d = *rng.pick(all);
+        if !excluded(d.name) && (d.owner == "torch" || receiver(d.owner, rng).is_some()) {
+            break d;
+        }
+    };
+    let call = match (d.owner, d.kind()) {
+        ("torch", Kind::Property) => format!("torch::{}", d.name),
+        ("torch", kind) => format!(
+            "torch::{}({})",
+            d.name,
+            arguments(kind, rng, true).join(", ")
+        ),
+        (owner, Kind::Property) => {
+            format!("{}.{}", receiver(owner, rng).unwrap_or_default(), d.name)
+        }
+        (owner, kind) => format!(
+            "{}.{}({})",
+            receiver(owner, rng).unwrap_or_default(),
+            d.name,
+            arguments(kind, rng, true).join(", ")
+        ),
+    };
+    format!(
+        "try {{ let r = {call}; if type_of(r) == \"Tensor\" && r.numel() < 100000 {{ {slot} = r; }} print(r); }} catch (e) {{ fuzz_caught(e); }}"
+    )
+}
+
+/// Up to four Tensor methods that do not write, applied to a fresh view of an `arange`; the
+/// result is checked against the offset model, then written through. Mostly the methods
+/// the declarations call views, with small arguments of the declared types, so most chains
+/// get as far as the check.
+fn view_chain(rng: &mut Rng, all: &[&'static crate::script::signature::Declaration]) -> String {
+    let readers: Vec<_> = all
+        .iter()
+        .filter(|d| d.owner == "Tensor" && d.mutation().is_none() && !excluded(d.name))
+        .filter(|d| !matches!(d.kind(), Kind::Property))
+        .collect();
+    let views: Vec<_> = readers
+        .iter()
+        .filter(|d| d.doc.is_some_and(|doc| doc.contains("view")))
+        .copied()
+        .collect();
+    let mut code = String::from("try { let w = torch::arange(64); let v = w.view(4, 4, 4);");
+    for _ in 0..1 + rng.below(4) {
+        let wild = rng.chance(0.2);
+        let d = rng.pick(if wild { &readers } else { &views });
+        let args = arguments(d.kind(), rng, wild).join(", ");
+        code.push_str(&format!(" v = v.{}({args});", d.name));
+        code.push_str(" if type_of(v) == \"array\" && v.len() > 0 { v = v[0]; }");
+    }
+    code.push_str(" check_view(v, w); check_write(v, w); } catch (e) { fuzz_caught(e); }");
+    code
+}
+
+/// A generated program: its pool and its statements, joined into a script by [`Program::text`].
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The statements that make the pool.
+    pub setup: Vec<String>,
+    /// The generated statements, each a call (or chain) wrapped in `try`.
+    pub statements: Vec<String>,
+}
+
+impl Program {
+    /// The program as a script: the prelude, the pool, the statements.
+    pub fn text(&self) -> String {
+        let mut s = String::from(PRELUDE);
+        for line in self.setup.iter().chain(&self.statements) {
+            s.push_str(line);
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// The program number `n` of the run seeded with `seed`, of `len` statements: the same
+/// numbers give the same program, so any failure can be replayed from two numbers.
+pub fn program(seed: u64, n: u64, len: usize) -> Program {
+    let mut rng = Rng::new(seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let all = table::all();
+    Program {
+        setup: pool(&mut rng),
+        statements: (0..len).map(|_| statement(&mut rng, &all)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_are_reproducible_and_varied() {
+        let a = program(7, 3, 50).text();
+        assert_eq!(a, program(7, 3, 50).text());
+        assert_ne!(a, program(7, 4, 50).text());
+        assert!(a.contains("check_view"), "view chains are generated");
+    }
+}

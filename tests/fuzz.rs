@@ -1,0 +1,64 @@
+//! A bounded run of tensh's fuzzer (`tensh::fuzz`) in `cargo test`: a fixed seed, so the same
+//! programs every run. Each program runs in a fresh session; none may end in an internal
+//! error (a panic the session caught) or print `FUZZ MISMATCH` (a view reading or writing
+//! other storage slots than its sizes, strides and offset name). `scripts/fuzz.sh` runs the
+//! same generator for as long as asked, in child processes that also catch aborts and hangs.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tensh::script::session::Session;
+
+/// Programs in the bounded run, and statements in each.
+const PROGRAMS: u64 = 1500;
+const STATEMENTS: usize = 60;
+/// The most a program may take before the session is told to stop (Rhai-level loops only).
+const PROGRAM_LIMIT: Duration = Duration::from_secs(20);
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+#[test]
+fn generated_programs_never_panic_and_views_read_and_write_their_slots() {
+    let mut failures = Vec::new();
+    let mut calls = 0;
+    for n in 0..PROGRAMS {
+        let program = tensh::fuzz::program(1, n, STATEMENTS);
+        calls += program.setup.len() + program.statements.len();
+        let code = program.text();
+        tensh::script::output::start_capture();
+        let mut session = Session::new();
+        session.stop_when(&STOP);
+        let start = Instant::now();
+        let done = AtomicBool::new(false);
+        let result = std::thread::scope(|s| {
+            s.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if start.elapsed() > PROGRAM_LIMIT {
+                        STOP.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+            let r = session.eval(&code);
+            done.store(true, Ordering::Relaxed);
+            r
+        });
+        let out = tensh::script::output::take_capture();
+        session.reset();
+        if let Err(e) = &result
+            && (e.message.contains("InternalError") || e.message.contains("KeyboardInterrupt"))
+        {
+            failures.push(format!("program {n}: {}", e.message));
+        }
+        if let Some(line) = out.lines().find(|l| l.starts_with("FUZZ MISMATCH")) {
+            failures.push(format!("program {n}: {line}"));
+        }
+    }
+    assert!(calls >= 90_000, "{calls} statements");
+    assert!(
+        failures.is_empty(),
+        "replay with `cargo run --release --example fuzz -- --print 1 N`:\n{}",
+        failures.join("\n")
+    );
+}
