@@ -94,3 +94,15 @@ fn lists_and_reprs_too_large_for_a_script_are_memory_errors() {
         assert!(e.starts_with("MemoryError: "), "{code}: {e}");
     }
 }
+
+#[test]
+fn splitting_into_more_pieces_than_memory_holds_is_an_allocation_error() {
+    // 170 million views of a 4-element tensor: about 60 GB of view records, asked for first.
+    let e = run("torch::arange(4).tensor_split(170000000);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let out = run("print(torch::arange(10).tensor_split(4));").expect("a small split works");
+    assert_eq!(
+        out,
+        "[tensor([0, 1, 2]), tensor([3, 4, 5]), tensor([6, 7]), tensor([8, 9])]\n"
+    );
+}

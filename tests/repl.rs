@@ -187,3 +187,17 @@ fn has_colour(text: &str) -> bool {
         }
     })
 }
+
+#[test]
+fn pasted_and_typed_ahead_lines_all_run() {
+    // Several lines arriving at once (a paste without bracketed paste, or lines typed while
+    // code runs) are kept, each run in turn, a multi-line block included.
+    let mut p = spawn(&temp_history("paste"), None);
+    p.send("let a = 40\rlet b = 2\rfn twice(x) {\rx * 2\r}\ra + b\rtwice(b)\r")
+        .unwrap();
+    p.expect("42").unwrap();
+    p.expect("4").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("[a, b]").unwrap();
+    p.expect("[40, 2]").unwrap();
+}

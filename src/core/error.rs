@@ -25,6 +25,8 @@ pub enum ErrorKind {
     Recursion,
     /// `MemoryError`: a value larger than tensh lets a script's lists and strings grow.
     Memory,
+    /// `NameError`: a function no module or script defines.
+    Name,
 }
 
 impl ErrorKind {
@@ -41,6 +43,7 @@ impl ErrorKind {
             ErrorKind::ZeroDivision => "ZeroDivisionError",
             ErrorKind::Recursion => "RecursionError",
             ErrorKind::Memory => "MemoryError",
+            ErrorKind::Name => "NameError",
         }
     }
 }

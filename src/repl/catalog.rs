@@ -57,7 +57,11 @@ impl Catalog {
             false,
         );
         for (namespace, mut name, first, arity) in entries {
-            if is_internal(&name) || name == "to_string" || name == "to_debug" {
+            // The reprs (and `print`/`debug` of the types whose repr can fail) are Rhai's
+            // hooks, not methods a script calls.
+            if is_internal(&name)
+                || ["to_string", "to_debug", "print", "debug"].contains(&name.as_str())
+            {
                 continue;
             }
             name = crate::script::renamed::as_written(&name).to_string();

@@ -27,6 +27,9 @@ pub fn new_engine() -> Engine {
     // run as written.
     engine.set_optimization_level(rhai::OptimizationLevel::None);
     engine.on_print(output::print_line);
+    // A call of nothing: Python's NameError/AttributeError/TypeError, not Rhai's error map.
+    #[allow(deprecated)]
+    engine.on_missing_function(super::missing::on_missing);
     engine.on_debug(|text, _, _| output::print_line(text));
     #[allow(deprecated)]
     engine.on_parse_token(|token, _, _| match token {

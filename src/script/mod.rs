@@ -10,6 +10,7 @@ pub mod errors;
 pub mod explain_api;
 pub mod grad_hook;
 pub mod limits;
+pub mod missing;
 pub mod output;
 pub mod random_api;
 pub mod registration;

@@ -107,12 +107,24 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     split(t, split_size, d as i64)
 }
 
-/// `n` pieces made by `piece(i)`, with room for them reserved through `core::alloc` first:
-/// a count no memory can hold (`unbind` of an `expand(1 << 40)`) is PyTorch's allocation
-/// error, not an abort after the process has grown to fill the machine.
+/// The bytes one view of `ndim` dimensions takes beyond its handle: its record (autograd
+/// state, storage handle, flags) and its sizes and strides.
+const VIEW_BYTES: u128 = 256;
+
+/// `n` pieces made by `piece(i)`, with room for them, and for the views themselves, asked of
+/// `core::alloc` first: a count no memory can hold (`unbind` of an `expand(1 << 40)`,
+/// `tensor_split` into 10^8 sections) is PyTorch's allocation error, not an abort after the
+/// process has grown to fill the machine.
 fn make_pieces(n: i64, mut piece: impl FnMut(i64) -> Result<Tensor>) -> Result<Vec<Tensor>> {
-    let mut out = crate::core::memory::alloc::vec_with_capacity(n.max(0) as usize)?;
-    for i in 0..n {
+    let n = n.max(0) as usize;
+    let ndim = 8; // a generous guess: the probe only has to be of the right order
+    let bytes = n as u128 * (VIEW_BYTES + 16 * ndim);
+    let probe: Vec<u8> = crate::core::memory::alloc::vec_with_capacity(
+        usize::try_from(bytes).unwrap_or(usize::MAX),
+    )?;
+    drop(probe);
+    let mut out = crate::core::memory::alloc::vec_with_capacity(n)?;
+    for i in 0..n as i64 {
         out.push(piece(i)?);
     }
     Ok(out)
@@ -151,14 +163,11 @@ pub fn tensor_split_sections(t: &Tensor, sections: i64, dim: i64) -> Result<Vec<
         ));
     }
     let (base, extra) = (size / sections, size % sections);
-    let mut out = crate::core::memory::alloc::vec_with_capacity(sections as usize)?;
-    let mut start = 0;
-    for i in 0..sections {
-        let len = base + if i < extra { 1 } else { 0 };
-        out.push(narrow(t, d as i64, start, len)?);
-        start += len;
-    }
-    Ok(out)
+    // Piece i starts after i pieces of `base` and the longer ones before it.
+    make_pieces(sections, |i| {
+        let start = i * base + i.min(extra);
+        narrow(t, d as i64, start, base + i64::from(i < extra))
+    })
 }
 
 /// `t.tensor_split(indices, dim)`: pieces between the given indices (clamped to the size).
