@@ -227,21 +227,12 @@ fn fill_run_here(run: &mut [u8], pattern: &[u8]) {
 
 /// Every element in row-major order, decoded.
 pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
-    let (l, d, s) = (t.layout(), t.dtype(), t.storage());
-    let w = d.itemsize() as i64;
-    s.with_bytes(|bytes| {
-        l.check_in_bounds(d.itemsize(), bytes.len())?;
-        let mut out = super::memory::alloc::vec_with_capacity(l.numel().max(0) as usize)?;
-        for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
-            for i in 0..n as i64 {
-                out.push(element::read(d, &bytes[((s0 + i * st) * w) as usize..]));
-            }
-        });
-        if t.is_conj() {
-            out.iter_mut().for_each(|v| *v = v.conj());
-        }
-        Ok(out)
-    })
+    // Out-of-bounds layouts are refused before room for their elements is asked for.
+    let l = t.layout();
+    l.check_in_bounds(t.dtype().itemsize(), t.storage().nbytes())?;
+    let mut out = super::memory::alloc::vec_with_capacity(l.numel().max(0) as usize)?;
+    for_each_scalar(t, |v| out.push(v))?;
+    Ok(out)
 }
 
 /// Visits every element in row-major order (conjugated when the tensor's conjugate bit is
