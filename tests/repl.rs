@@ -201,3 +201,19 @@ fn pasted_and_typed_ahead_lines_all_run() {
     p.send_line("[a, b]").unwrap();
     p.expect("[40, 2]").unwrap();
 }
+
+#[test]
+fn ctrl_d_inside_a_block_drops_the_block_and_keeps_the_session() {
+    let mut p = spawn(&temp_history("ctrld-block"), None);
+    p.send_line("let kept = 5;").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("fn unfinished(x) {").unwrap();
+    p.expect("... ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("kept * 2").unwrap();
+    p.expect("10").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+    assert!(exit_status(&p).contains(", 0)"), "{}", exit_status(&p));
+}

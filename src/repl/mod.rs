@@ -83,6 +83,9 @@ pub fn run(color: bool) -> i32 {
                 *variables.borrow_mut() = console.variables();
             }
             Err(ReadlineError::Interrupted) => console.cancel(),
+            // Ctrl-D inside a block drops the block, as Ctrl-C does; on an empty `>>> ` line
+            // it ends the session.
+            Err(ReadlineError::Eof) if console.prompt() != console::PROMPT => console.cancel(),
             Err(ReadlineError::Eof) => return 0,
             Err(e) => {
                 output::stderr_text(&format!("tensh: {e}\n"));
