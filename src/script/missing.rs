@@ -14,6 +14,7 @@ use rhai::{Dynamic, Engine, EvalContext};
 use super::args::Args;
 use super::errors::{RhaiResult, to_rhai};
 use super::return_types::ReturnTuple;
+use super::signature::Owner;
 use super::storage::buffers::{BufferKind, PyBuffer};
 use super::storage::typed::TypedStorage;
 use super::values::{PyComplex, Size};
@@ -49,28 +50,28 @@ fn native_exists(engine: &Engine, name: &str, arity: usize) -> bool {
     })
 }
 
-/// The declarations' owner of a receiver, with its Python type name as `AttributeError`
-/// prints it.
+/// The declarations' owner of a receiver (its `Owner` constant), with its Python type name
+/// as `AttributeError` prints it.
 fn owner_of(v: &Dynamic) -> Option<(&'static str, String)> {
     Some(if v.is::<Tensor>() {
-        ("Tensor", "Tensor".into())
+        (Tensor::OWNER, "Tensor".into())
     } else if v.is::<Storage>() {
-        ("UntypedStorage", "torch.storage.UntypedStorage".into())
+        (Storage::OWNER, "torch.storage.UntypedStorage".into())
     } else if v.is::<TypedStorage>() {
-        ("TypedStorage", "torch.storage.TypedStorage".into())
+        (TypedStorage::OWNER, "torch.storage.TypedStorage".into())
     } else if v.is::<Size>() {
-        ("Size", "torch.Size".into())
+        (Size::OWNER, "torch.Size".into())
     } else if v.is::<PyComplex>() {
-        ("complex", "complex".into())
+        (PyComplex::OWNER, "complex".into())
     } else if let Some(r) = v.read_lock::<ReturnTuple>() {
-        ("return_types", format!("torch.return_types.{}", r.kind))
+        (ReturnTuple::OWNER, format!("torch.return_types.{}", r.kind))
     } else if let Some(b) = v.read_lock::<PyBuffer>() {
         let class = match b.kind {
             BufferKind::Array(..) => "array.array",
             BufferKind::ByteArray => "bytearray",
             BufferKind::Bytes => "bytes",
         };
-        ("buffer", class.into())
+        (PyBuffer::OWNER, class.into())
     } else {
         return None;
     })

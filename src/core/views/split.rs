@@ -107,9 +107,9 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     split(t, split_size, d as i64)
 }
 
-/// The bytes one view of `ndim` dimensions takes beyond its handle: its record (autograd
-/// state, storage handle, flags) and its sizes and strides.
-const VIEW_BYTES: u128 = 256;
+/// The bytes one view takes beyond its handle, to the right order: its record (autograd
+/// state, storage handle, flags) and its sizes and strides (room for 8 dimensions).
+const VIEW_BYTES: u128 = 256 + 16 * 8;
 
 /// `n` pieces made by `piece(i)`, with room for them, and for the views themselves, asked of
 /// `core::alloc` first: a count no memory can hold (`unbind` of an `expand(1 << 40)`,
@@ -117,8 +117,7 @@ const VIEW_BYTES: u128 = 256;
 /// process has grown to fill the machine.
 fn make_pieces(n: i64, mut piece: impl FnMut(i64) -> Result<Tensor>) -> Result<Vec<Tensor>> {
     let n = n.max(0) as usize;
-    let ndim = 8; // a generous guess: the probe only has to be of the right order
-    let bytes = n as u128 * (VIEW_BYTES + 16 * ndim);
+    let bytes = n as u128 * VIEW_BYTES;
     let probe: Vec<u8> = crate::core::memory::alloc::vec_with_capacity(
         usize::try_from(bytes).unwrap_or(usize::MAX),
     )?;
