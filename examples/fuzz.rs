@@ -23,6 +23,8 @@ enum Outcome {
     Signal,
     /// Still running after the time limit.
     Hang,
+    /// A line `FUZZ ERROR VALUE`: a caught error that was not a `Kind: message` string.
+    ErrorValue,
 }
 
 struct Run {
@@ -68,6 +70,7 @@ fn run(bin: &Path, code: &str, dir: &Path, limit: Duration) -> Run {
         Some(s) if s.code().is_none() => Outcome::Signal,
         Some(s) if s.code() == Some(101) || stderr.contains("InternalError") => Outcome::Panic,
         _ if stdout.contains("FUZZ MISMATCH") => Outcome::Mismatch,
+        _ if error_values > 0 => Outcome::ErrorValue,
         _ => Outcome::Clean,
     };
     Run {

@@ -1,7 +1,8 @@
 //! A bounded run of tensh's fuzzer (`tensh::fuzz`) in `cargo test`: a fixed seed, so the same
 //! programs every run. Each program runs in a fresh session; none may end in an internal
-//! error (a panic the session caught) or print `FUZZ MISMATCH` (a view reading or writing
-//! other storage slots than its sizes, strides and offset name). `scripts/fuzz.sh` runs the
+//! error (a panic the session caught), print `FUZZ MISMATCH` (a view reading or writing
+//! other storage slots than its sizes, strides and offset name) or `FUZZ ERROR VALUE` (an
+//! error caught as something other than a `Kind: message` string). `scripts/fuzz.sh` runs the
 //! same generator for as long as asked, in child processes that also catch aborts and hangs.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,7 +52,10 @@ fn generated_programs_never_panic_and_views_read_and_write_their_slots() {
         {
             failures.push(format!("program {n}: {}", e.message));
         }
-        if let Some(line) = out.lines().find(|l| l.starts_with("FUZZ MISMATCH")) {
+        if let Some(line) = out
+            .lines()
+            .find(|l| l.starts_with("FUZZ MISMATCH") || l.starts_with("FUZZ ERROR VALUE"))
+        {
             failures.push(format!("program {n}: {line}"));
         }
     }

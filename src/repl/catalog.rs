@@ -27,6 +27,7 @@ pub struct Catalog {
 fn is_internal(name: &str) -> bool {
     name.starts_with("index$")
         || name.starts_with("set$")
+        || name == crate::script::caught::CAUGHT_HOOK
         || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
 }
 

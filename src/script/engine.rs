@@ -44,6 +44,7 @@ pub fn new_engine() -> Engine {
         other => other,
     });
     display::register(&mut engine);
+    super::caught::register(&mut engine);
     values_api::register(&mut engine);
     complex_api::register(&mut engine);
     return_types::register(&mut engine);

@@ -7,7 +7,8 @@
 //! name takes that many arguments at all: then nothing ran and the call is certainly
 //! missing. Other failures keep their own error.
 
-use std::collections::HashSet;
+use std::any::TypeId;
+use std::collections::HashMap;
 
 use rhai::{Dynamic, Engine, EvalContext};
 
@@ -24,29 +25,55 @@ use crate::core::memory::storage::Storage;
 use crate::core::tensor::Tensor;
 
 thread_local! {
-    /// `(name, arguments)` of every native function (computed at the first missing call).
-    static NATIVE: std::cell::OnceCell<HashSet<(String, usize)>> = const { std::cell::OnceCell::new() };
+    /// The first parameter's type of every form of every native function, by `(name,
+    /// arguments)` (computed at the first missing call).
+    static NATIVE: std::cell::OnceCell<HashMap<(String, usize), Vec<TypeId>>> =
+        const { std::cell::OnceCell::new() };
 }
 
-/// Whether some native function (tensh's or Rhai's standard library's, outside modules)
-/// is named `name` and takes `arity` arguments.
-fn native_exists(engine: &Engine, name: &str, arity: usize) -> bool {
-    NATIVE.with(|set| {
-        set.get_or_init(|| {
-            engine
-                .collect_fn_metadata(
+/// The first parameter types of the native functions (tensh's or Rhai's standard
+/// library's, outside modules) named `name` taking `arity` arguments; `None` if there are
+/// none.
+fn native_firsts(engine: &Engine, name: &str, arity: usize) -> Option<Vec<TypeId>> {
+    NATIVE.with(|forms| {
+        forms
+            .get_or_init(|| {
+                let mut all: HashMap<(String, usize), Vec<TypeId>> = HashMap::new();
+                let forms = engine.collect_fn_metadata(
                     None,
                     |info| {
-                        info.namespace
-                            .is_empty()
-                            .then(|| (info.metadata.name.to_string(), info.metadata.num_params))
+                        let m = info.metadata;
+                        info.namespace.is_empty().then(|| {
+                            (
+                                (m.name.to_string(), m.num_params),
+                                m.param_types.first().copied(),
+                            )
+                        })
                     },
                     true,
-                )
-                .into_iter()
-                .collect()
-        })
-        .contains(&(name.to_string(), arity))
+                );
+                for (key, first) in forms {
+                    all.entry(key).or_default().extend(first);
+                }
+                all
+            })
+            .get(&(name.to_string(), arity))
+            .cloned()
+    })
+}
+
+/// Whether some native function is named `name` and takes `arity` arguments.
+fn native_exists(engine: &Engine, name: &str, arity: usize) -> bool {
+    native_firsts(engine, name, arity).is_some()
+}
+
+/// Whether some form of the native `name` taking `arity` arguments takes `receiver` first.
+fn native_takes(engine: &Engine, name: &str, arity: usize, receiver: &Dynamic) -> bool {
+    let id = receiver.type_id();
+    native_firsts(engine, name, arity).is_some_and(|firsts| {
+        firsts
+            .iter()
+            .any(|t| *t == id || *t == TypeId::of::<Dynamic>())
     })
 }
 
@@ -97,7 +124,16 @@ pub fn on_missing(
     is_method: bool,
     ctx: EvalContext,
 ) -> RhaiResult<Option<Dynamic>> {
-    if native_exists(ctx.engine(), name, args.len()) {
+    // A form exists for these arguments' count: for a method, it must take this receiver
+    // (otherwise the receiver has no such method); for a function, some other argument's
+    // type is wrong, which Rhai's error says (in Python's words, see `rhai_errors`).
+    // (Rhai also calls the hook after a native method raised, with a temporary receiver
+    // already moved out and left as `()`: then the method's own error stands.)
+    let takes_receiver = is_method
+        && args
+            .first()
+            .is_some_and(|r| r.is_unit() || native_takes(ctx.engine(), name, args.len(), r));
+    if (!is_method && native_exists(ctx.engine(), name, args.len())) || takes_receiver {
         return Ok(None);
     }
     // A script's own function of that name (any arity up to Rhai's limit of arguments):

@@ -2,6 +2,7 @@
 //! as `Kind: message` strings.
 
 pub mod args;
+pub mod caught;
 pub mod complex_api;
 pub mod convert;
 pub mod display;
@@ -17,6 +18,7 @@ pub mod registration;
 pub mod registry;
 pub mod renamed;
 pub mod return_types;
+pub mod rhai_errors;
 pub mod session;
 pub mod signature;
 pub mod storage;

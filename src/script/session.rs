@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, LexError, ParseErrorType, Position, Scope};
 
+use super::caught::bind_caught_errors;
 use super::engine::new_engine;
-use super::errors::error_text;
+use super::rhai_errors::{Failure, Names, python_words};
 
 /// A script or REPL session.
 pub struct Session {
@@ -60,10 +61,17 @@ pub struct ScriptError {
 }
 
 impl ScriptError {
-    fn from_rhai(e: &EvalAltResult) -> ScriptError {
+    /// The error `e` reports; Rhai's own errors are put in Python's words, asking `names`
+    /// about the program.
+    fn from_rhai(e: &EvalAltResult, names: &Names) -> ScriptError {
         let pos = innermost_position(e);
+        let message = if is_raised(e) {
+            super::errors::error_text(e)
+        } else {
+            python_words(&Failure::from_error(e), names)
+        };
         ScriptError {
-            message: error_text(e),
+            message,
             line: pos.line(),
             column: pos.position(),
             raised: is_raised(e),
@@ -168,7 +176,7 @@ impl Session {
         scope.push_dynamic("value", value.clone());
         self.engine
             .eval_expression_with_scope::<String>(&mut scope, "to_debug(value)")
-            .map_err(|e| ScriptError::from_rhai(&e))
+            .map_err(|e| ScriptError::from_rhai(&e, &self.names()))
     }
 
     /// Runs `code`, keeping its variables and functions, and returns the value of its last
@@ -197,9 +205,10 @@ impl Session {
         if let Some(flag) = self.interrupt {
             flag.store(false, Ordering::Relaxed);
         }
+        let code = bind_caught_errors(&self.engine, code);
         let ast = self
             .engine
-            .compile_with_scope(&self.scope, code)
+            .compile_with_scope(&self.scope, &code)
             .map_err(|e| {
                 let pos = e.1;
                 ScriptError {
@@ -214,6 +223,19 @@ impl Session {
             .engine
             .eval_ast_with_scope::<Dynamic>(&mut self.scope, &merged);
         self.functions = merged.clone_functions_only();
-        result.map_err(|e| ScriptError::from_rhai(&e))
+        result.map_err(|e| ScriptError::from_rhai(&e, &self.names()))
+    }
+
+    /// What error translation may ask about this session's program.
+    fn names(&self) -> Names<'_> {
+        Names {
+            engine: &self.engine,
+            script_params: Box::new(|name| {
+                self.functions
+                    .iter_functions()
+                    .find(|f| f.name == name)
+                    .map(|f| f.params.iter().map(|p| p.to_string()).collect())
+            }),
+        }
     }
 }
