@@ -12,6 +12,7 @@ use super::creation::from_scalars;
 use super::dtype::{DType, Kind};
 use super::error::{Result, TorchError, wrap_dim};
 use super::kernels::sum::cascade_sum;
+use super::memory::alloc;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::views::permute;
@@ -298,6 +299,11 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     }
     // Kept dims first, then reduced dims: each output's values are consecutive.
     let kept: Vec<usize> = (0..ndim).filter(|d| !reduced.contains(d)).collect();
+    // PyTorch allocates the output first, so an output too large to exist (a reduction over
+    // an empty dimension keeps the huge others) fails with its size in bytes.
+    let kept_sizes: Vec<i64> = kept.iter().map(|&d| sizes[d]).collect();
+    let out_bytes = alloc::contiguous_nbytes(&kept_sizes, out_dtype.itemsize())?;
+    drop(alloc::zeroed_bytes(out_bytes)?);
     let order: Vec<i64> = kept.iter().chain(&reduced).map(|&d| d as i64).collect();
     let arranged = if ndim == 0 {
         t.clone()
@@ -315,7 +321,8 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     let inner = reduced.len() == 1
         && reduced[0] == ndim.saturating_sub(1)
         && layout.strides.last().is_none_or(|s| *s == 1);
-    let mut results = Vec::with_capacity(outputs);
+    // The outputs may be many (a reduction over an empty dimension keeps the others).
+    let mut results = alloc::vec_with_capacity(outputs)?;
     let mut scratch = Vec::new();
     for o in 0..outputs {
         let slice = if row == 0 {
