@@ -27,6 +27,18 @@ pub enum ErrorKind {
     Memory,
     /// `NameError`: a function no module or script defines.
     Name,
+    /// `UnpicklingError`: a file `torch.load` refuses or cannot read.
+    Unpickling,
+    /// `KeyError`: a missing key (a pickle's memo).
+    Key,
+    /// `EOFError`: input ended before a pickle did.
+    Eof,
+    /// `UnicodeDecodeError`: text that is not UTF-8.
+    UnicodeDecode,
+    /// `FileNotFoundError`: a path that does not exist.
+    FileNotFound,
+    /// `OverflowError`: a Python integer too large for a C `long`.
+    Overflow,
 }
 
 impl ErrorKind {
@@ -44,6 +56,12 @@ impl ErrorKind {
             ErrorKind::Recursion => "RecursionError",
             ErrorKind::Memory => "MemoryError",
             ErrorKind::Name => "NameError",
+            ErrorKind::Unpickling => "UnpicklingError",
+            ErrorKind::Key => "KeyError",
+            ErrorKind::Eof => "EOFError",
+            ErrorKind::UnicodeDecode => "UnicodeDecodeError",
+            ErrorKind::FileNotFound => "FileNotFoundError",
+            ErrorKind::Overflow => "OverflowError",
         }
     }
 }
@@ -58,6 +76,14 @@ pub struct TorchError {
 }
 
 impl TorchError {
+    /// An error of `kind` with this message.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        TorchError {
+            kind,
+            message: message.into(),
+        }
+    }
+
     /// A `RuntimeError` with this message.
     pub fn runtime(message: impl Into<String>) -> Self {
         TorchError {

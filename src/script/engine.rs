@@ -72,6 +72,7 @@ pub fn new_engine() -> Engine {
         storage::untyped::register_files_and_sharing(&mut r);
         storage::untyped::register_devices(&mut r);
         torch_module::register(&mut r);
+        super::files::register(&mut r);
     }
     torch.set_sub_module("UntypedStorage", storage::untyped::untyped_storage_module());
     for (class, dtype) in storage::typed::LEGACY_CLASSES {

@@ -9,6 +9,7 @@ pub mod display;
 pub mod engine;
 pub mod errors;
 pub mod explain_api;
+pub mod files;
 pub mod grad_hook;
 pub mod limits;
 pub mod missing;

@@ -1,0 +1,65 @@
+//! Files in PyTorch's own formats: `torch::save` and `torch::load` (the zip checkpoint of
+//! `torch.save`, read as `weights_only=True` reads it: no code from a file ever runs).
+
+pub mod archive;
+pub mod load;
+pub mod pickle;
+pub mod save;
+pub mod unpickle;
+
+use rhai::Dynamic;
+
+use super::errors::{IntoRhai, to_rhai};
+use super::registry::Registry;
+use crate::core::error::TorchError;
+
+/// A path argument: a string (PyTorch also takes `os.PathLike` and open files).
+fn path_of(v: &Dynamic, func: &str) -> super::errors::RhaiResult<String> {
+    if v.is_string() {
+        Ok(v.to_string())
+    } else {
+        Err(to_rhai(TorchError::type_error(format!(
+            "{func}(): tensh takes a file name (str), got {}",
+            super::convert::py_type_name(v)
+        ))))
+    }
+}
+
+/// Registers `torch::save` and `torch::load`.
+pub fn register(r: &mut Registry) {
+    r.function("save", 2, |a| {
+        // `None` is a value to save, so the object is read without `get`'s unit filter.
+        let obj = a
+            .pos
+            .first()
+            .or_else(|| a.kw.get("obj"))
+            .cloned()
+            .ok_or_else(|| {
+                to_rhai(TorchError::type_error(
+                    "save() missing 2 required positional arguments: 'obj' and 'f'",
+                ))
+            })?;
+        let path = path_of(a.req(1, "f", "save")?, "save")?;
+        save::save(&obj, &path).rhai()?;
+        Ok(Dynamic::UNIT)
+    });
+    r.function("load", 1, |a| {
+        let path = path_of(a.req(0, "f", "load")?, "load")?;
+        if !a.bool_or(usize::MAX, "weights_only", true)? {
+            return Err(to_rhai(TorchError::new(
+                crate::core::error::ErrorKind::NotImplemented,
+                "tensh never runs code from a file: torch::load reads what weights_only=True allows, and weights_only=false is refused",
+            )));
+        }
+        if let Some(loc) = a.get(usize::MAX, "map_location")
+            && !loc.is::<super::values::Device>()
+            && loc.to_string() != "cpu"
+        {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "tensh has only the CPU: map_location must be \"cpu\", got {loc}"
+            ))));
+        }
+        let mmap = a.bool_or(usize::MAX, "mmap", false)?;
+        load::load(&path, load::LoadOptions { mmap }).rhai()
+    });
+}

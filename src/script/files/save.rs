@@ -1,0 +1,252 @@
+//! `torch.save(obj, f)`: a script's value as PyTorch's zip checkpoint. Every storage is
+//! written once, as one record, however many tensors view it (a one-row slice of a big
+//! tensor saves the whole storage, as in PyTorch); tensors refer to it by key with their
+//! own offset, sizes and strides, so sharing survives a round trip.
+
+use std::io::BufWriter;
+
+use rhai::{Array, Dynamic, Map};
+
+use super::archive;
+use super::pickle::{Pickled, dumps};
+use crate::core::dtype::DType;
+use crate::core::error::{ErrorKind, Result, TorchError};
+use crate::core::memory::storage::Storage;
+use crate::core::tensor::Tensor;
+use crate::script::storage::typed::{LEGACY_CLASSES, TypedStorage};
+use crate::script::values::{PyComplex, Size};
+
+/// The storages met so far, in order: each with the dtype it was seen as.
+struct Storages {
+    seen: Vec<(Storage, DType)>,
+}
+
+impl Storages {
+    /// The key of `storage` seen as `dtype` (a new key for a storage not seen before), or
+    /// PyTorch's error when it was seen as another dtype.
+    fn key(&mut self, storage: &Storage, dtype: DType) -> Result<usize> {
+        if let Some(i) = self.seen.iter().position(|(s, _)| s.is_same(storage)) {
+            if self.seen[i].1 != dtype {
+                return Err(TorchError::runtime(
+                    "Cannot save multiple tensors or storages that view the same data as different types",
+                ));
+            }
+            return Ok(i);
+        }
+        self.seen.push((storage.clone(), dtype));
+        Ok(self.seen.len() - 1)
+    }
+}
+
+/// The legacy class of a dtype (`FloatStorage`), if it has one.
+fn legacy_class(dtype: DType) -> Option<&'static str> {
+    LEGACY_CLASSES
+        .iter()
+        .find(|(_, d)| *d == dtype)
+        .map(|(c, _)| *c)
+}
+
+fn global(module: &'static str, name: &str) -> Pickled {
+    Pickled::Global(module, name.to_string())
+}
+
+/// The persistent id of a storage record: `('storage', class, key, 'cpu', numel)`.
+fn storage_id(class: Pickled, key: usize, numel: usize) -> Pickled {
+    Pickled::Persistent(Box::new(Pickled::Tuple(vec![
+        Pickled::Str("storage".into()),
+        class,
+        Pickled::Str(key.to_string()),
+        Pickled::Str("cpu".into()),
+        Pickled::Int(numel as i64),
+    ])))
+}
+
+fn ints(v: &[i64]) -> Pickled {
+    Pickled::Tuple(v.iter().map(|&i| Pickled::Int(i)).collect())
+}
+
+fn tensor(t: &Tensor, storages: &mut Storages) -> Result<Pickled> {
+    if t.is_conj() {
+        return Err(TorchError::new(
+            ErrorKind::NotImplemented,
+            "tensh cannot save a conjugate view yet: save t.resolve_conj()",
+        ));
+    }
+    let dtype = t.dtype();
+    let storage = t.storage();
+    let key = storages.key(&storage, dtype)?;
+    let layout = t.layout();
+    let hooks = Pickled::Call(Box::new(global("collections", "OrderedDict")), vec![]);
+    let numel = storage.nbytes() / dtype.itemsize();
+    let mut args = vec![
+        Pickled::Int(layout.offset),
+        ints(&layout.sizes),
+        ints(&layout.strides),
+        Pickled::Bool(t.requires_grad()),
+        hooks,
+    ];
+    let call = match legacy_class(dtype) {
+        Some(class) => {
+            args.insert(0, storage_id(global("torch", class), key, numel));
+            Pickled::Call(Box::new(global("torch._utils", "_rebuild_tensor_v2")), args)
+        }
+        None => {
+            let class = global("torch.storage", "UntypedStorage");
+            args.insert(0, storage_id(class, key, storage.nbytes()));
+            args.push(global("torch", dtype.short_name()));
+            Pickled::Call(Box::new(global("torch._utils", "_rebuild_tensor_v3")), args)
+        }
+    };
+    Ok(call)
+}
+
+/// The pickled form of `value`, registering the storages it refers to.
+fn pickled(value: &Dynamic, storages: &mut Storages, depth: usize) -> Result<Pickled> {
+    if depth > 1000 {
+        return Err(TorchError::new(
+            ErrorKind::Recursion,
+            "maximum recursion depth exceeded while pickling an object",
+        ));
+    }
+    if value.is_unit() {
+        return Ok(Pickled::None);
+    }
+    if let Ok(b) = value.as_bool() {
+        return Ok(Pickled::Bool(b));
+    }
+    if let Ok(i) = value.as_int() {
+        return Ok(Pickled::Int(i));
+    }
+    if let Ok(f) = value.as_float() {
+        return Ok(Pickled::Float(f));
+    }
+    if value.is_string() {
+        return Ok(Pickled::Str(value.to_string()));
+    }
+    if let Some(t) = value.read_lock::<Tensor>() {
+        return tensor(&t, storages);
+    }
+    if let Some(s) = value.read_lock::<Storage>() {
+        let key = storages.key(&s, DType::UInt8)?;
+        return Ok(storage_id(
+            global("torch.storage", "UntypedStorage"),
+            key,
+            s.nbytes(),
+        ));
+    }
+    if let Some(s) = value.read_lock::<TypedStorage>() {
+        let class = legacy_class(s.dtype).ok_or_else(|| {
+            TorchError::new(
+                ErrorKind::NotImplemented,
+                format!("tensh cannot save a TypedStorage of {} yet", s.dtype),
+            )
+        })?;
+        let key = storages.key(&s.storage, s.dtype)?;
+        let numel = s.storage.nbytes() / s.dtype.itemsize();
+        return Ok(storage_id(global("torch", class), key, numel));
+    }
+    if let Some(size) = value.read_lock::<Size>() {
+        return Ok(Pickled::Call(
+            Box::new(global("torch", "Size")),
+            vec![ints(&size.0)],
+        ));
+    }
+    if let Some(d) = value.read_lock::<DType>() {
+        return Ok(global("torch", d.short_name()));
+    }
+    if let Some(c) = value.read_lock::<PyComplex>() {
+        return Ok(Pickled::Call(
+            Box::new(global("__builtin__", "complex")),
+            vec![Pickled::Float(c.0.re), Pickled::Float(c.0.im)],
+        ));
+    }
+    if let Some(items) = value.read_lock::<Array>() {
+        let items: Result<Vec<Pickled>> = items
+            .iter()
+            .map(|v| pickled(v, storages, depth + 1))
+            .collect();
+        return Ok(Pickled::List(items?));
+    }
+    if let Some(map) = value.read_lock::<Map>() {
+        let mut entries = Vec::with_capacity(map.len());
+        for (k, v) in map.iter() {
+            entries.push((
+                Pickled::Str(k.to_string()),
+                pickled(v, storages, depth + 1)?,
+            ));
+        }
+        return Ok(Pickled::Dict(entries));
+    }
+    Err(TorchError::type_error(format!(
+        "cannot pickle '{}' object",
+        crate::script::convert::py_type_name(value)
+    )))
+}
+
+/// A number for `.data/serialization_id`: PyTorch writes a random one per file.
+fn serialization_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut digits = String::new();
+    while digits.len() < 40 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_usize(digits.len());
+        digits.push_str(&format!("{:019}", h.finish() % 10_000_000_000_000_000_000));
+    }
+    digits.truncate(40);
+    digits
+}
+
+/// The archive folder PyTorch names after the file: its name without the extension.
+fn folder_name(path: &str) -> String {
+    let base = std::path::Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "archive".into());
+    if base.is_empty() {
+        "archive".into()
+    } else {
+        base
+    }
+}
+
+/// `torch.save(value, path)`.
+pub fn save(value: &Dynamic, path: &str) -> Result<()> {
+    let parent = std::path::Path::new(path)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
+    if let Some(dir) = parent
+        && !dir.is_dir()
+    {
+        return Err(TorchError::runtime(format!(
+            "Parent directory {} does not exist.",
+            dir.display()
+        )));
+    }
+    let mut storages = Storages { seen: Vec::new() };
+    let pickle = dumps(&pickled(value, &mut storages, 0)?);
+    let datas: Vec<Vec<u8>> = storages
+        .seen
+        .iter()
+        .map(|(s, _)| s.try_to_vec())
+        .collect::<Result<_>>()?;
+    let id = serialization_id();
+    let mut records: Vec<(String, &[u8])> = vec![
+        ("data.pkl".into(), &pickle),
+        (".format_version".into(), b"1"),
+        (".storage_alignment".into(), b"64"),
+        ("byteorder".into(), b"little"),
+    ];
+    for (key, bytes) in datas.iter().enumerate() {
+        records.push((format!("data/{key}"), bytes));
+    }
+    records.push(("version".into(), b"3\n"));
+    records.push((".data/serialization_id".into(), id.as_bytes()));
+    let io_error = |e: std::io::Error| {
+        TorchError::runtime(format!(
+            "File {path} cannot be opened: {}",
+            crate::core::memory::shm::os_error(&e)
+        ))
+    };
+    let file = std::fs::File::create(path).map_err(io_error)?;
+    archive::write(BufWriter::new(file), &folder_name(path), &records).map_err(io_error)
+}
