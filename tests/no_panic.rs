@@ -215,7 +215,9 @@ proptest! {
         for code in [
             // A valid view may have 2^62 elements: only small ones are summed.
             format!("let y = x.{name}({args}); print(y.stride()); if y.numel() < 100000 {{ print(y); print(y.sum()); }}"),
-            format!("let y = x[\"{slice}\"]; print(y); print(y.sum());"),
+            // (`x` itself may have become a huge view through `set_` or `as_strided`: a
+            // reduction over 2^62 elements runs as long as PyTorch's would.)
+            format!("let y = x[\"{slice}\"]; print(y); if y.numel() < 100000 {{ print(y.sum()); }}"),
             format!("let y = x[\"..., {slice}\"]; y.fill_(1); print(y.contiguous());"),
         ] {
             if let Err(e) = session.eval(&code) {

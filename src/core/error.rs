@@ -39,6 +39,8 @@ pub enum ErrorKind {
     FileNotFound,
     /// `OverflowError`: a Python integer too large for a C `long`.
     Overflow,
+    /// `SafetensorError`: a safetensors file the package cannot read.
+    Safetensor,
 }
 
 impl ErrorKind {
@@ -62,6 +64,7 @@ impl ErrorKind {
             ErrorKind::UnicodeDecode => "UnicodeDecodeError",
             ErrorKind::FileNotFound => "FileNotFoundError",
             ErrorKind::Overflow => "OverflowError",
+            ErrorKind::Safetensor => "SafetensorError",
         }
     }
 }

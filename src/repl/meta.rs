@@ -139,7 +139,7 @@ mod tests {
         );
         let out = run(&mut c, &["torch::rand(1)", "a"]);
         assert!(out.starts_with(&first), "{out}");
-        assert!(out.contains("Variable not found: a"), "{out}");
+        assert!(out.contains("NameError: name 'a' is not defined"), "{out}");
     }
 
     #[test]

@@ -83,6 +83,7 @@ pub fn new_engine() -> Engine {
         storage::typed::class_module("TypedStorage", None),
     );
     engine.register_static_module("torch", torch.into());
+    engine.register_static_module("safetensors", super::files::safetensors_module().into());
     engine
 }
 

@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn blocks_share_a_session_unless_fresh() {
-        let text = "```tensh\n>>> let a = 2;\n```\n```tensh\n>>> a\n2\n```\n```tensh fresh\n>>> a\n  a\n  ^\nVariable not found: a\n```\n";
+        let text = "```tensh\n>>> let a = 2;\n```\n```tensh\n>>> a\n2\n```\n```tensh fresh\n>>> a\n  a\n  ^\nNameError: name 'a' is not defined\n```\n";
         let out = check_file(text, &parse_markdown(text));
         assert_eq!((out.passed, out.failed), (3, 0), "{}", out.blessed);
     }

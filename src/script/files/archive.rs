@@ -4,11 +4,12 @@
 //! record order) and indexes where each record's bytes are, without copying them.
 
 use std::collections::HashMap;
-use std::io::{Cursor, Write};
+use std::io::{Read, Seek, Write};
 
 use zip::write::SimpleFileOptions;
 
 use crate::core::error::{Result, TorchError};
+use crate::core::memory::storage::Storage;
 
 /// Where a record's data lies in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,9 +45,10 @@ pub fn is_zip(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
 }
 
-/// Indexes the archive in `bytes`.
-pub fn index(bytes: &[u8]) -> Result<Index> {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
+/// Indexes the archive read through `reader`, a file of `total` bytes: the small records
+/// (`data.pkl`, `byteorder`) are read, the storages' records only located.
+pub fn index<R: Read + Seek>(reader: R, total: u64) -> Result<Index> {
+    let mut zip = zip::ZipArchive::new(reader)
         .map_err(|_| reader_error("reading zip archive: failed finding central directory"))?;
     let names: Vec<String> = zip
         .file_names()
@@ -66,27 +68,32 @@ pub fn index(bytes: &[u8]) -> Result<Index> {
         let Some(rest) = name.strip_prefix(&prefix) else {
             continue;
         };
-        let file = zip
+        let mut file = zip
             .by_name(name)
             .map_err(|_| reader_error(&format!("locating file {rest}: file not found")))?;
         let stored = file.compression() == zip::CompressionMethod::Stored;
-        let start = file.data_start().map(|s| s as usize);
-        let len = file.size() as usize;
+        let start = file.data_start();
+        let len = file.size();
         let span = match (stored, start) {
-            (true, Some(start)) if start.checked_add(len).is_some_and(|e| e <= bytes.len()) => {
-                Span { start, len }
-            }
+            (true, Some(start)) if start.checked_add(len).is_some_and(|e| e <= total) => Span {
+                start: start as usize,
+                len: len as usize,
+            },
             _ => {
                 return Err(reader_error(&format!(
                     "reading file {rest}: record is compressed or out of the file"
                 )));
             }
         };
-        let data = &bytes[span.start..span.start + span.len];
-        if rest == "data.pkl" {
-            pickle = data.to_vec();
-        } else if rest == "byteorder" {
-            big_endian = data == b"big";
+        if rest == "data.pkl" || rest == "byteorder" {
+            let mut data = crate::core::memory::alloc::vec_with_capacity(span.len)?;
+            file.read_to_end(&mut data)
+                .map_err(|_| reader_error(&format!("reading file {rest}")))?;
+            if rest == "data.pkl" {
+                pickle = data;
+            } else {
+                big_endian = data == b"big";
+            }
         } else if let Some(key) = rest.strip_prefix("data/") {
             records.insert(key.to_string(), span);
         }
@@ -109,20 +116,38 @@ impl Index {
     }
 }
 
-/// Writes `records` (`(name, bytes)` under `folder/`) as `torch.save`'s archive to `out`.
+/// What a record holds when written: bytes, or a storage's bytes (written straight from
+/// the storage, never copied first).
+pub enum Payload<'a> {
+    /// These bytes.
+    Bytes(&'a [u8]),
+    /// The storage's bytes.
+    Storage(&'a Storage),
+}
+
+/// Writes `records` (`(name, payload)` under `folder/`) as `torch.save`'s archive to `out`.
 pub fn write(
-    out: impl Write + std::io::Seek,
+    out: impl Write + Seek,
     folder: &str,
-    records: &[(String, &[u8])],
+    records: &[(String, Payload)],
 ) -> std::io::Result<()> {
     let mut zip = zip::ZipWriter::new(out);
     let options = SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Stored)
         .with_alignment(64);
-    for (name, bytes) in records {
+    for (name, payload) in records {
+        let len = match payload {
+            Payload::Bytes(b) => b.len(),
+            Payload::Storage(s) => s.nbytes(),
+        };
+        // Zip64 fields only where a record needs them, as PyTorch's writer does.
+        let options = options.large_file(len as u64 >= u32::MAX as u64);
         zip.start_file(format!("{folder}/{name}"), options)
             .map_err(std::io::Error::other)?;
-        zip.write_all(bytes)?;
+        match payload {
+            Payload::Bytes(b) => zip.write_all(b)?,
+            Payload::Storage(s) => s.with_bytes(|b| zip.write_all(b))?,
+        }
     }
     zip.finish().map_err(std::io::Error::other)?;
     Ok(())
@@ -130,19 +155,21 @@ pub fn write(
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
 
     #[test]
     fn records_are_aligned_and_found_again() {
         let mut buf = Cursor::new(Vec::new());
         let records = vec![
-            ("data.pkl".to_string(), &b"\x80\x02N."[..]),
-            ("byteorder".to_string(), &b"little"[..]),
-            ("data/0".to_string(), &[1u8, 2, 3][..]),
+            ("data.pkl".to_string(), Payload::Bytes(b"\x80\x02N.")),
+            ("byteorder".to_string(), Payload::Bytes(b"little")),
+            ("data/0".to_string(), Payload::Bytes(&[1u8, 2, 3])),
         ];
         write(&mut buf, "model", &records).expect("writes");
         let bytes = buf.into_inner();
-        let idx = index(&bytes).expect("reads");
+        let idx = index(Cursor::new(&bytes), bytes.len() as u64).expect("reads");
         assert_eq!(idx.prefix, "model/");
         assert_eq!(idx.pickle, b"\x80\x02N.");
         let span = idx.record("0").expect("record 0");
@@ -154,9 +181,15 @@ mod tests {
     #[test]
     fn a_truncated_archive_is_pytorchs_error() {
         let mut buf = Cursor::new(Vec::new());
-        write(&mut buf, "m", &[("data.pkl".to_string(), &b"N."[..])]).expect("writes");
+        write(
+            &mut buf,
+            "m",
+            &[("data.pkl".to_string(), Payload::Bytes(b"N."))],
+        )
+        .expect("writes");
         let bytes = buf.into_inner();
-        let e = index(&bytes[..bytes.len() / 2]).expect_err("truncated");
+        let half = &bytes[..bytes.len() / 2];
+        let e = index(Cursor::new(half), half.len() as u64).expect_err("truncated");
         assert!(e.message.contains("failed finding central directory"));
     }
 }

@@ -55,8 +55,8 @@ fn weights_only_error(detail: &str) -> TorchError {
 
 /// Where records' bytes come from.
 enum Source {
-    /// The file read into memory: each storage gets its own copy of its record.
-    Bytes(Vec<u8>),
+    /// The open file: each storage reads its own record.
+    File(std::fs::File),
     /// The file mapped privately: each storage is a window of the map.
     Mapped(Storage),
 }
@@ -101,14 +101,31 @@ fn made<T: Clone + 'static>(o: &Obj) -> Option<T> {
 }
 
 impl TorchResolver {
-    /// The storage of record `key`, read once (later ids with the same key share it).
-    fn storage(&mut self, key: &str, itemsize: usize) -> Result<Storage> {
+    /// The storage of record `key`, read once (later ids with the same key share it); in
+    /// a big-endian file its bytes are swapped once, in units of `unit` bytes (the item
+    /// size, or a complex number's component size).
+    fn storage(&mut self, key: &str, unit: usize) -> Result<Storage> {
         if !self.storages.contains_key(key) {
             let Span { start, len } = self.index.record(key)?;
-            let storage = match &self.source {
-                Source::Bytes(bytes) => {
+            let storage = match &mut self.source {
+                Source::File(file) => {
+                    use std::io::{Read, Seek, SeekFrom};
+                    // Read into reserved, unwritten capacity: no zero-fill pass first.
                     let mut v = crate::core::memory::alloc::vec_with_capacity(len)?;
-                    v.extend_from_slice(&bytes[start..start + len]);
+                    file.seek(SeekFrom::Start(start as u64))
+                        .and_then(|_| (&mut *file).take(len as u64).read_to_end(&mut v))
+                        .and_then(|n| {
+                            if n == len {
+                                Ok(())
+                            } else {
+                                Err(std::io::Error::from(std::io::ErrorKind::UnexpectedEof))
+                            }
+                        })
+                        .map_err(|_| {
+                            TorchError::runtime(format!(
+                                "PytorchStreamReader failed reading file data/{key}: file read failed"
+                            ))
+                        })?;
                     Storage::from_vec(v)
                 }
                 Source::Mapped(map) => map.window(start, len),
@@ -126,11 +143,11 @@ impl TorchResolver {
             .storages
             .get_mut(key)
             .ok_or_else(|| TorchError::runtime(format!("storage {key} was not read")))?;
-        if big && itemsize > 1 && loaded.swapped.is_none() {
+        if big && unit > 1 && loaded.swapped.is_none() {
             loaded
                 .storage
-                .with_bytes_mut(|b| b.chunks_exact_mut(itemsize).for_each(|c| c.reverse()));
-            loaded.swapped = Some(itemsize);
+                .with_bytes_mut(|b| b.chunks_exact_mut(unit).for_each(|c| c.reverse()));
+            loaded.swapped = Some(unit);
         }
         Ok(loaded.storage.clone())
     }
@@ -214,7 +231,7 @@ impl Resolver for TorchResolver {
                         .find(|(_, l)| l.storage.is_same(&s.storage))
                         .map(|(k, _)| k.clone())
                 {
-                    self.storage(&key, dtype.itemsize())?;
+                    self.storage(&key, swap_unit(dtype))?;
                 }
                 self.rebuild(s.storage, dtype, &args)
             }
@@ -305,7 +322,7 @@ impl Resolver for TorchResolver {
             Obj::Global(m, n) if &**m == "torch.storage" && &**n == "UntypedStorage" => None,
             _ => return Err(weights_only_error("unsupported storage class")),
         };
-        let storage = self.storage(key, dtype.map_or(1, |d| d.itemsize()))?;
+        let storage = self.storage(key, dtype.map_or(1, swap_unit))?;
         Ok(Obj::Made(Dynamic::from(TypedStorage {
             storage,
             dtype: dtype.unwrap_or(DType::UInt8),
@@ -314,6 +331,15 @@ impl Resolver for TorchResolver {
 
     fn unsupported(&self, opcode: u8) -> TorchError {
         weights_only_error(&format!("Unsupported operand {opcode}"))
+    }
+}
+
+/// The byte run a big-endian file reverses: an element, or each half of a complex one.
+fn swap_unit(dtype: DType) -> usize {
+    if dtype.is_complex() {
+        dtype.itemsize() / 2
+    } else {
+        dtype.itemsize()
     }
 }
 
@@ -420,26 +446,24 @@ pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
         // PyTorch's reader finds nothing to unpickle and says no more.
         return Err(TorchError::new(ErrorKind::Eof, ""));
     }
-    let source = if options.mmap && size > 0 {
-        Source::Mapped(crate::core::memory::mapped::from_file(path, false, size)?)
-    } else {
-        let mut v = crate::core::memory::alloc::vec_with_capacity(size)?;
+    let mut file = std::fs::File::open(path).map_err(not_found)?;
+    let mut head = [0u8; 4];
+    {
         use std::io::Read;
-        std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut v))
-            .map_err(not_found)?;
-        Source::Bytes(v)
+        let n = file.read(&mut head).map_err(not_found)?;
+        if !archive::is_zip(&head[..n]) {
+            return Err(legacy_error(&read_start(path)?));
+        }
+    }
+    let (index, source) = if options.mmap {
+        let map = crate::core::memory::mapped::from_file(path, false, size)?;
+        let index = map.with_bytes(|b| archive::index(std::io::Cursor::new(b), size as u64))?;
+        (index, Source::Mapped(map))
+    } else {
+        let index = archive::index(&mut file, size as u64)?;
+        (index, Source::File(file))
     };
-    let indexed = match &source {
-        Source::Bytes(b) => read_index(b),
-        Source::Mapped(s) => s.with_bytes(read_index),
-    }?;
-    let Some(mut index) = indexed else {
-        return Err(match &source {
-            Source::Bytes(b) => legacy_error(b),
-            Source::Mapped(s) => s.with_bytes(legacy_error),
-        });
-    };
+    let mut index = index;
     let pickle = std::mem::take(&mut index.pickle);
     let mut resolver = TorchResolver {
         index,
@@ -451,12 +475,14 @@ pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
     to_value(&obj, &mut budget, 0)
 }
 
-/// The archive's index, or `None` for a file that is not a zip archive.
-fn read_index(bytes: &[u8]) -> Result<Option<Index>> {
-    if !archive::is_zip(bytes) {
-        return Ok(None);
-    }
-    archive::index(bytes).map(Some)
+/// The start of a file that is not an archive (enough for the legacy format's header).
+fn read_start(path: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut v = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(1 << 20).read_to_end(&mut v))
+        .map_err(|e| TorchError::runtime(crate::core::memory::shm::os_error(&e)))?;
+    Ok(v)
 }
 
 /// What PyTorch's legacy reader says about a file that is not a zip archive: it unpickles

@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod load;
 pub mod pickle;
+pub mod safetensors;
 pub mod save;
 pub mod unpickle;
 
@@ -23,6 +24,43 @@ fn path_of(v: &Dynamic, func: &str) -> super::errors::RhaiResult<String> {
             super::convert::py_type_name(v)
         ))))
     }
+}
+
+/// The `safetensors` module: `safetensors::save_file(tensors, path, #{metadata})` and
+/// `safetensors::load_file(path)` (the Python package's `safetensors.torch` functions).
+pub fn safetensors_module() -> rhai::Module {
+    let mut m = rhai::Module::new();
+    super::registration::function(&mut m, "save_file", 3, |a| {
+        a.allow("save_file", &["tensors", "filename", "metadata"])?;
+        let tensors = a.req(0, "tensors", "save_file")?;
+        let Some(map) = tensors.read_lock::<rhai::Map>() else {
+            return Err(to_rhai(TorchError::type_error(format!(
+                "save_file(): tensors must be a map of name to tensor, got {}",
+                super::convert::py_type_name(tensors)
+            ))));
+        };
+        let path = path_of(a.req(1, "filename", "save_file")?, "save_file")?;
+        let metadata = a
+            .get(2, "metadata")
+            .map(|m| m.read_lock::<rhai::Map>().map(|m| m.clone()));
+        let metadata = match metadata {
+            None => None,
+            Some(Some(m)) => Some(m),
+            Some(None) => {
+                return Err(to_rhai(TorchError::type_error(
+                    "save_file(): metadata must be a map of strings",
+                )));
+            }
+        };
+        safetensors::save_file(&map, &path, metadata.as_ref()).rhai()?;
+        Ok(Dynamic::UNIT)
+    });
+    super::registration::function(&mut m, "load_file", 2, |a| {
+        a.allow("load_file", &["filename", "device"])?;
+        let path = path_of(a.req(0, "filename", "load_file")?, "load_file")?;
+        safetensors::load_file(&path).rhai()
+    });
+    m
 }
 
 /// Registers `torch::save` and `torch::load`.

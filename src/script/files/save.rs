@@ -7,7 +7,7 @@ use std::io::BufWriter;
 
 use rhai::{Array, Dynamic, Map};
 
-use super::archive;
+use super::archive::{self, Payload};
 use super::pickle::{Pickled, dumps};
 use crate::core::dtype::DType;
 use crate::core::error::{ErrorKind, Result, TorchError};
@@ -224,23 +224,21 @@ pub fn save(value: &Dynamic, path: &str) -> Result<()> {
     }
     let mut storages = Storages { seen: Vec::new() };
     let pickle = dumps(&pickled(value, &mut storages, 0)?);
-    let datas: Vec<Vec<u8>> = storages
-        .seen
-        .iter()
-        .map(|(s, _)| s.try_to_vec())
-        .collect::<Result<_>>()?;
     let id = serialization_id();
-    let mut records: Vec<(String, &[u8])> = vec![
-        ("data.pkl".into(), &pickle),
-        (".format_version".into(), b"1"),
-        (".storage_alignment".into(), b"64"),
-        ("byteorder".into(), b"little"),
+    let mut records: Vec<(String, Payload)> = vec![
+        ("data.pkl".into(), Payload::Bytes(&pickle)),
+        (".format_version".into(), Payload::Bytes(b"1")),
+        (".storage_alignment".into(), Payload::Bytes(b"64")),
+        ("byteorder".into(), Payload::Bytes(b"little")),
     ];
-    for (key, bytes) in datas.iter().enumerate() {
-        records.push((format!("data/{key}"), bytes));
+    for (key, (storage, _)) in storages.seen.iter().enumerate() {
+        records.push((format!("data/{key}"), Payload::Storage(storage)));
     }
-    records.push(("version".into(), b"3\n"));
-    records.push((".data/serialization_id".into(), id.as_bytes()));
+    records.push(("version".into(), Payload::Bytes(b"3\n")));
+    records.push((
+        ".data/serialization_id".into(),
+        Payload::Bytes(id.as_bytes()),
+    ));
     let io_error = |e: std::io::Error| {
         TorchError::runtime(format!(
             "File {path} cannot be opened: {}",

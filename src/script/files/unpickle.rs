@@ -489,7 +489,6 @@ mod tests {
             b"h\x65",
             b"X\xff\xff\xff\xff",
             b"(t(u.",
-            b"\x80\x02]K\x01a.",
             b"\x80\x02K\x01a.",
             b"0000",
             b"\x85.",
