@@ -1,4 +1,4 @@
-//! `torch::load` on damaged checkpoints: a real file (several tensors sharing storages, a
+//! `torch::load` (and `safetensors::load_file`) on damaged files: a real file (several tensors sharing storages, a
 //! typed storage, nested values) is mutated thousands of ways (bytes flipped, cut short,
 //! spliced, the pickle's bytes changed) and loaded. Every load must end as a value or a
 //! `Kind: message` error: no panic (an internal error), no hang, no huge allocation.
@@ -111,6 +111,54 @@ fn damaged_checkpoints_load_or_raise_never_crash() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     // Both outcomes happen: the mutations are neither all harmless nor all fatal.
+    assert!(
+        loaded > 100 && refused > 100,
+        "{loaded} loaded, {refused} refused"
+    );
+}
+
+#[test]
+fn damaged_safetensors_files_load_or_raise_never_crash() {
+    let dir = std::env::temp_dir().join(format!("tensh-st-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("makes a folder");
+    let path = dir.join("original.safetensors");
+    let mut s = Session::new();
+    let _ = s
+        .eval(&format!(
+            r#"safetensors::save_file(#{{w: torch::arange(24.0).view(4, 6), b: torch::ones(3, #{{dtype: torch::int16}}),
+                                        e: torch::zeros(0, 2)}}, "{}", #{{metadata: #{{k: "v"}}}});"#,
+            path.display()
+        ))
+        .expect("saves");
+    let bytes = std::fs::read(&path).expect("reads the original");
+    let damaged_path = dir.join("damaged.safetensors");
+    let mut rng = Rng::new(11);
+    let (mut loaded, mut refused) = (0, 0);
+    for n in 0..FILES {
+        let damaged = mutate(&mut rng, &bytes);
+        std::fs::write(&damaged_path, &damaged).expect("writes");
+        tensh::script::output::start_capture();
+        let mut s = Session::new();
+        let r = s.eval(&format!(
+            r#"let v = safetensors::load_file("{}"); print(v); v"#,
+            damaged_path.display()
+        ));
+        let _ = tensh::script::output::take_capture();
+        match r {
+            Ok(_) => loaded += 1,
+            Err(e) => {
+                assert!(
+                    !e.message.contains("InternalError"),
+                    "file {n}: {}",
+                    e.message
+                );
+                let kind = e.message.split(':').next().unwrap_or_default();
+                assert!(kind.ends_with("Error"), "file {n}: {}", e.message);
+                refused += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         loaded > 100 && refused > 100,
         "{loaded} loaded, {refused} refused"
