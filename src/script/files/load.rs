@@ -429,17 +429,7 @@ pub struct LoadOptions {
 /// `torch.load(path)`.
 pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
     let not_found = |e: std::io::Error| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            TorchError::new(
-                ErrorKind::FileNotFound,
-                format!("[Errno 2] No such file or directory: '{path}'"),
-            )
-        } else {
-            TorchError::runtime(format!(
-                "cannot read {path}: {}",
-                crate::core::memory::shm::os_error(&e)
-            ))
-        }
+        super::read_error(&e, format!("[Errno 2] No such file or directory: '{path}'"))
     };
     let size = std::fs::metadata(path).map_err(not_found)?.len() as usize;
     if size == 0 {

@@ -14,6 +14,16 @@ use super::errors::{IntoRhai, to_rhai};
 use super::registry::Registry;
 use crate::core::error::TorchError;
 
+/// The error for a file that could not be read: `FileNotFoundError` with `missing` (each
+/// reader words it its own way) when it does not exist, else a `RuntimeError`.
+fn read_error(e: &std::io::Error, missing: String) -> TorchError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        TorchError::new(crate::core::error::ErrorKind::FileNotFound, missing)
+    } else {
+        TorchError::runtime(crate::core::memory::shm::os_error(e))
+    }
+}
+
 /// A path argument: a string (PyTorch also takes `os.PathLike` and open files).
 fn path_of(v: &Dynamic, func: &str) -> super::errors::RhaiResult<String> {
     if v.is_string() {

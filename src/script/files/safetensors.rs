@@ -188,16 +188,7 @@ pub fn save_file(tensors: &Map, path: &str, metadata: Option<&Map>) -> Result<()
 /// `load_file(path)`: every tensor of the file, each in its own storage.
 pub fn load_file(path: &str) -> Result<Dynamic> {
     let size = std::fs::metadata(path)
-        .map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                TorchError::new(
-                    ErrorKind::FileNotFound,
-                    format!("No such file or directory: {path}"),
-                )
-            } else {
-                TorchError::runtime(crate::core::memory::shm::os_error(&e))
-            }
-        })?
+        .map_err(|e| super::read_error(&e, format!("No such file or directory: {path}")))?
         .len() as usize;
     if size < 8 {
         return Err(safetensor_error(
