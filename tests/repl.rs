@@ -217,3 +217,101 @@ fn ctrl_d_inside_a_block_drops_the_block_and_keeps_the_session() {
     p.expect(Eof).unwrap();
     assert!(exit_status(&p).contains(", 0)"), "{}", exit_status(&p));
 }
+
+/// What the session prints up to `marker` (a value no input contains).
+fn until(p: &mut expectrl::session::OsSession, marker: &str) -> String {
+    let found = p.expect(marker).expect("marker printed");
+    String::from_utf8_lossy(found.before()).to_string()
+}
+
+#[test]
+fn a_bracketed_paste_runs_each_statement_as_typed() {
+    let mut p = spawn(&temp_history("bracketed"), None);
+    // A bare expression mid-block echoes, a wrong line is reported and the rest still runs.
+    p.send("\u{1b}[200~let a = 40\rlet b = 2\ra * 100 + 1\rnonsense(\r)\rfn twice(x) {\r    x * 2\r}\rtwice(a + b) + 1000\r\u{1b}[201~")
+        .unwrap();
+    p.send("\r").unwrap();
+    p.expect("4001").unwrap();
+    p.expect("NameError: name 'nonsense' is not defined")
+        .unwrap();
+    p.expect("1084").unwrap();
+    p.expect(">>> ").unwrap();
+}
+
+#[test]
+fn a_pasted_transcript_runs_its_inputs_and_skips_its_output() {
+    for bracketed in [true, false] {
+        let mut p = spawn(&temp_history(&format!("transcript-{bracketed}")), None);
+        let text = ">>> let q = 6 * 7;\r>>> fn more(x) {\r...     x + 1\r... }\r>>> more(q) * 1000\rSOMEOUTPUT\r>>> q\r42\r";
+        if bracketed {
+            p.send(format!("\u{1b}[200~{text}\u{1b}[201~\r")).unwrap();
+        } else {
+            p.send(text).unwrap();
+        }
+        p.expect("43000").unwrap();
+        // Typed by a person (not within milliseconds of the prompt): it runs.
+        std::thread::sleep(Duration::from_millis(300));
+        p.send_line("print(\"END\" + \"MARK\")").unwrap();
+        let between = until(&mut p, "ENDMARK");
+        assert!(!between.contains("NameError"), "{bracketed}: {between}");
+    }
+}
+
+#[test]
+fn a_block_is_one_history_entry_recalled_whole() {
+    let history = temp_history("block-history");
+    let mut first = spawn(&history, None);
+    first.send_line("fn seven() {").unwrap();
+    first.expect("...     ").unwrap(); // auto-indent inside the block
+    first.send_line("7").unwrap();
+    first.expect("...     ").unwrap();
+    first.send_line("}").unwrap();
+    first.expect(">>> ").unwrap();
+    first.send_line(":quit").unwrap();
+    first.expect(Eof).unwrap();
+    first.get_process().wait().expect("first session exits");
+    let mut second = spawn(&history, None);
+    second.send("\u{1b}[A").unwrap();
+    second.expect(":quit").unwrap();
+    second.send("\u{1b}[A").unwrap();
+    second.expect("}").unwrap();
+    second.send("\r").unwrap();
+    second.expect(">>> ").unwrap();
+    second.send_line("seven() * 6").unwrap();
+    second.expect("42").unwrap();
+}
+
+#[test]
+fn help_time_and_save_at_the_prompt() {
+    let dir = std::env::temp_dir().join(format!("tensh-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("session.tensh");
+    let mut p = spawn(&temp_history("save"), None);
+    p.send_line("?narrow").unwrap();
+    p.expect("t.narrow(dim, start, length)").unwrap();
+    p.send_line(":time torch::ones(3).sum()").unwrap();
+    p.expect("tensor(3.)").unwrap();
+    p.expect("Wall time: ").unwrap();
+    p.send_line("let x = torch::arange(6).view(2, 3);").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("x.t().contiguous()").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("_.stride()").unwrap();
+    p.expect("[2, 1]").unwrap();
+    p.send_line("x.view(4)").unwrap();
+    p.expect("RuntimeError").unwrap();
+    p.send_line(format!(":save {}", file.display())).unwrap();
+    p.expect("saved").unwrap();
+    p.expect(">>> ").unwrap();
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains(">>> _.stride()\n[2, 1]\n"), "{saved}");
+    let test = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(["test", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        test.status.success(),
+        "{saved}\n{}",
+        String::from_utf8_lossy(&test.stdout)
+    );
+}

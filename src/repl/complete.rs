@@ -10,7 +10,7 @@ use super::meta::COMMANDS;
 /// Rhai keywords offered where a variable could be.
 const KEYWORDS: &[&str] = &[
     "let", "const", "fn", "if", "else", "for", "in", "while", "loop", "return", "break",
-    "continue", "true", "false", "try", "catch", "throw", "print",
+    "continue", "true", "false", "try", "catch", "throw",
 ];
 
 fn is_word(c: char) -> bool {
@@ -104,6 +104,12 @@ pub fn complete(
         .map(|(n, _)| n.clone())
         .chain(KEYWORDS.iter().map(|k| k.to_string()))
         .chain(std::iter::once("torch::".to_string()))
+        .chain(
+            super::topics::TOPICS
+                .iter()
+                .filter(|t| t.usage.starts_with(&format!("{}(", t.name)))
+                .map(|t| format!("{}(", t.name)),
+        )
         .filter(|c| c.starts_with(word))
         .collect();
     found.sort();
@@ -163,5 +169,7 @@ mod tests {
         let vars = [("longname".to_string(), TypeId::of::<i64>())];
         assert_eq!(complete("lo", 2, &c, &vars).1, ["longname", "loop"]);
         assert_eq!(complete(":he", 3, &c, &[]).1, [":help"]);
+        assert_eq!(complete("expl", 4, &c, &[]).1, ["explain("]);
+        assert_eq!(complete("bytea", 5, &c, &[]).1, ["bytearray("]);
     }
 }

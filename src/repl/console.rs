@@ -6,14 +6,19 @@ use std::any::TypeId;
 use std::rc::Rc;
 
 use super::catalog::Catalog;
-use super::meta;
+use super::{meta, paste};
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
+use crate::script::tokens::{each_token, open_depth};
 
 /// The primary prompt, as in PyTorch's documentation sessions.
 pub const PROMPT: &str = ">>> ";
 /// The prompt for a continuation line.
 pub const CONTINUATION: &str = "... ";
+
+/// The variable that holds the last echoed value; the prompt's `_` is rewritten to it (Rhai
+/// does not allow `_` as a name).
+pub const LAST_VALUE: &str = "__tensh_last"; // starts with script::hidden::PREFIX
 
 /// What feeding a line did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,11 +31,26 @@ pub enum Step {
     Quit,
 }
 
+/// One input the session ran and what it printed, for `:save`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logged {
+    /// The input's lines, as typed (without prompts).
+    pub input: Vec<String>,
+    /// What it printed, both streams, one `\n` after each line.
+    pub output: String,
+}
+
 /// A session at a prompt.
 pub struct Console {
     session: Session,
     pending: String,
+    /// The lines of the input being read, as typed.
+    pending_lines: Vec<String>,
     catalog: Rc<Catalog>,
+    /// Lines are arriving from a pasted transcript: output lines between its prompts are
+    /// skipped while the lines keep arriving faster than anyone types.
+    in_transcript: bool,
+    log: Vec<Logged>,
 }
 
 impl Default for Console {
@@ -47,10 +67,14 @@ impl Console {
             session.engine(),
             &crate::script::engine::receiver_types(),
         ));
+        output::start_recording();
         Console {
             session,
             pending: String::new(),
+            pending_lines: Vec::new(),
             catalog,
+            in_transcript: false,
+            log: Vec::new(),
         }
     }
 
@@ -73,9 +97,30 @@ impl Console {
         }
     }
 
+    /// The indentation a continuation line starts with: four spaces per bracket or block
+    /// still open.
+    pub fn indent(&self) -> String {
+        if self.pending.is_empty() {
+            return String::new();
+        }
+        "    ".repeat(open_depth(self.session.engine(), &self.pending).min(16))
+    }
+
     /// Drops a partly typed input (Ctrl-C at the prompt).
     pub fn cancel(&mut self) {
         self.pending.clear();
+        self.pending_lines.clear();
+    }
+
+    /// The inputs run so far, with what each printed (`:reset` starts the log again).
+    pub fn log(&self) -> &[Logged] {
+        &self.log
+    }
+
+    /// Forgets the log (the session starts again).
+    pub fn clear_log(&mut self) {
+        self.log.clear();
+        let _ = output::take_recorded();
     }
 
     /// The session's variables and the type of each value, for completion.
@@ -83,39 +128,199 @@ impl Console {
         self.session
             .scope()
             .iter_raw()
+            .filter(|(name, _, _)| !is_hidden(name))
             .map(|(name, _, value)| (name.to_string(), value.type_id()))
             .collect()
     }
 
+    /// The type name of the variable `name`, if there is one.
+    pub fn type_of_variable(&self, name: &str) -> Option<String> {
+        let value = self.session.scope().get(name)?;
+        Some(
+            self.session
+                .engine()
+                .map_type_name(value.type_name())
+                .to_string(),
+        )
+    }
+
+    /// Feeds text that arrived at once: a line typed at the prompt, or several lines (a
+    /// bracketed paste, a block recalled from history). Several lines run as if typed one
+    /// by one; a transcript's prompts are stripped and its output lines skipped.
+    /// `typed_ahead` says the text came faster than anyone types (pasted without brackets,
+    /// or typed while the previous input ran): output lines of a transcript pasted that way
+    /// are skipped too.
+    pub fn feed_text(&mut self, text: &str, typed_ahead: bool) -> Step {
+        let single = text.strip_suffix('\n').unwrap_or(text);
+        if !single.contains('\n') {
+            return self.feed_transcript_line(single, typed_ahead);
+        }
+        self.in_transcript = false;
+        let mut step = self.now();
+        for line in paste::lines_to_run(text) {
+            step = self.feed(line);
+            if step == Step::Quit {
+                break;
+            }
+        }
+        step
+    }
+
+    /// A single line that may belong to a transcript pasted without brackets.
+    fn feed_transcript_line(&mut self, line: &str, typed_ahead: bool) -> Step {
+        let trimmed = line.trim_start();
+        if self.pending.is_empty()
+            && let Some(input) = paste::after_prompt(trimmed, paste::PRIMARY)
+        {
+            self.in_transcript = true;
+            return self.feed(input);
+        }
+        if (self.in_transcript || !self.pending.is_empty())
+            && let Some(input) = paste::after_prompt(trimmed, paste::CONTINUATION)
+        {
+            return self.feed(input);
+        }
+        if self.in_transcript && typed_ahead {
+            // Output of the pasted transcript.
+            return self.now();
+        }
+        self.in_transcript = false;
+        self.feed(line)
+    }
+
+    /// What the next line would continue: `More` inside an input, else `Done`.
+    fn now(&self) -> Step {
+        if self.pending.is_empty() {
+            Step::Done
+        } else {
+            Step::More
+        }
+    }
+
     /// Feeds one line of input.
     pub fn feed(&mut self, line: &str) -> Step {
-        if self.pending.is_empty() && line.trim_start().starts_with(':') {
-            return meta::run(self, line.trim());
-        }
-        if self.pending.is_empty() && line.trim().is_empty() {
-            return Step::Done;
+        if self.pending.is_empty() {
+            let _ = output::take_recorded();
+            if let Some(command) = help_request(line) {
+                let step = meta::run(self, &command);
+                self.keep(vec![line.to_string()]);
+                return step;
+            }
+            if line.trim_start().starts_with(':') {
+                let line = line.trim();
+                let step = meta::run(self, line);
+                if meta::is_logged(line) {
+                    self.keep(vec![line.to_string()]);
+                }
+                return step;
+            }
+            if line.trim().is_empty() {
+                return Step::Done;
+            }
         }
         self.pending.push_str(line);
         self.pending.push('\n');
+        self.pending_lines.push(line.to_string());
         if self.session.is_incomplete(&self.pending) {
             return Step::More;
         }
         let code = std::mem::take(&mut self.pending);
+        let lines = std::mem::take(&mut self.pending_lines);
         self.run(&code);
+        self.keep(lines);
         Step::Done
     }
 
-    /// Runs a whole input: echoes an expression's value, reports an error.
+    /// Logs an input with what it printed.
+    fn keep(&mut self, input: Vec<String>) {
+        self.log.push(Logged {
+            input,
+            output: output::take_recorded(),
+        });
+    }
+
+    /// Runs a whole input: echoes an expression's value (and keeps it as `_`), reports an
+    /// error.
     pub fn run(&mut self, code: &str) {
-        match self.session.eval(code) {
+        let renamed = last_value_named(self.session.engine(), code);
+        match self.session.eval(&renamed) {
             Ok(v) if v.is_unit() => {}
             Ok(v) => match self.session.repr(&v) {
-                Ok(text) => output::print_line(&text),
+                Ok(text) => {
+                    output::print_line(&text);
+                    self.session.scope_mut().set_value(LAST_VALUE, v);
+                }
                 Err(e) => report(code, &e),
             },
             Err(e) => report(code, &e),
         }
     }
+}
+
+/// Names the session keeps for itself, hidden from `:vars` and completion.
+pub fn is_hidden(name: &str) -> bool {
+    crate::script::hidden::is_hidden_name(name)
+}
+
+/// `?name`, `name?`, `help(name)` or `help("name")` as the `:help` command it asks for.
+fn help_request(line: &str) -> Option<String> {
+    let line = line.trim();
+    let is_name = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '.')
+    };
+    let name = if let Some(n) = line.strip_prefix('?') {
+        n
+    } else if let Some(n) = line.strip_suffix('?') {
+        n
+    } else if let Some(inner) = line
+        .strip_prefix("help(")
+        .and_then(|r| r.trim_end_matches(';').strip_suffix(')'))
+    {
+        let inner = inner.trim();
+        if inner.is_empty() {
+            return Some(":help".to_string());
+        }
+        inner.trim_matches('"')
+    } else {
+        return None;
+    };
+    let name = name.trim();
+    (is_name(name) || name == "_").then(|| format!(":help {name}"))
+}
+
+/// `code` with each `_` that stands for a value (not a `switch` arm's `_ =>`) renamed to
+/// the variable holding the last value.
+fn last_value_named<'a>(engine: &rhai::Engine, code: &'a str) -> std::borrow::Cow<'a, str> {
+    if !code.contains('_') {
+        return code.into();
+    }
+    let mut tokens: Vec<(rhai::Token, usize)> = Vec::new();
+    each_token(engine, code, |t, at| tokens.push((t.clone(), at)));
+    let places: Vec<usize> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, (t, _))| {
+            *t == rhai::Token::Underscore
+                && tokens
+                    .get(i + 1)
+                    .is_none_or(|(n, _)| *n != rhai::Token::DoubleArrow)
+        })
+        .map(|(_, (_, at))| *at)
+        .collect();
+    if places.is_empty() {
+        return code.into();
+    }
+    let mut out = String::with_capacity(code.len() + places.len() * LAST_VALUE.len());
+    let mut from = 0;
+    for at in places {
+        out.push_str(&code[from..at]);
+        out.push_str(LAST_VALUE);
+        from = at + 1;
+    }
+    out.push_str(&code[from..]);
+    out.into()
 }
 
 /// Shows an error: for a mistake in the script, the line and a caret under the place, then
@@ -128,7 +333,7 @@ pub fn report(code: &str, e: &ScriptError) {
         output::error(&format!("  {text}"));
         output::error(&format!("  {}^", " ".repeat(column.saturating_sub(1))));
     }
-    output::error(&e.message);
+    output::error(&e.message.replace(&format!("'{LAST_VALUE}'"), "'_'"));
 }
 
 #[cfg(test)]
@@ -212,6 +417,104 @@ mod tests {
         assert_eq!(c.prompt(), CONTINUATION);
         c.cancel();
         assert_eq!(c.prompt(), PROMPT);
+    }
+
+    #[test]
+    fn a_pasted_block_runs_line_by_line_as_typed() {
+        let mut c = Console::new();
+        output::start_capture();
+        let step = c.feed_text(
+            "let a = 1\nlet b = 2\na + b\nnonsense(\n)\nfn f() {\n  1\n}\nf() * 10\n",
+            false,
+        );
+        let out = output::take_capture();
+        assert_eq!(step, Step::Done);
+        // The bare expression echoes mid-block, an error does not stop the rest.
+        assert!(out.starts_with("3\n"), "{out}");
+        assert!(out.ends_with("10\n"), "{out}");
+        assert_eq!(c.log().len(), 6);
+    }
+
+    #[test]
+    fn a_pasted_transcript_runs_its_inputs_only() {
+        let mut c = Console::new();
+        output::start_capture();
+        c.feed_text(
+            ">>> let x = torch::arange(4);\n>>> fn g(t) {\n...     t.view(2, 2)\n... }\n>>> g(x)\ntensor([[0, 1],\n        [2, 3]])\n>>> x.stride()\n[1]\n",
+            false,
+        );
+        let out = output::take_capture();
+        assert_eq!(out, "tensor([[0, 1],\n        [2, 3]])\n[1]\n");
+    }
+
+    #[test]
+    fn a_transcript_pasted_without_brackets_skips_output_while_lines_stream_in() {
+        let mut c = Console::new();
+        output::start_capture();
+        c.feed_text(">>> let y = 5;", false);
+        c.feed_text(">>> y + 1", true);
+        c.feed_text("6", true);
+        c.feed_text(">>> fn h() {", true);
+        c.feed_text("...   5", true);
+        c.feed_text("... }", true);
+        // Typed by a person: the transcript is over, and the line runs.
+        c.feed_text("h() * 2", false);
+        c.feed_text("7", true);
+        assert_eq!(output::take_capture(), "6\n10\n7\n");
+    }
+
+    #[test]
+    fn underscore_is_the_last_echoed_value() {
+        let mut c = Console::new();
+        let (_, out) = feed_all(&mut c, &["_", "torch::arange(3)", "let n = 1;", "_ * 2"]);
+        assert!(
+            out.contains("NameError: name '_' is not defined\n"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("tensor([0, 1, 2])\ntensor([0, 2, 4])\n"),
+            "{out}"
+        );
+        let (_, out) = feed_all(&mut c, &["switch 3 { 1 => 10, _ => 20 }", "_ + 1", "\"_\""]);
+        assert_eq!(out, "20\n21\n\"_\"\n");
+        assert!(c.variables().iter().all(|(n, _)| n != LAST_VALUE));
+    }
+
+    #[test]
+    fn question_marks_and_help_calls_show_help() {
+        let mut c = Console::new();
+        for ask in [
+            "?narrow",
+            "narrow?",
+            "help(narrow)",
+            "help(\"Tensor.narrow\")",
+        ] {
+            let (_, out) = feed_all(&mut c, &[ask]);
+            assert!(
+                out.contains("Tensor.narrow(int dim, int start, int length)"),
+                "{ask}: {out}"
+            );
+            assert!(out.contains("t.narrow(dim, start, length)"), "{ask}: {out}");
+        }
+        let (_, out) = feed_all(
+            &mut c,
+            &["let v = torch::ones(1);", "?v.sum", "help()", "?explain"],
+        );
+        assert!(out.contains("t.sum(#{dtype: ()})"), "{out}");
+        assert!(out.contains(":timeit EXPR"), "{out}");
+        assert!(out.contains("explain(t)"), "{out}");
+    }
+
+    #[test]
+    fn continuation_lines_are_indented_by_open_blocks() {
+        let mut c = Console::new();
+        assert_eq!(c.indent(), "");
+        c.feed("fn f(x) {");
+        assert_eq!(c.indent(), "    ");
+        c.feed("if x {");
+        assert_eq!(c.indent(), "        ");
+        c.cancel();
+        assert_eq!(c.indent(), "");
     }
 
     #[test]

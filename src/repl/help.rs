@@ -21,7 +21,11 @@ pub fn overview() -> String {
     for (name, what) in COMMANDS {
         s += &format!("  {name:<15} {what}\n");
     }
-    s.pop();
+    s += "\n?NAME, NAME? and help(NAME) are :help NAME. Topics besides torch:: functions and\n\
+          methods (`:help torch::zeros`, `:help Tensor.view`, `:help x.view` for a variable x):\n ";
+    for t in super::topics::TOPICS {
+        s += &format!(" {}", t.name);
+    }
     s
 }
 
@@ -72,7 +76,7 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
         }
     }
     if found.is_empty() {
-        return None;
+        return super::topics::topic(bare).map(super::topics::text);
     }
     let mut text = found.join("\n");
     if let Some(doc) = signature::doc(bare) {
@@ -90,6 +94,17 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
         text += "\nsignatures (keywords go in a trailing #{...} map):";
         for line in lines {
             text += &format!("\n  {line}");
+        }
+    }
+    let calls: Vec<String> = signature::all()
+        .into_iter()
+        .filter(|d| d.name == bare && owner.is_none_or(|o| o == d.owner))
+        .flat_map(|d| d.rhai_calls())
+        .collect();
+    if !calls.is_empty() {
+        text += "\nin Rhai:";
+        for call in calls {
+            text += &format!("\n  {call}");
         }
     }
     Some(text)

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use rustyline::completion::Completer;
+use rustyline::completion::{Completer, FilenameCompleter};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
@@ -24,6 +24,8 @@ pub struct TenshHelper {
     pub variables: Rc<RefCell<Vec<(String, TypeId)>>>,
     /// Whether to colour the input.
     pub color: bool,
+    /// File names, after `:load` and `:save`.
+    pub files: FilenameCompleter,
 }
 
 impl Completer for TenshHelper {
@@ -35,6 +37,12 @@ impl Completer for TenshHelper {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<String>)> {
+        // A file name after the commands that take one.
+        let command = line.trim_start();
+        if [":load ", ":save "].iter().any(|c| command.starts_with(c)) {
+            let (from, pairs) = self.files.complete_path(line, pos)?;
+            return Ok((from, pairs.into_iter().map(|p| p.replacement).collect()));
+        }
         Ok(complete(line, pos, &self.catalog, &self.variables.borrow()))
     }
 }

@@ -1,7 +1,9 @@
 //! Meta-commands: lines starting with `:` talk to the REPL, not to Rhai.
 
-use super::console::{Console, Step};
-use super::help;
+use std::time::Instant;
+
+use super::console::{Console, Step, is_hidden};
+use super::{help, timing};
 use crate::script::output;
 
 /// The meta-commands, with a line of help each.
@@ -19,6 +21,15 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "a picture of a tensor's memory: strides, offset, the storage's bytes",
     ),
     (":load FILE", "run a script into this session"),
+    (":time EXPR", "run EXPR once and show the wall time it took"),
+    (
+        ":timeit EXPR",
+        "run EXPR many times: mean and spread per run, best and median, as IPython's %timeit",
+    ),
+    (
+        ":save FILE",
+        "write the session so far as a transcript (`tensh test FILE` checks it)",
+    ),
     (
         ":reset",
         "a fresh session: variables, seed, print options, warnings",
@@ -34,7 +45,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
     };
     match command {
         ":help" | ":h" if rest.is_empty() => output::print_line(&help::overview()),
-        ":help" | ":h" => match help::lookup(&console.catalog(), rest) {
+        ":help" | ":h" => match help::lookup(&console.catalog(), &receiver_typed(console, rest)) {
             Some(text) => output::print_line(&text),
             None => output::error(&format!(
                 "no function, method or property named {rest:?} (`:help` lists the topics)"
@@ -43,6 +54,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
         ":vars" => vars(console),
         ":reset" => {
             console.session_mut().reset();
+            console.clear_log();
             output::print_line("(a fresh session)");
         }
         ":load" if rest.is_empty() => output::error(":load needs a FILE"),
@@ -52,10 +64,66 @@ pub fn run(console: &mut Console, line: &str) -> Step {
             let code = format!("explain({rest})");
             console.run(&code);
         }
+        ":time" if rest.is_empty() => output::error(":time needs an EXPR"),
+        ":time" => {
+            let start = Instant::now();
+            console.run(rest);
+            output::print_line(&format!(
+                "Wall time: {}",
+                timing::format_time(start.elapsed())
+            ));
+        }
+        ":timeit" if rest.is_empty() => output::error(":timeit needs an EXPR"),
+        ":timeit" => timing::timeit(console, rest),
+        ":save" if rest.is_empty() => output::error(":save needs a FILE"),
+        ":save" => save(console, rest),
         ":quit" | ":q" | ":exit" => return Step::Quit,
         _ => output::error(&format!("unknown command {command} (`:help` lists them)")),
     }
     Step::Done
+}
+
+/// Whether a meta-command belongs in the session's log (what `:save` writes): those whose
+/// output a later run repeats. Timings vary, and `:save` itself is not part of the session.
+pub fn is_logged(line: &str) -> bool {
+    let command = line.split_whitespace().next().unwrap_or("");
+    ![
+        ":save", ":time", ":timeit", ":quit", ":q", ":exit", ":reset",
+    ]
+    .contains(&command)
+}
+
+/// `x.view` for a session variable `x` is `Tensor.view` (its type's method).
+fn receiver_typed(console: &Console, name: &str) -> String {
+    if let Some((receiver, rest)) = name.split_once('.')
+        && let Some(type_name) = console.type_of_variable(receiver)
+    {
+        return format!("{type_name}.{rest}");
+    }
+    name.to_string()
+}
+
+/// Writes the log as a `.tensh` transcript.
+fn save(console: &mut Console, path: &str) {
+    let mut text = String::new();
+    for entry in console.log() {
+        for (i, line) in entry.input.iter().enumerate() {
+            let prompt = if i == 0 { ">>>" } else { "..." };
+            if line.is_empty() {
+                text += &format!("{prompt}\n");
+            } else {
+                text += &format!("{prompt} {line}\n");
+            }
+        }
+        text += &entry.output;
+    }
+    match std::fs::write(path, text) {
+        Ok(()) => output::print_line(&format!(
+            "(saved {} inputs to {path}; `tensh test {path}` checks them)",
+            console.log().len()
+        )),
+        Err(e) => output::error(&format!("cannot write {path}: {e}")),
+    }
 }
 
 fn load(console: &mut Console, path: &str) {
@@ -81,7 +149,7 @@ fn vars(console: &mut Console) {
     let mut newest_first: Vec<_> = session
         .scope()
         .iter_raw()
-        .filter(|(name, _, _)| seen.insert(*name))
+        .filter(|(name, _, _)| !is_hidden(name) && seen.insert(*name))
         .collect();
     newest_first.reverse();
     let lines: Vec<String> = newest_first

@@ -10,18 +10,31 @@ pub mod helper;
 pub mod highlight;
 pub mod history;
 pub mod meta;
+pub mod paste;
+pub mod timing;
+pub mod topics;
 
 use crate::script::output;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
 use rustyline::error::ReadlineError;
-use rustyline::{CompletionType, Config, Editor, history::DefaultHistory};
+use rustyline::{
+    Cmd, CompletionType, ConditionalEventHandler, Config, Editor, Event, EventContext,
+    EventHandler, KeyCode, KeyEvent, Modifiers, RepeatCount, history::DefaultHistory,
+};
 
 use console::{Console, Step};
 use helper::TenshHelper;
+
+/// History entries kept (the file and the session).
+const HISTORY_SIZE: usize = 10_000;
+
+/// A line read sooner than this after its prompt was not typed then.
+const TYPED_AHEAD: Duration = Duration::from_millis(15);
 
 /// Set by Ctrl-C while a script runs; the session's progress hook sees it and stops.
 static INTERRUPT: AtomicBool = AtomicBool::new(false);
@@ -48,10 +61,7 @@ pub fn run(color: bool) -> i32 {
         console.session_mut().stop_when(&INTERRUPT);
     }
     let variables = Rc::new(RefCell::new(Vec::new()));
-    let config = Config::builder()
-        .auto_add_history(false)
-        .completion_type(CompletionType::List)
-        .build();
+    let config = editor_config();
     let mut editor: Editor<TenshHelper, DefaultHistory> = match Editor::with_config(config) {
         Ok(e) => e,
         Err(e) => {
@@ -63,35 +73,88 @@ pub fn run(color: bool) -> i32 {
         catalog: console.catalog(),
         variables: variables.clone(),
         color,
+        files: rustyline::completion::FilenameCompleter::new(),
     }));
+    // Ctrl-D on a line holding only the automatic indentation is Ctrl-D on an empty line.
+    editor.bind_sequence(
+        KeyEvent(KeyCode::Char('D'), Modifiers::CTRL),
+        EventHandler::Conditional(Box::new(EndOnBlankLine)),
+    );
     let history = history::path();
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }
+    // The lines of the input being read: once it is complete, they are one history entry,
+    // recalled and edited whole.
+    let mut block: Vec<String> = Vec::new();
     loop {
-        match editor.readline(console.prompt()) {
-            Ok(line) => {
-                if !line.trim().is_empty() {
-                    let _ = editor.add_history_entry(line.as_str());
+        let indent = console.indent();
+        let asked = Instant::now();
+        let read = editor.readline_with_initial(console.prompt(), (&indent, ""));
+        // No one types a line within a few milliseconds of its prompt: such a line was
+        // pasted (without bracketed paste) or typed ahead while the last input ran.
+        let typed_ahead = asked.elapsed() < TYPED_AHEAD;
+        match read {
+            Ok(text) => {
+                let step = console.feed_text(&text, typed_ahead);
+                if !text.trim().is_empty() {
+                    block.push(text.trim_end_matches('\n').to_string());
+                }
+                if step != Step::More && !block.is_empty() {
+                    let _ = editor.add_history_entry(block.join("\n"));
+                    block.clear();
                     if let Some(path) = &history {
                         save(&mut editor, path);
                     }
                 }
-                if console.feed(&line) == Step::Quit {
+                if step == Step::Quit {
                     return 0;
                 }
                 *variables.borrow_mut() = console.variables();
             }
-            Err(ReadlineError::Interrupted) => console.cancel(),
+            Err(ReadlineError::Interrupted) => {
+                console.cancel();
+                block.clear();
+            }
             // Ctrl-D inside a block drops the block, as Ctrl-C does; on an empty `>>> ` line
             // it ends the session.
-            Err(ReadlineError::Eof) if console.prompt() != console::PROMPT => console.cancel(),
+            Err(ReadlineError::Eof) if console.prompt() != console::PROMPT => {
+                console.cancel();
+                block.clear();
+            }
             Err(ReadlineError::Eof) => return 0,
             Err(e) => {
                 output::stderr_text(&format!("tensh: {e}\n"));
                 return 1;
             }
         }
+    }
+}
+
+/// Ctrl-D on a line holding only blanks (the automatic indentation of a `... ` line) drops
+/// the unfinished block, as Ctrl-C does (rustyline's Ctrl-D ends input only on an empty
+/// line); elsewhere it keeps its usual meaning.
+struct EndOnBlankLine;
+
+impl ConditionalEventHandler for EndOnBlankLine {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        let line = ctx.line();
+        (!line.is_empty() && line.trim().is_empty()).then_some(Cmd::Interrupt)
+    }
+}
+
+/// The editor's settings: completion as a list, history kept by hand (one entry per
+/// complete input), 10,000 entries.
+fn editor_config() -> Config {
+    let base = || {
+        Config::builder()
+            .auto_add_history(false)
+            .completion_type(CompletionType::List)
+    };
+    // Only a size of 0 is refused; the constant is not 0.
+    match base().max_history_size(HISTORY_SIZE) {
+        Ok(builder) => builder.build(),
+        Err(_) => base().build(),
     }
 }
 

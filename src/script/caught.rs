@@ -11,60 +11,23 @@ use std::borrow::Cow;
 use rhai::{Dynamic, Engine, Map, NativeCallContext, Token};
 
 use super::rhai_errors::{Failure, Names, python_words};
+use super::tokens::each_token;
 
 /// The function the inserted statement calls.
 pub const CAUGHT_HOOK: &str = "__tensh_caught";
-
-/// Byte offset of a 1-based (line, column in characters) position in `code`.
-fn byte_offset(line_starts: &[usize], code: &str, line: usize, col: usize) -> Option<usize> {
-    let start = *line_starts.get(line.checked_sub(1)?)?;
-    let rest = &code[start..];
-    let within = rest
-        .char_indices()
-        .nth(col.checked_sub(1)?)
-        .map(|(i, _)| i)?;
-    Some(start + within)
-}
 
 /// `code` with a translating first statement in every `catch (name) { ... }` block.
 pub fn bind_caught_errors<'a>(engine: &Engine, code: &'a str) -> Cow<'a, str> {
     if !code.contains("catch") {
         return Cow::Borrowed(code);
     }
-    let inputs = [code];
-    let (tokens, control) = engine.lex(&inputs);
-    // Brace depth of each interpolation `${ ... }` being read, innermost last: after its
-    // closing brace the tokenizer must be told to read text again (as Rhai's parser does).
-    let mut interpolations: Vec<usize> = Vec::new();
     let mut window: Vec<Token> = Vec::with_capacity(5);
     let mut inserts: Vec<(usize, String)> = Vec::new();
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(code.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    for (token, pos) in tokens {
-        match &token {
-            Token::InterpolatedString(..) => interpolations.push(0),
-            Token::LeftBrace => {
-                if let Some(depth) = interpolations.last_mut() {
-                    *depth += 1;
-                }
-            }
-            Token::RightBrace => {
-                if let Some(depth) = interpolations.last_mut() {
-                    *depth = depth.saturating_sub(1);
-                    if *depth == 0 {
-                        interpolations.pop();
-                        control.borrow_mut().is_within_text = true;
-                    }
-                }
-            }
-            Token::EOF => break,
-            _ => {}
-        }
+    each_token(engine, code, |token, at| {
         if window.len() == 5 {
             window.remove(0);
         }
-        window.push(token);
+        window.push(token.clone());
         if let [
             Token::Catch,
             Token::LeftParen,
@@ -72,12 +35,10 @@ pub fn bind_caught_errors<'a>(engine: &Engine, code: &'a str) -> Cow<'a, str> {
             Token::RightParen,
             Token::LeftBrace,
         ] = window.as_slice()
-            && let (Some(line), Some(col)) = (pos.line(), pos.position())
-            && let Some(at) = byte_offset(&line_starts, code, line, col)
         {
             inserts.push((at + 1, format!(" {name} = {CAUGHT_HOOK}({name}); ")));
         }
-    }
+    });
     if inserts.is_empty() {
         return Cow::Borrowed(code);
     }

@@ -23,7 +23,8 @@ pub fn register(engine: &mut Engine) {
             let storage = t.storage();
             let mut sharing: Vec<String> = Vec::new();
             for (name, _, v) in ctx.scope().iter_raw() {
-                if let Some(other) = v.clone().try_cast::<Tensor>()
+                if !super::hidden::is_hidden_name(name)
+                    && let Some(other) = v.clone().try_cast::<Tensor>()
                     && !other.ptr_eq(&t)
                     && other.storage().shares_memory(&storage)
                     && !sharing.iter().any(|n| n == name)

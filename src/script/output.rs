@@ -10,6 +10,7 @@ use owo_colors::OwoColorize;
 thread_local! {
     static CAPTURE: RefCell<Option<String>> = const { RefCell::new(None) };
     static COLOR: Cell<bool> = const { Cell::new(false) };
+    static RECORD: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Turns colour on or off for warnings and errors (off unless the CLI decides otherwise).
@@ -32,7 +33,29 @@ pub fn take_capture() -> String {
     CAPTURE.with(|c| c.borrow_mut().take()).unwrap_or_default()
 }
 
+/// Starts keeping a copy of every line printed or reported on this thread (the prompt's
+/// session log for `:save`); the lines are still written as usual.
+pub fn start_recording() {
+    RECORD.with(|r| *r.borrow_mut() = Some(String::new()));
+}
+
+/// What was recorded since the last call (recording goes on).
+pub fn take_recorded() -> String {
+    RECORD.with(|r| {
+        r.borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
+}
+
 fn captured(text: &str) -> bool {
+    RECORD.with(|r| {
+        if let Some(buf) = r.borrow_mut().as_mut() {
+            buf.push_str(text);
+            buf.push('\n');
+        }
+    });
     CAPTURE.with(|c| match c.borrow_mut().as_mut() {
         Some(buf) => {
             buf.push_str(text);

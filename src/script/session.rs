@@ -79,6 +79,17 @@ impl ScriptError {
     }
 }
 
+/// A parse error as the prompt and scripts report it.
+fn syntax_error(e: rhai::ParseError) -> ScriptError {
+    let pos = e.1;
+    ScriptError {
+        message: format!("SyntaxError: {}", e.0),
+        line: pos.line(),
+        column: pos.position(),
+        raised: false,
+    }
+}
+
 fn is_raised(e: &EvalAltResult) -> bool {
     match e {
         EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => is_raised(inner),
@@ -122,6 +133,35 @@ impl Session {
     /// The variables defined so far.
     pub fn scope(&self) -> &Scope<'static> {
         &self.scope
+    }
+
+    /// The variables, to change (the prompt keeps its last value in one).
+    pub fn scope_mut(&mut self) -> &mut Scope<'static> {
+        &mut self.scope
+    }
+
+    /// Runs `code` `loops` times (compiled once; variables it defines are dropped after each
+    /// run) and returns the time all runs took. Its value is not kept.
+    pub fn time(&mut self, code: &str, loops: usize) -> Result<std::time::Duration, ScriptError> {
+        if let Some(flag) = self.interrupt {
+            flag.store(false, Ordering::Relaxed);
+        }
+        let code = bind_caught_errors(&self.engine, code);
+        let ast = self
+            .engine
+            .compile_with_scope(&self.scope, &code)
+            .map_err(syntax_error)?;
+        let merged = self.functions.merge(&ast);
+        let keep = self.scope.len();
+        let start = std::time::Instant::now();
+        for _ in 0..loops {
+            let run = self
+                .engine
+                .eval_ast_with_scope::<Dynamic>(&mut self.scope, &merged);
+            self.scope.rewind(keep);
+            let _value = run.map_err(|e| ScriptError::from_rhai(&e, &self.names()))?;
+        }
+        Ok(start.elapsed())
     }
 
     /// Starts over: no variables or functions, and the session-wide state PyTorch keeps
@@ -209,15 +249,7 @@ impl Session {
         let ast = self
             .engine
             .compile_with_scope(&self.scope, &code)
-            .map_err(|e| {
-                let pos = e.1;
-                ScriptError {
-                    message: format!("SyntaxError: {}", e.0),
-                    line: pos.line(),
-                    column: pos.position(),
-                    raised: false,
-                }
-            })?;
+            .map_err(syntax_error)?;
         let merged = self.functions.merge(&ast);
         let result = self
             .engine

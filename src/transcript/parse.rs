@@ -23,20 +23,7 @@ pub struct Block {
     pub entries: Vec<Entry>,
 }
 
-/// The primary prompt.
-const PROMPT: &str = ">>>";
-/// The continuation prompt.
-const CONTINUATION: &str = "...";
-
-/// The input on a line starting with `prompt` (`>>> code` or a bare `>>>`).
-fn after_prompt<'a>(line: &'a str, prompt: &str) -> Option<&'a str> {
-    let rest = line.strip_prefix(prompt)?;
-    if rest.is_empty() {
-        Some("")
-    } else {
-        rest.strip_prefix(' ')
-    }
-}
+use crate::repl::paste::{CONTINUATION, PRIMARY as PROMPT, after_prompt};
 
 /// Parses the lines `lines[from..to]` (indices into the file) as one session.
 fn parse_session(lines: &[&str], from: usize, to: usize) -> Vec<Entry> {

@@ -273,6 +273,65 @@ impl Declaration {
     }
 }
 
+/// A PyTorch default as Rhai spells it (`None` is `()`, `False` is `false`).
+fn rhai_default(text: &str) -> String {
+    match text {
+        "None" => "()".to_string(),
+        "False" => "false".to_string(),
+        "True" => "true".to_string(),
+        other => other.replace("torch.", "torch::"),
+    }
+}
+
+impl Declaration {
+    /// How a call is written in Rhai, one line per form (`t.narrow(dim, start, length)`,
+    /// `t.sum(#{dim: (), keepdim: false})`): the required parameters by position, the others
+    /// in the keyword map with their defaults.
+    pub fn rhai_calls(&self) -> Vec<String> {
+        let call = match self.owner {
+            "torch" => format!("torch::{}", self.name),
+            "Tensor" => format!("t.{}", self.name),
+            "UntypedStorage" | "TypedStorage" => format!("s.{}", self.name),
+            other => format!("{}.{}", other.to_lowercase(), self.name),
+        };
+        match self.kind() {
+            Kind::Parser(sig) => sig
+                .overloads
+                .iter()
+                .map(|o| {
+                    let items: Vec<&str> = o.text.split(", ").collect();
+                    let default_of = |name: &str| {
+                        items.iter().find_map(|item| {
+                            item.split_once(" = ")
+                                .filter(|(head, _)| head.ends_with(&format!(" {name}")))
+                                .map(|(_, d)| rhai_default(d))
+                        })
+                    };
+                    let mut positional = Vec::new();
+                    let mut keywords = Vec::new();
+                    for p in &o.params {
+                        if p.optional {
+                            let d = default_of(p.name).unwrap_or_else(|| "()".to_string());
+                            keywords.push(format!("{}: {d}", p.name));
+                        } else if p.keyword_only {
+                            keywords.push(format!("{0}: {0}", p.name));
+                        } else {
+                            positional.push(p.name.to_string());
+                        }
+                    }
+                    if !keywords.is_empty() {
+                        positional.push(format!("#{{{}}}", keywords.join(", ")));
+                    }
+                    format!("{call}({})", positional.join(", "))
+                })
+                .collect(),
+            Kind::NoArgs { .. } => vec![format!("{call}()")],
+            Kind::OneArg { .. } => vec![format!("{call}(value)")],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// What a parameter accepts, by PyTorch's name for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ty {

@@ -1,0 +1,64 @@
+//! Every documented session pasted whole at the prompt, prompts and outputs included, runs
+//! its inputs and prints what the documentation shows (the prompt's paste rule; the pty
+//! tests in `tests/repl.rs` check that a terminal paste reaches it).
+
+use tensh::repl::console::Console;
+use tensh::script::output;
+use tensh::transcript::check::line_matches;
+use tensh::transcript::parse::{Block, parse_markdown};
+
+/// A block as it reads on the page: each input after its prompts, then its output.
+fn as_pasted(block: &Block) -> (String, Vec<String>) {
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    for entry in &block.entries {
+        for (i, line) in entry.input.iter().enumerate() {
+            let prompt = if i == 0 { ">>>" } else { "..." };
+            text += &format!("{prompt} {line}\n");
+        }
+        for line in &entry.expected {
+            text += &format!("{line}\n");
+            if !line.trim().is_empty() {
+                expected.push(line.clone());
+            }
+        }
+    }
+    (text, expected)
+}
+
+#[test]
+fn every_docs_session_pasted_with_prompts_and_output_prints_the_same() {
+    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
+    let mut pages: Vec<_> = std::fs::read_dir(docs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    let mut blocks_checked = 0;
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let mut console = Console::new();
+        for block in parse_markdown(&text) {
+            if block.fresh {
+                console = Console::new();
+            }
+            let (pasted, expected) = as_pasted(&block);
+            output::start_capture();
+            console.feed_text(&pasted, false);
+            let printed = output::take_capture();
+            let actual: Vec<&str> = printed.lines().filter(|l| !l.trim().is_empty()).collect();
+            assert!(
+                expected.len() == actual.len()
+                    && expected
+                        .iter()
+                        .zip(&actual)
+                        .all(|(e, a)| line_matches(e, a)),
+                "{}: pasting\n{pasted}\nprinted\n{printed}",
+                page.display()
+            );
+            blocks_checked += 1;
+        }
+    }
+    assert!(blocks_checked >= 20, "only {blocks_checked} blocks");
+}
