@@ -7,12 +7,13 @@ use crate::repl::color::ColorChoice;
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
 
-const USAGE: &str = "usage: tensh [--color=auto|always|never] [FILE.rhai [ARGS...] | -e CODE]
+const USAGE: &str = "usage: tensh [--color=auto|always|never] [[-i] FILE.rhai [ARGS...] | -e CODE]
        tensh --help | --version
 
   tensh                 interactive session (a script from standard input when piped)
   tensh FILE.rhai ARGS  run a script; ARGS are in the array ARGS
   tensh -e CODE         run CODE
+  tensh -i FILE ARGS    run a script, then the interactive session with its variables
   tensh test [--bless] [PATHS...]
                         check transcripts (```tensh blocks in *.md, *.tensh files)
   tensh --version       print the version
@@ -20,13 +21,22 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [FILE.rhai [ARGS..
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never
 ";
 
-fn report(name: &str, e: &ScriptError) {
+fn report(name: &str, code: &str, e: &ScriptError) {
     let place = match (e.line, e.column) {
         (Some(l), Some(c)) => format!("{name}:{l}:{c}: "),
         (Some(l), None) => format!("{name}:{l}: "),
         _ => format!("{name}: "),
     };
-    output::error(&format!("{place}{}", e.message));
+    let within = e
+        .function
+        .as_ref()
+        .map_or(String::new(), |f| format!("in {f}(): "));
+    output::error(&format!("{place}{within}{}", e.message));
+    if e.function.is_none()
+        && let Some(hint) = crate::script::hints::python_hint(code, e)
+    {
+        output::error(&hint);
+    }
 }
 
 fn run_code(name: &str, code: &str, args: &[String]) -> i32 {
@@ -34,8 +44,11 @@ fn run_code(name: &str, code: &str, args: &[String]) -> i32 {
     session.set_args(args);
     let status = match session.eval(code) {
         Ok(_) => 0,
+        Err(ScriptError {
+            exit: Some(status), ..
+        }) => status,
         Err(e) => {
-            report(name, &e);
+            report(name, code, &e);
             1
         }
     };
@@ -64,8 +77,10 @@ pub fn run(mut args: Vec<String>) -> i32 {
         }
         args.remove(0);
     }
-    let color = choice.resolve_here();
-    output::set_color(color);
+    // Colour on standard output is the prompt's own (its input and banner); warnings and
+    // errors go to standard error, which decides for itself.
+    let color = choice.resolve_here(std::io::stdout().is_terminal());
+    output::set_color(choice.resolve_here(std::io::stderr().is_terminal()));
     match args.first().map(String::as_str) {
         Some("--help" | "-h") => {
             output::stdout_text(USAGE);
@@ -76,6 +91,19 @@ pub fn run(mut args: Vec<String>) -> i32 {
             0
         }
         Some("test") => crate::transcript::main(&args[1..]),
+        Some("-i") => match args.get(1) {
+            Some(path) if std::path::Path::new(path).is_file() => {
+                crate::repl::run(color, Some((path, &args[2..])))
+            }
+            Some(path) => {
+                output::stderr_text(&format!("tensh: cannot read {path}: no such file\n"));
+                2
+            }
+            None => {
+                output::stderr_text(&format!("tensh: -i needs FILE\n{USAGE}"));
+                2
+            }
+        },
         Some("-e") => match args.get(1) {
             Some(code) => run_code("-e", code, &args[2..]),
             None => {
@@ -96,7 +124,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
         },
         _ => {
             if std::io::stdin().is_terminal() && args.is_empty() {
-                crate::repl::run(color)
+                crate::repl::run(color, None)
             } else {
                 // Piped input is a script: no prompts, and no colour unless asked for.
                 output::set_color(choice == ColorChoice::Always);

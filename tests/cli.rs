@@ -211,3 +211,64 @@ fn tensh_test_skips_fifos_and_symlink_loops_in_folders() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn exit_and_quit_end_the_script_with_their_status() {
+    let (code, out, _) = tensh(&["-e", "print(1); exit(3); print(2)"], None);
+    assert_eq!((code, out.as_str()), (3, "1\n"));
+    let (code, _, err) = tensh(&["-e", "fn f() { quit(\"bye\") } f(); print(2)"], None);
+    assert_eq!((code, err.as_str()), (1, "bye\n"));
+    let (code, _, _) = tensh(&["-e", "exit()"], None);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_shebang_line_is_allowed_and_lines_keep_their_numbers() {
+    let dir = std::env::temp_dir().join(format!("tensh-shebang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("run.rhai");
+    std::fs::write(
+        &file,
+        "#!/usr/bin/env tensh\nprint(1);\ntorch::zeros(2).view(3);\n",
+    )
+    .unwrap();
+    let (code, out, err) = tensh(&[file.to_str().unwrap()], None);
+    assert_eq!((code, out.as_str()), (1, "1\n"));
+    assert!(err.contains("run.rhai:3:"), "{err}");
+}
+
+#[test]
+fn python_spellings_get_a_hint() {
+    for (code, hint) in [
+        (
+            "let x = torch::ones(2, 2); x.sum(dim=1)",
+            "hint: in tensh, keyword arguments go in a map: let x = torch::ones(2, 2); x.sum(#{dim: 1})",
+        ),
+        (
+            "torch.zeros(3)",
+            "hint: torch functions are called with `::`: torch::zeros(3)",
+        ),
+        (
+            "let x = torch::ones(2); x.shape()",
+            "hint: shape is a property, read without parentheses: x.shape",
+        ),
+        ("y = 2", "hint: a new variable needs `let`: let y = ..."),
+    ] {
+        let (status, _, err) = tensh(&["-e", code], None);
+        assert_eq!(status, 1);
+        assert!(err.ends_with(&format!("{hint}\n")), "{code}: {err}");
+    }
+}
+
+#[test]
+fn tensh_test_needs_a_path_with_something_to_test() {
+    let (code, _, err) = tensh(&["test"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no PATHS given"), "{err}");
+    let dir = std::env::temp_dir().join(format!("tensh-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.md"), "# no sessions here\n").unwrap();
+    let (code, _, err) = tensh(&["test", dir.to_str().unwrap()], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nothing to test in"), "{err}");
+}

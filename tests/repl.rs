@@ -315,3 +315,55 @@ fn help_time_and_save_at_the_prompt() {
         String::from_utf8_lossy(&test.stdout)
     );
 }
+
+#[test]
+fn minus_i_runs_a_script_then_the_prompt_keeps_its_variables() {
+    let dir = std::env::temp_dir().join(format!("tensh-minus-i-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("setup.rhai");
+    std::fs::write(
+        &file,
+        "let base = torch::arange(4);\nfn twice(t) { t * 2 }\n",
+    )
+    .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tensh"));
+    cmd.env("TENSH_HISTORY", temp_history("minus-i"))
+        .env("NO_COLOR", "1")
+        .args(["-i", file.to_str().unwrap()]);
+    let mut p = Session::spawn(cmd).expect("spawn");
+    p.set_expect_timeout(Some(Duration::from_secs(20)));
+    p.expect(">>> ").unwrap();
+    p.send_line("twice(base)").unwrap();
+    p.expect("tensor([0, 2, 4, 6])").unwrap();
+    p.send_line("exit(4)").unwrap();
+    p.expect(Eof).unwrap();
+    assert!(exit_status(&p).contains(", 4)"), "{}", exit_status(&p));
+}
+
+#[test]
+fn errors_sent_to_a_file_carry_no_colour_codes() {
+    let dir = std::env::temp_dir().join(format!("tensh-err-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("err.log");
+    let mut cmd = Command::new("sh");
+    cmd.env("TENSH_HISTORY", temp_history("err-log"))
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR")
+        .arg("-c")
+        .arg(format!(
+            "exec {} 2>{}",
+            env!("CARGO_BIN_EXE_tensh"),
+            log.display()
+        ));
+    let mut p = Session::spawn(cmd).expect("spawn");
+    p.set_expect_timeout(Some(Duration::from_secs(20)));
+    p.expect(">>> ").unwrap();
+    p.send_line("torch::zeros(2).view(3)").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line(":quit").unwrap();
+    p.expect(Eof).unwrap();
+    let _ = p.get_process().wait();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("RuntimeError: shape '[3]'"), "{text:?}");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+}

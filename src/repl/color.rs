@@ -35,16 +35,13 @@ impl ColorChoice {
         }
     }
 
-    /// Decides for this process's standard output and environment.
-    pub fn resolve_here(self) -> bool {
-        use std::io::IsTerminal;
+    /// Decides for one of this process's streams (`terminal`: whether it is a terminal)
+    /// and its environment. Standard output and standard error decide apart: errors sent to
+    /// a file (`2>err.log`) get no colour codes while the prompt is still coloured.
+    pub fn resolve_here(self, terminal: bool) -> bool {
         let no_color = std::env::var("NO_COLOR").ok();
         let term = std::env::var("TERM").ok();
-        self.resolve(
-            std::io::stdout().is_terminal(),
-            no_color.as_deref(),
-            term.as_deref(),
-        )
+        self.resolve(terminal, no_color.as_deref(), term.as_deref())
     }
 }
 

@@ -51,6 +51,8 @@ pub struct Console {
     /// skipped while the lines keep arriving faster than anyone types.
     in_transcript: bool,
     log: Vec<Logged>,
+    /// The status `exit()` asked for; the prompt ends after the input.
+    exit: Option<i32>,
 }
 
 impl Default for Console {
@@ -75,6 +77,7 @@ impl Console {
             catalog,
             in_transcript: false,
             log: Vec::new(),
+            exit: None,
         }
     }
 
@@ -115,6 +118,21 @@ impl Console {
     /// The inputs run so far, with what each printed (`:reset` starts the log again).
     pub fn log(&self) -> &[Logged] {
         &self.log
+    }
+
+    /// The exit status `exit()` or `quit()` asked for (0 when the prompt ended otherwise).
+    pub fn exit_status(&self) -> i32 {
+        self.exit.unwrap_or(0)
+    }
+
+    /// The exit status `exit()` asked for, if it was called.
+    pub fn exit_requested(&self) -> Option<i32> {
+        self.exit
+    }
+
+    /// Ends the prompt after the current input with `status` (a loaded file called `exit()`).
+    pub fn request_exit(&mut self, status: i32) {
+        self.exit = Some(status);
     }
 
     /// Forgets the log (the session starts again).
@@ -228,6 +246,9 @@ impl Console {
         let lines = std::mem::take(&mut self.pending_lines);
         self.run(&code);
         self.keep(lines);
+        if self.exit.is_some() {
+            return Step::Quit;
+        }
         Step::Done
     }
 
@@ -243,7 +264,14 @@ impl Console {
     /// error.
     pub fn run(&mut self, code: &str) {
         let renamed = last_value_named(self.session.engine(), code);
-        match self.session.eval(&renamed) {
+        let result = self.session.eval(&renamed);
+        if let Some(hint) = crate::script::hints::floor_division_hint(self.session.engine(), code) {
+            output::error(&hint);
+        }
+        match result {
+            Err(ScriptError {
+                exit: Some(status), ..
+            }) => self.exit = Some(status),
             Ok(v) if v.is_unit() => {}
             Ok(v) => match self.session.repr(&v) {
                 Ok(text) => {
@@ -323,17 +351,30 @@ fn last_value_named<'a>(engine: &rhai::Engine, code: &'a str) -> std::borrow::Co
     out.into()
 }
 
-/// Shows an error: for a mistake in the script, the line and a caret under the place, then
-/// the message.
+/// Shows an error: for a mistake in the script, the line and a caret under the place; for an
+/// error inside a script function, the function and the place in its definition; then the
+/// message, and a hint when a Python spelling explains it.
 pub fn report(code: &str, e: &ScriptError) {
-    if !e.raised
-        && let (Some(line), Some(column)) = (e.line, e.column)
-        && let Some(text) = code.lines().nth(line - 1)
-    {
-        output::error(&format!("  {text}"));
-        output::error(&format!("  {}^", " ".repeat(column.saturating_sub(1))));
+    match (&e.function, e.line, e.column) {
+        (Some(function), Some(line), Some(column)) => {
+            output::error(&format!(
+                "  in {function}(), line {line}, column {column} of its definition"
+            ));
+        }
+        (None, Some(line), Some(column)) if !e.raised => {
+            if let Some(text) = code.lines().nth(line - 1) {
+                output::error(&format!("  {text}"));
+                output::error(&format!("  {}^", " ".repeat(column.saturating_sub(1))));
+            }
+        }
+        _ => {}
     }
     output::error(&e.message.replace(&format!("'{LAST_VALUE}'"), "'_'"));
+    if e.function.is_none()
+        && let Some(hint) = crate::script::hints::python_hint(code, e)
+    {
+        output::error(&hint);
+    }
 }
 
 #[cfg(test)]

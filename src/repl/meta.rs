@@ -58,7 +58,12 @@ pub fn run(console: &mut Console, line: &str) -> Step {
             output::print_line("(a fresh session)");
         }
         ":load" if rest.is_empty() => output::error(":load needs a FILE"),
-        ":load" => load(console, rest),
+        ":load" => {
+            load(console, rest);
+            if console.exit_requested().is_some() {
+                return Step::Quit;
+            }
+        }
         ":explain" if rest.is_empty() => output::error(":explain needs an EXPR"),
         ":explain" => {
             let code = format!("explain({rest})");
@@ -126,10 +131,16 @@ fn save(console: &mut Console, path: &str) {
     }
 }
 
-fn load(console: &mut Console, path: &str) {
+/// `:load FILE`: runs a script into the session (and `tensh -i FILE`).
+pub fn load(console: &mut Console, path: &str) {
     match std::fs::read_to_string(path) {
         Ok(code) => {
-            if let Err(e) = console.session_mut().eval(&code) {
+            let result = console.session_mut().eval(&code);
+            if let Err(e) = &result
+                && let Some(status) = e.exit
+            {
+                console.request_exit(status);
+            } else if let Err(e) = result {
                 let place = match (e.line, e.column) {
                     (Some(l), Some(c)) => format!("{path}:{l}:{c}: "),
                     _ => format!("{path}: "),

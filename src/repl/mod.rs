@@ -39,9 +39,9 @@ const TYPED_AHEAD: Duration = Duration::from_millis(15);
 /// Set by Ctrl-C while a script runs; the session's progress hook sees it and stops.
 static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
-/// Runs the interactive session until Ctrl-D or `:quit`; returns the exit status.
-pub fn run(color: bool) -> i32 {
-    output::set_color(color);
+/// Runs the interactive session until Ctrl-D, `:quit` or `exit()`; returns the exit status.
+/// With `script` (`tensh -i FILE ARGS`), the file runs first, into the session.
+pub fn run(color: bool, script: Option<(&str, &[String])>) -> i32 {
     let banner = format!(
         "{} — PyTorch's memory model in Rhai. :help for help, Ctrl-D to exit.",
         crate::version()
@@ -60,7 +60,14 @@ pub fn run(color: bool) -> i32 {
     if ctrlc::set_handler(|| INTERRUPT.store(true, Ordering::Relaxed)).is_ok() {
         console.session_mut().stop_when(&INTERRUPT);
     }
-    let variables = Rc::new(RefCell::new(Vec::new()));
+    if let Some((path, args)) = script {
+        console.session_mut().set_args(args);
+        meta::load(&mut console, path);
+        if let Some(status) = console.exit_requested() {
+            return status;
+        }
+    }
+    let variables = Rc::new(RefCell::new(console.variables()));
     let config = editor_config();
     let mut editor: Editor<TenshHelper, DefaultHistory> = match Editor::with_config(config) {
         Ok(e) => e,
@@ -108,7 +115,7 @@ pub fn run(color: bool) -> i32 {
                     }
                 }
                 if step == Step::Quit {
-                    return 0;
+                    return console.exit_status();
                 }
                 *variables.borrow_mut() = console.variables();
             }

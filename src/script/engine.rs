@@ -45,6 +45,7 @@ pub fn new_engine() -> Engine {
     });
     display::register(&mut engine);
     super::caught::register(&mut engine);
+    super::exit::register(&mut engine);
     values_api::register(&mut engine);
     complex_api::register(&mut engine);
     return_types::register(&mut engine);

@@ -58,6 +58,11 @@ pub struct ScriptError {
     /// the script itself (syntax, unknown function or variable, wrong types), which the REPL
     /// shows with a caret under its place.
     pub raised: bool,
+    /// `Some(status)` when the code called `exit()` or `quit()`: not an error, the end of
+    /// the script (or of the prompt) with this exit status.
+    pub exit: Option<i32>,
+    /// The script function the error happened in (innermost), if any.
+    pub function: Option<String>,
 }
 
 impl ScriptError {
@@ -75,7 +80,18 @@ impl ScriptError {
             line: pos.line(),
             column: pos.position(),
             raised: is_raised(e),
+            exit: super::exit::requested(e),
+            function: innermost_function(e),
         }
+    }
+}
+
+/// `code` without a `#!` first line (an executable script's interpreter line), which is
+/// blanked rather than removed so line numbers stay.
+fn without_shebang(code: &str) -> &str {
+    match code.strip_prefix("#!") {
+        Some(rest) => rest.find('\n').map_or("", |i| &rest[i..]),
+        None => code,
     }
 }
 
@@ -87,6 +103,8 @@ fn syntax_error(e: rhai::ParseError) -> ScriptError {
         line: pos.line(),
         column: pos.position(),
         raised: false,
+        exit: None,
+        function: None,
     }
 }
 
@@ -95,6 +113,16 @@ fn is_raised(e: &EvalAltResult) -> bool {
         EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => is_raised(inner),
         EvalAltResult::ErrorRuntime(..) | EvalAltResult::ErrorTerminated(..) => true,
         _ => false,
+    }
+}
+
+/// The innermost script function `e` passed through.
+fn innermost_function(e: &EvalAltResult) -> Option<String> {
+    match e {
+        EvalAltResult::ErrorInFunctionCall(name, _, inner, _) => {
+            innermost_function(inner).or_else(|| Some(name.to_string()))
+        }
+        _ => None,
     }
 }
 
@@ -237,6 +265,8 @@ impl Session {
                 line: None,
                 column: None,
                 raised: true,
+                exit: None,
+                function: None,
             })
         })
     }
@@ -245,6 +275,7 @@ impl Session {
         if let Some(flag) = self.interrupt {
             flag.store(false, Ordering::Relaxed);
         }
+        let code = without_shebang(code);
         let code = bind_caught_errors(&self.engine, code);
         let ast = self
             .engine

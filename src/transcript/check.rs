@@ -14,8 +14,13 @@ pub struct FileOutcome {
     /// Entries whose output differed.
     pub failed: usize,
     /// The file's text with each failing entry's expected lines replaced by the actual ones
-    /// (the same as the input when nothing failed).
+    /// (the same as the input when nothing failed). Expected lines with `[..]` that still
+    /// match are kept; entries whose input is incomplete are left as they are.
     pub blessed: String,
+    /// 1-based lines of entries whose input never completed (a block, bracket or string left
+    /// open, often continuation lines written without `... `): they fail, and blessing
+    /// leaves them alone rather than replacing code with output.
+    pub incomplete: Vec<usize>,
 }
 
 /// True when `actual` matches the expected line `pattern`, where each `[..]` matches any
@@ -47,8 +52,9 @@ fn output_matches(expected: &[String], actual: &[String]) -> bool {
     expected.len() == actual.len() && expected.iter().zip(actual).all(|(e, a)| line_matches(e, a))
 }
 
-/// Runs one entry in `console` and returns the lines it printed.
-fn run_entry(console: &mut Console, entry: &Entry) -> Vec<String> {
+/// Runs one entry in `console` and returns the lines it printed, and whether its input was
+/// complete.
+fn run_entry(console: &mut Console, entry: &Entry) -> (Vec<String>, bool) {
     output::start_capture();
     let mut step = Step::Done;
     for line in &entry.input {
@@ -62,7 +68,20 @@ fn run_entry(console: &mut Console, entry: &Entry) -> Vec<String> {
     while lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
-    lines
+    (lines, step != Step::More)
+}
+
+/// The lines blessing writes: the actual ones, except expected `[..]` lines that still match
+/// theirs.
+fn blessed_lines(expected: &[String], actual: Vec<String>) -> Vec<String> {
+    actual
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| match expected.get(i) {
+            Some(e) if e.contains("[..]") && line_matches(e, &a) => e.clone(),
+            _ => a,
+        })
+        .collect()
 }
 
 /// A console in a fresh session (variables and process-wide state alike).
@@ -78,19 +97,24 @@ pub fn check_file(text: &str, blocks: &[Block]) -> FileOutcome {
     // Replacements: (first line, end line, new lines), in file order.
     let mut replacements: Vec<(usize, usize, Vec<String>)> = Vec::new();
     let (mut passed, mut failed) = (0, 0);
+    let mut incomplete = Vec::new();
     let mut console = fresh_console();
     for (i, block) in blocks.iter().enumerate() {
         if block.fresh && i > 0 {
             console = fresh_console();
         }
         for entry in &block.entries {
-            let actual = run_entry(&mut console, entry);
+            let (actual, complete) = run_entry(&mut console, entry);
             if output_matches(&entry.expected, &actual) {
                 passed += 1;
+            } else if !complete {
+                failed += 1;
+                incomplete.push(entry.first_line + 1);
             } else {
                 failed += 1;
                 let from = entry.first_line + entry.input.len();
-                replacements.push((from, entry.end_line, actual));
+                let lines = blessed_lines(&entry.expected, actual);
+                replacements.push((from, entry.end_line, lines));
             }
         }
     }
@@ -98,6 +122,7 @@ pub fn check_file(text: &str, blocks: &[Block]) -> FileOutcome {
         passed,
         failed,
         blessed: apply(text, &lines, &replacements),
+        incomplete,
     }
 }
 
@@ -164,12 +189,22 @@ mod tests {
     }
 
     #[test]
-    fn errors_and_incomplete_input_are_output() {
-        let text = ">>> torch::zeros(2).view(3)\nRuntimeError: shape '[3]' is invalid for input of size 2\n>>> fn f() {\n";
+    fn incomplete_input_fails_and_blessing_leaves_it_alone() {
+        // Continuation lines written without `... ` read as expected output: blessing must
+        // not replace the code with the actual output.
+        let text = ">>> torch::zeros(2).view(3)\nRuntimeError: shape '[3]' is invalid for input of size 2\n>>> fn f() {\n  1\n}\n>>> 2\n2\n";
+        let out = check_file(text, &parse_tensh(text));
+        assert_eq!((out.passed, out.failed), (2, 1));
+        assert_eq!(out.incomplete, [3]);
+        assert_eq!(out.blessed, text);
+    }
+
+    #[test]
+    fn blessing_keeps_wildcard_lines_that_still_match() {
+        let text =
+            ">>> let t = torch::arange(2);\n>>> print(t.data_ptr()); t\n[..]\ntensor([0, 9])\n";
         let out = check_file(text, &parse_tensh(text));
         assert_eq!((out.passed, out.failed), (1, 1));
-        assert!(out.blessed.ends_with(
-            "(incomplete input: the transcript ends inside a block, bracket or string)\n"
-        ));
+        assert_eq!(out.blessed, text.replace("[0, 9]", "[0, 1]"));
     }
 }

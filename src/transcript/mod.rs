@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use similar::TextDiff;
 
-const USAGE: &str = "usage: tensh test [--bless] [PATHS...]
+const USAGE: &str = "usage: tensh test [--bless] PATHS...
 
-  Runs the transcripts in PATHS (files, or folders searched for *.md and *.tensh; the
-  current folder by default). --bless (or TENSH_BLESS=1) rewrites failing expectations.
+  Runs the transcripts in PATHS (files, or folders searched for *.md and *.tensh; `.` for
+  the current folder). --bless (or TENSH_BLESS=1) rewrites failing expectations.
 ";
 
 /// Runs `tensh test ARGS`; returns the exit status (0 all passed or blessed, 1 failures,
@@ -35,13 +35,28 @@ pub fn main(args: &[String]) -> i32 {
             path => paths.push(PathBuf::from(path)),
         }
     }
+    // Blessing rewrites files: it never picks them itself.
     if paths.is_empty() {
-        paths.push(PathBuf::from("."));
+        output::stderr_text(&format!("tensh test: no PATHS given\n{USAGE}"));
+        return 2;
     }
     let mut files = Vec::new();
     for p in &paths {
+        let before = files.len();
         if let Err(e) = collect(p, &mut files) {
             output::stderr_text(&format!("tensh test: cannot read {}: {e}\n", p.display()));
+            return 2;
+        }
+        let has_entries = files[before..].iter().any(|f| {
+            std::fs::read_to_string(f)
+                .is_ok_and(|text| blocks_of(f, &text).iter().any(|b| !b.entries.is_empty()))
+        });
+        if !has_entries {
+            output::stderr_text(&format!(
+                "tensh test: nothing to test in {} (no ```tensh blocks in *.md files, no \
+                 *.tensh files with >>> entries)\n",
+                p.display()
+            ));
             return 2;
         }
     }
@@ -52,30 +67,34 @@ pub fn main(args: &[String]) -> i32 {
             failed += 1;
             continue;
         };
-        let blocks = if file.extension().is_some_and(|e| e == "tensh") {
-            parse::parse_tensh(&text)
-        } else {
-            parse::parse_markdown(&text)
-        };
+        let blocks = blocks_of(file, &text);
         if blocks.iter().all(|b| b.entries.is_empty()) {
             continue;
         }
         let outcome = check::check_file(&text, &blocks);
         passed += outcome.passed;
         let name = file.display().to_string();
+        for line in &outcome.incomplete {
+            output::stdout_text(&format!(
+                "{name}:{line}: the input never completes (a block, bracket or string left \
+                 open; continuation lines need `... `); --bless leaves it as it is\n"
+            ));
+        }
         if outcome.failed == 0 {
             output::stdout_text(&format!("{name}: {} passed\n", outcome.passed));
             continue;
         }
         if bless {
+            let blessed = outcome.failed - outcome.incomplete.len();
+            failed += outcome.incomplete.len();
             match std::fs::write(file, &outcome.blessed) {
                 Ok(()) => {
-                    output::stdout_text(&format!("{name}: blessed {} entries\n", outcome.failed));
-                    passed += outcome.failed;
+                    output::stdout_text(&format!("{name}: blessed {blessed} entries\n"));
+                    passed += blessed;
                 }
                 Err(e) => {
                     output::stderr_text(&format!("tensh test: cannot write {name}: {e}\n"));
-                    failed += outcome.failed;
+                    failed += blessed;
                 }
             }
             continue;
@@ -92,6 +111,15 @@ pub fn main(args: &[String]) -> i32 {
     }
     output::stdout_text(&format!("{passed} passed, {failed} failed\n"));
     i32::from(failed > 0)
+}
+
+/// The sessions of a transcript file, by its kind.
+fn blocks_of(file: &Path, text: &str) -> Vec<parse::Block> {
+    if file.extension().is_some_and(|e| e == "tensh") {
+        parse::parse_tensh(text)
+    } else {
+        parse::parse_markdown(text)
+    }
 }
 
 /// Adds `path` (a file) or the transcripts under it (a folder, recursively, skipping hidden
