@@ -367,3 +367,34 @@ fn errors_sent_to_a_file_carry_no_colour_codes() {
     assert!(text.contains("RuntimeError: shape '[3]'"), "{text:?}");
     assert!(!text.contains('\u{1b}'), "{text:?}");
 }
+
+#[test]
+fn ctrl_c_stops_one_long_operation_and_one_long_print() {
+    let mut p = spawn(&temp_history("ctrlc-kernel"), None);
+    p.send_line("let kept = 41;").unwrap();
+    p.expect(">>> ").unwrap();
+    // One call that runs for seconds (4.5 s on the 2-core CI machine): a random fill of
+    // 400 million elements, its pages touched as it goes.
+    p.send_line("let big = torch::randn(20000, 20000);")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    p.send(ControlCode::EndOfText).unwrap();
+    // Stopped soon after, not at the end of the fill.
+    p.set_expect_timeout(Some(Duration::from_secs(3)));
+    p.expect("KeyboardInterrupt").unwrap();
+    p.expect(">>> ").unwrap();
+    p.set_expect_timeout(Some(Duration::from_secs(20)));
+    p.send_line("big").unwrap();
+    p.expect("NameError: name 'big' is not defined").unwrap();
+    // One print of twenty million lines.
+    p.send_line("print(torch::zeros(20000000, #{dtype: torch::uint8}).untyped_storage())")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    p.send(ControlCode::EndOfText).unwrap();
+    p.set_expect_timeout(Some(Duration::from_secs(3)));
+    p.expect("KeyboardInterrupt").unwrap();
+    p.expect(">>> ").unwrap();
+    p.set_expect_timeout(Some(Duration::from_secs(20)));
+    p.send_line("kept + 1").unwrap();
+    p.expect("42").unwrap();
+}

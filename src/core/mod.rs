@@ -14,6 +14,7 @@ pub mod error;
 pub mod float8;
 pub mod index;
 pub mod index_parse;
+pub mod interrupt;
 pub mod kernels;
 pub mod layout;
 pub mod linalg;

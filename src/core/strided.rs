@@ -48,8 +48,14 @@ pub fn for_each_run<const N: usize>(
     let outer = &dims[..dims.len() - 1];
     let mut counters = vec![0i64; outer.len()];
     let mut pos = starts;
+    let mut runs: usize = 0;
     loop {
         f(pos, inner_len as usize, inner_steps);
+        // Ctrl-C is seen every 1,024 runs (and after a long single run).
+        runs = runs.wrapping_add(1);
+        if runs & 1023 == 0 || inner_len >= 1 << 16 {
+            crate::core::interrupt::check();
+        }
         let mut d = outer.len();
         loop {
             if d == 0 {

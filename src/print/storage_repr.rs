@@ -1,6 +1,7 @@
 //! Storage reprs: one element a line, then `[torch.storage.… of size N]`.
 
 use super::number::{complex_repr, float_repr};
+use crate::core::interrupt::check_every;
 use crate::core::scalar::Scalar;
 
 /// Python's `str()` of one element as a typed storage yields it.
@@ -17,7 +18,14 @@ pub fn python_scalar(v: Scalar) -> String {
 
 /// `repr(untyped_storage)`: each byte on its own line.
 pub fn untyped_storage_repr(bytes: &[u8]) -> String {
-    let lines: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+    let lines: Vec<String> = bytes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            check_every(i);
+            b.to_string()
+        })
+        .collect();
     format!(
         " {}\n[torch.storage.UntypedStorage(device=cpu) of size {}]",
         lines.join("\n "),
@@ -27,7 +35,14 @@ pub fn untyped_storage_repr(bytes: &[u8]) -> String {
 
 /// `repr(typed_storage)`: each element in Python's spelling, then the class and dtype.
 pub fn typed_storage_repr(values: &[Scalar], dtype_repr: &str) -> String {
-    let lines: Vec<String> = values.iter().map(|v| python_scalar(*v)).collect();
+    let lines: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            check_every(i);
+            python_scalar(*v)
+        })
+        .collect();
     format!(
         " {}\n[torch.storage.TypedStorage(dtype={dtype_repr}, device=cpu) of size {}]",
         lines.join("\n "),

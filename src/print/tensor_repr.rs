@@ -101,7 +101,14 @@ fn vector_str(
         d.extend(tail.into_iter().map(|v| f.format(v)));
         d
     } else {
-        to_scalars(t)?.into_iter().map(|v| f.format(v)).collect()
+        to_scalars(t)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                crate::core::interrupt::check_every(i);
+                f.format(v)
+            })
+            .collect()
     };
     let lines: Vec<String> = data.chunks(per_line).map(|c| c.join(", ")).collect();
     Ok(format!(

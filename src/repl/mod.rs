@@ -17,7 +17,6 @@ pub mod topics;
 use crate::script::output;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
@@ -35,9 +34,6 @@ const HISTORY_SIZE: usize = 10_000;
 
 /// A line read sooner than this after its prompt was not typed then.
 const TYPED_AHEAD: Duration = Duration::from_millis(15);
-
-/// Set by Ctrl-C while a script runs; the session's progress hook sees it and stops.
-static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
 /// Runs the interactive session until Ctrl-D, `:quit` or `exit()`; returns the exit status.
 /// With `script` (`tensh -i FILE ARGS`), the file runs first, into the session.
@@ -57,8 +53,10 @@ pub fn run(color: bool, script: Option<(&str, &[String])>) -> i32 {
     let mut console = Console::new();
     // While the editor reads a line the terminal is raw and Ctrl-C is a key; while code runs
     // it is a signal, which only sets the flag the running session polls.
-    if ctrlc::set_handler(|| INTERRUPT.store(true, Ordering::Relaxed)).is_ok() {
-        console.session_mut().stop_when(&INTERRUPT);
+    if ctrlc::set_handler(crate::core::interrupt::request).is_ok() {
+        console
+            .session_mut()
+            .stop_when(crate::core::interrupt::flag());
     }
     if let Some((path, args)) = script {
         console.session_mut().set_args(args);

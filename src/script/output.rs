@@ -72,10 +72,23 @@ pub fn print_line(text: &str) {
         return;
     }
     let mut out = std::io::stdout().lock();
-    if let Err(e) = writeln!(out, "{text}") {
+    // A long text goes out a block at a time, so Ctrl-C stops it between blocks.
+    let mut rest = text.as_bytes();
+    while rest.len() > WRITE_BLOCK {
+        let (block, after) = rest.split_at(WRITE_BLOCK);
+        if let Err(e) = out.write_all(block) {
+            write_failed(&e);
+        }
+        crate::core::interrupt::check();
+        rest = after;
+    }
+    if let Err(e) = out.write_all(rest).and_then(|_| out.write_all(b"\n")) {
         write_failed(&e);
     }
 }
+
+/// Bytes written between checks for Ctrl-C.
+const WRITE_BLOCK: usize = 1 << 16;
 
 /// Writes `text` to standard output as it is (the command line's own messages).
 pub fn stdout_text(text: &str) {

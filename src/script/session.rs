@@ -95,6 +95,33 @@ fn without_shebang(code: &str) -> &str {
     }
 }
 
+/// Runs `f`, turning an unwinding into an error: Ctrl-C inside a long operation
+/// (`core::interrupt`) is `KeyboardInterrupt`; any other is a bug, reported rather than
+/// aborting (no input should panic, but the tensor state a panic interrupted is only ever
+/// bytes within bounds, so going on is safe).
+fn guarded<T>(f: impl FnOnce() -> Result<T, ScriptError>) -> Result<T, ScriptError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let message = if payload.is::<crate::core::interrupt::Interrupted>() {
+            INTERRUPTED.to_string()
+        } else {
+            let what = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            format!("InternalError: tensh hit a bug ({what}); please report it")
+        };
+        Err(ScriptError {
+            message,
+            line: None,
+            column: None,
+            raised: true,
+            exit: None,
+            function: None,
+        })
+    })
+}
+
 /// A parse error as the prompt and scripts report it.
 fn syntax_error(e: rhai::ParseError) -> ScriptError {
     let pos = e.1;
@@ -171,6 +198,10 @@ impl Session {
     /// Runs `code` `loops` times (compiled once; variables it defines are dropped after each
     /// run) and returns the time all runs took. Its value is not kept.
     pub fn time(&mut self, code: &str, loops: usize) -> Result<std::time::Duration, ScriptError> {
+        guarded(|| self.time_inner(code, loops))
+    }
+
+    fn time_inner(&mut self, code: &str, loops: usize) -> Result<std::time::Duration, ScriptError> {
         if let Some(flag) = self.interrupt {
             flag.store(false, Ordering::Relaxed);
         }
@@ -206,6 +237,7 @@ impl Session {
     /// is seen and before each run.
     pub fn stop_when(&mut self, flag: &'static AtomicBool) {
         self.interrupt = Some(flag);
+        crate::core::interrupt::check_on_this_thread();
         self.engine.on_progress(move |_| {
             flag.swap(false, Ordering::Relaxed)
                 .then(|| Dynamic::from(INTERRUPTED))
@@ -240,35 +272,19 @@ impl Session {
 
     /// The repr a prompt echoes for `value` (PyTorch's for tensors, Python's for numbers).
     pub fn repr(&self, value: &Dynamic) -> Result<String, ScriptError> {
-        let mut scope = Scope::new();
-        scope.push_dynamic("value", value.clone());
-        self.engine
-            .eval_expression_with_scope::<String>(&mut scope, "to_debug(value)")
-            .map_err(|e| ScriptError::from_rhai(&e, &self.names()))
+        guarded(|| {
+            let mut scope = Scope::new();
+            scope.push_dynamic("value", value.clone());
+            self.engine
+                .eval_expression_with_scope::<String>(&mut scope, "to_debug(value)")
+                .map_err(|e| ScriptError::from_rhai(&e, &self.names()))
+        })
     }
 
     /// Runs `code`, keeping its variables and functions, and returns the value of its last
     /// expression statement (unit for `let` and other statements).
     pub fn eval(&mut self, code: &str) -> Result<Dynamic, ScriptError> {
-        // Last line of defence: no input should panic, but if a bug does, the session reports
-        // it as an error instead of aborting (the tensor state a panic interrupted is only
-        // ever bytes within bounds, so going on is safe).
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.eval_inner(code)));
-        run.unwrap_or_else(|payload| {
-            let what = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Err(ScriptError {
-                message: format!("InternalError: tensh hit a bug ({what}); please report it"),
-                line: None,
-                column: None,
-                raised: true,
-                exit: None,
-                function: None,
-            })
-        })
+        guarded(|| self.eval_inner(code))
     }
 
     fn eval_inner(&mut self, code: &str) -> Result<Dynamic, ScriptError> {

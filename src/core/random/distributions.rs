@@ -66,7 +66,10 @@ const STEP: usize = 1024;
 /// order, scaling in double precision as the one-draw path does.
 pub fn uniform_f32_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
     let mut draws = [0u32; STEP];
-    for chunk in out.chunks_mut(STEP * 4) {
+    for (i, chunk) in out.chunks_mut(STEP * 4).enumerate() {
+        if i & 255 == 0 {
+            crate::core::interrupt::check();
+        }
         let draws = &mut draws[..chunk.len() / 4];
         g.fill_random(draws);
         for (o, &r) in chunk.chunks_exact_mut(4).zip(draws.iter()) {
