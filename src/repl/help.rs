@@ -96,11 +96,16 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
             text += &format!("\n  {line}");
         }
     }
-    let calls: Vec<String> = signature::all()
+    let mut calls: Vec<String> = Vec::new();
+    for call in signature::all()
         .into_iter()
         .filter(|d| d.name == bare && owner.is_none_or(|o| o == d.owner))
         .flat_map(|d| d.rhai_calls())
-        .collect();
+    {
+        if !calls.contains(&call) {
+            calls.push(call);
+        }
+    }
     if !calls.is_empty() {
         text += "\nin Rhai:";
         for call in calls {
