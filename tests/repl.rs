@@ -111,25 +111,43 @@ fn ctrl_d_exits_with_status_zero() {
     assert!(exit_status(&p).contains(", 0)"), "{}", exit_status(&p));
 }
 
-#[test]
-fn history_is_recalled_in_a_second_session() {
-    let history = temp_history("history");
+/// Runs `lines` in one session (each with the prompt that follows it), quits, then starts a
+/// second session on the same history and recalls the entry two back (past `:quit`),
+/// waiting for `shown` (its last line).
+fn recall_in_a_second_session(
+    name: &str,
+    lines: &[(&str, &str)],
+    shown: &str,
+) -> expectrl::session::OsSession {
+    let history = temp_history(name);
     let mut first = spawn(&history, None);
-    first.send_line("let remembered = 7 * 6;").unwrap();
-    first.expect(">>> ").unwrap();
+    for (line, prompt) in lines {
+        first.send_line(line).unwrap();
+        first.expect(*prompt).unwrap();
+    }
     first.send_line(":quit").unwrap();
     first.expect(Eof).unwrap();
     // The history file is written as the process ends: wait for it before the second start.
     first.get_process().wait().expect("first session exits");
     let mut second = spawn(&history, None);
-    // Up arrow twice (past `:quit`), then Enter: the earlier line runs again. Each recalled
-    // line is awaited before the next key, so a slow machine cannot reorder them.
+    // Up arrow twice (past `:quit`), then Enter: the earlier input runs again. Each recalled
+    // entry is awaited before the next key, so a slow machine cannot reorder them.
     second.send("\u{1b}[A").unwrap();
     second.expect(":quit").unwrap();
     second.send("\u{1b}[A").unwrap();
-    second.expect("let remembered = 7 * 6;").unwrap();
+    second.expect(shown).unwrap();
     second.send("\r").unwrap();
     second.expect(">>> ").unwrap();
+    second
+}
+
+#[test]
+fn history_is_recalled_in_a_second_session() {
+    let mut second = recall_in_a_second_session(
+        "history",
+        &[("let remembered = 7 * 6;", ">>> ")],
+        "let remembered = 7 * 6;",
+    );
     second.send_line("remembered").unwrap();
     second.expect("42").unwrap();
 }
@@ -259,24 +277,13 @@ fn a_pasted_transcript_runs_its_inputs_and_skips_its_output() {
 
 #[test]
 fn a_block_is_one_history_entry_recalled_whole() {
-    let history = temp_history("block-history");
-    let mut first = spawn(&history, None);
-    first.send_line("fn seven() {").unwrap();
-    first.expect("...     ").unwrap(); // auto-indent inside the block
-    first.send_line("7").unwrap();
-    first.expect("...     ").unwrap();
-    first.send_line("}").unwrap();
-    first.expect(">>> ").unwrap();
-    first.send_line(":quit").unwrap();
-    first.expect(Eof).unwrap();
-    first.get_process().wait().expect("first session exits");
-    let mut second = spawn(&history, None);
-    second.send("\u{1b}[A").unwrap();
-    second.expect(":quit").unwrap();
-    second.send("\u{1b}[A").unwrap();
-    second.expect("}").unwrap();
-    second.send("\r").unwrap();
-    second.expect(">>> ").unwrap();
+    // Continuation lines are auto-indented inside the block (`...     `).
+    let lines = [
+        ("fn seven() {", "...     "),
+        ("7", "...     "),
+        ("}", ">>> "),
+    ];
+    let mut second = recall_in_a_second_session("block-history", &lines, "}");
     second.send_line("seven() * 6").unwrap();
     second.expect("42").unwrap();
 }

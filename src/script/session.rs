@@ -202,15 +202,7 @@ impl Session {
     }
 
     fn time_inner(&mut self, code: &str, loops: usize) -> Result<std::time::Duration, ScriptError> {
-        if let Some(flag) = self.interrupt {
-            flag.store(false, Ordering::Relaxed);
-        }
-        let code = bind_caught_errors(&self.engine, code);
-        let ast = self
-            .engine
-            .compile_with_scope(&self.scope, &code)
-            .map_err(syntax_error)?;
-        let merged = self.functions.merge(&ast);
+        let merged = self.prepare(code)?;
         let keep = self.scope.len();
         let start = std::time::Instant::now();
         for _ in 0..loops {
@@ -287,7 +279,10 @@ impl Session {
         guarded(|| self.eval_inner(code))
     }
 
-    fn eval_inner(&mut self, code: &str) -> Result<Dynamic, ScriptError> {
+    /// Readies `code` to run: a stale interrupt cleared, a `#!` line blanked, `catch`
+    /// bindings translated, compiled against the session's variables and merged with the
+    /// functions defined so far.
+    fn prepare(&mut self, code: &str) -> Result<AST, ScriptError> {
         if let Some(flag) = self.interrupt {
             flag.store(false, Ordering::Relaxed);
         }
@@ -297,7 +292,11 @@ impl Session {
             .engine
             .compile_with_scope(&self.scope, &code)
             .map_err(syntax_error)?;
-        let merged = self.functions.merge(&ast);
+        Ok(self.functions.merge(&ast))
+    }
+
+    fn eval_inner(&mut self, code: &str) -> Result<Dynamic, ScriptError> {
+        let merged = self.prepare(code)?;
         let result = self
             .engine
             .eval_ast_with_scope::<Dynamic>(&mut self.scope, &merged);
