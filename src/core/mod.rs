@@ -15,6 +15,7 @@ pub mod float8;
 pub mod index;
 pub mod index_parse;
 pub mod interrupt;
+pub mod join;
 pub mod kernels;
 pub mod layout;
 pub mod linalg;

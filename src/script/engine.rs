@@ -62,6 +62,7 @@ pub fn new_engine() -> Engine {
         };
         tensor::meta::register(&mut r);
         tensor::views::register(&mut r);
+        tensor::join::register(&mut r);
         tensor::mutation::register(&mut r);
         tensor::math::register(&mut r);
         tensor::reduce::register(&mut r);

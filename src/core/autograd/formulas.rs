@@ -74,6 +74,11 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
         BackwardOp::Overwritten => vec![Some(zeros_like(g)?)],
         BackwardOp::Conj => vec![Some(contiguous_copy(&g.conj_view())?)],
         BackwardOp::MatMul { a, b } => matmul_grads(a, b, g)?,
+        BackwardOp::Join {
+            dim,
+            stacked,
+            parts,
+        } => join_grads(*dim, *stacked, parts, g)?,
         BackwardOp::CopyFrom { sizes, dtype } => {
             let to_src = cast_grad(&sum_to(g, sizes)?, *dtype)?;
             vec![Some(zeros_like(g)?), Some(to_src)]
@@ -99,8 +104,36 @@ fn input_count(op: &BackwardOp) -> usize {
         BackwardOp::Arith { a, b, .. } => [a, b].iter().filter_map(|s| s.as_tensor()).count(),
         BackwardOp::CopyFrom { .. } | BackwardOp::MatMul { .. } => 2,
         BackwardOp::CopySlices { inner, .. } => input_count(inner),
+        BackwardOp::Join { parts, .. } => parts.len(),
         _ => 1,
     }
+}
+
+/// The gradients of `cat`/`stack`: each input's slice of `g` along `dim`.
+fn join_grads(
+    dim: usize,
+    stacked: bool,
+    parts: &[(Vec<i64>, DType, bool)],
+    g: &Tensor,
+) -> Result<Vec<Option<Tensor>>> {
+    let mut at = 0;
+    let mut grads = Vec::with_capacity(parts.len());
+    for (sizes, dtype, skipped) in parts {
+        if *skipped {
+            grads.push(Some(Tensor::zeros(sizes.clone(), *dtype)?));
+            continue;
+        }
+        let grad = if stacked {
+            at += 1;
+            crate::core::views::select(g, dim as i64, at - 1)?
+        } else {
+            let len = sizes[dim];
+            at += len;
+            crate::core::views::narrow(g, dim as i64, at - len, len)?
+        };
+        grads.push(Some(cast_grad(&grad, *dtype)?));
+    }
+    Ok(grads)
 }
 
 /// The gradients of `a.matmul(b)`: a 1-d `a` acts as a row and a 1-d `b` as a column, so

@@ -170,6 +170,17 @@ pub enum BackwardOp {
         /// The op applied to the view.
         inner: Box<BackwardOp>,
     },
+    /// `cat` or `stack` along `dim`: input `i`'s gradient is its slice of the output's
+    /// (for `stack`, the entry `i` of the new dimension), cast to its dtype.
+    Join {
+        /// The dimension joined along.
+        dim: usize,
+        /// `stack` (each input is one entry of `dim`) rather than `cat`.
+        stacked: bool,
+        /// Each input's sizes and dtype, and whether `cat` skipped it (a legacy empty
+        /// tensor: its gradient is empty).
+        parts: Vec<(Vec<i64>, DType, bool)>,
+    },
     /// An op tensh has no formula for: backward through it raises.
     Unsupported {
         /// The op's Python name, for the message.

@@ -4,6 +4,7 @@
 
 pub mod autograd;
 pub mod indexing;
+pub mod join;
 pub mod math;
 pub mod meta;
 pub mod mutation;
