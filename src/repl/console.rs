@@ -36,8 +36,11 @@ pub enum Step {
 pub struct Logged {
     /// The input's lines, as typed (without prompts).
     pub input: Vec<String>,
-    /// What it printed, both streams, one `\n` after each line.
+    /// What it printed, both streams, one `\n` after each line (cut at
+    /// `output::RECORD_LIMIT` bytes).
     pub output: String,
+    /// Whether `output` was cut.
+    pub cut: bool,
 }
 
 /// A session at a prompt.
@@ -254,10 +257,8 @@ impl Console {
 
     /// Logs an input with what it printed.
     fn keep(&mut self, input: Vec<String>) {
-        self.log.push(Logged {
-            input,
-            output: output::take_recorded(),
-        });
+        let (output, cut) = output::take_recorded();
+        self.log.push(Logged { input, output, cut });
     }
 
     /// Runs a whole input: echoes an expression's value (and keeps it as `_`), reports an
@@ -556,6 +557,22 @@ mod tests {
         assert_eq!(c.indent(), "        ");
         c.cancel();
         assert_eq!(c.indent(), "");
+    }
+
+    #[test]
+    fn the_log_keeps_at_most_a_mebibyte_of_one_inputs_output() {
+        let mut c = Console::new();
+        let (_, out) = feed_all(
+            &mut c,
+            &[
+                "print(torch::zeros(1000000, #{dtype: torch::uint8}).untyped_storage())",
+                "1",
+            ],
+        );
+        assert!(out.len() > 2 * output::RECORD_LIMIT, "all of it was shown");
+        let log = c.log();
+        assert!(log[0].cut && log[0].output.len() <= output::RECORD_LIMIT);
+        assert!(!log[1].cut && log[1].output == "1\n");
     }
 
     #[test]

@@ -122,7 +122,14 @@ fn save(console: &mut Console, path: &str) {
         }
         text += &entry.output;
     }
+    let cut = console.log().iter().filter(|e| e.cut).count();
     match std::fs::write(path, text) {
+        Ok(()) if cut > 0 => output::print_line(&format!(
+            "(saved {} inputs to {path}; {cut} printed more than {} MiB, kept in part: \
+             `tensh test --bless {path}` writes it whole)",
+            console.log().len(),
+            output::RECORD_LIMIT >> 20
+        )),
         Ok(()) => output::print_line(&format!(
             "(saved {} inputs to {path}; `tensh test {path}` checks them)",
             console.log().len()

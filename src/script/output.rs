@@ -39,19 +39,33 @@ pub fn start_recording() {
     RECORD.with(|r| *r.borrow_mut() = Some(String::new()));
 }
 
-/// What was recorded since the last call (recording goes on).
-pub fn take_recorded() -> String {
-    RECORD.with(|r| {
+/// What was recorded since the last call (recording goes on), and whether it was cut at
+/// `RECORD_LIMIT` bytes.
+pub fn take_recorded() -> (String, bool) {
+    let text = RECORD.with(|r| {
         r.borrow_mut()
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default()
-    })
+    });
+    if text.len() > RECORD_LIMIT {
+        return (
+            text[..text.floor_char_boundary(RECORD_LIMIT)].to_string(),
+            true,
+        );
+    }
+    (text, false)
 }
+
+/// Bytes of one input's output the prompt keeps for `:save`: a huge print is shown, not
+/// kept (the session would otherwise hold every byte it ever printed).
+pub const RECORD_LIMIT: usize = 1 << 20;
 
 fn captured(text: &str) -> bool {
     RECORD.with(|r| {
-        if let Some(buf) = r.borrow_mut().as_mut() {
+        if let Some(buf) = r.borrow_mut().as_mut()
+            && buf.len() <= RECORD_LIMIT
+        {
             buf.push_str(text);
             buf.push('\n');
         }
