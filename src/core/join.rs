@@ -29,10 +29,7 @@ fn joined_dtype(tensors: &[Tensor]) -> Result<DType> {
 fn fill_along(parts: &[Tensor], dim: usize, sizes: Vec<i64>, dtype: DType) -> Result<Tensor> {
     let out = Tensor::zeros(sizes, dtype)?;
     let mut at = 0;
-    for p in parts
-        .iter()
-        .filter(|p| !skipped(p) || p.ndim() == out.ndim())
-    {
+    for p in parts.iter().filter(|p| !skipped(p)) {
         let len = p.sizes()[dim];
         copy_(&narrow(&detached(&out), dim as i64, at, len)?, &detached(p))?;
         at += len;

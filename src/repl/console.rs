@@ -9,7 +9,7 @@ use super::catalog::Catalog;
 use super::{meta, paste};
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
-use crate::script::tokens::{each_token, open_depth};
+use crate::script::tokens::{each_token, open_depth, splice};
 
 /// The primary prompt, as in PyTorch's documentation sessions.
 pub const PROMPT: &str = ">>> ";
@@ -327,7 +327,7 @@ fn last_value_named<'a>(engine: &rhai::Engine, code: &'a str) -> std::borrow::Co
     }
     let mut tokens: Vec<(rhai::Token, usize)> = Vec::new();
     each_token(engine, code, |t, at| tokens.push((t.clone(), at)));
-    let places: Vec<usize> = tokens
+    let edits: Vec<(usize, usize, String)> = tokens
         .iter()
         .enumerate()
         .filter(|(i, (t, _))| {
@@ -336,20 +336,12 @@ fn last_value_named<'a>(engine: &rhai::Engine, code: &'a str) -> std::borrow::Co
                     .get(i + 1)
                     .is_none_or(|(n, _)| *n != rhai::Token::DoubleArrow)
         })
-        .map(|(_, (_, at))| *at)
+        .map(|(_, (_, at))| (*at, 1, LAST_VALUE.to_string()))
         .collect();
-    if places.is_empty() {
+    if edits.is_empty() {
         return code.into();
     }
-    let mut out = String::with_capacity(code.len() + places.len() * LAST_VALUE.len());
-    let mut from = 0;
-    for at in places {
-        out.push_str(&code[from..at]);
-        out.push_str(LAST_VALUE);
-        from = at + 1;
-    }
-    out.push_str(&code[from..]);
-    out.into()
+    splice(code, &edits).into()
 }
 
 /// Shows an error: for a mistake in the script, the line and a caret under the place; for an

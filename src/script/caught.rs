@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use rhai::{Dynamic, Engine, Map, NativeCallContext, Token};
 
 use super::rhai_errors::{Failure, Names, python_words};
-use super::tokens::each_token;
+use super::tokens::{each_token, splice};
 
 /// The function the inserted statement calls.
 pub const CAUGHT_HOOK: &str = "__tensh_caught";
@@ -22,7 +22,7 @@ pub fn bind_caught_errors<'a>(engine: &Engine, code: &'a str) -> Cow<'a, str> {
         return Cow::Borrowed(code);
     }
     let mut window: Vec<Token> = Vec::with_capacity(5);
-    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let mut inserts: Vec<(usize, usize, String)> = Vec::new();
     each_token(engine, code, |token, at| {
         if window.len() == 5 {
             window.remove(0);
@@ -36,21 +36,13 @@ pub fn bind_caught_errors<'a>(engine: &Engine, code: &'a str) -> Cow<'a, str> {
             Token::LeftBrace,
         ] = window.as_slice()
         {
-            inserts.push((at + 1, format!(" {name} = {CAUGHT_HOOK}({name}); ")));
+            inserts.push((at + 1, 0, format!(" {name} = {CAUGHT_HOOK}({name}); ")));
         }
     });
     if inserts.is_empty() {
         return Cow::Borrowed(code);
     }
-    let mut out = String::with_capacity(code.len() + inserts.len() * 40);
-    let mut from = 0;
-    for (at, text) in inserts {
-        out.push_str(&code[from..at]);
-        out.push_str(&text);
-        from = at;
-    }
-    out.push_str(&code[from..]);
-    Cow::Owned(out)
+    Cow::Owned(splice(code, &inserts))
 }
 
 /// The parameters of the script function `name` visible from `ctx`.

@@ -3,7 +3,7 @@
 //! error. They raise Rhai's uncatchable termination carrying an `ExitRequest`, which the
 //! session reports as `ScriptError::exit`.
 
-use rhai::{Dynamic, Engine, EvalAltResult, INT, Position};
+use rhai::{Dynamic, Engine, EvalAltResult, Position};
 
 use super::output;
 
@@ -45,6 +45,4 @@ pub fn register(engine: &mut Engine) {
         engine.register_fn(name, || leave(0));
         engine.register_fn(name, |v: Dynamic| leave(status_of(&v)));
     }
-    // An int argument is matched by the Dynamic form; this keeps the common call direct.
-    engine.register_fn("exit", |n: INT| leave((n & 0xff) as i32));
 }

@@ -40,26 +40,26 @@ fn assigns(line: &str, name: &str) -> bool {
 /// `line` with its first Python keyword argument list (`f(a, k=v, j=w)`) written as a
 /// trailing map (`f(a, #{k: v, j: w})`).
 fn keywords_as_map(line: &str) -> Option<String> {
-    let bytes: Vec<char> = line.chars().collect();
+    let chars: Vec<char> = line.chars().collect();
     // The first `name=` (not `==`, `<=`, ...) right after `(` or `,`.
     let mut start = None;
-    for (i, &c) in bytes.iter().enumerate() {
-        if c != '=' || bytes.get(i + 1) == Some(&'=') {
+    for (i, &c) in chars.iter().enumerate() {
+        if c != '=' || chars.get(i + 1) == Some(&'=') {
             continue;
         }
         let mut j = i;
-        while j > 0 && bytes[j - 1] == ' ' {
+        while j > 0 && chars[j - 1] == ' ' {
             j -= 1;
         }
         let end_name = j;
-        while j > 0 && is_ident_char(bytes[j - 1]) {
+        while j > 0 && is_ident_char(chars[j - 1]) {
             j -= 1;
         }
         let mut k = j;
-        while k > 0 && bytes[k - 1] == ' ' {
+        while k > 0 && chars[k - 1] == ' ' {
             k -= 1;
         }
-        if end_name > j && k > 0 && matches!(bytes[k - 1], '(' | ',') {
+        if end_name > j && k > 0 && matches!(chars[k - 1], '(' | ',') {
             start = Some(j);
             break;
         }
@@ -70,7 +70,7 @@ fn keywords_as_map(line: &str) -> Option<String> {
     let mut close = None;
     let mut parts = Vec::new();
     let mut from = start;
-    for (i, &c) in bytes.iter().enumerate().skip(start) {
+    for (i, &c) in chars.iter().enumerate().skip(start) {
         match c {
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' if depth > 0 => depth -= 1,
@@ -79,14 +79,14 @@ fn keywords_as_map(line: &str) -> Option<String> {
                 break;
             }
             ',' if depth == 0 => {
-                parts.push(bytes[from..i].iter().collect::<String>());
+                parts.push(chars[from..i].iter().collect::<String>());
                 from = i + 1;
             }
             _ => {}
         }
     }
     let close = close?;
-    parts.push(bytes[from..close].iter().collect::<String>());
+    parts.push(chars[from..close].iter().collect::<String>());
     let entries: Vec<String> = parts
         .iter()
         .map(|p| match p.split_once('=') {
@@ -94,8 +94,8 @@ fn keywords_as_map(line: &str) -> Option<String> {
             None => p.trim().to_string(),
         })
         .collect();
-    let head: String = bytes[..start].iter().collect();
-    let tail: String = bytes[close..].iter().collect();
+    let head: String = chars[..start].iter().collect();
+    let tail: String = chars[close..].iter().collect();
     Some(format!("{head}#{{{}}}{tail}", entries.join(", ")))
 }
 

@@ -60,6 +60,21 @@ pub fn each_token(engine: &Engine, code: &str, mut visit: impl FnMut(&Token, usi
     }
 }
 
+/// `code` with each `(at, removed, text)` edit applied: `removed` bytes at byte offset `at`
+/// replaced by `text`. Edits are in increasing order of `at` and do not overlap.
+pub fn splice(code: &str, edits: &[(usize, usize, String)]) -> String {
+    let mut out =
+        String::with_capacity(code.len() + edits.iter().map(|e| e.2.len()).sum::<usize>());
+    let mut from = 0;
+    for (at, removed, text) in edits {
+        out.push_str(&code[from..*at]);
+        out.push_str(text);
+        from = at + removed;
+    }
+    out.push_str(&code[from..]);
+    out
+}
+
 /// How deeply the end of `code` is nested in `{`, `(` and `[` (never below zero).
 pub fn open_depth(engine: &Engine, code: &str) -> usize {
     let mut depth: usize = 0;
