@@ -19,7 +19,14 @@ fn the_tutorials_in_docs_pass() {
     assert!(out.status.success(), "{stdout}");
     let last = stdout.lines().last().unwrap_or("");
     assert!(last.ends_with(" passed, 0 failed"), "{stdout}");
-    for page in ["frombuffer", "storage", "view", "tensor-views", "layout"] {
+    for page in [
+        "frombuffer",
+        "storage",
+        "view",
+        "tensor-views",
+        "layout",
+        "explain",
+    ] {
         assert!(
             stdout.contains(&format!("{page}.md: ")),
             "{page} missing: {stdout}"

@@ -41,6 +41,12 @@ pub enum ErrorKind {
     Overflow,
     /// `SafetensorError`: a safetensors file the package cannot read.
     Safetensor,
+    /// `PermissionError`: a file the user may not open.
+    Permission,
+    /// `IsADirectoryError`: a folder opened as a file.
+    IsADirectory,
+    /// `OSError`: any other failure of the operating system.
+    Os,
 }
 
 impl ErrorKind {
@@ -65,6 +71,9 @@ impl ErrorKind {
             ErrorKind::FileNotFound => "FileNotFoundError",
             ErrorKind::Overflow => "OverflowError",
             ErrorKind::Safetensor => "SafetensorError",
+            ErrorKind::Permission => "PermissionError",
+            ErrorKind::IsADirectory => "IsADirectoryError",
+            ErrorKind::Os => "OSError",
         }
     }
 }

@@ -18,7 +18,8 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         ":explain EXPR",
-        "a picture of a tensor's memory: strides, offset, the storage's bytes",
+        "a picture of a tensor's memory: strides, offset, the storage's bytes; `:explain t[1, 2]` \
+         one element's arithmetic; `:explain EXPR > fig.svg` also writes it as SVG",
     ),
     (":load FILE", "run a script into this session"),
     (":time EXPR", "run EXPR once and show the wall time it took"),
@@ -66,7 +67,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
         }
         ":explain" if rest.is_empty() => output::error(":explain needs an EXPR"),
         ":explain" => {
-            let code = format!("explain({rest})");
+            let code = super::explain_command::call(rest);
             console.run(&code);
         }
         ":time" if rest.is_empty() => output::error(":time needs an EXPR"),

@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod color;
 pub mod complete;
 pub mod console;
+pub mod explain_command;
 pub mod help;
 pub mod helper;
 pub mod highlight;

@@ -1,43 +1,259 @@
-//! `explain(t)`: prints the teaching picture of `t`'s memory (`print::explain`), naming the
-//! session's other tensors over the same storage. It is syntax rather than a function so it
-//! can look at the caller's variables.
+//! `explain(t)` and its forms: the teaching picture of `t`'s memory (`print::explain`),
+//! naming the session's other tensors over the same storage. It is syntax rather than a
+//! function so it can look at the caller's variables.
+//!
+//! - `explain(t)`: the picture in text;
+//! - `explain([a, b])`: several tensors over the one storage they share;
+//! - `explain(t, [1, 2])`: one element's arithmetic;
+//! - `explain(t, #{byte: 10})`: which indices of which tensors read a byte;
+//! - `explain(t, #{"as": torch::int32})` (or `#{dtype: ...}`): the bytes read as two dtypes;
+//! - `explain(t, #{svg: "fig.svg"})` (or `[a, b]`): also writes the picture as SVG.
 
-use rhai::{Dynamic, Engine};
+use rhai::{Dynamic, Engine, EvalContext, Expression, Map};
 
-use super::errors::type_error;
+use super::convert::py_type_name;
+use super::errors::{RhaiResult, to_rhai, type_error};
 use super::output;
+use crate::core::dtype::DType;
+use crate::core::error::{ErrorKind, TorchError};
 use crate::core::tensor::Tensor;
-use crate::print::explain::explain;
+use crate::print::explain::{arithmetic, explain, reinterpret, shared, svg};
 
-/// Registers `explain(EXPR)`.
+/// Registers `explain(EXPR)` and `explain(EXPR, EXPR)`.
 pub fn register(engine: &mut Engine) {
-    let registered =
-        engine.register_custom_syntax(["explain", "(", "$expr$", ")"], false, |ctx, inputs| {
-            let value = ctx.eval_expression_tree(&inputs[0])?;
-            let Some(t) = value.clone().try_cast::<Tensor>() else {
+    engine.register_custom_syntax_with_state_raw(
+        "explain",
+        |symbols, look_ahead, _| {
+            let last = symbols.last().map_or("", |s| s.as_str());
+            Ok(match (symbols.len(), last) {
+                (1, _) => Some("(".into()),
+                (2, _) | (4, ",") => Some("$expr$".into()),
+                (3, _) if look_ahead == "," => Some(",".into()),
+                (3, _) | (5, _) => Some(")".into()),
+                _ => None,
+            })
+        },
+        false,
+        |ctx, inputs, _| run(ctx, inputs),
+    );
+}
+
+/// The variable names of the caller's scope holding `t` itself, first one found.
+fn name_in_scope(ctx: &EvalContext, t: &Tensor) -> Option<String> {
+    ctx.scope().iter_raw().find_map(|(name, _, v)| {
+        (!super::hidden::is_hidden_name(name)
+            && v.clone().try_cast::<Tensor>().is_some_and(|o| o.ptr_eq(t)))
+        .then(|| name.to_string())
+    })
+}
+
+/// The caller's other tensors whose storage shares memory with `t`'s, each name once, in
+/// the order they were made.
+fn sharing(ctx: &EvalContext, t: &Tensor, same_storage_only: bool) -> Vec<(String, Tensor)> {
+    let storage = t.storage();
+    let mut found: Vec<(String, Tensor)> = Vec::new();
+    for (name, _, v) in ctx.scope().iter_raw() {
+        if !super::hidden::is_hidden_name(name)
+            && let Some(other) = v.clone().try_cast::<Tensor>()
+            && !other.ptr_eq(t)
+            && other.storage().shares_memory(&storage)
+            && (!same_storage_only || other.storage().is_same(&storage))
+            && !found.iter().any(|(n, _)| n == name)
+        {
+            found.push((name.to_string(), other));
+        }
+    }
+    found.reverse();
+    found
+}
+
+/// What `explain` was given to draw.
+enum Subject {
+    One(Tensor),
+    Many(Vec<(String, Tensor)>),
+}
+
+fn subject(ctx: &EvalContext, value: Dynamic) -> RhaiResult<Subject> {
+    if let Some(t) = value.clone().try_cast::<Tensor>() {
+        return Ok(Subject::One(t));
+    }
+    let Some(list) = value.clone().try_cast::<rhai::Array>() else {
+        return Err(type_error(format!(
+            "explain() expects a tensor or a list of tensors, got {}",
+            py_type_name(&value)
+        )));
+    };
+    let mut named = Vec::new();
+    for (k, v) in list.into_iter().enumerate() {
+        let Some(t) = v.clone().try_cast::<Tensor>() else {
+            return Err(type_error(format!(
+                "explain() expects a list of tensors, got {} at position {k}",
+                py_type_name(&v)
+            )));
+        };
+        let name = name_in_scope(ctx, &t).unwrap_or_else(|| format!("#{k}"));
+        named.push((name, t));
+    }
+    Ok(Subject::Many(named))
+}
+
+/// The options map's entries, checked: only `svg`, `byte` and `as` exist (`as` is a Rhai
+/// keyword, so it is written `"as"`; `dtype` is the same option unquoted).
+struct Options {
+    svg: Option<String>,
+    byte: Option<i64>,
+    dtype: Option<DType>,
+}
+
+fn options(map: &Map) -> RhaiResult<Options> {
+    let mut o = Options {
+        svg: None,
+        byte: None,
+        dtype: None,
+    };
+    for (key, v) in map {
+        match key.as_str() {
+            "svg" if v.is_string() => o.svg = Some(v.to_string()),
+            "byte" if v.is_int() => o.byte = v.as_int().ok(),
+            "as" | "dtype" if v.is::<DType>() => o.dtype = v.clone().try_cast::<DType>(),
+            "svg" | "byte" | "as" | "dtype" => {
+                let wanted = match key.as_str() {
+                    "svg" => "a file name (str)",
+                    "byte" => "an int",
+                    _ => "a dtype",
+                };
                 return Err(type_error(format!(
-                    "explain() expects a tensor, got {}",
-                    ctx.engine().map_type_name(value.type_name())
+                    "explain(): {key} must be {wanted}, got {}",
+                    py_type_name(v)
                 )));
-            };
-            let storage = t.storage();
-            let mut sharing: Vec<String> = Vec::new();
-            for (name, _, v) in ctx.scope().iter_raw() {
-                if !super::hidden::is_hidden_name(name)
-                    && let Some(other) = v.clone().try_cast::<Tensor>()
-                    && !other.ptr_eq(&t)
-                    && other.storage().shares_memory(&storage)
-                    && !sharing.iter().any(|n| n == name)
-                {
-                    sharing.push(name.to_string());
-                }
             }
-            sharing.reverse();
-            for line in explain(&t, &sharing, output::color()).lines() {
-                output::print_line(line);
+            other => {
+                return Err(type_error(format!(
+                    "explain() got an unexpected keyword argument '{other}'"
+                )));
             }
-            Ok(Dynamic::UNIT)
-        });
-    // The syntax is fixed and valid; registration can only fail on a malformed pattern.
-    debug_assert!(registered.is_ok());
+        }
+    }
+    Ok(o)
+}
+
+fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
+    let first = ctx.eval_expression_tree(&inputs[0])?;
+    let what = subject(ctx, first)?;
+    let second = match inputs.get(1) {
+        Some(e) => Some(ctx.eval_expression_tree(e)?),
+        None => None,
+    };
+    // `explain(t, [i, j])`: one element's arithmetic.
+    if let Some(list) = second
+        .as_ref()
+        .and_then(|v| v.clone().try_cast::<rhai::Array>())
+    {
+        let Subject::One(t) = &what else {
+            return Err(type_error(
+                "explain(t, index) takes one tensor, not a list".to_string(),
+            ));
+        };
+        let index = list
+            .iter()
+            .map(|v| v.as_int().map_err(|_| py_type_name(v)))
+            .collect::<Result<Vec<i64>, String>>()
+            .map_err(|got| {
+                type_error(format!(
+                    "explain(t, index): indices must be ints, got {got}"
+                ))
+            })?;
+        print_text(&arithmetic::element_arithmetic(t, &index).map_err(to_rhai)?);
+        return Ok(Dynamic::UNIT);
+    }
+    let opts = match &second {
+        None => Options {
+            svg: None,
+            byte: None,
+            dtype: None,
+        },
+        Some(v) => match v.clone().try_cast::<Map>() {
+            Some(map) => options(&map)?,
+            None => {
+                return Err(type_error(format!(
+                    "explain()'s second argument is an index list or an options map, got {}",
+                    py_type_name(v)
+                )));
+            }
+        },
+    };
+    let named = match &what {
+        Subject::One(t) => vec![(
+            name_in_scope(ctx, t).unwrap_or_else(|| "t".into()),
+            t.clone(),
+        )],
+        Subject::Many(named) => named.clone(),
+    };
+    // The picture is drawn first, so that a tensor too big to draw fails before any output.
+    let picture = match &opts.svg {
+        Some(_) => Some(svg::picture(&named).map_err(to_rhai)?),
+        None => None,
+    };
+    let text = if let Some(dtype) = opts.dtype {
+        let Subject::One(t) = &what else {
+            return Err(type_error(
+                "explain(..., #{as}) takes one tensor, not a list".to_string(),
+            ));
+        };
+        reinterpret::explain_as(t, &named[0].0, dtype)
+    } else if let Some(byte) = opts.byte {
+        let mut all = named.clone();
+        if let Subject::One(t) = &what {
+            all.extend(sharing(ctx, t, true));
+        }
+        arithmetic::byte_readers(byte, &all).map_err(to_rhai)?
+    } else {
+        match &what {
+            Subject::One(t) => {
+                let names: Vec<String> =
+                    sharing(ctx, t, false).into_iter().map(|(n, _)| n).collect();
+                explain(t, &names, output::color())
+            }
+            Subject::Many(named) => shared::explain_shared(named).map_err(to_rhai)?,
+        }
+    };
+    print_text(&text);
+    if let (Some(path), Some(picture)) = (opts.svg, picture) {
+        write_file(&path, &picture.svg)?;
+        output::print_line(&format!(
+            "picture written to {path} ({} indices, {} slots)",
+            picture.cells.len(),
+            picture.slots.len()
+        ));
+    }
+    Ok(Dynamic::UNIT)
+}
+
+fn print_text(text: &str) {
+    for line in text.lines() {
+        output::print_line(line);
+    }
+}
+
+/// Writes `text` to `path` as Python's `open(path, "w").write(text)` would, with its errors.
+fn write_file(path: &str, text: &str) -> RhaiResult<()> {
+    std::fs::write(path, text).map_err(|e| {
+        let code = e.raw_os_error().unwrap_or(0);
+        let reason = e.to_string();
+        let reason = reason
+            .split(" (os error")
+            .next()
+            .unwrap_or(&reason)
+            .to_string();
+        let kind = match e.kind() {
+            std::io::ErrorKind::NotFound => ErrorKind::FileNotFound,
+            std::io::ErrorKind::PermissionDenied => ErrorKind::Permission,
+            std::io::ErrorKind::IsADirectory => ErrorKind::IsADirectory,
+            _ => ErrorKind::Os,
+        };
+        to_rhai(TorchError::new(
+            kind,
+            format!("[Errno {code}] {reason}: '{path}'"),
+        ))
+    })
 }

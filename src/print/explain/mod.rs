@@ -11,22 +11,17 @@ use crate::core::element;
 use crate::core::layout::Layout;
 use crate::core::tensor::Tensor;
 
-/// Slots shown at the start and at the end of a long storage.
-const HEAD_SLOTS: usize = 12;
-const TAIL_SLOTS: usize = 4;
-/// Indices listed per slot before "+N more".
-const INDICES_PER_SLOT: usize = 3;
-/// Elements walked to map indices to slots; bigger tensors map only the slots shown.
-const MAX_WALK: i64 = 1 << 22;
+pub mod arithmetic;
+pub mod reinterpret;
+pub mod shared;
+pub mod svg;
+pub mod walk;
 
-fn tuple(v: &[i64]) -> String {
-    match v {
-        [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-        ),
-    }
+use walk::{INDICES_PER_SLOT, index_text, tuple};
+
+/// The value `bytes` hold as one element of `dtype`, as Python prints it.
+pub fn value_of(dtype: DType, bytes: &[u8]) -> String {
+    python_scalar(element::read(dtype, bytes))
 }
 
 /// Why the layout is or is not contiguous, by PyTorch's rule (size-1 dims and empty tensors
@@ -139,87 +134,34 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// The lowest and highest element offsets the tensor reads, if it has elements.
-fn used_range(layout: &Layout) -> Option<(i64, i64)> {
-    if layout.numel() == 0 {
-        return None;
-    }
-    let (mut lo, mut hi) = (layout.offset, layout.offset);
-    for (size, stride) in layout.sizes.iter().zip(&layout.strides) {
-        let span = stride.saturating_mul(size - 1);
-        if span < 0 {
-            lo = lo.saturating_add(span);
-        } else {
-            hi = hi.saturating_add(span);
-        }
-    }
-    Some((lo, hi))
-}
-
-/// The slots to draw: all of a short storage; else the first slots the tensor reads (with
-/// one before), its last slot, and the storage's first and last.
-fn shown_slots(slots: usize, layout: &Layout) -> Vec<usize> {
-    if slots <= HEAD_SLOTS + TAIL_SLOTS + 1 {
-        return (0..slots).collect();
-    }
-    let mut shown = vec![0, slots - 1];
-    match used_range(layout) {
-        Some((lo, hi)) => {
-            let lo = usize::try_from(lo).unwrap_or(0).min(slots - 1);
-            let hi = usize::try_from(hi).unwrap_or(0).min(slots - 1);
-            shown.extend(lo.saturating_sub(1)..(lo + HEAD_SLOTS).min(slots));
-            shown.extend(hi.saturating_sub(TAIL_SLOTS - 1)..=hi);
-        }
-        None => shown.extend(0..HEAD_SLOTS),
-    }
-    shown.sort_unstable();
-    shown.dedup();
-    shown
-}
-
 /// The first few indices that read a slot, and how many read it in all.
 type Readers = (Vec<Vec<i64>>, u64);
 
 /// For each shown slot, its readers; true when the tensor was too big to walk.
 fn readers(layout: &Layout, shown: &[usize]) -> (Vec<Readers>, bool) {
     let mut found = vec![(Vec::new(), 0u64); shown.len()];
-    let numel = layout.numel();
-    if numel == 0 || numel > MAX_WALK {
-        return (found, numel > MAX_WALK);
-    }
-    let ndim = layout.sizes.len();
-    let mut index = vec![0i64; ndim];
-    for _ in 0..numel {
-        let elem = layout.offset
-            + index
-                .iter()
-                .zip(&layout.strides)
-                .map(|(i, s)| i * s)
-                .sum::<i64>();
+    let walked = walk::each_element(layout, |index, elem| {
         // Slots are element-sized from byte 0, so an element's slot is its element offset.
         let slot = usize::try_from(elem).ok();
         if let Some(k) = slot.and_then(|s| shown.binary_search(&s).ok()) {
             let (list, count) = &mut found[k];
             if list.len() < INDICES_PER_SLOT {
-                list.push(index.clone());
+                list.push(index.to_vec());
             }
             *count += 1;
         }
-        for d in (0..ndim).rev() {
-            index[d] += 1;
-            if index[d] < layout.sizes[d] {
-                break;
-            }
-            index[d] = 0;
-        }
-    }
-    (found, false)
+    });
+    (found, !walked)
 }
 
 fn slot_lines(dtype: DType, layout: &Layout, bytes: &[u8], color: bool) -> Vec<String> {
     let item = dtype.itemsize();
     let slots = bytes.len().div_ceil(item);
-    let shown = shown_slots(slots, layout);
+    let used = walk::used_range(layout).map(|(lo, hi)| {
+        let slot = |e: i64| usize::try_from(e).unwrap_or(0);
+        (slot(lo), slot(hi))
+    });
+    let shown = walk::shown_slots(slots, used);
     let (found, too_big) = readers(layout, &shown);
     let hex_width = item * 3 - 1;
     let mut lines = vec![format!(
@@ -259,12 +201,7 @@ fn slot_lines(dtype: DType, layout: &Layout, bytes: &[u8], color: bool) -> Vec<S
         } else {
             let mut names = list
                 .iter()
-                .map(|i| {
-                    format!(
-                        "[{}]",
-                        i.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-                    )
-                })
+                .map(|i| index_text(i))
                 .collect::<Vec<_>>()
                 .join(" ");
             if *count > list.len() as u64 {
