@@ -26,12 +26,38 @@ fn the_tutorials_in_docs_pass() {
         "tensor-views",
         "layout",
         "explain",
+        "confusions",
     ] {
         assert!(
             stdout.contains(&format!("{page}.md: ")),
             "{page} missing: {stdout}"
         );
     }
+}
+
+#[test]
+fn the_exercise_solutions_pass_and_a_copy_where_a_view_is_asked_fails() {
+    let solutions = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/exercises/solutions");
+    let out = tensh(&["test", solutions]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.ends_with("12 passed, 0 failed\n"), "{stdout}");
+    let dir = std::env::temp_dir().join(format!("tensh-exercise-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let answer = dir.join("diagonal.rhai");
+    std::fs::write(
+        &answer,
+        "// exercise: diagonal\nfn answer(x) { torch::tensor(x.tolist().map(|r, i| r[i])) }\n",
+    )
+    .unwrap();
+    let out = tensh(&["test", answer.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("exercise diagonal: not yet: the answer must be a view of x"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -79,8 +79,13 @@ fn copy_transposed(dst: &mut [u8], item: usize, dl: &Layout, src: &[u8], sl: &La
 /// Raises PyTorch's error for writing through a tensor whose elements alias each other.
 pub fn check_no_internal_overlap(layout: &Layout) -> Result<()> {
     if layout.has_internal_overlap() {
-        return Err(TorchError::runtime(
-            "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.",
+        return Err(super::why::note(
+            TorchError::runtime(
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.",
+            ),
+            super::why::Case::OverlappingWrite {
+                layout: layout.clone(),
+            },
         ));
     }
     Ok(())

@@ -134,7 +134,10 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
                     return Err(TorchError::value("slice step cannot be zero"));
                 }
                 if step < 0 {
-                    return Err(TorchError::value("step must be greater than zero"));
+                    return Err(super::why::note(
+                        TorchError::value("step must be greater than zero"),
+                        super::why::Case::NegativeStep { step },
+                    ));
                 }
                 let (s, len) = slice_range(*start, *stop, step, src.sizes[d]);
                 out.offset += s * src.strides[d];

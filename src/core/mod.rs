@@ -11,6 +11,7 @@ pub mod defaults;
 pub mod dtype;
 pub mod element;
 pub mod error;
+pub mod flip;
 pub mod float8;
 pub mod index;
 pub mod index_parse;
@@ -33,6 +34,7 @@ pub mod strided;
 pub mod tensor;
 pub mod unbuilt_kernels;
 pub mod views;
+pub mod why;
 
 #[cfg(test)]
 mod view_model_tests;

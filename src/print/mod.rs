@@ -7,3 +7,4 @@ pub mod number;
 pub mod options;
 pub mod storage_repr;
 pub mod tensor_repr;
+pub mod why;

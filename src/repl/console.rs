@@ -264,6 +264,7 @@ impl Console {
     /// Runs a whole input: echoes an expression's value (and keeps it as `_`), reports an
     /// error.
     pub fn run(&mut self, code: &str) {
+        crate::core::why::next_input();
         let renamed = last_value_named(self.session.engine(), code);
         let result = self.session.eval(&renamed);
         if let Some(hint) = crate::script::hints::floor_division_hint(self.session.engine(), code) {

@@ -21,6 +21,11 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "a picture of a tensor's memory: strides, offset, the storage's bytes; `:explain t[1, 2]` \
          one element's arithmetic; `:explain EXPR > fig.svg` also writes it as SVG",
     ),
+    (
+        ":why",
+        "after a classic layout error (view after transpose, view(dtype), writing into an \
+         expand, ...), explain it from the tensors' layouts; `:why > fig.svg` draws it",
+    ),
     (":load FILE", "run a script into this session"),
     (":time EXPR", "run EXPR once and show the wall time it took"),
     (
@@ -53,6 +58,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
             )),
         },
         ":vars" => vars(console),
+        ":why" => super::why_command::run(rest),
         ":reset" => {
             console.session_mut().reset();
             console.clear_log();
@@ -262,6 +268,30 @@ mod tests {
         );
         let _ = std::fs::remove_file(&path);
         assert_eq!(out, "tensor([0, 2, 4])\n");
+    }
+
+    #[test]
+    fn why_explains_only_the_last_inputs_error_and_draws_it() {
+        let mut c = Console::new();
+        let svg = std::env::temp_dir().join(format!("tensh-why-{}.svg", std::process::id()));
+        let draw = format!(":why > {}", svg.display());
+        let out = run(
+            &mut c,
+            &[
+                "let x = torch::arange(6).view(2, 3);",
+                "x.t().view(6)",
+                &draw,
+            ],
+        );
+        assert!(
+            out.contains("dims 0 and 1 cannot merge: stride 1 != 3 * 2 = 6"),
+            "{out}"
+        );
+        assert!(out.contains("picture written to"), "{out}");
+        assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+        let _ = std::fs::remove_file(&svg);
+        let out = run(&mut c, &["1 + 1", ":why"]);
+        assert!(!out.contains("cannot merge"), "{out}");
     }
 
     #[test]

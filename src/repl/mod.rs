@@ -14,6 +14,7 @@ pub mod meta;
 pub mod paste;
 pub mod timing;
 pub mod topics;
+pub mod why_command;
 
 use crate::script::output;
 use std::cell::RefCell;

@@ -18,9 +18,15 @@ pub struct Topic {
 pub const TOPICS: &[Topic] = &[
     Topic {
         name: "explain",
-        usage: "explain(t)   (at the prompt also :explain EXPR)",
+        usage: "explain(t)   explain([a, b])   explain(t, [i, j])   explain(t, #{byte: b})   \
+                explain(t, #{\"as\": dtype})   explain(t, #{svg: \"fig.svg\"})   (at the prompt \
+                also :explain EXPR, :explain t[i, j], :explain EXPR > fig.svg)",
         what: "A picture of a tensor's memory: sizes, strides, offset, the storage's bytes and \
-               which elements read them, and the session's other tensors over the same storage.",
+               which elements read them, and the session's other tensors over the same storage. \
+               With a list, several tensors over one storage and where they overlap; with an \
+               index, that element's address arithmetic; with #{byte}, every index reading a \
+               byte; with #{\"as\"}, the bytes read as two dtypes; with #{svg}, also an SVG \
+               picture. After a classic layout error, :why explains it. See docs/explain.md.",
         example: "explain(torch::arange(6).view(2, 3).t())",
     },
     Topic {

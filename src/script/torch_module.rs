@@ -125,6 +125,10 @@ fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
         .dtype()?
         .ok_or_else(|| type_error("frombuffer() missing required keyword argument 'dtype'"))?;
     if buffer.kind == BufferKind::Bytes {
+        crate::core::why::note_text(
+            "The given buffer is not writable",
+            crate::core::why::Case::ReadOnlyBuffer,
+        );
         super::warnings::warn_once(
             "frombuffer_readonly",
             "The given buffer is not writable, and PyTorch does not support non-writable tensors. This means you can write to the underlying (supposedly non-writable) buffer using the tensor. You may want to copy the buffer to protect its data or make it writable before converting it to a tensor. This type of warning will be suppressed for the rest of this program.",

@@ -3,6 +3,7 @@
 //! a mismatch shows a unified diff, and `--bless` writes the actual output back.
 
 pub mod check;
+pub mod exercise;
 pub mod parse;
 
 use crate::script::output;
@@ -14,6 +15,8 @@ const USAGE: &str = "usage: tensh test [--bless] PATHS...
 
   Runs the transcripts in PATHS (files, or folders searched for *.md and *.tensh; `.` for
   the current folder). --bless (or TENSH_BLESS=1) rewrites failing expectations.
+  An exercise answer (a .rhai file starting `// exercise: NAME`, see docs/exercises) is
+  checked by the exercise's own check.
 ";
 
 /// Runs `tensh test ARGS`; returns the exit status (0 all passed or blessed, 1 failures,
@@ -48,8 +51,9 @@ pub fn main(args: &[String]) -> i32 {
             return 2;
         }
         let has_entries = files[before..].iter().any(|f| {
-            std::fs::read_to_string(f)
-                .is_ok_and(|text| blocks_of(f, &text).iter().any(|b| !b.entries.is_empty()))
+            std::fs::read_to_string(f).is_ok_and(|text| {
+                is_answer(f, &text) || blocks_of(f, &text).iter().any(|b| !b.entries.is_empty())
+            })
         });
         if !has_entries {
             output::stderr_text(&format!(
@@ -67,6 +71,21 @@ pub fn main(args: &[String]) -> i32 {
             failed += 1;
             continue;
         };
+        if is_answer(file, &text) {
+            let name = file.display().to_string();
+            let exercise = exercise::named_in(&text).unwrap_or("");
+            match exercise::check(exercise, &text) {
+                Ok(()) => {
+                    passed += 1;
+                    output::stdout_text(&format!("{name}: exercise {exercise} passed\n"));
+                }
+                Err(why) => {
+                    failed += 1;
+                    output::stdout_text(&format!("{name}: exercise {exercise}: {why}\n"));
+                }
+            }
+            continue;
+        }
         let blocks = blocks_of(file, &text);
         if blocks.iter().all(|b| b.entries.is_empty()) {
             continue;
@@ -113,6 +132,11 @@ pub fn main(args: &[String]) -> i32 {
     i32::from(failed > 0)
 }
 
+/// Whether a file is an exercise answer: a `.rhai` file naming its exercise on line one.
+fn is_answer(file: &Path, text: &str) -> bool {
+    file.extension().is_some_and(|e| e == "rhai") && exercise::named_in(text).is_some()
+}
+
 /// The sessions of a transcript file, by its kind.
 fn blocks_of(file: &Path, text: &str) -> Vec<parse::Block> {
     if file.extension().is_some_and(|e| e == "tensh") {
@@ -146,7 +170,7 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             if !name.starts_with('.') && name != "target" {
                 collect(&p, out)?;
             }
-        } else if (name.ends_with(".md") || name.ends_with(".tensh"))
+        } else if (name.ends_with(".md") || name.ends_with(".tensh") || name.ends_with(".rhai"))
             && std::fs::metadata(&p).is_ok_and(|m| m.is_file())
         {
             out.push(p);

@@ -144,6 +144,11 @@ pub enum BackwardOp {
     },
     /// `conj()` / `conj_physical()`: the input's gradient is the conjugate of the output's.
     Conj,
+    /// `flip(dims)`: the input's gradient is the output's flipped back.
+    Flip {
+        /// The flipped dimensions.
+        dims: Vec<i64>,
+    },
     /// An in-place op that overwrote its input (`fill_`, `zero_`, `normal_`): the previous
     /// values get a zero gradient.
     Overwritten,

@@ -33,10 +33,16 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     let last = n - 1;
     let stride_check = || {
         if l.strides[last] != 1 {
-            return Err(TorchError::runtime(format!(
-                "self.stride(-1) must be 1 {why}, but got {}",
-                l.strides[last]
-            )));
+            return Err(super::super::why::note(
+                TorchError::runtime(format!(
+                    "self.stride(-1) must be 1 {why}, but got {}",
+                    l.strides[last]
+                )),
+                super::super::why::Case::ViewDtype {
+                    tensor: t.clone(),
+                    dtype,
+                },
+            ));
         }
         Ok(())
     };

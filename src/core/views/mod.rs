@@ -37,8 +37,14 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let l = t.layout();
     let sizes = infer_size(shape, l.numel())?;
     let strides = view_strides(&l.sizes, &l.strides, &sizes).ok_or_else(|| {
-        TorchError::runtime(
-            "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+        super::why::note(
+            TorchError::runtime(
+                "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+            ),
+            super::why::Case::View {
+                tensor: t.clone(),
+                shape: shape.to_vec(),
+            },
         )
     })?;
     derived(
@@ -511,7 +517,17 @@ pub fn checked_strided_layout(
         offset,
     }
     .checked(t.dtype().itemsize())?;
-    layout.check_in_bounds(t.dtype().itemsize(), t.storage().nbytes())?;
+    let (itemsize, nbytes) = (t.dtype().itemsize(), t.storage().nbytes());
+    layout.check_in_bounds(itemsize, nbytes).map_err(|e| {
+        super::why::note(
+            e,
+            super::why::Case::OutOfBounds {
+                layout: layout.clone(),
+                itemsize,
+                nbytes,
+            },
+        )
+    })?;
     Ok(layout)
 }
 

@@ -114,11 +114,11 @@ pub fn explain(t: &Tensor, sharing: &[String], color: bool) -> String {
 }
 
 /// The picture's width.
-const WIDTH: usize = 80;
+pub const WIDTH: usize = 80;
 
 /// `text` broken at spaces into lines of at most `width` characters, continuation lines
 /// indented by two.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = vec![String::new()];
     for word in text.split(' ') {
         let line = lines.last_mut().expect("starts with one line");

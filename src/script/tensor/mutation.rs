@@ -53,7 +53,17 @@ pub fn set_storage(
     };
     let itemsize = t.dtype().itemsize();
     if unchanged {
-        layout.check_in_bounds(itemsize, storage.nbytes())?;
+        let nbytes = storage.nbytes();
+        layout.check_in_bounds(itemsize, nbytes).map_err(|e| {
+            crate::core::why::note(
+                e,
+                crate::core::why::Case::OutOfBounds {
+                    layout: layout.clone(),
+                    itemsize,
+                    nbytes,
+                },
+            )
+        })?;
     } else {
         grow_to_fit(&storage, &layout, itemsize)?;
     }

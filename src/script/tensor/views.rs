@@ -89,6 +89,14 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("permute", 8, |x, a| {
         t(views::permute(x, &a.sizes("dims")?).rhai()?)
     });
+    r.method_and_function("flip", 8, |x, a| {
+        if a.pos.is_empty() && a.kw("dims").is_none() {
+            return Err(crate::script::errors::type_error(
+                "flip() missing 1 required positional arguments: \"dims\"",
+            ));
+        }
+        t(crate::core::flip::flip(x, &a.sizes("dims")?).rhai()?)
+    });
     r.method_and_function("t", 0, |x, _| t(views::t(x).rhai()?));
     r.method_and_function("adjoint", 0, |x, _| adjoint(x));
     r.method_and_function("conj", 0, |x, _| t(views::conj::conj(x)));
