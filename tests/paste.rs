@@ -38,9 +38,13 @@ fn every_docs_session_pasted_with_prompts_and_output_prints_the_same() {
     let mut blocks_checked = 0;
     for page in pages {
         let text = std::fs::read_to_string(&page).unwrap();
+        // Each page is a fresh program, as `tensh test` runs it: warnings shown once per
+        // program show again.
+        tensh::script::session::reset_process_state();
         let mut console = Console::new();
         for block in parse_markdown(&text) {
             if block.fresh {
+                tensh::script::session::reset_process_state();
                 console = Console::new();
             }
             let (pasted, expected) = as_pasted(&block);

@@ -3,7 +3,8 @@
 //! function so it can look at the caller's variables.
 //!
 //! - `explain(t)`: the picture in text;
-//! - `explain([a, b])`: several tensors over the one storage they share;
+//! - `explain([a, b])`: several tensors over the storage they share (one picture per
+//!   storage); `explain(map)` the same for a map's tensors, named by key (a checkpoint);
 //! - `explain(t, [1, 2])`: one element's arithmetic;
 //! - `explain(t, #{byte: 10})`: which indices of which tensors read a byte;
 //! - `explain(t, #{"as": torch::int32})` (or `#{dtype: ...}`): the bytes read as two dtypes;
@@ -73,13 +74,44 @@ enum Subject {
     Many(Vec<(String, Tensor)>),
 }
 
+/// The tensors in a map (what `torch::load` returns for a checkpoint), nested maps and lists
+/// included, named by their keys joined with dots: `model.weight`, `layers.0`.
+fn tensors_in(prefix: &str, value: &Dynamic, out: &mut Vec<(String, Tensor)>) {
+    if let Some(t) = value.clone().try_cast::<Tensor>() {
+        out.push((prefix.to_string(), t));
+    } else if let Some(map) = value.read_lock::<Map>() {
+        for (key, v) in map.iter() {
+            let name = if prefix.is_empty() {
+                key.to_string()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            tensors_in(&name, v, out);
+        }
+    } else if let Some(list) = value.read_lock::<rhai::Array>() {
+        for (i, v) in list.iter().enumerate() {
+            tensors_in(&format!("{prefix}.{i}"), v, out);
+        }
+    }
+}
+
 fn subject(ctx: &EvalContext, value: Dynamic) -> RhaiResult<Subject> {
     if let Some(t) = value.clone().try_cast::<Tensor>() {
         return Ok(Subject::One(t));
     }
+    if value.is_map() {
+        let mut named = Vec::new();
+        tensors_in("", &value, &mut named);
+        if named.is_empty() {
+            return Err(type_error(
+                "explain() found no tensors in the map".to_string(),
+            ));
+        }
+        return Ok(Subject::Many(named));
+    }
     let Some(list) = value.clone().try_cast::<rhai::Array>() else {
         return Err(type_error(format!(
-            "explain() expects a tensor or a list of tensors, got {}",
+            "explain() expects a tensor, a list of tensors or a map of them, got {}",
             py_type_name(&value)
         )));
     };
@@ -202,7 +234,12 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
         };
         reinterpret::explain_as(t, &named[0].0, dtype)
     } else if let Some(byte) = opts.byte {
-        let mut all = named.clone();
+        let storage = named[0].1.storage();
+        let mut all: Vec<(String, Tensor)> = named
+            .iter()
+            .filter(|(_, t)| t.storage().is_same(&storage))
+            .cloned()
+            .collect();
         if let Subject::One(t) = &what {
             all.extend(sharing(ctx, t, true));
         }
@@ -214,7 +251,12 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
                     sharing(ctx, t, false).into_iter().map(|(n, _)| n).collect();
                 explain(t, &names, output::color())
             }
-            Subject::Many(named) => shared::explain_shared(named).map_err(to_rhai)?,
+            Subject::Many(named) => by_storage(named)
+                .iter()
+                .map(|group| shared::explain_shared(group))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(to_rhai)?
+                .join("\n\n"),
         }
     };
     print_text(&text);
@@ -227,6 +269,22 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
         ));
     }
     Ok(Dynamic::UNIT)
+}
+
+/// The tensors grouped by the storage they view, groups and members in the order given.
+fn by_storage(named: &[(String, Tensor)]) -> Vec<Vec<(String, Tensor)>> {
+    let mut groups: Vec<Vec<(String, Tensor)>> = Vec::new();
+    for (name, t) in named {
+        let storage = t.storage();
+        match groups
+            .iter_mut()
+            .find(|g| g[0].1.storage().is_same(&storage))
+        {
+            Some(group) => group.push((name.clone(), t.clone())),
+            None => groups.push(vec![(name.clone(), t.clone())]),
+        }
+    }
+    groups
 }
 
 fn print_text(text: &str) {

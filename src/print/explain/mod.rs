@@ -172,13 +172,7 @@ fn slot_lines(dtype: DType, layout: &Layout, bytes: &[u8], color: bool) -> Vec<S
         lines.push("(too many elements to map each index; slots shown without readers)".into());
     }
     for (k, &slot) in shown.iter().enumerate() {
-        if k > 0 && shown[k - 1] + 1 != slot {
-            lines.push(format!(
-                "{:>6}  ... {} more slots ...",
-                "",
-                slot - shown[k - 1] - 1
-            ));
-        }
+        lines.extend(walk::gap_line(&shown, k));
         let start = slot * item;
         let chunk = &bytes[start..(start + item).min(bytes.len())];
         let hex = chunk

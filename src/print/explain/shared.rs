@@ -42,6 +42,17 @@ pub fn check_one_storage(named: &[(String, Tensor)]) -> Result<()> {
     Ok(())
 }
 
+/// The lowest and highest slot (of `slot` bytes) any of the tensors reads.
+pub fn used_slots(named: &[(String, Tensor)], slot: usize) -> Option<(usize, usize)> {
+    named
+        .iter()
+        .filter_map(|(_, t)| walk::used_bytes(&t.layout(), t.dtype().itemsize()))
+        .fold(None, |acc, (a, b)| {
+            let (lo, hi) = (a / slot, b.saturating_sub(1) / slot);
+            Some(acc.map_or((lo, hi), |(x, y): (usize, usize)| (x.min(lo), y.max(hi))))
+        })
+}
+
 /// For each tensor, which slots (of `slot` bytes, out of `slots`) each element covers:
 /// calls `f(tensor, index, first_slot, last_slot)`. Returns false if a tensor was too big
 /// to walk.
@@ -98,14 +109,7 @@ pub fn explain_shared(named: &[(String, Tensor)]) -> Result<String> {
             l.offset
         ));
     }
-    let used = named
-        .iter()
-        .filter_map(|(_, t)| walk::used_bytes(&t.layout(), t.dtype().itemsize()))
-        .fold(None, |acc: Option<(usize, usize)>, (a, b)| {
-            let (lo, hi) = (a / slot, b.saturating_sub(1) / slot);
-            Some(acc.map_or((lo, hi), |(x, y)| (x.min(lo), y.max(hi))))
-        });
-    let shown = walk::shown_slots(slots, used);
+    let shown = walk::shown_slots(slots, used_slots(named, slot));
     let mut cells = vec![vec![Cell::default(); named.len()]; shown.len()];
     let compare = slots <= MAX_COMPARED_SLOTS;
     let mut read = vec![vec![false; if compare { slots } else { 0 }]; named.len()];
@@ -165,13 +169,7 @@ pub fn explain_shared(named: &[(String, Tensor)]) -> Result<String> {
         out.push("(too many elements to map each index; slots shown without readers)".into());
     }
     for (row, &s) in shown.iter().enumerate() {
-        if row > 0 && shown[row - 1] + 1 != s {
-            out.push(format!(
-                "{:>6}  ... {} more slots ...",
-                "",
-                s - shown[row - 1] - 1
-            ));
-        }
+        out.extend(walk::gap_line(&shown, row));
         let start = s * slot;
         let chunk = &bytes[start..(start + slot).min(bytes.len())];
         let mut line = format!("{start:>6}  {:<hex_width$}", hex(chunk));

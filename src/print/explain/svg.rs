@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use super::arithmetic::hex;
-use super::shared::{check_one_storage, each_cover, slot_size};
+use super::shared::{check_one_storage, each_cover, slot_size, used_slots};
 use super::value_of;
 use super::walk::{self, index_text, tuple};
 use crate::core::error::{Result, TorchError};
@@ -170,13 +170,7 @@ pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
     let bytes = storage.to_vec();
     let slot = slot_size(named);
     let slots = bytes.len().div_ceil(slot);
-    let used = named
-        .iter()
-        .filter_map(|(_, t)| walk::used_bytes(&t.layout(), t.dtype().itemsize()))
-        .fold(None, |acc: Option<(usize, usize)>, (a, b)| {
-            let (lo, hi) = (a / slot, b.saturating_sub(1) / slot);
-            Some(acc.map_or((lo, hi), |(x, y)| (x.min(lo), y.max(hi))))
-        });
+    let used = used_slots(named, slot);
     let (first_slot, drawn) = if slots <= MAX_SLOTS {
         (0, slots)
     } else {

@@ -102,6 +102,13 @@ pub fn shown_slots(slots: usize, used: Option<(usize, usize)>) -> Vec<usize> {
     shown
 }
 
+/// The "... N more slots ..." line before `shown[k]` when slots between it and the one
+/// shown before it are left out.
+pub fn gap_line(shown: &[usize], k: usize) -> Option<String> {
+    let skipped = shown[k] - shown[k.checked_sub(1)?] - 1;
+    (skipped > 0).then(|| format!("{:>6}  ... {skipped} more slots ...", ""))
+}
+
 /// The bytes `[first, last)` a layout of `itemsize`-byte elements reads, if any.
 pub fn used_bytes(layout: &Layout, itemsize: usize) -> Option<(usize, usize)> {
     let (lo, hi) = used_range(layout)?;
