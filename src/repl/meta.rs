@@ -298,7 +298,7 @@ mod tests {
     fn explain_draws_a_variables_memory() {
         let mut c = Console::new();
         let out = run(&mut c, &["let x = torch::arange(4);", ":explain x[1..3]"]);
-        assert!(out.contains("offset 1 elements = 8 bytes"), "{out}");
+        assert!(out.contains("offset 1 element = 8 bytes"), "{out}");
         assert!(out.contains("storage: 32 bytes; shared with x"), "{out}");
         assert!(
             out.contains("     8  01 00 00 00 00 00 00 00  [0] = 1"),

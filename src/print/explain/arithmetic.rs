@@ -2,7 +2,7 @@
 //! `[1, 2]` starts (`offset + stride*index` summed, in bytes) and the bytes it reads;
 //! `explain(t, #{byte: 10})` shows which indices of which tensors read one byte.
 
-use super::value_of;
+use super::value_read_by;
 use super::walk::{self, index_text};
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
@@ -88,7 +88,7 @@ pub fn element_arithmetic(t: &Tensor, index: &[i64]) -> Result<String> {
         out += &format!(
             "bytes {start}..{end} = {} → {}",
             hex(&bytes),
-            value_of(t.dtype(), &bytes)
+            value_read_by(t, &bytes)
         );
     }
     Ok(out)
@@ -140,7 +140,7 @@ pub fn byte_readers(byte: i64, named: &[(String, Tensor)]) -> Result<String> {
                 .ok()
                 .and_then(|e| bytes.get(start as usize..e))
             {
-                Some(chunk) => format!("{} → {}", hex(chunk), value_of(t.dtype(), chunk)),
+                Some(chunk) => format!("{} → {}", hex(chunk), value_read_by(t, chunk)),
                 None => "cut off: the storage ends inside this element".to_string(),
             };
             format!(

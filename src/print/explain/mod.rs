@@ -9,6 +9,7 @@ use super::storage_repr::python_scalar;
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::layout::Layout;
+use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 
 pub mod arithmetic;
@@ -19,9 +20,27 @@ pub mod walk;
 
 use walk::{INDICES_PER_SLOT, index_text, tuple};
 
+/// `n` and `word`, plural unless `n` is 1: "1 element", "6 elements".
+fn counted(n: i64, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 /// The value `bytes` hold as one element of `dtype`, as Python prints it.
 pub fn value_of(dtype: DType, bytes: &[u8]) -> String {
     python_scalar(element::read(dtype, bytes))
+}
+
+/// The value `t` reads from one element's `bytes`: the stored value, conjugated when `t` is
+/// a conjugate view (its bit set, its storage unchanged).
+pub fn value_read_by(t: &Tensor, bytes: &[u8]) -> String {
+    match element::read(t.dtype(), bytes) {
+        Scalar::Complex(z) if t.is_conj() => python_scalar(Scalar::Complex(z.conj())),
+        v => python_scalar(v),
+    }
 }
 
 /// Why the layout is or is not contiguous, by PyTorch's rule (size-1 dims and empty tensors
@@ -71,10 +90,10 @@ pub fn explain(t: &Tensor, sharing: &[String], color: bool) -> String {
     let mut out = Vec::new();
     out.push(paint(
         format!(
-            "tensor: dtype {dtype}, size {}, {} elements of {item} byte{}",
+            "tensor: dtype {dtype}, size {}, {} of {}",
             tuple(&layout.sizes),
-            layout.numel(),
-            if item == 1 { "" } else { "s" }
+            counted(layout.numel(), "element"),
+            counted(item as i64, "byte")
         ),
         |s| s.bold().to_string(),
     ));
@@ -84,11 +103,11 @@ pub fn explain(t: &Tensor, sharing: &[String], color: bool) -> String {
         .map(|s| s.saturating_mul(item as i64))
         .collect();
     out.push(format!(
-        "stride {} elements = {} bytes; offset {} elements = {} bytes",
+        "stride {} elements = {} bytes; offset {} = {}",
         tuple(&layout.strides),
         tuple(&byte_strides),
-        layout.offset,
-        layout.offset.saturating_mul(item as i64)
+        counted(layout.offset, "element"),
+        counted(layout.offset.saturating_mul(item as i64), "byte")
     ));
     let terms: String = byte_strides
         .iter()
@@ -109,7 +128,7 @@ pub fn explain(t: &Tensor, sharing: &[String], color: bool) -> String {
         format!("; shared with {}", sharing.join(", "))
     };
     out.push(format!("storage: {} bytes{shared}", bytes.len()));
-    out.extend(slot_lines(dtype, &layout, &bytes, color));
+    out.extend(slot_lines(t, &layout, &bytes, color));
     out.join("\n")
 }
 
@@ -154,7 +173,8 @@ fn readers(layout: &Layout, shown: &[usize]) -> (Vec<Readers>, bool) {
     (found, !walked)
 }
 
-fn slot_lines(dtype: DType, layout: &Layout, bytes: &[u8], color: bool) -> Vec<String> {
+fn slot_lines(t: &Tensor, layout: &Layout, bytes: &[u8], color: bool) -> Vec<String> {
+    let dtype = t.dtype();
     let item = dtype.itemsize();
     let slots = bytes.len().div_ceil(item);
     let used = walk::used_range(layout).map(|(lo, hi)| {
@@ -206,7 +226,7 @@ fn slot_lines(dtype: DType, layout: &Layout, bytes: &[u8], color: bool) -> Vec<S
             let value = if chunk.len() < item {
                 "(cut off: the storage ends inside this element)".to_string()
             } else {
-                python_scalar(element::read(dtype, chunk))
+                value_read_by(t, chunk)
             };
             let text = format!("{names} = {value}");
             if color { text.cyan().to_string() } else { text }
@@ -263,6 +283,17 @@ mod tests {
         );
         assert!(text.contains("more slots"), "{text}");
         assert!(text.lines().count() < 30, "{text}");
+    }
+
+    #[test]
+    fn a_conjugate_view_reads_the_conjugate() {
+        let z = Tensor::zeros(vec![1], DType::Complex64).unwrap();
+        let stored = [0u8, 0, 0x80, 0x3f, 0, 0, 0, 0x40];
+        z.storage().with_bytes_mut(|b| b.copy_from_slice(&stored));
+        let plain = explain(&z, &[], false);
+        let conj = explain(&crate::core::views::conj::conj(&z), &[], false);
+        assert!(plain.contains("[0] = (1+2j)"), "{plain}");
+        assert!(conj.contains("[0] = (1-2j)"), "{conj}");
     }
 
     #[test]

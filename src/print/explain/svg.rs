@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 use super::arithmetic::hex;
 use super::shared::{check_one_storage, each_cover, slot_size, used_slots};
-use super::value_of;
+use super::value_read_by;
 use super::walk::{self, index_text, tuple};
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
@@ -473,7 +473,7 @@ fn draw_cells(
             .storage()
             .with_bytes(|b| {
                 b.get(c.byte..c.byte + t.dtype().itemsize())
-                    .map(|v| value_of(t.dtype(), v))
+                    .map(|v| value_read_by(t, v))
             })
             .unwrap_or_default();
         let Rect { x, y, w, h } = c.rect;
@@ -627,7 +627,7 @@ fn draw_strip(
                 svg,
                 "<text x=\"{centre}\" y=\"{line_y}\" font-size=\"11\" \
                  text-anchor=\"middle\" font-style=\"italic\">{}</text>",
-                escape(&short(text, 13))
+                escape(&short(text, 12))
             );
         }
         let starting: Vec<&str> = offsets
