@@ -22,7 +22,7 @@ use crate::core::tensor::Tensor;
 /// Elements one picture draws at most per tensor: past that a grid is unreadable.
 pub const MAX_CELLS: i64 = 256;
 /// Storage slots one picture draws at most.
-pub const MAX_SLOTS: usize = 64;
+pub const MAX_SLOTS: usize = 256;
 /// Fill colours, light enough for black text, distinct in hue and in grey level order.
 pub const PALETTE: [&str; 10] = [
     "#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#ffed6f",
