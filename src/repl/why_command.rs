@@ -31,9 +31,9 @@ pub fn run(rest: &str) {
         return;
     };
     match svg::picture(&[("t".to_string(), tensor)]) {
-        Ok(picture) => match std::fs::write(path, &picture.svg) {
+        Ok(picture) => match crate::script::explain_api::write_file(path, &picture.svg) {
             Ok(()) => output::print_line(&format!("picture written to {path}")),
-            Err(e) => output::error(&output::python_os_error(&e)),
+            Err(e) => output::error(&crate::script::errors::error_text(&e)),
         },
         Err(e) => output::error(&format!("{}: {}", e.kind.name(), e.message)),
     }

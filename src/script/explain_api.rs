@@ -131,6 +131,7 @@ fn subject(ctx: &EvalContext, value: Dynamic) -> RhaiResult<Subject> {
 
 /// The options map's entries, checked: only `svg`, `byte` and `as` exist (`as` is a Rhai
 /// keyword, so it is written `"as"`; `dtype` is the same option unquoted).
+#[derive(Default)]
 struct Options {
     svg: Option<String>,
     byte: Option<i64>,
@@ -138,11 +139,7 @@ struct Options {
 }
 
 fn options(map: &Map) -> RhaiResult<Options> {
-    let mut o = Options {
-        svg: None,
-        byte: None,
-        dtype: None,
-    };
+    let mut o = Options::default();
     for (key, v) in map {
         match key.as_str() {
             "svg" if v.is_string() => o.svg = Some(v.to_string()),
@@ -199,11 +196,7 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
         return Ok(Dynamic::UNIT);
     }
     let opts = match &second {
-        None => Options {
-            svg: None,
-            byte: None,
-            dtype: None,
-        },
+        None => Options::default(),
         Some(v) => match v.clone().try_cast::<Map>() {
             Some(map) => options(&map)?,
             None => {
@@ -294,7 +287,7 @@ fn print_text(text: &str) {
 }
 
 /// Writes `text` to `path` as Python's `open(path, "w").write(text)` would, with its errors.
-fn write_file(path: &str, text: &str) -> RhaiResult<()> {
+pub fn write_file(path: &str, text: &str) -> RhaiResult<()> {
     std::fs::write(path, text).map_err(|e| {
         let code = e.raw_os_error().unwrap_or(0);
         let reason = e.to_string();

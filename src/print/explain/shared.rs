@@ -56,7 +56,7 @@ pub fn used_slots(named: &[(String, Tensor)], slot: usize) -> Option<(usize, usi
 /// For each tensor, which slots (of `slot` bytes, out of `slots`) each element covers:
 /// calls `f(tensor, index, first_slot, last_slot)`. Returns false if a tensor was too big
 /// to walk.
-pub fn each_cover(
+fn each_cover(
     named: &[(String, Tensor)],
     slot: usize,
     mut f: impl FnMut(usize, &[i64], usize, usize),

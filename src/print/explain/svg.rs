@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use super::arithmetic::hex;
-use super::shared::{check_one_storage, each_cover, slot_size, used_slots};
+use super::shared::{check_one_storage, slot_size, used_slots};
 use super::value_read_by;
 use super::walk::{self, index_text, tuple};
 use crate::core::error::{Result, TorchError};
@@ -246,7 +246,16 @@ pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
     draw_titles(&mut svg, named, single);
     draw_links(&mut svg, &cells, &slot_boxes);
     draw_cells(&mut svg, named, &cells, &plan, single);
-    draw_strip(&mut svg, named, &plan, &slot_boxes, &bytes, slot, slots);
+    draw_strip(
+        &mut svg,
+        named,
+        &cells,
+        &plan,
+        &slot_boxes,
+        &bytes,
+        slot,
+        slots,
+    );
     svg.push_str("</svg>\n");
     Ok(Picture {
         width,
@@ -526,31 +535,34 @@ fn strip_heading(nbytes: usize, slots: usize, slot: usize, plan: &Plan) -> Strin
     heading
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_strip(
     svg: &mut String,
     named: &[(String, Tensor)],
+    cells: &[CellBox],
     plan: &Plan,
     boxes: &[SlotBox],
     bytes: &[u8],
     slot: usize,
     slots: usize,
 ) {
-    // Each tensor's first index reading each slot, and how many more do.
+    // Each tensor's first index reading each slot, and how many more do: the cells, already
+    // walked in index order, say which slots each index reads.
     let mut readers: Vec<Vec<Option<(String, u64)>>> = vec![vec![None; named.len()]; boxes.len()];
-    let _ = each_cover(named, slot, |k, index, first, last| {
-        for s in first..=last {
-            if let Some(cell) = s
+    for c in cells {
+        for s in &c.slots {
+            if let Some(reader) = s
                 .checked_sub(plan.first_slot)
                 .and_then(|i| readers.get_mut(i))
-                .map(|r| &mut r[k])
+                .map(|r| &mut r[c.tensor])
             {
-                match cell {
+                match reader {
                     Some((_, more)) => *more += 1,
-                    None => *cell = Some((index_text(index), 0)),
+                    None => *reader = Some((index_text(&c.index), 0)),
                 }
             }
         }
-    });
+    }
     let offsets: Vec<(usize, &str)> = named
         .iter()
         .filter_map(|(n, t)| {
