@@ -16,6 +16,8 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [[-i] FILE.rhai [A
   tensh -i FILE ARGS    run a script, then the interactive session with its variables
   tensh test [--bless] [PATHS...]
                         check transcripts (```tensh blocks in *.md, *.tensh files)
+  tensh jupyter install [--user|--sys-prefix] | uninstall | kernel FILE
+                        the Jupyter kernel: install its spec, remove it, run it
   tensh --version       print the version
   --color=WHEN          colour errors and warnings (and the prompt's input): auto (on a
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never
@@ -91,6 +93,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
             0
         }
         Some("test") => crate::transcript::main(&args[1..]),
+        Some("jupyter") => crate::jupyter::main(&args[1..]),
         Some("-i") => match args.get(1) {
             Some(path) if std::path::Path::new(path).is_file() => {
                 crate::repl::run(color, Some((path, &args[2..])))

@@ -1,7 +1,7 @@
 //! tensh: a REPL and script runner, scripted in Rhai, over a Rust re-implementation of
 //! PyTorch's strided tensor memory model.
 //!
-//! Layers depend one way: `core` ← `print` ← `script` ← `repl` ← `transcript` ← `cli`
+//! Layers depend one way: `core` ← `print` ← `script` ← `repl` ← `transcript` ← `jupyter` ← `cli`
 //! (`tests/architecture.rs` keeps it so).
 
 #![warn(missing_docs)]
@@ -14,6 +14,7 @@ pub fn version() -> String {
 pub mod cli;
 pub mod core;
 pub mod fuzz;
+pub mod jupyter;
 pub mod print;
 pub mod repl;
 pub mod script;

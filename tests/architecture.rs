@@ -118,7 +118,15 @@ fn script_modules_form_no_cycle() {
 }
 
 /// The crate's layers, lowest first: each may use only those before it.
-const LAYERS: &[&str] = &["core", "print", "script", "repl", "transcript", "cli"];
+const LAYERS: &[&str] = &[
+    "core",
+    "print",
+    "script",
+    "repl",
+    "transcript",
+    "jupyter",
+    "cli",
+];
 
 fn crate_uses(path: &Path, into: &mut BTreeSet<String>) {
     if path.is_dir() {

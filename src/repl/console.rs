@@ -89,6 +89,17 @@ impl Console {
         &mut self.session
     }
 
+    /// The session, to read.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Whether `line` is one the prompt answers itself rather than Rhai: a meta-command
+    /// (`:vars`) or a request for help (`?name`, `help(name)`).
+    pub fn is_command(line: &str) -> bool {
+        help_request(line).is_some() || line.trim_start().starts_with(':')
+    }
+
     /// The engine's catalog of names.
     pub fn catalog(&self) -> Rc<Catalog> {
         self.catalog.clone()
@@ -264,6 +275,18 @@ impl Console {
     /// Runs a whole input: echoes an expression's value (and keeps it as `_`), reports an
     /// error.
     pub fn run(&mut self, code: &str) {
+        match self.evaluate(code) {
+            Outcome::Nothing => {}
+            Outcome::Value(text) => output::print_line(&text),
+            Outcome::Failed(e) => report(code, &e),
+            Outcome::Exit(status) => self.exit = Some(status),
+        }
+    }
+
+    /// Runs a whole input as `run` does, and returns what the prompt would show instead of
+    /// showing it (a notebook cell's result). A value's repr is kept as `_`; `exit()` is
+    /// returned, not acted on. What the code printed while it ran has been shown already.
+    pub fn evaluate(&mut self, code: &str) -> Outcome {
         crate::core::why::next_input();
         let renamed = last_value_named(self.session.engine(), code);
         let result = self.session.eval(&renamed);
@@ -273,18 +296,31 @@ impl Console {
         match result {
             Err(ScriptError {
                 exit: Some(status), ..
-            }) => self.exit = Some(status),
-            Ok(v) if v.is_unit() => {}
+            }) => Outcome::Exit(status),
+            Ok(v) if v.is_unit() => Outcome::Nothing,
             Ok(v) => match self.session.repr(&v) {
                 Ok(text) => {
-                    output::print_line(&text);
                     self.session.scope_mut().set_value(LAST_VALUE, v);
+                    Outcome::Value(text)
                 }
-                Err(e) => report(code, &e),
+                Err(e) => Outcome::Failed(e),
             },
-            Err(e) => report(code, &e),
+            Err(e) => Outcome::Failed(e),
         }
     }
+}
+
+/// What running one input came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// A statement, or an expression of value `()`: nothing to echo.
+    Nothing,
+    /// An expression's value, as the prompt echoes it (PyTorch's repr).
+    Value(String),
+    /// An error stopped it.
+    Failed(ScriptError),
+    /// It called `exit()` or `quit()` with this status.
+    Exit(i32),
 }
 
 /// Names the session keeps for itself, hidden from `:vars` and completion.
@@ -349,26 +385,40 @@ fn last_value_named<'a>(engine: &rhai::Engine, code: &'a str) -> std::borrow::Co
 /// error inside a script function, the function and the place in its definition; then the
 /// message, and a hint when a Python spelling explains it.
 pub fn report(code: &str, e: &ScriptError) {
+    for line in report_lines(code, e) {
+        output::error(&line);
+    }
+}
+
+/// The lines `report` shows for `e`, raised by `code`.
+pub fn report_lines(code: &str, e: &ScriptError) -> Vec<String> {
+    let mut lines = Vec::new();
     match (&e.function, e.line, e.column) {
         (Some(function), Some(line), Some(column)) => {
-            output::error(&format!(
+            lines.push(format!(
                 "  in {function}(), line {line}, column {column} of its definition"
             ));
         }
         (None, Some(line), Some(column)) if !e.raised => {
             if let Some(text) = code.lines().nth(line - 1) {
-                output::error(&format!("  {text}"));
-                output::error(&format!("  {}^", " ".repeat(column.saturating_sub(1))));
+                lines.push(format!("  {text}"));
+                lines.push(format!("  {}^", " ".repeat(column.saturating_sub(1))));
             }
         }
         _ => {}
     }
-    output::error(&e.message.replace(&format!("'{LAST_VALUE}'"), "'_'"));
+    lines.push(message_of(e));
     if e.function.is_none()
         && let Some(hint) = crate::script::hints::python_hint(code, e)
     {
-        output::error(&hint);
+        lines.push(hint);
     }
+    lines
+}
+
+/// The error's `Kind: message` line, with the prompt's `_` named as typed.
+pub fn message_of(e: &ScriptError) -> String {
+    e.message.replace(&format!("'{LAST_VALUE}'"), "'_'")
 }
 
 #[cfg(test)]

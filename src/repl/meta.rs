@@ -51,7 +51,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
     };
     match command {
         ":help" | ":h" if rest.is_empty() => output::print_line(&help::overview()),
-        ":help" | ":h" => match help::lookup(&console.catalog(), &receiver_typed(console, rest)) {
+        ":help" | ":h" => match help_text(console, rest) {
             Some(text) => output::print_line(&text),
             None => output::error(&format!(
                 "no function, method or property named {rest:?} (`:help` lists the topics)"
@@ -103,6 +103,12 @@ pub fn is_logged(line: &str) -> bool {
         ":save", ":time", ":timeit", ":quit", ":q", ":exit", ":reset",
     ]
     .contains(&command)
+}
+
+/// The help `:help NAME` shows for `name` (`x.view` for a variable `x` is its type's
+/// method), if there is any.
+pub fn help_text(console: &Console, name: &str) -> Option<String> {
+    help::lookup(&console.catalog(), &receiver_typed(console, name))
 }
 
 /// `x.view` for a session variable `x` is `Tensor.view` (its type's method).

@@ -253,6 +253,20 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
         }
     };
     print_text(&text);
+    // A front end that shows pictures (a notebook) gets the picture beside the text. There it
+    // is an extra: a tensor too big to draw is shown as text only, without an error.
+    if output::wants_pictures() {
+        let drawn = match &picture {
+            Some(p) => Some(p.svg.clone()),
+            None if opts.dtype.is_none() && opts.byte.is_none() => {
+                svg::picture(&named).ok().map(|p| p.svg)
+            }
+            None => None,
+        };
+        if let Some(svg) = drawn {
+            output::show_svg(&svg);
+        }
+    }
     if let (Some(path), Some(picture)) = (opts.svg, picture) {
         write_file(&path, &picture.svg)?;
         output::print_line(&format!(

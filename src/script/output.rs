@@ -7,8 +7,31 @@ use std::io::Write;
 
 use owo_colors::OwoColorize;
 
+/// Which stream a line of output belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// `print` and echoed values.
+    Stdout,
+    /// Warnings and errors.
+    Stderr,
+}
+
+/// What a session shows, as a front end other than a terminal receives it (the Jupyter
+/// kernel): a line of text on a stream (with its `\n`), or a picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown<'a> {
+    /// One line of text, ending in `\n`.
+    Text(Stream, &'a str),
+    /// An SVG document (`explain`'s picture).
+    Svg(&'a str),
+}
+
+/// A front end's receiver of everything shown on this thread.
+pub type Sink = Box<dyn FnMut(Shown<'_>)>;
+
 thread_local! {
     static CAPTURE: RefCell<Option<String>> = const { RefCell::new(None) };
+    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
     static COLOR: Cell<bool> = const { Cell::new(false) };
     static RECORD: RefCell<Option<String>> = const { RefCell::new(None) };
 }
@@ -21,6 +44,39 @@ pub fn set_color(on: bool) {
 /// Whether colour is on.
 pub fn color() -> bool {
     COLOR.with(|c| c.get())
+}
+
+/// Sends everything this thread shows to `sink` instead of the terminal (and asks for
+/// pictures: see `wants_pictures`); `None` goes back to the terminal.
+pub fn set_sink(sink: Option<Sink>) {
+    SINK.with(|s| *s.borrow_mut() = sink);
+}
+
+/// Whether a front end that shows pictures receives this thread's output: `explain` then
+/// draws its picture too.
+pub fn wants_pictures() -> bool {
+    SINK.with(|s| s.borrow().is_some())
+}
+
+/// Shows an SVG picture on the front end that wants pictures (nothing otherwise).
+pub fn show_svg(svg: &str) {
+    to_sink(Shown::Svg(svg));
+}
+
+/// Hands `shown` to the sink; false when there is none. A sink that shows output itself
+/// (through this module) meets the sink taken out, and that output goes to the terminal.
+fn to_sink(shown: Shown<'_>) -> bool {
+    let Some(mut sink) = SINK.with(|s| s.borrow_mut().take()) else {
+        return false;
+    };
+    sink(shown);
+    SINK.with(|s| {
+        let mut slot = s.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(sink);
+        }
+    });
+    true
 }
 
 /// Starts capturing this thread's output (both streams) into a buffer.
@@ -61,7 +117,13 @@ pub fn take_recorded() -> (String, bool) {
 /// kept (the session would otherwise hold every byte it ever printed).
 pub const RECORD_LIMIT: usize = 1 << 20;
 
-fn captured(text: &str) -> bool {
+fn captured(stream: Stream, text: &str) -> bool {
+    if SINK.with(|s| s.borrow().is_some()) {
+        let line = format!("{text}\n");
+        if to_sink(Shown::Text(stream, &line)) {
+            return true;
+        }
+    }
     RECORD.with(|r| {
         if let Some(buf) = r.borrow_mut().as_mut()
             && buf.len() <= RECORD_LIMIT
@@ -82,7 +144,7 @@ fn captured(text: &str) -> bool {
 
 /// Writes one line of `print` output.
 pub fn print_line(text: &str) {
-    if captured(text) {
+    if captured(Stream::Stdout, text) {
         return;
     }
     let mut out = std::io::stdout().lock();
@@ -156,7 +218,7 @@ pub fn error(text: &str) {
 }
 
 fn to_stderr(text: &str, paint: impl Fn(&str) -> String) {
-    if captured(text) {
+    if captured(Stream::Stderr, text) {
         return;
     }
     if color() {

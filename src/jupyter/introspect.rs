@@ -1,0 +1,174 @@
+//! The requests that ask about code rather than run it, answered as the prompt answers them:
+//! `complete_request` by the prompt's Tab completion, `inspect_request` by `:help NAME`,
+//! `is_complete_request` by the prompt's rule for a continuation line; and the kernel's
+//! `kernel_info_reply`.
+
+use jupyter_protocol::{
+    CodeMirrorMode, CompleteReply, InspectReply, IsCompleteReply, KernelInfoReply, LanguageInfo,
+    Media, MediaType, ReplyStatus,
+};
+
+use crate::repl::console::Console;
+
+/// The protocol version tensh speaks.
+pub const PROTOCOL_VERSION: &str = "5.3";
+
+/// What the kernel says of itself. Rhai reads like Rust, so notebooks highlight it as Rust.
+pub fn kernel_info() -> KernelInfoReply {
+    KernelInfoReply {
+        status: ReplyStatus::Ok,
+        protocol_version: PROTOCOL_VERSION.to_string(),
+        implementation: "tensh".to_string(),
+        implementation_version: env!("CARGO_PKG_VERSION").to_string(),
+        language_info: LanguageInfo {
+            name: "rhai".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            mimetype: Some("text/x-rhai".to_string()),
+            file_extension: Some(".rhai".to_string()),
+            pygments_lexer: Some("rust".to_string()),
+            codemirror_mode: Some(CodeMirrorMode::Simple("rust".to_string())),
+            nbconvert_exporter: None,
+        },
+        banner: format!(
+            "{} — PyTorch's memory model in Rhai. :help for help.",
+            crate::version()
+        ),
+        help_links: Vec::new(),
+        debugger: false,
+        error: None,
+    }
+}
+
+/// The byte offset of the `chars`-th character of `code` (Jupyter counts cursor positions
+/// in characters), clamped to its end.
+fn byte_at(code: &str, chars: usize) -> usize {
+    code.char_indices()
+        .nth(chars)
+        .map_or(code.len(), |(i, _)| i)
+}
+
+/// Completions at the cursor, from the line it is on.
+pub fn complete(console: &Console, code: &str, cursor_pos: usize) -> CompleteReply {
+    let cursor = byte_at(code, cursor_pos);
+    let line_start = code[..cursor].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = code[cursor..].find('\n').map_or(code.len(), |i| cursor + i);
+    let line = &code[line_start..line_end];
+    let (start, matches) = crate::repl::complete::complete(
+        line,
+        cursor - line_start,
+        &console.catalog(),
+        &console.variables(),
+    );
+    CompleteReply {
+        matches,
+        cursor_start: code[..line_start + start].chars().count(),
+        cursor_end: cursor_pos.min(code.chars().count()),
+        metadata: Default::default(),
+        status: ReplyStatus::Ok,
+        error: None,
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == ':' || c == '.'
+}
+
+/// The help for the name at (or just before) the cursor: `torch::zeros`, `x.view` for a
+/// tensor `x`, a topic.
+pub fn inspect(console: &Console, code: &str, cursor_pos: usize) -> InspectReply {
+    let cursor = byte_at(code, cursor_pos);
+    let start = code[..cursor]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !is_name_char(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = code[cursor..]
+        .char_indices()
+        .find(|(_, c)| !is_name_char(*c))
+        .map_or(code.len(), |(i, _)| cursor + i);
+    let name = code[start..end].trim_matches(|c| c == '.' || c == ':');
+    let help = (!name.is_empty())
+        .then(|| crate::repl::meta::help_text(console, name))
+        .flatten();
+    InspectReply {
+        found: help.is_some(),
+        data: help.map_or_else(Media::default, |text| MediaType::Plain(text).into()),
+        metadata: Default::default(),
+        status: ReplyStatus::Ok,
+        error: None,
+    }
+}
+
+/// Whether `code` is ready to run: incomplete (inside a block, bracket or string; the
+/// indent for the next line is the prompt's), invalid (a syntax error Rhai reports now), or
+/// complete.
+pub fn is_complete(console: &Console, code: &str) -> IsCompleteReply {
+    let line = code.trim();
+    if !line.contains('\n') && Console::is_command(line) {
+        return IsCompleteReply::complete();
+    }
+    let session = console.session();
+    if session.is_incomplete(code) {
+        let depth = crate::script::tokens::open_depth(session.engine(), code).clamp(1, 16);
+        return IsCompleteReply::incomplete("    ".repeat(depth));
+    }
+    match session.engine().compile_with_scope(session.scope(), code) {
+        Ok(_) => IsCompleteReply::complete(),
+        Err(_) => IsCompleteReply::invalid(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jupyter_protocol::IsCompleteReplyStatus;
+
+    #[test]
+    fn completion_positions_count_characters_from_the_cell_start() {
+        let console = Console::new();
+        let code = "let é = 1;\ntorch::zer";
+        let n = code.chars().count();
+        let reply = complete(&console, code, n);
+        assert!(
+            reply.matches.iter().any(|m| m == "zeros("),
+            "{:?}",
+            reply.matches
+        );
+        assert_eq!(reply.cursor_start, n - "zer".len());
+        assert_eq!(reply.cursor_end, n);
+    }
+
+    #[test]
+    fn inspection_finds_the_name_under_the_cursor() {
+        let console = Console::new();
+        let code = "let y = torch::zeros(2);";
+        let reply = inspect(&console, code, 12);
+        assert!(reply.found);
+        let text = serde_json::to_value(&reply.data).unwrap()["text/plain"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(text.contains("zeros"), "{text}");
+        assert!(!inspect(&console, "   ", 1).found);
+    }
+
+    #[test]
+    fn open_blocks_are_incomplete_and_syntax_errors_invalid() {
+        let console = Console::new();
+        let open = is_complete(&console, "fn f(x) {\n  if x {");
+        assert_eq!(open.status, IsCompleteReplyStatus::Incomplete);
+        assert_eq!(open.indent, "        ");
+        assert_eq!(
+            is_complete(&console, "let x = 1;").status,
+            IsCompleteReplyStatus::Complete
+        );
+        assert_eq!(
+            is_complete(&console, "let = ;").status,
+            IsCompleteReplyStatus::Invalid
+        );
+        assert_eq!(
+            is_complete(&console, ":vars").status,
+            IsCompleteReplyStatus::Complete
+        );
+    }
+}

@@ -1,0 +1,159 @@
+//! The kernel's session thread: reads the connection file, starts the wire, then answers
+//! shell requests one at a time against one `Console` (variables persist from cell to cell,
+//! as at the prompt). Each request is framed by iopub's `busy` and `idle`.
+
+use jupyter_protocol::{
+    CommInfoReply, ConnectionInfo, HistoryReply, JupyterMessage, JupyterMessageContent,
+    ReplyStatus, Status,
+};
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::wire::{self, Outgoing};
+use crate::repl::console::Console;
+use crate::script::output;
+
+/// The kernel: the session and where its messages go.
+pub struct Kernel {
+    /// The session cells run in.
+    pub console: Console,
+    /// Cells run so far with `store_history` (the `In [n]` number).
+    pub execution_count: usize,
+    /// The wire's queue of outgoing messages.
+    pub outgoing: UnboundedSender<Outgoing>,
+}
+
+/// The connection file's contents, checked: tensh signs with HMAC-SHA256 (or not at all,
+/// when the key is empty).
+pub fn connection_info(text: &str) -> Result<ConnectionInfo, String> {
+    let info: ConnectionInfo =
+        serde_json::from_str(text).map_err(|e| format!("not a connection file: {e}"))?;
+    if !info.key.is_empty() && info.signature_scheme != "hmac-sha256" {
+        return Err(format!(
+            "signature scheme {:?} is not supported (only hmac-sha256)",
+            info.signature_scheme
+        ));
+    }
+    Ok(info)
+}
+
+/// Runs the kernel on the ports the connection file at `path` names, until a shutdown
+/// request ends the process; returns an exit status only when it cannot start.
+pub fn run(path: &str) -> i32 {
+    let info = match std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {path}: {e}"))
+        .and_then(|text| connection_info(&text))
+    {
+        Ok(info) => info,
+        Err(e) => {
+            output::stderr_text(&format!("tensh kernel: {e}\n"));
+            return 2;
+        }
+    };
+    let session_id = format!(
+        "tensh-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let wire = match wire::start(info, session_id) {
+        Ok(w) => w,
+        Err(e) => {
+            output::stderr_text(&format!("tensh kernel: {e}\n"));
+            return 1;
+        }
+    };
+    let mut kernel = Kernel {
+        console: Console::new(),
+        execution_count: 0,
+        outgoing: wire.outgoing.clone(),
+    };
+    // An interrupt request sets the flag the running code polls; so does SIGINT (a
+    // terminal's Ctrl-C reaching the kernel), which then stops a cell rather than the kernel.
+    let _ = ctrlc::set_handler(crate::core::interrupt::request);
+    kernel
+        .console
+        .session_mut()
+        .stop_when(crate::core::interrupt::flag());
+    while let Ok(request) = wire.requests.recv() {
+        kernel.publish(Status::busy(), &request);
+        kernel.answer(&request, &wire.requests);
+        kernel.publish(Status::idle(), &request);
+    }
+    0
+}
+
+impl Kernel {
+    /// Publishes `content` on iopub as caused by `parent`.
+    pub fn publish(&self, content: impl Into<JupyterMessageContent>, parent: &JupyterMessage) {
+        let _ = self
+            .outgoing
+            .send(Outgoing::IoPub(JupyterMessage::new(content, Some(parent))));
+    }
+
+    /// Replies to `parent` on shell.
+    pub fn reply(&self, content: impl Into<JupyterMessageContent>, parent: &JupyterMessage) {
+        let _ = self
+            .outgoing
+            .send(Outgoing::Shell(JupyterMessage::new(content, Some(parent))));
+    }
+
+    fn answer(
+        &mut self,
+        request: &JupyterMessage,
+        queue: &std::sync::mpsc::Receiver<JupyterMessage>,
+    ) {
+        match &request.content {
+            JupyterMessageContent::ExecuteRequest(r) => {
+                let failed = super::cell::execute(self, request, r);
+                if failed && r.stop_on_error {
+                    self.abort_queued(queue);
+                }
+            }
+            JupyterMessageContent::CompleteRequest(r) => {
+                let reply = super::introspect::complete(&self.console, &r.code, r.cursor_pos);
+                self.reply(reply, request);
+            }
+            JupyterMessageContent::InspectRequest(r) => {
+                let reply = super::introspect::inspect(&self.console, &r.code, r.cursor_pos);
+                self.reply(reply, request);
+            }
+            JupyterMessageContent::IsCompleteRequest(r) => {
+                self.reply(
+                    super::introspect::is_complete(&self.console, &r.code),
+                    request,
+                );
+            }
+            JupyterMessageContent::HistoryRequest(_) => {
+                self.reply(HistoryReply::new(Vec::new()), request);
+            }
+            JupyterMessageContent::CommInfoRequest(_) => {
+                self.reply(
+                    CommInfoReply {
+                        status: ReplyStatus::Ok,
+                        comms: Default::default(),
+                        error: None,
+                    },
+                    request,
+                );
+            }
+            // Comms and the debugger are not offered (kernel_info says so); other messages
+            // have no reply.
+            _ => {}
+        }
+    }
+
+    /// After a failed cell, the executions already queued behind it are not run: each is
+    /// answered `aborted`, as Jupyter's kernels do, so a notebook stops at its first error.
+    fn abort_queued(&mut self, queue: &std::sync::mpsc::Receiver<JupyterMessage>) {
+        while let Ok(next) = queue.try_recv() {
+            self.publish(Status::busy(), &next);
+            if let JupyterMessageContent::ExecuteRequest(_) = next.content {
+                self.reply(super::cell::aborted_reply(self.execution_count), &next);
+            } else {
+                self.answer(&next, queue);
+            }
+            self.publish(Status::idle(), &next);
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! The Jupyter kernel, driven through its sockets as a notebook front end drives it: a
+//! kernel process on a connection file of the test's own, a client from
+//! `jupyter-zmq-client` with a signing key, no Python anywhere.
+
+use std::process::{Child, Command};
+use std::time::Duration;
+
+use jupyter_protocol::{
+    ConnectionInfo, ExecuteRequest, InterruptRequest, JupyterMessage, JupyterMessageContent,
+    KernelInfoRequest, ReplyStatus, ShutdownRequest, Transport,
+};
+use jupyter_zmq_client::{
+    ClientControlConnection, ClientIoPubConnection, ClientShellConnection,
+    create_client_control_connection, create_client_heartbeat_connection,
+    create_client_iopub_connection, create_client_shell_connection_with_identity,
+    peer_identity_for_session,
+};
+use tokio::time::timeout;
+
+/// Long enough for any step on a loaded machine; only a hang ever reaches it.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The kernel process, killed if the test ends early.
+struct Kernel(Child);
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_ports(n: usize) -> Vec<u16> {
+    let listeners: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect()
+}
+
+fn start_kernel(dir: &std::path::Path) -> (Kernel, ConnectionInfo) {
+    let ports = free_ports(5);
+    let info = ConnectionInfo {
+        ip: "127.0.0.1".to_string(),
+        transport: Transport::TCP,
+        shell_port: ports[0],
+        iopub_port: ports[1],
+        stdin_port: ports[2],
+        control_port: ports[3],
+        hb_port: ports[4],
+        key: "a secret key".to_string(),
+        signature_scheme: "hmac-sha256".to_string(),
+        kernel_name: Some("tensh".to_string()),
+    };
+    let file = dir.join("connection.json");
+    std::fs::write(&file, serde_json::to_string(&info).unwrap()).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(["jupyter", "kernel"])
+        .arg(&file)
+        .spawn()
+        .unwrap();
+    (Kernel(child), info)
+}
+
+struct Client {
+    shell: ClientShellConnection,
+    iopub: ClientIoPubConnection,
+    control: ClientControlConnection,
+}
+
+/// Retries `connect` until the kernel listens.
+async fn connected<T, F: std::future::Future<Output = jupyter_zmq_client::Result<T>>>(
+    mut connect: impl FnMut() -> F,
+) -> T {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        match connect().await {
+            Ok(c) => return c,
+            Err(e) if tokio::time::Instant::now() > deadline => panic!("cannot connect: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+}
+
+impl Client {
+    async fn connect(info: &ConnectionInfo) -> Client {
+        let session = "test-session";
+        let shell = connected(|| {
+            create_client_shell_connection_with_identity(
+                info,
+                session,
+                peer_identity_for_session(session).unwrap(),
+            )
+        })
+        .await;
+        let iopub = connected(|| create_client_iopub_connection(info, "", session)).await;
+        let control = connected(|| create_client_control_connection(info, session)).await;
+        let mut client = Client {
+            shell,
+            iopub,
+            control,
+        };
+        client.wait_until_ready().await;
+        client
+    }
+
+    /// As Jupyter's clients do: asks for kernel info until a reply comes on shell and the
+    /// request's status on iopub (the subscription is then in place).
+    async fn wait_until_ready(&mut self) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            assert!(tokio::time::Instant::now() < deadline, "kernel never ready");
+            let request: JupyterMessage = KernelInfoRequest {}.into();
+            self.shell.send(request).await.unwrap();
+            let Ok(Ok(reply)) = timeout(Duration::from_secs(1), self.shell.read()).await else {
+                continue;
+            };
+            let JupyterMessageContent::KernelInfoReply(info) = reply.content else {
+                continue;
+            };
+            assert_eq!(info.language_info.name, "rhai");
+            assert_eq!(info.implementation, "tensh");
+            if let Ok(Ok(_)) = timeout(Duration::from_millis(300), self.iopub.read()).await {
+                // Drain what is left of this request's status messages.
+                while let Ok(Ok(_)) = timeout(Duration::from_millis(100), self.iopub.read()).await {
+                }
+                return;
+            }
+        }
+    }
+
+    /// Sends a cell; returns what iopub said of it, up to its `idle`, and the shell reply.
+    async fn execute(&mut self, code: &str) -> (Vec<JupyterMessageContent>, JupyterMessage) {
+        let id = self.send_execute(code).await;
+        let outputs = self.outputs_of(&id).await;
+        (outputs, self.reply_to(&id).await)
+    }
+
+    async fn send_execute(&mut self, code: &str) -> String {
+        let request: JupyterMessage = ExecuteRequest::new(code.to_string()).into();
+        let id = request.header.msg_id.clone();
+        self.shell.send(request).await.unwrap();
+        id
+    }
+
+    async fn outputs_of(&mut self, id: &str) -> Vec<JupyterMessageContent> {
+        let mut seen = Vec::new();
+        loop {
+            let m = timeout(PATIENCE, self.iopub.read())
+                .await
+                .expect("no iopub message")
+                .unwrap();
+            if m.parent_header.as_ref().map(|h| h.msg_id.as_str()) != Some(id) {
+                continue;
+            }
+            if let JupyterMessageContent::Status(s) = &m.content
+                && s.execution_state == jupyter_protocol::ExecutionState::Idle
+            {
+                return seen;
+            }
+            seen.push(m.content);
+        }
+    }
+
+    async fn reply_to(&mut self, id: &str) -> JupyterMessage {
+        loop {
+            let m = timeout(PATIENCE, self.shell.read())
+                .await
+                .expect("no shell reply")
+                .unwrap();
+            if m.parent_header.as_ref().map(|h| h.msg_id.as_str()) == Some(id) {
+                return m;
+            }
+        }
+    }
+}
+
+fn text_result(outputs: &[JupyterMessageContent]) -> Option<String> {
+    outputs.iter().find_map(|o| match o {
+        JupyterMessageContent::ExecuteResult(r) => {
+            serde_json::to_value(&r.data).unwrap()["text/plain"]
+                .as_str()
+                .map(str::to_string)
+        }
+        _ => None,
+    })
+}
+
+fn stdout(outputs: &[JupyterMessageContent]) -> String {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            JupyterMessageContent::StreamContent(s) => Some(s.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn status(reply: &JupyterMessage) -> ReplyStatus {
+    match &reply.content {
+        JupyterMessageContent::ExecuteReply(r) => r.status.clone(),
+        other => panic!("not an execute reply: {other:?}"),
+    }
+}
+
+#[test]
+fn a_notebook_session_through_the_sockets() {
+    let dir = std::env::temp_dir().join(format!("tensh-kernel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut kernel, info) = start_kernel(&dir);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+
+        // Three cells sharing variables: a statement, a printed line and a value.
+        let (out, reply) = client
+            .execute("let x = torch::arange(6).view(2, 3);")
+            .await;
+        assert_eq!(status(&reply), ReplyStatus::Ok);
+        assert_eq!(text_result(&out), None);
+        let (out, _) = client.execute("let y = x.t();\ny.is_contiguous()").await;
+        assert_eq!(text_result(&out).as_deref(), Some("false"));
+        let (out, reply) = client.execute("print(y.stride());\ny").await;
+        assert_eq!(stdout(&out), "[1, 3]\n");
+        assert_eq!(
+            text_result(&out).as_deref(),
+            Some("tensor([[0, 3],\n        [1, 4],\n        [2, 5]])")
+        );
+        match &reply.content {
+            JupyterMessageContent::ExecuteReply(r) => assert_eq!(r.execution_count.0, 3),
+            other => panic!("{other:?}"),
+        }
+
+        // An error cell: PyTorch's exception type and message.
+        let (out, reply) = client.execute("y.view(6)").await;
+        assert_eq!(status(&reply), ReplyStatus::Error);
+        let error = out
+            .iter()
+            .find_map(|o| match o {
+                JupyterMessageContent::ErrorOutput(e) => Some(e.clone()),
+                _ => None,
+            })
+            .expect("an error message");
+        assert_eq!(error.ename, "RuntimeError");
+        assert!(error.evalue.starts_with("view size is not compatible"), "{}", error.evalue);
+
+        // explain shows its picture beside its text.
+        let (out, _) = client.execute("explain(y)").await;
+        assert!(stdout(&out).contains("stride (1, 3)"), "{}", stdout(&out));
+        let picture = out.iter().find_map(|o| match o {
+            JupyterMessageContent::DisplayData(d) => serde_json::to_value(&d.data).unwrap()
+                ["image/svg+xml"]
+                .as_str()
+                .map(str::to_string),
+            _ => None,
+        });
+        assert!(picture.expect("a picture").starts_with("<svg"));
+
+        // An endless cell stops on an interrupt request; the variables stay.
+        let id = client.send_execute("loop {}").await;
+        loop {
+            let m = timeout(PATIENCE, client.iopub.read()).await.unwrap().unwrap();
+            if matches!(m.content, JupyterMessageContent::ExecuteInput(_)) {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let interrupt: JupyterMessage = InterruptRequest {}.into();
+        client.control.send(interrupt).await.unwrap();
+        let answer = timeout(PATIENCE, client.control.read()).await.unwrap().unwrap();
+        assert!(matches!(answer.content, JupyterMessageContent::InterruptReply(_)));
+        let out = client.outputs_of(&id).await;
+        assert!(
+            out.iter().any(|o| matches!(o, JupyterMessageContent::ErrorOutput(e) if e.ename == "KeyboardInterrupt")),
+            "{out:?}"
+        );
+        assert_eq!(status(&client.reply_to(&id).await), ReplyStatus::Error);
+        let (out, _) = client.execute("x.sum()").await;
+        assert_eq!(text_result(&out).as_deref(), Some("tensor(15)"));
+
+        // The heartbeat answers.
+        let mut heartbeat = create_client_heartbeat_connection(&info).await.unwrap();
+        timeout(PATIENCE, heartbeat.single_heartbeat())
+            .await
+            .unwrap()
+            .unwrap();
+
+        // Shutdown: a reply, then the process ends by itself.
+        let shutdown: JupyterMessage = ShutdownRequest { restart: false }.into();
+        client.control.send(shutdown).await.unwrap();
+        let answer = timeout(PATIENCE, client.control.read()).await.unwrap().unwrap();
+        assert!(matches!(answer.content, JupyterMessageContent::ShutdownReply(_)));
+    });
+    let deadline = std::time::Instant::now() + PATIENCE;
+    loop {
+        if let Some(status) = kernel.0.try_wait().unwrap() {
+            assert!(status.success(), "{status:?}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the kernel did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_connection_file_is_refused_with_a_reason() {
+    let dir = std::env::temp_dir().join(format!("tensh-kernel-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.json");
+    std::fs::write(&file, "{\"ip\": 1}").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(["jupyter", "kernel"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("tensh kernel: not a connection file"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
