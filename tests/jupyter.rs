@@ -330,3 +330,66 @@ fn a_bad_connection_file_is_refused_with_a_reason() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_layout_notebook_is_the_layout_page() {
+    let page = std::fs::read_to_string("docs/layout.md").unwrap();
+    let committed = std::fs::read_to_string("docs/notebooks/layout.ipynb").unwrap();
+    assert!(
+        tensh::jupyter::notebook::from_page(&page) == committed,
+        "docs/notebooks/layout.ipynb is stale: \
+         tensh jupyter notebook docs/layout.md > docs/notebooks/layout.ipynb"
+    );
+}
+
+#[test]
+fn install_and_uninstall_follow_jupyters_folders() {
+    let dir = std::env::temp_dir().join(format!("tensh-kernelspec-{}", std::process::id()));
+    let tensh = |args: &[&str], var: &str, value: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_tensh"))
+            .args(["jupyter"])
+            .args(args)
+            .env_remove("JUPYTER_DATA_DIR")
+            .env_remove("VIRTUAL_ENV")
+            .env_remove("CONDA_PREFIX")
+            .env(var, value)
+            .output()
+            .unwrap()
+    };
+    let user = dir.join("user");
+    let out = tensh(&["install"], "JUPYTER_DATA_DIR", &user);
+    assert!(out.status.success(), "{out:?}");
+    let spec: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(user.join("kernels/tensh/kernel.json")).unwrap(),
+    )
+    .unwrap();
+    let program = std::path::Path::new(env!("CARGO_BIN_EXE_tensh"))
+        .canonicalize()
+        .unwrap();
+    assert_eq!(spec["argv"][0], program.to_string_lossy().as_ref());
+    assert!(
+        tensh(&["uninstall", "--user"], "JUPYTER_DATA_DIR", &user)
+            .status
+            .success()
+    );
+    assert!(!user.join("kernels/tensh").exists());
+
+    let env = dir.join("venv");
+    assert!(
+        tensh(&["install", "--sys-prefix"], "VIRTUAL_ENV", &env)
+            .status
+            .success()
+    );
+    assert!(
+        env.join("share/jupyter/kernels/tensh/logo-64x64.png")
+            .is_file()
+    );
+    assert!(
+        tensh(&["uninstall", "--sys-prefix"], "VIRTUAL_ENV", &env)
+            .status
+            .success()
+    );
+    let again = tensh(&["uninstall", "--sys-prefix"], "VIRTUAL_ENV", &env);
+    assert_eq!(again.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}

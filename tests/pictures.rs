@@ -162,3 +162,31 @@ fn a_picture_too_big_to_read_is_refused_before_any_output() {
     assert!(!dir.join("never.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_kernel_logos_are_drawn_from_the_logo_svg() {
+    let tree = resvg::usvg::Tree::from_str(
+        tensh::jupyter::spec::LOGO_SVG,
+        &resvg::usvg::Options::default(),
+    )
+    .unwrap();
+    for px in [32u32, 64] {
+        let scale = px as f32 / tree.size().width();
+        let mut drawn = resvg::tiny_skia::Pixmap::new(px, px).unwrap();
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::from_scale(scale, scale),
+            &mut drawn.as_mut(),
+        );
+        let path = format!("src/jupyter/logo/logo-{px}x{px}.png");
+        let committed = resvg::tiny_skia::Pixmap::load_png(&path).unwrap();
+        assert_eq!((committed.width(), committed.height()), (px, px), "{path}");
+        let far = drawn
+            .data()
+            .iter()
+            .zip(committed.data())
+            .filter(|(a, b)| a.abs_diff(**b) > 2)
+            .count();
+        assert_eq!(far, 0, "{path} is not the logo drawn at {px} pixels");
+    }
+}

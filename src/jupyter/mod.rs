@@ -11,6 +11,7 @@
 pub mod cell;
 pub mod introspect;
 pub mod kernel;
+pub mod notebook;
 pub mod spec;
 pub mod wire;
 
@@ -19,6 +20,8 @@ use crate::script::output;
 const USAGE: &str = "usage: tensh jupyter install [--user|--sys-prefix]
        tensh jupyter uninstall [--user|--sys-prefix]
        tensh jupyter kernel CONNECTION_FILE
+       tensh jupyter notebook PAGE.md > PAGE.ipynb
+       tensh jupyter check EXECUTED.ipynb
 
   install     make Jupyter offer a \"tensh\" kernel: writes the kernel spec into Jupyter's
               data folder ($JUPYTER_DATA_DIR, else the user's: --user, the default), or into
@@ -26,6 +29,9 @@ const USAGE: &str = "usage: tensh jupyter install [--user|--sys-prefix]
               python3's sys.prefix)
   uninstall   remove it again
   kernel      run the kernel on the ports CONNECTION_FILE names (Jupyter starts this)
+  notebook    write a documentation page's prose and transcripts as a notebook (stdout),
+              each input a code cell that keeps the output its transcript expects
+  check       compare a notebook a front end executed with the outputs its cells expect
 ";
 
 /// Runs `tensh jupyter ARGS`; returns the exit status.
@@ -57,6 +63,31 @@ pub fn main(args: &[String]) -> i32 {
             }
         }
         ["kernel", file] => kernel::run(file),
+        ["notebook", page] => match std::fs::read_to_string(page) {
+            Ok(text) => {
+                output::stdout_text(&notebook::from_page(&text));
+                0
+            }
+            Err(e) => {
+                output::stderr_text(&format!("tensh jupyter: cannot read {page}: {e}\n"));
+                2
+            }
+        },
+        ["check", file] => match std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {file}: {e}"))
+            .and_then(|text| notebook::check(&text))
+        {
+            Ok(cells) => {
+                output::stdout_text(&format!(
+                    "{file}: {cells} cells print what their transcripts expect\n"
+                ));
+                0
+            }
+            Err(e) => {
+                output::stderr_text(&format!("tensh jupyter: {e}\n"));
+                1
+            }
+        },
         ["--help" | "-h"] => {
             output::stdout_text(USAGE);
             0

@@ -1,0 +1,214 @@
+//! Documentation pages as notebooks, and notebooks checked against the pages.
+//!
+//! `tensh jupyter notebook PAGE.md` turns a page's prose into Markdown cells and each input
+//! of its ```` ```tensh ```` transcripts into a code cell for the tensh kernel, keeping the
+//! output the transcript expects in the cell's metadata (`tensh.expected`).
+//! `tensh jupyter check RUN.ipynb` reads a notebook a Jupyter front end has executed (e.g.
+//! `jupyter nbconvert --to notebook --execute`) and compares what each cell printed with
+//! what its transcript expected, line by line with `tensh test`'s rule (`[..]` matches any
+//! text): a notebook run by the kernel shows what the prompt shows.
+
+use serde_json::{Value, json};
+
+use crate::transcript::check::line_matches;
+use crate::transcript::parse::{Block, parse_markdown};
+
+/// The notebook for the Markdown `page`, as nbformat 4.5 JSON text.
+pub fn from_page(page: &str) -> String {
+    let mut blocks = parse_markdown(page).into_iter();
+    let lines: Vec<&str> = page.lines().collect();
+    let mut cells: Vec<Value> = Vec::new();
+    let mut prose: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let info = lines[i].trim_start().strip_prefix("```").map(str::trim);
+        let Some(info) = info else {
+            prose.push(lines[i]);
+            i += 1;
+            continue;
+        };
+        // The closing fence of the block opened here (the same rule `parse_markdown` uses).
+        let mut end = i + 1;
+        while end < lines.len() && !lines[end].trim_start().starts_with("```") {
+            end += 1;
+        }
+        if info.split_whitespace().next() == Some("tensh") {
+            markdown_cell(&mut cells, &mut prose);
+            if let Some(block) = blocks.next() {
+                code_cells(&mut cells, &block);
+            }
+        } else {
+            prose.extend(&lines[i..(end + 1).min(lines.len())]);
+        }
+        i = end + 1;
+    }
+    markdown_cell(&mut cells, &mut prose);
+    for (n, cell) in cells.iter_mut().enumerate() {
+        cell["id"] = json!(format!("cell-{}", n + 1));
+    }
+    let notebook = json!({
+        "cells": cells,
+        "metadata": {
+            "kernelspec": { "name": "tensh", "display_name": "tensh", "language": "rhai" },
+            "language_info": { "name": "rhai", "file_extension": ".rhai", "mimetype": "text/x-rhai" },
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    });
+    serde_json::to_string_pretty(&notebook).unwrap_or_default() + "\n"
+}
+
+/// Adds the prose gathered so far as a Markdown cell (blank lines around it dropped).
+fn markdown_cell(cells: &mut Vec<Value>, prose: &mut Vec<&str>) {
+    let text = prose.join("\n");
+    prose.clear();
+    let text = text.trim_matches('\n');
+    if text.trim().is_empty() {
+        return;
+    }
+    cells.push(json!({ "cell_type": "markdown", "metadata": {}, "source": text }));
+}
+
+/// Adds a code cell per input of `block`; a block marked `fresh` starts with `:reset`.
+fn code_cells(cells: &mut Vec<Value>, block: &Block) {
+    if block.fresh {
+        cells.push(code_cell(":reset", "(a fresh session)"));
+    }
+    for entry in &block.entries {
+        cells.push(code_cell(
+            &entry.input.join("\n"),
+            &entry.expected.join("\n"),
+        ));
+    }
+}
+
+fn code_cell(source: &str, expected: &str) -> Value {
+    json!({
+        "cell_type": "code",
+        "execution_count": null,
+        "metadata": { "tensh": { "expected": expected } },
+        "outputs": [],
+        "source": source,
+    })
+}
+
+/// nbformat's multi-line strings: a string, or a list of strings to join.
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts.iter().filter_map(Value::as_str).collect(),
+        _ => String::new(),
+    }
+}
+
+/// What a cell's outputs show as text, in order, as the prompt would print it: streams as
+/// they are, a result's `text/plain` and an error's traceback on lines of their own.
+/// Pictures (`display_data`) have no text in a transcript and are left out.
+pub fn printed(outputs: &[Value]) -> String {
+    let mut text = String::new();
+    for output in outputs {
+        match output["output_type"].as_str() {
+            Some("stream") => text += &text_of(&output["text"]),
+            Some("execute_result") => {
+                text += &text_of(&output["data"]["text/plain"]);
+                text.push('\n');
+            }
+            Some("error") => {
+                for line in output["traceback"].as_array().into_iter().flatten() {
+                    text += line.as_str().unwrap_or_default();
+                    text.push('\n');
+                }
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Compares every code cell of the executed notebook `text` that has an expected output
+/// with what it printed; returns how many cells were compared, or the differences.
+pub fn check(text: &str) -> Result<usize, String> {
+    let notebook: Value = serde_json::from_str(text).map_err(|e| format!("not a notebook: {e}"))?;
+    let cells = notebook["cells"]
+        .as_array()
+        .ok_or("not a notebook: no cells")?;
+    let mut compared = 0;
+    let mut differences = String::new();
+    for (n, cell) in cells.iter().enumerate() {
+        let Some(expected) = cell["metadata"]["tensh"]["expected"].as_str() else {
+            continue;
+        };
+        compared += 1;
+        let outputs = cell["outputs"].as_array().map_or(&[][..], Vec::as_slice);
+        let actual = printed(outputs);
+        let want: Vec<&str> = expected.lines().collect();
+        let got: Vec<&str> = actual.trim_end_matches('\n').lines().collect();
+        let same =
+            want.len() == got.len() && want.iter().zip(&got).all(|(w, g)| line_matches(w, g));
+        if !same {
+            differences += &format!(
+                "cell {} ({}):\n{}",
+                n + 1,
+                text_of(&cell["source"]).lines().next().unwrap_or(""),
+                similar::TextDiff::from_lines(
+                    &format!("{expected}\n"),
+                    &format!("{}\n", got.join("\n"))
+                )
+                .unified_diff()
+                .header("expected", "executed")
+            );
+        }
+    }
+    if compared == 0 {
+        return Err("no cell of this notebook expects an output (`tensh jupyter notebook PAGE.md` makes ones that do)".to_string());
+    }
+    if differences.is_empty() {
+        Ok(compared)
+    } else {
+        Err(differences)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "# Title\n\nSome prose.\n\n```tensh\n>>> let a = 1;\n>>> fn f() {\n...   2\n... }\n>>> a + f()\n3\n```\n\n```rhai\n```tensh inside\n```\n\nMore.\n";
+
+    #[test]
+    fn prose_becomes_markdown_and_inputs_code_cells() {
+        let nb: Value = serde_json::from_str(&from_page(PAGE)).unwrap();
+        let cells = nb["cells"].as_array().unwrap();
+        let kinds: Vec<&str> = cells
+            .iter()
+            .map(|c| c["cell_type"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["markdown", "code", "code", "code", "markdown"]);
+        assert_eq!(cells[0]["source"], "# Title\n\nSome prose.");
+        assert_eq!(cells[2]["source"], "fn f() {\n  2\n}");
+        assert_eq!(cells[3]["metadata"]["tensh"]["expected"], "3");
+        assert_eq!(cells[4]["source"], "```rhai\n```tensh inside\n```\n\nMore.");
+        assert_eq!(nb["metadata"]["kernelspec"]["name"], "tensh");
+    }
+
+    #[test]
+    fn an_executed_notebook_is_checked_against_the_transcript() {
+        let mut nb: Value = serde_json::from_str(&from_page(PAGE)).unwrap();
+        nb["cells"][3]["outputs"] = json!([
+            { "output_type": "stream", "name": "stdout", "text": ["hello\n"] },
+            { "output_type": "display_data", "data": { "image/svg+xml": "<svg/>" } },
+            { "output_type": "execute_result", "data": { "text/plain": "3" } },
+        ]);
+        let err = check(&nb.to_string()).unwrap_err();
+        assert!(
+            err.contains("cell 4 (a + f())") && err.contains("+hello"),
+            "{err}"
+        );
+        nb["cells"][3]["outputs"].as_array_mut().unwrap().remove(0);
+        assert_eq!(check(&nb.to_string()), Ok(3));
+        nb["cells"][3]["outputs"] = json!([
+            { "output_type": "error", "ename": "E", "evalue": "", "traceback": ["E: x"] },
+        ]);
+        assert!(check(&nb.to_string()).is_err());
+    }
+}
