@@ -2,180 +2,18 @@
 //! kernel process on a connection file of the test's own, a client from
 //! `jupyter-zmq-client` with a signing key, no Python anywhere.
 
-use std::process::{Child, Command};
+#[path = "support/kernel_client.rs"]
+mod kernel_client;
+
+use std::process::Command;
 use std::time::Duration;
 
 use jupyter_protocol::{
-    ConnectionInfo, ExecuteRequest, InterruptRequest, JupyterMessage, JupyterMessageContent,
-    KernelInfoRequest, ReplyStatus, ShutdownRequest, Transport,
+    InterruptRequest, JupyterMessage, JupyterMessageContent, ReplyStatus, ShutdownRequest,
 };
-use jupyter_zmq_client::{
-    ClientControlConnection, ClientIoPubConnection, ClientShellConnection,
-    create_client_control_connection, create_client_heartbeat_connection,
-    create_client_iopub_connection, create_client_shell_connection_with_identity,
-    peer_identity_for_session,
-};
+use jupyter_zmq_client::create_client_heartbeat_connection;
+use kernel_client::{Client, PATIENCE, start_kernel};
 use tokio::time::timeout;
-
-/// Long enough for any step on a loaded machine; only a hang ever reaches it.
-const PATIENCE: Duration = Duration::from_secs(30);
-
-/// The kernel process, killed if the test ends early.
-struct Kernel(Child);
-
-impl Drop for Kernel {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_ports(n: usize) -> Vec<u16> {
-    let listeners: Vec<std::net::TcpListener> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().port())
-        .collect()
-}
-
-fn start_kernel(dir: &std::path::Path) -> (Kernel, ConnectionInfo) {
-    let ports = free_ports(5);
-    let info = ConnectionInfo {
-        ip: "127.0.0.1".to_string(),
-        transport: Transport::TCP,
-        shell_port: ports[0],
-        iopub_port: ports[1],
-        stdin_port: ports[2],
-        control_port: ports[3],
-        hb_port: ports[4],
-        key: "a secret key".to_string(),
-        signature_scheme: "hmac-sha256".to_string(),
-        kernel_name: Some("tensh".to_string()),
-    };
-    let file = dir.join("connection.json");
-    std::fs::write(&file, serde_json::to_string(&info).unwrap()).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_tensh"))
-        .args(["jupyter", "kernel"])
-        .arg(&file)
-        .spawn()
-        .unwrap();
-    (Kernel(child), info)
-}
-
-struct Client {
-    shell: ClientShellConnection,
-    iopub: ClientIoPubConnection,
-    control: ClientControlConnection,
-}
-
-/// Retries `connect` until the kernel listens.
-async fn connected<T, F: std::future::Future<Output = jupyter_zmq_client::Result<T>>>(
-    mut connect: impl FnMut() -> F,
-) -> T {
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    loop {
-        match connect().await {
-            Ok(c) => return c,
-            Err(e) if tokio::time::Instant::now() > deadline => panic!("cannot connect: {e}"),
-            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
-        }
-    }
-}
-
-impl Client {
-    async fn connect(info: &ConnectionInfo) -> Client {
-        let session = "test-session";
-        let shell = connected(|| {
-            create_client_shell_connection_with_identity(
-                info,
-                session,
-                peer_identity_for_session(session).unwrap(),
-            )
-        })
-        .await;
-        let iopub = connected(|| create_client_iopub_connection(info, "", session)).await;
-        let control = connected(|| create_client_control_connection(info, session)).await;
-        let mut client = Client {
-            shell,
-            iopub,
-            control,
-        };
-        client.wait_until_ready().await;
-        client
-    }
-
-    /// As Jupyter's clients do: asks for kernel info until a reply comes on shell and the
-    /// request's status on iopub (the subscription is then in place).
-    async fn wait_until_ready(&mut self) {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            assert!(tokio::time::Instant::now() < deadline, "kernel never ready");
-            let request: JupyterMessage = KernelInfoRequest {}.into();
-            self.shell.send(request).await.unwrap();
-            let Ok(Ok(reply)) = timeout(Duration::from_secs(1), self.shell.read()).await else {
-                continue;
-            };
-            let JupyterMessageContent::KernelInfoReply(info) = reply.content else {
-                continue;
-            };
-            assert_eq!(info.language_info.name, "rhai");
-            assert_eq!(info.implementation, "tensh");
-            if let Ok(Ok(_)) = timeout(Duration::from_millis(300), self.iopub.read()).await {
-                // Drain what is left of this request's status messages.
-                while let Ok(Ok(_)) = timeout(Duration::from_millis(100), self.iopub.read()).await {
-                }
-                return;
-            }
-        }
-    }
-
-    /// Sends a cell; returns what iopub said of it, up to its `idle`, and the shell reply.
-    async fn execute(&mut self, code: &str) -> (Vec<JupyterMessageContent>, JupyterMessage) {
-        let id = self.send_execute(code).await;
-        let outputs = self.outputs_of(&id).await;
-        (outputs, self.reply_to(&id).await)
-    }
-
-    async fn send_execute(&mut self, code: &str) -> String {
-        let request: JupyterMessage = ExecuteRequest::new(code.to_string()).into();
-        let id = request.header.msg_id.clone();
-        self.shell.send(request).await.unwrap();
-        id
-    }
-
-    async fn outputs_of(&mut self, id: &str) -> Vec<JupyterMessageContent> {
-        let mut seen = Vec::new();
-        loop {
-            let m = timeout(PATIENCE, self.iopub.read())
-                .await
-                .expect("no iopub message")
-                .unwrap();
-            if m.parent_header.as_ref().map(|h| h.msg_id.as_str()) != Some(id) {
-                continue;
-            }
-            if let JupyterMessageContent::Status(s) = &m.content
-                && s.execution_state == jupyter_protocol::ExecutionState::Idle
-            {
-                return seen;
-            }
-            seen.push(m.content);
-        }
-    }
-
-    async fn reply_to(&mut self, id: &str) -> JupyterMessage {
-        loop {
-            let m = timeout(PATIENCE, self.shell.read())
-                .await
-                .expect("no shell reply")
-                .unwrap();
-            if m.parent_header.as_ref().map(|h| h.msg_id.as_str()) == Some(id) {
-                return m;
-            }
-        }
-    }
-}
 
 fn text_result(outputs: &[JupyterMessageContent]) -> Option<String> {
     outputs.iter().find_map(|o| match o {
