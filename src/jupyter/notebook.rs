@@ -146,21 +146,20 @@ pub fn check(text: &str) -> Result<usize, String> {
         let same =
             want.len() == got.len() && want.iter().zip(&got).all(|(w, g)| line_matches(w, g));
         if !same {
+            let (old, new) = (format!("{expected}\n"), format!("{}\n", got.join("\n")));
+            let diff = similar::TextDiff::from_lines(old.as_str(), new.as_str());
             differences += &format!(
                 "cell {} ({}):\n{}",
                 n + 1,
                 text_of(&cell["source"]).lines().next().unwrap_or(""),
-                similar::TextDiff::from_lines(
-                    &format!("{expected}\n"),
-                    &format!("{}\n", got.join("\n"))
-                )
-                .unified_diff()
-                .header("expected", "executed")
+                diff.unified_diff().header("expected", "executed")
             );
         }
     }
     if compared == 0 {
-        return Err("no cell of this notebook expects an output (`tensh jupyter notebook PAGE.md` makes ones that do)".to_string());
+        return Err("no cell of this notebook expects an output \
+                    (`tensh jupyter notebook PAGE.md` makes ones that do)"
+            .to_string());
     }
     if differences.is_empty() {
         Ok(compared)

@@ -96,7 +96,10 @@ impl Client {
         let heartbeat = format!("{}:{}", info.ip, info.hb_port);
         let deadline = std::time::Instant::now() + PATIENCE;
         while std::net::TcpStream::connect(&heartbeat).is_err() {
-            assert!(std::time::Instant::now() < deadline, "the kernel never listened");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the kernel never listened"
+            );
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         let shell = connected(|| {
@@ -199,4 +202,3 @@ impl Client {
         }
     }
 }
-
