@@ -74,6 +74,14 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
         BackwardOp::Overwritten => vec![Some(zeros_like(g)?)],
         BackwardOp::Conj => vec![Some(contiguous_copy(&g.conj_view())?)],
         BackwardOp::Flip { dims } => vec![Some(crate::core::flip::flip(g, dims)?)],
+        BackwardOp::Triangle { upper, diagonal } => {
+            vec![Some(crate::core::triangle::triangle(g, *upper, *diagonal)?)]
+        }
+        BackwardOp::Repeat { sizes, repeats } => {
+            vec![Some(crate::core::repeat::repeat_backward(
+                g, sizes, repeats,
+            )?)]
+        }
         BackwardOp::MatMul { a, b } => matmul_grads(a, b, g)?,
         BackwardOp::Join {
             dim,

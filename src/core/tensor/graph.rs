@@ -149,6 +149,22 @@ pub enum BackwardOp {
         /// The flipped dimensions.
         dims: Vec<i64>,
     },
+    /// `repeat(repeats)` (and `tile`): the input's gradient sums the output's over every
+    /// copy of each element.
+    Repeat {
+        /// The input's sizes.
+        sizes: Vec<i64>,
+        /// The repeats, as many as the output has dimensions.
+        repeats: Vec<i64>,
+    },
+    /// `tril(diagonal)` / `triu(diagonal)`: the input's gradient is the output's, masked
+    /// the same way.
+    Triangle {
+        /// `triu` rather than `tril`.
+        upper: bool,
+        /// The diagonal that bounds the kept triangle.
+        diagonal: i64,
+    },
     /// An in-place op that overwrote its input (`fill_`, `zero_`, `normal_`): the previous
     /// values get a zero gradient.
     Overwritten,

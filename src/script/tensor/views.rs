@@ -97,6 +97,23 @@ pub fn register(r: &mut Registry) {
         }
         t(crate::core::flip::flip(x, &a.sizes("dims")?).rhai()?)
     });
+    r.method("repeat", 8, |x, a| {
+        if a.pos.is_empty() && a.kw("repeats").is_none() {
+            return Err(crate::script::errors::type_error(
+                "repeat() missing 1 required positional arguments: \"repeats\"",
+            ));
+        }
+        t(crate::core::repeat::repeat(x, &a.sizes("repeats")?).rhai()?)
+    });
+    r.method_and_function("tile", 8, |x, a| {
+        t(crate::core::repeat::tile(x, &a.sizes("dims")?).rhai()?)
+    });
+    for (name, upper) in [("tril", false), ("triu", true)] {
+        r.method_and_function(name, 1, move |x, a| {
+            let diagonal = a.int_or(0, "diagonal", 0)?;
+            t(crate::core::triangle::triangle(x, upper, diagonal).rhai()?)
+        });
+    }
     r.method_and_function("t", 0, |x, _| t(views::t(x).rhai()?));
     r.method_and_function("adjoint", 0, |x, _| adjoint(x));
     r.method_and_function("conj", 0, |x, _| t(views::conj::conj(x)));
