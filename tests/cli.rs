@@ -51,6 +51,20 @@ fn a_script_error_exits_1_with_line_and_column() {
 }
 
 #[test]
+fn an_error_after_a_catch_block_on_its_line_is_placed_where_the_user_wrote_it() {
+    let line = "try { 1 } catch (e) { print(e) }; let y = undefined_var + 1;";
+    let (code, _, err) = tensh(&["-e", line], None);
+    assert_eq!(code, 1);
+    let column = line.find("undefined_var").unwrap() + 1;
+    assert_eq!(
+        err.trim(),
+        format!("-e:1:{column}: NameError: name 'undefined_var' is not defined")
+    );
+    let (_, _, err) = tensh(&["-e", "try {} catch (e) {} let = 1;"], None);
+    assert!(err.starts_with("-e:1:25: SyntaxError"), "{err}");
+}
+
+#[test]
 fn syntax_errors_exit_1() {
     let (code, _, err) = tensh(&["-e", "let x = ;"], None);
     assert_eq!(code, 1);

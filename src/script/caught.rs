@@ -16,10 +16,73 @@ use super::tokens::{each_token, splice};
 /// The function the inserted statement calls.
 pub const CAUGHT_HOOK: &str = "__tensh_caught";
 
-/// `code` with a translating first statement in every `catch (name) { ... }` block.
-pub fn bind_caught_errors<'a>(engine: &Engine, code: &'a str) -> Cow<'a, str> {
+/// `code` with a translating first statement in every `catch (name) { ... }` block, and
+/// where each was inserted (see `Shifts`), so that positions in the new text can be told
+/// in the user's.
+pub fn bind_caught_errors<'a>(engine: &Engine, code: &'a str) -> (Cow<'a, str>, Shifts) {
+    let inserts = insertions(engine, code);
+    if inserts.is_empty() {
+        return (Cow::Borrowed(code), Shifts::default());
+    }
+    let shifts = Shifts::of(code, &inserts);
+    (Cow::Owned(splice(code, &inserts)), shifts)
+}
+
+/// Text inserted into a line of a script: positions after it, on its line, moved right.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shifts(Vec<Shift>);
+
+/// One insertion: on 1-based `line`, `len` characters starting at 1-based column `at` of
+/// the rewritten line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shift {
+    line: usize,
+    at: usize,
+    len: usize,
+}
+
+impl Shifts {
+    /// Where `inserts` (byte offset into `code`, nothing removed, text) land.
+    fn of(code: &str, inserts: &[(usize, usize, String)]) -> Shifts {
+        let mut shifts: Vec<Shift> = Vec::with_capacity(inserts.len());
+        for (offset, _, text) in inserts {
+            let before = &code[..*offset];
+            let line = before.matches('\n').count() + 1;
+            let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+                .chars()
+                .count()
+                + 1;
+            // Earlier insertions on the same line moved this one right too.
+            let moved: usize = shifts
+                .iter()
+                .filter(|s| s.line == line)
+                .map(|s| s.len)
+                .sum();
+            shifts.push(Shift {
+                line,
+                at: column + moved,
+                len: text.chars().count(),
+            });
+        }
+        Shifts(shifts)
+    }
+
+    /// The user's column for `column` of the rewritten `line` (both 1-based).
+    pub fn original_column(&self, line: usize, column: usize) -> usize {
+        let moved: usize = self
+            .0
+            .iter()
+            .filter(|s| s.line == line && s.at <= column)
+            .map(|s| s.len.min(column - s.at))
+            .sum();
+        column - moved
+    }
+}
+
+/// Where each `catch (name) {` gets its statement: after the brace.
+fn insertions(engine: &Engine, code: &str) -> Vec<(usize, usize, String)> {
     if !code.contains("catch") {
-        return Cow::Borrowed(code);
+        return Vec::new();
     }
     let mut window: Vec<Token> = Vec::with_capacity(5);
     let mut inserts: Vec<(usize, usize, String)> = Vec::new();
@@ -39,10 +102,7 @@ pub fn bind_caught_errors<'a>(engine: &Engine, code: &'a str) -> Cow<'a, str> {
             inserts.push((at + 1, 0, format!(" {name} = {CAUGHT_HOOK}({name}); ")));
         }
     });
-    if inserts.is_empty() {
-        return Cow::Borrowed(code);
-    }
-    Cow::Owned(splice(code, &inserts))
+    inserts
 }
 
 /// The parameters of the script function `name` visible from `ctx`.
@@ -79,7 +139,7 @@ mod tests {
     fn each_catch_block_starts_by_translating_its_variable() {
         let engine = Engine::new();
         let code = "try { 1 } catch (e) { print(e) }\ntry {} catch(err){}";
-        let out = bind_caught_errors(&engine, code);
+        let (out, _) = bind_caught_errors(&engine, code);
         assert_eq!(
             out,
             "try { 1 } catch (e) { e = __tensh_caught(e);  print(e) }\n\
@@ -96,7 +156,7 @@ mod tests {
             "try { 1 } catch { 2 }",
             "let s = `${ if true { 1 } else { 2 } } catch (e) {`;",
         ] {
-            assert_eq!(bind_caught_errors(&engine, code), code);
+            assert_eq!(bind_caught_errors(&engine, code).0, code);
         }
     }
 
@@ -104,6 +164,26 @@ mod tests {
     fn catch_after_an_interpolated_string_is_found() {
         let engine = Engine::new();
         let code = "let s = `a${1}b`; try {} catch (e) {}";
-        assert!(bind_caught_errors(&engine, code).contains("e = __tensh_caught(e);"));
+        assert!(
+            bind_caught_errors(&engine, code)
+                .0
+                .contains("e = __tensh_caught(e);")
+        );
+    }
+
+    #[test]
+    fn columns_after_an_insertion_are_the_users() {
+        let engine = Engine::new();
+        let code = "try {} catch (e) {} catch_me; try {} catch (f) {} x\nfoo";
+        let (out, shifts) = bind_caught_errors(&engine, code);
+        let first_line = out.lines().next().unwrap();
+        for word in ["catch_me", "x"] {
+            let rewritten = first_line.find(&format!(" {word}")).unwrap() + 2;
+            let original = code.find(&format!(" {word}")).unwrap() + 2;
+            assert_eq!(shifts.original_column(1, rewritten), original, "{word}");
+        }
+        // Before the first insertion, and on other lines, nothing moves.
+        assert_eq!(shifts.original_column(1, 3), 3);
+        assert_eq!(shifts.original_column(2, 2), 2);
     }
 }

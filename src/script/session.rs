@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, LexError, ParseErrorType, Position, Scope};
 
-use super::caught::bind_caught_errors;
+use super::caught::{Shifts, bind_caught_errors};
 use super::engine::new_engine;
 use super::rhai_errors::{Failure, Names, python_words};
 
@@ -15,6 +15,8 @@ pub struct Session {
     scope: Scope<'static>,
     functions: AST,
     interrupt: Option<&'static AtomicBool>,
+    /// Where the code being run had text inserted (`caught`), to report the user's columns.
+    shifts: Shifts,
 }
 
 /// What an interrupted run reports.
@@ -177,6 +179,7 @@ impl Session {
             scope: Scope::new(),
             functions: AST::empty(),
             interrupt: None,
+            shifts: Shifts::default(),
         }
     }
 
@@ -210,7 +213,8 @@ impl Session {
                 .engine
                 .eval_ast_with_scope::<Dynamic>(&mut self.scope, &merged);
             self.scope.rewind(keep);
-            let _value = run.map_err(|e| ScriptError::from_rhai(&e, &self.names()))?;
+            let _value =
+                run.map_err(|e| self.in_users_columns(ScriptError::from_rhai(&e, &self.names())))?;
         }
         Ok(start.elapsed())
     }
@@ -287,11 +291,12 @@ impl Session {
             flag.store(false, Ordering::Relaxed);
         }
         let code = without_shebang(code);
-        let code = bind_caught_errors(&self.engine, code);
+        let (code, shifts) = bind_caught_errors(&self.engine, code);
+        self.shifts = shifts;
         let ast = self
             .engine
             .compile_with_scope(&self.scope, &code)
-            .map_err(syntax_error)?;
+            .map_err(|e| self.in_users_columns(syntax_error(e)))?;
         Ok(self.functions.merge(&ast))
     }
 
@@ -301,7 +306,19 @@ impl Session {
             .engine
             .eval_ast_with_scope::<Dynamic>(&mut self.scope, &merged);
         self.functions = merged.clone_functions_only();
-        result.map_err(|e| ScriptError::from_rhai(&e, &self.names()))
+        result.map_err(|e| self.in_users_columns(ScriptError::from_rhai(&e, &self.names())))
+    }
+
+    /// `e` with its column in the code as the user wrote it (not as `prepare` rewrote it).
+    /// An error inside a function keeps its place: the function may come from an earlier
+    /// input, rewritten in its own way.
+    fn in_users_columns(&self, mut e: ScriptError) -> ScriptError {
+        if e.function.is_none()
+            && let (Some(line), Some(column)) = (e.line, e.column)
+        {
+            e.column = Some(self.shifts.original_column(line, column));
+        }
+        e
     }
 
     /// What error translation may ask about this session's program.
