@@ -73,10 +73,7 @@ mod tests {
         to_scalars(t)
             .unwrap()
             .into_iter()
-            .map(|s| match s {
-                Scalar::Int(i) => i,
-                other => panic!("{other:?}"),
-            })
+            .map(Scalar::to_i64)
             .collect()
     }
 
