@@ -31,6 +31,7 @@ pub mod random;
 pub mod reduce;
 pub mod repeat;
 pub mod scalar;
+pub mod scan;
 pub mod strided;
 pub mod tensor;
 pub mod triangle;

@@ -74,6 +74,10 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
         BackwardOp::Overwritten => vec![Some(zeros_like(g)?)],
         BackwardOp::Conj => vec![Some(contiguous_copy(&g.conj_view())?)],
         BackwardOp::Flip { dims } => vec![Some(crate::core::flip::flip(g, dims)?)],
+        BackwardOp::Cumsum { dim, dtype } => {
+            let grad = crate::core::scan::cumsum_backward(g, *dim)?;
+            vec![Some(cast_grad(&grad, *dtype)?)]
+        }
         BackwardOp::Triangle { upper, diagonal } => {
             vec![Some(crate::core::triangle::triangle(g, *upper, *diagonal)?)]
         }

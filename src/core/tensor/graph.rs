@@ -157,6 +157,14 @@ pub enum BackwardOp {
         /// The repeats, as many as the output has dimensions.
         repeats: Vec<i64>,
     },
+    /// `cumsum(dim)`: the input's gradient is the output's summed from the end along `dim`,
+    /// cast to the input's dtype.
+    Cumsum {
+        /// The (wrapped) dimension summed along.
+        dim: i64,
+        /// The input's dtype.
+        dtype: DType,
+    },
     /// `tril(diagonal)` / `triu(diagonal)`: the input's gradient is the output's, masked
     /// the same way.
     Triangle {

@@ -73,6 +73,11 @@ pub fn register(r: &mut Registry) {
         }
         run(x, Reduction::Sum, &a, true)
     });
+    r.method_and_function("cumsum", 1, |x, a| {
+        let dim = a.int(0, "dim", "cumsum")?;
+        let out = crate::core::scan::cumsum(x, dim, a.dtype()?).rhai()?;
+        Ok(Dynamic::from(out))
+    });
     r.method_and_function("mean", 2, |x, a| run(x, Reduction::Mean, &a, true));
     r.method_and_function("prod", 2, |x, a| run(x, Reduction::Prod, &a, false));
     for (name, op) in [

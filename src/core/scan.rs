@@ -1,0 +1,157 @@
+//! `cumsum(dim, dtype=None)`: running sums along one dimension, as a fresh contiguous tensor.
+//! Integer and bool inputs sum in `int64` unless `dtype` says otherwise. Like PyTorch on the
+//! CPU, a floating sum runs in `f64` and each partial sum is rounded to the output dtype as
+//! it is written (so `float32` `[1e8, 4, 4, 4]` gives `1e8, 1e8, 100000008, 100000016`).
+
+use num_complex::Complex64;
+
+use super::copy::cast_copy;
+use super::dtype::DType;
+use super::element;
+use super::error::{Result, wrap_dim};
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+use super::tensor::graph::{BackwardOp, detached, record};
+use super::views::conj::resolve_conj;
+
+/// A running sum in the precision the output dtype's sums take.
+enum Running {
+    Int(i64),
+    Float(f64),
+    Complex(Complex64),
+}
+
+impl Running {
+    fn zero(dtype: DType) -> Running {
+        if dtype.is_complex() {
+            Running::Complex(Complex64::new(0.0, 0.0))
+        } else if dtype.is_floating_point() {
+            Running::Float(0.0)
+        } else {
+            Running::Int(0)
+        }
+    }
+
+    /// Adds `v` and returns the sum so far.
+    fn add(&mut self, v: Scalar) -> Scalar {
+        match self {
+            Running::Int(acc) => {
+                // Integers wrap, as C++'s do.
+                *acc = acc.wrapping_add(v.to_i64());
+                Scalar::Int(*acc)
+            }
+            Running::Float(acc) => {
+                *acc += v.to_f64();
+                Scalar::Float(*acc)
+            }
+            Running::Complex(acc) => {
+                *acc += match v {
+                    Scalar::Complex(c) => c,
+                    other => Complex64::new(other.to_f64(), 0.0),
+                };
+                Scalar::Complex(*acc)
+            }
+        }
+    }
+}
+
+/// `t.cumsum(dim, dtype=dtype)`.
+pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+    let ndim = t.ndim();
+    // A 0-d tensor takes dim 0 or -1, as PyTorch allows.
+    let d = wrap_dim(dim, ndim.max(1))?;
+    let input = t.dtype();
+    let out_dtype = dtype.unwrap_or(if input.is_integral() {
+        DType::Int64
+    } else {
+        input
+    });
+    super::unbuilt_kernels::require_kernel("cumsum_out_cpu", out_dtype)?;
+    let out = cast_copy(&resolve_conj(&detached(t))?, out_dtype)?;
+    let sizes = out.sizes();
+    let numel = usize::try_from(out.numel()).unwrap_or(0);
+    if ndim > 0 && numel > 0 {
+        let n = sizes[d] as usize;
+        let inner: usize = sizes[d + 1..].iter().map(|&s| s as usize).product();
+        let outer = numel / (n * inner);
+        let item = out_dtype.itemsize();
+        out.storage().with_bytes_mut(|bytes| {
+            for o in 0..outer {
+                for i in 0..inner {
+                    super::interrupt::check_every(o * inner + i);
+                    let mut running = Running::zero(out_dtype);
+                    for k in 0..n {
+                        let at = ((o * n + k) * inner + i) * item;
+                        let slot = &mut bytes[at..at + item];
+                        let sum = running.add(element::read(out_dtype, slot));
+                        element::write(out_dtype, slot, sum);
+                    }
+                }
+            }
+        });
+    }
+    let op = BackwardOp::Cumsum {
+        dim: d as i64,
+        dtype: input,
+    };
+    record(&[&out], "CumsumBackward0", &[t], op);
+    Ok(out)
+}
+
+/// The gradient of `cumsum` along `dim`: element `k`'s is the sum of the output's gradients
+/// from `k` on, a cumulative sum taken from the end.
+pub fn cumsum_backward(g: &Tensor, dim: i64) -> Result<Tensor> {
+    if g.ndim() == 0 {
+        return Ok(g.clone());
+    }
+    let reversed = super::flip::flip(g, &[dim])?;
+    super::flip::flip(&cumsum(&reversed, dim, None)?, &[dim])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::copy::to_scalars;
+
+    fn floats(values: &[f64], dtype: DType) -> Tensor {
+        let t = Tensor::zeros(vec![values.len() as i64], dtype).unwrap();
+        let item = dtype.itemsize();
+        t.storage().with_bytes_mut(|b| {
+            for (i, &v) in values.iter().enumerate() {
+                element::write(dtype, &mut b[i * item..(i + 1) * item], Scalar::Float(v));
+            }
+        });
+        t
+    }
+
+    #[test]
+    fn float32_sums_run_in_f64_and_round_as_written() {
+        let t = floats(&[1e8, 4.0, 4.0, 4.0, 4.0], DType::Float32);
+        let got: Vec<f64> = to_scalars(&cumsum(&t, 0, None).unwrap())
+            .unwrap()
+            .into_iter()
+            .map(Scalar::to_f64)
+            .collect();
+        assert_eq!(got, [1e8, 1e8, 100000008.0, 100000016.0, 100000016.0]);
+    }
+
+    #[test]
+    fn integers_sum_in_int64_and_the_gradient_sums_from_the_end() {
+        let t = floats(&[1.0, 2.0, 3.0], DType::Int8);
+        let c = cumsum(&t, 0, None).unwrap();
+        assert_eq!(c.dtype(), DType::Int64);
+        let got: Vec<i64> = to_scalars(&c)
+            .unwrap()
+            .into_iter()
+            .map(Scalar::to_i64)
+            .collect();
+        assert_eq!(got, [1, 3, 6]);
+        let g = cumsum_backward(&floats(&[1.0, 10.0, 100.0], DType::Float32), 0).unwrap();
+        let got: Vec<f64> = to_scalars(&g)
+            .unwrap()
+            .into_iter()
+            .map(Scalar::to_f64)
+            .collect();
+        assert_eq!(got, [111.0, 110.0, 100.0]);
+    }
+}
