@@ -105,7 +105,12 @@ struct Sliced {
 }
 
 fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
-    let src = t.layout();
+    // Borrowed, not cloned: this runs on every `t[i]`. Nothing below writes to `t` (index
+    // tensors are only read, even when one of them is `t` itself).
+    t.with(|inner| apply_basic_to(&inner.layout, items))
+}
+
+fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
     let ndim = src.ndim();
     let consumed: usize = items.iter().map(consumed_dims).sum();
     if consumed > ndim {
@@ -115,9 +120,10 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
     }
     // Only the first ellipsis expands; later ones stand for no dims, as in PyTorch.
     let mut ellipsis_seen = false;
+    let capacity = ndim + items.len();
     let mut out = Layout {
-        sizes: vec![],
-        strides: vec![],
+        sizes: Vec::with_capacity(capacity),
+        strides: Vec::with_capacity(capacity),
         offset: src.offset,
     };
     let mut advanced = vec![];
@@ -125,7 +131,7 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
     for item in items {
         match item {
             IndexItem::Int(i) => {
-                out.offset += select_offset(&src, d, *i)?;
+                out.offset += select_offset(src, d, *i)?;
                 d += 1;
             }
             IndexItem::Slice { start, stop, step } => {
@@ -169,7 +175,7 @@ fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
             }
             IndexItem::Tensor(idx) if idx.ndim() == 0 && idx.dtype().is_integral() => {
                 // A 0-dim integer tensor selects, as an integer does: a view.
-                out.offset += select_offset(&src, d, copy::to_scalars(idx)?[0].to_i64())?;
+                out.offset += select_offset(src, d, copy::to_scalars(idx)?[0].to_i64())?;
                 d += 1;
             }
             IndexItem::Ellipsis => {

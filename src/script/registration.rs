@@ -3,6 +3,7 @@
 //! the name's declaration (`signature`) before its body runs. The only way names reach the
 //! engine.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use rhai::{Dynamic, Engine, FuncRegistration, Module, Variant};
@@ -80,30 +81,41 @@ pub fn method<T: Variant + Clone + Owner>(
     body: impl Fn(&T, Args) -> RhaiResult<Dynamic> + 'static,
 ) {
     let declared = declaration(T::OWNER, name);
-    let check = checked_by(declared, name, max);
+    let check = Rc::new(checked_by(declared, name, max));
     let max = reachable_arity(declared, max);
-    let f: MethodBody<T> = match declared.and_then(signature::Declaration::mutation) {
-        None => Rc::new(move |t, a| {
-            check(&a)?;
-            body(t, bound(declared, a))
-        }),
-        Some(mutation) => Rc::new(move |t, a| {
-            check(&a)?;
+    let mutation = declared.and_then(signature::Declaration::mutation);
+    // The body once the arguments passed their check.
+    let run: MethodBody<T> = Rc::new(move |t, a| {
+        if let Some(mutation) = mutation {
             t.before_mutation(mutation)?;
-            body(t, bound(declared, a))
-        }),
-    };
+        }
+        body(t, bound(declared, a))
+    });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
-                let f = f.clone();
-                engine.register_fn(name, move |t: T, $($a: Dynamic),*| f(&t, Args::new(vec![$($a),*])));
+                let (run, check) = (run.clone(), check.clone());
+                engine.register_fn(name, move |t: T, $($a: Dynamic),*| {
+                    let a = Args::new(vec![$($a),*]);
+                    check(&a)?;
+                    run(&t, a)
+                });
             }
         };
     }
     {
-        let f = f.clone();
-        engine.register_fn(name, move |t: T| f(&t, Args::new(vec![])));
+        let (run, check) = (run.clone(), check.clone());
+        let passed = Cell::new(false);
+        engine.register_fn(name, move |t: T| {
+            let a = Args::new(vec![]);
+            // A call without arguments is checked once: its outcome depends on the
+            // declaration alone, so once it passed it always passes (`x.t()` in a loop).
+            if !passed.get() {
+                check(&a)?;
+                passed.set(true);
+            }
+            run(&t, a)
+        });
     }
     for_each_arity!(arity);
 }

@@ -166,6 +166,11 @@ fn record_put(t: &Tensor, items: &[IndexItem], advanced: bool, value: &Value) ->
 
 /// Registers the tensor indexers.
 pub fn register(engine: &mut Engine) {
+    // `t[i]`, the most common index, found by its exact type before the general indexer:
+    // no index list to build, no `Dynamic` to inspect.
+    engine.register_indexer_get(|t: &mut Tensor, i: INT| -> RhaiResult<Tensor> {
+        index(t, &[IndexItem::Int(i)]).rhai()
+    });
     engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> {
         let out = index(t, &items(&idx)?).rhai()?;
         Ok(out)
