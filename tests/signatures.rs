@@ -35,6 +35,7 @@ fn receiver(owner: &str) -> &'static str {
         "Size" => "torch::Size([2, 3])",
         "complex" => "torch::complex(1.0, 2.0)",
         "return_types" => "torch::arange(6.0).view(2, 3).max(1)",
+        "grad_fn" => "(torch::ones(2, #{requires_grad: true}) * 2).grad_fn",
         other => panic!("no receiver for {other}"),
     }
 }

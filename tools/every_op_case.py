@@ -17,9 +17,10 @@ RECV = {
  'Size': ('def S(): return torch.Size([2, 3])', 'fn S() { torch::Size([2, 3]) }'),
  'complex': ('def C(): return 1+2j', 'fn C() { torch::complex(1.0, 2.0) }'),
  'return_types': ('def R(): return torch.arange(6.).view(2, 3).max(1)', 'fn R() { torch::arange(6.0).view(2, 3).max(1) }'),
+ 'grad_fn': ('def G(): return (torch.ones(2, requires_grad=True) * 2).grad_fn', 'fn G() { (torch::ones(2, #{requires_grad: true}) * 2).grad_fn }'),
 }
 CALL = {'Tensor': 'X()', 'UntypedStorage': 'U()', 'TypedStorage': 'T()', 'buffer': 'B()', 'Size': 'S()',
-        'complex': 'C()', 'return_types': 'R()'}
+        'complex': 'C()', 'return_types': 'R()', 'grad_fn': 'G()'}
 py, rh = [], []
 for line in open(sys.argv[1]):
     f = line.split()

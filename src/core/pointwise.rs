@@ -280,6 +280,26 @@ pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `torch.maximum(a, b)` (`max`) or `torch.minimum(a, b)`, also what `max`/`min` do given a
+/// tensor: elementwise with broadcasting and type promotion; NaN on either side wins.
+pub fn extreme_of(a: &Tensor, b: &Tensor, max: bool) -> Result<Tensor> {
+    let (a, b) = (Arg::Tensor(a.clone()), Arg::Tensor(b.clone()));
+    let common = result_type(&[operand(&a), operand(&b)])?;
+    if common.is_complex() {
+        let name = if max { "maximum" } else { "minimum" };
+        return Err(TorchError::type_error(format!(
+            "{name} not implemented for complex tensors."
+        )));
+    }
+    zip_map(&a, &b, common, common, |x, y| {
+        Ok(match common.kind() {
+            Kind::Bool if max => Scalar::Bool(x.to_bool() || y.to_bool()),
+            Kind::Bool => Scalar::Bool(x.to_bool() && y.to_bool()),
+            _ => bounded(x, y, common, max),
+        })
+    })
+}
+
 /// `x` held at or above (`at_least`) or at or below `bound`; NaN on either side gives NaN.
 fn bounded(x: Scalar, bound: Scalar, d: DType, at_least: bool) -> Scalar {
     match d.kind() {

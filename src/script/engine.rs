@@ -49,6 +49,7 @@ pub fn new_engine() -> Engine {
     values_api::register(&mut engine);
     complex_api::register(&mut engine);
     return_types::register(&mut engine);
+    super::grad_fn::register(&mut engine);
     buffers::register(&mut engine);
     indexing::register(&mut engine);
     explain_api::register(&mut engine);
@@ -112,5 +113,6 @@ pub fn receiver_types() -> Vec<(std::any::TypeId, &'static str)> {
             TypeId::of::<super::return_types::ReturnTuple>(),
             "return_types",
         ),
+        (TypeId::of::<super::grad_fn::GradFn>(), "grad_fn"),
     ]
 }

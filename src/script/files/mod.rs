@@ -107,7 +107,32 @@ pub fn register(r: &mut Registry) {
                 "tensh has only the CPU: map_location must be \"cpu\", got {loc}"
             ))));
         }
+        check_pickle_load_args(&a)?;
         let mmap = a.bool_or(usize::MAX, "mmap", false)?;
         load::load(&path, load::LoadOptions { mmap }).rhai()
     });
+}
+
+/// `torch.load`'s `**pickle_load_args`: with `weights_only`, PyTorch warns that they only
+/// work without it, then hands them to its restricted unpickler, which takes `encoding`
+/// alone (and tensh's reader has no use for it: its strings are UTF-8 or bytes).
+fn check_pickle_load_args(a: &crate::script::args::Args) -> super::errors::RhaiResult<()> {
+    const LOAD_PARAMS: [&str; 5] = ["f", "map_location", "pickle_module", "weights_only", "mmap"];
+    let mut extra =
+        a.kw.keys()
+            .filter(|k| !LOAD_PARAMS.contains(&k.as_str()))
+            .peekable();
+    if extra.peek().is_none() {
+        return Ok(());
+    }
+    crate::script::warnings::warn_once(
+        "pickle_load_args",
+        "pickle_load_args only works if `weights_only=False`.",
+    );
+    match extra.find(|k| k.as_str() != "encoding") {
+        Some(k) => Err(crate::script::errors::type_error(format!(
+            "Unpickler.__init__() got an unexpected keyword argument '{k}'"
+        ))),
+        None => Ok(()),
+    }
 }

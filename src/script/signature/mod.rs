@@ -223,7 +223,11 @@ impl Declaration {
                 "python" => {
                     let params = text.split_once('(').map_or("", |(_, p)| p);
                     let params = params.strip_suffix(')').unwrap_or(params);
-                    if params.split(", ").any(|p| p.starts_with('*') && p != "*") {
+                    // `*args` takes any number of positionals (`**kwargs` only keywords).
+                    if params
+                        .split(", ")
+                        .any(|p| p.starts_with('*') && p != "*" && !p.starts_with("**"))
+                    {
                         return None;
                     }
                     let implicit = params.starts_with("self") || params.starts_with("cls");

@@ -4,11 +4,15 @@
 
 use rhai::Dynamic;
 
+use crate::core::copy::cast_copy;
+use crate::core::dtype::DType;
+use crate::core::error::TorchError;
 use crate::core::reduce::{Reduction, extreme_with_indices, reduce};
 use crate::core::tensor::Tensor;
+use crate::core::tensor::record::record_copy;
 use crate::script::args::Args;
 use crate::script::convert::{py_type_name, to_int, to_int_list};
-use crate::script::errors::{IntoRhai, RhaiResult, type_error};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use crate::script::registry::Registry;
 use crate::script::return_types::ReturnTuple;
 
@@ -35,27 +39,56 @@ fn keepdim(a: &Args, func: &str) -> RhaiResult<bool> {
     }
 }
 
-/// `dtype=` of `sum`, `mean` and `prod`: accepted when it is the dtype the reduction gives
-/// anyway; a conversion is not built yet and says so rather than being ignored.
-fn check_dtype(t: &Tensor, a: &Args, op: Reduction) -> RhaiResult<()> {
-    let Some(d) = a.dtype()? else { return Ok(()) };
-    if op.out_dtype(t.dtype()).rhai()? == d {
-        return Ok(());
+/// `dtype=` of `sum`, `mean` and `prod`: as in PyTorch, the input is converted to `dtype`
+/// first (a cast autograd sees, `ToCopyBackward0`) and the result has that dtype. `None`
+/// when no conversion is asked for.
+fn converted(t: &Tensor, a: &Args, op: Reduction) -> RhaiResult<Option<(Tensor, DType)>> {
+    let Some(d) = a.dtype()? else { return Ok(None) };
+    if op == Reduction::Mean && !(d.is_floating_point() || d.is_complex()) {
+        return Err(to_rhai(TorchError::not_implemented(format!(
+            "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: {}",
+            d.cpp_name()
+        ))));
     }
-    let name = op.name();
-    Err(crate::script::errors::to_rhai(
-        crate::core::error::TorchError::not_implemented(format!(
-            "{name}(dtype=...) converting to another dtype is not built in tensh yet"
-        )),
-    ))
+    if op.out_dtype(t.dtype()).rhai()? == d {
+        return Ok(None);
+    }
+    let input = if t.dtype() == d {
+        t.clone()
+    } else {
+        let c = cast_copy(t, d).rhai()?;
+        if d.is_floating_point() || d.is_complex() {
+            record_copy(&c, t, "ToCopyBackward0");
+        }
+        c
+    };
+    Ok(Some((input, d)))
+}
+
+/// A reduction's result in the dtype asked for (integer sums run in int64, and wrap to a
+/// narrower dtype as PyTorch's do).
+fn in_dtype(out: Tensor, d: Option<DType>) -> RhaiResult<Tensor> {
+    match d {
+        Some(d) if out.dtype() != d => cast_copy(&out, d).rhai(),
+        _ => Ok(out),
+    }
 }
 
 fn run(t: &Tensor, op: Reduction, a: &Args, list: bool) -> RhaiResult<Dynamic> {
-    if matches!(op, Reduction::Sum | Reduction::Mean | Reduction::Prod) {
-        check_dtype(t, a, op)?;
-    }
+    let conversion = if matches!(op, Reduction::Sum | Reduction::Mean | Reduction::Prod) {
+        converted(t, a, op)?
+    } else {
+        None
+    };
+    let (t, dtype) = match &conversion {
+        Some((c, d)) => (c, Some(*d)),
+        None => (t, None),
+    };
     let d = dims(a, list)?;
-    let out = reduce(t, op, d.as_deref(), keepdim(a, op.name())?).rhai()?;
+    let out = in_dtype(
+        reduce(t, op, d.as_deref(), keepdim(a, op.name())?).rhai()?,
+        dtype,
+    )?;
     if op == Reduction::Sum {
         crate::core::tensor::record::record_sum(&out, t, d.as_deref(), keepdim(a, "sum")?);
     } else if op == Reduction::Mean {
@@ -64,12 +97,35 @@ fn run(t: &Tensor, op: Reduction, a: &Args, list: bool) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(out))
 }
 
+/// `torch.maximum(x, other)` / `minimum`, which `max`/`min` given a tensor are.
+fn elementwise_extreme(x: &Tensor, other: &Tensor, max: bool) -> RhaiResult<Dynamic> {
+    let out = crate::core::pointwise::extreme_of(x, other, max).rhai()?;
+    let (name, op) = if max {
+        ("MaximumBackward0", "maximum")
+    } else {
+        ("MinimumBackward0", "minimum")
+    };
+    crate::core::tensor::record::record_without_formula(&out, name, op, &[x, other]);
+    Ok(Dynamic::from(out))
+}
+
 /// Registers the reductions.
 pub fn register(r: &mut Registry) {
+    for (name, max) in [("maximum", true), ("minimum", false)] {
+        r.method_and_function(name, 1, move |x, a| {
+            let other = a.tensor(0, "other", name)?;
+            elementwise_extreme(x, &other, max)
+        });
+    }
     r.method_and_function("sum", 2, |x, a| {
         if a.pos.is_empty() && a.kw("dim").is_none() {
-            check_dtype(x, &a, Reduction::Sum)?;
-            return Ok(Dynamic::from(crate::core::ops::sum_all(x).rhai()?));
+            let Some((c, d)) = converted(x, &a, Reduction::Sum)? else {
+                return Ok(Dynamic::from(crate::core::ops::sum_all(x).rhai()?));
+            };
+            let out = in_dtype(crate::core::ops::sum_all(&c).rhai()?, Some(d))?;
+            // sum_all records itself on `c`; the cast back to a narrower integer type
+            // needs no gradient (integers have none).
+            return Ok(Dynamic::from(out));
         }
         run(x, Reduction::Sum, &a, true)
     });
@@ -91,6 +147,12 @@ pub fn register(r: &mut Registry) {
     for (name, max) in [("max", true), ("min", false)] {
         r.method_and_function(name, 2, move |x, a| {
             let op = if max { Reduction::Max } else { Reduction::Min };
+            if let Some(other) = a
+                .get(0, "other")
+                .and_then(|v| v.clone().try_cast::<Tensor>())
+            {
+                return elementwise_extreme(x, &other, max);
+            }
             match dims(&a, false)? {
                 None => Ok(Dynamic::from(reduce(x, op, None, false).rhai()?)),
                 Some(d) => {
