@@ -56,3 +56,61 @@ pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
     }
     Ok(out)
 }
+
+/// `torch.broadcast_shapes(*shapes)`: the shape all of `shapes` broadcast to, with the
+/// messages of PyTorch's Python implementation (shapes are taken in order; the first
+/// one that cannot be combined with those before it is named, with the shape so far).
+pub fn broadcast_shapes_of(shapes: &[Vec<i64>]) -> Result<Vec<i64>> {
+    let width = shapes.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = vec![1i64; width];
+    for (index, shape) in shapes.iter().enumerate() {
+        for back in 1..=shape.len() {
+            let size = shape[shape.len() - back];
+            let slot = &mut out[width - back];
+            if size < 0 {
+                return Err(TorchError::value(
+                    "Attempting to broadcast a dimension with negative length!",
+                ));
+            }
+            if size == 1 || size == *slot {
+                continue;
+            }
+            if *slot != 1 {
+                return Err(TorchError::runtime(format!(
+                    "Attempting to broadcast a dimension of length {size} at -{back}! Mismatching argument at index {index} had {}; but expected shape should be broadcastable to {}",
+                    python_tuple(shape),
+                    fmt_list(&out)
+                )));
+            }
+            *slot = size;
+        }
+    }
+    Ok(out)
+}
+
+/// A Python tuple of ints as Python prints it: `(3,)`, `(4, 3)`.
+fn python_tuple(v: &[i64]) -> String {
+    match v {
+        [one] => format!("({one},)"),
+        _ => {
+            let parts: Vec<String> = v.iter().map(i64::to_string).collect();
+            format!("({})", parts.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod broadcast_shapes_tests {
+    use super::broadcast_shapes_of;
+
+    #[test]
+    fn combines_in_order_and_names_the_first_misfit() {
+        assert_eq!(
+            broadcast_shapes_of(&[vec![2, 0], vec![3, 1, 1]]).unwrap(),
+            vec![3, 2, 0]
+        );
+        assert_eq!(broadcast_shapes_of(&[]).unwrap(), Vec::<i64>::new());
+        let e = broadcast_shapes_of(&[vec![1, 3], vec![4, 2], vec![5, 1, 1]]).unwrap_err();
+        assert!(e.to_string().contains("length 2 at -1! Mismatching argument at index 1 had (4, 2); but expected shape should be broadcastable to [1, 1, 3]"), "{e}");
+    }
+}

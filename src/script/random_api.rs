@@ -6,13 +6,17 @@ use rhai::Dynamic;
 
 use super::args::Args;
 use super::convert::{to_float, to_int, to_int_list};
-use super::errors::{IntoRhai, RhaiResult, to_rhai};
+use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use super::registry::Registry;
+use crate::core::broadcast::broadcast_shapes;
+use crate::core::copy;
 use crate::core::defaults::default_dtype;
 use crate::core::dtype::DType;
 use crate::core::error::TorchError;
+use crate::core::operand::{Arg, BinaryOp};
 use crate::core::random::generator::{manual_seed, with_global};
 use crate::core::random::ops;
+use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::record::record_in_place;
@@ -42,6 +46,61 @@ fn float_dtype(a: &Args, func: &str) -> RhaiResult<DType> {
         ))));
     }
     Ok(d)
+}
+
+/// `torch.normal(mean, std)` with a tensor for either (a missing `std` is 1): standard
+/// normal draws in the broadcast shape, then `z * std + mean`, as PyTorch computes them
+/// (so the same seed gives the same values). The dtype is the tensor's (`mean`'s first).
+fn normal_of_tensors(a: &Args) -> RhaiResult<Dynamic> {
+    let part = |i: usize, name: &str, default: Option<f64>| -> RhaiResult<Arg> {
+        match (a.get(i, name), default) {
+            (Some(v), _) if v.is::<Tensor>() => Ok(Arg::Tensor(v.clone().cast::<Tensor>())),
+            (Some(v), _) => Ok(Arg::Number(Scalar::Float(to_float(v, name)?))),
+            (None, Some(d)) => Ok(Arg::Number(Scalar::Float(d))),
+            (None, None) => Err(type_error("normal() missing required argument 'std'")),
+        }
+    };
+    let mean = part(0, "mean", None)?;
+    let std = part(1, "std", Some(1.0))?;
+    let dtype = match (&mean, &std) {
+        (Arg::Tensor(t), _) | (_, Arg::Tensor(t)) => t.dtype(),
+        _ => default_dtype(),
+    };
+    if !dtype.is_floating_point() {
+        return Err(to_rhai(TorchError::not_implemented(format!(
+            "\"normal_kernel_cpu\" not implemented for '{}'",
+            dtype.cpp_name()
+        ))));
+    }
+    match &std {
+        Arg::Number(s) if s.to_f64() < 0.0 => {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "normal expects std >= 0.0, but found std {}",
+                crate::core::cpp_format::stream_double(s.to_f64())
+            ))));
+        }
+        Arg::Tensor(t) if copy::to_scalars(t).rhai()?.iter().any(|v| v.to_f64() < 0.0) => {
+            return Err(to_rhai(TorchError::runtime(
+                "normal expects all elements of std >= 0.0",
+            )));
+        }
+        _ => {}
+    }
+    let shape = broadcast_shapes(&operand_shape(&mean), &operand_shape(&std)).rhai()?;
+    let z = new_tensor(&shape, dtype)?;
+    ops::normal_(&z, 0.0, 1.0).rhai()?;
+    let scaled = crate::core::ops::binary_untracked(BinaryOp::Mul, &Arg::Tensor(z), &std).rhai()?;
+    let out =
+        crate::core::ops::binary_untracked(BinaryOp::Add, &Arg::Tensor(scaled), &mean).rhai()?;
+    finish(out, a)
+}
+
+/// The shape of a tensor argument; a number has none.
+fn operand_shape(x: &Arg) -> Vec<i64> {
+    match x {
+        Arg::Tensor(t) => t.sizes(),
+        Arg::Number(_) => vec![],
+    }
 }
 
 /// `randint(high, size)` / `randint(low, high, size)`.
@@ -199,6 +258,10 @@ pub fn register(r: &mut Registry) {
             "normal",
             &["mean", "std", "size", "dtype", "requires_grad", "generator"],
         )?;
+        let tensor_at = |i: usize, name: &str| a.get(i, name).is_some_and(|v| v.is::<Tensor>());
+        if tensor_at(0, "mean") || tensor_at(1, "std") {
+            return normal_of_tensors(&a);
+        }
         let mean = to_float(a.req(0, "mean", "normal")?, "mean")?;
         let std = to_float(a.req(1, "std", "normal")?, "std")?;
         let size = to_int_list(a.req(2, "size", "normal")?, "size")?;

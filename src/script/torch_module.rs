@@ -259,6 +259,14 @@ pub fn register(r: &mut Registry) {
         let y = to_dtype(a.req(1, "type2", "promote_types")?)?;
         Ok(Dynamic::from(promote_types(x, y).rhai()?))
     });
+    r.function("broadcast_shapes", 8, |a| {
+        let mut shapes = Vec::with_capacity(a.pos.len());
+        for v in &a.pos {
+            shapes.push(to_int_list(v, "shape")?);
+        }
+        let out = crate::core::broadcast::broadcast_shapes_of(&shapes).rhai()?;
+        Ok(Dynamic::from(super::values::Size(out)))
+    });
     r.function("Size", 1, |a| {
         let sizes = match a.get(0, "sizes") {
             Some(v) => to_int_list(v, "sizes")?,

@@ -94,7 +94,8 @@ fn grow_to_fit(storage: &Storage, layout: &Layout, itemsize: usize) -> Result<()
     Ok(())
 }
 
-/// `t.resize_(sizes)`: contiguous strides, growing the storage when needed.
+/// `t.resize_(sizes)`: contiguous strides, growing the storage when needed; to the sizes it
+/// already has, nothing changes (a transpose keeps its strides), as in PyTorch.
 pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
     if sizes.iter().any(|&s| s < 0) {
         return Err(TorchError::runtime(
@@ -102,6 +103,9 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
         ));
     }
     crate::core::memory::alloc::checked_numel(&sizes)?;
+    if sizes == t.sizes() {
+        return Ok(());
+    }
     let layout = Layout {
         strides: contiguous_strides(&sizes),
         sizes,
