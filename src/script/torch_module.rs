@@ -14,7 +14,7 @@ use crate::core::creation::{self, scalar_dtype};
 use crate::core::defaults::{default_dtype, set_default_dtype};
 use crate::core::dtype::{ALL_DTYPES, DTYPE_ALIASES};
 use crate::core::error::TorchError;
-use crate::core::promotion::promote_types;
+use crate::core::promotion::{Operand, promote_types, result_type};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::print::options::{PrintOptionsUpdate, apply};
@@ -253,6 +253,18 @@ pub fn register(r: &mut Registry) {
     });
     r.function("get_default_dtype", 0, |_| {
         Ok(Dynamic::from(default_dtype()))
+    });
+    r.function("result_type", 2, |a| {
+        let operand = |i: usize, name: &str| -> RhaiResult<Operand> {
+            let v = a.req(i, name, "result_type")?;
+            Ok(match v.clone().try_cast::<Tensor>() {
+                Some(t) if t.ndim() == 0 => Operand::ZeroDim(t.dtype()),
+                Some(t) => Operand::Dimensioned(t.dtype()),
+                None => Operand::Number(to_scalar(v, name)?),
+            })
+        };
+        let operands = [operand(0, "tensor")?, operand(1, "other")?];
+        Ok(Dynamic::from(result_type(&operands).rhai()?))
     });
     r.function("promote_types", 2, |a| {
         let x = to_dtype(a.req(0, "type1", "promote_types")?)?;

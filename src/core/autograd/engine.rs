@@ -31,8 +31,14 @@ fn edge_key(e: &Edge) -> usize {
     }
 }
 
-/// `t.backward()` from a one-element tensor.
+/// `t.backward()` from a one-element tensor, freeing the graph as it goes.
 pub fn backward(t: &Tensor) -> Result<()> {
+    backward_retaining(t, false)
+}
+
+/// `t.backward(retain_graph=retain)`: without `retain`, each node that ran is released, and
+/// a later walk through a released node that saved values is refused, as in PyTorch.
+pub fn backward_retaining(t: &Tensor, retain: bool) -> Result<()> {
     if t.numel() != 1 {
         return Err(TorchError::runtime(
             "grad can be implicitly created only for scalar outputs",
@@ -44,8 +50,10 @@ pub fn backward(t: &Tensor) -> Result<()> {
         ));
     };
     let seed = full(&t.sizes(), Scalar::Int(1), t.dtype())?;
-    run(root, seed)
+    run(root, seed, retain)
 }
+
+const FREED: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
 
 /// How many edges lead into each node and leaf reachable from `root` (keyed by identity).
 fn count_dependencies(root: &Rc<Node>) -> HashMap<usize, usize> {
@@ -119,7 +127,7 @@ fn accumulate(leaf: &Tensor, grad: Tensor) -> Result<()> {
     Ok(())
 }
 
-fn run(root: Edge, seed: Tensor) -> Result<()> {
+fn run(root: Edge, seed: Tensor, retain: bool) -> Result<()> {
     let (root, output) = match root {
         Edge::Leaf(leaf) => return accumulate(&leaf, seed),
         Edge::Node { node, output } => (node, output),
@@ -133,7 +141,13 @@ fn run(root: Edge, seed: Tensor) -> Result<()> {
     let mut leaves: HashMap<usize, Option<Tensor>> = HashMap::new();
     while let Some(Ready(node)) = ready.pop() {
         let grads = buffers.remove(&node_key(&node)).unwrap_or_default();
+        if node.released.get() && node.op.saves_values() {
+            return Err(TorchError::runtime(FREED));
+        }
         let input_grads = apply(&node.op, &grads)?;
+        if !retain {
+            node.released.set(true);
+        }
         for (edge, grad) in node.next.iter().zip(input_grads) {
             let Some(edge) = edge else { continue };
             let key = edge_key(edge);
@@ -209,6 +223,27 @@ mod tests {
         }
         backward(&y).unwrap();
         assert_eq!(value(&x.grad_state().grad.unwrap()), 2f64.powi(60));
+    }
+
+    /// A graph whose nodes saved values is released by a walk: a second one is refused,
+    /// unless the first retained it.
+    #[test]
+    fn a_released_graph_with_saved_values_is_refused() {
+        let x = leaf(3.0);
+        let y = binary(
+            BinaryOp::Mul,
+            &Arg::Tensor(x.clone()),
+            &Arg::Tensor(x.clone()),
+        )
+        .unwrap();
+        backward_retaining(&y, true).unwrap();
+        backward(&y).unwrap();
+        assert_eq!(value(&x.grad_state().grad.unwrap()), 12.0);
+        let e = backward(&y).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("backward through the graph a second time")
+        );
     }
 
     /// A graph without saved tensors may be walked twice (as in PyTorch); the leaf adds.

@@ -10,4 +10,4 @@
 mod engine;
 mod formulas;
 
-pub use engine::backward;
+pub use engine::{backward, backward_retaining};

@@ -244,10 +244,31 @@ pub struct Node {
     pub outputs: usize,
     /// Creation order: later nodes run first when several are ready, as in PyTorch.
     pub seq: u64,
+    /// Set once a `backward()` without `retain_graph` has run this node: PyTorch frees what
+    /// the node saved then, so running it again is refused (see `BackwardOp::saves_values`).
+    pub released: Cell<bool>,
 }
 
 thread_local! {
     static NEXT_SEQ: Cell<u64> = const { Cell::new(0) };
+}
+
+impl BackwardOp {
+    /// Whether PyTorch's node for this op keeps saved tensors or numbers (which a
+    /// `backward()` frees): a product or quotient keeps its operands, a power its base, a
+    /// matrix product both factors, an index its indices. Sums, views, copies and the like
+    /// keep only sizes and dtypes, which are never freed, so their graphs can be walked
+    /// again.
+    pub fn saves_values(&self) -> bool {
+        match self {
+            BackwardOp::Arith { op, .. } => matches!(op, Arith::Mul | Arith::Div),
+            BackwardOp::Pow { .. } | BackwardOp::MatMul { .. } | BackwardOp::Unsupported { .. } => {
+                true
+            }
+            BackwardOp::CopySlices { inner, .. } => inner.saves_values(),
+            _ => false,
+        }
+    }
 }
 
 impl Drop for Node {
@@ -308,6 +329,7 @@ pub fn record(outputs: &[&Tensor], name: &str, inputs: &[&Tensor], op: BackwardO
         next,
         outputs: outputs.len(),
         seq,
+        released: Cell::new(false),
     });
     for (i, out) in outputs.iter().enumerate() {
         out.with_grad_mut(|g| {

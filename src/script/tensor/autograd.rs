@@ -103,17 +103,25 @@ pub fn register(r: &mut crate::script::registry::Registry) {
                 crate::script::convert::py_type_name(g)
             )));
         }
-        let names = ["gradient", "retain_graph", "create_graph", "inputs"];
-        if let Some((_, name)) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| a.get(*i, n).is_some())
-        {
+        let names = [(0, "gradient"), (2, "create_graph"), (3, "inputs")];
+        if let Some((_, name)) = names.iter().find(|(i, n)| a.get(*i, n).is_some()) {
             return Err(to_rhai(crate::core::error::TorchError::not_implemented(
                 format!("tensh does not implement the {name}= argument of backward()"),
             )));
         }
-        crate::core::autograd::backward(x).map_err(to_rhai)?;
+        // PyTorch reads the flag as C++ reads an integer: any int is true unless zero.
+        let retain = match a.get(1, "retain_graph") {
+            None => false,
+            Some(v) if v.is_bool() => v.as_bool().unwrap_or(false),
+            Some(v) if v.is_int() => v.as_int().unwrap_or(0) != 0,
+            Some(v) => {
+                return Err(crate::script::errors::type_error(format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    crate::script::convert::py_type_name(v)
+                )));
+            }
+        };
+        crate::core::autograd::backward_retaining(x, retain).map_err(to_rhai)?;
         Ok(rhai::Dynamic::UNIT)
     });
 }
