@@ -280,6 +280,116 @@ pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
     Ok(out)
 }
 
+/// The bitwise binary ops (`&`, `|`, `^`): logical on bools, on the bits of integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bitwise {
+    /// `a & b`, `bitwise_and`.
+    And,
+    /// `a | b`, `bitwise_or`.
+    Or,
+    /// `a ^ b`, `bitwise_xor`.
+    Xor,
+}
+
+impl Bitwise {
+    /// PyTorch's kernel name (in its refusal for floating and complex dtypes).
+    pub fn kernel(self) -> &'static str {
+        match self {
+            Bitwise::And => "bitwise_and_cpu",
+            Bitwise::Or => "bitwise_or_cpu",
+            Bitwise::Xor => "bitwise_xor_cpu",
+        }
+    }
+}
+
+/// `a & b`, `a | b`, `a ^ b` with broadcasting and type promotion; integer and bool
+/// dtypes only, as in PyTorch.
+pub fn bitwise(a: &Arg, b: &Arg, op: Bitwise) -> Result<Tensor> {
+    let common = result_type(&[operand(a), operand(b)])?;
+    if common.is_floating_point() || common.is_complex() {
+        return Err(TorchError::not_implemented(format!(
+            "\"{}\" not implemented for '{}'",
+            op.kernel(),
+            common.cpp_name()
+        )));
+    }
+    zip_map(a, b, common, common, |x, y| {
+        Ok(if common == DType::Bool {
+            let (p, q) = (x.to_bool(), y.to_bool());
+            Scalar::Bool(match op {
+                Bitwise::And => p && q,
+                Bitwise::Or => p || q,
+                Bitwise::Xor => p != q,
+            })
+        } else {
+            let (p, q) = (x.to_i64(), y.to_i64());
+            Scalar::Int(match op {
+                Bitwise::And => p & q,
+                Bitwise::Or => p | q,
+                Bitwise::Xor => p ^ q,
+            })
+        })
+    })
+}
+
+/// `~t`, `bitwise_not`: logical not of bools, every bit flipped for integers.
+pub fn bitwise_not(t: &Tensor) -> Result<Tensor> {
+    let d = t.dtype();
+    if d.is_floating_point() || d.is_complex() {
+        return Err(TorchError::type_error(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors",
+        ));
+    }
+    let values = super::copy::to_scalars(t)?;
+    let flipped: Vec<Scalar> = values
+        .into_iter()
+        .map(|v| match d {
+            DType::Bool => Scalar::Bool(!v.to_bool()),
+            _ => Scalar::Int(!v.to_i64()),
+        })
+        .collect();
+    from_scalars(&flipped, t.sizes(), d)
+}
+
+/// What `isnan`, `isinf` and `isfinite` ask of each element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatClass {
+    /// `isnan`: NaN (for complex: either part).
+    Nan,
+    /// `isinf`: ±inf (for complex: either part).
+    Inf,
+    /// `isfinite`: neither (for complex: both parts finite).
+    Finite,
+}
+
+/// `t.isnan()`, `t.isinf()`, `t.isfinite()`: a bool tensor of `t`'s shape (integers and
+/// bools are always finite).
+pub fn classify(t: &Tensor, class: FloatClass) -> Result<Tensor> {
+    let d = t.dtype();
+    let test = |x: f64| match class {
+        FloatClass::Nan => x.is_nan(),
+        FloatClass::Inf => x.is_infinite(),
+        FloatClass::Finite => x.is_finite(),
+    };
+    let out: Vec<Scalar> = super::copy::to_scalars(t)?
+        .into_iter()
+        .map(|v| {
+            Scalar::Bool(match d.kind() {
+                Kind::Float => test(v.to_f64()),
+                Kind::Complex => {
+                    let c = v.to_complex();
+                    match class {
+                        FloatClass::Finite => test(c.re) && test(c.im),
+                        _ => test(c.re) || test(c.im),
+                    }
+                }
+                _ => class == FloatClass::Finite,
+            })
+        })
+        .collect();
+    from_scalars(&out, t.sizes(), DType::Bool)
+}
+
 /// `torch.maximum(a, b)` (`max`) or `torch.minimum(a, b)`, also what `max`/`min` do given a
 /// tensor: elementwise with broadcasting and type promotion; NaN on either side wins.
 pub fn extreme_of(a: &Tensor, b: &Tensor, max: bool) -> Result<Tensor> {

@@ -1,10 +1,11 @@
 //! Elementwise math as methods, `torch` functions and operators: abs, sqrt, exp, log, sin,
-//! cos, pow (`**`), remainder (`%`), floor_divide, clamp, where, isclose, allclose.
+//! cos, pow (`**`), remainder (`%`), floor_divide, the bitwise ops (`&`, `|`, `^`, `!` for
+//! Python's `~`), clamp, where, isclose, allclose.
 
 use rhai::Dynamic;
 
 use crate::core::ops::Arg;
-use crate::core::pointwise::{self, Rounding, Unary};
+use crate::core::pointwise::{self, Bitwise, FloatClass, Rounding, Unary};
 use crate::core::tensor::Tensor;
 use crate::core::tensor::record as autograd;
 use crate::script::args::Args;
@@ -68,6 +69,36 @@ fn optional_arg(a: &Args, i: usize, name: &str) -> RhaiResult<Option<Arg>> {
     }
 }
 
+/// `&`, `|`, `^` (with `&=`, `|=`, `^=` writing into the left tensor, as PyTorch's
+/// `__iand__` and friends do), `!` for Python's `~`, and their named forms.
+fn register_bitwise(r: &mut Registry) {
+    for (symbol, name, op) in [
+        ("&", "bitwise_and", Bitwise::And),
+        ("|", "bitwise_or", Bitwise::Or),
+        ("^", "bitwise_xor", Bitwise::Xor),
+    ] {
+        register_operator(r.engine, symbol, move |a, b| {
+            pointwise::bitwise(&a, &b, op).rhai()
+        });
+        register_in_place_operator(r.engine, &format!("{symbol}="), move |x, y| {
+            let out = pointwise::bitwise(&Arg::Tensor(x.clone()), &y, op).rhai()?;
+            crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+            crate::core::copy::copy_(x, &out).rhai()
+        });
+        r.method_and_function(name, 1, move |x, a| {
+            let other = arg(a.req(0, "other", name)?, "other")?;
+            Ok(Dynamic::from(
+                pointwise::bitwise(&Arg::Tensor(x.clone()), &other, op).rhai()?,
+            ))
+        });
+    }
+    r.engine
+        .register_fn("!", |t: Tensor| pointwise::bitwise_not(&t).rhai());
+    r.method_and_function("bitwise_not", 0, |x, _| {
+        Ok(Dynamic::from(pointwise::bitwise_not(x).rhai()?))
+    });
+}
+
 /// Registers the functions and operators.
 pub fn register(r: &mut Registry) {
     for (name, f) in [
@@ -106,6 +137,16 @@ pub fn register(r: &mut Registry) {
                 Arg::Tensor(x.clone()),
                 other,
             )?))
+        });
+    }
+    register_bitwise(r);
+    for (name, class) in [
+        ("isnan", FloatClass::Nan),
+        ("isinf", FloatClass::Inf),
+        ("isfinite", FloatClass::Finite),
+    ] {
+        r.method_and_function(name, 0, move |x, _| {
+            Ok(Dynamic::from(pointwise::classify(x, class).rhai()?))
         });
     }
     r.method_and_function("clamp", 2, |x, a| {
