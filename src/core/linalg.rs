@@ -36,10 +36,10 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             for j in 0..m {
                 let cell = |p: i64| (va[oa + (i * k + p) as usize], vb[ob + (p * m + j) as usize]);
                 out.push(match dtype.kind() {
+                    // From +0.0, as PyTorch's kernels start (Rust's `sum` starts from
+                    // -0.0: an empty product would print `-0.`).
                     Kind::Float => Scalar::Float(
-                        (0..k)
-                            .map(|p| cell(p).0.to_f64() * cell(p).1.to_f64())
-                            .sum(),
+                        (0..k).fold(0.0, |acc, p| acc + cell(p).0.to_f64() * cell(p).1.to_f64()),
                     ),
                     Kind::Complex => Scalar::Complex(
                         (0..k)
