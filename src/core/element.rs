@@ -70,6 +70,26 @@ fn to_wrapping_int(value: Scalar) -> u64 {
     }
 }
 
+/// Integer bits for a 32-bit-or-narrower target that PyTorch's CPU kernels fill through a
+/// 32-bit conversion (int8, int16, int32, uint16): a float out of `i32`'s range, or NaN,
+/// becomes the x86 "integer indefinite" `i32::MIN` before the narrowing, as the hardware
+/// instruction those kernels compile to gives (`1e10` as int32 is `-2147483648`, as int16
+/// `0`). uint8 and the 64-bit types go through `i64` instead (`to_wrapping_int`).
+fn to_wrapping_int_via_i32(value: Scalar) -> u64 {
+    let through_i32 = |f: f64| {
+        if f.is_nan() || !(-2_147_483_648.0..2_147_483_648.0).contains(&f) {
+            i32::MIN as u64
+        } else {
+            f as i32 as u64
+        }
+    };
+    match value {
+        Scalar::Float(f) => through_i32(f),
+        Scalar::Complex(c) => through_i32(c.re),
+        other => to_wrapping_int(other),
+    }
+}
+
 /// The value as `f32`, rounding integers directly (not through `f64`) as a C cast does.
 fn to_f32(value: Scalar) -> f32 {
     match value {
@@ -85,13 +105,15 @@ fn to_f32(value: Scalar) -> f32 {
 pub fn write(dtype: DType, out: &mut [u8], value: Scalar) {
     match dtype {
         DType::Bool => out[0] = value.to_bool() as u8,
-        DType::UInt8 | DType::Int8 => out[0] = to_wrapping_int(value) as u8,
+        DType::UInt8 => out[0] = to_wrapping_int(value) as u8,
+        DType::Int8 => out[0] = to_wrapping_int_via_i32(value) as u8,
         DType::Int16 | DType::UInt16 => {
-            out[..2].copy_from_slice(&(to_wrapping_int(value) as u16).to_le_bytes())
+            out[..2].copy_from_slice(&(to_wrapping_int_via_i32(value) as u16).to_le_bytes())
         }
-        DType::Int32 | DType::UInt32 => {
-            out[..4].copy_from_slice(&(to_wrapping_int(value) as u32).to_le_bytes())
+        DType::Int32 => {
+            out[..4].copy_from_slice(&(to_wrapping_int_via_i32(value) as u32).to_le_bytes())
         }
+        DType::UInt32 => out[..4].copy_from_slice(&(to_wrapping_int(value) as u32).to_le_bytes()),
         DType::Int64 | DType::UInt64 => {
             out[..8].copy_from_slice(&to_wrapping_int(value).to_le_bytes())
         }
@@ -139,6 +161,13 @@ mod tests {
         assert_eq!(b[0], 44);
         let (b, _) = encode(DType::UInt8, Scalar::Float(-2.0));
         assert_eq!(b[0], 254);
+        // Out of int32's range: the x86 "integer indefinite" value, then narrowed.
+        let (b, _) = encode(DType::Int32, Scalar::Float(1e10));
+        assert_eq!(i32::from_le_bytes([b[0], b[1], b[2], b[3]]), i32::MIN);
+        let (b, _) = encode(DType::Int16, Scalar::Float(f64::NAN));
+        assert_eq!(i16::from_le_bytes([b[0], b[1]]), 0);
+        let (b, _) = encode(DType::Int8, Scalar::Float(70000.7));
+        assert_eq!(b[0] as i8, 112);
         let (b, n) = encode(DType::Float32, Scalar::Int(1));
         assert_eq!(&b[..n], &[0, 0, 128, 63]);
     }

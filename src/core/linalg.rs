@@ -36,10 +36,14 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             for j in 0..m {
                 let cell = |p: i64| (va[oa + (i * k + p) as usize], vb[ob + (p * m + j) as usize]);
                 out.push(match dtype.kind() {
-                    // From +0.0, as PyTorch's kernels start (Rust's `sum` starts from
-                    // -0.0: an empty product would print `-0.`).
+                    // From the first product (a lone `-0.` product stays `-0.`, as in
+                    // PyTorch); an empty inner dimension gives +0.0 (Rust's `sum` of
+                    // nothing is -0.0).
                     Kind::Float => Scalar::Float(
-                        (0..k).fold(0.0, |acc, p| acc + cell(p).0.to_f64() * cell(p).1.to_f64()),
+                        (0..k)
+                            .map(|p| cell(p).0.to_f64() * cell(p).1.to_f64())
+                            .reduce(|acc, x| acc + x)
+                            .unwrap_or(0.0),
                     ),
                     Kind::Complex => Scalar::Complex(
                         (0..k)
