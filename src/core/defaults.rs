@@ -14,8 +14,21 @@ pub fn default_dtype() -> DType {
     DEFAULT_DTYPE.with(|d| d.get())
 }
 
-/// The complex dtype that pairs with the default float (`complex64` for `float32`).
+/// The complex dtype a Python complex number gets: the one that pairs with the default
+/// float (`complex32` for `float16`, `complex64` for `float32`, `complex128` for
+/// `float64`). PyTorch has none for a `bfloat16` default and refuses; tensh gives
+/// `complex64` there.
 pub fn default_complex_dtype() -> DType {
+    match default_dtype() {
+        DType::Float64 => DType::Complex128,
+        DType::Float16 => DType::Complex32,
+        _ => DType::Complex64,
+    }
+}
+
+/// The complex dtype the tensor repr leaves unnamed (no `dtype=` suffix): PyTorch's printer
+/// decides it in Python, `complex128` under a `float64` default, else `complex64`.
+pub fn repr_default_complex_dtype() -> DType {
     if default_dtype() == DType::Float64 {
         DType::Complex128
     } else {

@@ -30,6 +30,7 @@ pub mod promotion;
 pub mod random;
 pub mod reduce;
 pub mod repeat;
+pub mod result_layout;
 pub mod scalar;
 pub mod scan;
 pub mod strided;

@@ -195,11 +195,15 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     if let Some(kernel) = unbuilt_kernels::binary_kernel(op) {
         unbuilt_kernels::require_kernel(kernel, compute_dtype)?;
     }
-    if let Some(t) = super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)? {
-        return Ok(t);
-    }
-    let results = run(op, a, b, compute_dtype, &out_shape)?;
-    from_scalars(&results, out_shape, out_dtype)
+    let out = match super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)? {
+        Some(t) => t,
+        None => {
+            let results = run(op, a, b, compute_dtype, &out_shape)?;
+            from_scalars(&results, out_shape, out_dtype)?
+        }
+    };
+    let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
+    super::result_layout::in_inputs_order(out, &inputs)
 }
 
 /// Whether `a` can take, in place, a result of this shape and dtype: PyTorch checks the

@@ -27,6 +27,10 @@ pub enum Unary {
 
 /// `t.abs()`, `t.sqrt()`, ...
 pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
+    super::result_layout::in_inputs_order(unary_row_major(t, f)?, &[t])
+}
+
+fn unary_row_major(t: &Tensor, f: Unary) -> Result<Tensor> {
     let d = t.dtype();
     if f == Unary::Abs {
         super::unbuilt_kernels::require_kernel("abs_cpu", d)?;
@@ -103,7 +107,8 @@ fn zip_map(
         .zip(ys)
         .map(|(x, y)| f(x, y))
         .collect::<Result<Vec<_>>>()?;
-    from_scalars(&res, sizes, out)
+    let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
+    super::result_layout::in_inputs_order(from_scalars(&res, sizes, out)?, &inputs)
 }
 
 fn zero_division() -> TorchError {
@@ -446,7 +451,10 @@ pub fn where_(cond: &Tensor, x: &Arg, y: &Arg) -> Result<Tensor> {
         .zip(xs.into_iter().zip(ys))
         .map(|(c, (a, b))| if c.to_bool() { a } else { b })
         .collect();
-    from_scalars(&res, sizes, common)
+    let inputs: Vec<&Tensor> = std::iter::once(cond)
+        .chain([x, y].into_iter().filter_map(Arg::as_tensor))
+        .collect();
+    super::result_layout::in_inputs_order(from_scalars(&res, sizes, common)?, &inputs)
 }
 
 /// `torch.isclose(a, b, rtol, atol, equal_nan)`.

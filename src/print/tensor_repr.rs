@@ -4,7 +4,7 @@
 use super::formatter::Formatter;
 use super::options::{PrintOptions, current};
 use crate::core::copy::to_scalars;
-use crate::core::defaults::{default_complex_dtype, default_dtype};
+use crate::core::defaults::{default_dtype, repr_default_complex_dtype};
 use crate::core::dtype::DType;
 use crate::core::error::{ErrorKind, Result, TorchError};
 use crate::core::scalar::Scalar;
@@ -262,7 +262,7 @@ pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {
     let default_float = default_dtype();
     let has_default_dtype = [
         default_float,
-        default_complex_dtype(),
+        repr_default_complex_dtype(),
         DType::Int64,
         DType::Bool,
     ]

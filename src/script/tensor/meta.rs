@@ -99,17 +99,23 @@ fn to(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     }
     let copy = a.bool_or(usize::MAX, "copy", false)?;
     match dtype {
-        Some(d) if d != x.dtype() => t(cast_copy(x, d).rhai()?),
+        Some(d) if d != x.dtype() => t(cast_keeping_layout(x, d).rhai()?),
         _ if copy => t(clone_tensor(x).rhai()?),
         _ => t(x.clone()),
     }
+}
+
+/// A dtype conversion as `to()` and the cast methods make it: a dense tensor keeps its
+/// strides (PyTorch's `preserve_format`), anything else comes out row-major.
+fn cast_keeping_layout(x: &Tensor, d: DType) -> crate::core::error::Result<Tensor> {
+    crate::core::result_layout::in_inputs_order(cast_copy(x, d)?, &[x])
 }
 
 fn cast_method(x: &Tensor, d: DType) -> RhaiResult<Dynamic> {
     if x.dtype() == d {
         t(x.clone())
     } else {
-        t(cast_copy(x, d).rhai()?)
+        t(cast_keeping_layout(x, d).rhai()?)
     }
 }
 
