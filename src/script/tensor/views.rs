@@ -257,6 +257,22 @@ pub fn register(r: &mut Registry) {
         )
     });
     r.method_and_function("detach", 0, |x, _| t(x.alias(x.layout())));
+    // `x.detach_()`: the tensor itself leaves the graph (a leaf that needs no gradient).
+    // PyTorch refuses it on views; tensh knows a tensor is a view when autograd recorded
+    // it as one (a view of a tensor that requires grad).
+    r.method("detach_", 0, |x, _| {
+        if x.grad_state().base.is_some() {
+            return Err(crate::script::errors::to_rhai(crate::core::error::TorchError::runtime(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.",
+            )));
+        }
+        x.with_grad_mut(|g| {
+            g.grad_fn = None;
+            g.output_nr = 0;
+            g.requires_grad = false;
+        });
+        t(x.clone())
+    });
 }
 
 /// `x.adjoint()` / `x.mH`: the conjugate transpose (a plain transpose for real tensors).
