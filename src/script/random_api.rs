@@ -142,7 +142,10 @@ fn randint(a: &Args, like: Option<&Tensor>) -> RhaiResult<Dynamic> {
         .dtype()?
         .or(like.map(|t| t.dtype()))
         .unwrap_or(DType::Int64);
-    let t = new_tensor(&sizes, dtype)?;
+    let t = match like {
+        Some(x) => super::torch_module::empty_like(x, dtype)?,
+        None => new_tensor(&sizes, dtype)?,
+    };
     ops::random_from_to_(&t, low, high).rhai()?;
     finish(t, a)
 }
@@ -271,13 +274,13 @@ pub fn register(r: &mut Registry) {
     });
     r.function("rand_like", 1, |a| {
         let x = a.tensor(0, "input", "rand_like")?;
-        let t = new_tensor(&x.sizes(), a.dtype()?.unwrap_or(x.dtype()))?;
+        let t = super::torch_module::empty_like(&x, a.dtype()?.unwrap_or(x.dtype()))?;
         ops::uniform_(&t, 0.0, 1.0).rhai()?;
         finish(t, &a)
     });
     r.function("randn_like", 1, |a| {
         let x = a.tensor(0, "input", "randn_like")?;
-        let t = new_tensor(&x.sizes(), a.dtype()?.unwrap_or(x.dtype()))?;
+        let t = super::torch_module::empty_like(&x, a.dtype()?.unwrap_or(x.dtype()))?;
         ops::normal_(&t, 0.0, 1.0).rhai()?;
         finish(t, &a)
     });

@@ -71,15 +71,20 @@ fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
         Some(v) => v,
         None => a.scalar(1, "fill_value", name)?,
     };
-    let dtype = a.dtype()?.unwrap_or(x.dtype());
-    let l = x.layout();
-    let t = if l.is_non_overlapping_and_dense() {
-        creation::empty_strided(&l.sizes, &l.strides, dtype).rhai()?
-    } else {
-        creation::full(&l.sizes, Scalar::Int(0), dtype).rhai()?
-    };
+    let t = empty_like(&x, a.dtype()?.unwrap_or(x.dtype()))?;
     copy::fill_(&t, value).rhai()?;
     finish(t, a)
+}
+
+/// A new zeroed tensor shaped like `x` for the `*_like` factories: with `x`'s strides when
+/// `x` is dense (PyTorch's preserve format), else row-major.
+pub fn empty_like(x: &Tensor, dtype: crate::core::dtype::DType) -> RhaiResult<Tensor> {
+    let l = x.layout();
+    if l.is_non_overlapping_and_dense() {
+        creation::empty_strided(&l.sizes, &l.strides, dtype).rhai()
+    } else {
+        creation::full(&l.sizes, Scalar::Int(0), dtype).rhai()
+    }
 }
 
 fn arange(a: &Args) -> RhaiResult<Dynamic> {

@@ -188,6 +188,25 @@ pub fn register(r: &mut Registry) {
             let inplace = format!("{name}_");
             r.method(&inplace, 1, move |x, a: Args| {
                 let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a)?;
+                if op == BinaryOp::Div
+                    && let Some(mode) = crate::script::tensor::pointwise::rounding_mode(&a)?
+                {
+                    // `div_(y, rounding_mode=...)`: the rounded quotient written back, with
+                    // the in-place shape and dtype checks.
+                    if x.requires_grad() || other.as_tensor().is_some_and(Tensor::requires_grad) {
+                        return Err(crate::script::errors::to_rhai(
+                            crate::core::error::TorchError::not_implemented(
+                                "tensh has no gradient formula for div_ with rounding_mode",
+                            ),
+                        ));
+                    }
+                    let out =
+                        crate::core::pointwise::div_rounded(&Arg::Tensor(x.clone()), &other, mode)
+                            .rhai()?;
+                    ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+                    crate::core::copy::copy_(x, &out).rhai()?;
+                    return Ok(Dynamic::from(x.clone()));
+                }
                 ops::binary_(op, x, &other).rhai()?;
                 Ok(Dynamic::from(x.clone()))
             });
