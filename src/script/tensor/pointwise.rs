@@ -1,5 +1,5 @@
 //! Elementwise math as methods, `torch` functions and operators: abs, sqrt, exp, log, sin,
-//! cos, pow (`**`), remainder (`%`), floor_divide, the bitwise ops (`&`, `|`, `^`, `!` for
+//! cos, pow (`**`), remainder (`%`), floor_divide, maximum/minimum, the bitwise ops (`&`, `|`, `^`, `!` for
 //! Python's `~`), clamp, where, isclose, allclose.
 
 use rhai::Dynamic;
@@ -99,6 +99,18 @@ fn register_bitwise(r: &mut Registry) {
     });
 }
 
+/// `torch.maximum(x, other)` / `minimum`, which `max`/`min` given a tensor are.
+pub fn elementwise_extreme(x: &Tensor, other: &Tensor, max: bool) -> RhaiResult<Dynamic> {
+    let out = crate::core::pointwise::extreme_of(x, other, max).rhai()?;
+    let (name, op) = if max {
+        ("MaximumBackward0", "maximum")
+    } else {
+        ("MinimumBackward0", "minimum")
+    };
+    crate::core::tensor::record::record_without_formula(&out, name, op, &[x, other]);
+    Ok(Dynamic::from(out))
+}
+
 /// Registers the functions and operators.
 pub fn register(r: &mut Registry) {
     for (name, f) in [
@@ -140,6 +152,12 @@ pub fn register(r: &mut Registry) {
         });
     }
     register_bitwise(r);
+    for (name, max) in [("maximum", true), ("minimum", false)] {
+        r.method_and_function(name, 1, move |x, a| {
+            let other = a.tensor(0, "other", name)?;
+            elementwise_extreme(x, &other, max)
+        });
+    }
     for (name, class) in [
         ("isnan", FloatClass::Nan),
         ("isinf", FloatClass::Inf),

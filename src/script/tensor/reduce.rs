@@ -1,6 +1,7 @@
 //! Reductions as methods and `torch` functions: `sum`, `mean`, `prod`, `max`, `min`,
 //! `argmax`, `argmin`, `all`, `any`, each with `dim` (an int, or a list for sum and mean)
-//! and `keepdim`. `max(dim)` and `min(dim)` return PyTorch's named tuple (values, indices).
+//! and `keepdim`. `max(dim)` and `min(dim)` return PyTorch's named tuple (values, indices);
+//! given a tensor they are the elementwise `maximum`/`minimum` (`pointwise`).
 
 use rhai::Dynamic;
 
@@ -97,26 +98,8 @@ fn run(t: &Tensor, op: Reduction, a: &Args, list: bool) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(out))
 }
 
-/// `torch.maximum(x, other)` / `minimum`, which `max`/`min` given a tensor are.
-fn elementwise_extreme(x: &Tensor, other: &Tensor, max: bool) -> RhaiResult<Dynamic> {
-    let out = crate::core::pointwise::extreme_of(x, other, max).rhai()?;
-    let (name, op) = if max {
-        ("MaximumBackward0", "maximum")
-    } else {
-        ("MinimumBackward0", "minimum")
-    };
-    crate::core::tensor::record::record_without_formula(&out, name, op, &[x, other]);
-    Ok(Dynamic::from(out))
-}
-
 /// Registers the reductions.
 pub fn register(r: &mut Registry) {
-    for (name, max) in [("maximum", true), ("minimum", false)] {
-        r.method_and_function(name, 1, move |x, a| {
-            let other = a.tensor(0, "other", name)?;
-            elementwise_extreme(x, &other, max)
-        });
-    }
     r.method_and_function("sum", 2, |x, a| {
         if a.pos.is_empty() && a.kw("dim").is_none() {
             let Some((c, d)) = converted(x, &a, Reduction::Sum)? else {
@@ -151,7 +134,7 @@ pub fn register(r: &mut Registry) {
                 .get(0, "other")
                 .and_then(|v| v.clone().try_cast::<Tensor>())
             {
-                return elementwise_extreme(x, &other, max);
+                return crate::script::tensor::pointwise::elementwise_extreme(x, &other, max);
             }
             match dims(&a, false)? {
                 None => Ok(Dynamic::from(reduce(x, op, None, false).rhai()?)),
