@@ -1,6 +1,6 @@
 //! Elementwise math as methods, `torch` functions and operators: abs, sqrt, exp, log, sin,
-//! cos, pow (`**`), remainder (`%`), floor_divide, maximum/minimum, the bitwise ops (`&`, `|`, `^`, `!` for
-//! Python's `~`), clamp, where, isclose, allclose.
+//! cos, pow (`**`), remainder (`%`), floor_divide, maximum/minimum, the bitwise ops (`&`,
+//! `|`, `^`, `!` for Python's `~`), clamp, where, isclose, allclose.
 
 use rhai::Dynamic;
 
