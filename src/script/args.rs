@@ -1,6 +1,9 @@
 //! Python-style call arguments in Rhai: positional values plus one trailing object map of
 //! keyword arguments (registering names for every arity is `registration`'s).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use rhai::{Dynamic, Map};
 
 use super::convert::{self, py_type_name};
@@ -16,6 +19,10 @@ pub struct Args {
     pub pos: Vec<Dynamic>,
     /// Keyword arguments (the trailing object map, if any).
     pub kw: Map,
+    /// The parameter names the body asked for, kept only while a keyword audit watches the
+    /// call (`registration`); shared by clones, so a body that hands its arguments on is
+    /// still seen.
+    reads: Option<Rc<RefCell<Vec<String>>>>,
 }
 
 impl Args {
@@ -28,32 +35,58 @@ impl Args {
                 .unwrap_or_default(),
             _ => Map::new(),
         };
-        Args { pos: values, kw }
+        Args {
+            pos: values,
+            kw,
+            reads: None,
+        }
+    }
+
+    /// Arguments from their parts; `like`'s audit, if any, goes on watching them.
+    pub fn from_parts(pos: Vec<Dynamic>, kw: Map, like: &Args) -> Args {
+        Args {
+            pos,
+            kw,
+            reads: like.reads.clone(),
+        }
+    }
+
+    /// Starts recording which parameters the body asks for; the record is returned.
+    pub fn watch(&mut self) -> Rc<RefCell<Vec<String>>> {
+        self.reads.get_or_insert_with(Default::default).clone()
+    }
+
+    /// Notes that the body asked for the parameter `name` (only while watched).
+    #[inline]
+    fn note(&self, name: &str) {
+        if let Some(reads) = &self.reads {
+            reads.borrow_mut().push(name.to_string());
+        }
     }
 
     /// The argument at position `i`, or else the keyword `name`.
     pub fn get(&self, i: usize, name: &str) -> Option<&Dynamic> {
+        self.note(name);
         self.pos
             .get(i)
             .or_else(|| self.kw.get(name))
             .filter(|v| !v.is_unit())
     }
 
-    /// Only the keyword `name` (for keyword-only parameters).
-    pub fn kw(&self, name: &str) -> Option<&Dynamic> {
-        self.kw.get(name).filter(|v| !v.is_unit())
+    /// Takes the first positional out, or else the keyword `name` (`()` if neither).
+    pub fn take_first(&mut self, name: &str) -> Dynamic {
+        self.note(name);
+        if self.pos.is_empty() {
+            self.kw.remove(name).unwrap_or_default()
+        } else {
+            self.pos.remove(0)
+        }
     }
 
-    /// Raises Python's `TypeError` for a keyword the function does not take.
-    pub fn allow(&self, func: &str, names: &[&str]) -> RhaiResult<()> {
-        for key in self.kw.keys() {
-            if !names.contains(&key.as_str()) {
-                return Err(type_error(format!(
-                    "{func}() got an unexpected keyword argument '{key}'"
-                )));
-            }
-        }
-        Ok(())
+    /// Only the keyword `name` (for keyword-only parameters).
+    pub fn kw(&self, name: &str) -> Option<&Dynamic> {
+        self.note(name);
+        self.kw.get(name).filter(|v| !v.is_unit())
     }
 
     /// Raises Python's `TypeError` when more than `max` positionals were given.

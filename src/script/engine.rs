@@ -65,6 +65,7 @@ pub fn new_engine() -> Engine {
         tensor::views::register(&mut r);
         tensor::join::register(&mut r);
         tensor::mutation::register(&mut r);
+        tensor::new::register(&mut r);
         tensor::math::register(&mut r);
         tensor::reduce::register(&mut r);
         tensor::pointwise::register(&mut r);

@@ -27,16 +27,6 @@ fn new_tensor(sizes: &[i64], dtype: DType) -> RhaiResult<Tensor> {
 
 use super::torch_module::finish;
 
-const KW: &[&str] = &[
-    "dtype",
-    "requires_grad",
-    "device",
-    "generator",
-    "size",
-    "layout",
-    "pin_memory",
-];
-
 fn float_dtype(a: &Args, func: &str) -> RhaiResult<DType> {
     let d = a.dtype()?.unwrap_or_else(default_dtype);
     if !d.is_floating_point() {
@@ -105,18 +95,6 @@ fn operand_shape(x: &Arg) -> Vec<i64> {
 
 /// `randint(high, size)` / `randint(low, high, size)`.
 fn randint(a: &Args, like: Option<&Tensor>) -> RhaiResult<Dynamic> {
-    a.allow(
-        "randint",
-        &[
-            "dtype",
-            "requires_grad",
-            "device",
-            "generator",
-            "size",
-            "low",
-            "high",
-        ],
-    )?;
     let pos: Vec<&Dynamic> = a.pos.iter().collect();
     let (low, high, sizes) = match (like, pos.as_slice()) {
         (Some(t), [high]) => (0, to_int(high, "high")?, t.sizes()),
@@ -207,20 +185,17 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(seed as i64))
     });
     r.function("rand", 8, |a| {
-        a.allow("rand", KW)?;
         let t = new_tensor(&a.sizes("size")?, float_dtype(&a, "check_uniform_bounds")?)?;
         ops::uniform_(&t, 0.0, 1.0).rhai()?;
         finish(t, &a)
     });
     r.function("randn", 8, |a| {
-        a.allow("randn", KW)?;
         let t = new_tensor(&a.sizes("size")?, float_dtype(&a, "normal_kernel_cpu")?)?;
         ops::normal_(&t, 0.0, 1.0).rhai()?;
         finish(t, &a)
     });
     r.function("randint", 3, |a| randint(&a, None));
     r.function("randperm", 1, |a| {
-        a.allow("randperm", KW)?;
         let n = a.int(0, "n", "randperm")?;
         finish(
             ops::randperm(n, a.dtype()?.unwrap_or(DType::Int64)).rhai()?,
@@ -257,10 +232,6 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(x.clone()))
     });
     r.function("normal", 3, |a| {
-        a.allow(
-            "normal",
-            &["mean", "std", "size", "dtype", "requires_grad", "generator"],
-        )?;
         let tensor_at = |i: usize, name: &str| a.get(i, name).is_some_and(|v| v.is::<Tensor>());
         if tensor_at(0, "mean") || tensor_at(1, "std") {
             return normal_of_tensors(&a);

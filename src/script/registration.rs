@@ -10,6 +10,8 @@ use rhai::{Dynamic, Engine, FuncRegistration, Module, Variant};
 
 use super::args::Args;
 use super::errors::RhaiResult;
+use super::keyword_audit::{self, KeywordAudit};
+use super::placement;
 use super::signature::{self, Owner};
 
 /// Invokes `$m!(n; a, b, ...)` for every arity from 1 to 9: Rhai has no variadic functions, so
@@ -48,6 +50,12 @@ fn checked_by(
     }
 }
 
+/// Whether the declaration takes `device=` or `pin_memory=`, which `placement` reads for
+/// every op alike.
+fn places_results(d: &signature::Declaration) -> bool {
+    d.declares("device") || d.declares("pin_memory")
+}
+
 /// The call as the body reads it: unchanged without keywords (the common case, kept free
 /// of moves), else with keywords naming positional parameters bound to their places.
 #[inline]
@@ -84,12 +92,21 @@ pub fn method<T: Variant + Clone + Owner>(
     let check = Rc::new(checked_by(declared, name, max));
     let max = reachable_arity(declared, max);
     let mutation = declared.and_then(signature::Declaration::mutation);
+    let places = T::OWNER == "Tensor" && declared.is_some_and(places_results);
+    let name_in_messages: &'static str = declared.map_or("", |d| d.name);
     // The body once the arguments passed their check.
     let run: MethodBody<T> = Rc::new(move |t, a| {
         if let Some(mutation) = mutation {
             t.before_mutation(mutation)?;
         }
-        body(t, bound(declared, a))
+        let mut a = bound(declared, a);
+        let audit = keyword_audit::watch(declared, &mut a);
+        if places && !a.kw.is_empty() {
+            placement::check(name_in_messages, &a)?;
+        }
+        let out = body(t, a)?;
+        audit.map_or(Ok(()), KeywordAudit::finish)?;
+        Ok(out)
     });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
@@ -134,11 +151,21 @@ pub fn function(
 ) {
     let declared = declaration("torch", path);
     let check = checked_by(declared, path, max);
+    let places = declared.is_some_and(places_results);
+    let name_in_messages: &'static str =
+        declared.map_or("", |d| d.name.rsplit("::").next().unwrap_or(d.name));
     let max = reachable_arity(declared, max);
     let name = path.rsplit("::").next().unwrap_or(path);
     let f: FunctionBody = Rc::new(move |a| {
         check(&a)?;
-        body(bound(declared, a))
+        let mut a = bound(declared, a);
+        let audit = keyword_audit::watch(declared, &mut a);
+        if places && !a.kw.is_empty() {
+            placement::check(name_in_messages, &a)?;
+        }
+        let out = body(a)?;
+        audit.map_or(Ok(()), KeywordAudit::finish)?;
+        Ok(out)
     });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {

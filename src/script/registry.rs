@@ -81,11 +81,7 @@ impl Registry<'_> {
         // Checked as a whole (input first), against `torch.name`.
         let numbers_as_input = signature::lookup("torch", name).is_some_and(|d| d.numbers());
         registration::function(self.torch, name, max + 1, move |mut a| {
-            let input = if a.pos.is_empty() {
-                a.kw.remove("input").unwrap_or_default()
-            } else {
-                a.pos.remove(0)
-            };
+            let input = a.take_first("input");
             let t = if numbers_as_input && !input.is::<Tensor>() && !input.is_unit() {
                 // `torch.add(1, 2)`: PyTorch's arithmetic takes a number as its input too.
                 let s = convert::to_scalar(&input, "input")?;

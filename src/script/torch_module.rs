@@ -19,31 +19,9 @@ use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::print::options::{PrintOptionsUpdate, apply};
 
-/// Applies the creation keywords every factory takes: `requires_grad`.
-pub fn finish(t: Tensor, a: &Args) -> RhaiResult<Dynamic> {
-    if a.kw("requires_grad")
-        .is_some_and(|v| v.as_bool().unwrap_or(false))
-    {
-        super::tensor::autograd::set_requires_grad(
-            &t,
-            true,
-            super::tensor::autograd::GradRequest::Creation,
-        )?;
-    }
-    Ok(Dynamic::from(t))
-}
-
-const FACTORY_KW: &[&str] = &[
-    "dtype",
-    "requires_grad",
-    "device",
-    "size",
-    "layout",
-    "pin_memory",
-];
+pub use super::tensor::autograd::finish;
 
 fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
-    a.allow(name, FACTORY_KW)?;
     let sizes = a.sizes("size")?;
     if name == "zeros" && sizes.iter().any(|&s| s < 0) {
         return Err(to_rhai(TorchError::runtime(
@@ -56,16 +34,6 @@ fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
 
 /// `*_like`: same sizes, and the same strides when the input is dense (preserve format).
 fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
-    a.allow(
-        name,
-        &[
-            "dtype",
-            "requires_grad",
-            "device",
-            "layout",
-            "memory_format",
-        ],
-    )?;
     let x = a.tensor(0, "input", name)?;
     let value = match value {
         Some(v) => v,
@@ -88,10 +56,6 @@ pub fn empty_like(x: &Tensor, dtype: crate::core::dtype::DType) -> RhaiResult<Te
 }
 
 fn arange(a: &Args) -> RhaiResult<Dynamic> {
-    a.allow(
-        "arange",
-        &["dtype", "requires_grad", "device", "start", "end", "step"],
-    )?;
     let (start, end, step) = match a.pos.len() {
         0 => (
             Scalar::Int(0),
@@ -116,10 +80,6 @@ fn arange(a: &Args) -> RhaiResult<Dynamic> {
 }
 
 fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
-    a.allow(
-        "frombuffer",
-        &["buffer", "dtype", "count", "offset", "requires_grad"],
-    )?;
     let buf = a.req(0, "buffer", "frombuffer")?;
     let Some(buffer) = buf.clone().try_cast::<PyBuffer>() else {
         return Err(to_rhai(TorchError::value(
@@ -148,17 +108,6 @@ fn frombuffer(a: &Args) -> RhaiResult<Dynamic> {
 }
 
 fn set_printoptions(a: &Args) -> RhaiResult<Dynamic> {
-    a.allow(
-        "set_printoptions",
-        &[
-            "precision",
-            "threshold",
-            "edgeitems",
-            "linewidth",
-            "profile",
-            "sci_mode",
-        ],
-    )?;
     let int = |name: &str| -> RhaiResult<Option<i64>> {
         match a.kw(name) {
             None => Ok(None),
@@ -186,8 +135,27 @@ fn set_printoptions(a: &Args) -> RhaiResult<Dynamic> {
 
 /// Registers the module's functions.
 pub fn register(r: &mut Registry) {
+    // `torch.from_file`: a tensor over a file map (`UntypedStorage::from_file`'s machinery).
+    r.function("from_file", 4, |a| {
+        let name = a.req(0, "filename", "from_file")?.to_string();
+        let shared = a.bool_or(1, "shared", false)?;
+        let size = a.int_or(2, "size", 0)?;
+        let dtype = a
+            .dtype()?
+            .unwrap_or_else(crate::core::defaults::default_dtype);
+        let nbytes =
+            crate::core::memory::alloc::contiguous_nbytes(&[size.max(0)], dtype.itemsize())
+                .rhai()?;
+        let storage = crate::core::memory::mapped::from_file(&name, shared, nbytes).rhai()?;
+        let n = (storage.nbytes() / dtype.itemsize()) as i64;
+        let t = crate::core::tensor::Tensor::from_parts(
+            storage,
+            dtype,
+            crate::core::layout::Layout::contiguous(vec![n]),
+        );
+        finish(t, &a)
+    });
     r.function("tensor", 2, |a| {
-        a.allow("tensor", &["dtype", "requires_grad", "device", "data"])?;
         let data = to_data(a.req(0, "data", "tensor")?)?;
         finish(creation::tensor_from_data(&data, a.dtype()?).rhai()?, &a)
     });
@@ -195,7 +163,6 @@ pub fn register(r: &mut Registry) {
     r.function("ones", 8, |a| filled("ones", &a, Scalar::Int(1)));
     r.function("empty", 8, |a| filled("empty", &a, Scalar::Int(0)));
     r.function("full", 3, |a| {
-        a.allow("full", FACTORY_KW)?;
         let sizes = to_int_list(a.req(0, "size", "full")?, "size")?;
         let value = a.scalar(1, "fill_value", "full")?;
         let dtype = a.dtype()?.unwrap_or_else(|| scalar_dtype(value));
@@ -212,7 +179,6 @@ pub fn register(r: &mut Registry) {
     });
     r.function("full_like", 3, |a| like("full_like", &a, None));
     r.function("empty_strided", 3, |a| {
-        a.allow("empty_strided", FACTORY_KW)?;
         let size = to_int_list(a.req(0, "size", "empty_strided")?, "size")?;
         let stride = to_int_list(a.req(1, "stride", "empty_strided")?, "stride")?;
         let dtype = a.dtype()?.unwrap_or_else(default_dtype);
@@ -220,10 +186,6 @@ pub fn register(r: &mut Registry) {
     });
     r.function("arange", 4, |a| arange(&a));
     r.function("linspace", 4, |a| {
-        a.allow(
-            "linspace",
-            &["dtype", "requires_grad", "device", "start", "end", "steps"],
-        )?;
         let start = to_float(a.req(0, "start", "linspace")?, "start")?;
         let end = to_float(a.req(1, "end", "linspace")?, "end")?;
         let steps = a.int(2, "steps", "linspace")?;
@@ -231,7 +193,6 @@ pub fn register(r: &mut Registry) {
         finish(creation::linspace(start, end, steps, dtype).rhai()?, &a)
     });
     r.function("eye", 3, |a| {
-        a.allow("eye", &["dtype", "requires_grad", "device", "n", "m"])?;
         let n = a.int(0, "n", "eye")?;
         let m = a.opt_int(1, "m")?.unwrap_or(n);
         let dtype = a.dtype()?.unwrap_or_else(default_dtype);

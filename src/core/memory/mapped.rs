@@ -13,6 +13,20 @@ use crate::core::error::{Result, TorchError};
 /// file (created, and extended to `nbytes`, when needed); a private map is copy-on-write and
 /// never changes the file. `nbytes == 0` gives an empty storage, as in PyTorch.
 pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage> {
+    // As PyTorch: an empty map opens (and creates) no file at all.
+    if nbytes == 0 {
+        let map = MmapOptions::new()
+            .len(1)
+            .map_anon()
+            .map_err(|e| TorchError::runtime(os_error(&e)))?;
+        return Ok(Storage::mapped(
+            map,
+            0,
+            shared.then(|| filename.to_string()),
+            false,
+            None,
+        ));
+    }
     let mode = if shared { "read-write" } else { "read-only" };
     let file = OpenOptions::new()
         .read(true)
@@ -40,19 +54,6 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
                 "file <{filename}> size <{size}> is smaller than the required mapping size <{nbytes}>"
             )));
         }
-    }
-    if nbytes == 0 {
-        let map = MmapOptions::new()
-            .len(1)
-            .map_anon()
-            .map_err(|e| TorchError::runtime(os_error(&e)))?;
-        return Ok(Storage::mapped(
-            map,
-            0,
-            shared.then(|| filename.to_string()),
-            false,
-            None,
-        ));
     }
     // SAFETY: memmap2 maps are unsafe because another process may change the file under the
     // map. tensh reads and writes the map only as bytes (every value is valid for u8), through

@@ -41,7 +41,6 @@ fn path_of(v: &Dynamic, func: &str) -> super::errors::RhaiResult<String> {
 pub fn safetensors_module() -> rhai::Module {
     let mut m = rhai::Module::new();
     super::registration::function(&mut m, "save_file", 3, |a| {
-        a.allow("save_file", &["tensors", "filename", "metadata"])?;
         let tensors = a.req(0, "tensors", "save_file")?;
         let Some(map) = tensors.read_lock::<rhai::Map>() else {
             return Err(to_rhai(TorchError::type_error(format!(
@@ -66,7 +65,6 @@ pub fn safetensors_module() -> rhai::Module {
         Ok(Dynamic::UNIT)
     });
     super::registration::function(&mut m, "load_file", 2, |a| {
-        a.allow("load_file", &["filename", "device"])?;
         let path = path_of(a.req(0, "filename", "load_file")?, "load_file")?;
         safetensors::load_file(&path).rhai()
     });

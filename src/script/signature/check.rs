@@ -508,7 +508,7 @@ mod tests {
         for (k, v) in kw {
             map.insert((*k).into(), v.clone());
         }
-        Args { pos, kw: map }
+        Args::from_parts(pos, map, &Args::default())
     }
 
     fn err(sig: &Signature, args: Args) -> String {

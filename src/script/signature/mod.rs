@@ -127,6 +127,45 @@ impl Declaration {
         table::body_lines(self.body).any(|l| l == "numbers: yes")
     }
 
+    /// Every parameter its lines declare, with the text of its default if it has one
+    /// (`("alpha", Some("1"))`), in the order written, overloads one after another.
+    pub fn params(&self) -> impl Iterator<Item = (&'static str, Option<&'static str>)> {
+        table::body_lines(self.body)
+            .filter_map(|line| line.split_once(": "))
+            .filter(|(tag, _)| matches!(*tag, "parser" | "hidden" | "python" | "cargs"))
+            .flat_map(|(_, text)| text.split(", "))
+            .filter_map(|item| {
+                let (head, default) = match item.split_once('=') {
+                    Some((h, d)) => (h, Some(d)),
+                    None => (item, None),
+                };
+                // `non_blocking: 'bool | None'`: the name is before the annotation.
+                let head = head.split(':').next().unwrap_or(head).trim();
+                let param = head.rsplit([' ', '(']).next().unwrap_or(head);
+                let default = default.map(|d| {
+                    let d = d.trim();
+                    // A `cargs` line ends with ` | ` and the name in messages.
+                    let d = d.split(" | ").next().unwrap_or(d);
+                    d.strip_suffix(')').unwrap_or(d)
+                });
+                let param = param.strip_suffix(')').unwrap_or(param);
+                (!param.is_empty() && !param.starts_with('*') && param != "/")
+                    .then_some((param, default))
+            })
+    }
+
+    /// The text of the default of the parameter `name` (`False`, `1`, `None`), as the first
+    /// line that declares it with one writes it.
+    pub fn default_of(&self, name: &str) -> Option<&'static str> {
+        self.params()
+            .find_map(|(param, default)| default.filter(|_| param == name))
+    }
+
+    /// Whether some overload has a parameter `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        self.params().any(|(param, _)| param == name)
+    }
+
     /// How it takes its arguments (its lines parsed on first use; a unit test parses every
     /// block, so the fallback of no check is never taken by a built binary).
     pub fn kind(&self) -> &Kind {

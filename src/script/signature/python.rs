@@ -318,10 +318,7 @@ mod tests {
         for k in kw {
             m.insert((*k).into(), Dynamic::from(1_i64));
         }
-        Args {
-            pos: vec![Dynamic::from(1_i64); pos],
-            kw: m,
-        }
+        Args::from_parts(vec![Dynamic::from(1_i64); pos], m, &Args::default())
     }
 
     fn err(sig: &PySignature, args: Args) -> String {

@@ -139,10 +139,7 @@ fn new_typed(a: &Args) -> RhaiResult<TypedStorage> {
         .unwrap_or_else(crate::core::defaults::default_dtype);
     let mut kw = a.kw.clone();
     kw.remove("dtype");
-    let rest = Args {
-        pos: a.pos.clone(),
-        kw,
-    };
+    let rest = Args::from_parts(a.pos.clone(), kw, a);
     new_legacy(dtype, &rest)
 }
 

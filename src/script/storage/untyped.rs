@@ -16,7 +16,6 @@ use crate::script::registry::Registry;
 use crate::script::storage::index::{StorageClass, StorageIndex};
 
 fn new_storage(a: &Args) -> RhaiResult<Storage> {
-    a.allow("UntypedStorage", &["device"])?;
     match a.get(0, "size") {
         None => Storage::zeroed(0).rhai(),
         Some(v) if v.is::<Array>() => {
@@ -219,36 +218,6 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         crate::core::memory::mapped::share_memory(&x.storage()).rhai()?;
         Ok(Dynamic::from(x.clone()))
     });
-    r.function("from_file", 4, |a| {
-        a.allow(
-            "from_file",
-            &[
-                "filename",
-                "shared",
-                "size",
-                "dtype",
-                "device",
-                "requires_grad",
-            ],
-        )?;
-        let name = a.req(0, "filename", "from_file")?.to_string();
-        let shared = a.bool_or(1, "shared", false)?;
-        let size = a.int_or(2, "size", 0)?;
-        let dtype = a
-            .dtype()?
-            .unwrap_or_else(crate::core::defaults::default_dtype);
-        let nbytes =
-            crate::core::memory::alloc::contiguous_nbytes(&[size.max(0)], dtype.itemsize())
-                .rhai()?;
-        let storage = crate::core::memory::mapped::from_file(&name, shared, nbytes).rhai()?;
-        let n = (storage.nbytes() / dtype.itemsize()) as i64;
-        let t = crate::core::tensor::Tensor::from_parts(
-            storage,
-            dtype,
-            crate::core::layout::Layout::contiguous(vec![n]),
-        );
-        Ok(Dynamic::from(t))
-    });
 }
 
 /// The `torch::UntypedStorage` sub-module: `torch::UntypedStorage::from_file(...)`.
@@ -273,7 +242,7 @@ pub fn untyped_storage_module() -> rhai::Module {
     m
 }
 
-const NO_NVIDIA_DRIVER: &str = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+use crate::script::placement::NO_NVIDIA_DRIVER;
 
 /// Accelerator methods: tensh runs on the CPU only, and each raises what PyTorch raises on a
 /// machine without the device. Also `new`, `to` and `from_buffer`.
@@ -302,12 +271,10 @@ pub fn register_devices(r: &mut Registry) {
         Ok(Dynamic::from(Storage::zeroed(0).rhai()?))
     });
     registration::method::<Storage>(engine, "to", 1, |s, a| {
-        a.allow("to", &["device", "non_blocking"])?;
-        match a.kw("device").map(|d| d.to_string()) {
-            None => Ok(Dynamic::from(s.clone())),
-            Some(d) if d == "cpu" => Ok(Dynamic::from(s.clone())),
-            Some(_) => Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER))),
+        if let Some(d) = a.kw("device") {
+            crate::script::placement::device("to", d)?;
         }
+        Ok(Dynamic::from(s.clone()))
     });
     engine.register_get("is_hpu", |_: &mut Storage| false);
     r.method("cuda", 2, |_, _| {

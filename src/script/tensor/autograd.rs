@@ -79,6 +79,16 @@ fn assign_grad(t: &Tensor, g: Dynamic) -> RhaiResult<()> {
     Ok(())
 }
 
+/// Applies the creation keyword every factory takes: `requires_grad`.
+pub fn finish(t: Tensor, a: &crate::script::args::Args) -> RhaiResult<Dynamic> {
+    if a.kw("requires_grad")
+        .is_some_and(|v| v.as_bool().unwrap_or(false))
+    {
+        set_requires_grad(&t, true, GradRequest::Creation)?;
+    }
+    Ok(Dynamic::from(t))
+}
+
 /// Registers `backward` and the attribute assignments `t.requires_grad = flag`, `t.grad = g`.
 pub fn register(r: &mut crate::script::registry::Registry) {
     r.engine.register_set(

@@ -83,21 +83,24 @@ fn t(x: Tensor) -> RhaiResult<Dynamic> {
 /// `x.to(...)`: a dtype (positional or `dtype=`), a device `"cpu"`, or another tensor.
 fn to(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let mut dtype = a.dtype()?;
+    // After a device, a dtype or a tensor come `non_blocking` and `copy`, in that order.
+    let mut flags = Vec::new();
     for v in &a.pos {
         if v.is::<DType>() {
             dtype = Some(to_dtype(v)?);
         } else if let Some(other) = v.clone().try_cast::<Tensor>() {
             dtype = Some(other.dtype());
-        } else if v.is_string() || v.is::<Device>() {
-            let s = v.to_string();
-            if v.is_string() && s != "cpu" {
-                return Err(to_rhai(TorchError::runtime(format!(
-                    "Device '{s}' is not available: tensh runs on the CPU only"
-                ))));
-            }
+        } else if let Ok(b) = v.as_bool() {
+            flags.push(b);
+        } else if !v.is_unit() {
+            crate::script::placement::device("to", v)?;
         }
     }
-    let copy = a.bool_or(usize::MAX, "copy", false)?;
+    let _non_blocking = a.kw("non_blocking");
+    let copy = match flags.get(1) {
+        Some(&c) => c,
+        None => a.bool_or(usize::MAX, "copy", false)?,
+    };
     match dtype {
         Some(d) if d != x.dtype() => t(cast_keeping_layout(x, d).rhai()?),
         _ if copy => t(clone_tensor(x).rhai()?),

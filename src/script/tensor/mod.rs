@@ -8,6 +8,7 @@ pub mod join;
 pub mod math;
 pub mod meta;
 pub mod mutation;
+pub mod new;
 pub mod pointwise;
 pub mod reduce;
 pub mod views;

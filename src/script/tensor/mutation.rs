@@ -117,7 +117,6 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
 }
 
 fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
-    a.allow("set_", &["source", "storage_offset", "size", "stride"])?;
     let source = a.get(0, "source");
     match source {
         None => {

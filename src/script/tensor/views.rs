@@ -75,7 +75,12 @@ pub fn register(r: &mut Registry) {
     r.method("reshape_as", 1, |x, a| {
         t(views::reshape(x, &a.tensor(0, "other", "reshape_as")?.sizes()).rhai()?)
     });
-    r.method("expand", 8, |x, a| t(expand(x, &a.sizes("size")?).rhai()?));
+    r.method("expand", 8, |x, a| {
+        // `implicit=` only marks an expansion PyTorch made for broadcasting; nothing a
+        // script can see depends on it.
+        let _implicit = a.kw("implicit");
+        t(expand(x, &a.sizes("size")?).rhai()?)
+    });
     r.method("expand_as", 1, |x, a| {
         t(expand(x, &a.tensor(0, "other", "expand_as")?.sizes()).rhai()?)
     });
