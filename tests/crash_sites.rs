@@ -106,3 +106,20 @@ fn splitting_into_more_pieces_than_memory_holds_is_an_allocation_error() {
         "[tensor([0, 1, 2]), tensor([3, 4, 5]), tensor([6, 7]), tensor([8, 9])]\n"
     );
 }
+
+#[test]
+fn a_repr_that_fails_raises_where_a_string_is_joined_to_the_tensor() {
+    // The storage shrank below the tensor: its repr raises (PyTorch would read past the
+    // storage), and so do `print`, `to_string` and `+` with a string, each catchably.
+    let prelude = "let t = torch::ones(4); t.untyped_storage().resize_(8);";
+    for expr in ["print(t)", "t.to_string()", "\"t = \" + t", "t + \" end\""] {
+        let out = run(&format!(
+            "{prelude} try {{ {expr}; print(\"no error\"); }} catch (e) {{ print(e); }}"
+        ))
+        .expect("caught");
+        assert!(
+            out.contains("RuntimeError: setStorage: sizes [4]"),
+            "{expr}: {out}"
+        );
+    }
+}

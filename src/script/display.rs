@@ -35,4 +35,20 @@ pub fn register(engine: &mut Engine) {
         engine.register_fn(name, |d: &mut Device| d.repr());
         engine.register_fn(name, |c: &mut PyComplex| c.repr());
     }
+    // A string joined to a tensor with `+` (either side) is joined to its repr, and a repr
+    // that fails raises: Rhai's own `+` would join the type name instead. (A template
+    // string `${t}` goes through Rhai's interpolation, which has no such hook: it still
+    // writes `Tensor` when the repr fails.)
+    engine.register_fn(
+        "+",
+        |s: rhai::ImmutableString, t: Tensor| -> RhaiResult<String> {
+            Ok(format!("{s}{}", tensor_repr(&t).rhai()?))
+        },
+    );
+    engine.register_fn(
+        "+",
+        |t: Tensor, s: rhai::ImmutableString| -> RhaiResult<String> {
+            Ok(format!("{}{s}", tensor_repr(&t).rhai()?))
+        },
+    );
 }
