@@ -90,6 +90,27 @@ fn to_wrapping_int_via_i32(value: Scalar) -> u64 {
     }
 }
 
+/// Integer bits for uint64, which PyTorch's kernels convert from a float as compilers do
+/// for x86: below 2^63 through `i64` (so `-1.0` wraps to `2^64 - 1`, and NaN or `-inf` give
+/// the "integer indefinite" `2^63`); from 2^63 up, `2^63` is taken off, the rest converted
+/// through `i64`, and the top bit set again (so `1e19` is exact, and `2^64`, `inf` or `5e19`
+/// overflow to 0).
+fn to_uint64(value: Scalar) -> u64 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    let convert = |f: f64| {
+        if f >= TWO_63 {
+            (float_to_i64(f - TWO_63) as u64) ^ (1 << 63)
+        } else {
+            float_to_i64(f) as u64
+        }
+    };
+    match value {
+        Scalar::Float(f) => convert(f),
+        Scalar::Complex(c) => convert(c.re),
+        other => to_wrapping_int(other),
+    }
+}
+
 /// The value as `f32`, rounding integers directly (not through `f64`) as a C cast does.
 fn to_f32(value: Scalar) -> f32 {
     match value {
@@ -114,9 +135,8 @@ pub fn write(dtype: DType, out: &mut [u8], value: Scalar) {
             out[..4].copy_from_slice(&(to_wrapping_int_via_i32(value) as u32).to_le_bytes())
         }
         DType::UInt32 => out[..4].copy_from_slice(&(to_wrapping_int(value) as u32).to_le_bytes()),
-        DType::Int64 | DType::UInt64 => {
-            out[..8].copy_from_slice(&to_wrapping_int(value).to_le_bytes())
-        }
+        DType::Int64 => out[..8].copy_from_slice(&to_wrapping_int(value).to_le_bytes()),
+        DType::UInt64 => out[..8].copy_from_slice(&to_uint64(value).to_le_bytes()),
         DType::Float16 => out[..2].copy_from_slice(&f16::from_f32(to_f32(value)).to_le_bytes()),
         DType::BFloat16 => out[..2].copy_from_slice(&bf16::from_f32(to_f32(value)).to_le_bytes()),
         DType::Float32 => out[..4].copy_from_slice(&to_f32(value).to_le_bytes()),
