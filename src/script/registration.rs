@@ -50,10 +50,33 @@ fn checked_by(
     }
 }
 
-/// Whether the declaration takes `device=` or `pin_memory=`, which `placement` reads for
-/// every op alike.
-fn places_results(d: &signature::Declaration) -> bool {
-    d.declares("device") || d.declares("pin_memory")
+/// The op's name in messages when its declaration takes `device=` or `pin_memory=`, which
+/// `placement` reads for every op alike.
+fn placed(declared: Option<&'static signature::Declaration>) -> Option<&'static str> {
+    let d = declared?;
+    (d.declares("device") || d.declares("pin_memory"))
+        .then(|| d.name.rsplit("::").next().unwrap_or(d.name))
+}
+
+/// Runs `body` on the call's bound arguments, its placement keywords read first (`placed`)
+/// and its keywords watched (`keyword_audit`): a keyword given and never read raises.
+#[inline]
+fn run_bound(
+    declared: Option<&'static signature::Declaration>,
+    placed: Option<&'static str>,
+    a: Args,
+    body: impl FnOnce(Args) -> RhaiResult<Dynamic>,
+) -> RhaiResult<Dynamic> {
+    let mut a = bound(declared, a);
+    let audit = keyword_audit::watch(declared, &mut a);
+    if let Some(op) = placed
+        && !a.kw.is_empty()
+    {
+        placement::check(op, &a)?;
+    }
+    let out = body(a)?;
+    audit.map_or(Ok(()), KeywordAudit::finish)?;
+    Ok(out)
 }
 
 /// The call as the body reads it: unchanged without keywords (the common case, kept free
@@ -92,21 +115,14 @@ pub fn method<T: Variant + Clone + Owner>(
     let check = Rc::new(checked_by(declared, name, max));
     let max = reachable_arity(declared, max);
     let mutation = declared.and_then(signature::Declaration::mutation);
-    let places = T::OWNER == "Tensor" && declared.is_some_and(places_results);
-    let name_in_messages: &'static str = declared.map_or("", |d| d.name);
+    // Storages read their own `device=` (their methods raise other errors than factories).
+    let placed = placed(declared).filter(|_| T::OWNER == "Tensor");
     // The body once the arguments passed their check.
     let run: MethodBody<T> = Rc::new(move |t, a| {
         if let Some(mutation) = mutation {
             t.before_mutation(mutation)?;
         }
-        let mut a = bound(declared, a);
-        let audit = keyword_audit::watch(declared, &mut a);
-        if places && !a.kw.is_empty() {
-            placement::check(name_in_messages, &a)?;
-        }
-        let out = body(t, a)?;
-        audit.map_or(Ok(()), KeywordAudit::finish)?;
-        Ok(out)
+        run_bound(declared, placed, a, |a| body(t, a))
     });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
@@ -151,21 +167,12 @@ pub fn function(
 ) {
     let declared = declaration("torch", path);
     let check = checked_by(declared, path, max);
-    let places = declared.is_some_and(places_results);
-    let name_in_messages: &'static str =
-        declared.map_or("", |d| d.name.rsplit("::").next().unwrap_or(d.name));
+    let placed = placed(declared);
     let max = reachable_arity(declared, max);
     let name = path.rsplit("::").next().unwrap_or(path);
     let f: FunctionBody = Rc::new(move |a| {
         check(&a)?;
-        let mut a = bound(declared, a);
-        let audit = keyword_audit::watch(declared, &mut a);
-        if places && !a.kw.is_empty() {
-            placement::check(name_in_messages, &a)?;
-        }
-        let out = body(a)?;
-        audit.map_or(Ok(()), KeywordAudit::finish)?;
-        Ok(out)
+        run_bound(declared, placed, a, &body)
     });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
