@@ -98,12 +98,17 @@ mod tests {
         assert!(!equals_default(&Dynamic::from(true), "1"));
     }
 
+    /// `add_(1, #{alpha: value})` as its body receives it.
+    fn add_with_alpha(alpha: i64) -> Args {
+        let mut kw = rhai::Map::new();
+        kw.insert("alpha".into(), Dynamic::from(alpha));
+        Args::from_parts(vec![Dynamic::from(1_i64)], kw, &Args::default())
+    }
+
     #[test]
     fn a_keyword_never_asked_for_is_refused() {
         let declared = crate::script::signature::lookup("Tensor", "add_");
-        let mut kw = rhai::Map::new();
-        kw.insert("alpha".into(), Dynamic::from(2_i64));
-        let mut args = Args::from_parts(vec![Dynamic::from(1_i64)], kw, &Args::default());
+        let mut args = add_with_alpha(2);
         let audit = watch(declared, &mut args).expect("alpha=2 is watched");
         let _ = args.get(0, "other");
         let err = audit.finish().unwrap_err().to_string();
@@ -112,9 +117,7 @@ mod tests {
             "{err}"
         );
 
-        let mut kw = rhai::Map::new();
-        kw.insert("alpha".into(), Dynamic::from(2_i64));
-        let mut args = Args::from_parts(vec![Dynamic::from(1_i64)], kw, &Args::default());
+        let mut args = add_with_alpha(2);
         let audit = watch(declared, &mut args).expect("alpha=2 is watched");
         let _ = args.kw("alpha");
         assert!(audit.finish().is_ok());
@@ -123,9 +126,7 @@ mod tests {
     #[test]
     fn keywords_at_their_defaults_are_not_watched() {
         let declared = crate::script::signature::lookup("Tensor", "add_");
-        let mut kw = rhai::Map::new();
-        kw.insert("alpha".into(), Dynamic::from(1_i64));
-        let mut args = Args::from_parts(vec![Dynamic::from(1_i64)], kw, &Args::default());
+        let mut args = add_with_alpha(1);
         assert!(watch(declared, &mut args).is_none());
     }
 }

@@ -3,8 +3,6 @@
 //! The result is a new contiguous tensor that shares nothing with the receiver and is not
 //! recorded by autograd (`requires_grad=` alone decides whether it requires grad).
 
-use rhai::Dynamic;
-
 use crate::core::creation;
 use crate::core::dtype::DType;
 use crate::core::scalar::Scalar;
@@ -48,7 +46,6 @@ pub fn register(r: &mut Registry) {
     r.method("new_tensor", 1, |x, a| {
         let data = to_data(a.req(0, "data", "new_tensor")?)?;
         let dtype = dtype_of(x, &a)?;
-        let t: Tensor = creation::tensor_from_data(&data, Some(dtype)).rhai()?;
-        finish(t, &a).map(|d: Dynamic| d)
+        finish(creation::tensor_from_data(&data, Some(dtype)).rhai()?, &a)
     });
 }
