@@ -9,6 +9,7 @@ use super::element;
 use super::error::{Result, TorchError};
 use super::layout::Layout;
 use super::memory::storage::Storage;
+use super::memory_format::MemoryFormat;
 use super::scalar::Scalar;
 use super::strided::for_each_run;
 use super::tensor::Tensor;
@@ -299,29 +300,49 @@ pub fn cast_copy(t: &Tensor, dtype: DType) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `t.clone()`: a copy that keeps the strides when the tensor is dense (non-overlapping and
-/// dense), as PyTorch's preserve-format clone does; otherwise row-major.
+/// `t.clone()`: a copy laid out as PyTorch's preserve format lays it out.
 pub fn clone_tensor(t: &Tensor) -> Result<Tensor> {
+    copy_in_format(t, t.dtype(), MemoryFormat::Preserve)
+}
+
+/// A copy of `t` converted to `dtype` and laid out as `format` asks (`clone`, `to`, the
+/// casts, `contiguous`): a dense tensor kept as it is under `Preserve` is one copy of its
+/// bytes; anything else is one strided pass into the new layout.
+pub fn copy_in_format(t: &Tensor, dtype: DType, format: MemoryFormat) -> Result<Tensor> {
     let l = t.layout();
-    if l.is_non_overlapping_and_dense() && !l.is_contiguous() {
-        let d = t.dtype();
-        let span = l.span_bytes(d.itemsize()).max(0) as usize;
-        let start = (l.offset.max(0) as usize) * d.itemsize();
-        let mut bytes = t.storage().with_bytes(|b| {
-            l.check_in_bounds(d.itemsize(), b.len())?;
-            Ok::<_, TorchError>(b[start..start + span].to_vec())
-        })?;
-        if t.is_conj() {
-            conjugate_in_place(d, &mut bytes);
-        }
-        let layout = Layout {
-            sizes: l.sizes,
-            strides: l.strides,
-            offset: 0,
-        };
-        return Ok(Tensor::from_parts(Storage::from_vec(bytes), d, layout));
+    if format == MemoryFormat::Preserve && dtype == t.dtype() && l.is_non_overlapping_and_dense() {
+        return dense_bytes_copy(t, l);
     }
-    contiguous_copy(t)
+    let target = format.layout_from(&l)?;
+    if target.strides == Layout::contiguous(target.sizes.clone()).strides {
+        return cast_copy(t, dtype);
+    }
+    // `target` is dense from offset 0, so a contiguous allocation of its sizes holds it.
+    let out = Tensor::zeros(target.sizes.clone(), dtype)?;
+    out.set_layout(target);
+    copy_(&out, t)?;
+    Ok(out)
+}
+
+/// A copy of a non-overlapping and dense tensor with the same strides: its elements are
+/// the bytes of one block of the storage, copied as they are (conjugates resolved).
+fn dense_bytes_copy(t: &Tensor, l: Layout) -> Result<Tensor> {
+    let d = t.dtype();
+    let span = l.span_bytes(d.itemsize()).max(0) as usize;
+    let start = (l.offset.max(0) as usize) * d.itemsize();
+    let mut bytes = t.storage().with_bytes(|b| {
+        l.check_in_bounds(d.itemsize(), b.len())?;
+        Ok::<_, TorchError>(b[start..start + span].to_vec())
+    })?;
+    if t.is_conj() {
+        conjugate_in_place(d, &mut bytes);
+    }
+    let layout = Layout {
+        sizes: l.sizes,
+        strides: l.strides,
+        offset: 0,
+    };
+    Ok(Tensor::from_parts(Storage::from_vec(bytes), d, layout))
 }
 
 #[cfg(test)]

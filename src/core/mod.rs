@@ -21,6 +21,7 @@ pub mod kernels;
 pub mod layout;
 pub mod linalg;
 pub mod memory;
+pub mod memory_format;
 pub mod operand;
 pub mod ops;
 pub mod ops_fast;

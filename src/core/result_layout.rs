@@ -8,6 +8,7 @@
 use super::copy::copy_;
 use super::error::Result;
 use super::layout::Layout;
+use super::memory_format::dense_strides_in_order;
 use super::tensor::Tensor;
 
 /// Strides of `t` viewed at `shape` (broadcast from the right; broadcast dims stride 0).
@@ -30,44 +31,6 @@ fn broadcast_strides(t: &Tensor, shape: &[i64]) -> Vec<i64> {
         .collect()
 }
 
-/// The dims of `shape`, innermost first, in the order the inputs' strides give: an
-/// insertion sort whose comparison asks each input in turn and skips those that cannot
-/// tell (a stride of 0); equal strides put the smaller dim inside. With no input able to
-/// tell, row-major order stays.
-fn order(shape: &[i64], inputs: &[Vec<i64>]) -> Vec<usize> {
-    let n = shape.len();
-    let mut perm: Vec<usize> = (0..n).rev().collect();
-    let swap = |d0: usize, d1: usize| -> i32 {
-        for strides in inputs {
-            let (s0, s1) = (strides[d0], strides[d1]);
-            if s0 == 0 || s1 == 0 {
-                continue;
-            }
-            if s0 != s1 {
-                return if s0 < s1 { -1 } else { 1 };
-            }
-            if shape[d0] > shape[d1] {
-                return 1;
-            }
-        }
-        0
-    };
-    for i in 1..n {
-        let mut d1 = i;
-        for d0 in (0..i).rev() {
-            match swap(perm[d0], perm[d1]) {
-                c if c > 0 => {
-                    perm.swap(d0, d1);
-                    d1 = d0;
-                }
-                c if c < 0 => break,
-                _ => {}
-            }
-        }
-    }
-    perm
-}
-
 /// `out` (a fresh row-major result of an elementwise op on `inputs`) in the layout PyTorch
 /// gives that result: unchanged when that layout is row-major.
 pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
@@ -79,15 +42,9 @@ pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
         .iter()
         .map(|t| broadcast_strides(t, &shape))
         .collect();
-    let perm = order(&shape, &strides);
-    if perm.iter().copied().eq((0..shape.len()).rev()) {
+    let dense = dense_strides_in_order(&shape, &strides);
+    if dense == out.strides() {
         return Ok(out);
-    }
-    let mut dense = vec![0i64; shape.len()];
-    let mut step = 1i64;
-    for &d in &perm {
-        dense[d] = step;
-        step = step.saturating_mul(shape[d].max(1));
     }
     let target = Tensor::zeros(shape.clone(), out.dtype())?;
     target.set_layout(Layout {
@@ -101,7 +58,7 @@ pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
 
 #[cfg(test)]
 mod tests {
-    use super::order;
+    use crate::core::memory_format::order;
 
     #[test]
     fn the_first_input_that_can_tell_decides() {

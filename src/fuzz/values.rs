@@ -119,6 +119,15 @@ pub fn of(ty: Ty, rng: &mut Rng, tensors: &[&str], wild: bool) -> String {
         Ty::IntList => int_list(rng, wild),
         Ty::DType => rng.pick(DTYPES).to_string(),
         Ty::Str => rng.pick(STRINGS).to_string(),
+        Ty::MemoryFormat => rng
+            .pick(&[
+                "torch::contiguous_format",
+                "torch::channels_last",
+                "torch::channels_last_3d",
+                "torch::preserve_format",
+            ])
+            .to_string(),
+        Ty::Layout => "torch::strided".into(),
         Ty::Any => any(rng, tensors, wild),
     }
 }

@@ -47,6 +47,7 @@ pub fn new_engine() -> Engine {
     super::caught::register(&mut engine);
     super::exit::register(&mut engine);
     values_api::register(&mut engine);
+    super::formats::register(&mut engine);
     complex_api::register(&mut engine);
     return_types::register(&mut engine);
     super::grad_fn::register(&mut engine);
@@ -56,6 +57,7 @@ pub fn new_engine() -> Engine {
     tensor::meta::register_properties(&mut engine);
     let mut torch = Module::new();
     torch_module::register_constants(&mut torch);
+    super::formats::register_constants(&mut torch);
     {
         let mut r = Registry {
             engine: &mut engine,

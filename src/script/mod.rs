@@ -11,6 +11,7 @@ pub mod errors;
 pub mod exit;
 pub mod explain_api;
 pub mod files;
+pub mod formats;
 pub mod grad_fn;
 pub mod grad_hook;
 pub mod hidden;

@@ -1,4 +1,4 @@
-//! Where a result is put: the `device=` and `pin_memory=` keywords, read the same way for
+//! Where a result is put: the `device=`, `pin_memory=` and `layout=` keywords, read the same way for
 //! every op that declares them (factories, `*_like`, `new_*`, `to`), before the op's body
 //! runs. tensh has one device, the CPU: `"cpu"`, `"cpu:1"` and `torch.device` values are
 //! accepted; CUDA (and pinned memory, which needs it) raise what PyTorch raises on a machine
@@ -40,8 +40,10 @@ const DEVICE_TYPES: &[&str] = &[
     "privateuseone",
 ];
 
-/// Reads `device=` and `pin_memory=` of a call to `op` (the name in its messages).
+/// Reads `device=`, `pin_memory=` and `layout=` of a call to `op` (the name in its
+/// messages).
 pub fn check(op: &str, a: &Args) -> RhaiResult<()> {
+    super::formats::check_layout(op, a)?;
     if let Some(d) = a.kw("device") {
         device(op, d)?;
     }

@@ -121,7 +121,7 @@ fn randint(a: &Args, like: Option<&Tensor>) -> RhaiResult<Dynamic> {
         .or(like.map(|t| t.dtype()))
         .unwrap_or(DType::Int64);
     let t = match like {
-        Some(x) => super::torch_module::empty_like(x, dtype)?,
+        Some(x) => super::torch_module::empty_like("randint_like", x, a)?,
         None => new_tensor(&sizes, dtype)?,
     };
     ops::random_from_to_(&t, low, high).rhai()?;
@@ -245,13 +245,13 @@ pub fn register(r: &mut Registry) {
     });
     r.function("rand_like", 1, |a| {
         let x = a.tensor(0, "input", "rand_like")?;
-        let t = super::torch_module::empty_like(&x, a.dtype()?.unwrap_or(x.dtype()))?;
+        let t = super::torch_module::empty_like("rand_like", &x, &a)?;
         ops::uniform_(&t, 0.0, 1.0).rhai()?;
         finish(t, &a)
     });
     r.function("randn_like", 1, |a| {
         let x = a.tensor(0, "input", "randn_like")?;
-        let t = super::torch_module::empty_like(&x, a.dtype()?.unwrap_or(x.dtype()))?;
+        let t = super::torch_module::empty_like("randn_like", &x, &a)?;
         ops::normal_(&t, 0.0, 1.0).rhai()?;
         finish(t, &a)
     });

@@ -54,7 +54,7 @@ fn checked_by(
 /// `placement` reads for every op alike.
 fn placed(declared: Option<&'static signature::Declaration>) -> Option<&'static str> {
     let d = declared?;
-    (d.declares("device") || d.declares("pin_memory"))
+    (d.declares("device") || d.declares("pin_memory") || d.declares("layout"))
         .then(|| d.name.rsplit("::").next().unwrap_or(d.name))
 }
 

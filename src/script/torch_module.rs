@@ -6,6 +6,7 @@ use rhai::{Dynamic, FLOAT, Module};
 use super::args::Args;
 use super::convert::{to_data, to_dtype, to_float, to_int, to_int_list, to_scalar};
 use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use super::formats;
 use super::registry::Registry;
 use super::storage::buffers::{BufferKind, PyBuffer};
 use super::values::PyComplex;
@@ -14,6 +15,7 @@ use crate::core::creation::{self, scalar_dtype};
 use crate::core::defaults::{default_dtype, set_default_dtype};
 use crate::core::dtype::{ALL_DTYPES, DTYPE_ALIASES};
 use crate::core::error::TorchError;
+use crate::core::memory_format::MemoryFormat;
 use crate::core::promotion::{Operand, promote_types, result_type};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
@@ -29,6 +31,14 @@ fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
         )));
     }
     let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+    if name == "empty" {
+        let format = formats::memory_format(name, a, MemoryFormat::Contiguous)?;
+        if format != MemoryFormat::Contiguous {
+            crate::core::memory::alloc::check_sizes(&sizes).rhai()?;
+            let strides = format.strides(&sizes).rhai()?;
+            return finish(creation::empty_strided(&sizes, &strides, dtype).rhai()?, a);
+        }
+    }
     finish(creation::full(&sizes, value, dtype).rhai()?, a)
 }
 
@@ -39,20 +49,19 @@ fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
         Some(v) => v,
         None => a.scalar(1, "fill_value", name)?,
     };
-    let t = empty_like(&x, a.dtype()?.unwrap_or(x.dtype()))?;
+    let t = empty_like(name, &x, a)?;
     copy::fill_(&t, value).rhai()?;
     finish(t, a)
 }
 
-/// A new zeroed tensor shaped like `x` for the `*_like` factories: with `x`'s strides when
-/// `x` is dense (PyTorch's preserve format), else row-major.
-pub fn empty_like(x: &Tensor, dtype: crate::core::dtype::DType) -> RhaiResult<Tensor> {
-    let l = x.layout();
-    if l.is_non_overlapping_and_dense() {
-        creation::empty_strided(&l.sizes, &l.strides, dtype).rhai()
-    } else {
-        creation::full(&l.sizes, Scalar::Int(0), dtype).rhai()
-    }
+/// A new zeroed tensor shaped like `x` for the `*_like` factories of `op`, in the dtype and
+/// `memory_format=` the call gives (by default `x`'s dtype, and PyTorch's preserve format:
+/// `x`'s strides when it is dense, else dense in the order of its strides).
+pub fn empty_like(op: &str, x: &Tensor, a: &Args) -> RhaiResult<Tensor> {
+    let dtype = a.dtype()?.unwrap_or(x.dtype());
+    let format = formats::memory_format(op, a, MemoryFormat::Preserve)?;
+    let l = format.layout_from(&x.layout()).rhai()?;
+    creation::empty_strided(&l.sizes, &l.strides, dtype).rhai()
 }
 
 fn arange(a: &Args) -> RhaiResult<Dynamic> {

@@ -116,6 +116,8 @@ fn accepts(p: &Param, v: &Dynamic) -> Result<bool, Failure> {
         }
         Ty::DType => v.is::<DType>(),
         Ty::Str => v.is_string(),
+        Ty::MemoryFormat => v.is::<crate::core::memory_format::MemoryFormat>(),
+        Ty::Layout => v.is::<crate::script::formats::StridedLayout>(),
         Ty::Any => true,
     })
 }
@@ -143,6 +145,10 @@ fn type_name_of(v: &Dynamic) -> &'static str {
         "torch.Size"
     } else if v.is::<crate::script::values::PyComplex>() {
         "complex"
+    } else if v.is::<crate::core::memory_format::MemoryFormat>() {
+        crate::script::formats::MEMORY_FORMAT_TYPE
+    } else if v.is::<crate::script::formats::StridedLayout>() {
+        crate::script::formats::LAYOUT_TYPE
     } else if v.is_unit() {
         "NoneType"
     } else if v.is_string() {

@@ -396,6 +396,10 @@ pub enum Ty {
     DType,
     /// `str`.
     Str,
+    /// `torch.memory_format`.
+    MemoryFormat,
+    /// `torch.layout`.
+    Layout,
     /// Any other type name: not checked here (the op's body checks it).
     Any,
 }
@@ -411,6 +415,8 @@ impl Ty {
             "tuple of ints" => Ty::IntList,
             "torch.dtype" => Ty::DType,
             "str" => Ty::Str,
+            "torch.memory_format" => Ty::MemoryFormat,
+            "torch.layout" => Ty::Layout,
             _ => Ty::Any,
         }
     }

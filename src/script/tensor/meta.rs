@@ -3,15 +3,17 @@
 
 use rhai::{Dynamic, Engine};
 
-use crate::core::copy::{cast_copy, clone_tensor, contiguous_copy, to_scalars};
+use crate::core::copy::{copy_in_format, to_scalars};
 use crate::core::dtype::DType;
 use crate::core::error::{TorchError, wrap_dim};
+use crate::core::memory_format::MemoryFormat;
 use crate::core::tensor::Tensor;
 use crate::core::views;
 use crate::core::views::dtype::{imag, real};
 use crate::script::args::Args;
 use crate::script::convert::{int_array, scalar_to_dynamic, tensor_to_list, to_dtype};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::formats::memory_format;
 use crate::script::registry::Registry;
 use crate::script::tensor::views::adjoint;
 use crate::script::values::{Device, Size};
@@ -101,25 +103,38 @@ fn to(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
         Some(&c) => c,
         None => a.bool_or(usize::MAX, "copy", false)?,
     };
-    match dtype {
-        Some(d) if d != x.dtype() => t(cast_keeping_layout(x, d).rhai()?),
-        _ if copy => t(clone_tensor(x).rhai()?),
-        _ => t(x.clone()),
-    }
+    let format = memory_format("to", a, MemoryFormat::Preserve)?;
+    convert(x, dtype.unwrap_or(x.dtype()), format, copy)
 }
 
-/// A dtype conversion as `to()` and the cast methods make it: a dense tensor keeps its
-/// strides (PyTorch's `preserve_format`), anything else comes out row-major.
-fn cast_keeping_layout(x: &Tensor, d: DType) -> crate::core::error::Result<Tensor> {
-    crate::core::result_layout::in_inputs_order(cast_copy(x, d)?, &[x])
+/// `to()` and the cast methods: `x` itself when nothing changes (same dtype, no `copy`, and
+/// a format that is `preserve_format` or the one `x`'s strides suggest), else a copy in
+/// `dtype` laid out as `format` asks.
+fn convert(x: &Tensor, d: DType, format: MemoryFormat, copy: bool) -> RhaiResult<Dynamic> {
+    let same_format =
+        format == MemoryFormat::Preserve || MemoryFormat::suggested_by(&x.layout()) == format;
+    if d == x.dtype() && !copy && same_format {
+        return t(x.clone());
+    }
+    t(copy_in_format(x, d, format).rhai()?)
 }
 
-fn cast_method(x: &Tensor, d: DType) -> RhaiResult<Dynamic> {
-    if x.dtype() == d {
-        t(x.clone())
-    } else {
-        t(cast_keeping_layout(x, d).rhai()?)
+/// A cast method (`float()`, `x.type(dtype)`) with its `memory_format=`.
+fn cast_method(x: &Tensor, d: DType, op: &str, a: &Args) -> RhaiResult<Dynamic> {
+    convert(x, d, memory_format(op, a, MemoryFormat::Preserve)?, false)
+}
+
+/// `contiguous(memory_format=...)`: `x` itself when its strides are already that format's,
+/// else a copy in it (`preserve_format` is refused then, as in PyTorch).
+fn contiguous(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    let format = memory_format("contiguous", a, MemoryFormat::Contiguous)?;
+    if format.is_contiguous(&x.layout()) {
+        return t(x.clone());
     }
+    if format == MemoryFormat::Preserve {
+        return Err(crate::script::formats::preserve_unsupported());
+    }
+    t(copy_in_format(x, x.dtype(), format).rhai()?)
 }
 
 /// Registers metadata, conversion and copy methods.
@@ -150,8 +165,12 @@ pub fn register(r: &mut Registry) {
     r.method("element_size", 0, |x, _| {
         Ok(Dynamic::from(x.dtype().itemsize() as i64))
     });
-    r.method("is_contiguous", 0, |x, _| {
-        Ok(Dynamic::from(x.is_contiguous()))
+    r.method("is_contiguous", 0, |x, a| {
+        Ok(Dynamic::from(match a.kw.is_empty() {
+            true => x.is_contiguous(),
+            false => memory_format("is_contiguous", &a, MemoryFormat::Contiguous)?
+                .is_contiguous(&x.layout()),
+        }))
     });
     r.method("data_ptr", 0, |x, _| Ok(Dynamic::from(x.data_ptr() as i64)));
     r.method("untyped_storage", 0, |x, _| Ok(Dynamic::from(x.storage())));
@@ -181,21 +200,18 @@ pub fn register(r: &mut Registry) {
         Ok(scalar_to_dynamic(to_scalars(x).rhai()?[0]))
     });
     r.method("tolist", 0, |x, _| tensor_to_list(x));
-    r.method("contiguous", 0, |x, _| {
-        if x.is_contiguous() {
-            t(x.clone())
-        } else {
-            t(contiguous_copy(x).rhai()?)
-        }
+    r.method("contiguous", 0, |x, a| contiguous(x, &a));
+    r.method_and_function("clone", 0, |x, a| {
+        let format = memory_format("clone", &a, MemoryFormat::Preserve)?;
+        t(copy_in_format(x, x.dtype(), format).rhai()?)
     });
-    r.method_and_function("clone", 0, |x, _| t(clone_tensor(x).rhai()?));
     r.method("to", 3, |x, a| to(x, &a));
     r.method("type", 1, |x, a| match a.get(0, "dtype") {
         None => Ok(Dynamic::from(format!(
             "torch.{}Tensor",
             x.dtype().cpp_name()
         ))),
-        Some(d) => cast_method(x, to_dtype(d)?),
+        Some(d) => cast_method(x, to_dtype(d)?, "type", &a),
     });
     let casts = [
         ("float", DType::Float32),
@@ -213,6 +229,6 @@ pub fn register(r: &mut Registry) {
         ("chalf", DType::Complex32),
     ];
     for (name, d) in casts {
-        r.method(name, 0, move |x, _| cast_method(x, d));
+        r.method(name, 0, move |x, a| cast_method(x, d, name, &a));
     }
 }
