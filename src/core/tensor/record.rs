@@ -151,6 +151,19 @@ pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str) {
     if x.requires_grad() {
         record_views_of_tracked(outs, x, name, true);
     }
+    mark_views(outs, x);
+}
+
+/// Marks `outs` as views of `x`: their base (PyTorch's `_base`) is the root of `x`'s chain
+/// of views, or `x`. Every view op calls this, tracked or not, so `_base`, `_is_view()`
+/// and the refusal of `detach_()` on a view hold for every view; an in-place write through
+/// a view with a tracked value then records `CopySlices` on the base, as in PyTorch.
+#[inline]
+pub fn mark_views(outs: &[Tensor], x: &Tensor) {
+    let base = x.with(|i| i.grad.base.clone()).unwrap_or_else(|| x.clone());
+    for out in outs {
+        out.with_grad_mut(|g| g.base = Some(base.clone()));
+    }
 }
 
 fn record_views_of_tracked(outs: &[Tensor], x: &Tensor, name: &str, multi_output: bool) {
@@ -162,20 +175,17 @@ fn record_views_of_tracked(outs: &[Tensor], x: &Tensor, name: &str, multi_output
         multi_output,
     };
     let refs: Vec<&Tensor> = outs.iter().collect();
-    if record(&refs, name, &[x], op) {
-        let base = x.with(|i| i.grad.base.clone()).unwrap_or_else(|| x.clone());
-        for out in outs {
-            out.with_grad_mut(|g| g.base = Some(base.clone()));
-        }
-    }
+    record(&refs, name, &[x], op);
 }
 
 /// Records `out`, a view of `x`'s storage.
 #[inline]
 pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
+    let out = std::slice::from_ref(out);
     if x.requires_grad() {
-        record_views_of_tracked(std::slice::from_ref(out), x, name, false);
+        record_views_of_tracked(out, x, name, false);
     }
+    mark_views(out, x);
 }
 
 /// Records an in-place op that wrote into `t` (`name`, PyTorch's node; `op`, its formula

@@ -15,6 +15,7 @@ pub fn conj(t: &Tensor) -> Tensor {
     }
     let out = t.conj_view();
     record(&[&out], "ConjBackward0", &[t], BackwardOp::Conj);
+    crate::core::tensor::record::mark_views(std::slice::from_ref(&out), t);
     out
 }
 

@@ -571,7 +571,8 @@ pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
         return reshape(t, &[1]);
     }
     if s == e {
-        return derived(t, l, "ViewBackward0");
+        // Nothing to merge: PyTorch returns the tensor itself, not a view of it.
+        return Ok(t.clone());
     }
     let mut shape = l.sizes[..s].to_vec();
     shape.push(l.sizes[s..=e].iter().product());

@@ -68,6 +68,10 @@ pub fn register_properties(engine: &mut Engine) {
     engine.register_get("data", |x: &mut Tensor| x.alias(x.layout()));
     engine.register_get("requires_grad", |x: &mut Tensor| x.requires_grad());
     engine.register_get("is_leaf", |x: &mut Tensor| x.grad_state().grad_fn.is_none());
+    engine.register_get("_base", |x: &mut Tensor| {
+        x.with(|i| i.grad.base.clone())
+            .map_or(Dynamic::UNIT, Dynamic::from)
+    });
     engine.register_get("grad", |x: &mut Tensor| match x.grad_state().grad {
         Some(g) => Dynamic::from(g),
         None => Dynamic::UNIT,
@@ -184,6 +188,14 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(x.dtype().is_signed()))
     });
     r.method("get_device", 0, |_, _| Ok(Dynamic::from(-1_i64)));
+    r.method("is_set_to", 1, |x, a| {
+        let other = a.tensor(0, "tensor", "is_set_to")?;
+        let same = x.storage().is_same(&other.storage()) && x.layout() == other.layout();
+        Ok(Dynamic::from(same))
+    });
+    r.method("_is_view", 0, |x, _| {
+        Ok(Dynamic::from(x.with(|i| i.grad.base.is_some())))
+    });
     r.method("len", 0, |x, _| {
         if x.ndim() == 0 {
             return Err(crate::script::errors::type_error("len() of a 0-d tensor"));

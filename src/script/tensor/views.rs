@@ -263,8 +263,7 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("detach", 0, |x, _| t(x.alias(x.layout())));
     // `x.detach_()`: the tensor itself leaves the graph (a leaf that needs no gradient).
-    // PyTorch refuses it on views; tensh knows a tensor is a view when autograd recorded
-    // it as one (a view of a tensor that requires grad).
+    // PyTorch refuses it on views (every view op marks its result with its base).
     r.method("detach_", 0, |x, _| {
         if x.grad_state().base.is_some() {
             return Err(crate::script::errors::to_rhai(crate::core::error::TorchError::runtime(
