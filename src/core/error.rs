@@ -47,6 +47,8 @@ pub enum ErrorKind {
     IsADirectory,
     /// `OSError`: any other failure of the operating system.
     Os,
+    /// `ModuleNotFoundError`: a dotted name whose module Python cannot import.
+    ModuleNotFound,
 }
 
 impl ErrorKind {
@@ -73,6 +75,7 @@ impl ErrorKind {
             ErrorKind::Safetensor => "SafetensorError",
             ErrorKind::Permission => "PermissionError",
             ErrorKind::IsADirectory => "IsADirectoryError",
+            ErrorKind::ModuleNotFound => "ModuleNotFoundError",
             ErrorKind::Os => "OSError",
         }
     }

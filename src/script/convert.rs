@@ -28,6 +28,8 @@ pub fn py_type_name(v: &Dynamic) -> String {
         "NoneType".into()
     } else if v.is_string() {
         "str".into()
+    } else if v.is::<crate::core::dtype::DType>() {
+        "torch.dtype".into()
     } else {
         v.type_name()
             .rsplit("::")

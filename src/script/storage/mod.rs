@@ -4,5 +4,6 @@
 
 pub mod buffers;
 pub mod index;
+pub mod type_conversion;
 pub mod typed;
 pub mod untyped;

@@ -282,9 +282,9 @@ pub fn register(r: &mut Registry) {
     m(engine, "untyped", 0, |t, _| {
         Ok(Dynamic::from(t.storage.clone()))
     });
-    m(engine, "type", 0, |t, a| {
-        crate::script::storage::untyped::refuse_type_conversion(&a)?;
-        Ok(Dynamic::from(class_name(t.dtype)))
+    m(engine, "type", 0, |t, a| match a.get(0, "dtype") {
+        None => Ok(Dynamic::from(class_name(t.dtype))),
+        Some(target) => super::type_conversion::convert(&t.storage, target),
     });
     m(engine, "pickle_storage_type", 0, |t, _| {
         Ok(Dynamic::from(
@@ -354,6 +354,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(t.clone()))
     });
     engine.register_get("is_sparse", |_: &mut TypedStorage| false);
+    engine.register_get("_untyped_storage", |t: &mut TypedStorage| t.storage.clone());
     for (name, dtype) in STORAGE_CASTS {
         registration::method::<TypedStorage>(engine, name, 0, move |t, _| {
             warn_deprecated();

@@ -37,24 +37,6 @@ fn new_storage(a: &Args) -> RhaiResult<Storage> {
     }
 }
 
-/// `storage.type(dtype)`: PyTorch converts to the named storage type; tensh does not, and
-/// says so (a value other than a string fails in PyTorch's own words).
-pub fn refuse_type_conversion(a: &Args) -> RhaiResult<()> {
-    let Some(v) = a.get(0, "dtype") else {
-        return Ok(());
-    };
-    Err(to_rhai(if v.is_string() {
-        TorchError::not_implemented(
-            "tensh does not convert storages with type(dtype); use a cast method such as float()",
-        )
-    } else {
-        TorchError::attribute(format!(
-            "'{}' object has no attribute 'is_sparse'",
-            crate::script::convert::py_type_name(v)
-        ))
-    }))
-}
-
 /// Registers the `UntypedStorage` type, constructor and methods.
 pub fn register(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
@@ -199,12 +181,13 @@ pub fn register_files_and_sharing(r: &mut Registry) {
         crate::core::memory::mapped::share_memory(s).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
-    registration::method::<Storage>(engine, "type", 0, |_, a| {
-        refuse_type_conversion(&a)?;
-        Ok(Dynamic::from("torch.storage.UntypedStorage".to_string()))
+    registration::method::<Storage>(engine, "type", 0, |s, a| match a.get(0, "dtype") {
+        None => Ok(Dynamic::from("torch.storage.UntypedStorage".to_string())),
+        Some(target) => super::type_conversion::convert(s, target),
     });
     registration::method::<Storage>(engine, "is_pinned", 0, |_, _| Ok(Dynamic::from(false)));
     engine.register_get("is_sparse", |_: &mut Storage| false);
+    engine.register_get("is_sparse_csr", |_: &mut Storage| false);
     registration::method::<Storage>(engine, "cpu", 0, |s, _| Ok(Dynamic::from(s.clone())));
     registration::method::<Storage>(engine, "untyped", 0, |s, _| Ok(Dynamic::from(s.clone())));
     registration::method::<Storage>(engine, "get_device", 0, |_, _| Ok(Dynamic::UNIT));
