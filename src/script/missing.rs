@@ -157,6 +157,9 @@ pub fn on_missing(
             declared.check(&given)?;
             return Ok(None);
         }
+        if let Some(unbuilt) = super::pytorch_names::not_built(owner, name) {
+            return Err(to_rhai(unbuilt));
+        }
         return Err(error(
             ErrorKind::Attribute,
             format!("'{py_type}' object has no attribute '{name}'"),

@@ -21,6 +21,7 @@ pub mod limits;
 pub mod missing;
 pub mod output;
 pub mod placement;
+pub mod pytorch_names;
 pub mod random_api;
 pub mod registration;
 pub mod registry;

@@ -73,6 +73,9 @@ impl Failure {
         let text = |key: &str| map.get(key).map(|v| v.to_string());
         let variant = text("error").filter(|v| v.starts_with("Error"))?;
         let message = text("message")?;
+        if variant == "ErrorInFunctionCall" {
+            return Some(Failure::from_display(&message));
+        }
         let detail = [
             "function",
             "property",
@@ -90,6 +93,52 @@ impl Failure {
             detail,
             actual: text("actual").unwrap_or_default(),
         })
+    }
+}
+
+impl Failure {
+    /// The failure whose display starts `message`: Rhai keeps only the text of an error
+    /// raised inside a function or closure (`{inner} (line .., position ..)\nin closure
+    /// call`), so the innermost error's variant and detail are read back from its words.
+    fn from_display(message: &str) -> Failure {
+        let inner = without_position(message.split("\nin ").next().unwrap_or(message).into());
+        const PREFIXES: [(&str, &str); 9] = [
+            ("Function not found: ", "ErrorFunctionNotFound"),
+            ("Variable not found: ", "ErrorVariableNotFound"),
+            ("Property not found: ", "ErrorPropertyNotFound"),
+            ("Indexer unavailable: ", "ErrorIndexingType"),
+            ("Invalid index: ", "ErrorIndexNotFound"),
+            ("Module not found: ", "ErrorModuleNotFound"),
+            ("Unknown property ", "ErrorDotExpr"),
+            ("No writable property ", "ErrorDotExpr"),
+            ("Stack overflow", "ErrorStackOverflow"),
+        ];
+        let found = PREFIXES
+            .iter()
+            .find(|(prefix, _)| inner.starts_with(prefix));
+        let (variant, detail) = match found {
+            Some((_, variant @ "ErrorDotExpr")) => (*variant, String::new()),
+            Some((prefix, variant)) => (*variant, inner[prefix.len()..].to_string()),
+            None if inner.starts_with("Division by zero")
+                || inner.starts_with("Modulo division by zero") =>
+            {
+                ("ErrorArithmetic", String::new())
+            }
+            None if inner.starts_with("Array index ") => ("ErrorArrayBounds", String::new()),
+            None if inner.starts_with("String index ") => ("ErrorStringBounds", String::new()),
+            None => ("ErrorInFunctionCall", String::new()),
+        };
+        let message = if variant == "ErrorInFunctionCall" {
+            without_position(message.to_string())
+        } else {
+            inner
+        };
+        Failure {
+            variant: variant.to_string(),
+            message,
+            detail,
+            actual: String::new(),
+        }
     }
 }
 
@@ -235,6 +284,9 @@ fn function_not_found(signature: &str, names: &Names) -> String {
     if let Some((module, function)) = name.rsplit_once("::") {
         if !names.module_has(module, function) {
             let module = module.replace("::", ".");
+            if let Some(unbuilt) = super::pytorch_names::not_built(&module, function) {
+                return format!("NotImplementedError: {}", unbuilt.message);
+            }
             return format!("AttributeError: module '{module}' has no attribute '{function}'");
         }
         return format!(
@@ -257,6 +309,9 @@ fn property_error(text: &str) -> String {
     let quoted: Vec<&str> = text.split('\'').skip(1).step_by(2).collect();
     match (text.starts_with("No writable property"), quoted.as_slice()) {
         (false, [prop, ty, ..]) => {
+            if let Some(unbuilt) = super::pytorch_names::not_built(ty.trim(), prop) {
+                return format!("NotImplementedError: {}", unbuilt.message);
+            }
             format!(
                 "AttributeError: '{}' object has no attribute '{prop}'",
                 python_type(ty)
@@ -397,5 +452,21 @@ mod tests {
         user.insert("error".into(), "mine".into());
         user.insert("message".into(), "x".into());
         assert!(Failure::from_caught(&user).is_none());
+    }
+
+    #[test]
+    fn errors_caught_from_inside_a_closure_are_read_back_from_their_words() {
+        let mut m = Map::new();
+        m.insert("error".into(), "ErrorInFunctionCall".into());
+        m.insert(
+            "message".into(),
+            "Function not found: torch::nope (i64) (line 1, position 4)\nin closure call".into(),
+        );
+        let f = Failure::from_caught(&m).expect("a Rhai error map");
+        assert_eq!(f.variant, "ErrorFunctionNotFound");
+        assert_eq!(f.detail, "torch::nope (i64)");
+        m.insert("message".into(), "Something new\nin closure call".into());
+        let f = Failure::from_caught(&m).expect("a Rhai error map");
+        assert_eq!(f.variant, "ErrorInFunctionCall");
     }
 }

@@ -1,0 +1,61 @@
+//! The public names PyTorch has on the types tensh models (`pytorch_names.txt`, written by
+//! `tools/pytorch_names.py` from real PyTorch). A name a script asks for that tensh lacks
+//! is either one PyTorch has too, which tensh has not built and says so
+//! (`NotImplementedError`), or one PyTorch lacks as well, which keeps Python's
+//! `AttributeError`.
+
+use crate::core::error::TorchError;
+
+/// `Owner.name` lines, sorted by byte order (the invariant `contains` searches on).
+const NAMES: &str = include_str!("pytorch_names.txt");
+
+/// Whether PyTorch has `owner.name` (`owner` is `Tensor`, `UntypedStorage`,
+/// `TypedStorage` or `torch`).
+pub fn contains(owner: &str, name: &str) -> bool {
+    let lines: Vec<&str> = NAMES.lines().collect();
+    lines
+        .binary_search_by(|line| {
+            let (o, n) = line.split_once('.').unwrap_or((line, ""));
+            o.cmp(owner).then_with(|| n.cmp(name))
+        })
+        .is_ok()
+}
+
+/// The error for `owner.name` when PyTorch has it and tensh does not.
+pub fn not_built(owner: &str, name: &str) -> Option<TorchError> {
+    contains(owner, name).then(|| {
+        TorchError::not_implemented(format!(
+            "tensh does not implement {owner}.{name} yet (PyTorch has it)"
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_is_sorted_so_it_can_be_searched() {
+        let lines: Vec<&str> = NAMES.lines().collect();
+        let keys: Vec<(&str, &str)> = lines
+            .iter()
+            .map(|l| l.split_once('.').unwrap_or((l, "")))
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn knows_pytorch_names_and_only_those() {
+        assert!(contains("Tensor", "sort"));
+        assert!(contains("torch", "meshgrid"));
+        assert!(contains("UntypedStorage", "nbytes"));
+        assert!(!contains("Tensor", "frobnicate"));
+        assert!(!contains("torch", "sort_"));
+        assert!(not_built("Tensor", "frobnicate").is_none());
+        let e = not_built("Tensor", "sort").map(|e| e.message);
+        assert_eq!(
+            e.as_deref(),
+            Some("tensh does not implement Tensor.sort yet (PyTorch has it)")
+        );
+    }
+}

@@ -1,0 +1,24 @@
+"""Prints the public names PyTorch has on the types tensh models, one `Owner.name` per line,
+sorted, for src/script/pytorch_names.txt. tensh reads that list to tell a name it has not
+built (NotImplementedError, saying so) from a name PyTorch does not have either
+(AttributeError, as Python says). Run it with the oracle:
+
+    ../shared/conformance/oracle run tools/pytorch_names.py > src/script/pytorch_names.txt
+"""
+import torch
+
+owners = {
+    "Tensor": torch.Tensor,
+    "UntypedStorage": torch.UntypedStorage,
+    "TypedStorage": torch.TypedStorage,
+}
+names = set()
+for owner, cls in owners.items():
+    names.update(f"{owner}.{n}" for n in dir(cls) if not n.startswith("_"))
+for n in dir(torch):
+    value = getattr(torch, n)
+    if not n.startswith("_") and callable(value) and not isinstance(value, type):
+        names.add(f"torch.{n}")
+# Byte order, as Rust's `str` comparison sorts, so tensh can search the list.
+for line in sorted(names, key=lambda s: s.encode()):
+    print(line)
