@@ -73,10 +73,10 @@ fn tab_completes_torch_functions_and_tensor_methods() {
     p.expect(">>> ").unwrap();
     p.send_line("let m = torch::ones(2, 3);").unwrap();
     p.expect(">>> ").unwrap();
-    // `.tra` has one completion, `transpose(`.
-    p.send("m.tra").unwrap();
+    // `.permu` has one completion, `permute(`.
+    p.send("m.permu").unwrap();
     p.send(ControlCode::HorizontalTabulation).unwrap();
-    p.send("0, 1).shape\r").unwrap();
+    p.send("1, 0).shape\r").unwrap();
     p.expect("torch.Size([3, 2])").unwrap();
 }
 

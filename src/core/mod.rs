@@ -37,6 +37,7 @@ pub mod scan;
 pub mod strided;
 pub mod tensor;
 pub mod triangle;
+pub mod unary;
 pub mod unbuilt_kernels;
 pub mod views;
 pub mod why;

@@ -1,94 +1,18 @@
-//! Elementwise math beyond `+ - * /`: unary functions (abs, sqrt, exp, log, sin, cos), pow,
-//! remainder, floor and truncating division, clamp, where, isclose. Each follows PyTorch's
-//! dtype rule (integers go to the default float for transcendental functions, Python numbers
-//! are wrapped numbers in promotion) and its messages.
+//! Elementwise math beyond `+ - * /`: pow,
+//! remainder, floor and truncating division, clamp, where, isclose (the functions of one
+//! argument are in `unary`). Each follows PyTorch's dtype rule (Python numbers are wrapped
+//! numbers in promotion) and its messages.
 
 use super::creation::from_scalars;
-use super::defaults::default_dtype;
 use super::dtype::{DType, Kind};
 use super::error::{Result, TorchError};
-use super::ops::{Arg, cast, operand, shape, values};
+use super::ops::{Arg, operand, shape, values};
 use super::promotion::result_type;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::views::broadcast_shapes;
 
-/// A one-argument function.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum Unary {
-    Abs,
-    Sqrt,
-    Exp,
-    Log,
-    Sin,
-    Cos,
-}
-
-/// `t.abs()`, `t.sqrt()`, ...
-pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
-    super::result_layout::in_inputs_order(unary_row_major(t, f)?, &[t])
-}
-
-fn unary_row_major(t: &Tensor, f: Unary) -> Result<Tensor> {
-    let d = t.dtype();
-    if f == Unary::Abs {
-        super::unbuilt_kernels::require_kernel("abs_cpu", d)?;
-        if d == DType::Bool {
-            return Err(TorchError::not_implemented(
-                "\"abs_cpu\" not implemented for 'Bool'",
-            ));
-        }
-        let out = match d {
-            DType::Complex64 => DType::Float32,
-            DType::Complex128 => DType::Float64,
-            DType::Complex32 => DType::Float16,
-            other => other,
-        };
-        let vals = super::copy::to_scalars(t)?;
-        let res: Vec<Scalar> = vals
-            .into_iter()
-            .map(|v| match v {
-                Scalar::Complex(c) => Scalar::Float(c.norm()),
-                Scalar::Float(x) => Scalar::Float(x.abs()),
-                Scalar::Int(i) => Scalar::Int(i.wrapping_abs()),
-                other => other,
-            })
-            .collect();
-        return from_scalars(&res, t.sizes(), out);
-    }
-    let out = if d.is_integral() { default_dtype() } else { d };
-    let vals = values(&Arg::Tensor(t.clone()), &t.sizes(), out)?;
-    let res: Vec<Scalar> = vals
-        .into_iter()
-        .map(|v| match v {
-            Scalar::Complex(c) => Scalar::Complex(match f {
-                Unary::Sqrt => c.sqrt(),
-                Unary::Exp => c.exp(),
-                Unary::Log => c.ln(),
-                Unary::Sin => c.sin(),
-                Unary::Cos => c.cos(),
-                Unary::Abs => c,
-            }),
-            other => {
-                let x = other.to_f64();
-                // Computed in f64, then rounded to the output's precision.
-                cast(
-                    out,
-                    Scalar::Float(match f {
-                        Unary::Sqrt => x.sqrt(),
-                        Unary::Exp => x.exp(),
-                        Unary::Log => x.ln(),
-                        Unary::Sin => x.sin(),
-                        Unary::Cos => x.cos(),
-                        Unary::Abs => x.abs(),
-                    }),
-                )
-            }
-        })
-        .collect();
-    from_scalars(&res, t.sizes(), out)
-}
+pub use super::unary::{Unary, unary};
 
 /// Computes `f(a, b)` elementwise in `compute` (after broadcasting and casting), giving a
 /// tensor of `out`.

@@ -10,12 +10,6 @@ use crate::core::tensor::record::{record_copy, record_without_formula};
 /// PyTorch's node name for an op tensh records without a formula.
 fn unsupported_node(method: &str, input: &Tensor, had_args: bool) -> Option<&'static str> {
     Some(match method {
-        "exp" => "ExpBackward0",
-        "abs" => "AbsBackward0",
-        "sqrt" => "SqrtBackward0",
-        "log" => "LogBackward0",
-        "sin" => "SinBackward0",
-        "cos" => "CosBackward0",
         "prod" if had_args => "ProdBackward1",
         "prod" => "ProdBackward0",
         "max" => "MaxBackward1",
@@ -50,7 +44,7 @@ pub fn track(method: &str, input: &Tensor, had_args: bool, out: &Tensor) {
     }
     match method {
         "clone" | "contiguous" => record_copy(out, input, "CloneBackward0"),
-        "to" | "float" | "double" | "half" | "bfloat16" | "type" => {
+        "to" | "float" | "double" | "half" | "bfloat16" | "type" | "type_as" => {
             record_copy(out, input, "ToCopyBackward0")
         }
         _ => {

@@ -154,29 +154,38 @@ pub struct Names<'a> {
 }
 
 thread_local! {
-    /// `module::name` of every function in a registered module (computed on first use).
-    static MODULE_FUNCTIONS: std::cell::OnceCell<HashSet<String>> =
+    /// The name of every registered function: `module::name` in a module, `name` for a
+    /// global one (computed on first use).
+    static FUNCTIONS: std::cell::OnceCell<HashSet<String>> =
         const { std::cell::OnceCell::new() };
 }
 
 impl Names<'_> {
-    fn module_has(&self, module: &str, name: &str) -> bool {
-        MODULE_FUNCTIONS.with(|set| {
+    /// Whether a function `name` is registered (`module::name` for one in a module).
+    fn has_function(&self, name: &str) -> bool {
+        FUNCTIONS.with(|set| {
             set.get_or_init(|| {
                 self.engine
                     .collect_fn_metadata(
                         None,
                         |info| {
-                            (!info.namespace.is_empty())
-                                .then(|| format!("{}::{}", info.namespace, info.metadata.name))
+                            Some(if info.namespace.is_empty() {
+                                info.metadata.name.to_string()
+                            } else {
+                                format!("{}::{}", info.namespace, info.metadata.name)
+                            })
                         },
                         true,
                     )
                     .into_iter()
                     .collect()
             })
-            .contains(&format!("{module}::{name}"))
+            .contains(name)
         })
+    }
+
+    fn module_has(&self, module: &str, name: &str) -> bool {
+        self.has_function(&format!("{module}::{name}"))
     }
 }
 
@@ -305,11 +314,18 @@ fn function_not_found(signature: &str, names: &Names) -> String {
 
 /// `Unknown property 'foo' - a getter is not registered for type 'Tensor'` (and the
 /// setter's form) as Python's `AttributeError`.
-fn property_error(text: &str) -> String {
+fn property_error(text: &str, names: &Names) -> String {
     let quoted: Vec<&str> = text.split('\'').skip(1).step_by(2).collect();
     match (text.starts_with("No writable property"), quoted.as_slice()) {
         (false, [prop, ty, ..]) => {
-            if let Some(unbuilt) = super::pytorch_names::not_built(ty.trim(), prop) {
+            let ty = ty.trim();
+            if super::pytorch_names::contains(ty, prop) && names.has_function(prop) {
+                return format!(
+                    "NotImplementedError: {ty}.{prop} is a method: tensh calls it (x.{prop}(...)) \
+                     but cannot take it as a value"
+                );
+            }
+            if let Some(unbuilt) = super::pytorch_names::not_built(ty, prop) {
                 return format!("NotImplementedError: {}", unbuilt.message);
             }
             format!(
@@ -335,7 +351,7 @@ pub fn python_words(failure: &Failure, names: &Names) -> String {
     } = failure;
     match variant.as_str() {
         "ErrorFunctionNotFound" => function_not_found(detail, names),
-        "ErrorDotExpr" => property_error(if detail.is_empty() { message } else { detail }),
+        "ErrorDotExpr" => property_error(if detail.is_empty() { message } else { detail }, names),
         "ErrorPropertyNotFound" => format!("AttributeError: object has no attribute '{detail}'"),
         "ErrorVariableNotFound" => format!("NameError: name '{detail}' is not defined"),
         "ErrorUnboundThis" => "NameError: name 'this' is not defined".into(),
@@ -435,9 +451,29 @@ mod tests {
 
     #[test]
     fn properties_are_attribute_errors() {
+        let mut engine = Engine::new();
+        engine.register_fn("sort", |x: i64| x);
+        let names = Names {
+            engine: &engine,
+            script_params: Box::new(|_| None),
+        };
+        let getter = |p: &str| {
+            let text =
+                format!("Unknown property '{p}' - a getter is not registered for type 'Tensor'");
+            property_error(&text, &names)
+        };
         assert_eq!(
-            property_error("Unknown property 'foo' - a getter is not registered for type 'Tensor'"),
+            getter("foo"),
             "AttributeError: 'Tensor' object has no attribute 'foo'"
+        );
+        assert_eq!(
+            getter("argsort"),
+            "NotImplementedError: tensh does not implement Tensor.argsort yet (PyTorch has it)"
+        );
+        assert_eq!(
+            getter("sort"),
+            "NotImplementedError: Tensor.sort is a method: tensh calls it (x.sort(...)) but \
+             cannot take it as a value"
         );
     }
 

@@ -43,6 +43,10 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
     Ok(match op {
         BackwardOp::Arith { op, a, b } => arith_grads(*op, a, b, g)?,
         BackwardOp::Neg => vec![Some(binary(BinaryOp::Mul, &t(g), &number(-1))?)],
+        BackwardOp::Scaled { factor, .. } => {
+            let grad = binary(BinaryOp::Mul, &t(g), &t(factor))?;
+            vec![Some(cast_grad(&grad, factor.dtype())?)]
+        }
         BackwardOp::Pow { input, exponent } => {
             let e = *exponent;
             let powered =

@@ -90,6 +90,16 @@ pub enum BackwardOp {
     },
     /// `-x`.
     Neg,
+    /// A function of one argument (`exp`, `sin`, `floor`, ...): the input's gradient is the
+    /// output's times `factor`, computed with the output (the function's derivative, its
+    /// conjugate for complex inputs).
+    Scaled {
+        /// The factor, shaped and typed as the input.
+        factor: Tensor,
+        /// Whether the factor depends on the values (PyTorch saves them then, so a second
+        /// backward without `retain_graph` is refused).
+        saves: bool,
+    },
     /// `x ** exponent` for a number exponent.
     Pow {
         /// The base, detached.
@@ -266,6 +276,7 @@ impl BackwardOp {
                 true
             }
             BackwardOp::CopySlices { inner, .. } => inner.saves_values(),
+            BackwardOp::Scaled { saves, .. } => *saves,
             _ => false,
         }
     }

@@ -135,6 +135,18 @@ pub fn record_mean(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool
     record_reduction(out, x, dims, keepdim, true);
 }
 
+/// Records `out = f(x)` for a function of one argument whose gradient is the output's
+/// times `factor` (`None`: tensh has no formula, and backward through it raises).
+pub fn record_scaled(out: &Tensor, x: &Tensor, name: &str, factor: Option<Tensor>, saves: bool) {
+    let op = match factor {
+        Some(factor) => BackwardOp::Scaled { factor, saves },
+        None => BackwardOp::Unsupported {
+            op: name.trim_end_matches("Backward0").to_lowercase(),
+        },
+    };
+    record(&[out], name, &[x], op);
+}
+
 /// Records `out`, a copy of `x` (`clone`, a copying `reshape`, a conversion).
 pub fn record_copy(out: &Tensor, x: &Tensor, name: &str) {
     let op = BackwardOp::Copy {

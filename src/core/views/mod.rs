@@ -4,6 +4,7 @@
 
 pub mod conj;
 pub mod dtype;
+pub mod in_place;
 pub mod split;
 
 pub use super::broadcast::{broadcast_layout, broadcast_shapes};
@@ -79,6 +80,26 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             Ok(out)
         }
     }
+}
+
+/// `t.ravel()`: a flat view of `t` when it is contiguous, else a flat view of a
+/// contiguous copy (`CloneBackward0` then `ViewBackward0`, as PyTorch records it).
+pub fn ravel(t: &Tensor) -> Result<Tensor> {
+    if t.layout().is_contiguous() {
+        return view(t, &[-1]);
+    }
+    let c = super::copy::contiguous_copy(t)?;
+    record_copy(&c, t, "CloneBackward0");
+    view(&c, &[-1])
+}
+
+/// `t.narrow_copy(dim, start, length)`: the entries `narrow` would view, in a new
+/// contiguous tensor.
+pub fn narrow_copy(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    let v = narrow(t, dim, start, length)?;
+    let out = super::copy::contiguous_copy(&v)?;
+    record_copy(&out, &v, "NarrowCopyBackward0");
+    Ok(out)
 }
 
 /// `t.expand(sizes)`, where -1 keeps a dimension.
@@ -199,10 +220,15 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
 
 /// `t.t()`: transpose of a matrix; vectors and scalars are returned as views unchanged.
 pub fn t(t: &Tensor) -> Result<Tensor> {
+    t_named(t, "t")
+}
+
+/// `t()` under the op name `op` (`t`, `t_`) that its error for more than 2 dims names.
+pub fn t_named(t: &Tensor, op: &str) -> Result<Tensor> {
     let n = t.ndim();
     if n > 2 {
         return Err(TorchError::runtime(format!(
-            "t() expects a tensor with <= 2 dimensions, but self is {n}D"
+            "{op}() expects a tensor with <= 2 dimensions, but self is {n}D"
         )));
     }
     if n < 2 {

@@ -218,6 +218,10 @@ pub fn register(r: &mut Registry) {
         t(copy_in_format(x, x.dtype(), format).rhai()?)
     });
     r.method("to", 3, |x, a| to(x, &a));
+    r.method("type_as", 1, |x, a| {
+        let other = a.tensor(0, "other", "type_as")?;
+        convert(x, other.dtype(), MemoryFormat::Preserve, false)
+    });
     r.method("type", 1, |x, a| match a.get(0, "dtype") {
         None => Ok(Dynamic::from(format!(
             "torch.{}Tensor",

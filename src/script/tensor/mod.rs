@@ -3,6 +3,7 @@
 //! autograd surface with the recording of ops the core does not record itself.
 
 pub mod autograd;
+pub mod in_place_views;
 pub mod indexing;
 pub mod join;
 pub mod math;
@@ -11,4 +12,5 @@ pub mod mutation;
 pub mod new;
 pub mod pointwise;
 pub mod reduce;
+pub mod unary;
 pub mod views;

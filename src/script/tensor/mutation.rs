@@ -199,7 +199,7 @@ pub fn register(r: &mut Registry) {
         let stride = to_int_list(a.req(1, "stride", "as_strided_")?, "stride")?;
         let layout =
             checked_strided_layout(x, &size, &stride, a.opt_int(2, "storage_offset")?).rhai()?;
-        x.set_layout(layout);
+        crate::core::views::in_place::set_recorded(x, layout, "AsStridedBackward1");
         Ok(Dynamic::from(x.clone()))
     });
     r.method("fill_", 1, |x, a| {

@@ -1,11 +1,11 @@
-//! Elementwise math as methods, `torch` functions and operators: abs, sqrt, exp, log, sin,
-//! cos, pow (`**`), remainder (`%`), floor_divide, maximum/minimum, the bitwise ops (`&`,
+//! Elementwise math as methods, `torch` functions and operators (the functions of one
+//! argument are in `unary`): pow (`**`), remainder (`%`), floor_divide, maximum/minimum, the bitwise ops (`&`,
 //! `|`, `^`, `!` for Python's `~`), clamp, where, isclose, allclose.
 
 use rhai::Dynamic;
 
 use crate::core::ops::Arg;
-use crate::core::pointwise::{self, Bitwise, FloatClass, Rounding, Unary};
+use crate::core::pointwise::{self, Bitwise, FloatClass, Rounding};
 use crate::core::tensor::Tensor;
 use crate::core::tensor::record as autograd;
 use crate::script::args::Args;
@@ -113,18 +113,6 @@ pub fn elementwise_extreme(x: &Tensor, other: &Tensor, max: bool) -> RhaiResult<
 
 /// Registers the functions and operators.
 pub fn register(r: &mut Registry) {
-    for (name, f) in [
-        ("abs", Unary::Abs),
-        ("sqrt", Unary::Sqrt),
-        ("exp", Unary::Exp),
-        ("log", Unary::Log),
-        ("sin", Unary::Sin),
-        ("cos", Unary::Cos),
-    ] {
-        r.method_and_function(name, 0, move |x, _| {
-            Ok(Dynamic::from(pointwise::unary(x, f).rhai()?))
-        });
-    }
     let binaries: [(&str, &str, BinaryFn); 3] = [
         ("**", "pow", pointwise::pow),
         ("%", "remainder", pointwise::remainder),

@@ -144,6 +144,15 @@ pub fn register(r: &mut Registry) {
         );
         t(narrow(x, d, s, l).rhai()?)
     });
+    r.method_and_function("narrow_copy", 3, |x, a| {
+        let (d, s, l) = (
+            a.int(0, "dim", "narrow_copy")?,
+            a.int(1, "start", "narrow_copy")?,
+            a.int(2, "length", "narrow_copy")?,
+        );
+        t(views::narrow_copy(x, d, s, l).rhai()?)
+    });
+    r.method_and_function("ravel", 0, |x, _| t(views::ravel(x).rhai()?));
     r.method_and_function("select", 2, |x, a| {
         t(select(x, a.int(0, "dim", "select")?, a.int(1, "index", "select")?).rhai()?)
     });
