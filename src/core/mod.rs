@@ -38,6 +38,7 @@ pub mod strided;
 pub mod tensor;
 pub mod triangle;
 pub mod unary;
+pub mod unary_math;
 pub mod unbuilt_kernels;
 pub mod views;
 pub mod why;

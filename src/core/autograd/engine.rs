@@ -144,6 +144,9 @@ fn run(root: Edge, seed: Tensor, retain: bool) -> Result<()> {
         if node.released.get() && node.op.saves_values() {
             return Err(TorchError::runtime(FREED));
         }
+        for saved in &node.saved {
+            saved.check()?;
+        }
         let input_grads = apply(&node.op, &grads)?;
         if !retain {
             node.released.set(true);

@@ -43,8 +43,21 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
     Ok(match op {
         BackwardOp::Arith { op, a, b } => arith_grads(*op, a, b, g)?,
         BackwardOp::Neg => vec![Some(binary(BinaryOp::Mul, &t(g), &number(-1))?)],
-        BackwardOp::Scaled { factor, .. } => {
-            let grad = binary(BinaryOp::Mul, &t(g), &t(factor))?;
+        BackwardOp::Scaled { f, saved: None } => {
+            let one = *f == crate::core::unary::Unary::Frac;
+            vec![Some(binary(BinaryOp::Mul, &t(g), &number(i64::from(one)))?)]
+        }
+        BackwardOp::Scaled {
+            f,
+            saved: Some(saved),
+        } => {
+            let Some(factor) = crate::core::unary::gradient_factor(*f, saved)? else {
+                return Err(TorchError::not_implemented(format!(
+                    "tensh has no gradient formula for {}() of a complex tensor yet, so backward() cannot pass through it",
+                    f.name()
+                )));
+            };
+            let grad = binary(BinaryOp::Mul, &t(g), &t(&factor))?;
             vec![Some(cast_grad(&grad, factor.dtype())?)]
         }
         BackwardOp::Pow { input, exponent } => {

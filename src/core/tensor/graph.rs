@@ -91,14 +91,14 @@ pub enum BackwardOp {
     /// `-x`.
     Neg,
     /// A function of one argument (`exp`, `sin`, `floor`, ...): the input's gradient is the
-    /// output's times `factor`, computed with the output (the function's derivative, its
-    /// conjugate for complex inputs).
+    /// output's times the function's derivative (its conjugate for complex inputs),
+    /// computed at backward time from the tensor PyTorch's formula reads.
     Scaled {
-        /// The factor, shaped and typed as the input.
-        factor: Tensor,
-        /// Whether the factor depends on the values (PyTorch saves them then, so a second
-        /// backward without `retain_graph` is refused).
-        saves: bool,
+        /// Which function.
+        f: crate::core::unary_math::Unary,
+        /// The output or input the formula reads (detached); `None` for a constant
+        /// derivative (0 for rounding and `sign`, 1 for `frac`).
+        saved: Option<Tensor>,
     },
     /// `x ** exponent` for a number exponent.
     Pow {
@@ -254,6 +254,8 @@ pub struct Node {
     pub outputs: usize,
     /// Creation order: later nodes run first when several are ready, as in PyTorch.
     pub seq: u64,
+    /// The tensors the formula reads, each with the version it had when saved.
+    pub saved: Vec<super::version::SavedVersion>,
     /// Set once a `backward()` without `retain_graph` has run this node: PyTorch frees what
     /// the node saved then, so running it again is refused (see `BackwardOp::saves_values`).
     pub released: Cell<bool>,
@@ -276,7 +278,7 @@ impl BackwardOp {
                 true
             }
             BackwardOp::CopySlices { inner, .. } => inner.saves_values(),
-            BackwardOp::Scaled { saves, .. } => *saves,
+            BackwardOp::Scaled { saved, .. } => saved.is_some(),
             _ => false,
         }
     }
@@ -325,6 +327,18 @@ pub fn detached(t: &Tensor) -> Tensor {
 /// Records `op` on `outputs` when any of `inputs` requires grad; returns whether it did.
 /// The outputs become non-leaves that require grad, output `i` of the new node.
 pub fn record(outputs: &[&Tensor], name: &str, inputs: &[&Tensor], op: BackwardOp) -> bool {
+    record_saving(outputs, name, inputs, op, Vec::new())
+}
+
+/// `record`, for a formula that reads `saved` tensors: backward refuses once any of them
+/// was written in place after it was saved.
+pub fn record_saving(
+    outputs: &[&Tensor],
+    name: &str,
+    inputs: &[&Tensor],
+    op: BackwardOp,
+    saved: Vec<super::version::SavedVersion>,
+) -> bool {
     let next: Vec<Option<Edge>> = inputs.iter().map(|t| edge_of(t)).collect();
     if next.iter().all(Option::is_none) {
         return false;
@@ -340,6 +354,7 @@ pub fn record(outputs: &[&Tensor], name: &str, inputs: &[&Tensor], op: BackwardO
         next,
         outputs: outputs.len(),
         seq,
+        saved,
         released: Cell::new(false),
     });
     for (i, out) in outputs.iter().enumerate() {

@@ -6,6 +6,7 @@
 
 pub mod graph;
 pub mod record;
+pub mod version;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -38,6 +39,8 @@ pub struct TensorImpl {
     /// PyTorch's conjugate bit (complex dtypes only): the tensor's values are the
     /// conjugates of the stored ones. Readers resolve it; writers store conjugates.
     pub conj: bool,
+    /// In-place writes so far, shared with the tensor's views (`_version`).
+    pub version: version::VersionCounter,
 }
 
 /// A shared handle to a tensor; `clone()` gives another name for the same tensor.
@@ -53,6 +56,7 @@ impl Tensor {
             layout,
             grad: GradState::default(),
             conj: false,
+            version: version::VersionCounter::default(),
         })))
     }
 
@@ -68,8 +72,10 @@ impl Tensor {
     pub fn alias(&self, layout: Layout) -> Tensor {
         let i = self.0.borrow();
         let out = Tensor::from_parts(i.storage.clone(), i.dtype, layout);
-        if i.conj {
-            out.0.borrow_mut().conj = true;
+        {
+            let mut o = out.0.borrow_mut();
+            o.conj = i.conj;
+            o.version = i.version.clone();
         }
         out
     }
@@ -100,7 +106,20 @@ impl Tensor {
 
     /// A view with another dtype and layout over the same storage.
     pub fn alias_as(&self, dtype: DType, layout: Layout) -> Tensor {
-        Tensor::from_parts(self.storage(), dtype, layout)
+        let out = Tensor::from_parts(self.storage(), dtype, layout);
+        out.0.borrow_mut().version = self.version();
+        out
+    }
+
+    /// The version counter, shared with this tensor's views.
+    pub fn version(&self) -> version::VersionCounter {
+        self.0.borrow().version.clone()
+    }
+
+    /// Gives this handle a counter of its own (`.data`: writes through it are not seen
+    /// by autograd's checks, as in PyTorch).
+    pub fn detach_version(&self) {
+        self.0.borrow_mut().version = version::VersionCounter::default();
     }
 
     /// Whether two handles are the same tensor object.

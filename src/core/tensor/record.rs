@@ -3,7 +3,8 @@
 //! formulas that read these records are in `core::autograd`.
 
 use super::Tensor;
-use super::graph::{Arith, BackwardOp, Edge, Saved, detached, record};
+use super::graph::{Arith, BackwardOp, Edge, Saved, detached, record, record_saving};
+use super::version::SavedVersion;
 use crate::core::error::{Result, TorchError};
 use crate::core::layout::Layout;
 
@@ -36,7 +37,33 @@ pub fn record_arith(out: &Tensor, op: Arith, a: &Saved, b: &Saved) {
         a: a.detached(),
         b: b.detached(),
     };
-    record(&[out], name, &inputs, saved);
+    let reads = match op {
+        Arith::Mul => product_reads(ta, tb),
+        // `a / b` reads `b` for both gradients and `a` for `b`'s; a number over a tensor
+        // is a reciprocal times a number in PyTorch, which reads neither operand.
+        Arith::Div if !a_number => {
+            let mut reads: Vec<SavedVersion> = tb.map(SavedVersion::input).into_iter().collect();
+            if tb.is_some_and(Tensor::requires_grad) {
+                reads.extend(ta.map(SavedVersion::input));
+            }
+            reads
+        }
+        _ => Vec::new(),
+    };
+    record_saving(&[out], name, &inputs, saved, reads);
+}
+
+/// What a product's formula reads: each operand, when the other needs a gradient.
+fn product_reads(a: Option<&Tensor>, b: Option<&Tensor>) -> Vec<SavedVersion> {
+    let needs = |t: Option<&Tensor>| t.is_some_and(Tensor::requires_grad);
+    let mut reads = Vec::new();
+    if needs(a) {
+        reads.extend(b.map(SavedVersion::input));
+    }
+    if needs(b) {
+        reads.extend(a.map(SavedVersion::input));
+    }
+    reads
 }
 
 /// Records `t.op_(b)` (`add_`, `+=`, ...) on `t`, which now holds the result. The
@@ -65,7 +92,12 @@ pub fn record_arith_in_place(t: &Tensor, op: Arith, b: &Saved) {
             b: b.detached(),
         },
     };
-    record_in_place(t, name, &others, backward);
+    // `t.mul_(b)` and `t.div_(b)` read `b` for `t`'s gradient.
+    let reads = match (op, tb) {
+        (Arith::Mul | Arith::Div, Some(b)) if t.requires_grad() => vec![SavedVersion::input(b)],
+        _ => Vec::new(),
+    };
+    record_in_place_saving(t, name, &others, backward, reads);
 }
 
 /// Records `out = a.matmul(b)` under PyTorch's node for these ranks.
@@ -88,7 +120,7 @@ pub fn record_matmul(out: &Tensor, a: &Tensor, b: &Tensor) {
         a: detached(a),
         b: detached(b),
     };
-    record(&[out], name, &[a, b], op);
+    record_saving(&[out], name, &[a, b], op, product_reads(Some(a), Some(b)));
 }
 
 /// Records `out = -x`.
@@ -99,11 +131,12 @@ pub fn record_neg(out: &Tensor, x: &Tensor) {
 /// Records `out = x ** exponent` for a number exponent.
 pub fn record_pow(out: &Tensor, x: &Tensor, exponent: f64) {
     let input = detached(x);
-    record(
+    record_saving(
         &[out],
         "PowBackward0",
         &[x],
         BackwardOp::Pow { input, exponent },
+        vec![SavedVersion::input(x)],
     );
 }
 
@@ -135,16 +168,24 @@ pub fn record_mean(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool
     record_reduction(out, x, dims, keepdim, true);
 }
 
-/// Records `out = f(x)` for a function of one argument whose gradient is the output's
-/// times `factor` (`None`: tensh has no formula, and backward through it raises).
-pub fn record_scaled(out: &Tensor, x: &Tensor, name: &str, factor: Option<Tensor>, saves: bool) {
-    let op = match factor {
-        Some(factor) => BackwardOp::Scaled { factor, saves },
-        None => BackwardOp::Unsupported {
-            op: name.trim_end_matches("Backward0").to_lowercase(),
-        },
+/// Records `out = f(x)` for a function of one argument: its formula reads the output or
+/// the input (`Unary::reads_output`), saved with its version, or nothing.
+pub fn record_unary(out: &Tensor, x: &Tensor, f: crate::core::unary_math::Unary) {
+    let (saved, version) = match f.reads_output() {
+        Some(true) => (
+            Some(detached(out)),
+            vec![SavedVersion::output(out, f.node())],
+        ),
+        Some(false) => (Some(detached(x)), vec![SavedVersion::input(x)]),
+        None => (None, Vec::new()),
     };
-    record(&[out], name, &[x], op);
+    record_saving(
+        &[out],
+        f.node(),
+        &[x],
+        BackwardOp::Scaled { f, saved },
+        version,
+    );
 }
 
 /// Records `out`, a copy of `x` (`clone`, a copying `reshape`, a conversion).
@@ -203,7 +244,18 @@ pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
 /// Records an in-place op that wrote into `t` (`name`, PyTorch's node; `op`, its formula
 /// with `t`'s previous values as first input and `others` after).
 pub fn record_in_place(t: &Tensor, name: &str, others: &[&Tensor], op: BackwardOp) {
-    record_write(t, &t.layout(), name, others, op);
+    record_in_place_saving(t, name, others, op, Vec::new());
+}
+
+/// `record_in_place` for a formula that reads `saved` tensors (checked by backward).
+pub fn record_in_place_saving(
+    t: &Tensor,
+    name: &str,
+    others: &[&Tensor],
+    op: BackwardOp,
+    saved: Vec<SavedVersion>,
+) {
+    write_node(t, &t.layout(), name, others, op, saved);
 }
 
 /// Records an in-place op that wrote into `region` of `target`'s storage (`target[i] = v`
@@ -218,6 +270,17 @@ pub fn record_write(
     others: &[&Tensor],
     op: BackwardOp,
 ) {
+    write_node(target, region, name, others, op, Vec::new());
+}
+
+fn write_node(
+    target: &Tensor,
+    region: &Layout,
+    name: &str,
+    others: &[&Tensor],
+    op: BackwardOp,
+    saved: Vec<SavedVersion>,
+) {
     if !target.requires_grad() && !others.iter().any(|o| o.requires_grad()) {
         return;
     }
@@ -225,7 +288,7 @@ pub fn record_write(
     if tracked_base.is_none() && *region == target.layout() {
         let mut inputs = vec![target];
         inputs.extend_from_slice(others);
-        record(&[target], name, &inputs, op);
+        record_saving(&[target], name, &inputs, op, saved);
         return;
     }
     let base = tracked_base.unwrap_or_else(|| target.clone());
@@ -238,7 +301,7 @@ pub fn record_write(
     };
     let mut base_inputs = vec![&base];
     base_inputs.extend_from_slice(others);
-    record(&[&base], "CopySlices", &base_inputs, copy_slices);
+    record_saving(&[&base], "CopySlices", &base_inputs, copy_slices, saved);
     if !base.ptr_eq(target) {
         target.with_grad_mut(|g| {
             g.grad_fn = None;
@@ -256,8 +319,17 @@ pub fn record_without_formula(out: &Tensor, name: &str, op: &str, inputs: &[&Ten
 }
 
 /// PyTorch's error for an in-place op on a leaf that requires grad, on a view of one, or
-/// on an output of an op returning several views.
+/// on an output of an op returning several views. Every in-place write a script makes
+/// passes here first, so an allowed write also counts one version of `t` (and its views).
 pub fn check_inplace(t: &Tensor) -> Result<()> {
+    check_inplace_allowed(t)?;
+    t.version().bump();
+    Ok(())
+}
+
+/// `check_inplace` without counting a version: for core ops whose callers counted it
+/// (a declared mutating method, an in-place operator).
+pub fn check_inplace_allowed(t: &Tensor) -> Result<()> {
     let leaf = t.with(|i| i.grad.requires_grad && i.grad.grad_fn.is_none());
     if leaf {
         return Err(TorchError::runtime(

@@ -37,6 +37,11 @@ pub fn register_in_place_operator(
     symbol: &str,
     f: impl Fn(&Tensor, Arg) -> RhaiResult<()> + Clone + Send + Sync + 'static,
 ) {
+    // Every compound assignment is an in-place write: autograd's checks, one version.
+    let f = move |x: &Tensor, y: Arg| {
+        crate::core::tensor::record::check_inplace(x).rhai()?;
+        f(x, y)
+    };
     let g = f.clone();
     engine.register_fn(symbol, move |x: &mut Tensor, y: Tensor| {
         g(x, Arg::Tensor(y))

@@ -65,7 +65,12 @@ pub fn register_properties(engine: &mut Engine) {
     });
     engine.register_get("real", |x: &mut Tensor| real(x).rhai());
     engine.register_get("imag", |x: &mut Tensor| imag(x).rhai());
-    engine.register_get("data", |x: &mut Tensor| x.alias(x.layout()));
+    engine.register_get("data", |x: &mut Tensor| {
+        let data = x.alias(x.layout());
+        data.detach_version();
+        data
+    });
+    engine.register_get("_version", |x: &mut Tensor| i64::from(x.version().get()));
     engine.register_get("requires_grad", |x: &mut Tensor| x.requires_grad());
     engine.register_get("is_leaf", |x: &mut Tensor| x.grad_state().grad_fn.is_none());
     engine.register_get("_base", |x: &mut Tensor| {

@@ -1,6 +1,5 @@
 //! The functions of one argument as methods and `torch` functions (`x.exp()`,
-//! `torch::floor(x)`) and their in-place forms (`x.exp_()`), recorded for autograd with
-//! the factor their gradient is multiplied by.
+//! `torch::floor(x)`) and their in-place forms (`x.exp_()`), recorded for autograd.
 
 use rhai::Dynamic;
 
@@ -8,75 +7,70 @@ use crate::core::copy;
 use crate::core::error::Result;
 use crate::core::ops::check_in_place_result;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::graph::BackwardOp;
-use crate::core::tensor::record::{record_in_place, record_scaled};
-use crate::core::unary::{Unary, round_decimals, unary, unary_with_factor};
+use crate::core::tensor::graph::{BackwardOp, detached, record};
+use crate::core::tensor::record::{record_in_place_saving, record_unary};
+use crate::core::tensor::version::SavedVersion;
+use crate::core::unary::{Unary, round_decimals, unary};
 use crate::script::args::Args;
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
 
-/// The result of `f(x)` (or `x.round(decimals=n)`) and, when autograd must record it, the
-/// gradient's factor (`None` inside: no formula).
-type Computed = (Tensor, Option<Option<Tensor>>);
-
-/// Computes `f(x)`, with the gradient's factor when `x` requires grad and the result can
-/// carry a gradient.
-fn compute(x: &Tensor, f: Unary, decimals: Option<i64>) -> Result<Computed> {
-    if let Some(n) = decimals {
-        let out = round_decimals(x, n)?;
-        // Rounding has a zero gradient everywhere.
-        let factor = match x.requires_grad() {
-            true => Some(Some(Tensor::zeros(x.sizes(), x.dtype())?)),
-            false => None,
-        };
-        return Ok((out, factor));
-    }
-    let d = f.result_dtype(x.dtype())?;
-    let tracked = x.requires_grad() && (d.is_floating_point() || d.is_complex());
-    if !tracked {
-        return Ok((unary(x, f)?, None));
-    }
-    let (out, factor) = unary_with_factor(x, f)?;
-    Ok((out, Some(factor)))
-}
-
-/// PyTorch's node name: `round(decimals=n)` is its second overload.
-fn node(f: Unary, decimals: Option<i64>) -> &'static str {
-    if decimals.is_some() {
-        "RoundBackward1"
-    } else {
-        f.node()
+/// `f(x)`, or `x.round(decimals=n)`.
+fn compute(x: &Tensor, f: Unary, decimals: Option<i64>) -> Result<Tensor> {
+    match decimals {
+        Some(n) => round_decimals(x, n),
+        None => unary(x, f),
     }
 }
 
-fn scaled(factor: Option<Tensor>, f: Unary) -> BackwardOp {
-    match factor {
-        Some(factor) => BackwardOp::Scaled {
-            factor,
-            saves: !f.constant_gradient(),
-        },
-        None => BackwardOp::Unsupported {
-            op: f.name().to_string(),
-        },
-    }
+/// Whether autograd records `out`, made from `x`.
+fn tracked(x: &Tensor, out: &Tensor) -> bool {
+    x.requires_grad() && (out.dtype().is_floating_point() || out.dtype().is_complex())
 }
 
 /// `x.f()`.
 fn out_of_place(x: &Tensor, f: Unary, decimals: Option<i64>) -> Result<Tensor> {
-    let (out, factor) = compute(x, f, decimals)?;
-    if let Some(factor) = factor {
-        record_scaled(&out, x, node(f, decimals), factor, !f.constant_gradient());
+    let out = compute(x, f, decimals)?;
+    if tracked(x, &out) {
+        if decimals.is_some() {
+            // `round(decimals=n)` is PyTorch's second overload; its gradient is zero.
+            let op = BackwardOp::Scaled { f, saved: None };
+            record(&[&out], "RoundBackward1", &[x], op);
+        } else {
+            record_unary(&out, x, f);
+        }
     }
     Ok(out)
 }
 
-/// `x.f_()`: computed, checked against `x`'s dtype, written back into `x`.
+/// `x.f_()`: computed, checked against `x`'s dtype, written back into `x`. A formula
+/// reading the result reads `x` as written; one reading the input reads a copy of the
+/// values before the write.
 fn in_place(x: &Tensor, f: Unary, decimals: Option<i64>) -> Result<Tensor> {
-    let (out, factor) = compute(x, f, decimals)?;
+    let out = compute(x, f, decimals)?;
     check_in_place_result(x, &out.sizes(), out.dtype())?;
+    let reads = if decimals.is_some() {
+        None
+    } else {
+        f.reads_output()
+    };
+    let track = tracked(x, &out);
+    let before = match reads {
+        Some(false) if track => Some(copy::contiguous_copy(x)?),
+        _ => None,
+    };
     copy::copy_(x, &out)?;
-    if let Some(factor) = factor {
-        record_in_place(x, node(f, decimals), &[], scaled(factor, f));
+    if track {
+        let name = if decimals.is_some() {
+            "RoundBackward1"
+        } else {
+            f.node()
+        };
+        let (saved, version) = match reads {
+            Some(true) => (Some(detached(x)), vec![SavedVersion::output(x, name)]),
+            _ => (before, Vec::new()),
+        };
+        record_in_place_saving(x, name, &[], BackwardOp::Scaled { f, saved }, version);
     }
     Ok(x.clone())
 }

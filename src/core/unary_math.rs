@@ -1,0 +1,428 @@
+//! The functions of one argument on numbers: which ones there are, their names and
+//! autograd nodes, PyTorch's dtype rule and refusals, their values and derivatives for
+//! real and complex arguments. `unary` applies them to tensors.
+
+use num_complex::Complex64;
+use num_traits::{Float, FloatConst};
+
+use super::defaults::default_dtype;
+use super::dtype::DType;
+use super::error::{Result, TorchError};
+
+/// A one-argument function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Unary {
+    Abs,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Sigmoid,
+    Exp2,
+    Expm1,
+    Log2,
+    Log10,
+    Log1p,
+    Rsqrt,
+    Reciprocal,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Frac,
+    Sign,
+    Sgn,
+    Square,
+    Relu,
+}
+
+impl Unary {
+    /// Every function with its method name, as scripts call it.
+    pub const ALL: [(&'static str, Unary); 30] = [
+        ("abs", Unary::Abs),
+        ("sqrt", Unary::Sqrt),
+        ("exp", Unary::Exp),
+        ("log", Unary::Log),
+        ("sin", Unary::Sin),
+        ("cos", Unary::Cos),
+        ("tan", Unary::Tan),
+        ("asin", Unary::Asin),
+        ("acos", Unary::Acos),
+        ("atan", Unary::Atan),
+        ("sinh", Unary::Sinh),
+        ("cosh", Unary::Cosh),
+        ("tanh", Unary::Tanh),
+        ("sigmoid", Unary::Sigmoid),
+        ("exp2", Unary::Exp2),
+        ("expm1", Unary::Expm1),
+        ("log2", Unary::Log2),
+        ("log10", Unary::Log10),
+        ("log1p", Unary::Log1p),
+        ("rsqrt", Unary::Rsqrt),
+        ("reciprocal", Unary::Reciprocal),
+        ("floor", Unary::Floor),
+        ("ceil", Unary::Ceil),
+        ("round", Unary::Round),
+        ("trunc", Unary::Trunc),
+        ("frac", Unary::Frac),
+        ("sign", Unary::Sign),
+        ("sgn", Unary::Sgn),
+        ("square", Unary::Square),
+        ("relu", Unary::Relu),
+    ];
+
+    /// The method name.
+    pub fn name(self) -> &'static str {
+        Unary::ALL
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("", |(n, _)| n)
+    }
+
+    /// PyTorch's autograd node for the function (`square` is `pow(x, 2)` there).
+    pub fn node(self) -> &'static str {
+        match self {
+            Unary::Abs => "AbsBackward0",
+            Unary::Sqrt => "SqrtBackward0",
+            Unary::Exp => "ExpBackward0",
+            Unary::Log => "LogBackward0",
+            Unary::Sin => "SinBackward0",
+            Unary::Cos => "CosBackward0",
+            Unary::Tan => "TanBackward0",
+            Unary::Asin => "AsinBackward0",
+            Unary::Acos => "AcosBackward0",
+            Unary::Atan => "AtanBackward0",
+            Unary::Sinh => "SinhBackward0",
+            Unary::Cosh => "CoshBackward0",
+            Unary::Tanh => "TanhBackward0",
+            Unary::Sigmoid => "SigmoidBackward0",
+            Unary::Exp2 => "Exp2Backward0",
+            Unary::Expm1 => "Expm1Backward0",
+            Unary::Log2 => "Log2Backward0",
+            Unary::Log10 => "Log10Backward0",
+            Unary::Log1p => "Log1PBackward0",
+            Unary::Rsqrt => "RsqrtBackward0",
+            Unary::Reciprocal => "ReciprocalBackward0",
+            Unary::Floor => "FloorBackward0",
+            Unary::Ceil => "CeilBackward0",
+            Unary::Round => "RoundBackward0",
+            Unary::Trunc => "TruncBackward0",
+            Unary::Frac => "FracBackward0",
+            Unary::Sign => "SignBackward0",
+            Unary::Sgn => "SgnBackward0",
+            Unary::Square => "PowBackward0",
+            Unary::Relu => "ReluBackward0",
+        }
+    }
+
+    /// Which tensor PyTorch's formula reads: `Some(true)` the output (`exp`, `tanh`, ...),
+    /// `Some(false)` the input (`sin`, `log`, ...), `None` neither (a constant gradient).
+    pub fn reads_output(self) -> Option<bool> {
+        match self {
+            f if f.constant_gradient() => None,
+            Unary::Sqrt
+            | Unary::Exp
+            | Unary::Tan
+            | Unary::Tanh
+            | Unary::Sigmoid
+            | Unary::Exp2
+            | Unary::Expm1
+            | Unary::Rsqrt
+            | Unary::Reciprocal
+            | Unary::Relu => Some(true),
+            _ => Some(false),
+        }
+    }
+
+    /// Whether the gradient is a constant (zero or one), so backward needs no saved values.
+    pub fn constant_gradient(self) -> bool {
+        matches!(
+            self,
+            Unary::Floor | Unary::Ceil | Unary::Round | Unary::Trunc | Unary::Frac | Unary::Sign
+        )
+    }
+
+    /// Whether the function rounds to an integer (identity on integer dtypes).
+    fn rounds(self) -> bool {
+        matches!(
+            self,
+            Unary::Floor | Unary::Ceil | Unary::Round | Unary::Trunc
+        )
+    }
+
+    /// Whether integers and bools go to the default float dtype.
+    fn to_float(self) -> bool {
+        !self.rounds()
+            && !matches!(
+                self,
+                Unary::Abs | Unary::Frac | Unary::Sign | Unary::Sgn | Unary::Square | Unary::Relu
+            )
+    }
+
+    /// The result dtype for an input of `d`, or PyTorch's refusal.
+    pub fn result_dtype(self, d: DType) -> Result<DType> {
+        let unbuilt = |kernel: &str| {
+            Err(TorchError::not_implemented(format!(
+                "\"{kernel}\" not implemented for '{}'",
+                d.cpp_name()
+            )))
+        };
+        match self {
+            Unary::Abs => {
+                match d {
+                    // PyTorch's abs kernel lacks bool and the wide unsigned dtypes.
+                    DType::Bool | DType::UInt16 | DType::UInt32 | DType::UInt64 => {
+                        unbuilt("abs_cpu")
+                    }
+                    DType::Complex64 => Ok(DType::Float32),
+                    DType::Complex128 => Ok(DType::Float64),
+                    DType::Complex32 => Ok(DType::Float16),
+                    other => Ok(other),
+                }
+            }
+            f if f.rounds() => match d {
+                DType::Bool => unbuilt(&format!("{}_vml_cpu", f.name())),
+                c if c.is_complex() && f == Unary::Round => unbuilt("round_vml_cpu"),
+                c if c.is_complex() => Err(TorchError::not_implemented(format!(
+                    "{} is not supported for complex inputs",
+                    f.name()
+                ))),
+                other => Ok(other),
+            },
+            Unary::Frac if !d.is_floating_point() => unbuilt("frac_cpu"),
+            Unary::Sign if d.is_complex() => Err(TorchError::not_implemented(
+                "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.",
+            )),
+            Unary::Square if d == DType::Bool => Ok(DType::Int64),
+            Unary::Relu if d == DType::Bool => Err(TorchError::not_implemented(
+                "Boolean inputs not supported for relu",
+            )),
+            Unary::Relu if d.is_complex() => Err(TorchError::not_implemented(
+                "clamp is not supported for complex types",
+            )),
+            f if f.to_float() && (d.is_integral() || d == DType::Bool) => Ok(default_dtype()),
+            _ => Ok(d),
+        }
+    }
+
+    /// The function of a real number, computed in `F` (`f32` for every real dtype but
+    /// `float64`, as PyTorch's kernels compute).
+    fn real<F: Float + FloatConst>(self, x: F) -> F {
+        let one = F::one();
+        match self {
+            Unary::Abs => x.abs(),
+            Unary::Sqrt => x.sqrt(),
+            Unary::Exp => x.exp(),
+            Unary::Log => x.ln(),
+            Unary::Sin => x.sin(),
+            Unary::Cos => x.cos(),
+            Unary::Tan => x.tan(),
+            Unary::Asin => x.asin(),
+            Unary::Acos => x.acos(),
+            Unary::Atan => x.atan(),
+            Unary::Sinh => x.sinh(),
+            Unary::Cosh => x.cosh(),
+            Unary::Tanh => x.tanh(),
+            Unary::Sigmoid => one / (one + (-x).exp()),
+            Unary::Exp2 => x.exp2(),
+            Unary::Expm1 => x.exp_m1(),
+            Unary::Log2 => x.log2(),
+            Unary::Log10 => x.log10(),
+            Unary::Log1p => x.ln_1p(),
+            Unary::Rsqrt => one / x.sqrt(),
+            Unary::Reciprocal => one / x,
+            Unary::Floor => x.floor(),
+            Unary::Ceil => x.ceil(),
+            Unary::Round => round_half_even(x),
+            Unary::Trunc => x.trunc(),
+            Unary::Frac => x - x.trunc(),
+            Unary::Sign | Unary::Sgn => sign(x),
+            Unary::Square => x * x,
+            Unary::Relu => relu(x),
+        }
+    }
+
+    /// The function of a complex number (the functions PyTorch defines for complex).
+    pub(crate) fn complex(self, z: Complex64) -> Complex64 {
+        let one = Complex64::new(1.0, 0.0);
+        match self {
+            Unary::Sqrt => z.sqrt(),
+            Unary::Exp => z.exp(),
+            Unary::Log => z.ln(),
+            Unary::Sin => z.sin(),
+            Unary::Cos => z.cos(),
+            Unary::Tan => z.tan(),
+            Unary::Asin => z.asin(),
+            Unary::Acos => z.acos(),
+            Unary::Atan => z.atan(),
+            Unary::Sinh => z.sinh(),
+            Unary::Cosh => z.cosh(),
+            Unary::Tanh => z.tanh(),
+            Unary::Sigmoid => one / (one + (-z).exp()),
+            Unary::Exp2 => (z * std::f64::consts::LN_2).exp(),
+            Unary::Expm1 => z.exp() - one,
+            Unary::Log2 => z.ln() / std::f64::consts::LN_2,
+            Unary::Log10 => z.ln() / std::f64::consts::LN_10,
+            Unary::Log1p => (one + z).ln(),
+            Unary::Rsqrt => one / z.sqrt(),
+            Unary::Reciprocal => one / z,
+            Unary::Sgn => complex_sgn(z),
+            Unary::Square => z * z,
+            // Refused for complex by `result_dtype` (`abs` has its own path).
+            _ => z,
+        }
+    }
+
+    /// The function of an integer (or bool, as 0/1) for the functions that keep the dtype.
+    pub(crate) fn integer(self, i: i64) -> i64 {
+        match self {
+            Unary::Abs => i.wrapping_abs(),
+            Unary::Sign | Unary::Sgn => i.signum(),
+            Unary::Square => i.wrapping_mul(i),
+            Unary::Relu => i.max(0),
+            _ => i,
+        }
+    }
+
+    /// The factor the output's gradient is multiplied by, at input `x` with output `y`
+    /// (real functions), each step rounded to `F` as PyTorch's formulas, written as
+    /// tensor ops, round each.
+    fn real_factor<F: Float + FloatConst>(self, x: F, y: F) -> F {
+        let (one, two) = (F::one(), F::one() + F::one());
+        match self {
+            Unary::Abs | Unary::Sgn => sign(x),
+            Unary::Sqrt => one / (two * y),
+            Unary::Exp => y,
+            Unary::Log => one / x,
+            Unary::Sin => x.cos(),
+            Unary::Cos => -x.sin(),
+            Unary::Tan => one + y * y,
+            Unary::Asin => one / (one - x * x).sqrt(),
+            Unary::Acos => -(one / (one - x * x).sqrt()),
+            Unary::Atan => one / (one + x * x),
+            Unary::Sinh => x.cosh(),
+            Unary::Cosh => x.sinh(),
+            Unary::Tanh => one - y * y,
+            Unary::Sigmoid => (one - y) * y,
+            Unary::Exp2 => y * F::LN_2(),
+            Unary::Expm1 => y + one,
+            Unary::Log2 => one / (x * F::LN_2()),
+            Unary::Log10 => one / (x * F::LN_10()),
+            Unary::Log1p => one / (x + one),
+            Unary::Rsqrt => -(y * y * y) / two,
+            Unary::Reciprocal => -(y * y),
+            Unary::Floor | Unary::Ceil | Unary::Round | Unary::Trunc | Unary::Sign => F::zero(),
+            Unary::Frac => one,
+            Unary::Square => x * two,
+            Unary::Relu => {
+                if y > F::zero() {
+                    one
+                } else {
+                    F::zero()
+                }
+            }
+        }
+    }
+
+    /// The factor for a complex input: the conjugate of the derivative (PyTorch's rule for
+    /// holomorphic functions), and `sgn(z)` for `abs`. `None`: tensh has no formula
+    /// (`sgn` of a complex input).
+    pub(crate) fn complex_factor(self, z: Complex64, w: Complex64) -> Option<Complex64> {
+        let one = Complex64::new(1.0, 0.0);
+        let derivative = match self {
+            Unary::Abs => return Some(complex_sgn(z)),
+            Unary::Sgn => return None,
+            Unary::Sqrt => one / (w * 2.0),
+            Unary::Exp => w,
+            Unary::Log => one / z,
+            Unary::Sin => z.cos(),
+            Unary::Cos => -z.sin(),
+            Unary::Tan => one + w * w,
+            Unary::Asin => one / (one - z * z).sqrt(),
+            Unary::Acos => -one / (one - z * z).sqrt(),
+            Unary::Atan => one / (one + z * z),
+            Unary::Sinh => z.cosh(),
+            Unary::Cosh => z.sinh(),
+            Unary::Tanh => one - w * w,
+            Unary::Sigmoid => w * (one - w),
+            Unary::Exp2 => w * std::f64::consts::LN_2,
+            Unary::Expm1 => w + one,
+            Unary::Log2 => one / (z * std::f64::consts::LN_2),
+            Unary::Log10 => one / (z * std::f64::consts::LN_10),
+            Unary::Log1p => one / (one + z),
+            Unary::Rsqrt => w * w * w * -0.5,
+            Unary::Reciprocal => -(w * w),
+            Unary::Square => z * 2.0,
+            _ => Complex64::new(0.0, 0.0),
+        };
+        Some(derivative.conj())
+    }
+}
+
+/// -1, 0 or 1 (NaN stays NaN; the sign of zero is dropped, as in PyTorch).
+fn sign<F: Float>(x: F) -> F {
+    if x > F::zero() {
+        F::one()
+    } else if x < F::zero() {
+        -F::one()
+    } else if x.is_nan() {
+        x
+    } else {
+        F::zero()
+    }
+}
+
+/// `max(x, 0)`, NaN propagating.
+fn relu<F: Float>(x: F) -> F {
+    if x.is_nan() || x > F::zero() {
+        x
+    } else {
+        F::zero()
+    }
+}
+
+/// Rounds half to even (`2.5` to `2`, `3.5` to `4`), as `torch.round` does.
+fn round_half_even<F: Float>(x: F) -> F {
+    let r = x.round();
+    let two = F::one() + F::one();
+    if (r - x).abs() == F::one() / two {
+        (x / two).round() * two
+    } else {
+        r
+    }
+}
+
+/// `f` at a real `x`, computed in `f64` for `float64` and in `f32` for the narrower float
+/// dtypes (and integers read as floats), as PyTorch's kernels compute.
+pub(crate) fn real_value(f: Unary, x: f64, out: DType) -> f64 {
+    if out == DType::Float64 {
+        f.real(x)
+    } else {
+        f64::from(f.real(x as f32))
+    }
+}
+
+/// The gradient factor from the one value the formula reads (`v`: the input, or the
+/// output for functions whose formula reads it), in the precision of `d`.
+pub(crate) fn real_factor_in(f: Unary, v: f64, d: DType) -> f64 {
+    if d == DType::Float64 {
+        f.real_factor(v, v)
+    } else {
+        f64::from(f.real_factor(v as f32, v as f32))
+    }
+}
+
+/// `z / |z|`, 0 at 0.
+fn complex_sgn(z: Complex64) -> Complex64 {
+    let n = z.norm();
+    if n == 0.0 { z * 0.0 } else { z / n }
+}
