@@ -128,6 +128,13 @@ pub fn of(ty: Ty, rng: &mut Rng, tensors: &[&str], wild: bool) -> String {
             ])
             .to_string(),
         Ty::Layout => "torch::strided".into(),
+        Ty::Device => rng
+            .pick(&[
+                "torch::device(\"cpu\")",
+                "torch::device(\"cuda\", 1)",
+                "torch::device(\"meta\")",
+            ])
+            .to_string(),
         Ty::Any => any(rng, tensors, wild),
     }
 }

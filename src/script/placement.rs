@@ -57,8 +57,8 @@ pub fn check(op: &str, a: &Args) -> RhaiResult<()> {
 
 /// Accepts a value naming the CPU; anything else gets PyTorch's error.
 pub fn device(op: &str, d: &Dynamic) -> RhaiResult<()> {
-    if d.is::<Device>() {
-        return Ok(());
+    if let Some(dev) = d.read_lock::<Device>() {
+        return on_kind(dev.kind);
     }
     if let Ok(i) = d.as_int() {
         return Err(to_rhai(TorchError::runtime(if i < 0 {
@@ -76,7 +76,12 @@ pub fn device(op: &str, d: &Dynamic) -> RhaiResult<()> {
             py_type_name(d)
         )));
     };
-    match parse(&text)? {
+    on_kind(parse(&text)?.kind)
+}
+
+/// Accepts the CPU; other device types get PyTorch's error (CUDA) or tensh's refusal.
+fn on_kind(kind: &str) -> RhaiResult<()> {
+    match kind {
         "cpu" => Ok(()),
         "cuda" => Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER))),
         other => Err(to_rhai(TorchError::not_implemented(format!(
@@ -85,8 +90,40 @@ pub fn device(op: &str, d: &Dynamic) -> RhaiResult<()> {
     }
 }
 
-/// The device type of a device string (`cuda:1` is `cuda`), or PyTorch's parse error.
-fn parse(text: &str) -> RhaiResult<&'static str> {
+/// `torch.device(type, index=None)` or `torch.device(device)`: the value, with PyTorch's
+/// parse errors. Naming a device is allowed for every device type PyTorch knows; using one
+/// other than the CPU is refused where it is used.
+pub fn make(a: &Args) -> RhaiResult<Device> {
+    let first = a.req(0, "type", "device")?;
+    if let Some(d) = first.read_lock::<Device>() {
+        return Ok(d.clone());
+    }
+    let text = first.to_string();
+    let mut dev = parse(&text)?;
+    if let Some(i) = a.get(1, "index").filter(|i| !i.is_unit()) {
+        let i = i.as_int().map_err(|_| {
+            type_error(format!(
+                "device(): argument 'index' (position 2) must be int, not {}",
+                py_type_name(i)
+            ))
+        })?;
+        if dev.index.is_some() {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "type (string) must not include an index because index was passed explicitly: {text}"
+            ))));
+        }
+        if i < 0 {
+            return Err(to_rhai(TorchError::runtime(
+                "Device index must not be negative",
+            )));
+        }
+        dev.index = Some(i);
+    }
+    Ok(dev)
+}
+
+/// A device string (`cuda:1`) read as PyTorch reads it, or PyTorch's parse error.
+fn parse(text: &str) -> RhaiResult<Device> {
     if text.is_empty() {
         return Err(to_rhai(TorchError::runtime(
             "Device string must not be empty",
@@ -106,7 +143,7 @@ fn parse(text: &str) -> RhaiResult<&'static str> {
     if !valid_name || !valid_index {
         return Err(invalid());
     }
-    DEVICE_TYPES
+    let kind = DEVICE_TYPES
         .iter()
         .copied()
         .find(|t| *t == kind)
@@ -115,7 +152,17 @@ fn parse(text: &str) -> RhaiResult<&'static str> {
                 "Expected one of {} device type at start of device string: {text}",
                 DEVICE_TYPES.join(", ")
             )))
-        })
+        })?;
+    let index = match index {
+        // PyTorch keeps a device index in 8 bits and refuses what does not parse as an int.
+        Some(i) => Some(i.parse::<i32>().map(i64::from).map_err(|_| {
+            to_rhai(TorchError::runtime(format!(
+                "Could not parse device index '{i}' in device string '{text}'"
+            )))
+        })?),
+        None => None,
+    };
+    Ok(Device { kind, index })
 }
 
 #[cfg(test)]
@@ -131,7 +178,7 @@ mod tests {
         for ok in [
             Dynamic::from("cpu"),
             Dynamic::from("cpu:1"),
-            Dynamic::from(Device),
+            Dynamic::from(Device::CPU),
         ] {
             assert!(device("zeros", &ok).is_ok());
         }

@@ -261,6 +261,9 @@ pub fn register(r: &mut Registry) {
         };
         Ok(Dynamic::from(super::values::Size(sizes)))
     });
+    r.function("device", 2, |a| {
+        Ok(Dynamic::from(super::placement::make(&a)?))
+    });
     r.function("is_tensor", 1, |a| {
         Ok(Dynamic::from(a.req(0, "obj", "is_tensor")?.is::<Tensor>()))
     });

@@ -17,14 +17,30 @@ impl Size {
     }
 }
 
-/// `torch.device`: tensh tensors live on the CPU.
+/// `torch.device`: a device type and an optional index. tensh's tensors and storages all
+/// live on the CPU (`Device::CPU`); other devices can be named as values, as in PyTorch
+/// without an accelerator, but putting anything on them is refused where it is asked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Device;
+pub struct Device {
+    /// The device type, one of PyTorch's names (`cpu`, `cuda`, `meta`, ...).
+    pub kind: &'static str,
+    /// The index (`cuda:1` is 1), `None` where none was given.
+    pub index: Option<i64>,
+}
 
 impl Device {
-    /// PyTorch's repr.
+    /// Where every tensh tensor lives.
+    pub const CPU: Device = Device {
+        kind: "cpu",
+        index: None,
+    };
+
+    /// PyTorch's repr: `device(type='cpu')`, `device(type='cuda', index=1)`.
     pub fn repr(&self) -> String {
-        "device(type='cpu')".to_string()
+        match self.index {
+            Some(i) => format!("device(type='{}', index={i})", self.kind),
+            None => format!("device(type='{}')", self.kind),
+        }
     }
 }
 

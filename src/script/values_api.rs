@@ -40,6 +40,13 @@ pub fn register(engine: &mut rhai::Engine) {
         b.0.len() == a.len() && b.0.iter().zip(&a).all(|(x, y)| y.as_int() == Ok(*x))
     });
     engine.register_iterator::<Size>();
+    use super::values::Device;
+    engine.register_get("type", |d: &mut Device| d.kind.to_string());
+    engine.register_get("index", |d: &mut Device| {
+        d.index.map_or(Dynamic::UNIT, Dynamic::from)
+    });
+    engine.register_fn("==", |a: Device, b: Device| a == b);
+    engine.register_fn("!=", |a: Device, b: Device| a != b);
     engine.register_fn(
         "==",
         |a: crate::core::dtype::DType, b: crate::core::dtype::DType| a == b,

@@ -140,6 +140,12 @@ impl Storage {
     /// A storage over a buffer that belongs to someone else (a script's `bytearray`): shared
     /// like any storage, but not resizable by torch.
     pub fn external(bytes: Vec<u8>) -> Storage {
+        Storage::fixed(bytes)
+    }
+
+    /// A storage of these bytes that `resize_` refuses: what `torch.load` makes of a record
+    /// (PyTorch's loaded storages are not resizable).
+    pub fn fixed(bytes: Vec<u8>) -> Storage {
         let s = Storage::from_vec(bytes);
         s.0.resizable.set(false);
         s
@@ -186,8 +192,9 @@ impl Storage {
     pub fn filename(&self) -> Option<String> {
         match &*self.0.backing.borrow() {
             Backing::Mapped { filename, .. } => filename.clone(),
-            Backing::Window { parent, .. } => parent.filename(),
-            Backing::Heap(_) => None,
+            // A window is a storage of its own over part of another's memory: as PyTorch's
+            // storage slices, it has no file name and is not reported as shared.
+            Backing::Window { .. } | Backing::Heap(_) => None,
         }
     }
 
@@ -197,8 +204,7 @@ impl Storage {
         match &*self.0.backing.borrow() {
             // PyTorch reports every mapped storage as shared, private file maps included.
             Backing::Mapped { .. } => true,
-            Backing::Window { parent, .. } => parent.is_shared(),
-            Backing::Heap(_) => false,
+            Backing::Window { .. } | Backing::Heap(_) => false,
         }
     }
 

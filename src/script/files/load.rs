@@ -46,10 +46,17 @@ fn refused_global(module: &str, name: &str) -> TorchError {
     ))
 }
 
-/// PyTorch's weights-only refusal with the unpickler's own words in it.
+/// PyTorch's weights-only refusal with the unpickler's own words in it. PyTorch words it by
+/// kind: a global outside the allow-list gets the two ways to load it anyway; anything else
+/// (an opcode, a malformed record) asks for an issue to be filed.
 fn weights_only_error(detail: &str) -> TorchError {
+    if detail.contains("was not an allowed global by default") {
+        return unpickling(format!(
+            "Weights only load failed. This file can still be loaded, to do so you have two options, \u{1b}[1mdo those steps only if you trust the source of the checkpoint\u{1b}[0m. \n\t(1) {RERUN}\n\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler error: {detail}\n\n{DOCS_TAIL}"
+        ));
+    }
     unpickling(format!(
-        "Weights only load failed. This file can still be loaded, to do so you have two options, \u{1b}[1mdo those steps only if you trust the source of the checkpoint\u{1b}[0m. \n\t(1) {RERUN}\n\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler error: {detail}\n\n{DOCS_TAIL}"
+        "Weights only load failed. {RERUN}\nPlease file an issue with the following so that we can make `weights_only=True` compatible with your use case: WeightsUnpickler error: \n\n{detail}\n\n{DOCS_TAIL}"
     ))
 }
 
@@ -126,7 +133,7 @@ impl TorchResolver {
                                 "PytorchStreamReader failed reading file data/{key}: file read failed"
                             ))
                         })?;
-                    Storage::from_vec(v)
+                    Storage::fixed(v)
                 }
                 Source::Mapped(map) => map.window(start, len),
             };
@@ -256,7 +263,7 @@ impl Resolver for TorchResolver {
                 Ok(Obj::Dict(Rc::new(std::cell::RefCell::new(pairs))))
             }
             ("torch", "Size", [sizes]) => Ok(Obj::Made(Dynamic::from(Size(ints(sizes, "size")?)))),
-            ("torch", "device", [..]) => Ok(Obj::Made(Dynamic::from(Device))),
+            ("torch", "device", [..]) => Ok(Obj::Made(Dynamic::from(Device::CPU))),
             (_, "complex", [re, im]) => {
                 let f = |o: &Obj| match o {
                     Obj::Float(f) => Ok(*f),

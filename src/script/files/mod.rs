@@ -98,8 +98,9 @@ pub fn register(r: &mut Registry) {
             )));
         }
         if let Some(loc) = a.get(usize::MAX, "map_location")
-            && !loc.is::<super::values::Device>()
-            && loc.to_string() != "cpu"
+            && !loc
+                .read_lock::<super::values::Device>()
+                .map_or(loc.to_string() == "cpu", |d| d.kind == "cpu")
         {
             return Err(to_rhai(TorchError::runtime(format!(
                 "tensh has only the CPU: map_location must be \"cpu\", got {loc}"

@@ -1,11 +1,15 @@
-//! The safetensors format (`safetensors.torch.save_file` / `load_file`): an 8-byte
-//! little-endian header length, a JSON header naming each tensor's dtype, shape and byte
-//! range (padded with spaces to 8 bytes), then the tensors' bytes, largest alignment first.
+//! The safetensors format (`safetensors.torch.save_file` / `load_file`), through the
+//! `safetensors` crate — the same Rust code the Python package wraps, so headers, tensor
+//! order, padding and the deserializing errors are the package's own. tensh adds what the
+//! package's Python layer does: tensors only, no shared memory, contiguous tensors, and
+//! each loaded tensor a window of one private map of the file.
 //! Unlike a torch checkpoint it holds no views: every tensor is saved contiguous and whole,
 //! and tensors sharing memory are refused, as the Python package refuses them.
 
-use std::io::Write;
+use std::borrow::Cow;
+use std::collections::HashMap;
 
+use ::safetensors::{Dtype, SafeTensorError, SafeTensors, View};
 use rhai::{Dynamic, Map};
 
 use crate::core::dtype::DType;
@@ -13,58 +17,141 @@ use crate::core::error::{ErrorKind, Result, TorchError};
 use crate::core::layout::Layout;
 use crate::core::tensor::Tensor;
 
-/// The format's name for each dtype it stores.
-const DTYPES: [(&str, DType); 17] = [
-    ("BOOL", DType::Bool),
-    ("U8", DType::UInt8),
-    ("I8", DType::Int8),
-    ("I16", DType::Int16),
-    ("U16", DType::UInt16),
-    ("F16", DType::Float16),
-    ("BF16", DType::BFloat16),
-    ("I32", DType::Int32),
-    ("U32", DType::UInt32),
-    ("F32", DType::Float32),
-    ("C64", DType::Complex64),
-    ("F64", DType::Float64),
-    ("I64", DType::Int64),
-    ("U64", DType::UInt64),
-    ("F8_E4M3", DType::Float8E4M3FN),
-    ("F8_E5M2", DType::Float8E5M2),
-    ("C128", DType::Complex128),
+/// The format's dtypes and tensh's, both ways.
+const DTYPES: [(Dtype, DType); 16] = [
+    (Dtype::BOOL, DType::Bool),
+    (Dtype::U8, DType::UInt8),
+    (Dtype::I8, DType::Int8),
+    (Dtype::I16, DType::Int16),
+    (Dtype::U16, DType::UInt16),
+    (Dtype::F16, DType::Float16),
+    (Dtype::BF16, DType::BFloat16),
+    (Dtype::I32, DType::Int32),
+    (Dtype::U32, DType::UInt32),
+    (Dtype::F32, DType::Float32),
+    (Dtype::C64, DType::Complex64),
+    (Dtype::F64, DType::Float64),
+    (Dtype::I64, DType::Int64),
+    (Dtype::U64, DType::UInt64),
+    (Dtype::F8_E4M3, DType::Float8E4M3FN),
+    (Dtype::F8_E5M2, DType::Float8E5M2),
 ];
 
-fn format_name(dtype: DType) -> Result<&'static str> {
+/// The format's dtype for `dtype`; the package's `KeyError` for a dtype it has no name
+/// for (complex128, complex32).
+fn format_dtype(dtype: DType) -> Result<Dtype> {
     DTYPES
         .iter()
         .find(|(_, d)| *d == dtype)
-        .map(|(n, _)| *n)
-        .ok_or_else(|| {
-            TorchError::new(
-                ErrorKind::Value,
-                format!("safetensors does not store {dtype}"),
-            )
-        })
+        .map(|(f, _)| *f)
+        .ok_or_else(|| TorchError::new(ErrorKind::Key, dtype.to_string()))
 }
 
 fn safetensor_error(message: impl Into<String>) -> TorchError {
     TorchError::new(ErrorKind::Safetensor, message)
 }
 
-/// A JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+/// The package's words for an error of the format: deserializing errors carry its prefix.
+fn format_error(e: SafeTensorError, path: &str) -> TorchError {
+    match e {
+        SafeTensorError::IoError(io) => {
+            super::read_error(&io, format!("No such file or directory: {path}"))
+        }
+        other => safetensor_error(format!("Error while deserializing header: {other}")),
+    }
+}
+
+/// The names of tensors that share memory as the package finds them: tensors over the same
+/// storage (same address and size, not empty), sorted by where their bytes start, and within
+/// that, each run of tensors whose bytes begin before the previous tensor's end. Slices of
+/// one storage that do not overlap are saved; only overlapping ones are refused.
+fn overlapping_groups(entries: &[(String, Tensor)]) -> Result<Vec<Vec<&str>>> {
+    let mut by_storage: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+    for (i, (_, t)) in entries.iter().enumerate() {
+        let storage = t.storage();
+        let key = (storage.data_ptr(), storage.nbytes());
+        if key.0 == 0 || key.1 == 0 {
+            continue;
+        }
+        match by_storage.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(i),
+            None => by_storage.push((key, vec![i])),
         }
     }
-    out.push('"');
-    out
+    let mut groups = Vec::new();
+    for (_, members) in by_storage.into_iter().filter(|(_, m)| m.len() > 1) {
+        // Each tensor's bytes: from its first element to the end of its last in memory
+        // order (the package flattens it with view(-1) to find the last one).
+        let mut areas = Vec::with_capacity(members.len());
+        for i in members {
+            let (name, t) = &entries[i];
+            let itemsize = t.dtype().itemsize();
+            let start = t.storage().data_ptr() + t.layout().offset as usize * itemsize;
+            let stop = if t.numel() == 0 {
+                start
+            } else {
+                let flat = crate::core::views::view(t, &[-1])?;
+                let last = flat.layout().offset + (flat.sizes()[0] - 1) * flat.strides()[0];
+                t.storage().data_ptr() + last as usize * itemsize + itemsize
+            };
+            areas.push((start, stop, name.as_str()));
+        }
+        areas.sort();
+        let mut run = vec![areas[0].2];
+        let mut last_stop = areas[0].1;
+        for &(start, stop, name) in &areas[1..] {
+            if start >= last_stop {
+                if run.len() > 1 {
+                    groups.push(std::mem::take(&mut run));
+                }
+                run = vec![name];
+            } else {
+                run.push(name);
+            }
+            last_stop = stop;
+        }
+        if run.len() > 1 {
+            run.sort();
+            groups.push(run);
+        }
+    }
+    for g in &mut groups {
+        g.sort();
+    }
+    Ok(groups)
+}
+
+/// One contiguous tensor as the crate writes it: its bytes are one run of its storage,
+/// copied out when the crate asks for them (one tensor at a time).
+struct Contiguous {
+    tensor: Tensor,
+    dtype: Dtype,
+    shape: Vec<usize>,
+    nbytes: usize,
+}
+
+impl View for &Contiguous {
+    fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    fn data(&self) -> Cow<'_, [u8]> {
+        let start = self.tensor.layout().offset as usize * self.tensor.dtype().itemsize();
+        // Invariant: the tensor's layout lies inside its storage (checked layouts), and it is
+        // contiguous (checked before saving), so `start..start + nbytes` is in bounds; an
+        // empty run is written should that ever not hold, and the crate's sizes then refuse.
+        Cow::Owned(
+            self.tensor
+                .storage()
+                .with_bytes(|b| b.get(start..start + self.nbytes).map(<[u8]>::to_vec))
+                .unwrap_or_default(),
+        )
+    }
+    fn data_len(&self) -> usize {
+        self.nbytes
+    }
 }
 
 /// `save_file(tensors, path, metadata)`.
@@ -82,23 +169,7 @@ pub fn save_file(tensors: &Map, path: &str, metadata: Option<&Map>) -> Result<()
         };
         entries.push((name.to_string(), t));
     }
-    // Tensors sharing memory: the package names each group.
-    let mut groups: Vec<Vec<&str>> = Vec::new();
-    for (i, (name, t)) in entries.iter().enumerate() {
-        if t.numel() == 0 {
-            continue;
-        }
-        let shares = entries[..i]
-            .iter()
-            .find(|(_, u)| u.numel() > 0 && u.storage().shares_memory(&t.storage()));
-        if let Some((first, _)) = shares {
-            if let Some(g) = groups.iter_mut().find(|g| g.contains(&first.as_str())) {
-                g.push(name);
-            } else {
-                groups.push(vec![first, name]);
-            }
-        }
-    }
+    let groups = overlapping_groups(&entries)?;
     if !groups.is_empty() {
         let sets: Vec<String> = groups
             .iter()
@@ -122,67 +193,45 @@ pub fn save_file(tensors: &Map, path: &str, metadata: Option<&Map>) -> Result<()
             ));
         }
     }
-    // Largest alignment first, then by name: the package's order.
-    entries.sort_by(|(a, x), (b, y)| {
-        y.dtype()
-            .itemsize()
-            .cmp(&x.dtype().itemsize())
-            .then_with(|| a.cmp(b))
-    });
-    let mut header = String::from("{");
-    if let Some(meta) = metadata {
-        let items: Vec<String> = meta
-            .iter()
-            .map(|(k, v)| format!("{}:{}", json_string(k), json_string(&v.to_string())))
-            .collect();
-        header.push_str(&format!("\"__metadata__\":{{{}}}", items.join(",")));
-    }
-    let mut offset = 0usize;
-    for (name, t) in &entries {
-        let begin = offset;
-        offset += t.numel() as usize * t.dtype().itemsize();
-        let shape: Vec<String> = t.sizes().iter().map(|s| s.to_string()).collect();
-        if header.len() > 1 {
-            header.push(',');
-        }
-        header.push_str(&format!(
-            "{}:{{\"dtype\":\"{}\",\"shape\":[{}],\"data_offsets\":[{},{}]}}",
-            json_string(name),
-            format_name(t.dtype())?,
-            shape.join(","),
-            begin,
-            offset
-        ));
-    }
-    header.push('}');
-    while header.len() % 8 != 0 {
-        header.push(' ');
-    }
-    let io_error = |e: std::io::Error| {
-        TorchError::runtime(format!(
-            "cannot write {path}: {}",
-            crate::core::memory::shm::os_error(&e)
-        ))
+    let metadata: Option<HashMap<String, String>> = match metadata {
+        None => None,
+        Some(meta) => Some(
+            meta.iter()
+                .map(|(k, v)| match v.read_lock::<rhai::ImmutableString>() {
+                    Some(text) => Ok((k.to_string(), text.to_string())),
+                    None => Err(TorchError::type_error(format!(
+                        "argument 'metadata': '{}' object is not an instance of 'str'",
+                        crate::script::convert::py_type_name(v)
+                    ))),
+                })
+                .collect::<Result<_>>()?,
+        ),
     };
-    let file = std::fs::File::create(path).map_err(io_error)?;
-    let mut out = std::io::BufWriter::new(file);
-    out.write_all(&(header.len() as u64).to_le_bytes())
-        .and_then(|_| out.write_all(header.as_bytes()))
-        .map_err(io_error)?;
-    // Each tensor is contiguous (checked above): its bytes are one run of its storage,
-    // written from the storage itself.
-    for (_, t) in &entries {
-        let itemsize = t.dtype().itemsize();
-        let start = t.layout().offset as usize * itemsize;
-        let len = t.numel() as usize * itemsize;
-        t.storage()
-            .with_bytes(|b| match b.get(start..start + len) {
-                Some(run) => out.write_all(run),
-                None => Err(std::io::Error::other("tensor outside its storage")),
-            })
-            .map_err(io_error)?;
-    }
-    out.flush().map_err(io_error)
+    let views = entries
+        .into_iter()
+        .map(|(name, t)| {
+            let dtype = format_dtype(t.dtype())?;
+            let shape = t.sizes().iter().map(|&s| s as usize).collect();
+            let nbytes = t.numel() as usize * t.dtype().itemsize();
+            Ok((
+                name,
+                Contiguous {
+                    tensor: t,
+                    dtype,
+                    shape,
+                    nbytes,
+                },
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // The crate orders the tensors (largest alignment first, then by name), writes the
+    // header padded to 8 bytes, and replaces the file only once it is whole.
+    ::safetensors::serialize_to_file(
+        views.iter().map(|(n, v)| (n.as_str(), v)),
+        metadata,
+        std::path::Path::new(path),
+    )
+    .map_err(|e| safetensor_error(format!("Error while serializing: {e}")))
 }
 
 /// `load_file(path)`: every tensor of the file, each in its own storage.
@@ -198,86 +247,41 @@ pub fn load_file(path: &str) -> Result<Dynamic> {
     // As the package does: the file is mapped privately once, and each tensor's storage is
     // its byte range of the map (loading costs O(tensors); writes never reach the file).
     let map = crate::core::memory::mapped::from_file(path, false, size)?;
-    let (entries, data_start) = map.with_bytes(read_header)?;
+    let entries = map.with_bytes(|bytes| {
+        let (n, metadata) = SafeTensors::read_metadata(bytes).map_err(|e| format_error(e, path))?;
+        let data_start = 8 + n;
+        metadata
+            .tensors()
+            .into_iter()
+            .map(|(name, info)| {
+                let dtype = DTYPES
+                    .iter()
+                    .find(|(f, _)| *f == info.dtype)
+                    .map(|(_, d)| *d)
+                    .ok_or_else(|| {
+                        TorchError::not_implemented(format!(
+                            "tensh has no dtype for the safetensors type {:?} (tensor `{name}`)",
+                            info.dtype
+                        ))
+                    })?;
+                let shape = info
+                    .shape
+                    .iter()
+                    .map(|&s| {
+                        i64::try_from(s)
+                            .map_err(|_| format_error(SafeTensorError::ValidationOverflow, path))
+                    })
+                    .collect::<Result<Vec<i64>>>()?;
+                let (begin, end) = info.data_offsets;
+                Ok((name, dtype, shape, data_start + begin, end - begin))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?;
     let mut out = Map::new();
-    for (name, dtype, shape, begin, end) in entries {
-        let storage = map.window(data_start + begin, end - begin);
+    for (name, dtype, shape, begin, len) in entries {
+        let storage = map.window(begin, len);
         let t = Tensor::from_parts(storage, dtype, Layout::contiguous(shape));
         out.insert(name.as_str().into(), Dynamic::from(t));
     }
     Ok(Dynamic::from_map(out))
-}
-
-/// One tensor of a file: name, dtype, shape, and its byte range within the data.
-type Entry = (String, DType, Vec<i64>, usize, usize);
-
-/// The tensors a file's header describes (checked against the file's size), and where the
-/// data begins.
-fn read_header(bytes: &[u8]) -> Result<(Vec<Entry>, usize)> {
-    let n = u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default());
-    let header_end = usize::try_from(n)
-        .ok()
-        .and_then(|n| n.checked_add(8))
-        .filter(|&end| end <= bytes.len())
-        .ok_or_else(|| {
-            safetensor_error("Error while deserializing header: invalid header length")
-        })?;
-    let header: serde_json::Value = serde_json::from_slice(&bytes[8..header_end])
-        .map_err(|e| safetensor_error(format!("Error while deserializing header: {e}")))?;
-    let serde_json::Value::Object(fields) = header else {
-        return Err(safetensor_error(
-            "Error while deserializing header: header is not a JSON object",
-        ));
-    };
-    let data_len = bytes.len() - header_end;
-    let mut entries = Vec::with_capacity(fields.len());
-    for (name, info) in &fields {
-        if name == "__metadata__" {
-            continue;
-        }
-        let bad = || {
-            safetensor_error(format!(
-                "Error while deserializing header: invalid entry for `{name}`"
-            ))
-        };
-        let dtype_name = info.get("dtype").and_then(|d| d.as_str()).ok_or_else(bad)?;
-        let dtype = DTYPES
-            .iter()
-            .find(|(n, _)| *n == dtype_name)
-            .map(|(_, d)| *d)
-            .ok_or_else(|| {
-                safetensor_error(format!(
-                    "Error while deserializing header: unknown dtype {dtype_name}"
-                ))
-            })?;
-        let shape: Vec<i64> = info
-            .get("shape")
-            .and_then(|s| s.as_array())
-            .ok_or_else(bad)?
-            .iter()
-            .map(|v| v.as_i64().filter(|&s| s >= 0).ok_or_else(bad))
-            .collect::<Result<_>>()?;
-        let offsets: Vec<usize> = info
-            .get("data_offsets")
-            .and_then(|s| s.as_array())
-            .ok_or_else(bad)?
-            .iter()
-            .map(|v| {
-                v.as_u64()
-                    .and_then(|o| usize::try_from(o).ok())
-                    .ok_or_else(bad)
-            })
-            .collect::<Result<_>>()?;
-        let [begin, end] = offsets[..] else {
-            return Err(bad());
-        };
-        let nbytes = crate::core::memory::alloc::contiguous_nbytes(&shape, dtype.itemsize())?;
-        if begin > end || end > data_len || end - begin != nbytes {
-            return Err(safetensor_error(format!(
-                "Error while deserializing header: invalid offset for tensor `{name}`"
-            )));
-        }
-        entries.push((name.clone(), dtype, shape, begin, end));
-    }
-    Ok((entries, header_end))
 }

@@ -118,6 +118,8 @@ fn accepts(p: &Param, v: &Dynamic) -> Result<bool, Failure> {
         Ty::Str => v.is_string(),
         Ty::MemoryFormat => v.is::<crate::core::memory_format::MemoryFormat>(),
         Ty::Layout => v.is::<crate::script::formats::StridedLayout>(),
+        // PyTorch takes a device as a torch.device, a string or a CUDA index.
+        Ty::Device => v.is::<crate::script::values::Device>() || v.is_string() || v.is_int(),
         Ty::Any => true,
     })
 }
@@ -149,6 +151,8 @@ fn type_name_of(v: &Dynamic) -> &'static str {
         crate::script::formats::MEMORY_FORMAT_TYPE
     } else if v.is::<crate::script::formats::StridedLayout>() {
         crate::script::formats::LAYOUT_TYPE
+    } else if v.is::<crate::script::values::Device>() {
+        "torch.device"
     } else if v.is_unit() {
         "NoneType"
     } else if v.is_string() {

@@ -400,6 +400,8 @@ pub enum Ty {
     MemoryFormat,
     /// `torch.layout`.
     Layout,
+    /// `torch.device`.
+    Device,
     /// Any other type name: not checked here (the op's body checks it).
     Any,
 }
@@ -417,6 +419,7 @@ impl Ty {
             "str" => Ty::Str,
             "torch.memory_format" => Ty::MemoryFormat,
             "torch.layout" => Ty::Layout,
+            "torch.device" => Ty::Device,
             _ => Ty::Any,
         }
     }

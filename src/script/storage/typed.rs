@@ -218,7 +218,7 @@ pub fn register(r: &mut Registry) {
     }
     engine.register_get("dtype", |t: &mut TypedStorage| t.dtype);
     engine.register_get("device", |_: &mut TypedStorage| {
-        crate::script::values::Device
+        crate::script::values::Device::CPU
     });
     engine.register_get("is_cuda", |_: &mut TypedStorage| false);
     engine.register_get("filename", |t: &mut TypedStorage| {

@@ -151,7 +151,9 @@ pub fn register(r: &mut Registry) {
         s.resize(n as usize).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
-    engine.register_get("device", |_: &mut Storage| crate::script::values::Device);
+    engine.register_get("device", |_: &mut Storage| {
+        crate::script::values::Device::CPU
+    });
     engine.register_get("is_cuda", |_: &mut Storage| false);
     r.function("UntypedStorage", 2, |a| Ok(Dynamic::from(new_storage(&a)?)));
 }

@@ -32,7 +32,7 @@ pub fn register_properties(engine: &mut Engine) {
     engine.register_get("shape", |x: &mut Tensor| Size(x.sizes()));
     engine.register_get("dtype", |x: &mut Tensor| x.dtype());
     engine.register_get("ndim", |x: &mut Tensor| x.ndim() as i64);
-    engine.register_get("device", |_: &mut Tensor| Device);
+    engine.register_get("device", |_: &mut Tensor| Device::CPU);
     engine.register_get("is_cuda", |_: &mut Tensor| false);
     engine.register_get("itemsize", |x: &mut Tensor| x.dtype().itemsize() as i64);
     engine.register_get("nbytes", |x: &mut Tensor| {
