@@ -1,7 +1,8 @@
 //! Checkpoints written by real PyTorch (`tests/data/pytorch_files/make.py`: a dict of values
 //! and views, a module's state dict with its `_metadata`, a parameter, a big-endian file)
 //! load in tensh as PyTorch loads them: the same values, strides, offsets and
-//! `requires_grad` (`expected.txt` is PyTorch's output, never edited).
+//! `requires_grad`, and the same sharing: each tensor names the first key whose value views
+//! its storage (`expected.txt` is PyTorch's output, never edited).
 
 use tensh::script::session::Session;
 
@@ -14,10 +15,14 @@ fn checkpoints_pytorch_wrote_load_as_pytorch_loads_them() {
                let d = torch::load("{dir}/" + f);
                let keys = d.keys();
                keys.sort();
+               let owners = #{{}};
                for k in keys {{
                    let v = d[k];
                    if type_of(v) == "Tensor" {{
-                       print(`${{f}} ${{k}} ${{v.detach()}} ${{v.stride()}} ${{v.storage_offset()}} ${{v.requires_grad}}`);
+                       let s = v.untyped_storage();
+                       let ptr = `${{s.data_ptr()}}`;
+                       if !(ptr in owners) {{ owners[ptr] = k; }}
+                       print(`${{f}} ${{k}} ${{v.detach()}} ${{v.stride()}} ${{v.storage_offset()}} ${{v.requires_grad}} ${{owners[ptr]}} ${{s.nbytes()}}`);
                    }} else {{
                        print(`${{f}} ${{k}} ${{v}}`);
                    }}

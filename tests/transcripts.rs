@@ -27,6 +27,7 @@ fn the_tutorials_in_docs_pass() {
         "layout",
         "explain",
         "confusions",
+        "files",
     ] {
         assert!(
             stdout.contains(&format!("{page}.md: ")),

@@ -41,9 +41,12 @@ for i in zin.infolist():
 zout.close()
 for f in ["pytorch_values.pt", "pytorch_state_dict.pt", "pytorch_parameter.pt", "pytorch_big_endian.pt"]:
     d = torch.load("/tmp/fx/" + f)
+    owners = {}  # storage address -> the first key viewing it: sharing, as loaded
     for k in sorted(d.keys()):
         v = d[k]
         if isinstance(v, torch.Tensor):
-            p(f, k, v.detach(), list(v.stride()), v.storage_offset(), v.requires_grad)
+            s = v.untyped_storage()
+            first = owners.setdefault(s.data_ptr(), k)
+            p(f, k, v.detach(), list(v.stride()), v.storage_offset(), v.requires_grad, first, s.nbytes())
         else:
             p(f, k, v)
