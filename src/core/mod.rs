@@ -34,6 +34,7 @@ pub mod repeat;
 pub mod result_layout;
 pub mod scalar;
 pub mod scan;
+pub mod selection;
 pub mod strided;
 pub mod tensor;
 pub mod triangle;

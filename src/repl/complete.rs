@@ -152,7 +152,7 @@ mod tests {
         let vars = [("x".to_string(), TypeId::of::<Tensor>())];
         let (from, found) = complete("x.tra", 5, &c, &vars);
         assert_eq!(from, 2);
-        assert_eq!(found, ["transpose(", "transpose_("]);
+        assert_eq!(found, ["trace(", "transpose(", "transpose_("]);
         let (_, found) = complete("x.sha", 5, &c, &vars);
         assert_eq!(found, ["shape", "share_memory_("]);
     }

@@ -65,6 +65,7 @@ pub fn new_engine() -> Engine {
         };
         tensor::meta::register(&mut r);
         tensor::views::register(&mut r);
+        tensor::selection::register(&mut r);
         tensor::in_place_views::register(&mut r);
         tensor::unary::register(&mut r);
         tensor::join::register(&mut r);

@@ -269,6 +269,27 @@ impl Storage {
         Rc::ptr_eq(&self.0, &other.0)
     }
 
+    /// The storage that owns these bytes and where they start in it: a window's parent
+    /// (always a root) and the window's start; any other storage, itself and 0.
+    pub fn root_and_start(&self) -> (Storage, usize) {
+        match &*self.0.backing.borrow() {
+            Backing::Window { parent, start, .. } => (parent.clone(), *start),
+            _ => (self.clone(), 0),
+        }
+    }
+
+    /// A shared borrow of a root storage's bytes that lasts as long as the guard, for
+    /// writers that hand slices to another library (safetensors) without copying them.
+    /// Invariant: no script code runs while a guard lives, so nothing writes or resizes the
+    /// storage meanwhile. A window has no bytes of its own: borrow its `root_and_start()` instead
+    /// (asked of a window, this is empty).
+    pub fn borrow_root_bytes(&self) -> std::cell::Ref<'_, [u8]> {
+        std::cell::Ref::map(self.0.backing.borrow(), |b| match b {
+            Backing::Window { .. } => &[][..],
+            root => root.own(),
+        })
+    }
+
     /// Runs `f` on the bytes. Must not be nested inside `with_bytes_mut` of the same storage;
     /// the kernels take one borrow per storage and handle self-overlap explicitly.
     pub fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {

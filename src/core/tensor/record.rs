@@ -163,6 +163,19 @@ pub fn record_sum(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool)
     record_reduction(out, x, dims, keepdim, false);
 }
 
+/// Records `out`, the sum of every element of `x`, under PyTorch's node name of an op
+/// that is such a sum (`trace` sums a diagonal view: its node is `TraceBackward0`).
+pub fn record_sum_as(out: &Tensor, x: &Tensor, name: &str) {
+    let op = BackwardOp::Reduce {
+        mean: false,
+        sizes: x.sizes(),
+        dtype: x.dtype(),
+        dims: None,
+        keepdim: false,
+    };
+    record(&[out], name, &[x], op);
+}
+
 /// Records `out = x.mean(dims, keepdim)`.
 pub fn record_mean(out: &Tensor, x: &Tensor, dims: Option<&[i64]>, keepdim: bool) {
     record_reduction(out, x, dims, keepdim, true);

@@ -15,6 +15,7 @@ use rhai::{Dynamic, Map};
 use crate::core::dtype::DType;
 use crate::core::error::{ErrorKind, Result, TorchError};
 use crate::core::layout::Layout;
+use crate::core::memory::storage::Storage;
 use crate::core::tensor::Tensor;
 
 /// The format's dtypes and tensh's, both ways.
@@ -121,16 +122,14 @@ fn overlapping_groups(entries: &[(String, Tensor)]) -> Result<Vec<Vec<&str>>> {
     Ok(groups)
 }
 
-/// One contiguous tensor as the crate writes it: its bytes are one run of its storage,
-/// copied out when the crate asks for them (one tensor at a time).
-struct Contiguous {
-    tensor: Tensor,
+/// One contiguous tensor as the crate writes it: its bytes, borrowed from its storage.
+struct Contiguous<'a> {
+    bytes: &'a [u8],
     dtype: Dtype,
     shape: Vec<usize>,
-    nbytes: usize,
 }
 
-impl View for &Contiguous {
+impl View for &Contiguous<'_> {
     fn dtype(&self) -> Dtype {
         self.dtype
     }
@@ -138,19 +137,10 @@ impl View for &Contiguous {
         &self.shape
     }
     fn data(&self) -> Cow<'_, [u8]> {
-        let start = self.tensor.layout().offset as usize * self.tensor.dtype().itemsize();
-        // Invariant: the tensor's layout lies inside its storage (checked layouts), and it is
-        // contiguous (checked before saving), so `start..start + nbytes` is in bounds; an
-        // empty run is written should that ever not hold, and the crate's sizes then refuse.
-        Cow::Owned(
-            self.tensor
-                .storage()
-                .with_bytes(|b| b.get(start..start + self.nbytes).map(<[u8]>::to_vec))
-                .unwrap_or_default(),
-        )
+        Cow::Borrowed(self.bytes)
     }
     fn data_len(&self) -> usize {
-        self.nbytes
+        self.bytes.len()
     }
 }
 
@@ -207,19 +197,32 @@ pub fn save_file(tensors: &Map, path: &str, metadata: Option<&Map>) -> Result<()
                 .collect::<Result<_>>()?,
         ),
     };
+    // Each tensor's bytes are one run of its storage's root (checked contiguous above);
+    // the roots are borrowed for the length of the write, so nothing is copied.
+    let roots: Vec<(Storage, usize)> = entries
+        .iter()
+        .map(|(_, t)| t.storage().root_and_start())
+        .collect();
+    let guards: Vec<_> = roots.iter().map(|(s, _)| s.borrow_root_bytes()).collect();
     let views = entries
-        .into_iter()
-        .map(|(name, t)| {
+        .iter()
+        .zip(roots.iter().zip(&guards))
+        .map(|((name, t), ((_, window_start), bytes))| {
             let dtype = format_dtype(t.dtype())?;
             let shape = t.sizes().iter().map(|&s| s as usize).collect();
             let nbytes = t.numel() as usize * t.dtype().itemsize();
+            let start = window_start + t.layout().offset as usize * t.dtype().itemsize();
+            // Checked layouts keep a tensor inside its storage, and a window inside its
+            // root, so the run is in bounds; `get` keeps that a check, not an assumption.
+            let bytes = bytes.get(start..start + nbytes).ok_or_else(|| {
+                TorchError::runtime("safetensors: a tensor lies outside its storage")
+            })?;
             Ok((
-                name,
+                name.as_str(),
                 Contiguous {
-                    tensor: t,
+                    bytes,
                     dtype,
                     shape,
-                    nbytes,
                 },
             ))
         })
@@ -227,7 +230,7 @@ pub fn save_file(tensors: &Map, path: &str, metadata: Option<&Map>) -> Result<()
     // The crate orders the tensors (largest alignment first, then by name), writes the
     // header padded to 8 bytes, and replaces the file only once it is whole.
     ::safetensors::serialize_to_file(
-        views.iter().map(|(n, v)| (n.as_str(), v)),
+        views.iter().map(|(n, v)| (*n, v)),
         metadata,
         std::path::Path::new(path),
     )

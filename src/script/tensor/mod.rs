@@ -12,5 +12,6 @@ pub mod mutation;
 pub mod new;
 pub mod pointwise;
 pub mod reduce;
+pub mod selection;
 pub mod unary;
 pub mod views;

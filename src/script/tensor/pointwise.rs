@@ -162,8 +162,20 @@ pub fn register(r: &mut Registry) {
     });
     r.function("where", 3, |a| {
         let cond = to_tensor(a.req(0, "condition", "where")?, "condition")?;
+        if a.pos.len() == 1 && a.kw.is_empty() {
+            // `torch.where(condition)` is `condition.nonzero(as_tuple=True)`.
+            let parts = crate::core::selection::nonzero_tuple(&cond).rhai()?;
+            return Ok(Dynamic::from(crate::script::convert::tensor_array(parts)));
+        }
         let x = arg(a.req(1, "input", "where")?, "input")?;
         let y = arg(a.req(2, "other", "where")?, "other")?;
+        Ok(Dynamic::from(pointwise::where_(&cond, &x, &y).rhai()?))
+    });
+    // `x.where(condition, y)` is `torch.where(condition, x, y)`.
+    r.method("where", 2, |x, a| {
+        let cond = to_tensor(a.req(0, "condition", "where")?, "condition")?;
+        let y = arg(a.req(1, "other", "where")?, "other")?;
+        let x = Arg::Tensor(x.clone());
         Ok(Dynamic::from(pointwise::where_(&cond, &x, &y).rhai()?))
     });
     let tolerances = |a: &Args| -> RhaiResult<(f64, f64, bool)> {

@@ -1,0 +1,420 @@
+//! Ops that pick or move elements by index or mask, always into a new contiguous tensor:
+//! `index_select`, `gather`, `masked_fill`, `masked_select`, `nonzero`, `roll`, `diag`,
+//! `signbit` and `logical_not`, with PyTorch's checks and messages. Each reads its input
+//! element by element in row-major order (`copy::to_scalars`, which also resolves a
+//! conjugate view), so any layout works and nothing outside the storage is read.
+
+use super::broadcast::{broadcast_layout, broadcast_shapes};
+use super::copy::{self, to_scalars};
+use super::creation::from_scalars;
+use super::dtype::DType;
+use super::error::{Result, TorchError, wrap_dim};
+use super::memory::alloc::vec_with_capacity;
+use super::scalar::Scalar;
+use super::tensor::Tensor;
+
+/// The product of `sizes` (already checked by the tensor that has them).
+fn product(sizes: &[i64]) -> usize {
+    sizes.iter().map(|&s| s.max(0) as usize).product()
+}
+
+/// `(outer, size, inner)`: the row-major element at `[o, i, j]` of a tensor split around
+/// `dim` is at `(o * size + i) * inner + j`.
+fn split_at(sizes: &[i64], dim: usize) -> (usize, usize, usize) {
+    (
+        product(&sizes[..dim]),
+        sizes[dim].max(0) as usize,
+        product(&sizes[dim + 1..]),
+    )
+}
+
+/// The integer values of an index tensor.
+fn index_values(index: &Tensor) -> Result<Vec<i64>> {
+    Ok(to_scalars(index)?.into_iter().map(Scalar::to_i64).collect())
+}
+
+/// `t.index_select(dim, index)`: the entries `index` names along `dim`, in its order.
+pub fn index_select(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let ndim = t.ndim();
+    let d = wrap_dim(dim, ndim.max(1))?;
+    if index.ndim() > 1 {
+        return Err(TorchError::index(
+            "index_select(): Index is supposed to be a vector",
+        ));
+    }
+    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(TorchError::runtime(
+            "index_select(): Expected dtype int32 or int64 for index",
+        ));
+    }
+    let idx = index_values(index)?;
+    let values = to_scalars(t)?;
+    if ndim == 0 {
+        if idx.len() != 1 {
+            return Err(TorchError::runtime(format!(
+                "index_select(): Index to scalar can have only 1 value, got {} value(s)",
+                idx.len()
+            )));
+        }
+        if idx[0] != 0 {
+            return Err(TorchError::index("index out of range in self"));
+        }
+        return from_scalars(&values, vec![], t.dtype());
+    }
+    let sizes = t.sizes();
+    if d == 0 && sizes[0] == 0 && !idx.is_empty() {
+        return Err(TorchError::runtime(
+            "index_select(): self indexing axis dim should be positive",
+        ));
+    }
+    let (outer, size, inner) = split_at(&sizes, d);
+    if let Some(&bad) = idx.iter().find(|&&i| i < 0 || i as usize >= size) {
+        return Err(if d == 0 {
+            TorchError::index("index out of range in self")
+        } else {
+            TorchError::runtime(format!(
+                "INDICES element is out of DATA bounds, id={bad} axis_dim={size}"
+            ))
+        });
+    }
+    let mut out = vec_with_capacity(outer * idx.len() * inner)?;
+    for o in 0..outer {
+        for &i in &idx {
+            let start = (o * size + i as usize) * inner;
+            out.extend_from_slice(&values[start..start + inner]);
+        }
+    }
+    let mut out_sizes = sizes;
+    out_sizes[d] = idx.len() as i64;
+    from_scalars(&out, out_sizes, t.dtype())
+}
+
+/// `t.gather(dim, index)`: `out[i][j] = t[index[i][j]][j]` for `dim = 0`, and so on.
+pub fn gather(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let ndim = t.ndim();
+    let d = wrap_dim(dim, ndim.max(1))?;
+    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(TorchError::runtime(
+            "gather(): Expected dtype int32/int64 for index",
+        ));
+    }
+    if index.ndim().max(1) != ndim.max(1) {
+        return Err(TorchError::runtime(
+            "Index tensor must have the same number of dimensions as input tensor",
+        ));
+    }
+    let (sizes, isizes) = (t.sizes(), index.sizes());
+    if ndim > 0 {
+        for k in (0..ndim).filter(|&k| k != d) {
+            if isizes[k] > sizes[k] {
+                return Err(TorchError::runtime(format!(
+                    "Size does not match at dimension {k} expected index {isizes:?} to be no larger than self {sizes:?} apart from dimension {d}"
+                )));
+            }
+        }
+    }
+    let idx = index_values(index)?;
+    let values = to_scalars(t)?;
+    let (sizes, isizes) = if ndim == 0 {
+        (vec![1], vec![index.numel()])
+    } else {
+        (sizes, isizes)
+    };
+    let size = sizes[d];
+    // Row-major strides of the input, to find each gathered element.
+    let mut strides = vec![1usize; sizes.len()];
+    for k in (0..sizes.len().saturating_sub(1)).rev() {
+        strides[k] = strides[k + 1] * sizes[k + 1].max(0) as usize;
+    }
+    let mut out = vec_with_capacity(idx.len())?;
+    let mut at = vec![0i64; isizes.len()];
+    for &i in &idx {
+        if i < 0 || i >= size {
+            return Err(TorchError::runtime(format!(
+                "index {i} is out of bounds for dimension {d} with size {size}"
+            )));
+        }
+        let pos: usize = at
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| if k == d { i } else { a } as usize * strides[k])
+            .sum();
+        out.push(values[pos]);
+        for k in (0..at.len()).rev() {
+            at[k] += 1;
+            if at[k] < isizes[k] {
+                break;
+            }
+            at[k] = 0;
+        }
+    }
+    from_scalars(&out, index.sizes(), t.dtype())
+}
+
+/// The mask's values broadcast to `sizes`, refusing a mask that is not bool.
+fn mask_values(mask: &Tensor, sizes: &[i64], op: &str) -> Result<Vec<bool>> {
+    if mask.dtype() != DType::Bool {
+        return Err(TorchError::runtime(match op {
+            "masked_select" => "masked_select: expected BoolTensor for mask".to_string(),
+            _ => format!(
+                "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+                mask.dtype().c_type_name()
+            ),
+        }));
+    }
+    let view = mask.alias(broadcast_layout(&mask.layout(), sizes)?);
+    Ok(to_scalars(&view)?
+        .into_iter()
+        .map(Scalar::to_bool)
+        .collect())
+}
+
+/// `t.masked_fill_(mask, value)`: writes `value` where the mask (broadcast to `t`) is true.
+pub fn masked_fill_(t: &Tensor, mask: &Tensor, value: Scalar) -> Result<()> {
+    let sizes = t.sizes();
+    let shape = broadcast_shapes(&sizes, &mask.sizes())?;
+    if shape != sizes {
+        return Err(TorchError::runtime(format!(
+            "output with shape {sizes:?} doesn't match the broadcast shape {shape:?}"
+        )));
+    }
+    let keep = mask_values(mask, &sizes, "masked_fill")?;
+    let mut values = to_scalars(t)?;
+    for (v, _) in values.iter_mut().zip(&keep).filter(|(_, m)| **m) {
+        *v = value;
+    }
+    copy::copy_(t, &from_scalars(&values, sizes, t.dtype())?)
+}
+
+/// `t.masked_fill(mask, value)`: a copy of `t` broadcast with the mask, filled where true.
+pub fn masked_fill(t: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
+    let shape = broadcast_shapes(&mask.sizes(), &t.sizes())?;
+    let keep = mask_values(mask, &shape, "masked_fill")?;
+    let view = t.alias(broadcast_layout(&t.layout(), &shape)?);
+    let mut values = to_scalars(&view)?;
+    for (v, _) in values.iter_mut().zip(&keep).filter(|(_, m)| **m) {
+        *v = value;
+    }
+    from_scalars(&values, shape, t.dtype())
+}
+
+/// `t.masked_select(mask)`: the elements where the mask is true, after broadcasting both,
+/// as a 1-d tensor.
+pub fn masked_select(t: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    if mask.dtype() != DType::Bool {
+        return Err(TorchError::runtime(
+            "masked_select: expected BoolTensor for mask",
+        ));
+    }
+    let shape = broadcast_shapes(&mask.sizes(), &t.sizes())?;
+    let keep = mask_values(mask, &shape, "masked_select")?;
+    let view = t.alias(broadcast_layout(&t.layout(), &shape)?);
+    let values: Vec<Scalar> = to_scalars(&view)?
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(v, k)| k.then_some(v))
+        .collect();
+    let n = values.len() as i64;
+    from_scalars(&values, vec![n], t.dtype())
+}
+
+/// The coordinates of the non-zero elements, one row each: `nonzero()`'s `[n, ndim]`.
+pub fn nonzero_coordinates(t: &Tensor) -> Result<(Vec<i64>, usize)> {
+    let sizes = t.sizes();
+    let mut coords = Vec::new();
+    let mut at = vec![0i64; sizes.len()];
+    let mut count = 0;
+    let mut failed = None;
+    copy::for_each_scalar(t, |v| {
+        if v.to_bool() {
+            if coords.try_reserve(at.len()).is_err() {
+                failed = Some(());
+            } else {
+                coords.extend_from_slice(&at);
+                count += 1;
+            }
+        }
+        for k in (0..at.len()).rev() {
+            at[k] += 1;
+            if at[k] < sizes[k] {
+                break;
+            }
+            at[k] = 0;
+        }
+    })?;
+    if failed.is_some() {
+        return Err(TorchError::runtime("nonzero(): not enough memory"));
+    }
+    Ok((coords, count))
+}
+
+/// `t.nonzero()`: an int64 tensor of shape `[n, ndim]`.
+pub fn nonzero(t: &Tensor) -> Result<Tensor> {
+    let (coords, n) = nonzero_coordinates(t)?;
+    let values: Vec<Scalar> = coords.into_iter().map(Scalar::Int).collect();
+    from_scalars(&values, vec![n as i64, t.ndim() as i64], DType::Int64)
+}
+
+/// `t.nonzero(as_tuple=True)`: one int64 tensor of indices per dimension (a 0-d tensor
+/// counts as 1-d, as in PyTorch).
+pub fn nonzero_tuple(t: &Tensor) -> Result<Vec<Tensor>> {
+    let t = if t.ndim() == 0 {
+        t.alias(super::layout::Layout::contiguous(vec![1]))
+    } else {
+        t.clone()
+    };
+    let (coords, n) = nonzero_coordinates(&t)?;
+    let ndim = t.ndim();
+    (0..ndim)
+        .map(|k| {
+            let column: Vec<Scalar> = (0..n).map(|r| Scalar::Int(coords[r * ndim + k])).collect();
+            from_scalars(&column, vec![n as i64], DType::Int64)
+        })
+        .collect()
+}
+
+/// `t.roll(shifts, dims)`: elements shifted along each dim, wrapping around; without dims,
+/// along the flattened tensor, keeping the shape.
+pub fn roll(t: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
+    if shifts.is_empty() {
+        return Err(TorchError::runtime("`shifts` required"));
+    }
+    let sizes = t.sizes();
+    let values = to_scalars(t)?;
+    if dims.is_empty() {
+        if shifts.len() != 1 {
+            return Err(TorchError::runtime(format!(
+                "shifts and dimensions must align. shifts: {}, dims:0",
+                shifts.len()
+            )));
+        }
+        let n = values.len();
+        let out = rolled(&values, (1, n, 1), shifts[0])?;
+        return from_scalars(&out, sizes, t.dtype());
+    }
+    if shifts.len() != dims.len() {
+        return Err(TorchError::runtime(format!(
+            "shifts and dimensions must align. shifts: {}, dims:{}",
+            shifts.len(),
+            dims.len()
+        )));
+    }
+    let mut out = values;
+    for (&shift, &dim) in shifts.iter().zip(dims) {
+        let d = wrap_dim(dim, t.ndim().max(1))?;
+        if t.ndim() == 0 {
+            continue;
+        }
+        out = rolled(&out, split_at(&sizes, d), shift)?;
+    }
+    from_scalars(&out, sizes, t.dtype())
+}
+
+/// Rolls row-major `values` by `shift` along the middle axis of `(outer, size, inner)`.
+fn rolled(
+    values: &[Scalar],
+    (outer, size, inner): (usize, usize, usize),
+    shift: i64,
+) -> Result<Vec<Scalar>> {
+    let mut out = vec_with_capacity(values.len())?;
+    if size == 0 {
+        out.extend_from_slice(values);
+        return Ok(out);
+    }
+    let s = shift.rem_euclid(size as i64) as usize;
+    for o in 0..outer {
+        for i in 0..size {
+            let from = (i + size - s) % size;
+            let start = (o * size + from) * inner;
+            out.extend_from_slice(&values[start..start + inner]);
+        }
+    }
+    Ok(out)
+}
+
+/// `torch.diag(t, diagonal)` of a 1-d tensor: a square matrix with `t` on that diagonal.
+pub fn diag_embed_1d(t: &Tensor, diagonal: i64) -> Result<Tensor> {
+    let values = to_scalars(t)?;
+    let n = values.len() as i64;
+    let side = n
+        .checked_add(diagonal.checked_abs().unwrap_or(i64::MAX))
+        .ok_or_else(|| TorchError::runtime("diag(): the matrix is too large"))?;
+    let total = super::memory::alloc::checked_numel(&[side, side])?;
+    let zero = super::ops::cast(t.dtype(), Scalar::Int(0));
+    let mut out = vec_with_capacity(total as usize)?;
+    out.resize(total as usize, zero);
+    let (row0, col0) = if diagonal >= 0 {
+        (0, diagonal)
+    } else {
+        (-diagonal, 0)
+    };
+    for (k, v) in values.into_iter().enumerate() {
+        let (r, c) = (row0 + k as i64, col0 + k as i64);
+        out[(r * side + c) as usize] = v;
+    }
+    from_scalars(&out, vec![side, side], t.dtype())
+}
+
+/// `t.signbit()`: whether each element's sign bit is set (`-0.0` and `-nan` included).
+pub fn signbit(t: &Tensor) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        return Err(TorchError::not_implemented(
+            "signbit is not implemented for complex tensors.",
+        ));
+    }
+    let out: Vec<Scalar> = to_scalars(t)?
+        .into_iter()
+        .map(|v| {
+            Scalar::Bool(match v {
+                Scalar::Float(f) => f.is_sign_negative(),
+                Scalar::Int(i) => i < 0,
+                _ => false,
+            })
+        })
+        .collect();
+    from_scalars(&out, t.sizes(), DType::Bool)
+}
+
+/// `t.logical_not()` as bools.
+pub fn logical_not(t: &Tensor) -> Result<Tensor> {
+    let out: Vec<Scalar> = to_scalars(t)?
+        .into_iter()
+        .map(|v| Scalar::Bool(!v.to_bool()))
+        .collect();
+    from_scalars(&out, t.sizes(), DType::Bool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arange_i64(n: i64) -> Result<Tensor> {
+        let values: Vec<Scalar> = (0..n).map(Scalar::Int).collect();
+        from_scalars(&values, vec![n], DType::Int64)
+    }
+
+    fn ints(t: &Tensor) -> Vec<i64> {
+        to_scalars(t)
+            .unwrap()
+            .into_iter()
+            .map(Scalar::to_i64)
+            .collect()
+    }
+
+    #[test]
+    fn index_select_reads_any_layout_and_checks_bounds() {
+        let x = crate::core::views::view(&arange_i64(6).unwrap(), &[2, 3]).unwrap();
+        let xt = crate::core::views::transpose(&x, 0, 1).unwrap();
+        let i = from_scalars(&[Scalar::Int(1)], vec![1], DType::Int64).unwrap();
+        assert_eq!(ints(&index_select(&xt, 1, &i).unwrap()), vec![3, 4, 5]);
+        let bad = from_scalars(&[Scalar::Int(3)], vec![1], DType::Int64).unwrap();
+        assert!(index_select(&xt, 0, &bad).is_err());
+    }
+
+    #[test]
+    fn roll_wraps_both_ways() {
+        let x = arange_i64(5).unwrap();
+        assert_eq!(ints(&roll(&x, &[2], &[]).unwrap()), vec![3, 4, 0, 1, 2]);
+        assert_eq!(ints(&roll(&x, &[-6], &[0]).unwrap()), vec![1, 2, 3, 4, 0]);
+    }
+}

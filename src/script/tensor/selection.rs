@@ -1,0 +1,195 @@
+//! Selecting and moving elements by index or mask, each a method and a `torch` function:
+//! `index_select`, `gather`, `masked_fill(_)`, `masked_select`, `nonzero` (and one-argument
+//! `torch::where`), `roll`, `diag`, `trace`, `count_nonzero`, `amax`/`amin`,
+//! `fliplr`/`flipud`, `signbit`, `logical_not(_)`, and `cpu()`.
+
+use rhai::Dynamic;
+
+use crate::core::checked_scalar::{TypeNaming, check_fits};
+use crate::core::dtype::DType;
+use crate::core::error::TorchError;
+use crate::core::reduce::{Reduction, reduce};
+use crate::core::selection;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
+use crate::core::tensor::graph::detached;
+use crate::core::tensor::record::{record_copy, record_in_place, record_sum_as};
+use crate::script::args::Args;
+use crate::script::convert::{tensor_array, to_int_list, to_scalar};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registry::Registry;
+
+fn t(x: Tensor) -> RhaiResult<Dynamic> {
+    Ok(Dynamic::from(x))
+}
+
+/// `masked_fill`'s value: a number or a 0-d tensor, checked to fit `dtype`.
+fn fill_value(a: &Args, func: &str, dtype: DType) -> RhaiResult<crate::core::scalar::Scalar> {
+    let v = a.req(1, "value", func)?;
+    let value = match v.clone().try_cast::<Tensor>() {
+        Some(t) if t.ndim() != 0 => {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+                t.ndim()
+            ))));
+        }
+        Some(t) => crate::core::copy::to_scalars(&t).rhai()?[0],
+        None => to_scalar(v, "value")?,
+    };
+    check_fits(dtype, value, TypeNaming::Cpp).rhai()?;
+    Ok(value)
+}
+
+/// A dim argument that may be one int or a list of them (`amax`, `count_nonzero`).
+fn dim_list(a: &Args, i: usize) -> RhaiResult<Option<Vec<i64>>> {
+    match a.get(i, "dim") {
+        None => Ok(None),
+        Some(v) if v.is_unit() => Ok(None),
+        Some(v) if v.is_int() => Ok(Some(vec![v.as_int().unwrap_or(0)])),
+        Some(v) => Ok(Some(to_int_list(v, "dim")?)),
+    }
+}
+
+/// `amax`/`amin`: the extreme over `dim` (all dims when empty), with their own name in
+/// PyTorch's messages about empty inputs.
+fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
+    let name = if max { "amax" } else { "amin" };
+    let dims = dim_list(a, 0)?.unwrap_or_default();
+    let keepdim = a.bool_or(1, "keepdim", false)?;
+    let op = if max { Reduction::Max } else { Reduction::Min };
+    if dims.is_empty() && x.numel() == 0 {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+        ))));
+    }
+    let sizes = x.sizes();
+    for &d in &dims {
+        let w = crate::core::error::wrap_dim(d, x.ndim().max(1)).rhai()?;
+        if x.ndim() > 0 && sizes[w] == 0 {
+            return Err(to_rhai(TorchError::index(format!(
+                "{name}(): Expected reduction dim {w} to have non-zero size."
+            ))));
+        }
+    }
+    let all: Vec<i64> = (0..x.ndim() as i64).collect();
+    let dims = if dims.is_empty() { all } else { dims };
+    t(reduce(x, op, Some(&dims), keepdim).rhai()?)
+}
+
+/// Registers the selection ops.
+pub fn register(r: &mut Registry) {
+    r.method_and_function("index_select", 2, |x, a| {
+        let dim = a.int(0, "dim", "index_select")?;
+        let index = a.tensor(1, "index", "index_select")?;
+        t(selection::index_select(x, dim, &index).rhai()?)
+    });
+    r.method_and_function("gather", 2, |x, a| {
+        let dim = a.int(0, "dim", "gather")?;
+        let index = a.tensor(1, "index", "gather")?;
+        t(selection::gather(x, dim, &index).rhai()?)
+    });
+    r.method_and_function("masked_fill", 2, |x, a| {
+        let mask = a.tensor(0, "mask", "masked_fill")?;
+        let value = fill_value(&a, "masked_fill", x.dtype())?;
+        t(selection::masked_fill(x, &mask, value).rhai()?)
+    });
+    r.method("masked_fill_", 2, |x, a| {
+        let mask = a.tensor(0, "mask", "masked_fill_")?;
+        let value = fill_value(&a, "masked_fill_", x.dtype())?;
+        selection::masked_fill_(x, &mask, value).rhai()?;
+        let op = BackwardOp::Unsupported {
+            op: "masked_fill_".into(),
+        };
+        record_in_place(x, "MaskedFillBackward0", &[], op);
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method_and_function("masked_select", 1, |x, a| {
+        let mask = a.tensor(0, "mask", "masked_select")?;
+        t(selection::masked_select(x, &mask).rhai()?)
+    });
+    r.method_and_function("nonzero", 1, |x, a| {
+        if a.bool_or(usize::MAX, "as_tuple", false)? {
+            let parts = selection::nonzero_tuple(x).rhai()?;
+            return Ok(Dynamic::from(tensor_array(parts)));
+        }
+        t(selection::nonzero(x).rhai()?)
+    });
+    r.method_and_function("roll", 2, |x, a| {
+        let shifts = to_int_list(a.req(0, "shifts", "roll")?, "shifts")?;
+        let dims = match a.get(1, "dims") {
+            Some(v) => to_int_list(v, "dims")?,
+            None => Vec::new(),
+        };
+        t(selection::roll(x, &shifts, &dims).rhai()?)
+    });
+    r.method_and_function("diag", 1, |x, a| {
+        let diagonal = a.int_or(0, "diagonal", 0)?;
+        match x.ndim() {
+            1 => t(selection::diag_embed_1d(x, diagonal).rhai()?),
+            2 => {
+                // A copy of the diagonal view, recorded as PyTorch's `diagonal_copy`.
+                let d = crate::core::views::diagonal(x, diagonal, 0, 1).rhai()?;
+                let out = crate::core::copy::clone_tensor(&detached(&d)).rhai()?;
+                record_copy(&out, &d, "DiagonalBackward0_copy");
+                t(out)
+            }
+            n => Err(to_rhai(TorchError::runtime(format!(
+                "diag(): Supports 1D or 2D tensors. Got {n}D"
+            )))),
+        }
+    });
+    r.method_and_function("trace", 0, |x, _| {
+        if x.ndim() != 2 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "trace: expected a matrix, but got tensor with dim {}",
+                x.ndim()
+            ))));
+        }
+        if x.dtype() == DType::Bool {
+            return Err(to_rhai(TorchError::not_implemented(
+                "\"trace\" not implemented for 'Bool'",
+            )));
+        }
+        // The sum of the diagonal view, recorded as PyTorch's one `TraceBackward0` node.
+        let d = crate::core::views::diagonal(x, 0, 0, 1).rhai()?;
+        let out = crate::core::ops::sum_all(&detached(&d)).rhai()?;
+        record_sum_as(&out, &d, "TraceBackward0");
+        t(out)
+    });
+    r.method_and_function("count_nonzero", 1, |x, a| {
+        let nz = selection::logical_not(&selection::logical_not(x).rhai()?).rhai()?;
+        let counted = match dim_list(&a, 0)? {
+            None => reduce(&nz, Reduction::Sum, None, false),
+            Some(dims) => reduce(&nz, Reduction::Sum, Some(&dims), false),
+        };
+        t(counted.rhai()?)
+    });
+    r.method_and_function("amax", 2, |x, a| extreme(x, &a, true));
+    r.method_and_function("amin", 2, |x, a| extreme(x, &a, false));
+    r.method_and_function("fliplr", 0, |x, _| {
+        if x.ndim() < 2 {
+            return Err(to_rhai(TorchError::runtime("Input must be >= 2-d.")));
+        }
+        t(crate::core::flip::flip(x, &[1]).rhai()?)
+    });
+    r.method_and_function("flipud", 0, |x, _| {
+        if x.ndim() < 1 {
+            return Err(to_rhai(TorchError::runtime("Input must be >= 1-d.")));
+        }
+        t(crate::core::flip::flip(x, &[0]).rhai()?)
+    });
+    r.method_and_function("signbit", 0, |x, _| t(selection::signbit(x).rhai()?));
+    r.method_and_function(
+        "logical_not",
+        0,
+        |x, _| t(selection::logical_not(x).rhai()?),
+    );
+    r.method("logical_not_", 0, |x, _| {
+        let not = selection::logical_not(x).rhai()?;
+        crate::core::copy::copy_(x, &not).rhai()?;
+        record_in_place(x, "LogicalNotBackward0", &[], BackwardOp::Overwritten);
+        Ok(Dynamic::from(x.clone()))
+    });
+    // Every tensor lives on the CPU: `cpu()` is the tensor itself, as in PyTorch.
+    r.method("cpu", 1, |x, _| Ok(Dynamic::from(x.clone())));
+}
