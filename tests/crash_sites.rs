@@ -123,3 +123,45 @@ fn a_repr_that_fails_raises_where_a_string_is_joined_to_the_tensor() {
         );
     }
 }
+
+#[test]
+fn a_file_truncated_by_another_process_while_tensh_works_on_its_map_is_no_sigbus() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = std::env::temp_dir().join(format!("tensh-truncate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let data = dir.join("data.bin");
+    let script = dir.join("loop.rhai");
+    for round in 0..3 {
+        std::fs::write(&data, vec![0u8; 1 << 20]).expect("data");
+        std::fs::write(
+            &script,
+            format!(
+                r#"let s = torch::UntypedStorage::from_file("{}", true, 1048576);
+                   let t = torch::tensor([], #{{dtype: torch::uint8}}).set_(s);
+                   loop {{ try {{ t.fill_(3); t.sum(); t.clone(); }} catch (e) {{ print(e); break; }} }}"#,
+                data.display()
+            ),
+        )
+        .expect("script");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_tensh"))
+            .arg(&script)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("tensh runs");
+        // Truncate while the loop reads and writes the map (a different moment each round).
+        std::thread::sleep(std::time::Duration::from_millis(150 + 70 * round));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&data)
+            .and_then(|f| f.set_len(0))
+            .expect("truncates");
+        let out = child.wait_with_output().expect("tensh ends");
+        assert_eq!(out.status.signal(), None, "killed by a signal");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("out of bounds for storage of size 0"),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,8 +6,17 @@
 use tensh::fuzz::values::Rng;
 use tensh::script::session::Session;
 
-/// Mutated files loaded.
+/// Mutated files loaded by `cargo test`; a longer run sets `TENSH_LOAD_FUZZ_FILES` (and
+/// `TENSH_LOAD_FUZZ_SEED` for other mutations), e.g.
+/// `TENSH_LOAD_FUZZ_FILES=100000 cargo test --release --test load_fuzz`.
 const FILES: u64 = 3000;
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 fn original(dir: &std::path::Path) -> Vec<u8> {
     let path = dir.join("original.pt");
@@ -103,9 +112,9 @@ fn damaged_checkpoints_load_or_raise_never_crash() {
     std::fs::create_dir_all(&dir).expect("makes a folder");
     let bytes = original(&dir);
     let path = dir.join("damaged.pt");
-    let mut rng = Rng::new(7);
+    let mut rng = Rng::new(env_number("TENSH_LOAD_FUZZ_SEED", 7));
     let (mut loaded, mut refused) = (0, 0);
-    for n in 0..FILES {
+    for n in 0..env_number("TENSH_LOAD_FUZZ_FILES", FILES) {
         let damaged = mutate(&mut rng, &bytes);
         std::fs::write(&path, &damaged).expect("writes");
         for mmap in [false, true] {

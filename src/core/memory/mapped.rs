@@ -59,7 +59,8 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
     // map. tensh reads and writes the map only as bytes (every value is valid for u8), through
     // bounds-checked slices, so a concurrent change can alter values but never memory safety.
     // A file truncated below the map would fault (SIGBUS) on access: the storage keeps the
-    // file (`FileOrigin`) and checks its size before handing out the bytes. Two maps of one
+    // file (`FileOrigin`) and checks its size before handing out the bytes, and a truncation
+    // in the middle of an access is answered by the SIGBUS guard (`sigbus`). Two maps of one
     // file alias; `Storage::shares_memory` knows them by device and inode.
     let map = unsafe {
         if shared {

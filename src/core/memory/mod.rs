@@ -4,4 +4,5 @@
 pub mod alloc;
 pub mod mapped;
 pub mod shm;
+pub mod sigbus;
 pub mod storage;

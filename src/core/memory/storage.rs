@@ -18,6 +18,9 @@ pub enum Backing {
     /// A memory map of a file or of POSIX shared memory (`from_file`, `share_memory_`).
     /// Never resizable.
     Mapped {
+        /// The SIGBUS guard of a file map (see `sigbus`). Declared before `map` so that it
+        /// is dropped, and the guard removed, before the map is unmapped.
+        fault_guard: Option<super::sigbus::Registration>,
         /// The mapping; shared maps write through to the file, private ones never do.
         map: memmap2::MmapMut,
         /// Bytes of the map that belong to the storage (a map is never empty, a storage may be).
@@ -63,7 +66,8 @@ impl FileOrigin {
 
     /// Whether the file still covers `len` bytes. Touching a page of a map past the end of
     /// its file raises SIGBUS; a file another process truncated is refused here instead
-    /// (the check and the access are not atomic: a truncation in between still faults).
+    /// (the check and the access are not atomic: a truncation in between is caught by the
+    /// SIGBUS guard, `sigbus`).
     fn covers(&self, len: usize) -> bool {
         self.file.metadata().is_ok_and(|m| m.len() >= len as u64)
     }
@@ -161,8 +165,13 @@ impl Storage {
         origin: Option<FileOrigin>,
     ) -> Storage {
         let len = len.min(map.len());
+        // Only a file can be truncated under its map by another process.
+        let fault_guard = origin
+            .as_ref()
+            .and_then(|_| super::sigbus::register(map.as_ptr(), map.len()));
         Storage(Rc::new(StorageCell {
             backing: RefCell::new(Backing::Mapped {
+                fault_guard,
                 map,
                 len,
                 filename,
@@ -180,6 +189,7 @@ impl Storage {
         let len = bytes.len().min(map.len());
         map[..len].copy_from_slice(&bytes[..len]);
         *self.0.backing.borrow_mut() = Backing::Mapped {
+            fault_guard: None,
             map,
             len,
             filename: None,
