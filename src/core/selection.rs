@@ -355,6 +355,65 @@ pub fn diag_embed_1d(t: &Tensor, diagonal: i64) -> Result<Tensor> {
     from_scalars(&out, vec![side, side], t.dtype())
 }
 
+/// Orders two elements as PyTorch's sort does: NaN after every number.
+fn sort_order(a: &Scalar, b: &Scalar) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) => match (x.is_nan(), y.is_nan()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ => x.partial_cmp(y).unwrap_or(Ordering::Equal),
+        },
+        (Scalar::UInt(x), Scalar::UInt(y)) => x.cmp(y),
+        (Scalar::UInt(_), _) => Ordering::Greater,
+        (_, Scalar::UInt(_)) => Ordering::Less,
+        _ => a.to_i64().cmp(&b.to_i64()),
+    }
+}
+
+/// `t.sort(dim, descending)`: the values along `dim` in order and where each came from.
+/// Equal elements keep their order (PyTorch's CPU sort is stable either way).
+pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+    if t.dtype().is_complex() {
+        return Err(TorchError::type_error(
+            " Sort does not support complex dtypes on CPU",
+        ));
+    }
+    let d = wrap_dim(dim, t.ndim().max(1))?;
+    let sizes = t.sizes();
+    let values = to_scalars(t)?;
+    let (outer, size, inner) = if t.ndim() == 0 {
+        (1, 1, 1)
+    } else {
+        split_at(&sizes, d)
+    };
+    let mut sorted = vec_with_capacity(values.len())?;
+    sorted.resize(values.len(), Scalar::Int(0));
+    let mut indices = vec_with_capacity(values.len())?;
+    indices.resize(values.len(), Scalar::Int(0));
+    let mut line: Vec<usize> = Vec::with_capacity(size);
+    for o in 0..outer {
+        for j in 0..inner {
+            let at = |i: usize| (o * size + i) * inner + j;
+            line.clear();
+            line.extend(0..size);
+            line.sort_by(|&a, &b| {
+                let order = sort_order(&values[at(a)], &values[at(b)]);
+                if descending { order.reverse() } else { order }
+            });
+            for (k, &i) in line.iter().enumerate() {
+                sorted[at(k)] = values[at(i)];
+                indices[at(k)] = Scalar::Int(i as i64);
+            }
+        }
+    }
+    Ok((
+        from_scalars(&sorted, sizes.clone(), t.dtype())?,
+        from_scalars(&indices, sizes, DType::Int64)?,
+    ))
+}
+
 /// `t.signbit()`: whether each element's sign bit is set (`-0.0` and `-nan` included).
 pub fn signbit(t: &Tensor) -> Result<Tensor> {
     if t.dtype().is_complex() {

@@ -1,7 +1,7 @@
 //! Selecting and moving elements by index or mask, each a method and a `torch` function:
 //! `index_select`, `gather`, `masked_fill(_)`, `masked_select`, `nonzero` (and one-argument
 //! `torch::where`), `roll`, `diag`, `trace`, `count_nonzero`, `amax`/`amin`,
-//! `fliplr`/`flipud`, `signbit`, `logical_not(_)`, and `cpu()`.
+//! `fliplr`/`flipud`, `signbit`, `logical_not(_)`, `sort`/`argsort`/`msort`, and `cpu()`.
 
 use rhai::Dynamic;
 
@@ -13,7 +13,9 @@ use crate::core::selection;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::{record_copy, record_in_place, record_sum_as};
+use crate::core::tensor::record::{
+    record_copy, record_in_place, record_sum_as, record_without_formula,
+};
 use crate::script::args::Args;
 use crate::script::convert::{tensor_array, to_int_list, to_scalar};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
@@ -189,6 +191,39 @@ pub fn register(r: &mut Registry) {
         crate::core::copy::copy_(x, &not).rhai()?;
         record_in_place(x, "LogicalNotBackward0", &[], BackwardOp::Overwritten);
         Ok(Dynamic::from(x.clone()))
+    });
+    for name in ["sort", "argsort"] {
+        r.method_and_function(name, 2, move |x, a| {
+            let dim = a.int_or(0, "dim", -1)?;
+            let descending = a.bool_or(1, "descending", false)?;
+            let stable = a.kw("stable").is_some();
+            let (values, indices) = selection::sort(x, dim, descending).rhai()?;
+            if name == "argsort" {
+                return t(indices);
+            }
+            if x.requires_grad() && values.dtype().is_floating_point() {
+                let node = if stable {
+                    "SortBackward1"
+                } else {
+                    "SortBackward0"
+                };
+                record_without_formula(&values, node, "sort", &[x]);
+            }
+            Ok(Dynamic::from(crate::script::return_types::ReturnTuple {
+                kind: "sort",
+                fields: vec![
+                    ("values", Dynamic::from(values)),
+                    ("indices", Dynamic::from(indices)),
+                ],
+            }))
+        });
+    }
+    r.method_and_function("msort", 0, |x, _| {
+        let (values, _) = selection::sort(x, 0, false).rhai()?;
+        if x.requires_grad() && values.dtype().is_floating_point() {
+            record_without_formula(&values, "SortBackward0", "msort", &[x]);
+        }
+        t(values)
     });
     // Every tensor lives on the CPU: `cpu()` is the tensor itself, as in PyTorch.
     r.method("cpu", 1, |x, _| Ok(Dynamic::from(x.clone())));
