@@ -241,6 +241,16 @@ pub fn to_scalars(t: &Tensor) -> Result<Vec<Scalar>> {
     Ok(out)
 }
 
+/// The elements as `i64`, in row-major order: a helper for unit tests of the kernels.
+#[cfg(test)]
+pub(crate) fn int_values(t: &Tensor) -> Vec<i64> {
+    to_scalars(t)
+        .expect("a tensor inside its storage")
+        .into_iter()
+        .map(Scalar::to_i64)
+        .collect()
+}
+
 /// Visits every element in row-major order (conjugated when the tensor's conjugate bit is
 /// set), reading each straight from the storage: no copy of the tensor is made, so a
 /// reduction over a broadcast view of 2^28 elements takes no memory.

@@ -99,16 +99,10 @@ pub fn repeat_backward(g: &Tensor, sizes: &[i64], repeats: &[i64]) -> Result<Ten
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::copy::to_scalars;
     use crate::core::dtype::DType;
-    use crate::core::scalar::Scalar;
 
     fn ints(t: &Tensor) -> Vec<i64> {
-        to_scalars(t)
-            .unwrap()
-            .into_iter()
-            .map(Scalar::to_i64)
-            .collect()
+        crate::core::copy::int_values(t)
     }
 
     fn arange(n: i64) -> Tensor {

@@ -453,11 +453,7 @@ mod tests {
     }
 
     fn ints(t: &Tensor) -> Vec<i64> {
-        to_scalars(t)
-            .unwrap()
-            .into_iter()
-            .map(Scalar::to_i64)
-            .collect()
+        crate::core::copy::int_values(t)
     }
 
     #[test]

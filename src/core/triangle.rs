@@ -59,9 +59,7 @@ pub fn triangle(t: &Tensor, upper: bool, diagonal: i64) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::copy::to_scalars;
     use crate::core::dtype::DType;
-    use crate::core::scalar::Scalar;
 
     fn ones(rows: i64, cols: i64) -> Tensor {
         let t = Tensor::zeros(vec![rows, cols], DType::Int8).unwrap();
@@ -70,11 +68,7 @@ mod tests {
     }
 
     fn kept(t: &Tensor) -> Vec<i64> {
-        to_scalars(t)
-            .unwrap()
-            .into_iter()
-            .map(Scalar::to_i64)
-            .collect()
+        crate::core::copy::int_values(t)
     }
 
     #[test]
