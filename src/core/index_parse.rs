@@ -140,6 +140,41 @@ pub fn parse_index(text: &str) -> Result<Vec<IndexItem>> {
         .collect()
 }
 
+/// The positions a Python slice `start:stop:step` (step not zero) selects from `n` items,
+/// with Python's rules: negative bounds count from the end, bounds past either end clamp.
+pub fn slice_positions(
+    n: i64,
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: i64,
+) -> impl Iterator<Item = usize> {
+    let clamp = |v: i64, low: i64, high: i64| {
+        let v = if v < 0 { v.saturating_add(n) } else { v };
+        v.clamp(low, high)
+    };
+    let (first, end) = if step > 0 {
+        (
+            start.map_or(0, |v| clamp(v, 0, n)),
+            stop.map_or(n, |v| clamp(v, 0, n)),
+        )
+    } else {
+        (
+            start.map_or(n - 1, |v| clamp(v, -1, n - 1)),
+            stop.map_or(-1, |v| clamp(v, -1, n - 1)),
+        )
+    };
+    // In i128: a step of i64::MIN has no negation in i64. Every position lies in 0..n.
+    let (first, end, step) = (i128::from(first), i128::from(end), i128::from(step));
+    // The span to cover and the stride, both non-negative: ceil(span / stride) positions.
+    let (span, stride) = if step > 0 {
+        ((end - first).max(0), step)
+    } else {
+        ((first - end).max(0), -step)
+    };
+    let count = (span + stride - 1) / stride;
+    (0..count).map(move |k| (first + k * step) as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +231,18 @@ mod tests {
             panic!("an empty list literal is an advanced index")
         };
         assert_eq!((empty.sizes(), empty.dtype()), (vec![0], DType::Int64));
+    }
+
+    #[test]
+    fn slices_select_as_python_does() {
+        let picks = |n, a, b, s| slice_positions(n, a, b, s).collect::<Vec<_>>();
+        assert_eq!(picks(16, Some(4), Some(8), 1), [4, 5, 6, 7]);
+        assert_eq!(picks(5, None, None, -2), [4, 2, 0]);
+        assert_eq!(picks(5, Some(-2), None, 1), [3, 4]);
+        assert_eq!(picks(5, Some(9), Some(-9), -1), [4, 3, 2, 1, 0]);
+        assert_eq!(picks(5, Some(3), Some(1), 1), Vec::<usize>::new());
+        assert_eq!(picks(0, None, None, -1), Vec::<usize>::new());
+        assert_eq!(picks(5, Some(i64::MIN), Some(i64::MAX), i64::MAX), [0]);
+        assert_eq!(picks(5, None, None, i64::MIN), [4]);
     }
 }

@@ -297,6 +297,25 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
         let sizes = if keepdim { vec![1; ndim] } else { vec![] };
         return from_scalars(&[v], sizes, out_dtype);
     }
+    let mut scratch = Vec::new();
+    by_rows(t, &reduced, all, keepdim, out_dtype, |row, inner| {
+        reduce_row(op, row, dtype, out_dtype, inner, &mut scratch)
+    })
+}
+
+/// The reduction's output from one value per output element: `row_value` gets the values
+/// of `reduced` for that element (in their row-major order) and whether they form the
+/// innermost contiguous dim. `dims = None` (`all`) gives a 0-d result unless `keepdim`.
+fn by_rows(
+    t: &Tensor,
+    reduced: &[usize],
+    all: bool,
+    keepdim: bool,
+    out_dtype: DType,
+    mut row_value: impl FnMut(&[Scalar], bool) -> Scalar,
+) -> Result<Tensor> {
+    let sizes = t.sizes();
+    let ndim = sizes.len();
     // Kept dims first, then reduced dims: each output's values are consecutive.
     let kept: Vec<usize> = (0..ndim).filter(|d| !reduced.contains(d)).collect();
     // PyTorch allocates the output first, so an output too large to exist (a reduction over
@@ -304,7 +323,7 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     let kept_sizes: Vec<i64> = kept.iter().map(|&d| sizes[d]).collect();
     let out_bytes = alloc::contiguous_nbytes(&kept_sizes, out_dtype.itemsize())?;
     drop(alloc::zeroed_bytes(out_bytes)?);
-    let order: Vec<i64> = kept.iter().chain(&reduced).map(|&d| d as i64).collect();
+    let order: Vec<i64> = kept.iter().chain(reduced).map(|&d| d as i64).collect();
     let arranged = if ndim == 0 {
         t.clone()
     } else {
@@ -323,21 +342,13 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
         && layout.strides.last().is_none_or(|s| *s == 1);
     // The outputs may be many (a reduction over an empty dimension keeps the others).
     let mut results = alloc::vec_with_capacity(outputs)?;
-    let mut scratch = Vec::new();
     for o in 0..outputs {
         let slice = if row == 0 {
             &[][..]
         } else {
             &vals[o * row..(o + 1) * row]
         };
-        results.push(reduce_row(
-            op,
-            slice,
-            dtype,
-            out_dtype,
-            inner || ndim <= 1,
-            &mut scratch,
-        ));
+        results.push(row_value(slice, inner || ndim <= 1));
     }
     let out_sizes: Vec<i64> = if all && !keepdim {
         vec![]
@@ -349,6 +360,37 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
         kept.iter().map(|&d| sizes[d]).collect()
     };
     from_scalars(&results, out_sizes, out_dtype)
+}
+
+/// `t.var(dim, correction, keepdim)` (`std`: its square root): the squared distances from
+/// each row's mean, summed and divided by `max(0, n - correction)`, computed in `f64` and
+/// stored in the input's real dtype (a complex input gives its real counterpart). A row
+/// with no degrees of freedom left gives NaN or infinity, as in PyTorch.
+pub fn variance(
+    t: &Tensor,
+    dims: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    std: bool,
+) -> Result<Tensor> {
+    let dtype = t.dtype();
+    if !(dtype.is_floating_point() || dtype.is_complex()) {
+        return Err(TorchError::not_implemented(
+            "std and var only support floating point and complex dtypes",
+        ));
+    }
+    let out_dtype = dtype.to_real();
+    let ndim = t.ndim();
+    let reduced = reduced_dims(ndim, dims)?;
+    let reduced = if ndim == 0 { Vec::new() } else { reduced };
+    let all = dims.is_none_or(|d| d.is_empty());
+    by_rows(t, &reduced, all, keepdim, out_dtype, |row, _| {
+        let n = row.len() as f64;
+        let mean: Complex64 = row.iter().map(|v| v.to_complex()).sum::<Complex64>() / n;
+        let squares: f64 = row.iter().map(|v| (v.to_complex() - mean).norm_sqr()).sum();
+        let var = squares / (n - correction).max(0.0);
+        Scalar::Float(if std { var.sqrt() } else { var })
+    })
 }
 
 /// `t.max(dim, keepdim)` and friends: the values and the indices of the extremes.

@@ -117,6 +117,8 @@ fn script_params(ctx: &NativeCallContext, name: &str) -> Option<Vec<String>> {
 /// Registers the translating function.
 pub fn register(engine: &mut Engine) {
     engine.register_fn(CAUGHT_HOOK, |ctx: NativeCallContext, value: Dynamic| {
+        // The error is handled: a raise behind it no longer concerns the next failed call.
+        super::errors::forget_raised();
         let Some(map) = value.read_lock::<Map>() else {
             return value.clone();
         };

@@ -10,8 +10,10 @@ use super::{
     complex_api, display, explain_api, output, random_api, return_types, torch_module, values_api,
 };
 
-/// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`).
-const PYTORCH_NAMES_RHAI_RESERVES: [&str; 2] = ["new", "shared"];
+/// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`,
+/// `x.var()`): every name on the list of PyTorch's names (`pytorch_names.txt`) that Rhai's
+/// tokenizer reserves.
+const PYTORCH_NAMES_RHAI_RESERVES: [&str; 3] = ["new", "shared", "var"];
 
 use super::renamed::IS_SHARED_INTERNAL;
 
@@ -80,6 +82,7 @@ pub fn new_engine() -> Engine {
         storage::typed::register(&mut r);
         storage::untyped::register_files_and_sharing(&mut r);
         storage::untyped::register_devices(&mut r);
+        storage::devices::register(r.engine);
         torch_module::register(&mut r);
         super::files::register(&mut r);
     }

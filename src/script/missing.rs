@@ -124,15 +124,29 @@ pub fn on_missing(
     is_method: bool,
     ctx: EvalContext,
 ) -> RhaiResult<Option<Dynamic>> {
+    let answer = answer(name, args, is_method, ctx);
+    // The raise this hook followed (or its own error) is accounted for.
+    super::errors::forget_raised();
+    answer
+}
+
+fn answer(
+    name: &str,
+    args: &mut [&mut Dynamic],
+    is_method: bool,
+    ctx: EvalContext,
+) -> RhaiResult<Option<Dynamic>> {
     // A form exists for these arguments' count: for a method, it must take this receiver
     // (otherwise the receiver has no such method); for a function, some other argument's
     // type is wrong, which Rhai's error says (in Python's words, see `rhai_errors`).
-    // (Rhai also calls the hook after a native method raised, with a temporary receiver
-    // already moved out and left as `()`: then the method's own error stands.)
+    // (Rhai also calls the hook after a native method raised, with a receiver taken by
+    // value already moved out and left as `()`: then the method's own error stands. A
+    // receiver that is `()` with nothing raised is Python's `None`.)
+    let raised = super::errors::take_raised();
     let takes_receiver = is_method
-        && args
-            .first()
-            .is_some_and(|r| r.is_unit() || native_takes(ctx.engine(), name, args.len(), r));
+        && args.first().is_some_and(|r| {
+            (r.is_unit() && raised) || native_takes(ctx.engine(), name, args.len(), r)
+        });
     if (!is_method && native_exists(ctx.engine(), name, args.len())) || takes_receiver {
         return Ok(None);
     }

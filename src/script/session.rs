@@ -283,13 +283,14 @@ impl Session {
         guarded(|| self.eval_inner(code))
     }
 
-    /// Readies `code` to run: a stale interrupt cleared, a `#!` line blanked, `catch`
+    /// Readies `code` to run: a stale interrupt and raise mark cleared, a `#!` line blanked, `catch`
     /// bindings translated, compiled against the session's variables and merged with the
     /// functions defined so far.
     fn prepare(&mut self, code: &str) -> Result<AST, ScriptError> {
         if let Some(flag) = self.interrupt {
             flag.store(false, Ordering::Relaxed);
         }
+        super::errors::forget_raised();
         let code = without_shebang(code);
         let (code, shifts) = bind_caught_errors(&self.engine, code);
         self.shifts = shifts;

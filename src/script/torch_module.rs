@@ -9,12 +9,14 @@ use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use super::formats;
 use super::registry::Registry;
 use super::storage::buffers::{BufferKind, PyBuffer};
+use super::storage::typed::TypedStorage;
 use super::values::PyComplex;
 use crate::core::copy;
 use crate::core::creation::{self, scalar_dtype};
 use crate::core::defaults::{default_dtype, set_default_dtype};
-use crate::core::dtype::{ALL_DTYPES, DTYPE_ALIASES};
+use crate::core::dtype::{ALL_DTYPES, DTYPE_ALIASES, DType};
 use crate::core::error::TorchError;
+use crate::core::memory::storage::Storage;
 use crate::core::memory_format::MemoryFormat;
 use crate::core::promotion::{Operand, promote_types, result_type};
 use crate::core::scalar::Scalar;
@@ -142,6 +144,31 @@ fn set_printoptions(a: &Args) -> RhaiResult<Dynamic> {
     Ok(Dynamic::UNIT)
 }
 
+/// `torch.tensor(storage)`: a one-dimensional tensor over the storage's own bytes (no copy,
+/// as PyTorch). A typed storage must hold `dtype` (default: the default dtype); an untyped
+/// one is read as `dtype` (default: int64), as many whole elements as its bytes hold.
+/// `None` when `data` is not a storage.
+fn tensor_over_storage(data: &Dynamic, dtype: Option<DType>) -> RhaiResult<Option<Tensor>> {
+    let (storage, dtype) = if let Some(typed) = data.read_lock::<TypedStorage>() {
+        let wanted = dtype.unwrap_or_else(crate::core::defaults::default_dtype);
+        if typed.dtype != wanted {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "Expected a Storage of type {} or an UntypedStorage, but got {}",
+                wanted.cpp_name(),
+                typed.dtype.cpp_name()
+            ))));
+        }
+        (typed.storage.clone(), wanted)
+    } else if let Some(untyped) = data.read_lock::<Storage>() {
+        (untyped.clone(), dtype.unwrap_or(DType::Int64))
+    } else {
+        return Ok(None);
+    };
+    let n = (storage.nbytes() / dtype.itemsize()) as i64;
+    let layout = crate::core::layout::Layout::contiguous(vec![n]);
+    Ok(Some(Tensor::from_parts(storage, dtype, layout)))
+}
+
 /// Registers the module's functions.
 pub fn register(r: &mut Registry) {
     // `torch.from_file`: a tensor over a file map (`UntypedStorage::from_file`'s machinery).
@@ -165,8 +192,14 @@ pub fn register(r: &mut Registry) {
         finish(t, &a)
     });
     r.function("tensor", 2, |a| {
-        let data = to_data(a.req(0, "data", "tensor")?)?;
-        finish(creation::tensor_from_data(&data, a.dtype()?).rhai()?, &a)
+        let data = a.req(0, "data", "tensor")?;
+        if let Some(t) = tensor_over_storage(data, a.dtype()?)? {
+            return finish(t, &a);
+        }
+        finish(
+            creation::tensor_from_data(&to_data(data)?, a.dtype()?).rhai()?,
+            &a,
+        )
     });
     r.function("zeros", 8, |a| filled("zeros", &a, Scalar::Int(0)));
     r.function("ones", 8, |a| filled("ones", &a, Scalar::Int(1)));

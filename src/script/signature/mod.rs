@@ -453,7 +453,7 @@ pub struct Overload {
     positional: usize,
     /// How many positional ones must be given.
     required_positional: usize,
-    /// Whether the lone positional is a `tuple of ints`.
+    /// Whether the lone positional is a required `tuple of ints` (loose ints gather into it).
     gathers_ints: bool,
     /// Parameters that must be given, by position or keyword.
     required_total: usize,
@@ -491,7 +491,10 @@ impl Overload {
             .iter()
             .filter(|p| !p.keyword_only && !p.optional)
             .count();
-        let gathers_ints = positional == 1 && params[0].ty == Ty::IntList;
+        // PyTorch gathers loose ints into the list only when the list cannot take one int
+        // itself: a `dim` that may be omitted (`int[1]? dim=None`, `var`'s second form)
+        // takes a single int, so `x.var(0, 1)` is two positionals there, not `dim=(0, 1)`.
+        let gathers_ints = positional == 1 && params[0].ty == Ty::IntList && !params[0].optional;
         let required_total = params.iter().filter(|p| !p.optional).count();
         Overload {
             text,

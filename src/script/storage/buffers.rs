@@ -1,16 +1,18 @@
 //! Python's buffer objects for `frombuffer`: `array.array`, `bytearray` and `bytes`. Each
 //! holds a storage, so tensors made from it share its memory both ways.
 
-use rhai::{Array, Dynamic, Engine};
+use rhai::{Array, Dynamic, Engine, INT};
 
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::TorchError;
+use crate::core::index::IndexItem;
+use crate::core::index_parse::{parse_index, slice_positions};
 use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
 use crate::print::storage_repr::python_scalar;
 use crate::script::convert::{py_type_name, scalar_to_dynamic, to_int, to_scalar};
-use crate::script::errors::{RhaiResult, to_rhai, type_error};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 
 /// Which Python type a buffer is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -123,6 +125,39 @@ impl PyBuffer {
         Ok(scalar_to_dynamic(self.values()[j]))
     }
 
+    /// `b["start:stop:step"]` (Python's `b[start:stop:step]`): a new buffer of the same type
+    /// holding the selected elements (a Python slice copies); `b["i"]` is `b[i]`.
+    pub fn slice(&self, text: &str) -> RhaiResult<Dynamic> {
+        let items = parse_index(text).rhai()?;
+        let (start, stop, step) = match items.as_slice() {
+            [IndexItem::Int(i)] => return self.get(*i),
+            [IndexItem::Slice { start, stop, step }] => (*start, *stop, step.unwrap_or(1)),
+            _ => {
+                let message = match self.kind {
+                    BufferKind::ByteArray => {
+                        "bytearray indices must be integers or slices, not tuple"
+                    }
+                    BufferKind::Bytes => "byte indices must be integers or slices, not tuple",
+                    BufferKind::Array(..) => "array indices must be integers",
+                };
+                return Err(type_error(message));
+            }
+        };
+        if step == 0 {
+            return Err(to_rhai(TorchError::value("slice step cannot be zero")));
+        }
+        let n = self.len();
+        let w = self.element().itemsize();
+        let bytes = self.storage.to_vec();
+        let picked: Vec<u8> = slice_positions(n, start, stop, step)
+            .flat_map(|j| bytes[j * w..(j + 1) * w].iter().copied())
+            .collect();
+        Ok(Dynamic::from(PyBuffer {
+            kind: self.kind,
+            storage: Storage::external(picked),
+        }))
+    }
+
     /// `b[i] = v`.
     pub fn set(&self, i: i64, v: &Dynamic) -> RhaiResult<()> {
         if self.kind == BufferKind::Bytes {
@@ -188,20 +223,33 @@ fn byte_list(v: &Dynamic, func: &str) -> RhaiResult<Vec<u8>> {
         }
         return crate::core::memory::alloc::zeroed_bytes(n as usize).map_err(to_rhai);
     }
+    // Python words the range error by the type being made.
+    let byte = |i: INT| {
+        u8::try_from(i).map_err(|_| {
+            let noun = if func == "bytearray" { "byte" } else { "bytes" };
+            to_rhai(TorchError::value(format!(
+                "{noun} must be in range(0, 256)"
+            )))
+        })
+    };
+    // Python's `bytearray(range(16))`: a Rhai range is an iterable of ints (one past 255
+    // stops it, so a huge range costs nothing).
+    let range = if let Some(r) = v.read_lock::<std::ops::Range<INT>>() {
+        Some(r.clone())
+    } else {
+        v.read_lock::<std::ops::RangeInclusive<INT>>()
+            .map(|r| *r.start()..r.end().saturating_add(1))
+    };
+    if let Some(r) = range {
+        return r.map(byte).collect();
+    }
     let Some(items) = v.clone().try_cast::<Array>() else {
         return Err(type_error(format!(
             "cannot convert '{}' object to {func}",
             py_type_name(v)
         )));
     };
-    items
-        .iter()
-        .map(|x| {
-            let i = to_int(x, "byte")?;
-            u8::try_from(i)
-                .map_err(|_| to_rhai(TorchError::value("bytes must be in range(0, 256)")))
-        })
-        .collect()
+    items.iter().map(|x| byte(to_int(x, "byte")?)).collect()
 }
 
 /// Registers `array`, `bytearray`, `bytes` and their methods.
@@ -258,6 +306,10 @@ pub fn register(engine: &mut Engine) {
         ))
     });
     engine.register_indexer_get(|b: &mut PyBuffer, i: i64| b.get(i));
+    engine.register_indexer_get(|b: &mut PyBuffer, text: &str| -> RhaiResult<Dynamic> {
+        crate::script::errors::refuse_attribute_as_index(text, "buffer")?;
+        b.slice(text)
+    });
     engine.register_indexer_set(|b: &mut PyBuffer, i: i64, v: Dynamic| b.set(i, &v));
     engine.register_fn("to_string", |b: &mut PyBuffer| b.repr());
     engine.register_fn("to_debug", |b: &mut PyBuffer| b.repr());

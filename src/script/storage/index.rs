@@ -9,7 +9,7 @@ use crate::core::error::TorchError;
 use crate::core::index::IndexItem;
 use crate::core::index_parse::parse_index;
 use crate::script::convert::py_type_name;
-use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::errors::{IntoRhai, RhaiResult, refuse_attribute_as_index, to_rhai};
 
 /// A storage subscript, read from a Rhai index value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,7 +71,13 @@ impl StorageIndex {
             });
         }
         if idx.is_string() {
-            return Self::parse(&idx.to_string(), class);
+            let text = idx.to_string();
+            let registered = match class {
+                StorageClass::Untyped => "UntypedStorage",
+                StorageClass::Typed => "TypedStorage",
+            };
+            refuse_attribute_as_index(&text, registered)?;
+            return Self::parse(&text, class);
         }
         Err(to_rhai(class.cannot_index(&py_type_name(idx))))
     }

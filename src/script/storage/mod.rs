@@ -3,6 +3,7 @@
 //! read from.
 
 pub mod buffers;
+pub mod devices;
 pub mod index;
 pub mod type_conversion;
 pub mod typed;

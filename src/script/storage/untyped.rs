@@ -229,24 +229,11 @@ pub fn untyped_storage_module() -> rhai::Module {
 
 use crate::script::placement::NO_NVIDIA_DRIVER;
 
-/// Accelerator methods: tensh runs on the CPU only, and each raises what PyTorch raises on a
-/// machine without the device. Also `new`, `to` and `from_buffer`.
+/// `mps` on storages, `new`, and the tensor's `cuda`/`pin_memory` (tensh runs on the CPU
+/// only: each raises what PyTorch raises without the device). The storages' other device
+/// methods are in `devices`.
 pub fn register_devices(r: &mut Registry) {
     let engine: &mut Engine = r.engine;
-    registration::method::<Storage>(engine, "cuda", 2, |_, _| {
-        Err(to_rhai(TorchError::runtime(
-            "invalid argument to exchangeDevice",
-        )))
-    });
-    registration::method::<Storage>(engine, "pin_memory", 1, |_, _| {
-        Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER)))
-    });
-    registration::method::<Storage>(engine, "hpu", 2, |_, _| {
-        Err(to_rhai(TorchError {
-            kind: crate::core::error::ErrorKind::Assertion,
-            message: "HPU device module is not loaded".into(),
-        }))
-    });
     registration::method::<Storage>(engine, "mps", 0, |_, _| {
         Err(to_rhai(TorchError::runtime(
             "torch.UntypedStorage(): Storage device not recognized: mps",
@@ -255,13 +242,6 @@ pub fn register_devices(r: &mut Registry) {
     registration::method::<Storage>(engine, "new", 0, |_, _| {
         Ok(Dynamic::from(Storage::zeroed(0).rhai()?))
     });
-    registration::method::<Storage>(engine, "to", 1, |s, a| {
-        if let Some(d) = a.kw("device") {
-            crate::script::placement::device("to", d)?;
-        }
-        Ok(Dynamic::from(s.clone()))
-    });
-    engine.register_get("is_hpu", |_: &mut Storage| false);
     r.method("cuda", 2, |_, _| {
         Err(to_rhai(TorchError::runtime(NO_NVIDIA_DRIVER)))
     });

@@ -3,7 +3,7 @@
 
 use std::ops::{Range, RangeInclusive};
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Position};
+use rhai::{Array, Dynamic, Engine, INT};
 
 use crate::core::creation::tensor_from_data;
 use crate::core::error::Result;
@@ -12,7 +12,7 @@ use crate::core::index_parse::{index_tensor_from_data, parse_index};
 use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::{Tensor, record};
 use crate::script::convert::{as_scalar, py_type_name, to_data};
-use crate::script::errors::{IntoRhai, RhaiResult, type_error};
+use crate::script::errors::{IntoRhai, RhaiResult, refuse_attribute_as_index, type_error};
 
 /// The index items a Rhai index value stands for. An array of numbers is one advanced list;
 /// an array holding anything else (strings, tensors, ranges, `()`, arrays) is Python's index
@@ -27,15 +27,7 @@ pub fn items(idx: &Dynamic) -> RhaiResult<Vec<IndexItem>> {
         // Rhai feeds a property's value back through the indexer with the property's name
         // (`x.shape.len()`); a name is not an index, so say "no such indexer" and Rhai treats
         // the property as read-only.
-        if rhai::is_valid_identifier(&text)
-            && !matches!(text.as_str(), "None" | "True" | "False" | "Ellipsis")
-        {
-            return Err(EvalAltResult::ErrorIndexingType(
-                format!("Tensor has no property '{text}'"),
-                Position::NONE,
-            )
-            .into());
-        }
+        refuse_attribute_as_index(&text, "Tensor")?;
         return parse_index(&text).rhai();
     }
     if let Some(array) = idx.read_lock::<Array>()

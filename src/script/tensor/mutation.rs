@@ -194,6 +194,11 @@ pub fn register(r: &mut Registry) {
         resize(x, a.sizes("size")?).rhai()?;
         Ok(Dynamic::from(x.clone()))
     });
+    r.method("resize_as_", 1, |x, a| {
+        let template = a.tensor(0, "the_template", "resize_as_")?;
+        resize(x, template.sizes().to_vec()).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
     r.method("as_strided_", 3, |x, a| {
         let size = to_int_list(a.req(0, "size", "as_strided_")?, "size")?;
         let stride = to_int_list(a.req(1, "stride", "as_strided_")?, "stride")?;

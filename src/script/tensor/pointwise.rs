@@ -7,6 +7,7 @@ use rhai::Dynamic;
 use crate::core::ops::Arg;
 use crate::core::pointwise::{self, Bitwise, FloatClass, Rounding};
 use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::record as autograd;
 use crate::script::args::Args;
 use crate::script::convert::{to_float, to_tensor};
@@ -38,6 +39,29 @@ fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
         _ => autograd::record_without_formula(&out, "NotImplemented", "floor_divide", &inputs),
     }
     Ok(out)
+}
+
+/// `f(x, y)` written back into `x`: computed, then copied in, refusing a result whose shape
+/// or dtype `x` cannot hold (PyTorch's in-place rule). When autograd recorded the result,
+/// `x` gets an in-place node of the same name (`PowBackward0`, `RemainderBackward0`, ...),
+/// without a formula: `backward()` through it raises in words rather than dropping the
+/// gradient.
+fn apply_in_place(f: BinaryFn, name: &str, x: &Tensor, y: Arg) -> RhaiResult<()> {
+    let out = apply_tracked(f, Arg::Tensor(x.clone()), y.clone())?;
+    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+    crate::core::copy::copy_(x, &out).rhai()?;
+    if let Some(node) = out.grad_state().grad_fn {
+        let others: Vec<&Tensor> = y
+            .as_tensor()
+            .filter(|t| t.requires_grad())
+            .into_iter()
+            .collect();
+        let op = BackwardOp::Unsupported {
+            op: format!("{name}_"),
+        };
+        autograd::record_in_place(x, &node.name, &others, op);
+    }
+    Ok(())
 }
 
 fn floor_divide(a: &Arg, b: &Arg) -> crate::core::error::Result<Tensor> {
@@ -121,22 +145,27 @@ pub fn register(r: &mut Registry) {
     for (symbol, name, f) in binaries {
         if !symbol.is_empty() {
             register_operator(r.engine, symbol, move |a, b| apply_tracked(f, a, b));
-            // `x **= y`, `x %= y`: computed, then written back into `x` (PyTorch's
-            // `__ipow__`/`__imod__`), refusing a result its dtype cannot hold.
+            // `x **= y`, `x %= y`: PyTorch's `__ipow__`/`__imod__`, the same as `pow_`.
             let assign = format!("{symbol}=");
             register_in_place_operator(r.engine, &assign, move |x, y| {
-                let out = apply_tracked(f, Arg::Tensor(x.clone()), y)?;
-                crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-                crate::core::copy::copy_(x, &out).rhai()
+                apply_in_place(f, name, x, y)
             });
         }
+        let parameter = if name == "pow" { "exponent" } else { "other" };
         r.method_and_function(name, 1, move |x, a| {
-            let other = arg(a.req(0, "other", name)?, "other")?;
+            let other = arg(a.req(0, parameter, name)?, parameter)?;
             Ok(Dynamic::from(apply_tracked(
                 f,
                 Arg::Tensor(x.clone()),
                 other,
             )?))
+        });
+        // `pow_`, `remainder_`, `floor_divide_` (Python's `//=`).
+        let in_place = format!("{name}_");
+        r.method(&in_place, 1, move |x, a| {
+            let other = arg(a.req(0, parameter, name)?, parameter)?;
+            apply_in_place(f, name, x, other)?;
+            Ok(Dynamic::from(x.clone()))
         });
     }
     register_bitwise(r);

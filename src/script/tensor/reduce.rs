@@ -1,5 +1,5 @@
-//! Reductions as methods and `torch` functions: `sum`, `mean`, `prod`, `max`, `min`,
-//! `argmax`, `argmin`, `all`, `any`, each with `dim` (an int, or a list for sum and mean)
+//! Reductions as methods and `torch` functions: `sum`, `mean`, `prod`, `var`, `std`, `max`,
+//! `min`, `argmax`, `argmin`, `all`, `any`, each with `dim` (an int, or a list for sum and mean)
 //! and `keepdim`. `max(dim)` and `min(dim)` return PyTorch's named tuple (values, indices);
 //! given a tensor they are the elementwise `maximum`/`minimum` (`pointwise`).
 
@@ -8,11 +8,11 @@ use rhai::Dynamic;
 use crate::core::copy::cast_copy;
 use crate::core::dtype::DType;
 use crate::core::error::TorchError;
-use crate::core::reduce::{Reduction, extreme_with_indices, reduce};
+use crate::core::reduce::{Reduction, extreme_with_indices, reduce, variance};
 use crate::core::tensor::Tensor;
-use crate::core::tensor::record::record_copy;
+use crate::core::tensor::record::{record_copy, record_without_formula};
 use crate::script::args::Args;
-use crate::script::convert::{py_type_name, to_int, to_int_list};
+use crate::script::convert::{py_type_name, to_float, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use crate::script::registry::Registry;
 use crate::script::return_types::ReturnTuple;
@@ -119,6 +119,34 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("mean", 2, |x, a| run(x, Reduction::Mean, &a, true));
     r.method_and_function("prod", 2, |x, a| run(x, Reduction::Prod, &a, false));
+    for (name, std, node) in [
+        ("var", false, "VarBackward0"),
+        ("std", true, "StdBackward0"),
+    ] {
+        r.method_and_function(name, 3, move |x, a| {
+            // `x.var(True)` is PyTorch's third form (`unbiased` alone); otherwise position
+            // 0 is `dim`, then `unbiased`, then `keepdim`.
+            let (d, unbiased, keep) = match a.pos.first() {
+                Some(v) if v.is_bool() => (None, v.as_bool().ok(), false),
+                _ => (
+                    dims(&a, true)?,
+                    a.get(1, "unbiased")
+                        .map(|_| a.bool_or(1, "unbiased", true))
+                        .transpose()?,
+                    a.bool_or(2, "keepdim", false)?,
+                ),
+            };
+            let correction = match (a.kw("correction"), unbiased) {
+                (Some(c), _) => to_float(c, "correction")?,
+                (None, Some(false)) => 0.0,
+                (None, _) => 1.0,
+            };
+            let out = variance(x, d.as_deref(), correction, keep, std).rhai()?;
+            // No gradient formula yet: backward() through it raises, naming the node.
+            record_without_formula(&out, node, name, &[x]);
+            Ok(Dynamic::from(out))
+        });
+    }
     for (name, op) in [
         ("argmax", Reduction::ArgMax),
         ("argmin", Reduction::ArgMin),

@@ -160,7 +160,14 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("count_nonzero", 1, |x, a| {
         let nz = selection::logical_not(&selection::logical_not(x).rhai()?).rhai()?;
-        let counted = match dim_list(&a, 0)? {
+        // `x.count_nonzero(0, 1)`: loose ints are the `dim` list (its declaration gathers
+        // them), so `x.count_nonzero(1, 1)` names dim 1 twice.
+        let dims = if a.pos.len() > 1 {
+            Some(a.sizes("dim")?)
+        } else {
+            dim_list(&a, 0)?
+        };
+        let counted = match dims {
             None => reduce(&nz, Reduction::Sum, None, false),
             Some(dims) => reduce(&nz, Reduction::Sum, Some(&dims), false),
         };
