@@ -85,6 +85,7 @@ pub fn new_engine() -> Engine {
         storage::devices::register(r.engine);
         torch_module::register(&mut r);
         super::files::register(&mut r);
+        super::dtype_info::register(&mut r);
     }
     torch.set_sub_module("UntypedStorage", storage::untyped::untyped_storage_module());
     for (class, dtype) in storage::typed::LEGACY_CLASSES {

@@ -6,6 +6,7 @@ pub mod caught;
 pub mod complex_api;
 pub mod convert;
 pub mod display;
+pub mod dtype_info;
 pub mod engine;
 pub mod errors;
 pub mod exit;

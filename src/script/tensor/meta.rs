@@ -27,6 +27,28 @@ fn warn_t_deprecated(x: &Tensor) {
     }
 }
 
+/// The dtype of a tensor type name (`x.type("torch.DoubleTensor")`): `torch.<Name>Tensor`
+/// with a scalar type's name (`Double`, `Long`, `ComplexFloat`); a CUDA type raises what
+/// PyTorch raises without a GPU; anything else is PyTorch's `ValueError`.
+fn tensor_type(name: &str) -> RhaiResult<DType> {
+    let dtype_of = |class: &str| {
+        let scalar = class.strip_suffix("Tensor")?;
+        crate::core::dtype::ALL_DTYPES
+            .into_iter()
+            .find(|d| d.cpp_name() == scalar)
+    };
+    if let Some(class) = name.strip_prefix("torch.cuda.")
+        && dtype_of(class).is_some()
+    {
+        return Err(to_rhai(TorchError::runtime(
+            crate::script::placement::NO_NVIDIA_DRIVER,
+        )));
+    }
+    name.strip_prefix("torch.")
+        .and_then(dtype_of)
+        .ok_or_else(|| to_rhai(TorchError::value(format!("invalid type: '{name}'"))))
+}
+
 /// Registers properties (getters without parentheses).
 pub fn register_properties(engine: &mut Engine) {
     engine.register_get("shape", |x: &mut Tensor| Size(x.sizes()));
@@ -232,6 +254,7 @@ pub fn register(r: &mut Registry) {
             "torch.{}Tensor",
             x.dtype().cpp_name()
         ))),
+        Some(d) if d.is_string() => cast_method(x, tensor_type(&d.to_string())?, "type", &a),
         Some(d) => cast_method(x, to_dtype(d)?, "type", &a),
     });
     let casts = [
