@@ -165,3 +165,43 @@ fn a_file_truncated_by_another_process_while_tensh_works_on_its_map_is_no_sigbus
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ops_over_a_storage_shrunk_under_the_tensor_raise_instead_of_reading_past_it() {
+    // Found by the fuzzer (seed 38, program 7051): `fliplr` trusted the layout it was given,
+    // but `storage.resize_` can shrink the bytes under a view after the layout was checked.
+    // Every op must re-check before it reads.
+    let ops = [
+        "torch::fliplr(t)",
+        "torch::flipud(t)",
+        "t.flip(0)",
+        "t.roll(1)",
+        "t.diag()",
+        "t.trace()",
+        "t.tril()",
+        "t.repeat(2, 1)",
+        "t.cumsum(0)",
+        "t.sort()",
+        "t.index_select(0, torch::tensor([0]))",
+        "t.gather(0, torch::tensor([[0]]))",
+        "t.masked_fill(torch::tensor(true), 0)",
+        "t.nonzero()",
+        "t.amax()",
+        "t.var()",
+        "torch::cat([t, t])",
+        "t.t().contiguous()",
+        "t.pow_(2)",
+        "t.floor_divide_(2)",
+        "t.max(0)",
+        "t.matmul(t.t())",
+        "t.tolist()",
+    ];
+    for op in ops {
+        let code = format!(
+            "let t = torch::arange(12.0).view(3, 4); t.untyped_storage().resize_(4); {op};"
+        );
+        let e = run(&code).expect_err(op);
+        assert!(!e.contains("InternalError"), "{op}: {e}");
+        assert!(e.contains("Error"), "{op}: {e}");
+    }
+}

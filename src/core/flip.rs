@@ -27,7 +27,7 @@ pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
     }
     let src = resolve_conj(&detached(t))?;
     let out = Tensor::zeros(t.sizes(), t.dtype())?;
-    gather(&src, &out, &flipped);
+    gather(&src, &out, &flipped)?;
     let op = BackwardOp::Flip {
         dims: (0..ndim)
             .filter(|&d| flipped[d])
@@ -39,12 +39,12 @@ pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
 }
 
 /// Copies `src` into the contiguous `out` (same sizes), reversing the `flipped` dims.
-fn gather(src: &Tensor, out: &Tensor, flipped: &[bool]) {
+fn gather(src: &Tensor, out: &Tensor, flipped: &[bool]) -> Result<()> {
     let l = src.layout();
     let item = src.dtype().itemsize();
     let numel = usize::try_from(l.numel()).unwrap_or(0);
     if numel == 0 {
-        return;
+        return Ok(());
     }
     let ndim = l.sizes.len();
     let (row, row_stride, row_flipped) = match ndim {
@@ -57,6 +57,9 @@ fn gather(src: &Tensor, out: &Tensor, flipped: &[bool]) {
     };
     let outer = ndim.saturating_sub(1);
     let bytes = src.storage().to_vec();
+    // The storage may have shrunk since the layout was made (`resize_` of a storage under a
+    // view): every index below stays inside `bytes` only once this holds.
+    l.check_in_bounds(item, bytes.len())?;
     out.storage().with_bytes_mut(|dst| {
         let mut index = vec![0i64; outer];
         for r in 0..numel / row {
@@ -72,7 +75,7 @@ fn gather(src: &Tensor, out: &Tensor, flipped: &[bool]) {
             });
             let out_row = &mut dst[r * row * item..(r + 1) * row * item];
             if !row_flipped && row_stride == 1 {
-                // In bounds: the layout was checked against its storage when it was made.
+                // In bounds: checked against these bytes above.
                 let at = start as usize * item;
                 out_row.copy_from_slice(&bytes[at..at + row * item]);
             } else {
@@ -91,6 +94,7 @@ fn gather(src: &Tensor, out: &Tensor, flipped: &[bool]) {
             }
         }
     });
+    Ok(())
 }
 
 #[cfg(test)]
