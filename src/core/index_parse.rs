@@ -140,9 +140,39 @@ pub fn parse_index(text: &str) -> Result<Vec<IndexItem>> {
         .collect()
 }
 
+/// One subscript of a Python sequence (a list, `bytes`, a `torch.Size`) written as an index
+/// string: `s["i"]` or `s["start:stop:step"]`.
+#[derive(Debug, PartialEq)]
+pub enum SequenceIndex {
+    /// One position; a negative one counts from the end (the caller checks its range).
+    At(i64),
+    /// The positions a slice selects, in order (a slice of a sequence is a copy).
+    Slice(Vec<usize>),
+    /// Several items (`"0, 1"`): a tuple, which each sequence refuses in its own words.
+    Tuple,
+}
+
+/// Reads `text` as a subscript of a sequence of `len` items, with Python's slice rules; a
+/// step of 0 is Python's `ValueError`.
+pub fn sequence_index(text: &str, len: usize) -> Result<SequenceIndex> {
+    match parse_index(text)?.as_slice() {
+        [IndexItem::Int(i)] => Ok(SequenceIndex::At(*i)),
+        [IndexItem::Slice { start, stop, step }] => {
+            let step = step.unwrap_or(1);
+            if step == 0 {
+                return Err(TorchError::value("slice step cannot be zero"));
+            }
+            Ok(SequenceIndex::Slice(
+                slice_positions(len as i64, *start, *stop, step).collect(),
+            ))
+        }
+        _ => Ok(SequenceIndex::Tuple),
+    }
+}
+
 /// The positions a Python slice `start:stop:step` (step not zero) selects from `n` items,
 /// with Python's rules: negative bounds count from the end, bounds past either end clamp.
-pub fn slice_positions(
+fn slice_positions(
     n: i64,
     start: Option<i64>,
     stop: Option<i64>,
@@ -231,6 +261,17 @@ mod tests {
             panic!("an empty list literal is an advanced index")
         };
         assert_eq!((empty.sizes(), empty.dtype()), (vec![0], DType::Int64));
+    }
+
+    #[test]
+    fn sequence_subscripts_read_one_position_a_slice_or_a_tuple() {
+        assert_eq!(sequence_index("-1", 3).unwrap(), SequenceIndex::At(-1));
+        assert_eq!(
+            sequence_index("::-1", 3).unwrap(),
+            SequenceIndex::Slice(vec![2, 1, 0])
+        );
+        assert_eq!(sequence_index("0, 1", 3).unwrap(), SequenceIndex::Tuple);
+        assert!(sequence_index("::0", 3).is_err());
     }
 
     #[test]

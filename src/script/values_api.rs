@@ -13,6 +13,7 @@ impl Owner for Size {
 pub fn register(engine: &mut rhai::Engine) {
     use super::errors::{RhaiResult, to_rhai};
     use crate::core::error::TorchError;
+    use crate::core::index_parse::{SequenceIndex, sequence_index};
     use rhai::{Array, Dynamic, INT};
     // `s[i]`, negative `i` counting from the end, as a tuple's.
     let at = |s: &Size, i: INT| -> RhaiResult<INT> {
@@ -27,21 +28,12 @@ pub fn register(engine: &mut rhai::Engine) {
     // `s["1:"]`, Python's `s[1:]`: a new `Size` (an index string of one integer is `s[i]`).
     engine.register_indexer_get(move |s: &mut Size, text: &str| -> RhaiResult<Dynamic> {
         super::errors::refuse_attribute_as_index(text, "Size")?;
-        let items = crate::core::index_parse::parse_index(text).map_err(to_rhai)?;
-        match items.as_slice() {
-            [crate::core::index::IndexItem::Int(i)] => at(s, *i).map(Dynamic::from),
-            [crate::core::index::IndexItem::Slice { start, stop, step }] => {
-                let step = step.unwrap_or(1);
-                if step == 0 {
-                    return Err(to_rhai(TorchError::value("slice step cannot be zero")));
-                }
-                let n = s.0.len() as i64;
-                let picked = crate::core::index_parse::slice_positions(n, *start, *stop, step)
-                    .map(|j| s.0[j])
-                    .collect();
-                Ok(Dynamic::from(Size(picked)))
-            }
-            _ => Err(super::errors::type_error(
+        match sequence_index(text, s.0.len()).map_err(to_rhai)? {
+            SequenceIndex::At(i) => at(s, i).map(Dynamic::from),
+            SequenceIndex::Slice(positions) => Ok(Dynamic::from(Size(
+                positions.into_iter().map(|j| s.0[j]).collect(),
+            ))),
+            SequenceIndex::Tuple => Err(super::errors::type_error(
                 "tuple indices must be integers or slices, not tuple",
             )),
         }

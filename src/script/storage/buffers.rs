@@ -6,8 +6,7 @@ use rhai::{Array, Dynamic, Engine, INT};
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::TorchError;
-use crate::core::index::IndexItem;
-use crate::core::index_parse::{parse_index, slice_positions};
+use crate::core::index_parse::{SequenceIndex, sequence_index};
 use crate::core::memory::storage::Storage;
 use crate::core::scalar::Scalar;
 use crate::print::storage_repr::python_scalar;
@@ -128,11 +127,10 @@ impl PyBuffer {
     /// `b["start:stop:step"]` (Python's `b[start:stop:step]`): a new buffer of the same type
     /// holding the selected elements (a Python slice copies); `b["i"]` is `b[i]`.
     pub fn slice(&self, text: &str) -> RhaiResult<Dynamic> {
-        let items = parse_index(text).rhai()?;
-        let (start, stop, step) = match items.as_slice() {
-            [IndexItem::Int(i)] => return self.get(*i),
-            [IndexItem::Slice { start, stop, step }] => (*start, *stop, step.unwrap_or(1)),
-            _ => {
+        let positions = match sequence_index(text, self.len() as usize).rhai()? {
+            SequenceIndex::At(i) => return self.get(i),
+            SequenceIndex::Slice(positions) => positions,
+            SequenceIndex::Tuple => {
                 let message = match self.kind {
                     BufferKind::ByteArray => {
                         "bytearray indices must be integers or slices, not tuple"
@@ -143,13 +141,10 @@ impl PyBuffer {
                 return Err(type_error(message));
             }
         };
-        if step == 0 {
-            return Err(to_rhai(TorchError::value("slice step cannot be zero")));
-        }
-        let n = self.len();
         let w = self.element().itemsize();
         let bytes = self.storage.to_vec();
-        let picked: Vec<u8> = slice_positions(n, start, stop, step)
+        let picked: Vec<u8> = positions
+            .into_iter()
             .flat_map(|j| bytes[j * w..(j + 1) * w].iter().copied())
             .collect();
         Ok(Dynamic::from(PyBuffer {
