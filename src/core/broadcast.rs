@@ -4,11 +4,12 @@
 
 use super::error::{Result, TorchError};
 use super::layout::{Layout, fmt_list};
+use crate::core::layout::Dims;
 
 /// The layout of `src` broadcast (expanded) to `target` sizes. The shapes must broadcast to
 /// exactly `target`: the error is PyTorch's message for whichever rule fails.
 pub fn broadcast_layout(src: &Layout, target: &[i64]) -> Result<Layout> {
-    if src.sizes == target {
+    if src.sizes[..] == *target {
         return Ok(src.clone());
     }
     let out = broadcast_shapes(target, &src.sizes)?;
@@ -28,8 +29,8 @@ pub fn broadcast_layout(src: &Layout, target: &[i64]) -> Result<Layout> {
         }
     }
     Ok(Layout {
-        sizes: target.to_vec(),
-        strides,
+        sizes: Dims::from_slice(target),
+        strides: strides.into(),
         offset: src.offset,
     })
 }

@@ -13,6 +13,7 @@ use super::memory_format::MemoryFormat;
 use super::scalar::Scalar;
 use super::strided::for_each_run;
 use super::tensor::Tensor;
+use crate::core::layout::contiguous_strides;
 
 /// Copies `src` (same shape) into `dst_bytes`, both described by layouts already checked
 /// against their byte slices.
@@ -324,11 +325,11 @@ pub fn copy_in_format(t: &Tensor, dtype: DType, format: MemoryFormat) -> Result<
         return dense_bytes_copy(t, l);
     }
     let target = format.layout_from(&l)?;
-    if target.strides == Layout::contiguous(target.sizes.clone()).strides {
+    if target.strides[..] == contiguous_strides(&target.sizes)[..] {
         return cast_copy(t, dtype);
     }
     // `target` is dense from offset 0, so a contiguous allocation of its sizes holds it.
-    let out = Tensor::zeros(target.sizes.clone(), dtype)?;
+    let out = Tensor::zeros(target.sizes.to_vec(), dtype)?;
     out.set_layout(target);
     copy_(&out, t)?;
     Ok(out)
@@ -378,8 +379,8 @@ mod tests {
     fn copies_a_transpose() {
         let t = arange(6, DType::Int64);
         let m = t.alias(Layout {
-            sizes: vec![3, 2],
-            strides: vec![1, 3],
+            sizes: smallvec::smallvec![3, 2],
+            strides: smallvec::smallvec![1, 3],
             offset: 0,
         });
         let c = contiguous_copy(&m).unwrap();
@@ -391,34 +392,34 @@ mod tests {
     fn partial_overlap_is_refused_and_non_dense_overlap_is_exact() {
         let t = arange(4, DType::Int32);
         let head = t.alias(Layout {
-            sizes: vec![3],
-            strides: vec![1],
+            sizes: smallvec::smallvec![3],
+            strides: smallvec::smallvec![1],
             offset: 0,
         });
         let tail = t.alias(Layout {
-            sizes: vec![3],
-            strides: vec![1],
+            sizes: smallvec::smallvec![3],
+            strides: smallvec::smallvec![1],
             offset: 1,
         });
         assert!(copy_(&tail, &head).is_err());
         // Every other element, read back to front: not dense, so PyTorch lets it through and
         // the source must be read before any write.
         let evens = t.alias(Layout {
-            sizes: vec![2],
-            strides: vec![2],
+            sizes: smallvec::smallvec![2],
+            strides: smallvec::smallvec![2],
             offset: 0,
         });
         let odds = t.alias(Layout {
-            sizes: vec![2],
-            strides: vec![2],
+            sizes: smallvec::smallvec![2],
+            strides: smallvec::smallvec![2],
             offset: 1,
         });
         copy_(&evens, &odds).unwrap();
         copy_(
             &odds,
             &t.alias(Layout {
-                sizes: vec![2],
-                strides: vec![1],
+                sizes: smallvec::smallvec![2],
+                strides: smallvec::smallvec![1],
                 offset: 0,
             }),
         )
@@ -431,15 +432,15 @@ mod tests {
     fn out_of_bounds_is_an_error_not_a_read() {
         let t = arange(4, DType::Int32);
         let bad = t.alias(Layout {
-            sizes: vec![5],
-            strides: vec![1],
+            sizes: smallvec::smallvec![5],
+            strides: smallvec::smallvec![1],
             offset: 0,
         });
         assert!(to_scalars(&bad).is_err());
         assert!(fill_(&bad, Scalar::Int(1)).is_err());
         let e = t.alias(Layout {
-            sizes: vec![2, 4],
-            strides: vec![0, 1],
+            sizes: smallvec::smallvec![2, 4],
+            strides: smallvec::smallvec![0, 1],
             offset: 0,
         });
         assert!(fill_(&e, Scalar::Int(1)).is_ok());

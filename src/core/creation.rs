@@ -11,6 +11,7 @@ use super::layout::Layout;
 use super::memory::storage::Storage;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
+use crate::core::layout::Dims;
 
 /// Nested Python data for `torch.tensor`: a number or a list of data.
 #[derive(Debug, Clone)]
@@ -144,8 +145,8 @@ pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Ten
     }
     let nbytes = super::memory::alloc::strided_nbytes(sizes, strides, dtype.itemsize())?;
     let layout = Layout {
-        sizes: sizes.to_vec(),
-        strides: strides.to_vec(),
+        sizes: Dims::from_slice(sizes),
+        strides: Dims::from_slice(strides),
         offset: 0,
     };
     Ok(Tensor::from_parts(Storage::zeroed(nbytes)?, dtype, layout))

@@ -12,6 +12,7 @@ use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::tensor::record::{record_view, record_without_formula};
 use super::views::{broadcast_layout, broadcast_shapes};
+use crate::core::layout::Dims;
 
 /// One item of a subscript.
 #[derive(Debug, Clone)]
@@ -122,8 +123,8 @@ fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
     let mut ellipsis_seen = false;
     let capacity = ndim + items.len();
     let mut out = Layout {
-        sizes: Vec::with_capacity(capacity),
-        strides: Vec::with_capacity(capacity),
+        sizes: Dims::with_capacity(capacity),
+        strides: Dims::with_capacity(capacity),
         offset: src.offset,
     };
     let mut advanced = vec![];

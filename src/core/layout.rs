@@ -8,15 +8,21 @@
 //! Strides are kept exactly as PyTorch produces them: size-1 strides are never canonicalised,
 //! because `stride()` is printed.
 
+use smallvec::SmallVec;
+
 use super::error::{Result, TorchError};
+
+/// One number per dimension (sizes, strides), kept inline up to five dimensions: a view
+/// of a tensor with few dimensions (nearly all) allocates nothing for its geometry.
+pub type Dims = SmallVec<[i64; 5]>;
 
 /// A tensor's geometry over its storage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     /// Extent of each dimension.
-    pub sizes: Vec<i64>,
+    pub sizes: Dims,
     /// Elements to step in storage per index step, per dimension.
-    pub strides: Vec<i64>,
+    pub strides: Dims,
     /// Index of the first element in the storage, in elements.
     pub offset: i64,
 }
@@ -24,12 +30,17 @@ pub struct Layout {
 /// Row-major strides for `sizes` (size-0 and size-1 dims count as 1, as PyTorch does).
 pub fn contiguous_strides(sizes: &[i64]) -> Vec<i64> {
     let mut strides = vec![1; sizes.len()];
-    let mut acc = 1i64;
-    for d in (0..sizes.len()).rev() {
-        strides[d] = acc;
-        acc = acc.saturating_mul(sizes[d].max(1));
-    }
+    fill_contiguous_strides(sizes, &mut strides);
     strides
+}
+
+/// Writes the row-major strides of `sizes` into `strides` (of the same length).
+fn fill_contiguous_strides(sizes: &[i64], strides: &mut [i64]) {
+    let mut acc = 1i64;
+    for (stride, &size) in strides.iter_mut().zip(sizes).rev() {
+        *stride = acc;
+        acc = acc.saturating_mul(size.max(1));
+    }
 }
 
 /// The element count of `sizes`, or PyTorch's overflow error. PyTorch multiplies sizes as
@@ -57,8 +68,10 @@ pub fn fmt_list(v: &[i64]) -> String {
 
 impl Layout {
     /// A row-major layout of `sizes` at offset 0.
-    pub fn contiguous(sizes: Vec<i64>) -> Layout {
-        let strides = contiguous_strides(&sizes);
+    pub fn contiguous(sizes: impl Into<Dims>) -> Layout {
+        let sizes = sizes.into();
+        let mut strides = Dims::from_elem(1, sizes.len());
+        fill_contiguous_strides(&sizes, &mut strides);
         Layout {
             sizes,
             strides,
@@ -361,8 +374,8 @@ mod tests {
         ];
         for (sizes, strides, want) in cases {
             let l = Layout {
-                sizes: sizes.to_vec(),
-                strides: strides.to_vec(),
+                sizes: Dims::from_slice(sizes),
+                strides: Dims::from_slice(strides),
                 offset: 0,
             };
             assert_eq!(l.is_contiguous(), *want, "{sizes:?} {strides:?}");
@@ -416,8 +429,8 @@ mod tests {
     #[test]
     fn bounds() {
         let l = Layout {
-            sizes: vec![3],
-            strides: vec![1],
+            sizes: smallvec::smallvec![3],
+            strides: smallvec::smallvec![1],
             offset: 0,
         };
         assert_eq!(
@@ -426,8 +439,8 @@ mod tests {
         );
         assert!(l.check_in_bounds(4, 12).is_ok());
         let empty = Layout {
-            sizes: vec![0],
-            strides: vec![1],
+            sizes: smallvec::smallvec![0],
+            strides: smallvec::smallvec![1],
             offset: 100,
         };
         assert!(empty.check_in_bounds(4, 0).is_ok());
@@ -436,14 +449,14 @@ mod tests {
     #[test]
     fn overlap() {
         let e = Layout {
-            sizes: vec![2, 3],
-            strides: vec![1, 0],
+            sizes: smallvec::smallvec![2, 3],
+            strides: smallvec::smallvec![1, 0],
             offset: 0,
         };
         assert!(e.has_internal_overlap());
         let t = Layout {
-            sizes: vec![3, 2],
-            strides: vec![1, 3],
+            sizes: smallvec::smallvec![3, 2],
+            strides: smallvec::smallvec![1, 3],
             offset: 0,
         };
         assert!(!t.has_internal_overlap());

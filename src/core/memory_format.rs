@@ -8,6 +8,7 @@
 
 use super::error::{Result, TorchError};
 use super::layout::Layout;
+use crate::core::layout::contiguous_strides;
 
 /// One of PyTorch's memory formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -49,7 +50,7 @@ impl MemoryFormat {
     /// strides of 0 outside it, as in PyTorch).
     pub fn strides(self, sizes: &[i64]) -> Result<Vec<i64>> {
         let Some((rank, order)) = self.channels_last_order() else {
-            return Ok(Layout::contiguous(sizes.to_vec()).strides);
+            return Ok(contiguous_strides(sizes));
         };
         if sizes.len() != rank {
             return Err(TorchError::runtime(format!(
@@ -139,9 +140,9 @@ impl MemoryFormat {
                 source.strides.clone()
             }
             MemoryFormat::Preserve => {
-                dense_strides_in_order(&sizes, std::slice::from_ref(&source.strides))
+                dense_strides_in_order(&sizes, &[source.strides.to_vec()]).into()
             }
-            _ => self.strides(&sizes)?,
+            _ => self.strides(&sizes)?.into(),
         };
         Ok(Layout {
             sizes,
@@ -205,11 +206,12 @@ pub fn dense_strides_in_order(shape: &[i64], inputs: &[Vec<i64>]) -> Vec<i64> {
 mod tests {
     use super::MemoryFormat::*;
     use super::*;
+    use crate::core::layout::Dims;
 
     fn layout(sizes: &[i64], strides: &[i64]) -> Layout {
         Layout {
-            sizes: sizes.to_vec(),
-            strides: strides.to_vec(),
+            sizes: Dims::from_slice(sizes),
+            strides: Dims::from_slice(strides),
             offset: 0,
         }
     }
@@ -254,9 +256,12 @@ mod tests {
     #[test]
     fn preserve_keeps_dense_strides_and_orders_the_rest() {
         let t = layout(&[4, 3], &[1, 4]);
-        assert_eq!(Preserve.layout_from(&t).unwrap().strides, [1, 4]);
+        assert_eq!(Preserve.layout_from(&t).unwrap().strides[..], [1, 4]);
         let sliced_t = layout(&[2, 3], &[2, 4]);
-        assert_eq!(Preserve.layout_from(&sliced_t).unwrap().strides, [1, 2]);
-        assert_eq!(Contiguous.layout_from(&sliced_t).unwrap().strides, [3, 1]);
+        assert_eq!(Preserve.layout_from(&sliced_t).unwrap().strides[..], [1, 2]);
+        assert_eq!(
+            Contiguous.layout_from(&sliced_t).unwrap().strides[..],
+            [3, 1]
+        );
     }
 }

@@ -40,8 +40,8 @@ pub fn repeat(t: &Tensor, repeats: &[i64]) -> Result<Tensor> {
     let l = src.layout();
     let pad = repeats.len() - sizes.len();
     let mut read = Layout {
-        sizes: Vec::with_capacity(2 * repeats.len()),
-        strides: Vec::with_capacity(2 * repeats.len()),
+        sizes: Vec::with_capacity(2 * repeats.len()).into(),
+        strides: Vec::with_capacity(2 * repeats.len()).into(),
         offset: l.offset,
     };
     for (i, &r) in repeats.iter().enumerate() {

@@ -48,8 +48,8 @@ pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
     }
     let target = Tensor::zeros(shape.clone(), out.dtype())?;
     target.set_layout(Layout {
-        sizes: shape,
-        strides: dense,
+        sizes: shape.into(),
+        strides: dense.into(),
         offset: 0,
     });
     copy_(&target, &out)?;

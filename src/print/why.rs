@@ -230,8 +230,8 @@ mod tests {
     #[test]
     fn a_transpose_cannot_merge_its_dimensions() {
         let l = Layout {
-            sizes: vec![3, 2],
-            strides: vec![1, 3],
+            sizes: smallvec::smallvec![3, 2],
+            strides: smallvec::smallvec![1, 3],
             offset: 0,
         };
         let text = view_reason(&l, &[6]).join("\n");
@@ -244,8 +244,8 @@ mod tests {
     #[test]
     fn an_expanded_layout_names_its_stride_zero_dimension() {
         let l = Layout {
-            sizes: vec![3, 2],
-            strides: vec![0, 1],
+            sizes: smallvec::smallvec![3, 2],
+            strides: smallvec::smallvec![0, 1],
             offset: 0,
         };
         let text = overlap_reason(&l).join("\n");
@@ -259,8 +259,8 @@ mod tests {
     #[test]
     fn out_of_bounds_sums_the_last_element() {
         let l = Layout {
-            sizes: vec![3],
-            strides: vec![1],
+            sizes: smallvec::smallvec![3],
+            strides: smallvec::smallvec![1],
             offset: 0,
         };
         let text = bounds_reason(&l, 4, 8).join("\n");

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use rhai::{Dynamic, Map};
+use smallvec::SmallVec;
 
 use super::convert::{self, py_type_name};
 use super::errors::{RhaiResult, type_error};
@@ -12,28 +13,76 @@ use crate::core::dtype::DType;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 
+/// A call's positional arguments: the first four kept inline, so that a call with few
+/// arguments (most calls) allocates nothing for them.
+pub type Positionals = SmallVec<[Dynamic; 4]>;
+
+/// A call's keyword arguments, read as a map. A call without keywords (most calls) holds
+/// no map at all, so making and dropping its arguments costs nothing for them.
+#[derive(Debug, Clone, Default)]
+pub struct Keywords(Option<Map>);
+
+/// What `Keywords` reads as when there are none.
+const NO_KEYWORDS: &Map = &Map::new();
+
+impl Keywords {
+    /// Whether no keyword was given.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(Map::is_empty)
+    }
+}
+
+impl From<Map> for Keywords {
+    fn from(m: Map) -> Keywords {
+        Keywords((!m.is_empty()).then_some(m))
+    }
+}
+
+impl std::ops::Deref for Keywords {
+    type Target = Map;
+    #[inline(always)]
+    fn deref(&self) -> &Map {
+        self.0.as_ref().unwrap_or(NO_KEYWORDS)
+    }
+}
+
+impl std::ops::DerefMut for Keywords {
+    fn deref_mut(&mut self) -> &mut Map {
+        self.0.get_or_insert_with(Map::new)
+    }
+}
+
 /// One call's arguments: positionals and keywords, as Python would receive them.
 #[derive(Debug, Clone, Default)]
 pub struct Args {
     /// Positional arguments.
-    pub pos: Vec<Dynamic>,
+    pub pos: Positionals,
     /// Keyword arguments (the trailing object map, if any).
-    pub kw: Map,
+    pub kw: Keywords,
     /// The parameter names the body asked for, kept only while a keyword audit watches the
     /// call (`registration`); shared by clones, so a body that hands its arguments on is
     /// still seen.
     reads: Option<Rc<RefCell<Vec<String>>>>,
 }
 
+/// Adds `name` to a watched call's reads.
+#[cold]
+fn record_read(reads: &RefCell<Vec<String>>, name: &str) {
+    reads.borrow_mut().push(name.to_string());
+}
+
 impl Args {
     /// Splits a trailing object map off as keywords.
-    pub fn new(mut values: Vec<Dynamic>) -> Args {
+    #[inline]
+    pub fn new(mut values: Positionals) -> Args {
         let kw = match values.last() {
             Some(v) if v.is::<Map>() => values
                 .pop()
                 .and_then(|v| v.try_cast::<Map>())
+                .map(Keywords::from)
                 .unwrap_or_default(),
-            _ => Map::new(),
+            _ => Keywords::default(),
         };
         Args {
             pos: values,
@@ -43,10 +92,10 @@ impl Args {
     }
 
     /// Arguments from their parts; `like`'s audit, if any, goes on watching them.
-    pub fn from_parts(pos: Vec<Dynamic>, kw: Map, like: &Args) -> Args {
+    pub fn from_parts(pos: impl Into<Positionals>, kw: impl Into<Keywords>, like: &Args) -> Args {
         Args {
-            pos,
-            kw,
+            pos: pos.into(),
+            kw: kw.into(),
             reads: like.reads.clone(),
         }
     }
@@ -56,11 +105,12 @@ impl Args {
         self.reads.get_or_insert_with(Default::default).clone()
     }
 
-    /// Notes that the body asked for the parameter `name` (only while watched).
-    #[inline]
+    /// Notes that the body asked for the parameter `name` (only while watched: the check
+    /// is all an unwatched call pays).
+    #[inline(always)]
     fn note(&self, name: &str) {
         if let Some(reads) = &self.reads {
-            reads.borrow_mut().push(name.to_string());
+            record_read(reads, name);
         }
     }
 

@@ -3,12 +3,12 @@
 //! the name's declaration (`signature`) before its body runs. The only way names reach the
 //! engine.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use rhai::{Dynamic, Engine, FuncRegistration, Module, Variant};
 
 use super::args::Args;
+use super::call_check::CallCheck;
 use super::errors::RhaiResult;
 use super::keyword_audit::{self, KeywordAudit};
 use super::placement;
@@ -35,21 +35,6 @@ fn declaration(owner: &str, name: &str) -> Option<&'static signature::Declaratio
     signature::lookup(owner, super::renamed::as_written(name))
 }
 
-/// The argument check of a declared name: its declaration, or else no more positionals
-/// than the registration reads (a test walks the registrations and requires a declaration
-/// of each, so this fallback only serves a name being added).
-fn checked_by(
-    declaration: Option<&'static signature::Declaration>,
-    name: &str,
-    max: usize,
-) -> impl Fn(&Args) -> RhaiResult<()> + 'static {
-    let name = name.to_string();
-    move |a| match declaration {
-        Some(d) => d.check(a),
-        None => a.at_most(&name, max),
-    }
-}
-
 /// The op's name in messages when its declaration takes `device=` or `pin_memory=`, which
 /// `placement` reads for every op alike.
 fn placed(declared: Option<&'static signature::Declaration>) -> Option<&'static str> {
@@ -59,9 +44,23 @@ fn placed(declared: Option<&'static signature::Declaration>) -> Option<&'static 
 }
 
 /// Runs `body` on the call's bound arguments, its placement keywords read first (`placed`)
-/// and its keywords watched (`keyword_audit`): a keyword given and never read raises.
-#[inline]
+/// and its keywords watched (`keyword_audit`): a keyword given and never read raises. A
+/// call without keywords (most calls) has nothing to bind, place or watch.
+#[inline(always)]
 fn run_bound(
+    declared: Option<&'static signature::Declaration>,
+    placed: Option<&'static str>,
+    a: Args,
+    body: impl FnOnce(Args) -> RhaiResult<Dynamic>,
+) -> RhaiResult<Dynamic> {
+    if a.kw.is_empty() {
+        return body(a);
+    }
+    run_with_keywords(declared, placed, a, body)
+}
+
+/// `run_bound` for a call with keywords.
+fn run_with_keywords(
     declared: Option<&'static signature::Declaration>,
     placed: Option<&'static str>,
     a: Args,
@@ -79,13 +78,12 @@ fn run_bound(
     Ok(out)
 }
 
-/// The call as the body reads it: unchanged without keywords (the common case, kept free
-/// of moves), else with keywords naming positional parameters bound to their places.
-#[inline]
+/// The call as the body reads it: keywords naming positional parameters bound to their
+/// places.
 fn bound(declaration: Option<&'static signature::Declaration>, a: Args) -> Args {
     match declaration {
-        Some(d) if !a.kw.is_empty() => d.bind(a),
-        _ => a,
+        Some(d) => d.bind(a),
+        None => a,
     }
 }
 
@@ -97,8 +95,43 @@ fn reachable_arity(declaration: Option<&signature::Declaration>, max: usize) -> 
     max.max(declared.map_or(0, |n| n + 1)).min(8)
 }
 
+/// What every arity of one registered method shares: the check, what it changes of its
+/// receiver, and the body. `call` is inlined into each arity's closure, so a call pays one
+/// dynamic call (the body) beyond Rhai's own.
+struct Method<T> {
+    check: CallCheck,
+    declared: Option<&'static signature::Declaration>,
+    mutation: Option<signature::Mutation>,
+    placed: Option<&'static str>,
+    body: Box<MethodBody<T>>,
+}
+
 /// A method body: the receiver and the call's arguments.
-pub type MethodBody<T> = Rc<dyn Fn(&T, Args) -> RhaiResult<Dynamic>>;
+type MethodBody<T> = dyn Fn(&T, Args) -> RhaiResult<Dynamic>;
+
+impl<T: Owner> Method<T> {
+    #[inline(always)]
+    fn call(&self, t: &T, a: Args) -> RhaiResult<Dynamic> {
+        self.check.check(&a)?;
+        if let Some(mutation) = self.mutation {
+            t.before_mutation(mutation)?;
+        }
+        if a.kw.is_empty() {
+            return (self.body)(t, a);
+        }
+        run_bound(self.declared, self.placed, a, |a| (self.body)(t, a))
+    }
+
+    /// `call` without arguments.
+    #[inline(always)]
+    fn call_without_arguments(&self, t: &T) -> RhaiResult<Dynamic> {
+        self.check.check_without_arguments()?;
+        if let Some(mutation) = self.mutation {
+            t.before_mutation(mutation)?;
+        }
+        (self.body)(t, Args::default())
+    }
+}
 
 /// Registers `name` as a method of `T` for 0 to `max` arguments, plus one for a trailing
 /// keyword map (at most 9 in all), checked against the declaration of `T::OWNER.name`
@@ -112,43 +145,29 @@ pub fn method<T: Variant + Clone + Owner>(
     body: impl Fn(&T, Args) -> RhaiResult<Dynamic> + 'static,
 ) {
     let declared = declaration(T::OWNER, name);
-    let check = Rc::new(checked_by(declared, name, max));
-    let max = reachable_arity(declared, max);
-    let mutation = declared.and_then(signature::Declaration::mutation);
-    // Storages read their own `device=` (their methods raise other errors than factories).
-    let placed = placed(declared).filter(|_| T::OWNER == "Tensor");
-    // The body once the arguments passed their check.
-    let run: MethodBody<T> = Rc::new(move |t, a| {
-        if let Some(mutation) = mutation {
-            t.before_mutation(mutation)?;
-        }
-        run_bound(declared, placed, a, |a| body(t, a))
+    let m = Rc::new(Method {
+        check: CallCheck::new(declared, name, max),
+        declared,
+        mutation: declared.and_then(signature::Declaration::mutation),
+        // Storages read their own `device=` (their methods raise other errors than
+        // factories).
+        placed: placed(declared).filter(|_| T::OWNER == "Tensor"),
+        body: Box::new(body),
     });
+    let max = reachable_arity(declared, max);
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
-                let (run, check) = (run.clone(), check.clone());
+                let m = m.clone();
                 engine.register_fn(name, move |t: T, $($a: Dynamic),*| {
-                    let a = Args::new(vec![$($a),*]);
-                    check(&a)?;
-                    run(&t, a)
+                    m.call(&t, Args::new(smallvec::smallvec![$($a),*]))
                 });
             }
         };
     }
     {
-        let (run, check) = (run.clone(), check.clone());
-        let passed = Cell::new(false);
-        engine.register_fn(name, move |t: T| {
-            let a = Args::new(vec![]);
-            // A call without arguments is checked once: its outcome depends on the
-            // declaration alone, so once it passed it always passes (`x.t()` in a loop).
-            if !passed.get() {
-                check(&a)?;
-                passed.set(true);
-            }
-            run(&t, a)
-        });
+        let m = m.clone();
+        engine.register_fn(name, move |t: T| m.call_without_arguments(&t));
     }
     for_each_arity!(arity);
 }
@@ -166,25 +185,25 @@ pub fn function(
     body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
 ) {
     let declared = declaration("torch", path);
-    let check = checked_by(declared, path, max);
+    let check = CallCheck::new(declared, path, max);
     let placed = placed(declared);
     let max = reachable_arity(declared, max);
     let name = path.rsplit("::").next().unwrap_or(path);
     let f: FunctionBody = Rc::new(move |a| {
-        check(&a)?;
+        check.check(&a)?;
         run_bound(declared, placed, a, &body)
     });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
                 let f = f.clone();
-                FuncRegistration::new(name).set_into_module(module, move |$($a: Dynamic),*| f(Args::new(vec![$($a),*])));
+                FuncRegistration::new(name).set_into_module(module, move |$($a: Dynamic),*| f(Args::new(smallvec::smallvec![$($a),*])));
             }
         };
     }
     {
         let f = f.clone();
-        FuncRegistration::new(name).set_into_module(module, move || f(Args::new(vec![])));
+        FuncRegistration::new(name).set_into_module(module, move || f(Args::default()));
     }
     for_each_arity!(arity);
 }

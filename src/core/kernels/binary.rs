@@ -5,6 +5,7 @@
 
 use super::PARALLEL_MIN;
 use super::lane::Lane;
+use crate::core::layout::Dims;
 use crate::core::layout::Layout;
 use crate::core::strided::for_each_run;
 
@@ -26,7 +27,7 @@ enum Flat<'a, T> {
 fn flat<'a, T: Lane>(src: &Src<'a, T>, sizes: &[i64], n: usize) -> Option<Flat<'a, T>> {
     match src {
         Src::Const(v) => Some(Flat::Const(*v)),
-        Src::Strided(bytes, l) if l.sizes == sizes && l.is_contiguous() => {
+        Src::Strided(bytes, l) if l.sizes[..] == *sizes && l.is_contiguous() => {
             let start = usize::try_from(l.offset).ok()? * T::SIZE;
             bytes.get(start..start + n * T::SIZE).map(Flat::Slice)
         }
@@ -98,10 +99,10 @@ pub fn binary<T: Lane, R: Lane>(
         return;
     }
     let zeros = vec![0i64; sizes.len()];
-    let out_layout = Layout::contiguous(sizes.to_vec());
+    let out_layout = Layout::contiguous(Dims::from_slice(sizes));
     let operand = |s: &Src<T>| -> (Vec<i64>, i64) {
         match s {
-            Src::Strided(_, l) => (l.strides.clone(), l.offset),
+            Src::Strided(_, l) => (l.strides.to_vec(), l.offset),
             Src::Const(_) => (zeros.clone(), 0),
         }
     };
@@ -166,7 +167,7 @@ pub fn binary_assign<T: Lane>(
     }
     // A number is always flat, so `b` is a strided (broadcast or permuted) tensor here.
     let Src::Strided(bytes, l) = b else { return };
-    let out_layout = Layout::contiguous(sizes.to_vec());
+    let out_layout = Layout::contiguous(Dims::from_slice(sizes));
     for_each_run(
         sizes,
         [(&out_layout.strides, 0), (&l.strides, l.offset)],
@@ -201,8 +202,8 @@ mod tests {
         let mut out = vec![0u8; 24];
         let la = Layout::contiguous(vec![2, 3]);
         let lrow = Layout {
-            sizes: vec![2, 3],
-            strides: vec![0, 1],
+            sizes: smallvec::smallvec![2, 3],
+            strides: smallvec::smallvec![0, 1],
             offset: 0,
         };
         binary(
@@ -229,8 +230,8 @@ mod tests {
         let col = bytes_of(&[10.0, 20.0]);
         // `col` broadcast down the columns: not flat, so the run path.
         let lcol = Layout {
-            sizes: vec![2, 3],
-            strides: vec![1, 0],
+            sizes: smallvec::smallvec![2, 3],
+            strides: smallvec::smallvec![1, 0],
             offset: 0,
         };
         let mut expected = vec![0u8; 24];

@@ -147,8 +147,8 @@ mod tests {
         let src = Tensor::from_parts(a.clone(), DType::UInt8, Layout::contiguous(vec![n]));
         let dst = Tensor::from_parts(b.clone(), DType::UInt8, Layout::contiguous(vec![n]));
         dst.set_layout(Layout {
-            sizes: vec![n],
-            strides: vec![1],
+            sizes: smallvec::smallvec![n],
+            strides: smallvec::smallvec![1],
             offset: 1,
         });
         crate::core::copy::copy_(&dst, &src).unwrap();

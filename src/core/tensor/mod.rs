@@ -71,13 +71,37 @@ impl Tensor {
     /// A view: a new handle over the same storage with another layout.
     pub fn alias(&self, layout: Layout) -> Tensor {
         let i = self.0.borrow();
-        let out = Tensor::from_parts(i.storage.clone(), i.dtype, layout);
-        {
-            let mut o = out.0.borrow_mut();
-            o.conj = i.conj;
-            o.version = i.version.clone();
-        }
-        out
+        Tensor::aliasing(&i, i.dtype, i.conj, layout, GradState::default())
+    }
+
+    /// A view made by a view op: `alias`, marked as a view of the root of this tensor's
+    /// chain of views, or of this tensor (`record::mark_views` says why), in one step.
+    pub fn view_alias(&self, layout: Layout) -> Tensor {
+        let i = self.0.borrow();
+        let base = i.grad.base.clone().unwrap_or_else(|| self.clone());
+        let grad = GradState {
+            base: Some(base),
+            ..GradState::default()
+        };
+        Tensor::aliasing(&i, i.dtype, i.conj, layout, grad)
+    }
+
+    /// A new handle over `i`'s storage, sharing its version counter.
+    fn aliasing(
+        i: &TensorImpl,
+        dtype: DType,
+        conj: bool,
+        layout: Layout,
+        grad: GradState,
+    ) -> Tensor {
+        Tensor(Rc::new(RefCell::new(TensorImpl {
+            storage: i.storage.clone(),
+            dtype,
+            layout,
+            grad,
+            conj,
+            version: i.version.clone(),
+        })))
     }
 
     /// Whether the conjugate bit is set (`is_conj()`).
@@ -106,9 +130,8 @@ impl Tensor {
 
     /// A view with another dtype and layout over the same storage.
     pub fn alias_as(&self, dtype: DType, layout: Layout) -> Tensor {
-        let out = Tensor::from_parts(self.storage(), dtype, layout);
-        out.0.borrow_mut().version = self.version();
-        out
+        let i = self.0.borrow();
+        Tensor::aliasing(&i, dtype, false, layout, GradState::default())
     }
 
     /// The version counter, shared with this tensor's views.
@@ -149,12 +172,12 @@ impl Tensor {
 
     /// Sizes.
     pub fn sizes(&self) -> Vec<i64> {
-        self.0.borrow().layout.sizes.clone()
+        self.0.borrow().layout.sizes.to_vec()
     }
 
     /// Strides.
     pub fn strides(&self) -> Vec<i64> {
-        self.0.borrow().layout.strides.clone()
+        self.0.borrow().layout.strides.to_vec()
     }
 
     /// Storage offset in elements.

@@ -244,6 +244,14 @@ fn record_views_of_tracked(outs: &[Tensor], x: &Tensor, name: &str, multi_output
     record(&refs, name, &[x], op);
 }
 
+/// Records `out`, a view of `x`'s storage already marked as one (`Tensor::view_alias`).
+#[inline]
+pub fn record_marked_view(out: &Tensor, x: &Tensor, name: &str) {
+    if x.requires_grad() {
+        record_views_of_tracked(std::slice::from_ref(out), x, name, false);
+    }
+}
+
 /// Records `out`, a view of `x`'s storage.
 #[inline]
 pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {

@@ -158,7 +158,7 @@ pub fn view_as_real(t: &Tensor) -> Result<Tensor> {
     strides.push(1);
     let layout = Layout {
         sizes,
-        strides,
+        strides: strides.into(),
         offset: l.offset * 2,
     };
     Ok(typed_view(
@@ -208,7 +208,7 @@ pub fn view_as_complex(t: &Tensor) -> Result<Tensor> {
     let sizes = l.sizes[..last].to_vec();
     let strides = l.strides[..last].iter().map(|s| s / 2).collect();
     let layout = Layout {
-        sizes,
+        sizes: sizes.into(),
         strides,
         offset: l.offset / 2,
     };

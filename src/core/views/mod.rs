@@ -11,7 +11,8 @@ pub use super::broadcast::{broadcast_layout, broadcast_shapes};
 use super::error::{Result, TorchError, wrap_dim};
 use super::layout::{Layout, fmt_list, infer_size, view_strides};
 use super::tensor::Tensor;
-use super::tensor::record::{record_copy, record_view};
+use super::tensor::record::{record_copy, record_marked_view, record_view};
+use crate::core::layout::Dims;
 
 /// `t`'s storage under `layout`, recorded for autograd as the view op `name` (PyTorch's
 /// node name). Every view op makes its result here, so every view keeps its gradient; an
@@ -21,8 +22,8 @@ use super::tensor::record::{record_copy, record_view};
 /// The layout is checked here (`Layout::checked`), so no view op can make a tensor whose
 /// span or element count overflows, whatever numbers a script passed.
 fn derived(t: &Tensor, layout: Layout, name: &str) -> Result<Tensor> {
-    let out = t.alias(layout.checked(t.dtype().itemsize())?);
-    record_view(&out, t, name);
+    let out = t.view_alias(layout.checked(t.dtype().itemsize())?);
+    record_marked_view(&out, t, name);
     Ok(out)
 }
 
@@ -51,8 +52,8 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     derived(
         t,
         Layout {
-            sizes,
-            strides,
+            sizes: sizes.into(),
+            strides: strides.into(),
             offset: l.offset,
         },
         "ViewBackward0",
@@ -67,8 +68,8 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
         Some(strides) => derived(
             t,
             Layout {
-                sizes,
-                strides,
+                sizes: sizes.into(),
+                strides: strides.into(),
                 offset: l.offset,
             },
             "ViewBackward0",
@@ -156,8 +157,8 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     derived(
         t,
         Layout {
-            sizes: new_sizes,
-            strides: new_strides,
+            sizes: new_sizes.into(),
+            strides: new_strides.into(),
             offset: l.offset,
         },
         "ExpandBackward0",
@@ -210,8 +211,8 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
     derived(
         t,
         Layout {
-            sizes,
-            strides,
+            sizes: sizes.into(),
+            strides: strides.into(),
             offset: l.offset,
         },
         "PermuteBackward0",
@@ -449,8 +450,8 @@ pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
     derived(
         t,
         Layout {
-            sizes,
-            strides,
+            sizes: sizes.into(),
+            strides: strides.into(),
             offset: start,
         },
         "DiagonalBackward0",
@@ -538,8 +539,8 @@ pub fn checked_strided_layout(
         )));
     }
     let layout = Layout {
-        sizes: sizes.to_vec(),
-        strides: strides.to_vec(),
+        sizes: Dims::from_slice(sizes),
+        strides: Dims::from_slice(strides),
         offset,
     }
     .checked(t.dtype().itemsize())?;

@@ -125,8 +125,8 @@ mod tests {
     #[test]
     fn walks_in_row_major_order() {
         let layout = Layout {
-            sizes: vec![2, 2],
-            strides: vec![1, 2],
+            sizes: smallvec::smallvec![2, 2],
+            strides: smallvec::smallvec![1, 2],
             offset: 1,
         };
         let mut seen = Vec::new();

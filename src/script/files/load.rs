@@ -169,8 +169,8 @@ impl TorchResolver {
             return Err(weights_only_error("size and stride differ in length"));
         }
         let layout = Layout {
-            sizes,
-            strides,
+            sizes: sizes.into(),
+            strides: strides.into(),
             offset,
         }
         .checked(dtype.itemsize())?;

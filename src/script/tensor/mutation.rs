@@ -44,11 +44,12 @@ pub fn set_storage(
         crate::core::memory::alloc::strided_nbytes(&size, st, t.dtype().itemsize())?;
     }
     let current = t.layout();
-    let unchanged = current.sizes == size && stride.as_ref().is_none_or(|s| *s == current.strides);
+    let unchanged =
+        current.sizes[..] == size[..] && stride.as_ref().is_none_or(|s| **s == *current.strides);
     let strides = stride.unwrap_or_else(|| contiguous_strides(&size));
     let layout = Layout {
-        sizes: size,
-        strides,
+        sizes: size.into(),
+        strides: strides.into(),
         offset,
     };
     let itemsize = t.dtype().itemsize();
@@ -107,8 +108,8 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
         return Ok(());
     }
     let layout = Layout {
-        strides: contiguous_strides(&sizes),
-        sizes,
+        strides: contiguous_strides(&sizes).into(),
+        sizes: sizes.into(),
         offset: t.offset(),
     };
     grow_to_fit(&t.storage(), &layout, t.dtype().itemsize())?;
@@ -123,8 +124,8 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
             x.replace(
                 Storage::zeroed(0).rhai()?,
                 Layout {
-                    sizes: vec![0],
-                    strides: vec![1],
+                    sizes: smallvec::smallvec![0],
+                    strides: smallvec::smallvec![1],
                     offset: 0,
                 },
             );
@@ -139,7 +140,14 @@ fn set_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
                 ))));
             }
             let l = s.layout();
-            set_storage(x, s.storage(), l.offset, l.sizes, Some(l.strides)).rhai()?;
+            set_storage(
+                x,
+                s.storage(),
+                l.offset,
+                l.sizes.to_vec(),
+                Some(l.strides.to_vec()),
+            )
+            .rhai()?;
         }
         Some(src) if src.is::<Storage>() || src.is::<TypedStorage>() => {
             let storage = match src.clone().try_cast::<TypedStorage>() {
