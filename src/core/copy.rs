@@ -343,7 +343,7 @@ fn dense_bytes_copy(t: &Tensor, l: Layout) -> Result<Tensor> {
     let start = (l.offset.max(0) as usize) * d.itemsize();
     let mut bytes = t.storage().with_bytes(|b| {
         l.check_in_bounds(d.itemsize(), b.len())?;
-        Ok::<_, TorchError>(b[start..start + span].to_vec())
+        crate::core::memory::alloc::copied_bytes(&b[start..start + span])
     })?;
     if t.is_conj() {
         conjugate_in_place(d, &mut bytes);

@@ -56,7 +56,7 @@ fn gather(src: &Tensor, out: &Tensor, flipped: &[bool]) -> Result<()> {
         ),
     };
     let outer = ndim.saturating_sub(1);
-    let bytes = src.storage().to_vec();
+    let bytes = src.storage().copy_bytes()?;
     // The storage may have shrunk since the layout was made (`resize_` of a storage under a
     // view): every index below stays inside `bytes` only once this holds.
     l.check_in_bounds(item, bytes.len())?;

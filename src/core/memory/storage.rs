@@ -330,7 +330,12 @@ impl Storage {
         }
     }
 
-    /// A copy of all bytes.
+    /// A copy of all bytes in a buffer from `alloc` (PyTorch's error if there is no room).
+    pub fn copy_bytes(&self) -> Result<Vec<u8>> {
+        self.with_bytes(super::alloc::copied_bytes)
+    }
+
+    /// A copy of all bytes (for small storages: reprs and lists, bounded by their limits).
     pub fn to_vec(&self) -> Vec<u8> {
         self.with_bytes(|b| b.to_vec())
     }

@@ -136,7 +136,7 @@ pub fn register(r: &mut Registry) {
                 src.nbytes()
             ))));
         }
-        let bytes = src.to_vec();
+        let bytes = src.copy_bytes().rhai()?;
         s.with_bytes_mut(|b| b.copy_from_slice(&bytes));
         Ok(Dynamic::from(s.clone()))
     });
