@@ -34,38 +34,49 @@ fn bare_engine() -> Engine {
     engine
 }
 
+/// The bare engine with tensh's settings of Rhai itself (data-size limits, no optimizer):
+/// the floor tensh's own loops are measured against.
+fn configured_engine() -> Engine {
+    let mut engine = bare_engine();
+    tensh::script::engine::configure_rhai(&mut engine);
+    engine
+}
+
 fn main() {
     let runs = 7;
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
 
-    if want("rhai") {
-        let engine = bare_engine();
+    for (prefix, engine) in [
+        ("rhai_bare", bare_engine()),
+        ("rhai_configured", configured_engine()),
+    ] {
+        if !want(prefix) {
+            continue;
+        }
         let loops = [
-            ("rhai_bare_for_let_int", "for i in 0..100000 { let v = i; }"),
+            ("for_let_int", "for i in 0..100000 { let v = i; }"),
+            ("for_let_handle", "for i in 0..100000 { let v = w; }"),
             (
-                "rhai_bare_for_let_handle",
-                "for i in 0..100000 { let v = w; }",
-            ),
-            (
-                "rhai_bare_method_by_value",
+                "method_by_value",
                 "for i in 0..100000 { let v = w.nbytes(); }",
             ),
             (
-                "rhai_bare_method_by_ref",
+                "method_by_ref",
                 "for i in 0..100000 { let v = w.nbytes_ref(); }",
             ),
             (
-                "rhai_bare_two_chained_methods",
+                "two_chained_methods",
                 "for i in 0..100000 { let v = w.storage().nbytes(); }",
             ),
         ];
         for (name, code) in loops {
+            let name = format!("{prefix}_{name}");
             let ast = engine.compile(code).expect("bench script compiles");
             let mut scope = Scope::new();
             scope.push("w", Handle(std::rc::Rc::new(64)));
             report(
-                name,
+                &name,
                 best(runs, || {
                     engine
                         .run_ast_with_scope(&mut scope, &ast)

@@ -17,17 +17,23 @@ const PYTORCH_NAMES_RHAI_RESERVES: [&str; 3] = ["new", "shared", "var"];
 
 use super::renamed::IS_SHARED_INTERNAL;
 
-/// A fully registered engine.
-pub fn new_engine() -> Engine {
-    let mut engine = Engine::new();
+/// The settings of Rhai itself that tensh runs with (its own per-call costs depend on them,
+/// so `cargo bench --bench script` gives a bare engine the same).
+pub fn configure_rhai(engine: &mut Engine) {
     // Rhai's own values are bounded (see `limits`).
     engine.set_max_string_size(super::limits::MAX_STRING);
     engine.set_max_array_size(super::limits::MAX_ARRAY);
     engine.set_max_map_size(super::limits::MAX_MAP);
     // Rhai's optimizer rewrites `x = x + y` into `x += y`, which for tensors is PyTorch's
-    // in-place `__iadd__` (registered below): the two must stay distinct, so scripts are
-    // run as written.
+    // in-place `__iadd__` (registered by `new_engine`): the two must stay distinct, so
+    // scripts are run as written.
     engine.set_optimization_level(rhai::OptimizationLevel::None);
+}
+
+/// A fully registered engine.
+pub fn new_engine() -> Engine {
+    let mut engine = Engine::new();
+    configure_rhai(&mut engine);
     engine.on_print(output::print_line);
     // A call of nothing: Python's NameError/AttributeError/TypeError, not Rhai's error map.
     #[allow(deprecated)]
