@@ -50,28 +50,32 @@ impl CallCheck {
         if !a.kw.is_empty() {
             return self.ask(a);
         }
-        let Some(key) = kinds_key(&a.pos) else {
-            return self.ask(a);
-        };
+        match kinds_key(&a.pos) {
+            Some(key) => self.remembered(key, || a),
+            None => self.ask(a),
+        }
+    }
+
+    /// `check` for a call without arguments, whose key is known (`kinds_key(&[])`).
+    #[inline(always)]
+    pub fn check_without_arguments(&self) -> RhaiResult<()> {
+        self.remembered(1, Args::default)
+    }
+
+    /// Passes at once if calls of kinds `key` passed before; else asks the declaration
+    /// about the call (made only then) and remembers a pass.
+    #[inline(always)]
+    fn remembered<A: std::borrow::Borrow<Args>>(
+        &self,
+        key: u64,
+        call: impl FnOnce() -> A,
+    ) -> RhaiResult<()> {
         let slot = &self.passed[slot_of(key)];
         if slot.get() == key {
             return Ok(());
         }
-        self.ask(a)?;
+        self.ask(call().borrow())?;
         slot.set(key);
-        Ok(())
-    }
-
-    /// `check` for a call without arguments, whose key is known.
-    #[inline(always)]
-    pub fn check_without_arguments(&self) -> RhaiResult<()> {
-        const KEY: u64 = 1;
-        let slot = &self.passed[slot_of(KEY)];
-        if slot.get() == KEY {
-            return Ok(());
-        }
-        self.ask(&Args::default())?;
-        slot.set(KEY);
         Ok(())
     }
 

@@ -116,9 +116,6 @@ impl<T: Owner> Method<T> {
         if let Some(mutation) = self.mutation {
             t.before_mutation(mutation)?;
         }
-        if a.kw.is_empty() {
-            return (self.body)(t, a);
-        }
         run_bound(self.declared, self.placed, a, |a| (self.body)(t, a))
     }
 

@@ -255,11 +255,8 @@ pub fn record_marked_view(out: &Tensor, x: &Tensor, name: &str) {
 /// Records `out`, a view of `x`'s storage.
 #[inline]
 pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
-    let out = std::slice::from_ref(out);
-    if x.requires_grad() {
-        record_views_of_tracked(out, x, name, false);
-    }
-    mark_views(out, x);
+    record_marked_view(out, x, name);
+    mark_views(std::slice::from_ref(out), x);
 }
 
 /// Records an in-place op that wrote into `t` (`name`, PyTorch's node; `op`, its formula
