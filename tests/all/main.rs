@@ -1,0 +1,20 @@
+//! tensh's integration tests, gathered in one test binary so that `cargo test --release`
+//! links the library into one executable instead of one per file. Each module is the suite
+//! of one concern; its own doc comment says what it checks.
+
+mod architecture;
+mod cli;
+mod conformance;
+mod crash_sites;
+mod fuzz;
+mod jupyter;
+mod keywords;
+mod load_fuzz;
+mod no_panic;
+mod paste;
+mod pictures;
+mod pytorch_files;
+mod repl;
+mod signatures;
+mod tensh_files;
+mod transcripts;
