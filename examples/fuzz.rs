@@ -6,9 +6,14 @@
 //!        fuzz --print SEED N [--len L]      print one program
 
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// Each program runs in a child process under [`CHILD_ADDRESS_SPACE`], so it may ask for
+/// allocations at the edges of memory.
+const SETTINGS: tensh::fuzz::Settings = tensh::fuzz::Settings::CHILD_PROCESS;
 
 /// How one run of a program ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -32,10 +37,31 @@ struct Run {
     error_values: usize,
 }
 
+/// The address space each program's process may use: enough for every ordinary op on the
+/// fuzzer's small tensors, far below what an allocation at the edges of memory asks for, so
+/// an allocation tensh forgot to check ends in an abort here (a `Signal`) rather than in a
+/// machine out of memory, and a checked one in PyTorch's error.
+const CHILD_ADDRESS_SPACE: libc::rlim_t = 6 << 30;
+
 fn run(bin: &Path, code: &str, dir: &Path, limit: Duration) -> Run {
     let file = dir.join("program.rhai");
     std::fs::write(&file, code).expect("writes the program");
-    let mut child = Command::new(bin)
+    let mut command = Command::new(bin);
+    // SAFETY: the closure runs in the forked child before `exec`; it only calls
+    // `setrlimit`, which is async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: CHILD_ADDRESS_SPACE,
+                rlim_max: CHILD_ADDRESS_SPACE,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command
         .arg(&file)
         .current_dir(dir)
         .stdin(Stdio::null())
@@ -113,7 +139,7 @@ fn main() {
     if let Some(i) = args.iter().position(|a| a == "--print") {
         let seed = args[i + 1].parse().expect("SEED");
         let n = args[i + 2].parse().expect("N");
-        print!("{}", tensh::fuzz::program(seed, n, len).text());
+        print!("{}", tensh::fuzz::program(seed, n, len, SETTINGS).text());
         return;
     }
     let bin = PathBuf::from(flag("--bin").expect("--bin PATH"));
@@ -136,7 +162,7 @@ fn main() {
         if programs.is_none() && deadline.is_none() && n >= 1000 {
             break;
         }
-        let p = tensh::fuzz::program(seed, n, len);
+        let p = tensh::fuzz::program(seed, n, len, SETTINGS);
         calls += (p.setup.len() + p.statements.len()) as u64;
         let r = run(&bin, &p.text(), &work, limit);
         error_values += r.error_values;

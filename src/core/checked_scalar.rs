@@ -25,6 +25,11 @@ fn cpp_type(d: DType) -> &'static str {
         DType::UInt16 => "uint16_t",
         DType::UInt32 => "uint32_t",
         DType::UInt64 => "uint64_t",
+        DType::Float32 => "float",
+        DType::Float16 => "c10::Half",
+        DType::BFloat16 => "c10::BFloat16",
+        DType::Complex64 => "c10::complex<float>",
+        DType::Complex32 => "c10::complex<c10::Half>",
         other => other.short_name(),
     }
 }
@@ -43,9 +48,60 @@ fn limits(d: DType) -> Option<(f64, f64)> {
     })
 }
 
+/// The finite range of the float dtypes whose conversions PyTorch checks when filling or
+/// assigning a number (`fill_`, `full`, `t[i] = v`): float32 and the complex types, part by
+/// part. `reduced` adds float16 and bfloat16, which only a write through a scalar tensor
+/// checks (a typed storage's `fill_` and assignment). Infinities and NaN always pass.
+fn float_limit(d: DType, reduced: bool) -> Option<f64> {
+    match d {
+        DType::Float32 | DType::Complex64 => Some(f32::MAX as f64),
+        DType::Complex32 => Some(65504.0),
+        DType::Float16 if reduced => Some(65504.0),
+        DType::BFloat16 if reduced => Some(3.3895313892515355e38),
+        _ => None,
+    }
+}
+
+/// PyTorch's overflow error for a value that does not fit `dtype`.
+fn overflow(dtype: DType, naming: TypeNaming) -> TorchError {
+    let name = match naming {
+        TypeNaming::DType => dtype.short_name(),
+        TypeNaming::Cpp => cpp_type(dtype),
+    };
+    TorchError::runtime(format!(
+        "value cannot be converted to type {name} without overflow"
+    ))
+}
+
+/// `check_fits` for a write through a scalar tensor, which also checks float16 and bfloat16
+/// (a typed storage's `fill_` and `s[i] = v`, checked with the oracle).
+pub fn check_fits_through_scalar_tensor(dtype: DType, value: Scalar) -> Result<()> {
+    check_float(dtype, value, true, TypeNaming::Cpp)?;
+    check_fits(dtype, value, TypeNaming::Cpp)
+}
+
+/// The float part of the check: finite parts beyond the dtype's range overflow.
+fn check_float(dtype: DType, value: Scalar, reduced: bool, naming: TypeNaming) -> Result<()> {
+    let Some(limit) = float_limit(dtype, reduced) else {
+        return Ok(());
+    };
+    let parts = match value {
+        Scalar::Complex(c) => [c.re, c.im],
+        other => [other.to_f64(), 0.0],
+    };
+    if parts.iter().any(|p| p.is_finite() && p.abs() > limit) {
+        return Err(overflow(dtype, naming));
+    }
+    Ok(())
+}
+
 /// Checks that `value` fits `dtype` as PyTorch does. Unsigned types accept negatives down to
-/// `-max` (they wrap), as PyTorch's check allows.
+/// `-max` (they wrap), as PyTorch's check allows. Floats are checked only where PyTorch's
+/// fill and assignment check them (`TypeNaming::Cpp`); `torch.tensor()` does not.
 pub fn check_fits(dtype: DType, value: Scalar, naming: TypeNaming) -> Result<()> {
+    if naming == TypeNaming::Cpp {
+        check_float(dtype, value, false, naming)?;
+    }
     let Some((min, max)) = limits(dtype) else {
         return Ok(());
     };
@@ -65,13 +121,7 @@ pub fn check_fits(dtype: DType, value: Scalar, naming: TypeNaming) -> Result<()>
     if fits {
         return Ok(());
     }
-    let name = match naming {
-        TypeNaming::DType => dtype.short_name(),
-        TypeNaming::Cpp => cpp_type(dtype),
-    };
-    Err(TorchError::runtime(format!(
-        "value cannot be converted to type {name} without overflow"
-    )))
+    Err(overflow(dtype, naming))
 }
 
 #[cfg(test)]

@@ -339,11 +339,10 @@ pub fn copy_in_format(t: &Tensor, dtype: DType, format: MemoryFormat) -> Result<
 /// the bytes of one block of the storage, copied as they are (conjugates resolved).
 fn dense_bytes_copy(t: &Tensor, l: Layout) -> Result<Tensor> {
     let d = t.dtype();
-    let span = l.span_bytes(d.itemsize()).max(0) as usize;
-    let start = (l.offset.max(0) as usize) * d.itemsize();
+    let window = l.byte_window(d.itemsize());
     let mut bytes = t.storage().with_bytes(|b| {
         l.check_in_bounds(d.itemsize(), b.len())?;
-        crate::core::memory::alloc::copied_bytes(&b[start..start + span])
+        crate::core::memory::alloc::copied_bytes(&b[window])
     })?;
     if t.is_conj() {
         conjugate_in_place(d, &mut bytes);

@@ -121,6 +121,20 @@ impl Layout {
         (last + 1) * itemsize as i64
     }
 
+    /// The bytes of storage this layout reaches: from its first element's byte to one past
+    /// its last. An empty layout reaches no bytes, and its window is `0..0` wherever its
+    /// offset lies: PyTorch lets a view with no elements start at or past the end of its
+    /// storage (`t[5:5]` of a 5-element `t`, a diagonal's empty slice), so no reader may
+    /// turn such an offset into a slice position. For a layout that passed
+    /// [`Layout::check_in_bounds`] against a storage, the window lies inside it.
+    pub fn byte_window(&self, itemsize: usize) -> std::ops::Range<usize> {
+        if self.sizes.contains(&0) {
+            return 0..0;
+        }
+        let start = self.offset.max(0) as usize * itemsize;
+        start..start + self.span_bytes(itemsize).max(0) as usize
+    }
+
     /// The single bounds check: the layout's elements all lie within `storage_nbytes`.
     /// The error is PyTorch's `setStorage` message.
     pub fn check_in_bounds(&self, itemsize: usize, storage_nbytes: usize) -> Result<()> {

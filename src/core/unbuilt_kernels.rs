@@ -20,6 +20,23 @@ pub fn require_kernel(kernel: &str, dtype: DType) -> Result<()> {
     Ok(())
 }
 
+/// PyTorch's error when a random kernel (`normal_kernel_cpu`, `check_uniform_bounds`,
+/// `random_update_from_to`, `randperm`, `bernoulli_scalar_cpu_`) meets a float8 dtype:
+/// PyTorch builds its random kernels for the other float types only. Asked before any
+/// sample is drawn or buffer allocated.
+pub fn require_random_kernel(kernel: &str, dtype: DType) -> Result<()> {
+    if matches!(
+        dtype,
+        DType::Float8E4M3FN | DType::Float8E4M3FNUZ | DType::Float8E5M2 | DType::Float8E5M2FNUZ
+    ) {
+        return Err(TorchError::not_implemented(format!(
+            "\"{kernel}\" not implemented for '{}'",
+            dtype.cpp_name()
+        )));
+    }
+    Ok(())
+}
+
 /// The kernel a binary op runs, where that kernel lacks the wide unsigned dtypes.
 pub fn binary_kernel(op: BinaryOp) -> Option<&'static str> {
     match op {
@@ -43,5 +60,15 @@ mod tests {
         let e = require_kernel("add_stub", DType::UInt64).unwrap_err();
         assert_eq!(e.message, "\"add_stub\" not implemented for 'UInt64'");
         assert_eq!(binary_kernel(BinaryOp::Mul), None);
+    }
+
+    #[test]
+    fn random_kernels_lack_the_float8_dtypes() {
+        let e = require_random_kernel("normal_kernel_cpu", DType::Float8E4M3FNUZ).unwrap_err();
+        assert_eq!(
+            e.message,
+            "\"normal_kernel_cpu\" not implemented for 'Float8_e4m3fnuz'"
+        );
+        assert!(require_random_kernel("normal_kernel_cpu", DType::BFloat16).is_ok());
     }
 }

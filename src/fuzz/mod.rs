@@ -11,7 +11,7 @@
 
 pub mod values;
 
-use crate::script::signature::{self as table, Kind, Param};
+use crate::script::signature::{self as table, Declaration, Kind, Overload, Param, Ty};
 use values::Rng;
 
 /// Checking functions every program starts with.
@@ -77,6 +77,27 @@ fn fuzz_caught(e) {
     if type_of(e) != "string" { print(`FUZZ ERROR VALUE ${e}`); }
 }
 "#;
+
+/// What a run may generate beyond ordinary calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// Calls that allocate at the edges of memory (`torch::randn([(1 << 31) - 1], ...)`, in
+    /// every dtype): run only where each program has a process of its own with a bounded
+    /// address space (`examples/fuzz.rs` limits it), so that an allocation tensh does not
+    /// check aborts the child instead of exhausting the machine.
+    pub huge_allocations: bool,
+}
+
+impl Settings {
+    /// For programs run inside the test process: nothing that may really take gigabytes.
+    pub const IN_PROCESS: Settings = Settings {
+        huge_allocations: false,
+    };
+    /// For programs run one per child process under a memory limit.
+    pub const CHILD_PROCESS: Settings = Settings {
+        huge_allocations: true,
+    };
+}
 
 /// The pool of values statements work on (names declared by [`pool`]).
 const TENSORS: [&str; 4] = ["t0", "t1", "t2", "t3"];
@@ -170,11 +191,131 @@ fn arguments(kind: &Kind, rng: &mut Rng, wild: bool) -> Vec<String> {
     positional
 }
 
+/// A call of a random declared Tensor method that does not write, on `receiver`, with
+/// arguments of the declared types: how generated programs use what they made.
+fn reader_call(rng: &mut Rng, all: &[&'static Declaration], receiver: &str) -> String {
+    let d = loop {
+        let d = *rng.pick(all);
+        if d.owner == "Tensor"
+            && d.mutation().is_none()
+            && !excluded(d.name)
+            && !matches!(d.kind(), Kind::Property)
+        {
+            break d;
+        }
+    };
+    let args = arguments(d.kind(), rng, false).join(", ");
+    format!("{receiver}.{}({args})", d.name)
+}
+
+/// One `set_printoptions` call with an extreme value, then a print: precision, widths and
+/// edge counts at the ends of `i64`, negative, or past what a string can hold.
+fn print_options(rng: &mut Rng, slot: &str) -> String {
+    let key = rng.pick(&[
+        "precision",
+        "edgeitems",
+        "linewidth",
+        "threshold",
+        "sci_mode",
+    ]);
+    let value = match *key {
+        "sci_mode" => rng.pick(&["true", "false", "()"]).to_string(),
+        _ if rng.chance(0.7) => values::edge_int(rng),
+        _ => rng.pick(&["0", "1", "-1", "2", "-3"]).to_string(),
+    };
+    format!(
+        "try {{ torch::set_printoptions(#{{{key}: {value}}}); print({slot}); print(torch::arange(2000.0).view(2, 1000)); }} catch (e) {{ fuzz_caught(e); }}"
+    )
+}
+
+/// An empty tensor of an extreme shape put in the pool, then used: no elements, but a dim at
+/// the end of `i64` (what `tolist()`, printing, and every op must not allocate for).
+fn extreme_empty(rng: &mut Rng, all: &[&'static Declaration], slot: &str) -> String {
+    let edge = values::edge_int(rng);
+    let shape = if rng.chance(0.5) {
+        format!("[{edge}, 0]")
+    } else {
+        format!("[0, {edge}, 2]")
+    };
+    let dtype = rng.pick(values::DTYPES);
+    let make = match rng.below(3) {
+        0 => format!("torch::empty({shape}, #{{dtype: {dtype}}})"),
+        1 => format!("torch::empty(0, #{{dtype: {dtype}}}).resize_({shape})"),
+        _ => format!("torch::zeros(1, #{{dtype: {dtype}}}).expand({shape})"),
+    };
+    let use_it = reader_call(rng, all, slot);
+    format!(
+        "try {{ {slot} = {make}; print({slot}.tolist().len()); print({slot}); print({use_it}); }} catch (e) {{ fuzz_caught(e); }}"
+    )
+}
+
+/// A call of a declared name that takes a `size`, with a size at the edge of memory and a
+/// random dtype: every allocation a script can ask for, in every element width.
+fn allocation(rng: &mut Rng, all: &[&'static Declaration]) -> Option<String> {
+    let sized: Vec<(&Declaration, &Overload)> = all
+        .iter()
+        .filter(|d| !excluded(d.name))
+        .filter_map(|d| match d.kind() {
+            Kind::Parser(sig) => Some(sig.overloads.iter().map(move |o| (*d, o))),
+            _ => None,
+        })
+        .flatten()
+        .filter(|(_, o)| {
+            o.params
+                .iter()
+                .any(|p| p.name == "size" && p.ty == Ty::IntList)
+        })
+        .collect();
+    if sized.is_empty() {
+        return None;
+    }
+    let (d, o) = *rng.pick(&sized);
+    let mut positional = Vec::new();
+    let mut keywords = Vec::new();
+    for p in &o.params {
+        if p.name == "size" {
+            let n = rng.pick(values::ALLOCATION_SIZES);
+            positional.push(if rng.chance(0.5) {
+                format!("[{n}]")
+            } else {
+                format!("[{n}, 3]")
+            });
+        } else if p.name == "dtype" {
+            keywords.push(format!("dtype: {}", rng.pick(values::DTYPES)));
+        } else if p.keyword_only || p.optional {
+            continue;
+        } else {
+            positional.push(values::of(p.ty, rng, &TENSORS, false));
+        }
+    }
+    if !keywords.is_empty() {
+        positional.push(format!("#{{{}}}", keywords.join(", ")));
+    }
+    let args = positional.join(", ");
+    let call = match d.owner {
+        "torch" => format!("torch::{}({args})", d.name),
+        owner => format!("{}.{}({args})", receiver(owner, rng)?, d.name),
+    };
+    Some(format!(
+        "try {{ let r = {call}; print(r.numel()); }} catch (e) {{ fuzz_caught(e); }}"
+    ))
+}
+
 /// One statement: a call of a declared name on a pool value, its result kept in the pool
-/// when it is a tensor and printed; or a view chain checked against the offset model; or an
-/// indexed read or write.
-fn statement(rng: &mut Rng, all: &[&'static crate::script::signature::Declaration]) -> String {
+/// when it is a tensor and printed; a view chain checked against the offset model; an
+/// indexed read or write; or one of the edge cases above.
+fn statement(rng: &mut Rng, all: &[&'static Declaration], settings: Settings) -> String {
     let slot = *rng.pick(&TENSORS);
+    match rng.below(100) {
+        0 | 1 => return print_options(rng, slot),
+        2..=4 => return extreme_empty(rng, all, slot),
+        5..=7 if settings.huge_allocations => {
+            if let Some(s) = allocation(rng, all) {
+                return s;
+            }
+        }
+        _ => {}
+    }
     let roll = rng.below(10);
     if roll == 0 {
         let index = values::index(rng);
@@ -220,7 +361,7 @@ fn statement(rng: &mut Rng, all: &[&'static crate::script::signature::Declaratio
 /// result is checked against the offset model, then written through. Mostly the methods
 /// the declarations call views, with small arguments of the declared types, so most chains
 /// get as far as the check.
-fn view_chain(rng: &mut Rng, all: &[&'static crate::script::signature::Declaration]) -> String {
+fn view_chain(rng: &mut Rng, all: &[&'static Declaration]) -> String {
     let readers: Vec<_> = all
         .iter()
         .filter(|d| d.owner == "Tensor" && d.mutation().is_none() && !excluded(d.name))
@@ -231,15 +372,26 @@ fn view_chain(rng: &mut Rng, all: &[&'static crate::script::signature::Declarati
         .filter(|d| d.doc.is_some_and(|doc| doc.contains("view")))
         .copied()
         .collect();
-    let mut code = String::from("try { let w = torch::arange(64); let v = w.view(4, 4, 4);");
+    let start = rng.pick(&["w.view(4, 4, 4)", "w.view(2, 32)", "w.view(8, 8)", "w"]);
+    let mut code = format!("try {{ let w = torch::arange(64); let v = {start};");
     for _ in 0..1 + rng.below(4) {
+        if rng.chance(0.2) {
+            // An empty slice: its offset may lie at or past the storage's end.
+            code.push_str(&format!(" v = v[{}];", values::empty_slice(rng)));
+            continue;
+        }
         let wild = rng.chance(0.2);
         let d = rng.pick(if wild { &readers } else { &views });
         let args = arguments(d.kind(), rng, wild).join(", ");
         code.push_str(&format!(" v = v.{}({args});", d.name));
         code.push_str(" if type_of(v) == \"array\" && v.len() > 0 { v = v[0]; }");
     }
-    code.push_str(" check_view(v, w); check_write(v, w); } catch (e) { fuzz_caught(e); }");
+    code.push_str(" check_view(v, w); check_write(v, w);");
+    // Then an op reads the view (a copy, a reduction, a sort, a print).
+    code.push_str(&format!(
+        " print({}); }} catch (e) {{ fuzz_caught(e); }}",
+        reader_call(rng, all, "v")
+    ));
     code
 }
 
@@ -265,13 +417,15 @@ impl Program {
 }
 
 /// The program number `n` of the run seeded with `seed`, of `len` statements: the same
-/// numbers give the same program, so any failure can be replayed from two numbers.
-pub fn program(seed: u64, n: u64, len: usize) -> Program {
+/// numbers and settings give the same program, so any failure can be replayed from them.
+pub fn program(seed: u64, n: u64, len: usize, settings: Settings) -> Program {
     let mut rng = Rng::new(seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let all = table::all();
     Program {
         setup: pool(&mut rng),
-        statements: (0..len).map(|_| statement(&mut rng, &all)).collect(),
+        statements: (0..len)
+            .map(|_| statement(&mut rng, &all, settings))
+            .collect(),
     }
 }
 
@@ -281,9 +435,27 @@ mod tests {
 
     #[test]
     fn programs_are_reproducible_and_varied() {
-        let a = program(7, 3, 50).text();
-        assert_eq!(a, program(7, 3, 50).text());
-        assert_ne!(a, program(7, 4, 50).text());
+        let a = program(7, 3, 50, Settings::IN_PROCESS).text();
+        assert_eq!(a, program(7, 3, 50, Settings::IN_PROCESS).text());
+        assert_ne!(a, program(7, 4, 50, Settings::IN_PROCESS).text());
         assert!(a.contains("check_view"), "view chains are generated");
+        let many: String = (0..20)
+            .map(|n| program(7, n, 100, Settings::CHILD_PROCESS).text())
+            .collect();
+        for edge in [
+            "set_printoptions",
+            "resize_(",
+            "(1 << 31) - 1",
+            "float8_e4m3fnuz",
+        ] {
+            assert!(many.contains(edge), "{edge} is generated");
+        }
+        let in_process: String = (0..20)
+            .map(|n| program(7, n, 100, Settings::IN_PROCESS).text())
+            .collect();
+        assert!(
+            !in_process.contains("print(r.numel())"),
+            "no huge allocations in process"
+        );
     }
 }

@@ -47,6 +47,20 @@ const EDGE_INTS: &[&str] = &[
     "-(1 << 62)",
     "(1 << 40)",
     "64",
+    "65536",
+    "((1 << 31) - 1)",
+    "(1 << 31)",
+    "-65536",
+];
+/// Element counts where allocations fail or their byte counts overflow in some dtype: a
+/// size that fits in one dtype's bytes may not in another's.
+pub const ALLOCATION_SIZES: &[&str] = &[
+    "((1 << 31) - 1)",
+    "(1 << 31)",
+    "(1 << 33)",
+    "(1 << 40)",
+    "(1 << 61)",
+    "9223372036854775807",
 ];
 const FLOATS: &[&str] = &[
     "0.0",
@@ -57,7 +71,8 @@ const FLOATS: &[&str] = &[
     "(1.0 / 0.0)",
     "(0.0 / 0.0)",
 ];
-const DTYPES: &[&str] = &[
+/// Every dtype a script can name: kernels that forget one are found through it.
+pub const DTYPES: &[&str] = &[
     "torch::float32",
     "torch::float64",
     "torch::float16",
@@ -70,6 +85,14 @@ const DTYPES: &[&str] = &[
     "torch::bool",
     "torch::complex64",
     "torch::complex128",
+    "torch::complex32",
+    "torch::uint16",
+    "torch::uint32",
+    "torch::uint64",
+    "torch::float8_e4m3fn",
+    "torch::float8_e5m2",
+    "torch::float8_e4m3fnuz",
+    "torch::float8_e5m2fnuz",
 ];
 const STRINGS: &[&str] = &["\"x\"", "\"\"", "\"cpu\"", "\"mean\"", "\"floor\""];
 
@@ -151,6 +174,25 @@ pub fn any(rng: &mut Rng, tensors: &[&str], wild: bool) -> String {
         7 => "()".into(),
         _ => rng.pick(&["true", "s0", "#{}", "[1.5, 2]"]).to_string(),
     }
+}
+
+/// An int at the edges of `i64`, of allocations, or of print options.
+pub fn edge_int(rng: &mut Rng) -> String {
+    rng.pick(EDGE_INTS).to_string()
+}
+
+/// A Python slice that selects nothing, starting at, past or far past the end of any small
+/// dim (`"5:5"`, `"9:2"`, `"-1:-1"`): the views PyTorch allows whose offset lies beyond
+/// their storage's last element.
+pub fn empty_slice(rng: &mut Rng) -> String {
+    let at = rng.pick(&["0", "1", "2", "3", "4", "5", "7", "9", "64", "-1", "-3"]);
+    let stop = if rng.chance(0.7) {
+        at.to_string()
+    } else {
+        rng.pick(&["0", "1", "-4"]).to_string()
+    };
+    let step = if rng.chance(0.5) { ":1" } else { "" };
+    format!("\"{at}:{stop}{step}\"")
 }
 
 /// An index: an int, a Python index string, a list, a range, a tensor.

@@ -15,12 +15,46 @@ fn non_finite(x: f64) -> Option<&'static str> {
     }
 }
 
-/// Python's `f"{x:.{precision}f}"`.
+/// The most fractional digits a finite `f64` has in `%f` form: its exact decimal expansion
+/// ends by the 1074th (the smallest subnormal is 2^-1074), so every later digit is 0.
+const EXACT_FIXED_DIGITS: usize = 1074;
+/// The most significant digits a finite `f64` has in `%e` form (767 for the longest), so
+/// every later digit of the mantissa is 0.
+const EXACT_SCIENTIFIC_DIGITS: usize = 800;
+
+/// `zeros` more zeros after the last digit of `text`'s mantissa (before any exponent).
+fn pad_mantissa(mut text: String, zeros: usize) -> String {
+    let at = text.find('e').unwrap_or(text.len());
+    text.insert_str(at, &"0".repeat(zeros));
+    text
+}
+
+/// Python's `f"{x:.{precision}f}"`, for any precision: Rust's formatter takes precisions
+/// up to 65,535, Python's any, and past the exact digits both write zeros.
 pub fn fixed(x: f64, precision: usize) -> String {
     match non_finite(x) {
         Some(s) => s.to_string(),
+        None if precision > EXACT_FIXED_DIGITS => {
+            let exact = format!("{x:.EXACT_FIXED_DIGITS$}");
+            pad_mantissa(exact, precision - EXACT_FIXED_DIGITS)
+        }
         None => format!("{x:.precision$}"),
     }
+}
+
+/// The length of [`fixed`]`(x, precision)`, without writing the zeros past the exact digits.
+pub fn fixed_len(x: f64, precision: usize) -> usize {
+    let exact = precision.min(EXACT_FIXED_DIGITS);
+    let zeros = if x.is_finite() { precision - exact } else { 0 };
+    fixed(x, exact).len() + zeros
+}
+
+/// The length of [`scientific`]`(x, precision)`, without writing the zeros past the exact
+/// digits.
+pub fn scientific_len(x: f64, precision: usize) -> usize {
+    let exact = precision.min(EXACT_SCIENTIFIC_DIGITS);
+    let zeros = if x.is_finite() { precision - exact } else { 0 };
+    scientific(x, exact).len() + zeros
 }
 
 /// Rewrites Rust's `1.5e-5` exponent spelling as Python's `1.5e-05`.
@@ -37,10 +71,14 @@ fn python_exponent(rust: &str) -> String {
     }
 }
 
-/// Python's `f"{x:.{precision}e}"`.
+/// Python's `f"{x:.{precision}e}"`, for any precision (see [`fixed`]).
 pub fn scientific(x: f64, precision: usize) -> String {
     match non_finite(x) {
         Some(s) => s.to_string(),
+        None if precision > EXACT_SCIENTIFIC_DIGITS => {
+            let exact = python_exponent(&format!("{x:.EXACT_SCIENTIFIC_DIGITS$e}"));
+            pad_mantissa(exact, precision - EXACT_SCIENTIFIC_DIGITS)
+        }
         None => python_exponent(&format!("{x:.precision$e}")),
     }
 }
@@ -135,6 +173,35 @@ mod tests {
         assert_eq!(complex_repr(1.0, 2.0), "(1+2j)");
         assert_eq!(complex_repr(0.0, 1.0), "1j");
         assert_eq!(complex_repr(1.5, -0.0), "(1.5-0j)");
+    }
+
+    #[test]
+    fn precisions_past_the_exact_digits_and_past_rusts_limit() {
+        // Python: f"{0.1:.70000f}" is the exact expansion of 0.1, then zeros.
+        let long = fixed(0.1, 70_000);
+        assert_eq!(long.len(), 2 + 70_000);
+        assert_eq!(&long[..22], "0.10000000000000000555");
+        assert_eq!(
+            &long[2..][..EXACT_FIXED_DIGITS],
+            &fixed(0.1, EXACT_FIXED_DIGITS)[2..]
+        );
+        assert!(long[2 + 60..].bytes().all(|b| b == b'0'));
+        assert_eq!(fixed(-1.5, 65_536).len(), 3 + 65_536);
+        assert_eq!(fixed(5e-324, 2000)[2..][..1074].chars().last(), Some('5'));
+        let sci = scientific(1e-5, 70_000);
+        assert!(
+            sci.starts_with("1.000000000000000008180305"),
+            "{}",
+            &sci[..40]
+        );
+        assert!(sci.ends_with("0e-05"));
+        assert_eq!(sci.len(), 2 + 70_000 + 4);
+        for x in [0.1, -1.5e300, 5e-324, f64::NAN, 0.0] {
+            for p in [0, 4, 1074, 1075, 70_000] {
+                assert_eq!(fixed_len(x, p), fixed(x, p).len(), "{x} {p}");
+                assert_eq!(scientific_len(x, p), scientific(x, p).len(), "{x} {p}");
+            }
+        }
     }
 }
 

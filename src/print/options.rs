@@ -5,8 +5,9 @@ use std::cell::RefCell;
 /// PyTorch's `PRINT_OPTS`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PrintOptions {
-    /// Digits after the point.
-    pub precision: usize,
+    /// Digits after the point, as given: Python's formatting refuses a negative or huge
+    /// one when a float is written (`Formatter::new`), not when it is set.
+    pub precision: i64,
     /// Element count above which a tensor is summarised.
     pub threshold: i64,
     /// Items kept at each edge when summarising.
@@ -89,7 +90,7 @@ pub fn apply(update: &PrintOptionsUpdate) -> Result<(), String> {
             Some(other) => return Err(format!("Unknown profile: {other}")),
         }
         if let Some(p) = update.precision {
-            o.precision = p.max(0) as usize;
+            o.precision = p;
         }
         if let Some(t) = update.threshold {
             o.threshold = t;

@@ -1,7 +1,9 @@
 //! `repr(tensor)`: nested brackets with PyTorch's indentation, summarisation with `...`,
 //! line wrapping, complex parts, and the suffixes (`dtype=`, `size=`, `requires_grad=True`).
 
-use super::formatter::Formatter;
+use std::ops::Range;
+
+use super::formatter::{Formatter, MAX_PRINTED_CHARS};
 use super::options::{PrintOptions, current};
 use crate::core::copy::to_scalars;
 use crate::core::defaults::{default_dtype, repr_default_complex_dtype};
@@ -40,6 +42,31 @@ impl Formatters {
     }
 }
 
+/// Whether a dim of `size` is cut down to its edges when a tensor is summarised: PyTorch's
+/// `size > 2 * edgeitems`, in Python's unbounded integers.
+fn cut(size: i64, edgeitems: i64) -> bool {
+    i128::from(size) > 2 * i128::from(edgeitems)
+}
+
+/// The indices `t[:e]` and `t[-e:]` select along a dim of `size`, by Python's slice rules:
+/// for `e > 0` the first and last `e`; for `e <= 0`, `t[:e]` drops the last `-e` and
+/// `t[-e:]` the first `-e` (so `e == 0` gives nothing and everything).
+fn edge_ranges(size: i64, e: i64) -> (Range<i64>, Range<i64>) {
+    let clamp = |i: i128| -> i64 {
+        let at = if i < 0 { i + i128::from(size) } else { i };
+        at.clamp(0, i128::from(size)) as i64
+    };
+    let head_end = clamp(i128::from(e));
+    let tail_start = clamp(-i128::from(e));
+    (0..head_end, tail_start..size)
+}
+
+/// PyTorch stacks the summarised rows of a tensor of two or more dims; with a negative
+/// `edgeitems` it keeps none, and stacking nothing is this error.
+fn stack_of_nothing() -> TorchError {
+    TorchError::runtime("stack expects a non-empty TensorList")
+}
+
 /// The values the formatter measures: all of them, or only the edges when summarised.
 fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> Result<()> {
     let sizes = t.sizes();
@@ -47,7 +74,7 @@ fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> 
     match sizes.len() {
         0 => out.extend(to_scalars(t)?),
         1 => {
-            if sizes[0] > 2 * e {
+            if cut(sizes[0], e) {
                 let (head, tail) = edges(t, e)?;
                 out.extend(head);
                 out.extend(tail);
@@ -59,7 +86,10 @@ fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> 
             if e == 0 {
                 return Ok(());
             }
-            let rows: Vec<i64> = if sizes[0] > 2 * e {
+            if e < 0 {
+                return Err(stack_of_nothing());
+            }
+            let rows: Vec<i64> = if cut(sizes[0], e) {
                 (0..e).chain(sizes[0] - e..sizes[0]).collect()
             } else {
                 (0..sizes[0]).collect()
@@ -72,13 +102,11 @@ fn summarized_values(t: &Tensor, opts: &PrintOptions, out: &mut Vec<Scalar>) -> 
     Ok(())
 }
 
-/// The first and last `e` values along dim 0 of a 1-d tensor (what a summary shows).
+/// The values `t[:e]` and `t[-e:]` of a 1-d tensor (what a summary shows).
 fn edges(t: &Tensor, e: i64) -> Result<(Vec<Scalar>, Vec<Scalar>)> {
-    let size = t.sizes()[0];
-    Ok((
-        to_scalars(&narrow(t, 0, 0, e)?)?,
-        to_scalars(&narrow(t, 0, size - e, e)?)?,
-    ))
+    let (head, tail) = edge_ranges(t.sizes()[0], e);
+    let part = |r: Range<i64>| to_scalars(&narrow(t, 0, r.start, r.end - r.start)?);
+    Ok((part(head)?, part(tail)?))
 }
 
 fn vector_str(
@@ -89,12 +117,12 @@ fn vector_str(
     opts: &PrintOptions,
 ) -> Result<String> {
     let element = f.element_width() as i64;
-    let per_line = ((opts.linewidth - indent as i64) / element).max(1) as usize;
+    let per_line = (opts.linewidth.saturating_sub(indent as i64) / element).max(1) as usize;
     let size = t.sizes()[0];
     let e = opts.edgeitems;
     let data: Vec<String> = if summarize && e == 0 {
         vec!["...".to_string()]
-    } else if summarize && size > 2 * e {
+    } else if summarize && cut(size, e) {
         let (head, tail) = edges(t, e)?;
         let mut d: Vec<String> = head.into_iter().map(|v| f.format(v)).collect();
         d.push(" ...".to_string());
@@ -135,7 +163,10 @@ fn tensor_str_with(
     let size = t.sizes()[0];
     let e = opts.edgeitems;
     // Rows to show: all, or the edges around a "..." row when summarised.
-    let rows: Vec<Option<i64>> = if summarize && size > 2 * e {
+    // (A negative `edgeitems` never gets here with two or more dims: measuring the values
+    // refused it, as PyTorch's stack does; `max(0)` keeps the ranges empty regardless.)
+    let rows: Vec<Option<i64>> = if summarize && cut(size, e) {
+        let e = e.max(0);
         (0..e)
             .map(Some)
             .chain([None])
@@ -177,15 +208,30 @@ fn tensor_str(t: &Tensor, indent: usize, opts: &PrintOptions) -> Result<String> 
             .map(|v| Scalar::Float(v.to_complex().im))
             .collect();
         Formatters {
-            first: Formatter::new(&re, true, opts),
-            imag: Some(Formatter::new(&im, true, opts)),
+            first: Formatter::new(&re, true, opts)?,
+            imag: Some(Formatter::new(&im, true, opts)?),
         }
     } else {
         Formatters {
-            first: Formatter::new(&values, dtype.is_floating_point(), opts),
+            first: Formatter::new(&values, dtype.is_floating_point(), opts)?,
             imag: None,
         }
     };
+    // Every value shown takes its column's width, so this bounds the text before it is built.
+    let shown = if summarize {
+        values.len()
+    } else {
+        t.numel() as usize
+    };
+    if shown.saturating_mul(formatters.element_width()) > MAX_PRINTED_CHARS {
+        return Err(TorchError {
+            kind: ErrorKind::Memory,
+            message: format!(
+                "printing {shown} values {} characters wide needs more than {MAX_PRINTED_CHARS} characters, the longest tensh string",
+                formatters.element_width()
+            ),
+        });
+    }
     tensor_str_with(t, indent, summarize, &formatters, opts)
 }
 

@@ -162,7 +162,14 @@ pub fn to_data(v: &Dynamic) -> RhaiResult<Data> {
 /// A tensor's values as nested lists, built with `leaf` for each element and `list` for each
 /// row (`torch.tensor` data and `tolist()` share this walk). Built from the innermost rows
 /// out, one pass per dimension, so a tensor of any number of dimensions needs no recursion.
-fn nested<T>(t: &Tensor, leaf: &dyn Fn(Scalar) -> T, list: &dyn Fn(Vec<T>) -> T) -> RhaiResult<T> {
+/// `what` names the caller in the `MemoryError` for more values than a script may hold.
+fn nested<T>(
+    t: &Tensor,
+    what: &str,
+    leaf: &dyn Fn(Scalar) -> T,
+    list: &dyn Fn(Vec<T>) -> T,
+) -> RhaiResult<T> {
+    super::limits::check_nested(what, nested_value_count(&t.sizes()))?;
     let values = to_scalars(t).map_err(super::errors::to_rhai)?;
     let sizes = t.sizes();
     // rows[d]: the rows at depth `d`, one per index into the dimensions before it (sizes
@@ -185,7 +192,7 @@ fn nested<T>(t: &Tensor, leaf: &dyn Fn(Scalar) -> T, list: &dyn Fn(Vec<T>) -> T)
 }
 
 fn tensor_to_data(t: &Tensor) -> RhaiResult<Data> {
-    nested(t, &Data::Scalar, &Data::List)
+    nested(t, "torch.tensor()", &Data::Scalar, &Data::List)
 }
 
 /// A core scalar as the Rhai value Python's `item()`/`tolist()` would give.
@@ -199,10 +206,21 @@ pub fn scalar_to_dynamic(s: Scalar) -> Dynamic {
     }
 }
 
+/// How many values `tolist()` makes: the elements, plus one list per index into the dims
+/// before each dim (a `(2**40, 0)` tensor has no elements but 2**40 empty lists).
+fn nested_value_count(sizes: &[i64]) -> usize {
+    let mut rows = 1usize;
+    let mut total = 0usize;
+    for &n in sizes {
+        total = total.saturating_add(rows);
+        rows = rows.saturating_mul(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    total.saturating_add(rows)
+}
+
 /// `tolist()`: nested arrays of Python numbers.
 pub fn tensor_to_list(t: &Tensor) -> RhaiResult<Dynamic> {
-    super::limits::check_list("tolist()", usize::try_from(t.numel()).unwrap_or(usize::MAX))?;
-    nested(t, &scalar_to_dynamic, &|items: Vec<Dynamic>| {
+    nested(t, "tolist()", &scalar_to_dynamic, &|items: Vec<Dynamic>| {
         Dynamic::from(items.into_iter().collect::<Array>())
     })
 }

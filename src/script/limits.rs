@@ -40,3 +40,14 @@ pub fn check_repr(n: usize, min_chars: usize) -> RhaiResult<()> {
     }
     Ok(())
 }
+
+/// Refuses nested lists of `n` values in all (lists and their items, from `what`, such as
+/// `tolist()`) larger than one array may be: memory follows the count, not the depth.
+pub fn check_nested(what: &str, n: usize) -> RhaiResult<()> {
+    if n > MAX_ARRAY {
+        return Err(memory_error(format!(
+            "{what} would make {n} lists and items; tensh holds at most {MAX_ARRAY} in one result"
+        )));
+    }
+    Ok(())
+}

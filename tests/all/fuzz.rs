@@ -23,7 +23,7 @@ fn generated_programs_never_panic_and_views_read_and_write_their_slots() {
     let mut failures = Vec::new();
     let mut calls = 0;
     for n in 0..PROGRAMS {
-        let program = tensh::fuzz::program(1, n, STATEMENTS);
+        let program = tensh::fuzz::program(1, n, STATEMENTS, tensh::fuzz::Settings::IN_PROCESS);
         calls += program.setup.len() + program.statements.len();
         let code = program.text();
         tensh::script::output::start_capture();

@@ -201,22 +201,31 @@ fn normal_16_reduced(g: &mut Generator, block: &mut [f64], mean: f32, std: f32) 
     }
 }
 
-/// `n` normal samples for `dtype`, in storage order, by PyTorch's path for that size.
-pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
+/// `n` normal samples for `dtype`, in storage order, by PyTorch's path for that size. The
+/// samples' buffer comes from `core::alloc`, so a size no memory holds is PyTorch's error.
+pub fn normal_values(
+    g: &mut Generator,
+    n: usize,
+    dtype: DType,
+    mean: f64,
+    std: f64,
+) -> crate::core::error::Result<Vec<f64>> {
+    let mut data: Vec<f64> = crate::core::memory::alloc::vec_with_capacity(n)?;
     if n < 16 {
-        return (0..n)
-            .map(|_| round_to(dtype, normal_scalar(g, mean, std)))
-            .collect();
+        data.extend((0..n).map(|_| round_to(dtype, normal_scalar(g, mean, std))));
+        return Ok(data);
     }
     if dtype == DType::Float32 {
-        return normal_f32_batched(g, n, mean as f32, std as f32)
-            .into_iter()
-            .map(f64::from)
-            .collect();
+        data.extend(
+            normal_f32_batched(g, n, mean as f32, std as f32)
+                .into_iter()
+                .map(f64::from),
+        );
+        return Ok(data);
     }
     if matches!(dtype, DType::Float16 | DType::BFloat16) {
         // Each block of 16 (and a last block ending at `n`) draws its own uniforms.
-        let mut data = vec![0.0; n];
+        data.resize(n, 0.0);
         let (m, s) = (round_to(dtype, mean) as f32, round_to(dtype, std) as f32);
         let mut i = 0;
         while i + 16 <= n {
@@ -226,9 +235,12 @@ pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: 
         if !n.is_multiple_of(16) {
             normal_16_reduced(g, &mut data[n - 16..], m, s);
         }
-        return data.into_iter().map(|x| round_to(dtype, x)).collect();
+        for x in &mut data {
+            *x = round_to(dtype, *x);
+        }
+        return Ok(data);
     }
-    let mut data: Vec<f64> = (0..n).map(|_| uniform(g, dtype, 0.0, 1.0)).collect();
+    data.extend((0..n).map(|_| uniform(g, dtype, 0.0, 1.0)));
     // Only double reaches here: float32 and the half types returned above.
     let fill = |block: &mut [f64]| normal_16_f64(block, mean, std);
     let mut i = 0;
@@ -244,7 +256,7 @@ pub fn normal_values(g: &mut Generator, n: usize, dtype: DType, mean: f64, std: 
         }
         fill(tail);
     }
-    data
+    Ok(data)
 }
 
 /// An integer in `[base, base + range)`: one 32-bit draw modulo the range below 2^28, one

@@ -54,6 +54,8 @@ fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
     })
 }
 
+/// PyTorch's error unless `op`'s floating kernel exists for `t`'s dtype: the float dtypes
+/// PyTorch's random kernels are built for (not the float8 ones).
 fn require_floating(t: &Tensor, op: &str) -> Result<()> {
     if !t.dtype().is_floating_point() {
         return Err(TorchError::not_implemented(format!(
@@ -61,7 +63,7 @@ fn require_floating(t: &Tensor, op: &str) -> Result<()> {
             t.dtype().cpp_name()
         )));
     }
-    Ok(())
+    crate::core::unbuilt_kernels::require_random_kernel(op, t.dtype())
 }
 
 /// `t.uniform_(from, to)`.
@@ -117,7 +119,7 @@ pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
                 distributions::normal_f32_fill(g, out, mean as f32, std as f32)
             })
         } else if t.is_contiguous() {
-            let values = distributions::normal_values(g, n, d, mean, std);
+            let values = distributions::normal_values(g, n, d, mean, std)?;
             let mut it = values.into_iter();
             fill_with(t, || Scalar::Float(it.next().unwrap_or(0.0)))
         } else {
@@ -136,6 +138,12 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
         )));
     }
     let d = t.dtype();
+    if d.is_complex() {
+        return Err(TorchError::runtime(
+            "check_random_bounds handles only integral, floating-point and boolean types",
+        ));
+    }
+    crate::core::unbuilt_kernels::require_random_kernel("random_update_from_to", d)?;
     let bounds: Option<(&str, i128, i128)> = match d {
         DType::Int8 => Some(("signed char", i8::MIN as i128, i8::MAX as i128)),
         DType::UInt8 => Some(("unsigned char", 0, u8::MAX as i128)),
@@ -163,6 +171,13 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
 
 /// `torch.randperm(n)`.
 pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
+    if dtype == DType::Bool || dtype == DType::Complex32 {
+        return Err(TorchError::not_implemented(format!(
+            "\"randperm\" not implemented for '{}'",
+            dtype.cpp_name()
+        )));
+    }
+    crate::core::unbuilt_kernels::require_random_kernel("randperm", dtype)?;
     crate::core::memory::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
     // The result first, through `core::alloc`: a size no memory holds is PyTorch's error.
     let out = Tensor::zeros(vec![n], dtype)?;
@@ -182,6 +197,12 @@ pub fn bernoulli_scalar_(t: &Tensor, p: f64) -> Result<()> {
         )));
     }
     crate::core::unbuilt_kernels::require_kernel("bernoulli_scalar_cpu_", t.dtype())?;
+    crate::core::unbuilt_kernels::require_random_kernel("bernoulli_scalar_cpu_", t.dtype())?;
+    if t.dtype() == DType::Complex32 {
+        return Err(TorchError::not_implemented(
+            "\"bernoulli_scalar_cpu_\" not implemented for 'ComplexHalf'",
+        ));
+    }
     with_global(|g| fill_with(t, || Scalar::Bool(distributions::bernoulli(g, p, true))))
 }
 

@@ -210,11 +210,13 @@ pub fn save_file(tensors: &Map, path: &str, metadata: Option<&Map>) -> Result<()
         .map(|((name, t), ((_, window_start), bytes))| {
             let dtype = format_dtype(t.dtype())?;
             let shape = t.sizes().iter().map(|&s| s as usize).collect();
-            let nbytes = t.numel() as usize * t.dtype().itemsize();
-            let start = window_start + t.layout().offset as usize * t.dtype().itemsize();
+            // The tensors here are contiguous, so their window is their bytes; an empty one
+            // has none, wherever its offset lies.
+            let window = t.layout().byte_window(t.dtype().itemsize());
+            let (start, end) = (window_start + window.start, window_start + window.end);
             // Checked layouts keep a tensor inside its storage, and a window inside its
             // root, so the run is in bounds; `get` keeps that a check, not an assumption.
-            let bytes = bytes.get(start..start + nbytes).ok_or_else(|| {
+            let bytes = bytes.get(start..end).ok_or_else(|| {
                 TorchError::runtime("safetensors: a tensor lies outside its storage")
             })?;
             Ok((

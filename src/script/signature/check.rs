@@ -202,6 +202,35 @@ fn fits_positionals(o: &Overload, pos: &[Dynamic]) -> bool {
         })
 }
 
+/// The other keywords PyTorch's parser accepts for a parameter, for NumPy's spelling:
+/// `axis=` for `dim`, `keepdims=` for `keepdim`, `x=`/`a=`/`x1=` for `input`, `x2=` for
+/// `other` (checked with the oracle on reductions, views and binary ops).
+fn aliases(param: &str) -> &'static [&'static str] {
+    match param {
+        "dim" => &["axis"],
+        "keepdim" => &["keepdims"],
+        "input" => &["x", "a", "x1"],
+        "other" => &["x2"],
+        _ => &[],
+    }
+}
+
+/// The keyword that gives `param` in this call, if any: its own name, else one of its
+/// aliases when the name itself is not given (PyTorch then calls the alias unexpected).
+fn keyword_for<'a>(args: &'a Args, param: &'static str) -> Option<&'a str> {
+    if let Some((k, _)) = args.kw.get_key_value(param) {
+        return Some(k.as_str());
+    }
+    aliases(param)
+        .iter()
+        .find_map(|alias| args.kw.get_key_value(*alias).map(|(k, _)| k.as_str()))
+}
+
+/// The value of the keyword that gives `param`, by its name or an alias.
+fn keyword_value<'a>(args: &'a Args, param: &'static str) -> Option<&'a Dynamic> {
+    keyword_for(args, param).and_then(|k| args.kw.get(k))
+}
+
 /// The first reason `o` does not take the call.
 fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
     let pos = positionals(o, args)?;
@@ -210,10 +239,10 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
     }
     for (i, p) in o.params.iter().enumerate() {
         let by_position = (i < pos.len()).then(|| &pos[i]);
-        if by_position.is_some() && args.kw.contains_key(p.name) {
+        if by_position.is_some() && keyword_for(args, p.name).is_some() {
             return Err(Failure::Multiple(p.name));
         }
-        let Some(v) = by_position.or_else(|| args.kw.get(p.name)) else {
+        let Some(v) = by_position.or_else(|| keyword_value(args, p.name)) else {
             if p.optional {
                 continue;
             }
@@ -221,7 +250,9 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
             let missing = o.params[i..]
                 .iter()
                 .enumerate()
-                .filter(|(j, q)| !q.optional && i + j >= pos.len() && !args.kw.contains_key(q.name))
+                .filter(|(j, q)| {
+                    !q.optional && i + j >= pos.len() && keyword_for(args, q.name).is_none()
+                })
                 .map(|(_, q)| q.name)
                 .collect();
             return Err(Failure::Missing(missing));
@@ -247,7 +278,11 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
 fn unknown_keywords(o: &Overload, args: &Args) -> Vec<String> {
     args.kw
         .keys()
-        .filter(|k| !o.params.iter().any(|p| p.name == k.as_str()))
+        .filter(|k| {
+            !o.params
+                .iter()
+                .any(|p| keyword_for(args, p.name) == Some(k.as_str()))
+        })
         .map(|k| k.to_string())
         .collect()
 }
@@ -401,6 +436,15 @@ pub fn bind(sig: &Signature, mut args: Args) -> Args {
     let Some(o) = all.into_iter().find(|o| parse(o, &args).is_ok()) else {
         return args;
     };
+    // An alias is read as the parameter's own name from here on (`axis=` as `dim=`).
+    for p in &o.params {
+        if let Some(k) = keyword_for(&args, p.name).filter(|k| *k != p.name) {
+            let k = k.to_string();
+            if let Some(v) = args.kw.remove(k.as_str()) {
+                args.kw.insert(p.name.into(), v);
+            }
+        }
+    }
     let given = args.pos.len();
     if o.gathers_ints() && given > 1 {
         return args;

@@ -25,6 +25,15 @@ pub enum StorageIndex {
     },
 }
 
+/// Whether an index reads an element or writes one: their messages differ.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Access {
+    /// `s[i]`.
+    Read,
+    /// `s[i] = v`.
+    Write,
+}
+
 /// Which storage class is indexed: their messages differ.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StorageClass {
@@ -106,16 +115,29 @@ impl StorageIndex {
         }
     }
 
-    /// The element `At(i)` names in a storage of `len` elements, or PyTorch's IndexError.
-    pub fn element(i: i64, len: usize) -> RhaiResult<usize> {
+    /// The element `At(i)` names in a storage of `len` elements (negative counts from the
+    /// end), or PyTorch's error for an index out of range, which each class words its own
+    /// way (checked with the oracle): a typed storage names the index as given when reading
+    /// and reports a write as a tensor's index error; an untyped storage names the index
+    /// once wrapped when reading and says only "out of bounds" when writing.
+    pub fn element(i: i64, len: usize, class: StorageClass, access: Access) -> RhaiResult<usize> {
         let n = len as i64;
-        let j = if i < 0 { i + n } else { i };
-        if j < 0 || j >= n {
-            return Err(to_rhai(TorchError::index(format!(
-                "index {j} out of range for storage of size {n}"
-            ))));
+        let j = if i < 0 { i.saturating_add(n) } else { i };
+        if (0..n).contains(&j) {
+            return Ok(j as usize);
         }
-        Ok(j as usize)
+        Err(to_rhai(match (class, access) {
+            (StorageClass::Typed, Access::Read) => {
+                TorchError::index(format!("index {i} out of range for storage of size {n}"))
+            }
+            (StorageClass::Untyped, Access::Read) => {
+                TorchError::index(format!("index {j} out of range for storage of size {n}"))
+            }
+            (StorageClass::Typed, Access::Write) => TorchError::index(format!(
+                "index {i} is out of bounds for dimension 0 with size {n}"
+            )),
+            (StorageClass::Untyped, Access::Write) => TorchError::runtime("out of bounds"),
+        }))
     }
 
     /// The `(first, count)` a slice selects of `len` elements, clamped as Python clamps.
@@ -165,7 +187,9 @@ mod tests {
             StorageIndex::range(Some(i64::MIN), Some(i64::MAX), 6),
             (0, 6)
         );
-        assert!(StorageIndex::element(6, 6).is_err());
-        assert_eq!(StorageIndex::element(-6, 6).unwrap(), 0);
+        let at = |i, class, access| StorageIndex::element(i, 6, class, access);
+        assert!(at(6, StorageClass::Untyped, Access::Read).is_err());
+        assert_eq!(at(-6, StorageClass::Typed, Access::Write).unwrap(), 0);
+        assert!(at(i64::MIN, StorageClass::Typed, Access::Read).is_err());
     }
 }

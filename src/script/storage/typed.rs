@@ -4,6 +4,7 @@
 
 use rhai::{Array, Dynamic, Engine, INT};
 
+use crate::core::checked_scalar::check_fits_through_scalar_tensor;
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::TorchError;
@@ -16,7 +17,7 @@ use crate::script::convert::{scalar_to_dynamic, to_int_list, to_scalar};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
 use crate::script::registration;
 use crate::script::registry::Registry;
-use crate::script::storage::index::{StorageClass, StorageIndex};
+use crate::script::storage::index::{Access, StorageClass, StorageIndex};
 
 /// A dtype viewing an untyped storage's bytes as elements.
 #[derive(Debug, Clone)]
@@ -54,7 +55,7 @@ impl TypedStorage {
 
     /// Element `i` (negative counts from the end), or PyTorch's IndexError.
     fn get(&self, i: i64) -> RhaiResult<Scalar> {
-        let j = StorageIndex::element(i, self.len())?;
+        let j = StorageIndex::element(i, self.len(), StorageClass::Typed, Access::Read)?;
         let w = self.dtype.itemsize();
         Ok(self
             .storage
@@ -238,9 +239,14 @@ pub fn register(r: &mut Registry) {
         |t: &mut TypedStorage, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
             let value = to_scalar(&v, "value")?;
             let (first, count) = match StorageIndex::read(&idx, StorageClass::Typed)? {
-                StorageIndex::At(i) => (StorageIndex::element(i, t.len())?, 1),
+                StorageIndex::At(i) => (
+                    StorageIndex::element(i, t.len(), StorageClass::Typed, Access::Write)?,
+                    1,
+                ),
                 StorageIndex::Slice { start, stop } => StorageIndex::range(start, stop, t.len()),
             };
+            // Written through a tensor over the storage, as PyTorch does: its overflow check.
+            check_fits_through_scalar_tensor(t.dtype, value).rhai()?;
             let w = t.dtype.itemsize();
             t.storage.with_bytes_mut(|b| {
                 for chunk in b[first * w..(first + count) * w].chunks_exact_mut(w) {
@@ -287,9 +293,15 @@ pub fn register(r: &mut Registry) {
         Some(target) => super::type_conversion::convert(&t.storage, target),
     });
     m(engine, "pickle_storage_type", 0, |t, _| {
-        Ok(Dynamic::from(
-            class_name(t.dtype).trim_start_matches("torch.").to_string(),
-        ))
+        // Only dtypes with a legacy class have a name; PyTorch's lookup of the others
+        // raises KeyError, whose text Python quotes.
+        match LEGACY_CLASSES.iter().find(|(_, x)| *x == t.dtype) {
+            Some((name, _)) => Ok(Dynamic::from(name.to_string())),
+            None => Err(to_rhai(TorchError::new(
+                crate::core::error::ErrorKind::Key,
+                format!("'dtype {} is not recognized'", t.dtype),
+            ))),
+        }
     });
     m(engine, "clone", 0, |t, _| {
         Ok(Dynamic::from(TypedStorage {
@@ -299,6 +311,8 @@ pub fn register(r: &mut Registry) {
     });
     m(engine, "fill_", 1, |t, a| {
         let v = to_scalar(a.req(0, "value", "fill_")?, "value")?;
+        // PyTorch fills a typed storage through a tensor over it: the same overflow check.
+        check_fits_through_scalar_tensor(t.dtype, v).rhai()?;
         let l = crate::core::layout::Layout::contiguous(vec![t.len() as i64]);
         crate::core::copy::fill_layout(&t.storage, t.dtype, &l, v).rhai()?;
         Ok(Dynamic::from(t.clone()))

@@ -13,7 +13,7 @@ use crate::script::convert::{py_type_name, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use crate::script::registration;
 use crate::script::registry::Registry;
-use crate::script::storage::index::{StorageClass, StorageIndex};
+use crate::script::storage::index::{Access, StorageClass, StorageIndex};
 
 fn new_storage(a: &Args) -> RhaiResult<Storage> {
     match a.get(0, "size") {
@@ -49,13 +49,13 @@ pub fn register(r: &mut Registry) {
         });
     }
     engine.register_indexer_get(|s: &mut Storage, i: INT| -> RhaiResult<INT> {
-        let j = StorageIndex::element(i, s.nbytes())?;
+        let j = StorageIndex::element(i, s.nbytes(), StorageClass::Untyped, Access::Read)?;
         Ok(s.byte(j).unwrap_or(0) as INT)
     });
     engine.register_indexer_get(|s: &mut Storage, idx: Dynamic| -> RhaiResult<Dynamic> {
         match StorageIndex::read(&idx, StorageClass::Untyped)? {
             StorageIndex::At(i) => {
-                let j = StorageIndex::element(i, s.nbytes())?;
+                let j = StorageIndex::element(i, s.nbytes(), StorageClass::Untyped, Access::Read)?;
                 Ok(Dynamic::from(s.byte(j).unwrap_or(0) as INT))
             }
             StorageIndex::Slice { start, stop } => {
@@ -65,7 +65,7 @@ pub fn register(r: &mut Registry) {
         }
     });
     engine.register_indexer_set(|s: &mut Storage, i: INT, v: Dynamic| -> RhaiResult<()> {
-        let j = StorageIndex::element(i, s.nbytes())?;
+        let j = StorageIndex::element(i, s.nbytes(), StorageClass::Untyped, Access::Write)?;
         let value = to_int(&v, "value")?;
         s.set_byte(j, value as u8);
         Ok(())
@@ -75,7 +75,9 @@ pub fn register(r: &mut Registry) {
             let value = to_int(&v, "value")? as u8;
             match StorageIndex::read(&idx, StorageClass::Untyped)? {
                 StorageIndex::At(i) => {
-                    s.set_byte(StorageIndex::element(i, s.nbytes())?, value);
+                    let j =
+                        StorageIndex::element(i, s.nbytes(), StorageClass::Untyped, Access::Write)?;
+                    s.set_byte(j, value);
                 }
                 StorageIndex::Slice { start, stop } => {
                     let (first, count) = StorageIndex::range(start, stop, s.nbytes());

@@ -107,15 +107,40 @@ pub fn register_operator(
     });
 }
 
-/// `other * alpha` for `add`/`sub`'s `alpha=` keyword (declared only for those: the other
-/// ops' signatures refuse it). A float `alpha` with integral operands is PyTorch's error.
 /// The `other` operand: the first positional, or the second in the deprecated
 /// `add(alpha, other)` form.
 fn other_of<'a>(a: &'a Args, name: &str) -> RhaiResult<&'a Dynamic> {
     a.req(usize::from(a.pos.len() == 2), "other", name)
 }
 
-fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args) -> RhaiResult<Arg> {
+/// PyTorch's checks of `alpha` against the dtype of the result it scales into (`result`:
+/// the promoted dtype for `add`, the receiver's for `add_`).
+fn check_alpha(alpha: Scalar, result: crate::core::dtype::DType) -> RhaiResult<()> {
+    let refuse = |m: &str| {
+        Err(crate::script::errors::to_rhai(
+            crate::core::error::TorchError::runtime(m),
+        ))
+    };
+    if matches!(alpha, Scalar::Bool(_)) && result != crate::core::dtype::DType::Bool {
+        return refuse("Boolean alpha only supported for Boolean results.");
+    }
+    let floating = result.is_floating_point() || result.is_complex();
+    if !floating && matches!(alpha, Scalar::Float(_) | Scalar::Complex(_)) {
+        return refuse(
+            "For integral input tensors, argument alpha must not be a floating point number.",
+        );
+    }
+    if !result.is_complex() && matches!(alpha, Scalar::Complex(_)) {
+        return refuse(
+            "For non-complex input tensors, argument alpha must not be a complex number.",
+        );
+    }
+    Ok(())
+}
+
+/// `other * alpha` for `add`/`sub`'s `alpha=` keyword (declared only for those: the other
+/// ops' signatures refuse it), after PyTorch's checks of `alpha` (`check_alpha`).
+fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args, in_place: bool) -> RhaiResult<Arg> {
     // The deprecated overload `add(Number alpha, Tensor other)` gives alpha first.
     let alpha = if a.pos.len() == 2 {
         a.pos.first()
@@ -126,20 +151,15 @@ fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args) -> RhaiResult<Arg> {
         return Ok(other);
     };
     let alpha = crate::script::convert::to_scalar(alpha, "alpha")?;
+    let result = if in_place {
+        x.dtype()
+    } else {
+        let operands = [ops::operand(&Arg::Tensor(x.clone())), ops::operand(&other)];
+        crate::core::promotion::result_type(&operands).rhai()?
+    };
+    check_alpha(alpha, result)?;
     if matches!(alpha, Scalar::Int(1)) {
         return Ok(other);
-    }
-    let integral = |d: crate::core::dtype::DType| d.is_integral();
-    let other_integral = match &other {
-        Arg::Tensor(t) => integral(t.dtype()),
-        Arg::Number(n) => !matches!(n, Scalar::Float(_) | Scalar::Complex(_)),
-    };
-    if integral(x.dtype()) && other_integral && matches!(alpha, Scalar::Float(_)) {
-        return Err(crate::script::errors::to_rhai(
-            crate::core::error::TorchError::runtime(
-                "For integral input tensors, argument alpha must not be a floating point number.",
-            ),
-        ));
     }
     Ok(match other {
         Arg::Tensor(t) => {
@@ -177,7 +197,7 @@ pub fn register(r: &mut Registry) {
     for (symbol, name, op) in table {
         register_operator(r.engine, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {
-            let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a)?;
+            let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a, false)?;
             if op == BinaryOp::Div
                 && let Some(mode) = crate::script::tensor::pointwise::rounding_mode(&a)?
             {
@@ -192,7 +212,7 @@ pub fn register(r: &mut Registry) {
         ) {
             let inplace = format!("{name}_");
             r.method(&inplace, 1, move |x, a: Args| {
-                let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a)?;
+                let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a, true)?;
                 if op == BinaryOp::Div
                     && let Some(mode) = crate::script::tensor::pointwise::rounding_mode(&a)?
                 {

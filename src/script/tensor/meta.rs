@@ -116,22 +116,28 @@ fn t(x: Tensor) -> RhaiResult<Dynamic> {
 /// `x.to(...)`: a dtype (positional or `dtype=`), a device `"cpu"`, or another tensor.
 fn to(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let mut dtype = a.dtype()?;
-    // After a device, a dtype or a tensor come `non_blocking` and `copy`, in that order.
-    let mut flags = Vec::new();
-    for v in &a.pos {
+    // Every overload ends its positionals with `non_blocking` and `copy`: the trailing bools
+    // (or `()`, a slot skipped when a later one was given by keyword and bound into place).
+    let flag_count = a
+        .pos
+        .iter()
+        .rev()
+        .take(2)
+        .take_while(|v| v.is_unit() || v.is_bool())
+        .count();
+    let (leading, flags) = a.pos.split_at(a.pos.len() - flag_count);
+    for v in leading {
         if v.is::<DType>() {
             dtype = Some(to_dtype(v)?);
         } else if let Some(other) = v.clone().try_cast::<Tensor>() {
             dtype = Some(other.dtype());
-        } else if let Ok(b) = v.as_bool() {
-            flags.push(b);
         } else if !v.is_unit() {
             crate::script::placement::device("to", v)?;
         }
     }
     let _non_blocking = a.kw("non_blocking");
     let copy = match flags.get(1) {
-        Some(&c) => c,
+        Some(c) => c.as_bool().unwrap_or(false),
         None => a.bool_or(usize::MAX, "copy", false)?,
     };
     let format = memory_format("to", a, MemoryFormat::Preserve)?;

@@ -51,7 +51,9 @@ fn converted(t: &Tensor, a: &Args, op: Reduction) -> RhaiResult<Option<(Tensor, 
             d.cpp_name()
         ))));
     }
-    if op.out_dtype(t.dtype()).rhai()? == d {
+    // No conversion when the input's own result already has `dtype` (an integer `mean`
+    // has none: it needs the conversion).
+    if op.out_dtype(t.dtype()).ok() == Some(d) {
         return Ok(None);
     }
     let input = if t.dtype() == d {
