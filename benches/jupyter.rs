@@ -3,7 +3,7 @@
 //! cell) and a trivial cell's round trip (`execute_request` for `1 + 1` to its reply and
 //! iopub's `idle`), each as best and median over repeated runs.
 
-#[path = "../tests/support/kernel_client.rs"]
+#[path = "../tests/all/support/kernel_client.rs"]
 mod kernel_client;
 
 use std::time::{Duration, Instant};
