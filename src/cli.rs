@@ -16,8 +16,14 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [[-i] FILE.rhai [A
   tensh -i FILE ARGS    run a script, then the interactive session with its variables
   tensh test [--bless] [PATHS...]
                         check transcripts (```tensh blocks in *.md, *.tensh files)
-  tensh jupyter install [--user|--sys-prefix] | uninstall | kernel FILE
-                        the Jupyter kernel: install its spec, remove it, run it
+  tensh jupyter install [--user|--sys-prefix] | uninstall [--user|--sys-prefix]
+                        make Jupyter offer a tensh kernel, or remove it again
+  tensh jupyter kernel CONNECTION_FILE
+                        run the kernel (Jupyter starts this)
+  tensh jupyter notebook PAGE.md > PAGE.ipynb
+                        write a documentation page as a notebook
+  tensh jupyter check EXECUTED.ipynb
+                        compare an executed notebook with the outputs its cells expect
   tensh --version       print the version
   --color=WHEN          colour errors and warnings (and the prompt's input): auto (on a
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never

@@ -205,7 +205,12 @@ impl Layout {
     }
 
     /// Whether no two indices reach the same element and the elements fill a dense block.
+    /// As in PyTorch, a contiguous layout is (so any empty one is, whatever its strides:
+    /// `clone()` and `empty_like` keep an empty tensor's strides).
     pub fn is_non_overlapping_and_dense(&self) -> bool {
+        if self.is_contiguous() {
+            return true;
+        }
         if self.ndim() == 1 {
             return self.sizes[0] < 2 || self.strides[0] == 1;
         }

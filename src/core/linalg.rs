@@ -33,6 +33,8 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     for bi in 0..batches {
         let (oa, ob) = ((bi * n * k) as usize, (bi * k * m) as usize);
         for i in 0..n {
+            // Ctrl-C stops a long product between rows of the result.
+            super::interrupt::check();
             for j in 0..m {
                 let cell = |p: i64| (va[oa + (i * k + p) as usize], vb[ob + (p * m + j) as usize]);
                 out.push(match dtype.kind() {

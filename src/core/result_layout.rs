@@ -8,7 +8,7 @@
 use super::copy::copy_;
 use super::error::Result;
 use super::layout::Layout;
-use super::memory_format::dense_strides_in_order;
+use super::memory_format::{MemoryFormat, dense_strides_in_order};
 use super::tensor::Tensor;
 
 /// Strides of `t` viewed at `shape` (broadcast from the right; broadcast dims stride 0).
@@ -50,6 +50,31 @@ pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
     target.set_layout(Layout {
         sizes: shape.into(),
         strides: dense.into(),
+        offset: 0,
+    });
+    copy_(&target, &out)?;
+    Ok(target)
+}
+
+/// `out` (a fresh row-major result with `input`'s sizes) in the layout PyTorch's
+/// `empty_like(input)` gives it, as ops that allocate their result that way do (`sort`,
+/// `argsort`, `msort`): `input`'s own strides when it is non-overlapping and dense, else
+/// the memory format its strides suggest (channels-last, or row-major). One copy, only
+/// when that layout is not row-major.
+pub fn like_input(out: Tensor, input: &Tensor) -> Result<Tensor> {
+    let l = input.layout();
+    let strides: Vec<i64> = if l.is_non_overlapping_and_dense() {
+        l.strides.to_vec()
+    } else {
+        MemoryFormat::suggested_by(&l).strides(&l.sizes)?
+    };
+    if strides == out.strides() {
+        return Ok(out);
+    }
+    let target = Tensor::zeros(out.sizes(), out.dtype())?;
+    target.set_layout(Layout {
+        sizes: out.sizes().into(),
+        strides: strides.into(),
         offset: 0,
     });
     copy_(&target, &out)?;

@@ -393,12 +393,18 @@ pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
     let mut indices = vec_with_capacity(values.len())?;
     indices.resize(values.len(), Scalar::Int(0));
     let mut line: Vec<usize> = Vec::with_capacity(size);
+    // Ctrl-C stops a long sort between comparisons (std's sort is panic-safe: unwinding
+    // leaves `line` a permutation, and nothing is written until it is sorted).
+    let mut comparisons = 0usize;
     for o in 0..outer {
         for j in 0..inner {
+            super::interrupt::check();
             let at = |i: usize| (o * size + i) * inner + j;
             line.clear();
             line.extend(0..size);
             line.sort_by(|&a, &b| {
+                comparisons = comparisons.wrapping_add(1);
+                super::interrupt::check_every(comparisons);
                 let order = sort_order(&values[at(a)], &values[at(b)]);
                 if descending { order.reverse() } else { order }
             });
@@ -408,9 +414,10 @@ pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
             }
         }
     }
+    let like = |out: Tensor| super::result_layout::like_input(out, t);
     Ok((
-        from_scalars(&sorted, sizes.clone(), t.dtype())?,
-        from_scalars(&indices, sizes, DType::Int64)?,
+        like(from_scalars(&sorted, sizes.clone(), t.dtype())?)?,
+        like(from_scalars(&indices, sizes, DType::Int64)?)?,
     ))
 }
 

@@ -14,7 +14,7 @@ use jupyter_protocol::{
     StreamContent,
 };
 
-use super::kernel::Kernel;
+use super::state::Kernel;
 use super::wire::Outgoing;
 use crate::repl::console::{Console, Outcome, Step, message_of, report_lines};
 use crate::script::output::{self, Shown, Stream};
@@ -167,8 +167,8 @@ fn run(console: &mut Console, code: &str) -> Outcome {
     if line.is_empty() {
         return Outcome::Nothing;
     }
-    if !line.contains('\n') && Console::is_command(line) {
-        return match console.feed(line) {
+    if !line.contains('\n') && crate::repl::lines::is_command(line) {
+        return match crate::repl::lines::feed(console, line) {
             Step::Quit => Outcome::Exit(console.exit_status()),
             Step::More => {
                 console.cancel();

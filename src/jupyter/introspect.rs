@@ -104,7 +104,7 @@ pub fn inspect(console: &Console, code: &str, cursor_pos: usize) -> InspectReply
 /// complete.
 pub fn is_complete(console: &Console, code: &str) -> IsCompleteReply {
     let line = code.trim();
-    if !line.contains('\n') && Console::is_command(line) {
+    if !line.contains('\n') && crate::repl::lines::is_command(line) {
         return IsCompleteReply::complete();
     }
     let session = console.session();

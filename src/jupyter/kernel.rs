@@ -6,21 +6,11 @@ use jupyter_protocol::{
     CommInfoReply, ConnectionInfo, HistoryReply, JupyterMessage, JupyterMessageContent,
     ReplyStatus, Status,
 };
-use tokio::sync::mpsc::UnboundedSender;
 
-use super::wire::{self, Outgoing};
+use super::state::Kernel;
+use super::wire;
 use crate::repl::console::Console;
 use crate::script::output;
-
-/// The kernel: the session and where its messages go.
-pub struct Kernel {
-    /// The session cells run in.
-    pub console: Console,
-    /// Cells run so far with `store_history` (the `In [n]` number).
-    pub execution_count: usize,
-    /// The wire's queue of outgoing messages.
-    pub outgoing: UnboundedSender<Outgoing>,
-}
 
 /// The connection file's contents, checked: tensh signs with HMAC-SHA256 (or not at all,
 /// when the key is empty).
@@ -84,20 +74,6 @@ pub fn run(path: &str) -> i32 {
 }
 
 impl Kernel {
-    /// Publishes `content` on iopub as caused by `parent`.
-    pub fn publish(&self, content: impl Into<JupyterMessageContent>, parent: &JupyterMessage) {
-        let _ = self
-            .outgoing
-            .send(Outgoing::IoPub(JupyterMessage::new(content, Some(parent))));
-    }
-
-    /// Replies to `parent` on shell.
-    pub fn reply(&self, content: impl Into<JupyterMessageContent>, parent: &JupyterMessage) {
-        let _ = self
-            .outgoing
-            .send(Outgoing::Shell(JupyterMessage::new(content, Some(parent))));
-    }
-
     fn answer(
         &mut self,
         request: &JupyterMessage,

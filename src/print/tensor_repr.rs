@@ -280,9 +280,10 @@ pub fn tensor_repr(t: &Tensor) -> Result<String> {
 /// tensh's printer recurses too, so the same limit also keeps its stack bounded.
 pub const MAX_PRINTED_DIMS: usize = 494;
 
-/// The most elements printed in full: each takes at least two characters (a digit and a
-/// separator), so more would not fit in a script's longest string (`script::limits`).
-pub const MAX_PRINTED_ELEMENTS: i64 = 1 << 27;
+/// The most elements printed in full: each takes at least three characters (a digit and
+/// the `, ` or line break after it), so more would not fit in a script's longest string
+/// (`MAX_PRINTED_CHARS`). Checked before any value is read, so such a print costs nothing.
+pub const MAX_PRINTED_ELEMENTS: i64 = (MAX_PRINTED_CHARS / 3) as i64;
 
 /// PyTorch's `repr(t)` with the given options.
 pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {

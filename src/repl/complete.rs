@@ -5,7 +5,7 @@
 use std::any::TypeId;
 
 use super::catalog::Catalog;
-use super::meta::COMMANDS;
+use super::commands::COMMANDS;
 
 /// Rhai keywords offered where a variable could be.
 const KEYWORDS: &[&str] = &[

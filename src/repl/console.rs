@@ -1,12 +1,11 @@
-//! The REPL's logic without a terminal: lines go in, output goes through `script::output`.
-//! A line is either a meta-command (`:help`), or part of an input that runs once Rhai can
-//! parse it whole. The terminal front end (`repl::run`) and the unit tests drive it alike.
+//! The REPL's session without a terminal: lines of Rhai go in and run once Rhai can parse
+//! the input whole; output goes through `script::output`. Reading a line that may be a
+//! meta-command or part of a pasted transcript is `lines`'s, above this.
 
 use std::any::TypeId;
 use std::rc::Rc;
 
 use super::catalog::Catalog;
-use super::{meta, paste};
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
 use crate::script::tokens::{each_token, open_depth, splice};
@@ -94,12 +93,6 @@ impl Console {
         &self.session
     }
 
-    /// Whether `line` is one the prompt answers itself rather than Rhai: a meta-command
-    /// (`:vars`) or a request for help (`?name`, `help(name)`).
-    pub fn is_command(line: &str) -> bool {
-        help_request(line).is_some() || line.trim_start().starts_with(':')
-    }
-
     /// The engine's catalog of names.
     pub fn catalog(&self) -> Rc<Catalog> {
         self.catalog.clone()
@@ -176,52 +169,23 @@ impl Console {
         )
     }
 
-    /// Feeds text that arrived at once: a line typed at the prompt, or several lines (a
-    /// bracketed paste, a block recalled from history). Several lines run as if typed one
-    /// by one; a transcript's prompts are stripped and its output lines skipped.
-    /// `typed_ahead` says the text came faster than anyone types (pasted without brackets,
-    /// or typed while the previous input ran): output lines of a transcript pasted that way
-    /// are skipped too.
-    pub fn feed_text(&mut self, text: &str, typed_ahead: bool) -> Step {
-        let single = text.strip_suffix('\n').unwrap_or(text);
-        if !single.contains('\n') {
-            return self.feed_transcript_line(single, typed_ahead);
-        }
-        self.in_transcript = false;
-        let mut step = self.now();
-        for line in paste::lines_to_run(text) {
-            step = self.feed(line);
-            if step == Step::Quit {
-                break;
-            }
-        }
-        step
+    /// Whether no input is pending: the next line starts a new one.
+    pub fn at_start(&self) -> bool {
+        self.pending.is_empty()
     }
 
-    /// A single line that may belong to a transcript pasted without brackets.
-    fn feed_transcript_line(&mut self, line: &str, typed_ahead: bool) -> Step {
-        let trimmed = line.trim_start();
-        if self.pending.is_empty()
-            && let Some(input) = paste::after_prompt(trimmed, paste::PRIMARY)
-        {
-            self.in_transcript = true;
-            return self.feed(input);
-        }
-        if (self.in_transcript || !self.pending.is_empty())
-            && let Some(input) = paste::after_prompt(trimmed, paste::CONTINUATION)
-        {
-            return self.feed(input);
-        }
-        if self.in_transcript && typed_ahead {
-            // Output of the pasted transcript.
-            return self.now();
-        }
-        self.in_transcript = false;
-        self.feed(line)
+    /// Whether lines are arriving from a pasted transcript (`lines::feed_text` keeps it).
+    pub fn in_transcript(&self) -> bool {
+        self.in_transcript
+    }
+
+    /// Records whether lines are arriving from a pasted transcript.
+    pub fn set_in_transcript(&mut self, on: bool) {
+        self.in_transcript = on;
     }
 
     /// What the next line would continue: `More` inside an input, else `Done`.
-    fn now(&self) -> Step {
+    pub fn now(&self) -> Step {
         if self.pending.is_empty() {
             Step::Done
         } else {
@@ -229,27 +193,9 @@ impl Console {
         }
     }
 
-    /// Feeds one line of input.
-    pub fn feed(&mut self, line: &str) -> Step {
-        if self.pending.is_empty() {
-            let _ = output::take_recorded();
-            if let Some(command) = help_request(line) {
-                let step = meta::run(self, &command);
-                self.keep(vec![line.to_string()]);
-                return step;
-            }
-            if line.trim_start().starts_with(':') {
-                let line = line.trim();
-                let step = meta::run(self, line);
-                if meta::is_logged(line) {
-                    self.keep(vec![line.to_string()]);
-                }
-                return step;
-            }
-            if line.trim().is_empty() {
-                return Step::Done;
-            }
-        }
+    /// Adds one line of Rhai to the pending input, and runs the input once Rhai can parse
+    /// it whole (meta-commands and help requests are `lines::feed`'s).
+    pub fn input_line(&mut self, line: &str) -> Step {
         self.pending.push_str(line);
         self.pending.push('\n');
         self.pending_lines.push(line.to_string());
@@ -267,7 +213,7 @@ impl Console {
     }
 
     /// Logs an input with what it printed.
-    fn keep(&mut self, input: Vec<String>) {
+    pub fn keep(&mut self, input: Vec<String>) {
         let (output, cut) = output::take_recorded();
         self.log.push(Logged { input, output, cut });
     }
@@ -326,34 +272,6 @@ pub enum Outcome {
 /// Names the session keeps for itself, hidden from `:vars` and completion.
 pub fn is_hidden(name: &str) -> bool {
     crate::script::hidden::is_hidden_name(name)
-}
-
-/// `?name`, `name?`, `help(name)` or `help("name")` as the `:help` command it asks for.
-fn help_request(line: &str) -> Option<String> {
-    let line = line.trim();
-    let is_name = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '.')
-    };
-    let name = if let Some(n) = line.strip_prefix('?') {
-        n
-    } else if let Some(n) = line.strip_suffix('?') {
-        n
-    } else if let Some(inner) = line
-        .strip_prefix("help(")
-        .and_then(|r| r.trim_end_matches(';').strip_suffix(')'))
-    {
-        let inner = inner.trim();
-        if inner.is_empty() {
-            return Some(":help".to_string());
-        }
-        inner.trim_matches('"')
-    } else {
-        return None;
-    };
-    let name = name.trim();
-    (is_name(name) || name == "_").then(|| format!(":help {name}"))
 }
 
 /// `code` with each `_` that stands for a value (not a `switch` arm's `_ =>`) renamed to
@@ -424,6 +342,21 @@ pub fn message_of(e: &ScriptError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines reach a console through `repl::lines`; these tests feed them the same way.
+    trait Feed {
+        fn feed(&mut self, line: &str) -> Step;
+        fn feed_text(&mut self, text: &str, typed_ahead: bool) -> Step;
+    }
+
+    impl Feed for Console {
+        fn feed(&mut self, line: &str) -> Step {
+            crate::repl::lines::feed(self, line)
+        }
+        fn feed_text(&mut self, text: &str, typed_ahead: bool) -> Step {
+            crate::repl::lines::feed_text(self, text, typed_ahead)
+        }
+    }
 
     fn feed_all(c: &mut Console, lines: &[&str]) -> (Vec<Step>, String) {
         output::start_capture();

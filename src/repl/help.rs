@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::catalog::Catalog;
-use super::meta::COMMANDS;
+use super::commands::COMMANDS;
 use crate::script::signature;
 
 /// The `:help` overview.

@@ -6,43 +6,6 @@ use super::console::{Console, Step, is_hidden};
 use super::{help, timing};
 use crate::script::output;
 
-/// The meta-commands, with a line of help each.
-pub const COMMANDS: &[(&str, &str)] = &[
-    (
-        ":help",
-        "this overview; `:help NAME` shows a function's or method's doc",
-    ),
-    (
-        ":vars",
-        "the session's variables, with shape, dtype and strides for tensors",
-    ),
-    (
-        ":explain EXPR",
-        "a picture of a tensor's memory: strides, offset, the storage's bytes; `:explain t[1, 2]` \
-         one element's arithmetic; `:explain EXPR > fig.svg` also writes it as SVG",
-    ),
-    (
-        ":why",
-        "after a classic layout error (view after transpose, view(dtype), writing into an \
-         expand, ...), explain it from the tensors' layouts; `:why > fig.svg` draws it",
-    ),
-    (":load FILE", "run a script into this session"),
-    (":time EXPR", "run EXPR once and show the wall time it took"),
-    (
-        ":timeit EXPR",
-        "run EXPR many times: mean and spread per run, best and median, as IPython's %timeit",
-    ),
-    (
-        ":save FILE",
-        "write the session so far as a transcript (`tensh test FILE` checks it)",
-    ),
-    (
-        ":reset",
-        "a fresh session: variables, seed, print options, warnings",
-    ),
-    (":quit", "leave (as Ctrl-D does)"),
-];
-
 /// Runs the meta-command `line` (it starts with `:`).
 pub fn run(console: &mut Console, line: &str) -> Step {
     let (command, rest) = match line.split_once(char::is_whitespace) {
@@ -183,6 +146,19 @@ fn vars(console: &mut Console) {
         .filter(|(name, _, _)| !is_hidden(name) && seen.insert(*name))
         .collect();
     newest_first.reverse();
+    // Storages are numbered in the order they first appear, so the variables that share
+    // one (views, a tensor and its storage) show the same number.
+    let mut storages: Vec<crate::core::memory::storage::Storage> = Vec::new();
+    let mut storage_label = |s: &crate::core::memory::storage::Storage| {
+        let k = storages
+            .iter()
+            .position(|x| x.is_same(s))
+            .unwrap_or_else(|| {
+                storages.push(s.clone());
+                storages.len() - 1
+            });
+        format!("storage=#{} ({} bytes)", k + 1, s.nbytes())
+    };
     let lines: Vec<String> = newest_first
         .into_iter()
         .map(|(name, _, value)| {
@@ -192,11 +168,26 @@ fn vars(console: &mut Console) {
             );
             if let Some(t) = value.clone().try_cast::<crate::core::tensor::Tensor>() {
                 line += &format!(
-                    "  size={:?} dtype=torch.{} stride={:?} offset={}",
+                    "  size={:?} dtype=torch.{} stride={:?} offset={} {}",
                     t.sizes(),
                     t.dtype().short_name(),
                     t.strides(),
-                    t.offset()
+                    t.offset(),
+                    storage_label(&t.storage())
+                );
+            } else if let Some(s) = value
+                .clone()
+                .try_cast::<crate::core::memory::storage::Storage>()
+            {
+                line += &format!("  {}", storage_label(&s));
+            } else if let Some(s) = value
+                .clone()
+                .try_cast::<crate::script::storage::typed::TypedStorage>()
+            {
+                line += &format!(
+                    "  dtype=torch.{} {}",
+                    s.dtype.short_name(),
+                    storage_label(&s.storage)
                 );
             }
             line
@@ -218,9 +209,34 @@ mod tests {
     fn run(c: &mut Console, lines: &[&str]) -> String {
         output::start_capture();
         for l in lines {
-            c.feed(l);
+            crate::repl::lines::feed(c, l);
         }
         output::take_capture()
+    }
+
+    #[test]
+    fn save_writes_plain_text_after_coloured_pictures() {
+        let mut c = Console::new();
+        output::set_color(true);
+        let dir = std::env::temp_dir().join(format!("tensh-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("colour.txt");
+        run(
+            &mut c,
+            &[
+                "let x = torch::arange(6).view(2, 3);",
+                "explain(x.t())",
+                ":explain x",
+                "x.t().view(6)",
+                ":why",
+                &format!(":save {}", file.display()),
+            ],
+        );
+        output::set_color(false);
+        let saved = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(saved.contains("stride"), "{saved}");
+        assert!(!saved.contains('\x1b'), "{saved}");
     }
 
     #[test]
@@ -250,12 +266,17 @@ mod tests {
                 "let t = 1;",
                 "let t = torch::zeros(2, 3).t();",
                 "let n = 3;",
+                "let u = t.t().untyped_storage();",
+                "let other = torch::ones(1, #{dtype: torch::int8});",
                 ":vars",
             ],
         );
         assert_eq!(
             out,
-            "t: Tensor  size=[3, 2] dtype=torch.float32 stride=[1, 3] offset=0\nn: i64\n"
+            "t: Tensor  size=[3, 2] dtype=torch.float32 stride=[1, 3] offset=0 storage=#1 (24 bytes)\n\
+             n: i64\n\
+             u: UntypedStorage  storage=#1 (24 bytes)\n\
+             other: Tensor  size=[1] dtype=torch.int8 stride=[1] offset=0 storage=#2 (1 bytes)\n"
         );
     }
 
@@ -323,6 +344,6 @@ mod tests {
         assert!(out.contains("A tensor of zeros."), "{out}");
         assert!(out.contains("Tensor.stride()  (method"), "{out}");
         assert!(out.contains("unknown command :nope"), "{out}");
-        assert_eq!(c.feed(":quit"), Step::Quit);
+        assert_eq!(crate::repl::lines::feed(&mut c, ":quit"), Step::Quit);
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod color;
+pub mod commands;
 pub mod complete;
 pub mod console;
 pub mod explain_command;
@@ -10,6 +11,7 @@ pub mod help;
 pub mod helper;
 pub mod highlight;
 pub mod history;
+pub mod lines;
 pub mod meta;
 pub mod paste;
 pub mod timing;
@@ -103,7 +105,7 @@ pub fn run(color: bool, script: Option<(&str, &[String])>) -> i32 {
         let typed_ahead = asked.elapsed() < TYPED_AHEAD;
         match read {
             Ok(text) => {
-                let step = console.feed_text(&text, typed_ahead);
+                let step = lines::feed_text(&mut console, &text, typed_ahead);
                 if !text.trim().is_empty() {
                     block.push(text.trim_end_matches('\n').to_string());
                 }

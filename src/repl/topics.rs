@@ -96,8 +96,8 @@ mod tests {
         let mut c = Console::new();
         for t in TOPICS {
             output::start_capture();
-            c.feed("1");
-            c.feed(t.example);
+            crate::repl::lines::feed(&mut c, "1");
+            crate::repl::lines::feed(&mut c, t.example);
             let out = output::take_capture();
             assert!(
                 !out.contains("Error"),

@@ -113,6 +113,25 @@ pub fn take_recorded() -> (String, bool) {
     (text, false)
 }
 
+/// Appends `text` to `buf` without its terminal escape sequences (`ESC [ ... letter`: the
+/// colours of `explain`, `:why` and errors in a colour terminal).
+fn push_without_escapes(buf: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = rest.find('\x1b') {
+        buf.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        rest = match after.strip_prefix('[') {
+            Some(csi) => {
+                // Parameters and intermediates, then one final byte in `@`..=`~`.
+                let end = csi.find(|c: char| ('@'..='~').contains(&c));
+                end.map_or("", |e| &csi[e + 1..])
+            }
+            None => after,
+        };
+    }
+    buf.push_str(rest);
+}
+
 /// Bytes of one input's output the prompt keeps for `:save`: a huge print is shown, not
 /// kept (the session would otherwise hold every byte it ever printed).
 pub const RECORD_LIMIT: usize = 1 << 20;
@@ -128,7 +147,8 @@ fn captured(stream: Stream, text: &str) -> bool {
         if let Some(buf) = r.borrow_mut().as_mut()
             && buf.len() <= RECORD_LIMIT
         {
-            buf.push_str(text);
+            // A transcript is plain text whatever the terminal showed: colours are dropped.
+            push_without_escapes(buf, text);
             buf.push('\n');
         }
     });
@@ -225,5 +245,20 @@ fn to_stderr(text: &str, paint: impl Fn(&str) -> String) {
         stderr_text(&format!("{}\n", paint(text)));
     } else {
         stderr_text(&format!("{text}\n"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorded_text_has_no_colour_escapes() {
+        let mut buf = String::new();
+        push_without_escapes(
+            &mut buf,
+            "\x1b[1;31mRuntimeError\x1b[0m: x \x1b[2mdim\x1b[22m end\x1b",
+        );
+        assert_eq!(buf, "RuntimeError: x dim end");
     }
 }

@@ -58,7 +58,7 @@ fn run_entry(console: &mut Console, entry: &Entry) -> (Vec<String>, bool) {
     output::start_capture();
     let mut step = Step::Done;
     for line in &entry.input {
-        step = console.feed(line);
+        step = crate::repl::lines::feed(console, line);
     }
     if step == Step::More {
         console.cancel();

@@ -104,6 +104,229 @@ fn assert_acyclic(layer: &str, expected: &[&str]) {
     assert!(expected.iter().all(|e| names.contains(*e)), "{names:?}");
 }
 
+/// A source file: its module path below the crate (`["script", "storage", "typed"]`; a
+/// `mod.rs` has its folder's path), whether it is a `mod.rs`, and its text before its tests.
+struct SourceFile {
+    module: Vec<String>,
+    is_mod: bool,
+    text: String,
+}
+
+fn source_files(dir: &Path, module: &[String], out: &mut Vec<SourceFile>) {
+    for entry in std::fs::read_dir(dir).expect("readable source folder") {
+        let path = entry.expect("entry").path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let mut inner = module.to_vec();
+        if path.is_dir() {
+            inner.push(name);
+            source_files(&path, &inner, out);
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let is_mod = name == "mod";
+        if !is_mod && !(module.is_empty() && (name == "lib" || name == "main")) {
+            inner.push(name);
+        }
+        let text = std::fs::read_to_string(&path).expect("readable source");
+        let text = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+        out.push(SourceFile {
+            module: inner,
+            is_mod,
+            text,
+        });
+    }
+}
+
+/// The identifiers at the start of a path after a `::` (one per item of a `{...}` group).
+fn path_heads(rest: &str) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    if let Some(group) = rest.strip_prefix('{') {
+        let body = &group[..group.find('}').unwrap_or(group.len())];
+        return body
+            .split(',')
+            .map(|item| vec![ident(item)])
+            .filter(|v| !v[0].is_empty())
+            .collect();
+    }
+    let mut segments = Vec::new();
+    let mut rest = rest;
+    loop {
+        let id = ident(rest);
+        if id.is_empty() {
+            break;
+        }
+        rest = &rest.trim_start()[id.len()..];
+        segments.push(id);
+        match rest.strip_prefix("::") {
+            Some(r) if !r.starts_with('{') => rest = r,
+            Some(r) => {
+                for mut head in path_heads(r) {
+                    let mut full = segments.clone();
+                    full.append(&mut head);
+                    return vec![full];
+                }
+                break;
+            }
+            None => break,
+        }
+    }
+    vec![segments]
+}
+
+/// The module paths a file names through `crate::`, `super::` (repeated) and `self::`,
+/// resolved to paths below the crate.
+fn references(f: &SourceFile) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let bytes = f.text.as_bytes();
+    for start in ["crate::", "super::", "self::"] {
+        for (i, _) in f.text.match_indices(start) {
+            let before = i.checked_sub(1).map(|j| bytes[j] as char);
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let mut base: Vec<String> = match start {
+                "crate::" => Vec::new(),
+                "self::" => f.module.clone(),
+                _ => f.module[..f.module.len().saturating_sub(1)].to_vec(),
+            };
+            let mut rest = &f.text[i + start.len()..];
+            while start == "super::" && rest.starts_with("super::") {
+                base.pop();
+                rest = &rest["super::".len()..];
+            }
+            for head in path_heads(rest) {
+                let mut full = base.clone();
+                full.extend(head);
+                out.push(full);
+            }
+        }
+    }
+    out
+}
+
+/// Every folder of `src` whose children (files and subfolders) use each other in a cycle,
+/// with the cycle: a folder's children may use one another only one way.
+fn cycles_in_every_folder() -> Vec<String> {
+    let mut files = Vec::new();
+    source_files(Path::new("src"), &[], &mut files);
+    let mut folders: BTreeSet<Vec<String>> = BTreeSet::new();
+    for f in &files {
+        let depth = if f.is_mod {
+            f.module.len()
+        } else {
+            f.module.len().saturating_sub(1)
+        };
+        for d in 0..=depth {
+            folders.insert(f.module[..d].to_vec());
+        }
+    }
+    let mut found = Vec::new();
+    for folder in &folders {
+        let n = folder.len();
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for f in files
+            .iter()
+            .filter(|f| f.module.len() > n && f.module[..n] == folder[..])
+        {
+            graph.entry(f.module[n].clone()).or_default();
+        }
+        for f in files
+            .iter()
+            .filter(|f| f.module.len() > n && f.module[..n] == folder[..])
+        {
+            let child = &f.module[n];
+            for r in references(f) {
+                if r.len() > n
+                    && r[..n] == folder[..]
+                    && &r[n] != child
+                    && graph.contains_key(&r[n])
+                {
+                    graph.get_mut(child).unwrap().insert(r[n].clone());
+                }
+            }
+        }
+        let names: BTreeSet<String> = graph.keys().cloned().collect();
+        let mut done = BTreeSet::new();
+        for name in &names {
+            if let Some(cycle) = find_cycle(name, &graph, &mut Vec::new(), &mut done) {
+                found.push(format!("src/{}: {}", folder.join("/"), cycle.join(" -> ")));
+            }
+        }
+    }
+    found
+}
+
+/// A cycle reachable from `n` (depth-first search for a back edge).
+fn find_cycle(
+    n: &str,
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    path: &mut Vec<String>,
+    done: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if let Some(i) = path.iter().position(|p| p == n) {
+        let mut cycle = path[i..].to_vec();
+        cycle.push(n.to_string());
+        return Some(cycle);
+    }
+    if done.contains(n) {
+        return None;
+    }
+    path.push(n.to_string());
+    for d in &graph[n] {
+        if let Some(c) = find_cycle(d, graph, path, done) {
+            return Some(c);
+        }
+    }
+    path.pop();
+    done.insert(n.to_string());
+    None
+}
+
+#[test]
+fn no_folder_has_an_import_cycle() {
+    let cycles = cycles_in_every_folder();
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+#[test]
+fn the_folder_check_sees_a_cycle_in_a_folder() {
+    let a = SourceFile {
+        module: vec!["x".into(), "a".into()],
+        is_mod: false,
+        text: "use super::b::thing; use crate::x::{c, d};".into(),
+    };
+    let refs = references(&a);
+    assert!(
+        refs.contains(&vec!["x".to_string(), "b".into(), "thing".into()]),
+        "{refs:?}"
+    );
+    assert!(
+        refs.contains(&vec!["x".to_string(), "c".into()]),
+        "{refs:?}"
+    );
+    let m = SourceFile {
+        module: vec!["x".into()],
+        is_mod: true,
+        text: "use self::a::f; use super::y::g;".into(),
+    };
+    let refs = references(&m);
+    assert!(
+        refs.contains(&vec!["x".to_string(), "a".into(), "f".into()]),
+        "{refs:?}"
+    );
+    assert!(
+        refs.contains(&vec!["y".to_string(), "g".into()]),
+        "{refs:?}"
+    );
+}
+
 #[test]
 fn core_modules_form_no_cycle() {
     assert_acyclic("core", &["autograd", "tensor", "memory", "views"]);

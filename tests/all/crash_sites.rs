@@ -205,3 +205,103 @@ fn ops_over_a_storage_shrunk_under_the_tensor_raise_instead_of_reading_past_it()
         assert!(e.contains("Error"), "{op}: {e}");
     }
 }
+
+// Issue "Trust, third round": the crash sites an outside fuzzer found, and the empty-view
+// class. Each must end in PyTorch's output or error.
+
+#[test]
+fn printing_at_any_precision_is_no_panic() {
+    // Rust's formatter stops at a precision of 65,535; Python's does not.
+    let out = run("torch::set_printoptions(#{precision: 65536}); print(torch::tensor([1.5]).to_string().len());")
+        .expect("prints");
+    assert_eq!(out, "65548\n");
+    let e = run("torch::set_printoptions(#{precision: 1 << 31}); print(torch::tensor([1.5]));")
+        .unwrap_err();
+    assert_eq!(e, "ValueError: precision too big");
+    let e =
+        run("torch::set_printoptions(#{precision: -1}); print(torch::tensor([1.5]));").unwrap_err();
+    assert_eq!(e, "ValueError: Format specifier missing precision");
+    // Integer tensors and whole floats never use the precision.
+    let out = run("torch::set_printoptions(#{precision: -1}); print(torch::arange(3)); print(torch::arange(2.0));")
+        .expect("prints");
+    assert_eq!(out, "tensor([0, 1, 2])\ntensor([0., 1.])\n");
+}
+
+#[test]
+fn huge_and_negative_edgeitems_print_as_pytorch_does() {
+    for e in [
+        "9223372036854775807",
+        "(1 << 62)",
+        "-1",
+        "(-9223372036854775807 - 1)",
+    ] {
+        let out = run(&format!(
+            "torch::set_printoptions(#{{edgeitems: {e}}}); print(torch::arange(2000).to_string().len()); print(torch::arange(3));"
+        ))
+        .unwrap_or_else(|err| panic!("{e}: {err}"));
+        assert!(out.ends_with("tensor([0, 1, 2])\n"), "{e}: {out}");
+    }
+    let e =
+        run("torch::set_printoptions(#{edgeitems: -1}); print(torch::arange(2000).view(2, 1000));")
+            .unwrap_err();
+    assert_eq!(e, "RuntimeError: stack expects a non-empty TensorList");
+}
+
+#[test]
+fn tolist_of_many_empty_rows_is_a_memory_error() {
+    for code in [
+        "let r = torch::empty(0).resize_(9223372036854775807, 0); r.tolist();",
+        "torch::empty(1 << 40, 0).tolist();",
+        "torch::empty(100000000, 0).tolist();",
+        "torch::zeros(1).expand(9223372036854775807, 0).tolist();",
+    ] {
+        let e = run(code).unwrap_err();
+        assert!(
+            e.starts_with("MemoryError: tolist() would make"),
+            "{code}: {e}"
+        );
+    }
+    assert_eq!(
+        run("print(torch::empty(3, 0).tolist());").unwrap(),
+        "[[], [], []]\n"
+    );
+}
+
+#[test]
+fn random_fills_refuse_float8_before_allocating() {
+    let e = run("torch::randn([(1 << 31) - 1], #{dtype: torch::float8_e4m3fnuz});").unwrap_err();
+    assert_eq!(
+        e,
+        "NotImplementedError: \"normal_kernel_cpu\" not implemented for 'Float8_e4m3fnuz'"
+    );
+}
+
+#[test]
+fn empty_views_past_the_end_of_their_storage_are_read_as_empty() {
+    let out = run(
+        "let x = torch::arange(24).view(2, 12).diagonal(2).t()[\"2:2:1\"];
+         print(x.storage_offset()); let c = x.clone(); print(c); print(c.stride());
+         print(x.contiguous()); print(x.sum()); print(x.flip(0)); print(x.tolist());
+         x.fill_(1); x.zero_();
+         let y = torch::arange(5)[\"9:9\"]; print(y.clone()); print(y.sort().values);",
+    )
+    .expect("empty views work");
+    assert_eq!(
+        out,
+        "28\ntensor([], dtype=torch.int64)\n[13]\ntensor([], dtype=torch.int64)\ntensor(0)\n\
+         tensor([], dtype=torch.int64)\n[]\ntensor([], dtype=torch.int64)\ntensor([], dtype=torch.int64)\n"
+    );
+}
+
+#[test]
+fn printing_a_hundred_million_elements_in_full_is_a_memory_error() {
+    // Issue "Hostile input": with the threshold raised, this once grew to 8 GB and aborted.
+    let e = run(
+        "torch::set_printoptions(#{threshold: 9223372036854775807}); print(torch::zeros(100000000, #{dtype: torch::uint8}));",
+    )
+    .unwrap_err();
+    assert!(
+        e.starts_with("MemoryError: printing 100000000 elements"),
+        "{e}"
+    );
+}

@@ -49,7 +49,7 @@ fn every_docs_session_pasted_with_prompts_and_output_prints_the_same() {
             }
             let (pasted, expected) = as_pasted(&block);
             output::start_capture();
-            console.feed_text(&pasted, false);
+            tensh::repl::lines::feed_text(&mut console, &pasted, false);
             let printed = output::take_capture();
             let actual: Vec<&str> = printed.lines().filter(|l| !l.trim().is_empty()).collect();
             assert!(

@@ -408,3 +408,26 @@ fn ctrl_c_stops_one_long_operation_and_one_long_print() {
     p.send_line("kept + 1").unwrap();
     p.expect("42").unwrap();
 }
+
+#[test]
+fn ctrl_c_stops_a_long_sort_and_a_long_matrix_product() {
+    let mut p = spawn(&temp_history("ctrlc-sort"), None);
+    p.send_line("let x = torch::rand(20000000); let m = torch::ones(1500, 1500);")
+        .unwrap();
+    p.expect(">>> ").unwrap();
+    // Each runs for seconds: one sort of twenty million values (a single row), one product
+    // of two 1500 x 1500 matrices.
+    for (name, call) in [("s", "x.sort()"), ("p", "m.matmul(m)")] {
+        p.send_line(format!("let {name} = {call};")).unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        p.send(ControlCode::EndOfText).unwrap();
+        p.set_expect_timeout(Some(Duration::from_secs(3)));
+        p.expect("KeyboardInterrupt").unwrap();
+        p.expect(">>> ").unwrap();
+        p.set_expect_timeout(Some(Duration::from_secs(20)));
+        // The assignment never happened.
+        p.send_line(name).unwrap();
+        p.expect(format!("NameError: name '{name}' is not defined").as_str())
+            .unwrap();
+    }
+}

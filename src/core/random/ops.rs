@@ -171,7 +171,7 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
 
 /// `torch.randperm(n)`.
 pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
-    if dtype == DType::Bool || dtype == DType::Complex32 {
+    if dtype == DType::Bool || dtype.is_complex() {
         return Err(TorchError::not_implemented(format!(
             "\"randperm\" not implemented for '{}'",
             dtype.cpp_name()
@@ -198,10 +198,11 @@ pub fn bernoulli_scalar_(t: &Tensor, p: f64) -> Result<()> {
     }
     crate::core::unbuilt_kernels::require_kernel("bernoulli_scalar_cpu_", t.dtype())?;
     crate::core::unbuilt_kernels::require_random_kernel("bernoulli_scalar_cpu_", t.dtype())?;
-    if t.dtype() == DType::Complex32 {
-        return Err(TorchError::not_implemented(
-            "\"bernoulli_scalar_cpu_\" not implemented for 'ComplexHalf'",
-        ));
+    if t.dtype().is_complex() {
+        return Err(TorchError::not_implemented(format!(
+            "\"bernoulli_scalar_cpu_\" not implemented for '{}'",
+            t.dtype().cpp_name()
+        )));
     }
     with_global(|g| fill_with(t, || Scalar::Bool(distributions::bernoulli(g, p, true))))
 }

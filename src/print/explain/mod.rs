@@ -58,11 +58,29 @@ pub fn contiguity(layout: &Layout) -> String {
     let wrong = (0..layout.sizes.len())
         .rev()
         .find(|&d| layout.sizes[d] != 1 && layout.strides[d] != row_major[d]);
+    let ones: Vec<usize> = (0..layout.sizes.len())
+        .filter(|&d| layout.sizes[d] == 1 && layout.strides[d] != row_major[d])
+        .collect();
     match wrong {
-        None => format!(
+        None if ones.is_empty() => format!(
             "yes: each stride is the product of the sizes after it {}",
             tuple(&row_major)
         ),
+        None => {
+            let dims = ones.iter().map(|d| d.to_string()).collect::<Vec<_>>();
+            let (word, verb) = if ones.len() == 1 {
+                ("dim", "has")
+            } else {
+                ("dims", "have")
+            };
+            format!(
+                "yes: each stride of a dim longer than 1 is the product of the sizes after it {}; \
+                 {word} {} {verb} size 1, so {} stride never moves and is skipped, as PyTorch's rule skips it",
+                tuple(&row_major),
+                dims.join(" and "),
+                if ones.len() == 1 { "its" } else { "their" }
+            )
+        }
         Some(d) => {
             let why = if layout.strides[d] == 0 {
                 " (stride 0: every index along it reads the same bytes, as expand makes)"
@@ -302,6 +320,21 @@ mod tests {
         assert!(contiguity(&t.layout()).starts_with("yes"));
         let e = crate::core::views::expand(&view(&t, &[1, 6]).unwrap(), &[2, 6]).unwrap();
         assert!(contiguity(&e.layout()).contains("stride 0"));
+        // A size-1 dim's stride is skipped, and the sentence says so beside it.
+        let odd = Layout {
+            sizes: vec![3, 1].into(),
+            strides: vec![1, 7].into(),
+            offset: 0,
+        };
+        let why = contiguity(&odd);
+        assert!(
+            why.starts_with("yes: each stride of a dim longer than 1"),
+            "{why}"
+        );
+        assert!(
+            why.contains("dim 1 has size 1, so its stride never moves and is skipped"),
+            "{why}"
+        );
     }
 
     #[test]

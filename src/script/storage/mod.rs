@@ -7,4 +7,5 @@ pub mod devices;
 pub mod index;
 pub mod type_conversion;
 pub mod typed;
+pub mod typed_value;
 pub mod untyped;

@@ -7,7 +7,7 @@
 
 use rhai::Dynamic;
 
-use super::typed::{LEGACY_CLASSES, TypedStorage};
+use super::typed_value::{LEGACY_CLASSES, TypedStorage};
 use crate::core::defaults::default_dtype;
 use crate::core::dtype::DType;
 use crate::core::error::{ErrorKind, TorchError};

@@ -18,15 +18,7 @@ use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
 use crate::script::registration;
 use crate::script::registry::Registry;
 use crate::script::storage::index::{Access, StorageClass, StorageIndex};
-
-/// A dtype viewing an untyped storage's bytes as elements.
-#[derive(Debug, Clone)]
-pub struct TypedStorage {
-    /// The bytes.
-    pub storage: Storage,
-    /// The element type.
-    pub dtype: DType,
-}
+pub use crate::script::storage::typed_value::{LEGACY_CLASSES, TypedStorage};
 
 /// Bytes of `n` (non-negative) elements of `dtype`: PyTorch's `ValueError` when the count
 /// no longer fits in `i64` (it converts `n * itemsize` to a C `long long`).
@@ -85,22 +77,6 @@ impl TypedStorage {
         })
     }
 }
-
-/// The legacy classes and their dtypes.
-pub const LEGACY_CLASSES: [(&str, DType); 12] = [
-    ("FloatStorage", DType::Float32),
-    ("DoubleStorage", DType::Float64),
-    ("HalfStorage", DType::Float16),
-    ("BFloat16Storage", DType::BFloat16),
-    ("LongStorage", DType::Int64),
-    ("IntStorage", DType::Int32),
-    ("ShortStorage", DType::Int16),
-    ("CharStorage", DType::Int8),
-    ("ByteStorage", DType::UInt8),
-    ("BoolStorage", DType::Bool),
-    ("ComplexFloatStorage", DType::Complex64),
-    ("ComplexDoubleStorage", DType::Complex128),
-];
 
 /// The cast methods of storages and the dtype each gives.
 pub const STORAGE_CASTS: [(&str, DType); 16] = [

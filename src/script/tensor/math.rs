@@ -172,6 +172,23 @@ fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args, in_place: bool) -> RhaiResu
     })
 }
 
+/// `div`'s `rounding_mode`: `None` for true division.
+pub fn rounding_mode(a: &Args) -> RhaiResult<Option<crate::core::pointwise::Rounding>> {
+    match a.kw("rounding_mode") {
+        None => Ok(None),
+        Some(v) if v.is_unit() => Ok(None),
+        Some(v) => match v.clone().into_string().unwrap_or_default().as_str() {
+            "trunc" => Ok(Some(crate::core::pointwise::Rounding::Trunc)),
+            "floor" => Ok(Some(crate::core::pointwise::Rounding::Floor)),
+            other => Err(crate::script::errors::to_rhai(
+                crate::core::error::TorchError::runtime(format!(
+                    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
+                )),
+            )),
+        },
+    }
+}
+
 /// Registers operators and arithmetic methods.
 pub fn register(r: &mut Registry) {
     let table = [
@@ -199,7 +216,7 @@ pub fn register(r: &mut Registry) {
         r.method_and_function(name, 1, move |x, a: Args| {
             let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a, false)?;
             if op == BinaryOp::Div
-                && let Some(mode) = crate::script::tensor::pointwise::rounding_mode(&a)?
+                && let Some(mode) = rounding_mode(&a)?
             {
                 let t = crate::core::pointwise::div_rounded(&Arg::Tensor(x.clone()), &other, mode);
                 return Ok(Dynamic::from(t.rhai()?));
@@ -214,7 +231,7 @@ pub fn register(r: &mut Registry) {
             r.method(&inplace, 1, move |x, a: Args| {
                 let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a, true)?;
                 if op == BinaryOp::Div
-                    && let Some(mode) = crate::script::tensor::pointwise::rounding_mode(&a)?
+                    && let Some(mode) = rounding_mode(&a)?
                 {
                     // `div_(y, rounding_mode=...)`: the rounded quotient written back, with
                     // the in-place shape and dtype checks.

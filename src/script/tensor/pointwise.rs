@@ -68,23 +68,6 @@ fn floor_divide(a: &Arg, b: &Arg) -> crate::core::error::Result<Tensor> {
     pointwise::div_rounded(a, b, Rounding::Floor)
 }
 
-/// `div`'s `rounding_mode`: `None` for true division.
-pub fn rounding_mode(a: &Args) -> RhaiResult<Option<Rounding>> {
-    match a.kw("rounding_mode") {
-        None => Ok(None),
-        Some(v) if v.is_unit() => Ok(None),
-        Some(v) => match v.clone().into_string().unwrap_or_default().as_str() {
-            "trunc" => Ok(Some(Rounding::Trunc)),
-            "floor" => Ok(Some(Rounding::Floor)),
-            other => Err(crate::script::errors::to_rhai(
-                crate::core::error::TorchError::runtime(format!(
-                    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
-                )),
-            )),
-        },
-    }
-}
-
 fn optional_arg(a: &Args, i: usize, name: &str) -> RhaiResult<Option<Arg>> {
     match a.get(i, name) {
         None => Ok(None),
