@@ -160,7 +160,13 @@ pub fn conjugate_in_place(dtype: DType, bytes: &mut [u8]) {
 /// Writes `value` into every element of `dst` (PyTorch allows this on expanded tensors).
 pub fn fill_(dst: &Tensor, value: Scalar) -> Result<()> {
     let (dl, dd) = (dst.layout(), dst.dtype());
-    let value = if dst.is_conj() { value.conj() } else { value };
+    // A conjugate view stores the conjugate of what it is given, taken as a complex number:
+    // `zero_()` through one stores `0-0j` (a `-0.` imaginary part), as PyTorch does.
+    let value = if dst.is_conj() {
+        Scalar::Complex(value.to_complex().conj())
+    } else {
+        value
+    };
     fill_layout(&dst.storage(), dd, &dl, value)
 }
 

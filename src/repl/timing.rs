@@ -84,12 +84,61 @@ fn timed(console: &mut Console, code: &str, loops: usize) -> Option<Duration> {
     }
 }
 
-/// `:timeit EXPR`: finds a number of loops that takes long enough (1, 2, 5, 10, 20, ...),
-/// then times seven runs of that many. Ctrl-C stops it (the progress hook raises
-/// `KeyboardInterrupt` inside the code).
-pub fn timeit(console: &mut Console, code: &str) {
-    let mut loops = 1;
+/// What `:timeit`'s options ask for, as IPython's `%timeit` reads them: `-n N` loops per
+/// run (found by search when absent), `-r R` runs (7 when absent); `-n10` and `-n 10` alike.
+#[derive(Debug, PartialEq, Eq)]
+struct TimeitOptions<'a> {
+    loops: Option<usize>,
+    runs: usize,
+    code: &'a str,
+}
+
+/// Reads `:timeit`'s options off the front of `text`, or says what is wrong.
+fn timeit_options(text: &str) -> Result<TimeitOptions<'_>, String> {
+    let mut options = TimeitOptions {
+        loops: None,
+        runs: RUNS,
+        code: text.trim_start(),
+    };
+    loop {
+        let rest = options.code;
+        let (flag, after) = match rest.strip_prefix("-n").or_else(|| rest.strip_prefix("-r")) {
+            Some(after) => (&rest[..2], after),
+            None => return Ok(options),
+        };
+        let after = after.trim_start();
+        let digits = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let value = after[..digits]
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!(":timeit {flag} needs a positive whole number"))?;
+        if flag == "-n" {
+            options.loops = Some(value);
+        } else {
+            options.runs = value;
+        }
+        options.code = after[digits..].trim_start();
+    }
+}
+
+/// `:timeit [-n N] [-r R] EXPR`: finds a number of loops that takes long enough (1, 2, 5,
+/// 10, 20, ...) unless `-n` gives it, then times seven runs (or `-r`'s) of that many.
+/// Ctrl-C stops it (the progress hook raises `KeyboardInterrupt` inside the code).
+pub fn timeit(console: &mut Console, text: &str) {
+    let options = match timeit_options(text) {
+        Ok(o) if o.code.is_empty() => return output::error(":timeit needs an EXPR"),
+        Ok(o) => o,
+        Err(e) => return output::error(&e),
+    };
+    let (code, runs) = (options.code, options.runs);
+    let mut loops = options.loops.unwrap_or(1);
     'search: for scale in [1usize, 10, 100, 1000, 10_000, 100_000, 1_000_000] {
+        if options.loops.is_some() {
+            break;
+        }
         for step in [1, 2, 5] {
             loops = step * scale;
             let Some(took) = timed(console, code, loops) else {
@@ -100,29 +149,29 @@ pub fn timeit(console: &mut Console, code: &str) {
             }
         }
     }
-    let mut per_loop = Vec::with_capacity(RUNS);
-    for _ in 0..RUNS {
+    let mut per_loop = Vec::with_capacity(runs);
+    for _ in 0..runs {
         let Some(took) = timed(console, code, loops) else {
             return;
         };
         per_loop.push(took.as_secs_f64() / loops as f64);
     }
-    let mean = per_loop.iter().sum::<f64>() / RUNS as f64;
-    let variance = per_loop.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / RUNS as f64;
+    let mean = per_loop.iter().sum::<f64>() / runs as f64;
+    let variance = per_loop.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / runs as f64;
     per_loop.sort_by(f64::total_cmp);
     let time = |s: f64| format_time(Duration::from_secs_f64(s));
     output::print_line(&format!(
-        "{} ± {} per loop (mean ± std. dev. of {RUNS} run{}, {} loop{} each)",
+        "{} ± {} per loop (mean ± std. dev. of {runs} run{}, {} loop{} each)",
         time(mean),
         time(variance.sqrt()),
-        plural(RUNS),
+        plural(runs),
         with_commas(loops),
         plural(loops),
     ));
     output::print_line(&format!(
         "best {}, median {}",
         time(per_loop[0]),
-        time(per_loop[RUNS / 2])
+        time(per_loop[runs / 2])
     ));
 }
 
@@ -139,6 +188,46 @@ mod tests {
         assert_eq!(format_time(Duration::from_secs(65)), "1min 5s");
         assert_eq!(format_time(Duration::from_nanos(0)), "0 ns");
         assert_eq!(format_time(Duration::from_millis(100)), "100 ms");
+    }
+
+    #[test]
+    fn timeit_reads_ipythons_options() {
+        let read = |t| timeit_options(t).unwrap();
+        assert_eq!(
+            read("-n 10 x.t()"),
+            TimeitOptions {
+                loops: Some(10),
+                runs: RUNS,
+                code: "x.t()"
+            }
+        );
+        assert_eq!(
+            read("-n10 -r 3 x"),
+            TimeitOptions {
+                loops: Some(10),
+                runs: 3,
+                code: "x"
+            }
+        );
+        assert_eq!(read("-x").code, "-x");
+        assert_eq!(read("x - n").loops, None);
+        assert!(timeit_options("-n 0 x").is_err());
+        assert!(timeit_options("-n x").is_err());
+    }
+
+    #[test]
+    fn timeit_with_loops_given_runs_that_many() {
+        let mut c = Console::new();
+        crate::script::output::start_capture();
+        crate::repl::lines::feed(&mut c, "let calls = 0;");
+        timeit(&mut c, "-n 3 -r 2 calls += 1");
+        crate::repl::lines::feed(&mut c, "calls");
+        let out = crate::script::output::take_capture();
+        assert!(
+            out.contains("(mean ± std. dev. of 2 runs, 3 loops each)"),
+            "{out}"
+        );
+        assert!(out.ends_with("6\n"), "{out}");
     }
 
     #[test]

@@ -118,6 +118,28 @@ fn index_as_string(line: &str) -> Option<String> {
     ))
 }
 
+/// For Rhai's "Expecting ';'" at the start of a line (two statements written on two lines
+/// with nothing between them, as Python allows), the line that needs the `;`: the last
+/// non-blank line before it, numbered from 1, and that line with the `;` added.
+fn missing_semicolon_before(code: &str, e: &ScriptError) -> Option<(usize, String)> {
+    if !e.message.starts_with("SyntaxError: Expecting ';'") {
+        return None;
+    }
+    let at = e.line?;
+    let here = code.lines().nth(at.checked_sub(1)?)?;
+    let indent = here.len() - here.trim_start().len();
+    if e.column.is_some_and(|c| c > indent + 1) {
+        return None;
+    }
+    let (i, previous) = code
+        .lines()
+        .take(at - 1)
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()?;
+    Some((i + 1, format!("{};", previous.trim_end())))
+}
+
 /// The hint for error `e` of `code`, if a Python habit explains it.
 pub fn python_hint(code: &str, e: &ScriptError) -> Option<String> {
     let line = error_line(code, e);
@@ -158,6 +180,8 @@ pub fn python_hint(code: &str, e: &ScriptError) -> Option<String> {
         format!("{name} is a property, read without parentheses: x.{name}")
     } else if message.contains("Unknown operator: '@'") {
         "the matrix product is torch::matmul(a, b) or a.matmul(b)".to_string()
+    } else if let Some(previous) = missing_semicolon_before(code, e) {
+        format!("line {} needs a `;` at its end: {}", previous.0, previous.1)
     } else if message.starts_with("SyntaxError: ") {
         if let Some(fixed) = keywords_as_map(line) {
             format!("in tensh, keyword arguments go in a map: {fixed}")
@@ -209,6 +233,26 @@ pub fn floor_division_hint(engine: &rhai::Engine, code: &str) -> Option<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_semicolon_names_the_line_that_needs_it() {
+        let e = ScriptError {
+            line: Some(3),
+            column: Some(1),
+            ..error("SyntaxError: Expecting ';' to terminate this statement")
+        };
+        let code = "let a = torch::ones(2)\n\nlet b = a + 1;\n";
+        assert_eq!(
+            python_hint(code, &e).as_deref(),
+            Some("hint: line 1 needs a `;` at its end: let a = torch::ones(2);")
+        );
+        // In the middle of a line, the `;` is missing there, not on the line before.
+        let inside = ScriptError {
+            column: Some(9),
+            ..e
+        };
+        assert_eq!(python_hint(code, &inside), None);
+    }
 
     fn error(message: &str) -> ScriptError {
         ScriptError {

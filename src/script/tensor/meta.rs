@@ -68,7 +68,7 @@ pub fn register_properties(engine: &mut Engine) {
     engine.register_get("H", |x: &mut Tensor| {
         if x.ndim() > 2 {
             return Err(to_rhai(TorchError::runtime(format!(
-                "tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor.",
+                "tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor. For batches of matrices, consider using tensor.mH",
                 x.ndim()
             ))));
         }
