@@ -382,6 +382,13 @@ pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
     }
     let d = wrap_dim(dim, t.ndim().max(1))?;
     let sizes = t.sizes();
+    if t.numel() == 0 {
+        // Nothing to order, whatever the other dims hold (one may be near 2^63): two
+        // empty results shaped and laid out like the input, with no loop over its rows.
+        let like =
+            |dtype| super::result_layout::like_input(Tensor::zeros(sizes.clone(), dtype)?, t);
+        return Ok((like(t.dtype())?, like(DType::Int64)?));
+    }
     let values = to_scalars(t)?;
     let (outer, size, inner) = if t.ndim() == 0 {
         (1, 1, 1)

@@ -14,6 +14,14 @@ impl Rng {
         Rng(seed)
     }
 
+    /// The generator of program `n` of the run seeded with `seed`: both numbers pass through
+    /// SplitMix64's finalizer first. (Starting at `seed ^ n * γ`, with γ the step the stream
+    /// itself advances by, made program `n + 1` program `n` shifted by one statement.)
+    pub fn for_program(seed: u64, n: u64) -> Rng {
+        let mix = |z: u64| Rng(z).next_u64();
+        Rng(mix(seed) ^ mix(n ^ 0xD1B5_4A32_D192_ED03))
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -167,12 +167,11 @@ fn path_heads(rest: &str) -> Vec<Vec<String>> {
         match rest.strip_prefix("::") {
             Some(r) if !r.starts_with('{') => rest = r,
             Some(r) => {
-                for mut head in path_heads(r) {
-                    let mut full = segments.clone();
-                    full.append(&mut head);
-                    return vec![full];
-                }
-                break;
+                // `a::{b, c}`: one path per item of the group.
+                return path_heads(r)
+                    .into_iter()
+                    .map(|head| segments.iter().cloned().chain(head).collect())
+                    .collect();
             }
             None => break,
         }
@@ -300,7 +299,7 @@ fn the_folder_check_sees_a_cycle_in_a_folder() {
     let a = SourceFile {
         module: vec!["x".into(), "a".into()],
         is_mod: false,
-        text: "use super::b::thing; use crate::x::{c, d};".into(),
+        text: "use super::b::thing; use crate::x::{c, d}; use crate::{x::e, y};".into(),
     };
     let refs = references(&a);
     assert!(
@@ -311,6 +310,10 @@ fn the_folder_check_sees_a_cycle_in_a_folder() {
         refs.contains(&vec!["x".to_string(), "c".into()]),
         "{refs:?}"
     );
+    for wanted in [vec!["x", "d"], vec!["x"], vec!["y"]] {
+        let wanted: Vec<String> = wanted.into_iter().map(String::from).collect();
+        assert!(refs.contains(&wanted), "{wanted:?} in {refs:?}");
+    }
     let m = SourceFile {
         module: vec!["x".into()],
         is_mod: true,

@@ -305,3 +305,16 @@ fn printing_a_hundred_million_elements_in_full_is_a_memory_error() {
         "{e}"
     );
 }
+
+#[test]
+fn sorting_an_empty_tensor_with_a_huge_dim_does_not_walk_its_rows() {
+    // Found by the fuzzer's extreme empties: sort looped over 2^62 empty rows.
+    let out = run(
+        "let t = torch::zeros(1).expand([(1 << 62), 0]); let s = t.sort(1); print(s.values.shape); print(t.argsort(0).shape); print(t.msort().shape);",
+    )
+    .expect("sorts nothing at once");
+    assert_eq!(
+        out,
+        "torch.Size([4611686018427387904, 0])\ntorch.Size([4611686018427387904, 0])\ntorch.Size([4611686018427387904, 0])\n"
+    );
+}
