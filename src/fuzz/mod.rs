@@ -226,7 +226,7 @@ fn print_options(rng: &mut Rng, slot: &str) -> String {
     ]);
     let value = match *key {
         "sci_mode" => rng.pick(&["true", "false", "()"]).to_string(),
-        _ if rng.chance(0.7) => values::edge_int(rng),
+        _ if rng.chance(0.7) => values::print_option_int(rng),
         _ => rng.pick(&["0", "1", "-1", "2", "-3"]).to_string(),
     };
     format!(

@@ -26,6 +26,11 @@ pub fn check_sizes(sizes: &[i64]) -> Result<()> {
 /// Bytes for a contiguous tensor of `sizes`, or PyTorch's negative-size or overflow error.
 pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
     check_sizes(sizes)?;
+    // As PyTorch's product of sizes: a zero size makes it 0, never an overflow, whatever the
+    // other sizes are (`torch.empty(2**62, 0, dtype=torch.float64)` is a valid empty tensor).
+    if sizes.contains(&0) {
+        return Ok(0);
+    }
     let n = sizes
         .iter()
         .try_fold(itemsize as i64, |acc, &s| acc.checked_mul(s));
