@@ -76,8 +76,7 @@ fn overflow(dtype: DType, naming: TypeNaming) -> TorchError {
 /// `check_fits` for a write through a scalar tensor, which also checks float16 and bfloat16
 /// (a typed storage's `fill_` and `s[i] = v`, checked with the oracle).
 pub fn check_fits_through_scalar_tensor(dtype: DType, value: Scalar) -> Result<()> {
-    check_float(dtype, value, true, TypeNaming::Cpp)?;
-    check_fits(dtype, value, TypeNaming::Cpp)
+    check_fits_as(dtype, value, TypeNaming::Cpp, true)
 }
 
 /// The float part of the check: finite parts beyond the dtype's range overflow.
@@ -99,8 +98,13 @@ fn check_float(dtype: DType, value: Scalar, reduced: bool, naming: TypeNaming) -
 /// `-max` (they wrap), as PyTorch's check allows. Floats are checked only where PyTorch's
 /// fill and assignment check them (`TypeNaming::Cpp`); `torch.tensor()` does not.
 pub fn check_fits(dtype: DType, value: Scalar, naming: TypeNaming) -> Result<()> {
+    check_fits_as(dtype, value, naming, false)
+}
+
+/// `check_fits`, with `reduced` also checking float16 and bfloat16 (`float_limit`).
+fn check_fits_as(dtype: DType, value: Scalar, naming: TypeNaming, reduced: bool) -> Result<()> {
     if naming == TypeNaming::Cpp {
-        check_float(dtype, value, false, naming)?;
+        check_float(dtype, value, reduced, naming)?;
     }
     let Some((min, max)) = limits(dtype) else {
         return Ok(());

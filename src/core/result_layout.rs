@@ -42,14 +42,19 @@ pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
         .iter()
         .map(|t| broadcast_strides(t, &shape))
         .collect();
-    let dense = dense_strides_in_order(&shape, &strides);
-    if dense == out.strides() {
+    relaid(out, dense_strides_in_order(&shape, &strides))
+}
+
+/// `out` (a fresh row-major result) with `strides` (dense, from offset 0): `out` itself when
+/// they are its own, else one copy into a new tensor laid out that way.
+fn relaid(out: Tensor, strides: Vec<i64>) -> Result<Tensor> {
+    if strides == out.strides() {
         return Ok(out);
     }
-    let target = Tensor::zeros(shape.clone(), out.dtype())?;
+    let target = Tensor::zeros(out.sizes(), out.dtype())?;
     target.set_layout(Layout {
-        sizes: shape.into(),
-        strides: dense.into(),
+        sizes: out.sizes().into(),
+        strides: strides.into(),
         offset: 0,
     });
     copy_(&target, &out)?;
@@ -68,17 +73,7 @@ pub fn like_input(out: Tensor, input: &Tensor) -> Result<Tensor> {
     } else {
         MemoryFormat::suggested_by(&l).strides(&l.sizes)?
     };
-    if strides == out.strides() {
-        return Ok(out);
-    }
-    let target = Tensor::zeros(out.sizes(), out.dtype())?;
-    target.set_layout(Layout {
-        sizes: out.sizes().into(),
-        strides: strides.into(),
-        offset: 0,
-    });
-    copy_(&target, &out)?;
-    Ok(target)
+    relaid(out, strides)
 }
 
 #[cfg(test)]

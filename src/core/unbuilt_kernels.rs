@@ -12,12 +12,17 @@ use super::operand::BinaryOp;
 /// lack the kernels that ask).
 pub fn require_kernel(kernel: &str, dtype: DType) -> Result<()> {
     if matches!(dtype, DType::UInt16 | DType::UInt32 | DType::UInt64) {
-        return Err(TorchError::not_implemented(format!(
-            "\"{kernel}\" not implemented for '{}'",
-            dtype.cpp_name()
-        )));
+        return Err(not_built(kernel, dtype));
     }
     Ok(())
+}
+
+/// PyTorch's error for a kernel with no version for `dtype`, in its words.
+pub fn not_built(kernel: &str, dtype: DType) -> TorchError {
+    TorchError::not_implemented(format!(
+        "\"{kernel}\" not implemented for '{}'",
+        dtype.cpp_name()
+    ))
 }
 
 /// PyTorch's error when a random kernel (`normal_kernel_cpu`, `check_uniform_bounds`,
@@ -29,10 +34,7 @@ pub fn require_random_kernel(kernel: &str, dtype: DType) -> Result<()> {
         dtype,
         DType::Float8E4M3FN | DType::Float8E4M3FNUZ | DType::Float8E5M2 | DType::Float8E5M2FNUZ
     ) {
-        return Err(TorchError::not_implemented(format!(
-            "\"{kernel}\" not implemented for '{}'",
-            dtype.cpp_name()
-        )));
+        return Err(not_built(kernel, dtype));
     }
     Ok(())
 }

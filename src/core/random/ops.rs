@@ -58,10 +58,7 @@ fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
 /// PyTorch's random kernels are built for (not the float8 ones).
 fn require_floating(t: &Tensor, op: &str) -> Result<()> {
     if !t.dtype().is_floating_point() {
-        return Err(TorchError::not_implemented(format!(
-            "\"{op}\" not implemented for '{}'",
-            t.dtype().cpp_name()
-        )));
+        return Err(crate::core::unbuilt_kernels::not_built(op, t.dtype()));
     }
     crate::core::unbuilt_kernels::require_random_kernel(op, t.dtype())
 }
@@ -172,10 +169,7 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
 /// `torch.randperm(n)`.
 pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
     if dtype == DType::Bool || dtype.is_complex() {
-        return Err(TorchError::not_implemented(format!(
-            "\"randperm\" not implemented for '{}'",
-            dtype.cpp_name()
-        )));
+        return Err(crate::core::unbuilt_kernels::not_built("randperm", dtype));
     }
     crate::core::unbuilt_kernels::require_random_kernel("randperm", dtype)?;
     crate::core::memory::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
@@ -199,10 +193,10 @@ pub fn bernoulli_scalar_(t: &Tensor, p: f64) -> Result<()> {
     crate::core::unbuilt_kernels::require_kernel("bernoulli_scalar_cpu_", t.dtype())?;
     crate::core::unbuilt_kernels::require_random_kernel("bernoulli_scalar_cpu_", t.dtype())?;
     if t.dtype().is_complex() {
-        return Err(TorchError::not_implemented(format!(
-            "\"bernoulli_scalar_cpu_\" not implemented for '{}'",
-            t.dtype().cpp_name()
-        )));
+        return Err(crate::core::unbuilt_kernels::not_built(
+            "bernoulli_scalar_cpu_",
+            t.dtype(),
+        ));
     }
     with_global(|g| fill_with(t, || Scalar::Bool(distributions::bernoulli(g, p, true))))
 }
