@@ -49,6 +49,8 @@ pub enum ErrorKind {
     Os,
     /// `ModuleNotFoundError`: a dotted name whose module Python cannot import.
     ModuleNotFound,
+    /// `struct.error`, printed `error`: a fixed-size field of a pickle cut short.
+    Struct,
 }
 
 impl ErrorKind {
@@ -77,6 +79,7 @@ impl ErrorKind {
             ErrorKind::IsADirectory => "IsADirectoryError",
             ErrorKind::ModuleNotFound => "ModuleNotFoundError",
             ErrorKind::Os => "OSError",
+            ErrorKind::Struct => "error",
         }
     }
 }

@@ -124,20 +124,19 @@ pub fn make(a: &Args) -> RhaiResult<Device> {
 
 /// A device string (`cuda:1`) read as PyTorch reads it, or PyTorch's parse error.
 fn parse(text: &str) -> RhaiResult<Device> {
+    parse_device(text).map_err(to_rhai)
+}
+
+/// A device string (`cuda:1`) read as PyTorch reads it, or PyTorch's parse error.
+pub fn parse_device(text: &str) -> crate::core::error::Result<Device> {
     if text.is_empty() {
-        return Err(to_rhai(TorchError::runtime(
-            "Device string must not be empty",
-        )));
+        return Err(TorchError::runtime("Device string must not be empty"));
     }
     let (kind, index) = match text.split_once(':') {
         Some((k, i)) => (k, Some(i)),
         None => (text, None),
     };
-    let invalid = || {
-        to_rhai(TorchError::runtime(format!(
-            "Invalid device string: '{text}'"
-        )))
-    };
+    let invalid = || TorchError::runtime(format!("Invalid device string: '{text}'"));
     let valid_name = kind.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     let valid_index = index.is_none_or(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_digit()));
     if !valid_name || !valid_index {
@@ -148,17 +147,17 @@ fn parse(text: &str) -> RhaiResult<Device> {
         .copied()
         .find(|t| *t == kind)
         .ok_or_else(|| {
-            to_rhai(TorchError::runtime(format!(
+            TorchError::runtime(format!(
                 "Expected one of {} device type at start of device string: {text}",
                 DEVICE_TYPES.join(", ")
-            )))
+            ))
         })?;
     let index = match index {
         // PyTorch keeps a device index in 8 bits and refuses what does not parse as an int.
         Some(i) => Some(i.parse::<i32>().map(i64::from).map_err(|_| {
-            to_rhai(TorchError::runtime(format!(
+            TorchError::runtime(format!(
                 "Could not parse device index '{i}' in device string '{text}'"
-            )))
+            ))
         })?),
         None => None,
     };

@@ -7,6 +7,7 @@ mod cli;
 mod conformance;
 mod crash_sites;
 mod fuzz;
+mod hostile_files;
 mod jupyter;
 mod keywords;
 mod load_fuzz;

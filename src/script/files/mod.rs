@@ -3,10 +3,13 @@
 
 pub mod archive;
 pub mod load;
+pub mod obj;
 pub mod pickle;
+pub mod rebuild;
 pub mod safetensors;
 pub mod save;
 pub mod unpickle;
+pub mod weights_only;
 
 use rhai::Dynamic;
 

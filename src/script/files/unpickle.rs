@@ -1,79 +1,50 @@
-//! Reading a pickle without running anything from it: a stack machine over the opcodes of
-//! protocols 0 to 5 that builds plain values (numbers, strings, bytes, lists, tuples, dicts)
-//! itself and hands everything else to a [`Resolver`]: which globals a file may name, what
-//! calling one (`REDUCE`) makes, and what a persistent id (a storage record) is. The
-//! resolver is the allow-list; a global it refuses stops the load before anything is built.
+//! Reading a pickle without running anything from it, as PyTorch's weights-only unpickler
+//! reads one: a stack machine over exactly the opcodes that unpickler takes (any other is
+//! refused by number, as PyTorch refuses it), with its stack-and-metastack `MARK`, its
+//! errors for short stacks and cut-short fields, and its type checks on `APPEND`,
+//! `SETITEM` and `BUILD`. Plain values (numbers, strings, lists, tuples, dicts, sets) are
+//! built here; globals, calls, `BUILD` on made objects and persistent ids (storage records)
+//! go to a [`Resolver`], the allow-list: a global it refuses stops the load before anything
+//! is built.
 //!
 //! Invariants: the input is only ever read through bounds-checked slices; nothing recurses
-//! (nesting costs heap, not stack); memo references share (`Rc`), never copy, so a file
-//! cannot grow exponentially while it is read.
+//! (nesting costs heap, not stack, and everything left on the stacks and in the memo is
+//! dropped with [`drop_deep`]); memo references share (`Rc`), never copy, so memory
+//! follows the file's size.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use rhai::Dynamic;
-
+use super::obj::{DictKind, Obj, dict_set, drop_deep};
 use super::pickle::op;
 use crate::core::error::{ErrorKind, Result, TorchError};
-
-/// A value read from a pickle.
-#[derive(Debug, Clone)]
-pub enum Obj {
-    /// `None`.
-    None,
-    /// A bool.
-    Bool(bool),
-    /// An integer that fits `i64`.
-    Int(i64),
-    /// An integer beyond `i64` (its little-endian two's complement bytes).
-    BigInt(Rc<Vec<u8>>),
-    /// A float.
-    Float(f64),
-    /// A `str`.
-    Str(Rc<str>),
-    /// `bytes`.
-    Bytes(Rc<Vec<u8>>),
-    /// A list (shared: `APPEND` may add to it after it was memoized).
-    List(Rc<RefCell<Vec<Obj>>>),
-    /// A tuple.
-    Tuple(Rc<Vec<Obj>>),
-    /// A dict in insertion order (shared, as lists are).
-    Dict(Rc<RefCell<Vec<(Obj, Obj)>>>),
-    /// A set (`EMPTY_SET`, `ADDITEMS`, `FROZENSET`).
-    Set(Rc<RefCell<Vec<Obj>>>),
-    /// A global the resolver allowed: `module.name`.
-    Global(Rc<str>, Rc<str>),
-    /// Something the resolver made (a tensor, a storage, a dtype, ...).
-    Made(Dynamic),
-}
 
 /// The torch-specific side of reading: the allow-list and what allowed things make.
 pub trait Resolver {
     /// `module.name` named by `GLOBAL`: the object, or the refusal.
     fn global(&mut self, module: &str, name: &str) -> Result<Obj>;
-    /// `callable(*args)` (`REDUCE`, `NEWOBJ`).
-    fn call(&mut self, callable: Obj, args: Vec<Obj>) -> Result<Obj>;
-    /// `BUILD`: `state` applied to `target`.
+    /// `callable(*args)` (`REDUCE`, `NEWOBJ`); `args` is what the pickle gave, unchecked.
+    fn call(&mut self, callable: Obj, args: Obj) -> Result<Obj>;
+    /// `BUILD`: `state` applied to `target` (a made object, a global's instance).
     fn build(&mut self, target: Obj, state: Obj) -> Result<Obj>;
     /// A persistent id (`BINPERSID`).
     fn persistent(&mut self, id: Obj) -> Result<Obj>;
-    /// The error for an opcode the format has but loading does not take.
-    fn unsupported(&self, opcode: u8) -> TorchError;
+    /// The loader's refusal with `detail` (an opcode it does not take, a type check).
+    fn refuse(&self, detail: &str) -> TorchError;
 }
 
-fn truncated() -> TorchError {
-    TorchError {
-        kind: ErrorKind::Unpickling,
-        message: "pickle data was truncated".into(),
-    }
+fn index_error(message: &str) -> TorchError {
+    TorchError::index(message)
 }
 
-fn bad(message: impl Into<String>) -> TorchError {
-    TorchError {
-        kind: ErrorKind::Unpickling,
-        message: message.into(),
-    }
+/// `pop from empty list`: a pop of an empty stack or metastack.
+fn empty_pop() -> TorchError {
+    index_error("pop from empty list")
+}
+
+/// `list index out of range`: a read below the bottom of the stack.
+fn below_stack() -> TorchError {
+    index_error("list index out of range")
 }
 
 struct Reader<'a> {
@@ -82,46 +53,48 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self.at.checked_add(n).ok_or_else(truncated)?;
-        let s = self.data.get(self.at..end).ok_or_else(truncated)?;
+    /// Up to `n` bytes (fewer at the end, as a file's `read` gives).
+    fn read(&mut self, n: usize) -> &'a [u8] {
+        let end = self.at.saturating_add(n).min(self.data.len());
+        let s = &self.data[self.at.min(end)..end];
         self.at = end;
+        s
+    }
+    /// A one-byte field: `read(1)[0]`, Python's `IndexError` at the end.
+    fn u8(&mut self) -> Result<u8> {
+        self.read(1)
+            .first()
+            .copied()
+            .ok_or_else(|| index_error("index out of range"))
+    }
+    /// A fixed-size field as `struct.unpack` reads it.
+    fn field<const N: usize>(&mut self) -> Result<[u8; N]> {
+        self.read(N).try_into().map_err(|_| {
+            TorchError::new(
+                ErrorKind::Struct,
+                format!("unpack requires a buffer of {N} bytes"),
+            )
+        })
+    }
+    /// `n` bytes of a string or number, `EOFError` when the data ends first.
+    fn sized(&mut self, n: u64) -> Result<&'a [u8]> {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        let s = self.read(n);
+        if s.len() != n {
+            return Err(TorchError::new(ErrorKind::Eof, ""));
+        }
         Ok(s)
     }
-    fn u8(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-    fn u16(&mut self) -> Result<u16> {
-        Ok(u16::from_le_bytes(
-            self.take(2)?.try_into().unwrap_or_default(),
-        ))
-    }
-    fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().unwrap_or_default(),
-        ))
-    }
-    fn u64(&mut self) -> Result<u64> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().unwrap_or_default(),
-        ))
-    }
+    /// A text line (`GLOBAL`'s module and name), without its newline.
     fn line(&mut self) -> Result<&'a str> {
         let rest = &self.data[self.at.min(self.data.len())..];
-        let n = rest
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or_else(truncated)?;
-        let line = &rest[..n];
-        self.at += n + 1;
-        std::str::from_utf8(line).map_err(|_| bad("invalid text in pickle"))
-    }
-    fn sized(&mut self, n: u64) -> Result<&'a [u8]> {
-        self.take(usize::try_from(n).map_err(|_| truncated())?)
+        let n = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        self.at += (n + 1).min(rest.len());
+        std::str::from_utf8(&rest[..n]).map_err(|e| decode_error(&rest[..n], e))
     }
 }
 
-/// An integer from `LONG1`/`LONG4` bytes (little-endian two's complement).
+/// An integer from `LONG1` bytes (little-endian two's complement).
 fn long_from(bytes: &[u8]) -> Obj {
     if bytes.is_empty() {
         return Obj::Int(0);
@@ -139,297 +112,244 @@ fn long_from(bytes: &[u8]) -> Obj {
     Obj::BigInt(Rc::new(bytes.to_vec()))
 }
 
+/// Python's `UnicodeDecodeError` for bytes that are not UTF-8, worded as its codec words it.
+fn decode_error(bytes: &[u8], e: std::str::Utf8Error) -> TorchError {
+    let at = e.valid_up_to();
+    let message = match e.error_len() {
+        None if bytes.len() - at > 1 => format!(
+            "'utf-8' codec can't decode bytes in position {at}-{}: unexpected end of data",
+            bytes.len() - 1
+        ),
+        None => format!(
+            "'utf-8' codec can't decode byte 0x{:02x} in position {at}: unexpected end of data",
+            bytes[at]
+        ),
+        Some(_) => {
+            let b = bytes[at];
+            let start = matches!(b, 0x80..=0xbf | 0xc0 | 0xc1 | 0xf5..=0xff);
+            format!(
+                "'utf-8' codec can't decode byte 0x{b:02x} in position {at}: invalid {} byte",
+                if start { "start" } else { "continuation" }
+            )
+        }
+    };
+    TorchError::new(ErrorKind::UnicodeDecode, message)
+}
+
 fn text(bytes: &[u8]) -> Result<Obj> {
-    let s = std::str::from_utf8(bytes).map_err(|_| {
-        TorchError::new(
-            ErrorKind::UnicodeDecode,
-            "'utf-8' codec can't decode bytes in pickle: invalid data",
-        )
-    })?;
+    let s = std::str::from_utf8(bytes).map_err(|e| decode_error(bytes, e))?;
     Ok(Obj::Str(s.into()))
 }
 
+/// The machine's state: PyTorch's unpickler keeps the items since the last `MARK` as the
+/// stack and the stacks below each `MARK` on a metastack.
+#[derive(Default)]
+struct Machine {
+    stack: Vec<Obj>,
+    metastack: Vec<Vec<Obj>>,
+    memo: HashMap<u64, Obj>,
+}
+
+impl Machine {
+    fn pop(&mut self) -> Result<Obj> {
+        self.stack.pop().ok_or_else(empty_pop)
+    }
+    fn top(&self) -> Result<&Obj> {
+        self.stack.last().ok_or_else(below_stack)
+    }
+    fn pop_mark(&mut self) -> Result<Vec<Obj>> {
+        let below = self.metastack.pop().ok_or_else(empty_pop)?;
+        Ok(std::mem::replace(&mut self.stack, below))
+    }
+    /// The last `n` items, replaced by one tuple of them.
+    fn tuple_of_last(&mut self, n: usize) -> Result<()> {
+        if self.stack.len() < n {
+            return Err(below_stack());
+        }
+        let items = self.stack.split_off(self.stack.len() - n);
+        self.stack.push(Obj::Tuple(Rc::new(items)));
+        Ok(())
+    }
+    fn memo_put(&mut self, k: u64) -> Result<()> {
+        let top = self.top()?.clone();
+        if let Some(old) = self.memo.insert(k, top) {
+            drop_deep([old]);
+        }
+        Ok(())
+    }
+    fn memo_get(&mut self, k: u64) -> Result<()> {
+        let v = self
+            .memo
+            .get(&k)
+            .cloned()
+            .ok_or_else(|| TorchError::new(ErrorKind::Key, k.to_string()))?;
+        self.stack.push(v);
+        Ok(())
+    }
+}
+
+impl Drop for Machine {
+    fn drop(&mut self) {
+        drop_deep(std::mem::take(&mut self.stack));
+        for level in std::mem::take(&mut self.metastack) {
+            drop_deep(level);
+        }
+        drop_deep(std::mem::take(&mut self.memo).into_values());
+    }
+}
+
 /// Reads one pickle from `data` (from its start to its `STOP`): the value, and where the
-/// pickle ended.
+/// pickle ended. The caller drops the value with [`drop_deep`].
 pub fn loads(data: &[u8], resolver: &mut dyn Resolver) -> Result<(Obj, usize)> {
     let mut r = Reader { data, at: 0 };
-    let mut stack: Vec<Obj> = Vec::new();
-    let mut marks: Vec<usize> = Vec::new();
-    let mut memo: HashMap<u64, Obj> = HashMap::new();
-    let pop = |stack: &mut Vec<Obj>| stack.pop().ok_or_else(|| bad("unpickling stack underflow"));
-    let pop_mark = |stack: &mut Vec<Obj>, marks: &mut Vec<usize>| -> Result<Vec<Obj>> {
-        let m = marks.pop().ok_or_else(|| bad("could not find MARK"))?;
-        if m > stack.len() {
-            return Err(bad("could not find MARK"));
-        }
-        Ok(stack.split_off(m))
-    };
+    let mut m = Machine::default();
     loop {
-        let code = r
-            .u8()
-            .map_err(|_| TorchError::new(ErrorKind::Eof, "Ran out of input"))?;
+        let Some(&code) = r.read(1).first() else {
+            return Err(TorchError::new(ErrorKind::Eof, ""));
+        };
         match code {
             op::PROTO => {
-                let v = r.u8()?;
-                if v > 5 {
-                    return Err(bad(format!("unsupported pickle protocol: {v}")));
-                }
-            }
-            op::FRAME => {
-                r.u64()?;
+                r.u8()?;
             }
             op::STOP => {
-                let v = pop(&mut stack)?;
+                let v = m.pop()?;
                 return Ok((v, r.at));
             }
-            op::MARK => marks.push(stack.len()),
-            op::POP => {
-                if marks.last() == Some(&stack.len()) {
-                    marks.pop();
-                } else {
-                    pop(&mut stack)?;
-                }
+            op::MARK => {
+                let below = std::mem::take(&mut m.stack);
+                m.metastack.push(below);
             }
-            op::POP_MARK => {
-                pop_mark(&mut stack, &mut marks)?;
-            }
-            op::DUP => {
-                let top = stack
-                    .last()
-                    .cloned()
-                    .ok_or_else(|| bad("unpickling stack underflow"))?;
-                stack.push(top);
-            }
-            op::NONE => stack.push(Obj::None),
-            op::NEWTRUE => stack.push(Obj::Bool(true)),
-            op::NEWFALSE => stack.push(Obj::Bool(false)),
-            op::BININT => stack.push(Obj::Int(r.u32()? as i32 as i64)),
-            op::BININT1 => stack.push(Obj::Int(r.u8()? as i64)),
-            op::BININT2 => stack.push(Obj::Int(r.u16()? as i64)),
+            op::NONE => m.stack.push(Obj::None),
+            op::NEWTRUE => m.stack.push(Obj::Bool(true)),
+            op::NEWFALSE => m.stack.push(Obj::Bool(false)),
+            op::BININT => m
+                .stack
+                .push(Obj::Int(i32::from_le_bytes(r.field()?) as i64)),
+            op::BININT1 => m.stack.push(Obj::Int(r.u8()? as i64)),
+            op::BININT2 => m
+                .stack
+                .push(Obj::Int(u16::from_le_bytes(r.field()?) as i64)),
             op::LONG1 => {
                 let n = r.u8()? as u64;
-                stack.push(long_from(r.sized(n)?));
+                m.stack.push(long_from(r.sized(n)?));
             }
-            op::LONG4 => {
-                let n = r.u32()? as i32;
-                if n < 0 {
-                    return Err(bad("LONG pickle has negative byte count"));
-                }
-                stack.push(long_from(r.sized(n as u64)?));
-            }
-            op::INT | op::LONG => {
-                let line = r.line()?.trim_end_matches('L');
-                let v = match line {
-                    "00" => Obj::Bool(false),
-                    "01" => Obj::Bool(true),
-                    other => Obj::Int(
-                        other
-                            .parse()
-                            .map_err(|_| bad(format!("invalid integer in pickle: {other:?}")))?,
-                    ),
-                };
-                stack.push(v);
-            }
-            op::BINFLOAT => {
-                let b: [u8; 8] = r.take(8)?.try_into().unwrap_or_default();
-                stack.push(Obj::Float(f64::from_be_bytes(b)));
-            }
-            op::FLOAT => {
-                let line = r.line()?;
-                stack
-                    .push(Obj::Float(line.parse().map_err(|_| {
-                        bad(format!("invalid float in pickle: {line:?}"))
-                    })?));
-            }
+            op::BINFLOAT => m.stack.push(Obj::Float(f64::from_be_bytes(r.field()?))),
             op::BINUNICODE => {
-                let n = r.u32()? as u64;
-                stack.push(text(r.sized(n)?)?);
-            }
-            op::SHORT_BINUNICODE => {
-                let n = r.u8()? as u64;
-                stack.push(text(r.sized(n)?)?);
-            }
-            op::BINUNICODE8 => {
-                let n = r.u64()?;
-                stack.push(text(r.sized(n)?)?);
-            }
-            op::UNICODE => {
-                let line = r.line()?;
-                stack.push(Obj::Str(line.into()));
-            }
-            op::STRING => {
-                let line = r.line()?;
-                let inner = line
-                    .strip_prefix('\'')
-                    .and_then(|l| l.strip_suffix('\''))
-                    .or_else(|| line.strip_prefix('"').and_then(|l| l.strip_suffix('"')))
-                    .ok_or_else(|| bad("the STRING opcode argument must be quoted"))?;
-                stack.push(Obj::Str(inner.into()));
-            }
-            op::BINSTRING => {
-                let n = r.u32()? as i32;
-                if n < 0 {
-                    return Err(bad("BINSTRING pickle has negative byte count"));
-                }
-                stack.push(text(r.sized(n as u64)?)?);
+                let n = u32::from_le_bytes(r.field()?) as u64;
+                m.stack.push(text(r.sized(n)?)?);
             }
             op::SHORT_BINSTRING => {
                 let n = r.u8()? as u64;
-                stack.push(text(r.sized(n)?)?);
+                m.stack.push(text(r.sized(n)?)?);
             }
-            op::BINBYTES => {
-                let n = r.u32()? as u64;
-                stack.push(Obj::Bytes(Rc::new(r.sized(n)?.to_vec())));
-            }
-            op::SHORT_BINBYTES => {
-                let n = r.u8()? as u64;
-                stack.push(Obj::Bytes(Rc::new(r.sized(n)?.to_vec())));
-            }
-            op::BINBYTES8 | op::BYTEARRAY8 => {
-                let n = r.u64()?;
-                stack.push(Obj::Bytes(Rc::new(r.sized(n)?.to_vec())));
-            }
-            op::EMPTY_LIST => stack.push(Obj::List(Rc::default())),
-            op::EMPTY_TUPLE => stack.push(Obj::Tuple(Rc::new(Vec::new()))),
-            op::EMPTY_DICT => stack.push(Obj::Dict(Rc::default())),
-            op::EMPTY_SET => stack.push(Obj::Set(Rc::default())),
-            op::LIST => {
-                let items = pop_mark(&mut stack, &mut marks)?;
-                stack.push(Obj::List(Rc::new(RefCell::new(items))));
-            }
+            op::EMPTY_LIST => m.stack.push(Obj::List(Rc::default())),
+            op::EMPTY_TUPLE => m.stack.push(Obj::Tuple(Rc::new(Vec::new()))),
+            op::EMPTY_DICT => m.stack.push(Obj::dict(DictKind::Plain)),
+            op::EMPTY_SET => m.stack.push(Obj::Set(Rc::default())),
             op::TUPLE => {
-                let items = pop_mark(&mut stack, &mut marks)?;
-                stack.push(Obj::Tuple(Rc::new(items)));
-            }
-            op::FROZENSET => {
-                let items = pop_mark(&mut stack, &mut marks)?;
-                stack.push(Obj::Set(Rc::new(RefCell::new(items))));
+                let items = m.pop_mark()?;
+                m.stack.push(Obj::Tuple(Rc::new(items)));
             }
             op::TUPLE1 | op::TUPLE2 | op::TUPLE3 => {
-                let n = (code - op::TUPLE1 + 1) as usize;
-                if stack.len() < n {
-                    return Err(bad("unpickling stack underflow"));
-                }
-                let items = stack.split_off(stack.len() - n);
-                stack.push(Obj::Tuple(Rc::new(items)));
-            }
-            op::DICT => {
-                let items = pop_mark(&mut stack, &mut marks)?;
-                stack.push(Obj::Dict(Rc::new(RefCell::new(pairs(items)?))));
+                m.tuple_of_last((code - op::TUPLE1 + 1) as usize)?
             }
             op::APPEND => {
-                let v = pop(&mut stack)?;
-                match stack.last() {
-                    Some(Obj::List(l)) => l.borrow_mut().push(v),
-                    _ => return Err(bad("APPEND to a non-list")),
+                let v = m.pop()?;
+                match m.top()? {
+                    Obj::List(l) => l.borrow_mut().push(v),
+                    other => {
+                        let detail = format!(
+                            "Can only append to lists, but got <class '{}'>",
+                            other.type_name()
+                        );
+                        drop_deep([v]);
+                        return Err(resolver.refuse(&detail));
+                    }
                 }
             }
-            op::APPENDS | op::ADDITEMS => {
-                let items = pop_mark(&mut stack, &mut marks)?;
-                match stack.last() {
-                    Some(Obj::List(l) | Obj::Set(l)) => l.borrow_mut().extend(items),
-                    _ => return Err(bad("APPENDS to a non-list")),
+            op::APPENDS => {
+                let items = m.pop_mark()?;
+                match m.top()? {
+                    Obj::List(l) => l.borrow_mut().extend(items),
+                    other => {
+                        let detail = format!(
+                            "Can only extend lists, but got <class '{}'>",
+                            other.type_name()
+                        );
+                        drop_deep(items);
+                        return Err(resolver.refuse(&detail));
+                    }
                 }
             }
-            op::SETITEM => {
-                let v = pop(&mut stack)?;
-                let k = pop(&mut stack)?;
-                match stack.last() {
-                    Some(Obj::Dict(d)) => d.borrow_mut().push((k, v)),
-                    _ => return Err(bad("SETITEM on a non-dict")),
+            op::SETITEM | op::SETITEMS => {
+                let items = if code == op::SETITEM {
+                    let v = m.pop()?;
+                    let k = m.pop()?;
+                    vec![k, v]
+                } else {
+                    m.pop_mark()?
+                };
+                let Obj::Dict(_, d) = m.top()? else {
+                    let name = if code == op::SETITEM {
+                        "SETITEM"
+                    } else {
+                        "SETITEMS"
+                    };
+                    let detail = format!(
+                        "Can only {name} for dict, collections.OrderedDict, collections.Counter, but got <class '{}'>",
+                        m.top()?.type_name()
+                    );
+                    drop_deep(items);
+                    return Err(resolver.refuse(&detail));
+                };
+                let d = d.clone();
+                let odd = items.len() % 2 == 1;
+                let mut it = items.into_iter();
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    dict_set(&d, k, v)?;
                 }
-            }
-            op::SETITEMS => {
-                let items = pop_mark(&mut stack, &mut marks)?;
-                let items = pairs(items)?;
-                match stack.last() {
-                    Some(Obj::Dict(d)) => d.borrow_mut().extend(items),
-                    _ => return Err(bad("SETITEMS on a non-dict")),
+                if odd {
+                    return Err(below_stack());
                 }
             }
             op::BINPUT => {
                 let k = r.u8()? as u64;
-                memo_put(&mut memo, k, &stack)?;
+                m.memo_put(k)?;
             }
             op::LONG_BINPUT => {
-                let k = r.u32()? as u64;
-                memo_put(&mut memo, k, &stack)?;
+                let k = u32::from_le_bytes(r.field()?) as u64;
+                m.memo_put(k)?;
             }
-            op::PUT => {
-                let k = r.line()?.parse().map_err(|_| bad("invalid PUT key"))?;
-                memo_put(&mut memo, k, &stack)?;
+            op::BINGET => {
+                let k = r.u8()? as u64;
+                m.memo_get(k)?;
             }
-            op::MEMOIZE => {
-                let k = memo.len() as u64;
-                memo_put(&mut memo, k, &stack)?;
-            }
-            op::BINGET | op::LONG_BINGET | op::GET => {
-                let k = match code {
-                    op::BINGET => r.u8()? as u64,
-                    op::LONG_BINGET => r.u32()? as u64,
-                    _ => r.line()?.parse().map_err(|_| bad("invalid GET key"))?,
-                };
-                let v = memo
-                    .get(&k)
-                    .cloned()
-                    .ok_or_else(|| TorchError::new(ErrorKind::Key, k.to_string()))?;
-                stack.push(v);
+            op::LONG_BINGET => {
+                let k = u32::from_le_bytes(r.field()?) as u64;
+                m.memo_get(k)?;
             }
             op::GLOBAL => {
                 let module = r.line()?;
                 let name = r.line()?;
-                stack.push(resolver.global(module, name)?);
-            }
-            op::STACK_GLOBAL => {
-                let name = pop(&mut stack)?;
-                let module = pop(&mut stack)?;
-                let (Obj::Str(module), Obj::Str(name)) = (module, name) else {
-                    return Err(bad("STACK_GLOBAL requires str"));
-                };
-                stack.push(resolver.global(&module, &name)?);
+                m.stack.push(resolver.global(module, name)?);
             }
             op::REDUCE | op::NEWOBJ => {
-                let args = pop(&mut stack)?;
-                let callable = pop(&mut stack)?;
-                let Obj::Tuple(args) = args else {
-                    return Err(bad("REDUCE arguments must be a tuple"));
-                };
-                let args = Rc::try_unwrap(args).unwrap_or_else(|shared| (*shared).clone());
-                stack.push(resolver.call(callable, args)?);
+                let args = m.pop()?;
+                let callable = m.pop().map_err(|_| below_stack())?;
+                m.stack.push(resolver.call(callable, args)?);
             }
             op::BUILD => {
-                let state = pop(&mut stack)?;
-                let target = pop(&mut stack)?;
-                stack.push(resolver.build(target, state)?);
+                let state = m.pop()?;
+                let target = m.pop().map_err(|_| below_stack())?;
+                m.stack.push(resolver.build(target, state)?);
             }
             op::BINPERSID => {
-                let id = pop(&mut stack)?;
-                stack.push(resolver.persistent(id)?);
+                let id = m.pop()?;
+                m.stack.push(resolver.persistent(id)?);
             }
-            other => return Err(resolver.unsupported(other)),
+            other => return Err(resolver.refuse(&format!("Unsupported operand {other}"))),
         }
     }
-}
-
-fn memo_put(memo: &mut HashMap<u64, Obj>, k: u64, stack: &[Obj]) -> Result<()> {
-    let top = stack
-        .last()
-        .cloned()
-        .ok_or_else(|| bad("unpickling stack underflow"))?;
-    memo.insert(k, top);
-    Ok(())
-}
-
-fn pairs(items: Vec<Obj>) -> Result<Vec<(Obj, Obj)>> {
-    if !items.len().is_multiple_of(2) {
-        return Err(bad("odd number of items for SETITEMS"));
-    }
-    let mut out = Vec::with_capacity(items.len() / 2);
-    let mut it = items.into_iter();
-    while let (Some(k), Some(v)) = (it.next(), it.next()) {
-        out.push((k, v));
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -442,8 +362,8 @@ mod tests {
         fn global(&mut self, module: &str, name: &str) -> Result<Obj> {
             Ok(Obj::Global(module.into(), name.into()))
         }
-        fn call(&mut self, _: Obj, args: Vec<Obj>) -> Result<Obj> {
-            Ok(Obj::Tuple(Rc::new(args)))
+        fn call(&mut self, _: Obj, args: Obj) -> Result<Obj> {
+            Ok(args)
         }
         fn build(&mut self, target: Obj, _: Obj) -> Result<Obj> {
             Ok(target)
@@ -451,8 +371,8 @@ mod tests {
         fn persistent(&mut self, id: Obj) -> Result<Obj> {
             Ok(id)
         }
-        fn unsupported(&self, opcode: u8) -> TorchError {
-            bad(format!("unsupported {opcode}"))
+        fn refuse(&self, detail: &str) -> TorchError {
+            TorchError::new(ErrorKind::Unpickling, detail)
         }
     }
 
@@ -472,7 +392,9 @@ mod tests {
         let bytes = dumps(&v);
         let (obj, end) = loads(&bytes, &mut Plain).expect("reads");
         assert_eq!(end, bytes.len());
-        let Obj::Dict(d) = obj else { panic!("a dict") };
+        let Obj::Dict(_, d) = obj else {
+            panic!("a dict")
+        };
         let d = d.borrow();
         assert!(matches!(d[0].1, Obj::Int(-5)));
         let Obj::List(l) = &d[1].1 else {
@@ -501,5 +423,17 @@ mod tests {
     fn a_missing_memo_entry_is_a_key_error() {
         let e = loads(b"he", &mut Plain).expect_err("no memo 101");
         assert_eq!(e.to_string(), "KeyError: 101");
+    }
+
+    #[test]
+    fn nesting_millions_deep_is_read_and_dropped_without_recursion() {
+        let mut bytes = vec![b')'];
+        bytes.extend(std::iter::repeat_n(op::TUPLE1, 3_000_000));
+        // Without a STOP the nested value is left on the machine's stack when it fails.
+        let e = loads(&bytes, &mut Plain).expect_err("no STOP");
+        assert_eq!(e.to_string(), "EOFError: ");
+        bytes.push(op::STOP);
+        let (obj, _) = loads(&bytes, &mut Plain).expect("reads");
+        drop_deep([obj]);
     }
 }
