@@ -6,6 +6,11 @@
 
 #![warn(missing_docs)]
 
+/// Every allocation is counted, so a script's step-by-step growth is stopped with
+/// `MemoryError` before memory runs out (`core::memory::heap`).
+#[global_allocator]
+static ALLOCATOR: core::memory::heap::CountingAllocator = core::memory::heap::CountingAllocator;
+
 /// The version line, as `tensh --version` and the REPL's banner print it.
 pub fn version() -> String {
     format!("tensh {}", env!("CARGO_PKG_VERSION"))

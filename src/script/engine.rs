@@ -20,10 +20,14 @@ use super::renamed::IS_SHARED_INTERNAL;
 /// The settings of Rhai itself that tensh runs with (its own per-call costs depend on them,
 /// so `cargo bench --bench script` gives a bare engine the same).
 pub fn configure_rhai(engine: &mut Engine) {
-    // Rhai's own values are bounded (see `limits`).
-    engine.set_max_string_size(super::limits::MAX_STRING);
-    engine.set_max_array_size(super::limits::MAX_ARRAY);
-    engine.set_max_map_size(super::limits::MAX_MAP);
+    // Rhai's own size limits walk a whole value after each operation: tensh bounds values
+    // in O(1) instead (see `limits`).
+    engine.set_max_string_size(0);
+    engine.set_max_array_size(0);
+    engine.set_max_map_size(0);
+    // Operators are looked up among registered functions first, so the bounded string
+    // concatenation of `limits` takes the place of Rhai's built-in one.
+    engine.set_fast_operators(false);
     // Rhai's optimizer rewrites `x = x + y` into `x += y`, which for tensors is PyTorch's
     // in-place `__iadd__` (registered by `new_engine`): the two must stay distinct, so
     // scripts are run as written.
@@ -34,6 +38,7 @@ pub fn configure_rhai(engine: &mut Engine) {
 pub fn new_engine() -> Engine {
     let mut engine = Engine::new();
     configure_rhai(&mut engine);
+    super::limits::register(&mut engine);
     engine.on_print(output::print_line);
     // A call of nothing: Python's NameError/AttributeError/TypeError, not Rhai's error map.
     #[allow(deprecated)]

@@ -22,6 +22,19 @@ pub struct Session {
 /// What an interrupted run reports.
 const INTERRUPTED: &str = "KeyboardInterrupt";
 
+/// What stops a script whose values have grown past the heap budget.
+const OUT_OF_MEMORY: &str = "MemoryError: the script's values fill three quarters of this machine's memory (or of `ulimit -v`); it was stopped before memory ran out";
+
+/// The check Rhai runs between operations: a Ctrl-C seen on `flag`, or a heap over budget.
+fn progress_check(flag: Option<&'static AtomicBool>) -> impl Fn(u64) -> Option<Dynamic> {
+    move |_| {
+        if flag.is_some_and(|f| f.swap(false, Ordering::Relaxed)) {
+            return Some(Dynamic::from(INTERRUPTED));
+        }
+        crate::core::memory::heap::over_budget().then(|| Dynamic::from(OUT_OF_MEMORY))
+    }
+}
+
 /// Resets the state PyTorch keeps per process to a fresh start.
 pub fn reset_process_state() {
     crate::core::random::generator::manual_seed(0);
@@ -174,8 +187,10 @@ impl Default for Session {
 impl Session {
     /// A fresh session.
     pub fn new() -> Session {
+        let mut engine = new_engine();
+        engine.on_progress(progress_check(None));
         Session {
-            engine: new_engine(),
+            engine,
             scope: Scope::new(),
             functions: AST::empty(),
             interrupt: None,
@@ -234,10 +249,7 @@ impl Session {
     pub fn stop_when(&mut self, flag: &'static AtomicBool) {
         self.interrupt = Some(flag);
         crate::core::interrupt::check_on_this_thread();
-        self.engine.on_progress(move |_| {
-            flag.swap(false, Ordering::Relaxed)
-                .then(|| Dynamic::from(INTERRUPTED))
-        });
+        self.engine.on_progress(progress_check(Some(flag)));
     }
 
     /// True when `code` is a prefix of a valid script rather than a wrong one: it ends inside

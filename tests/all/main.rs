@@ -10,6 +10,7 @@ mod fuzz;
 mod hostile_files;
 mod jupyter;
 mod keywords;
+mod limits;
 mod load_fuzz;
 mod no_panic;
 mod paste;

@@ -2,6 +2,7 @@
 //! gate that every script-sized allocation passes. Nothing here knows of tensors.
 
 pub mod alloc;
+pub mod heap;
 pub mod mapped;
 pub mod shm;
 pub mod sigbus;

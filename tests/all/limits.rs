@@ -1,0 +1,85 @@
+//! A script's values stay within bounds without a per-operation cost that grows with them:
+//! growing a list, a string or a BLOB past its bound in one step is a `MemoryError` the
+//! script can catch; growing a map or a list of lists a step at a time until memory runs out
+//! is stopped by the heap budget with `MemoryError`, never an abort.
+
+use tensh::script::session::Session;
+
+fn run(code: &str) -> Result<String, String> {
+    tensh::script::output::start_capture();
+    let mut s = Session::new();
+    let result = s.eval(code);
+    let out = tensh::script::output::take_capture();
+    match result {
+        Ok(_) => Ok(out),
+        Err(e) => Err(e.message),
+    }
+}
+
+#[test]
+fn one_step_past_a_bound_is_a_memory_error_a_script_catches() {
+    for grow in [
+        r#""x".pad(1 << 40, "y")"#,
+        r#""x".pad(1 << 40, 'y')"#,
+        "[].pad(1 << 40, 1)",
+        "blob(1 << 40)",
+        "blob(1 << 40, 7)",
+        "{ let b = blob(); b.pad(1 << 40, 1) }",
+        r#"{ let s = "ab"; loop { s += s; } }"#,
+        r#"{ let s = "ab"; loop { s = s + s; } }"#,
+    ] {
+        let out = run(&format!(
+            r#"try {{ {grow}; }} catch (e) {{ print(`caught ${{e}}`); }}"#
+        ))
+        .unwrap_or_else(|e| panic!("{grow}: not caught: {e}"));
+        assert!(
+            out.starts_with("caught MemoryError: ") && out.contains("too large"),
+            "{grow}: {out}"
+        );
+    }
+}
+
+#[test]
+fn the_growing_operations_keep_rhai_s_meaning() {
+    let out = run(
+        r#"let s = "ab"; s.pad(5, ""); print(s); s.pad(5, "xyz"); print(s); s.pad(7, 'é'); print(s);
+           let a = [1]; a += [2, 3]; a.append([4]); a.push(5); a.pad(7, 0); print(a);
+           let t = "a"; t += 3; t += 'é'; t += (); t.append("z"); print(t + 'c' + "d");
+           let b = blob(2, 9); b.pad(4, 1); print(b.len());
+           let p = []; for i in 0..100000 { p.push(i); } print(p.len());"#,
+    )
+    .expect("runs");
+    assert_eq!(
+        out,
+        "ab\nabxyz\nabxyzéé\n[1, 2, 3, 4, 5, 0, 0]\na3ézcd\n4\n100000\n"
+    );
+}
+
+#[test]
+fn a_map_grown_until_memory_runs_out_is_stopped_not_aborted() {
+    let dir = std::env::temp_dir().join(format!("tensh-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("makes a folder");
+    let script = dir.join("grow.rhai");
+    for body in [
+        r#"let m = #{}; let i = 0; loop { m["k" + i] = "value " + i; i += 1; }"#,
+        "let a = []; loop { a.push([1, 2, 3, 4, 5, 6, 7, 8]); }",
+    ] {
+        std::fs::write(&script, body).expect("writes");
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 1048576 && exec '{}' '{}'",
+                env!("CARGO_BIN_EXE_tensh"),
+                script.display()
+            ))
+            .output()
+            .expect("runs tensh");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{body}: {stderr}");
+        assert!(
+            stderr.contains("MemoryError: the script's values fill three quarters"),
+            "{body}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
