@@ -233,3 +233,37 @@ fn sets_of_one_big_list_cost_what_python_sets_cost() {
     assert!(clean, "tensh failed: {out}");
     assert_eq!(out, "300\n[7]\n");
 }
+
+#[test]
+fn files_that_would_block_forever_are_refused_at_once() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("fifo");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    let f = fifo.display();
+    let (out, clean) = run_limited(
+        &dir,
+        &format!(
+            r#"for shared in [false, true] {{
+                   try {{ torch::UntypedStorage::from_file("{f}", shared, 16); }} catch (e) {{ print(e); }}
+               }}
+               try {{ torch::save(torch::ones(2), "{f}"); }} catch (e) {{ print(e); }}
+               try {{ torch::load("{f}"); }} catch (e) {{ print(e); }}
+               try {{ safetensors::load_file("{f}"); }} catch (e) {{ print(e); }}
+               print("done");"#
+        ),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(clean, "{out}");
+    assert!(out.ends_with("done\n"), "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "RuntimeError: file <{f}> size <0> is smaller than the required mapping size <16>\n"
+        )),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 6, "{out}");
+}

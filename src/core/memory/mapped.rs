@@ -28,18 +28,20 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
         ));
     }
     let mode = if shared { "read-write" } else { "read-only" };
-    let file = OpenOptions::new()
-        .read(true)
-        .write(shared)
-        .create(shared)
-        .truncate(false)
-        .open(filename)
-        .map_err(|e| {
-            TorchError::runtime(format!(
-                "unable to open file <{filename}> in {mode} mode: {}",
-                os_error(&e)
-            ))
-        })?;
+    let file = super::open::open(
+        filename,
+        OpenOptions::new()
+            .read(true)
+            .write(shared)
+            .create(shared)
+            .truncate(false),
+    )
+    .map_err(|e| {
+        TorchError::runtime(format!(
+            "unable to open file <{filename}> in {mode} mode: {}",
+            os_error(&e)
+        ))
+    })?;
     let size = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
     if size < nbytes {
         if shared {

@@ -11,21 +11,57 @@
 //! else goes to the handler that was installed before (Rust's own), or kills the process
 //! as it would have.
 //!
-//! The handler may only touch async-signal-safe state: the registry is a fixed array of
-//! atomics, and the only call it makes is `mmap`, a plain system call.
+//! The handler may only touch async-signal-safe state: the registry is a list of chunks of
+//! atomics that only grows (chunks are never freed), and the only call it makes is `mmap`,
+//! a plain system call.
 
 use std::sync::Once;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 
-/// How many file maps can be guarded at once; maps beyond it are still checked between
-/// statements, only not mid-operation.
-const SLOTS: usize = 512;
+/// Slots per chunk of the registry. Chunks are added as maps need them, so there is no
+/// limit on how many file maps are guarded at once.
+const CHUNK: usize = 256;
 
-/// Slot `i` guards `[STARTS[i], STARTS[i] + LENS[i])` when `STARTS[i] != 0`.
-static STARTS: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
-static LENS: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
-/// Claimed slots (a slot is claimed before its range is published).
-static CLAIMED: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+/// A run of guard slots, and the next run. Chunks are leaked, never freed: the handler may
+/// walk them at any moment, and their number only follows the most maps ever live at once.
+struct Chunk {
+    /// Slot `i` guards `[starts[i], starts[i] + lens[i])` when `starts[i] != 0`.
+    starts: [AtomicUsize; CHUNK],
+    lens: [AtomicUsize; CHUNK],
+    /// Claimed slots (a slot is claimed before its range is published).
+    claimed: [AtomicBool; CHUNK],
+    next: AtomicPtr<Chunk>,
+}
+
+impl Chunk {
+    const fn new() -> Chunk {
+        Chunk {
+            starts: [const { AtomicUsize::new(0) }; CHUNK],
+            lens: [const { AtomicUsize::new(0) }; CHUNK],
+            claimed: [const { AtomicBool::new(false) }; CHUNK],
+            next: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    /// The chunk after this one, if any.
+    fn next(&self) -> Option<&'static Chunk> {
+        let p = self.next.load(Ordering::Acquire);
+        // SAFETY: `next` is only ever null or a pointer from `Box::leak`, never freed.
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// Claims a free slot of this chunk.
+    fn claim(&self) -> Option<usize> {
+        (0..CHUNK).find(|&i| {
+            self.claimed[i]
+                .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+        })
+    }
+}
+
+/// The first chunk of the registry.
+static FIRST: Chunk = Chunk::new();
 /// Set by the handler when it replaced a page.
 static FAULTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
@@ -37,32 +73,64 @@ static mut PREVIOUS: Option<libc::sigaction> = None;
 /// A guarded address range; dropping it removes the guard (before the map is unmapped).
 #[derive(Debug)]
 pub struct Registration {
+    chunk: &'static Chunk,
     slot: usize,
+}
+
+impl std::fmt::Debug for Chunk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Chunk")
+    }
 }
 
 impl Drop for Registration {
     fn drop(&mut self) {
-        STARTS[self.slot].store(0, Ordering::Release);
-        LENS[self.slot].store(0, Ordering::Release);
-        CLAIMED[self.slot].store(false, Ordering::Release);
+        self.chunk.starts[self.slot].store(0, Ordering::Release);
+        self.chunk.lens[self.slot].store(0, Ordering::Release);
+        self.chunk.claimed[self.slot].store(false, Ordering::Release);
     }
 }
 
-/// Guards the `len` bytes at `start` (a live file map); `None` when every slot is taken or
-/// the range is empty.
+/// A free slot: in an existing chunk, else in a new chunk appended to the registry.
+fn claim_slot() -> (&'static Chunk, usize) {
+    let mut chunk: &'static Chunk = &FIRST;
+    loop {
+        if let Some(slot) = chunk.claim() {
+            return (chunk, slot);
+        }
+        match chunk.next() {
+            Some(next) => chunk = next,
+            None => {
+                let fresh: &'static Chunk = Box::leak(Box::new(Chunk::new()));
+                fresh.claimed[0].store(true, Ordering::Release);
+                let appended = chunk.next.compare_exchange(
+                    std::ptr::null_mut(),
+                    fresh as *const Chunk as *mut Chunk,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                );
+                if appended.is_ok() {
+                    return (fresh, 0);
+                }
+                // Another thread appended first: give the slot back (the chunk stays
+                // unreachable, a few kilobytes) and go on from its chunk.
+                fresh.claimed[0].store(false, Ordering::Release);
+            }
+        }
+    }
+}
+
+/// Guards the `len` bytes at `start` (a live file map); `None` only for an empty range,
+/// which nothing can fault in. There is no limit on how many maps are guarded.
 pub fn register(start: *const u8, len: usize) -> Option<Registration> {
     if len == 0 || start.is_null() {
         return None;
     }
     INSTALL.call_once(install);
-    let slot = (0..SLOTS).find(|&i| {
-        CLAIMED[i]
-            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-    })?;
-    LENS[slot].store(len, Ordering::Release);
-    STARTS[slot].store(start as usize, Ordering::Release);
-    Some(Registration { slot })
+    let (chunk, slot) = claim_slot();
+    chunk.lens[slot].store(len, Ordering::Release);
+    chunk.starts[slot].store(start as usize, Ordering::Release);
+    Some(Registration { chunk, slot })
 }
 
 /// Whether the handler replaced a page since the last call (and clears it).
@@ -91,12 +159,20 @@ fn install() {
     }
 }
 
-/// The guarded range holding `addr`, if any.
+/// Whether a guarded range holds `addr` (atomics only: safe in a signal handler).
 fn guarded(addr: usize) -> bool {
-    (0..SLOTS).any(|i| {
-        let start = STARTS[i].load(Ordering::Acquire);
-        start != 0 && addr >= start && addr - start < LENS[i].load(Ordering::Acquire)
-    })
+    let mut chunk = Some(&FIRST);
+    while let Some(c) = chunk {
+        let hit = (0..CHUNK).any(|i| {
+            let start = c.starts[i].load(Ordering::Acquire);
+            start != 0 && addr >= start && addr - start < c.lens[i].load(Ordering::Acquire)
+        });
+        if hit {
+            return true;
+        }
+        chunk = c.next();
+    }
+    false
 }
 
 extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
@@ -152,8 +228,12 @@ extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, context: *
 mod tests {
     use super::*;
 
+    /// The fault flag is global: the tests that truncate maps take turns.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     #[test]
     fn a_file_truncated_during_an_access_reads_zeros_instead_of_killing() {
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let dir = std::env::temp_dir().join(format!("tensh-sigbus-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("f.bin");
@@ -175,6 +255,36 @@ mod tests {
         assert!(take_fault());
         drop(guard);
         drop(map);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn more_maps_than_a_chunk_holds_are_all_guarded() {
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = std::env::temp_dir().join(format!("tensh-sigbus-many-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut live = Vec::new();
+        for i in 0..3 * CHUNK {
+            let path = dir.join(format!("f{i}.bin"));
+            std::fs::write(&path, vec![1u8; 8192]).unwrap();
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&path)
+                .unwrap();
+            // SAFETY: the test owns the file; the truncation below is what is being tested.
+            let map = unsafe { memmap2::MmapMut::map_mut(&file).unwrap() };
+            let guard = register(map.as_ptr(), map.len()).expect("always a slot");
+            live.push((file, map, guard));
+        }
+        // The last map, in the third chunk: truncated, then read past the new end.
+        let (file, map, _) = live.last().expect("maps");
+        file.set_len(0).unwrap();
+        // SAFETY: the address is inside the live map (8192 bytes long).
+        let read = unsafe { std::ptr::read_volatile(map.as_ptr().add(5000)) };
+        assert_eq!(read, 0);
+        assert!(take_fault());
+        drop(live);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -174,7 +174,7 @@ pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
         // PyTorch's reader finds nothing to unpickle and says no more.
         return Err(TorchError::new(ErrorKind::Eof, ""));
     }
-    let mut file = std::fs::File::open(path).map_err(not_found)?;
+    let mut file = crate::core::memory::open::open_read(path).map_err(not_found)?;
     let mut head = [0u8; 4];
     {
         use std::io::Read;
@@ -209,7 +209,7 @@ pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
 fn read_start(path: &str) -> Result<Vec<u8>> {
     use std::io::Read;
     let mut v = Vec::new();
-    std::fs::File::open(path)
+    crate::core::memory::open::open_read(path)
         .and_then(|f| f.take(1 << 20).read_to_end(&mut v))
         .map_err(|e| TorchError::runtime(crate::core::memory::shm::os_error(&e)))?;
     Ok(v)

@@ -245,6 +245,6 @@ pub fn save(value: &Dynamic, path: &str) -> Result<()> {
             crate::core::memory::shm::os_error(&e)
         ))
     };
-    let file = std::fs::File::create(path).map_err(io_error)?;
+    let file = crate::core::memory::open::create(path).map_err(io_error)?;
     archive::write(BufWriter::new(file), &folder_name(path), &records).map_err(io_error)
 }

@@ -395,7 +395,7 @@ mod tests {
         let Obj::Dict(_, d) = obj else {
             panic!("a dict")
         };
-        let d = d.borrow();
+        let d: Vec<(Obj, Obj)> = d.borrow().iter().cloned().collect();
         assert!(matches!(d[0].1, Obj::Int(-5)));
         let Obj::List(l) = &d[1].1 else {
             panic!("a list")
