@@ -18,7 +18,7 @@ use super::state::Kernel;
 use super::wire::Outgoing;
 use crate::repl::console::{Console, Outcome, Step, message_of, report_lines};
 use crate::script::output::{self, Shown, Stream};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
 
 /// Printed text waits at most this long before it is sent.
 const FLUSH_AFTER: Duration = Duration::from_millis(50);
@@ -27,7 +27,7 @@ const FLUSH_BYTES: usize = 1 << 16;
 
 /// Text printed but not sent yet, and where it goes.
 struct Pending {
-    out: UnboundedSender<Outgoing>,
+    out: Sender<Outgoing>,
     parent: JupyterMessage,
     stream: Stream,
     text: String,
@@ -47,7 +47,7 @@ impl Pending {
             name,
             text: std::mem::take(&mut self.text),
         };
-        let _ = self.out.send(Outgoing::IoPub(JupyterMessage::new(
+        let _ = self.out.blocking_send(Outgoing::IoPub(JupyterMessage::new(
             content,
             Some(&self.parent),
         )));
@@ -74,7 +74,7 @@ impl Pending {
                     MediaType::Svg(svg.to_string()),
                     MediaType::Plain("<explain's picture (image/svg+xml)>".to_string()),
                 ]);
-                let _ = self.out.send(Outgoing::IoPub(JupyterMessage::new(
+                let _ = self.out.blocking_send(Outgoing::IoPub(JupyterMessage::new(
                     DisplayData::new(data),
                     Some(&self.parent),
                 )));

@@ -12,6 +12,7 @@ pub mod cell;
 pub mod introspect;
 pub mod kernel;
 pub mod notebook;
+pub mod replays;
 pub mod spec;
 pub mod state;
 pub mod wire;

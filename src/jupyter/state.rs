@@ -3,7 +3,7 @@
 //! and the queue its messages leave by.
 
 use jupyter_protocol::{JupyterMessage, JupyterMessageContent};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
 
 use super::wire::Outgoing;
 use crate::repl::console::Console;
@@ -15,7 +15,7 @@ pub struct Kernel {
     /// Cells run so far with `store_history` (the `In [n]` number).
     pub execution_count: usize,
     /// The wire's queue of outgoing messages.
-    pub outgoing: UnboundedSender<Outgoing>,
+    pub outgoing: Sender<Outgoing>,
 }
 
 impl Kernel {
@@ -23,13 +23,13 @@ impl Kernel {
     pub fn publish(&self, content: impl Into<JupyterMessageContent>, parent: &JupyterMessage) {
         let _ = self
             .outgoing
-            .send(Outgoing::IoPub(JupyterMessage::new(content, Some(parent))));
+            .blocking_send(Outgoing::IoPub(JupyterMessage::new(content, Some(parent))));
     }
 
     /// Replies to `parent` on shell.
     pub fn reply(&self, content: impl Into<JupyterMessageContent>, parent: &JupyterMessage) {
         let _ = self
             .outgoing
-            .send(Outgoing::Shell(JupyterMessage::new(content, Some(parent))));
+            .blocking_send(Outgoing::Shell(JupyterMessage::new(content, Some(parent))));
     }
 }

@@ -21,7 +21,16 @@ use jupyter_zmq_client::{
     create_kernel_heartbeat_connection, create_kernel_iopub_connection,
     create_kernel_shell_connection, create_kernel_stdin_connection,
 };
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use tokio::sync::mpsc::{Receiver, Sender, channel};
+
+use super::replays::Replays;
+
+/// How many messages may wait to go out (libzmq's default high-water mark): a cell that
+/// prints faster than the wire sends waits for room, so memory stays bounded.
+const HIGH_WATER_MARK: usize = 1000;
 
 /// A message for the front end, from the session's thread.
 pub enum Outgoing {
@@ -37,15 +46,16 @@ pub enum Outgoing {
 pub struct Wire {
     /// Shell requests for the session, in the order they came.
     pub requests: mpsc::Receiver<JupyterMessage>,
-    /// Where the session sends what goes out.
-    pub outgoing: UnboundedSender<Outgoing>,
+    /// Where the session sends what goes out (`blocking_send`: it waits while the queue is
+    /// at its high-water mark).
+    pub outgoing: Sender<Outgoing>,
 }
 
 /// Binds the sockets `info` names and starts serving them; returns once all five are bound
 /// (or why one could not be).
 pub fn start(info: ConnectionInfo, session_id: String) -> Result<Wire, String> {
     let (requests_in, requests) = mpsc::channel();
-    let (outgoing, queue) = unbounded_channel();
+    let (outgoing, queue) = channel(HIGH_WATER_MARK);
     let (bound, is_bound) = mpsc::channel();
     let to_front = outgoing.clone();
     std::thread::Builder::new()
@@ -74,8 +84,8 @@ async fn serve(
     info: ConnectionInfo,
     session_id: String,
     requests: mpsc::Sender<JupyterMessage>,
-    to_front: UnboundedSender<Outgoing>,
-    queue: UnboundedReceiver<Outgoing>,
+    to_front: Sender<Outgoing>,
+    queue: Receiver<Outgoing>,
     bound: mpsc::Sender<Result<(), String>>,
 ) {
     let sid = session_id.as_str();
@@ -96,10 +106,11 @@ async fn serve(
     };
     let _ = bound.send(Ok(()));
     let (shell_out, shell_in) = shell.split();
+    let replays = Rc::new(RefCell::new(Replays::default()));
     tokio::join!(
         beat(heartbeat),
-        read_shell(shell_in, requests, to_front.clone()),
-        serve_control(control, to_front),
+        read_shell(shell_in, requests, to_front.clone(), replays.clone()),
+        serve_control(control, to_front, replays),
         write(queue, iopub, shell_out),
     );
 }
@@ -125,16 +136,33 @@ fn child(content: impl Into<JupyterMessageContent>, parent: &JupyterMessage) -> 
 }
 
 /// The iopub status around a request answered here, and the reply between.
-fn answer_here(reply: JupyterMessage, parent: &JupyterMessage, out: &UnboundedSender<Outgoing>) {
-    let _ = out.send(Outgoing::IoPub(child(Status::busy(), parent)));
-    let _ = out.send(Outgoing::Shell(reply));
-    let _ = out.send(Outgoing::IoPub(child(Status::idle(), parent)));
+async fn answer_here(reply: JupyterMessage, parent: &JupyterMessage, out: &Sender<Outgoing>) {
+    let _ = out
+        .send(Outgoing::IoPub(child(Status::busy(), parent)))
+        .await;
+    let _ = out.send(Outgoing::Shell(reply)).await;
+    let _ = out
+        .send(Outgoing::IoPub(child(Status::idle(), parent)))
+        .await;
+}
+
+/// Whether `message` is new; a replayed one is reported and dropped.
+fn fresh(message: &JupyterMessage, replays: &RefCell<Replays>, socket: &str) -> bool {
+    let first = replays.borrow_mut().first_time(message);
+    if !first {
+        crate::script::output::stderr_text(&format!(
+            "tensh kernel: {socket}: dropped a replayed message ({})\n",
+            message.header.msg_id
+        ));
+    }
+    first
 }
 
 async fn read_shell(
     mut shell: jupyter_zmq_client::RouterRecvConnection,
     requests: mpsc::Sender<JupyterMessage>,
-    out: UnboundedSender<Outgoing>,
+    out: Sender<Outgoing>,
+    replays: Rc<RefCell<Replays>>,
 ) {
     loop {
         let message = match shell.read().await {
@@ -146,19 +174,24 @@ async fn read_shell(
                 continue;
             }
         };
+        if !fresh(&message, &replays, "shell") {
+            continue;
+        }
         match &message.content {
             JupyterMessageContent::KernelInfoRequest(_) => {
                 let reply = child(super::introspect::kernel_info(), &message);
-                answer_here(reply, &message, &out);
+                answer_here(reply, &message, &out).await;
             }
             JupyterMessageContent::ShutdownRequest(r) => {
                 let reply = child(shutdown_reply(r.restart), &message);
-                answer_here(reply, &message, &out);
-                let _ = out.send(Outgoing::IoPub(JupyterMessage::new(
-                    shutdown_reply(r.restart),
-                    Some(&message),
-                )));
-                let _ = out.send(Outgoing::Exit);
+                answer_here(reply, &message, &out).await;
+                let _ = out
+                    .send(Outgoing::IoPub(JupyterMessage::new(
+                        shutdown_reply(r.restart),
+                        Some(&message),
+                    )))
+                    .await;
+                let _ = out.send(Outgoing::Exit).await;
             }
             _ => {
                 if requests.send(message).is_err() {
@@ -179,7 +212,8 @@ fn shutdown_reply(restart: bool) -> ShutdownReply {
 
 async fn serve_control(
     mut control: jupyter_zmq_client::KernelControlConnection,
-    out: UnboundedSender<Outgoing>,
+    out: Sender<Outgoing>,
+    replays: Rc<RefCell<Replays>>,
 ) {
     loop {
         let message = match control.read().await {
@@ -190,6 +224,9 @@ async fn serve_control(
                 continue;
             }
         };
+        if !fresh(&message, &replays, "control") {
+            continue;
+        }
         let reply: JupyterMessageContent = match &message.content {
             JupyterMessageContent::InterruptRequest(_) => {
                 crate::core::interrupt::request();
@@ -201,8 +238,10 @@ async fn serve_control(
                 crate::core::interrupt::request();
                 let reply = child(shutdown_reply(r.restart), &message);
                 let _ = control.send(reply).await;
-                let _ = out.send(Outgoing::IoPub(child(shutdown_reply(r.restart), &message)));
-                let _ = out.send(Outgoing::Exit);
+                let _ = out
+                    .send(Outgoing::IoPub(child(shutdown_reply(r.restart), &message)))
+                    .await;
+                let _ = out.send(Outgoing::Exit).await;
                 continue;
             }
             _ => continue,
@@ -214,7 +253,7 @@ async fn serve_control(
 }
 
 async fn write(
-    mut queue: UnboundedReceiver<Outgoing>,
+    mut queue: Receiver<Outgoing>,
     mut iopub: KernelIoPubConnection,
     mut shell: jupyter_zmq_client::RouterSendConnection,
 ) {

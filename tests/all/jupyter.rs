@@ -9,7 +9,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use jupyter_protocol::{
-    InterruptRequest, JupyterMessage, JupyterMessageContent, ReplyStatus, ShutdownRequest,
+    ExecuteRequest, InterruptRequest, JupyterMessage, JupyterMessageContent, ReplyStatus,
+    ShutdownRequest,
 };
 use jupyter_zmq_client::create_client_heartbeat_connection;
 use kernel_client::{Client, PATIENCE, start_kernel};
@@ -229,5 +230,89 @@ fn install_and_uninstall_follow_jupyters_folders() {
     );
     let again = tensh(&["uninstall", "--sys-prefix"], "VIRTUAL_ENV", &env);
     assert_eq!(again.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A ZMTP 3.0 greeting (NULL mechanism), then one frame header announcing 2^62 bytes.
+fn hostile_frame() -> Vec<u8> {
+    let mut bytes = vec![0xff, 0, 0, 0, 0, 0, 0, 0, 1, 0x7f, 3, 0];
+    let mut mechanism = b"NULL".to_vec();
+    mechanism.resize(20, 0);
+    bytes.extend(mechanism);
+    bytes.push(0);
+    bytes.extend([0u8; 31]);
+    assert_eq!(bytes.len(), 64);
+    bytes.push(0x02);
+    bytes.extend((1u64 << 62).to_be_bytes());
+    bytes
+}
+
+#[test]
+fn a_hostile_peer_neither_kills_the_kernel_nor_replays_a_request() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("tensh-kernel-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut kernel, info) = start_kernel(&dir);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+
+        // Anyone who can reach a port, before any authentication: a frame of 2^62 bytes.
+        let mut peers = Vec::new();
+        for port in [info.shell_port, info.control_port, info.hb_port] {
+            let mut peer = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            peer.write_all(&hostile_frame()).unwrap();
+            peers.push(peer);
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(kernel.0.try_wait().unwrap().is_none(), "the kernel died");
+        let (out, _) = client.execute("let n = 0; n").await;
+        assert_eq!(text_result(&out).as_deref(), Some("0"));
+
+        // A signed request sent twice runs once.
+        let request: JupyterMessage = ExecuteRequest::new("n += 1;".to_string()).into();
+        let id = request.header.msg_id.clone();
+        client.shell.send(request.clone()).await.unwrap();
+        client.outputs_of(&id).await;
+        client.reply_to(&id).await;
+        client.shell.send(request).await.unwrap();
+        let (out, _) = client.execute("n").await;
+        assert_eq!(text_result(&out).as_deref(), Some("1"));
+        drop(peers);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The kernel process's peak resident memory, in MiB.
+fn peak_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kb / 1024
+}
+
+#[test]
+fn output_nobody_reads_is_bounded_by_the_high_water_mark() {
+    let dir = std::env::temp_dir().join(format!("tensh-kernel-hwm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (kernel, info) = start_kernel(&dir);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+        // 4,000 lines of 100 KB (400 MB) while the client reads nothing from iopub.
+        let id = client
+            .send_execute(r#"let line = "x".pad(100000, "x"); for i in 0..4000 { print(line); } 1"#)
+            .await;
+        let reply = client.reply_to(&id).await;
+        assert_eq!(status(&reply), ReplyStatus::Ok);
+        let peak = peak_mib(kernel.0.id());
+        assert!(peak < 400, "the kernel peaked at {peak} MiB");
+    });
     let _ = std::fs::remove_dir_all(&dir);
 }

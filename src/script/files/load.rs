@@ -12,8 +12,9 @@ use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use super::archive;
 use super::obj::{HashKey, Obj, drop_deep, hash_key};
+use super::refusals::{refused_global, weights_only_error};
 use super::unpickle::{Resolver, loads};
-use super::weights_only::{Source, TorchResolver, refused_global, weights_only_error};
+use super::weights_only::{Source, TorchResolver};
 use crate::core::error::{ErrorKind, Result, TorchError};
 use crate::core::memory::storage::Storage;
 use crate::script::storage::buffers::{BufferKind, PyBuffer};

@@ -6,6 +6,7 @@ pub mod load;
 pub mod obj;
 pub mod pickle;
 pub mod rebuild;
+pub mod refusals;
 pub mod safetensors;
 pub mod save;
 pub mod unpickle;

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use rhai::Dynamic;
 
 use super::obj::{DictKind, Obj, dict_set, set_of};
-use super::weights_only::{TorchResolver, no_attribute, set_overload_error};
+use super::refusals::{no_attribute, set_overload_error, unpack, weights_only_error};
 use crate::core::dtype::DType;
 use crate::core::error::{ErrorKind, Result, TorchError};
 use crate::core::layout::Layout;
@@ -58,8 +58,16 @@ fn positional(name: &str, args: &[Obj], required: &[&str], optional: usize) -> R
     Ok(())
 }
 
+/// What the callables need from the load they run in.
+pub trait Loading {
+    /// Swaps an untyped record's bytes by `dtype` (its first tensor's), in a big-endian file.
+    fn swap_untyped(&mut self, storage: &Storage, dtype: DType) -> Result<()>;
+    /// Remembers that `tensor` is a parameter (a `BUILD` on it differs).
+    fn mark_parameter(&mut self, tensor: &Tensor);
+}
+
 /// `callable(*args)` for an allowed callable.
-pub fn call(r: &mut TorchResolver, callable: Obj, args: Obj) -> Result<Obj> {
+pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
     let (module, name) = match &callable {
         Obj::Global(m, n) => (m.clone(), n.clone()),
         Obj::Made(d) if d.is::<DType>() => {
@@ -68,7 +76,7 @@ pub fn call(r: &mut TorchResolver, callable: Obj, args: Obj) -> Result<Obj> {
             ));
         }
         other => {
-            return Err(r.refuse_call(other));
+            return Err(refuse_call(other));
         }
     };
     if module.as_ref() == "torch" && LEGACY_CLASSES.iter().any(|(c, _)| *c == &*name) {
@@ -142,7 +150,7 @@ pub fn call(r: &mut TorchResolver, callable: Obj, args: Obj) -> Result<Obj> {
             };
             let p = crate::core::tensor::graph::detached(&t);
             set_requires_grad(&p, requires_grad, "Only")?;
-            r.parameters.insert(p.id());
+            r.mark_parameter(&p);
             Ok(Obj::Made(Dynamic::from(p)))
         }
         ("collections", kind @ ("OrderedDict" | "Counter")) => {
@@ -188,21 +196,19 @@ pub fn call(r: &mut TorchResolver, callable: Obj, args: Obj) -> Result<Obj> {
         ("torch.storage", "UntypedStorage") if args.is_empty() => {
             Ok(Obj::Made(Dynamic::from(Storage::external(Vec::new()))))
         }
-        _ => Err(r.refuse_call(&callable)),
+        _ => Err(refuse_call(&callable)),
     }
 }
 
-impl TorchResolver {
-    /// The refusal of a call to something that is not an allowed function.
-    fn refuse_call(&self, callable: &Obj) -> TorchError {
-        let shown = match callable {
-            Obj::Global(m, n) => format!("{m}.{n}"),
-            other => other.py_str(),
-        };
-        super::weights_only::weights_only_error(&format!(
-            "Trying to call reduce for unrecognized function {shown}"
-        ))
-    }
+/// The refusal of a call to something that is not an allowed function.
+fn refuse_call(callable: &Obj) -> TorchError {
+    let shown = match callable {
+        Obj::Global(m, n) => format!("{m}.{n}"),
+        other => other.py_str(),
+    };
+    weights_only_error(&format!(
+        "Trying to call reduce for unrecognized function {shown}"
+    ))
 }
 
 /// `list(x)`, or Python's error for a value that does not iterate.
@@ -338,7 +344,7 @@ fn dict_from(kind: DictKind, args: &[Obj]) -> Result<Obj> {
         [items] if kind == DictKind::Ordered => {
             for pair in iterate(items)? {
                 let kv = iterate(&pair)?;
-                super::weights_only::unpack(&kv, 2)?;
+                unpack(&kv, 2)?;
                 dict_set(entries, kv[0].clone(), kv[1].clone())?;
             }
         }
@@ -482,4 +488,47 @@ fn bytearray(args: &[Obj]) -> Result<Obj> {
         }
     };
     Ok(Obj::ByteArray(Rc::new(bytes)))
+}
+
+/// The items a `BUILD` state gives `set_(*state)` or a parameter's `__setstate__`, or
+/// Python's error for a state that does not iterate.
+fn state_items(state: &Obj, callee: &str) -> Result<Vec<Obj>> {
+    state.items().ok_or_else(|| {
+        TorchError::type_error(format!(
+            "{callee} argument after * must be an iterable, not {}",
+            state.type_name()
+        ))
+    })
+}
+
+/// `tensor.set_(*state)`: no items empties the tensor; a storage with its layout moves it
+/// there; anything else is PyTorch's overload error.
+pub fn build_tensor(t: &Tensor, state: &Obj) -> Result<()> {
+    let items = state_items(state, "Tensor.set_()")?;
+    match items.as_slice() {
+        [] => {
+            t.replace(
+                Storage::external(Vec::new()),
+                Layout::contiguous(vec![0i64]),
+            );
+            Ok(())
+        }
+        [Obj::Made(s), offset, size, stride] if s.is::<TypedStorage>() => {
+            let s = s.clone().cast::<TypedStorage>();
+            let layout = checked_layout(offset, size, stride, t.dtype(), &s.storage)?;
+            t.replace(s.storage, layout);
+            Ok(())
+        }
+        other => Err(set_overload_error(other)),
+    }
+}
+
+/// A parameter's `__setstate__`: three items, the second its `requires_grad`.
+pub fn build_parameter(t: &Tensor, state: &Obj) -> Result<()> {
+    let items = state_items(state, "Parameter.__setstate__()")?;
+    unpack(&items, 3)?;
+    let Obj::Bool(requires_grad) = items[1] else {
+        return Err(TorchError::runtime("requires_grad must be a bool"));
+    };
+    set_requires_grad(t, requires_grad, "Only")
 }

@@ -9,67 +9,14 @@ use rhai::Dynamic;
 
 use super::archive::{Index, Span};
 use super::obj::{DictKind, Obj};
+use super::rebuild::{Loading, build_parameter, build_tensor};
+use super::refusals::{no_attribute, refused_global, unpack, weights_only_error};
 use super::unpickle::Resolver;
 use crate::core::dtype::DType;
 use crate::core::error::{ErrorKind, Result, TorchError};
-use crate::core::layout::Layout;
 use crate::core::memory::storage::Storage;
 use crate::core::tensor::Tensor;
 use crate::script::storage::typed::{LEGACY_CLASSES, TypedStorage};
-
-const DOCS_TAIL: &str = "Check the documentation of torch.load to learn more about types accepted by default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.";
-
-const RERUN: &str = "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.";
-
-/// Modules whose globals PyTorch refuses outright.
-const BLOCKED_MODULES: [&str; 5] = ["sys", "os", "posix", "nt", "subprocess"];
-
-fn unpickling(message: String) -> TorchError {
-    TorchError::new(ErrorKind::Unpickling, message)
-}
-
-/// PyTorch's refusal of a global a weights-only load does not allow.
-pub fn refused_global(module: &str, name: &str) -> TorchError {
-    let full = if module == "builtins" || module == "__builtin__" {
-        name.to_string()
-    } else {
-        format!("{module}.{name}")
-    };
-    if BLOCKED_MODULES.contains(&module) {
-        return unpickling(format!(
-            "Weights only load failed. {RERUN}\n\n\nTrying to load unsupported GLOBAL {module}.{name} whose module {module} is blocked.\n\n{DOCS_TAIL}"
-        ));
-    }
-    weights_only_error(&format!(
-        "Unsupported global: GLOBAL {full} was not an allowed global by default. Please use `torch.serialization.add_safe_globals([{full}])` or the `torch.serialization.safe_globals([{full}])` context manager to allowlist this global if you trust this class/function."
-    ))
-}
-
-/// PyTorch's weights-only refusal with the unpickler's own words in it. PyTorch words it by
-/// kind: a global outside the allow-list gets the two ways to load it anyway; anything else
-/// (an opcode, a malformed record) asks for an issue to be filed.
-pub fn weights_only_error(detail: &str) -> TorchError {
-    if detail.contains("was not an allowed global by default") {
-        return unpickling(format!(
-            "Weights only load failed. This file can still be loaded, to do so you have two options, \u{1b}[1mdo those steps only if you trust the source of the checkpoint\u{1b}[0m. \n\t(1) {RERUN}\n\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler error: {detail}\n\n{DOCS_TAIL}"
-        ));
-    }
-    unpickling(format!(
-        "Weights only load failed. {RERUN}\nPlease file an issue with the following so that we can make `weights_only=True` compatible with your use case: WeightsUnpickler error: \n\n{detail}\n\n{DOCS_TAIL}"
-    ))
-}
-
-/// Python's `AttributeError` for `o.attribute` on a value that has no such attribute.
-pub fn no_attribute(o: &Obj, attribute: &str) -> TorchError {
-    let message = match o {
-        Obj::Global(m, n) => format!("type object '{m}.{n}' has no attribute '{attribute}'"),
-        other => format!(
-            "'{}' object has no attribute '{attribute}'",
-            other.type_name()
-        ),
-    };
-    TorchError::new(ErrorKind::Attribute, message)
-}
 
 /// Where records' bytes come from.
 pub enum Source {
@@ -92,7 +39,7 @@ pub struct TorchResolver {
     source: Source,
     storages: HashMap<String, Loaded>,
     /// The tensors `_rebuild_parameter` made (a `BUILD` on a parameter differs).
-    pub(super) parameters: HashSet<usize>,
+    parameters: HashSet<usize>,
 }
 
 impl TorchResolver {
@@ -166,7 +113,7 @@ impl TorchResolver {
     }
 
     /// Swaps an untyped record's bytes by `dtype` (its first tensor's), in a big-endian file.
-    pub(super) fn swap_untyped(&mut self, storage: &Storage, dtype: DType) -> Result<()> {
+    fn swap_untyped(&mut self, storage: &Storage, dtype: DType) -> Result<()> {
         if self.index.big_endian
             && let Some(key) = self
                 .storages
@@ -203,17 +150,12 @@ fn allowed(module: &str, name: &str) -> bool {
     }
 }
 
-/// A list of items as Python unpacks it into `expected` names, or its `ValueError`.
-pub fn unpack(items: &[Obj], expected: usize) -> Result<()> {
-    match items.len().cmp(&expected) {
-        std::cmp::Ordering::Less => Err(TorchError::value(format!(
-            "not enough values to unpack (expected {expected}, got {})",
-            items.len()
-        ))),
-        std::cmp::Ordering::Greater => Err(TorchError::value(format!(
-            "too many values to unpack (expected {expected})"
-        ))),
-        std::cmp::Ordering::Equal => Ok(()),
+impl Loading for TorchResolver {
+    fn swap_untyped(&mut self, storage: &Storage, dtype: DType) -> Result<()> {
+        TorchResolver::swap_untyped(self, storage, dtype)
+    }
+    fn mark_parameter(&mut self, tensor: &Tensor) {
+        self.parameters.insert(tensor.id());
     }
 }
 
@@ -328,57 +270,4 @@ impl Resolver for TorchResolver {
     fn refuse(&self, detail: &str) -> TorchError {
         weights_only_error(detail)
     }
-}
-
-/// The items a `BUILD` state gives `set_(*state)` or a parameter's `__setstate__`, or
-/// Python's error for a state that does not iterate.
-fn state_items(state: &Obj, callee: &str) -> Result<Vec<Obj>> {
-    state.items().ok_or_else(|| {
-        TorchError::type_error(format!(
-            "{callee} argument after * must be an iterable, not {}",
-            state.type_name()
-        ))
-    })
-}
-
-/// `tensor.set_(*state)`: no items empties the tensor; a storage with its layout moves it
-/// there; anything else is PyTorch's overload error.
-fn build_tensor(t: &Tensor, state: &Obj) -> Result<()> {
-    let items = state_items(state, "Tensor.set_()")?;
-    match items.as_slice() {
-        [] => {
-            t.replace(
-                Storage::external(Vec::new()),
-                Layout::contiguous(vec![0i64]),
-            );
-            Ok(())
-        }
-        [Obj::Made(s), offset, size, stride] if s.is::<TypedStorage>() => {
-            let s = s.clone().cast::<TypedStorage>();
-            let layout =
-                super::rebuild::checked_layout(offset, size, stride, t.dtype(), &s.storage)?;
-            t.replace(s.storage, layout);
-            Ok(())
-        }
-        other => Err(set_overload_error(other)),
-    }
-}
-
-/// PyTorch's `set_()` overload error for arguments that match no overload.
-pub fn set_overload_error(args: &[Obj]) -> TorchError {
-    let got: Vec<String> = args.iter().map(Obj::type_name).collect();
-    TorchError::type_error(format!(
-        "set_() received an invalid combination of arguments - got ({}), but expected one of:\n * ()\n * (torch.Storage source)\n * (torch.Storage source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n * (Tensor source)\n * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n",
-        got.join(", ")
-    ))
-}
-
-/// A parameter's `__setstate__`: three items, the second its `requires_grad`.
-fn build_parameter(t: &Tensor, state: &Obj) -> Result<()> {
-    let items = state_items(state, "Parameter.__setstate__()")?;
-    unpack(&items, 3)?;
-    let Obj::Bool(requires_grad) = items[1] else {
-        return Err(TorchError::runtime("requires_grad must be a bool"));
-    };
-    super::rebuild::set_requires_grad(t, requires_grad, "Only")
 }
