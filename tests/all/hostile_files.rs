@@ -10,7 +10,7 @@ use tensh::script::session::Session;
 
 /// A checkpoint as `make.py` builds it: the pickle, `byteorder`, a 64-byte record `data/0`
 /// holding 0..64, and `version`.
-fn checkpoint(pickle: &[u8]) -> Vec<u8> {
+pub fn checkpoint(pickle: &[u8]) -> Vec<u8> {
     let mut out = std::io::Cursor::new(Vec::new());
     let mut zip = zip::ZipWriter::new(&mut out);
     let stored = zip::write::SimpleFileOptions::default()
