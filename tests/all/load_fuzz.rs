@@ -317,10 +317,8 @@ mod hostile {
                 let name = if rng.chance(0.5) {
                     "_rebuild_tensor_v2"
                 } else {
-                    args.push(g(
-                        "torch",
-                        *rng.pick(&["int32", "float64", "bool", "complex64"]),
-                    ));
+                    let dtype: &&str = rng.pick(&["int32", "float64", "bool", "complex64"]);
+                    args.push(g("torch", dtype));
                     "_rebuild_tensor_v3"
                 };
                 args.truncate(args.len() - rng.below(2));
