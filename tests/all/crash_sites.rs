@@ -1,18 +1,7 @@
 //! Inputs that once aborted or panicked tensh (issue "No input crashes tensh"): each must
 //! now end in an error a script sees, or in output, and never in a panic or an abort.
 
-use tensh::script::session::Session;
-
-fn run(code: &str) -> Result<String, String> {
-    tensh::script::output::start_capture();
-    let mut s = Session::new();
-    let result = s.eval(code);
-    let out = tensh::script::output::take_capture();
-    match result {
-        Ok(_) => Ok(out),
-        Err(e) => Err(e.message),
-    }
-}
+use crate::support::session::run;
 
 #[test]
 fn unbind_of_a_huge_expand_is_an_allocation_error() {

@@ -9,11 +9,11 @@ use std::process::Command;
 use std::time::Duration;
 
 use jupyter_protocol::{
-    ExecuteRequest, InterruptRequest, JupyterMessage, JupyterMessageContent, ReplyStatus,
-    ShutdownRequest,
+    ConnectionInfo, ExecuteRequest, InterruptRequest, JupyterMessage, JupyterMessageContent,
+    ReplyStatus, ShutdownRequest,
 };
 use jupyter_zmq_client::create_client_heartbeat_connection;
-use kernel_client::{Client, PATIENCE, start_kernel};
+use kernel_client::{Client, Kernel, PATIENCE, start_kernel};
 use tokio::time::timeout;
 
 fn text_result(outputs: &[JupyterMessageContent]) -> Option<String> {
@@ -44,15 +44,28 @@ fn status(reply: &JupyterMessage) -> ReplyStatus {
     }
 }
 
-#[test]
-fn a_notebook_session_through_the_sockets() {
-    let dir = std::env::temp_dir().join(format!("tensh-kernel-{}", std::process::id()));
+/// A kernel started in a folder of its own (`tensh-NAME-PID`), and a runtime to drive it.
+fn kernel_for(
+    name: &str,
+) -> (
+    std::path::PathBuf,
+    Kernel,
+    ConnectionInfo,
+    tokio::runtime::Runtime,
+) {
+    let dir = std::env::temp_dir().join(format!("tensh-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (mut kernel, info) = start_kernel(&dir);
+    let (kernel, info) = start_kernel(&dir);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
+    (dir, kernel, info, runtime)
+}
+
+#[test]
+fn a_notebook_session_through_the_sockets() {
+    let (dir, mut kernel, info, runtime) = kernel_for("kernel");
     runtime.block_on(async {
         let mut client = Client::connect(&info).await;
 
@@ -250,13 +263,7 @@ fn hostile_frame() -> Vec<u8> {
 #[test]
 fn a_hostile_peer_neither_kills_the_kernel_nor_replays_a_request() {
     use std::io::Write;
-    let dir = std::env::temp_dir().join(format!("tensh-kernel-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (mut kernel, info) = start_kernel(&dir);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (dir, mut kernel, info, runtime) = kernel_for("kernel-hostile");
     runtime.block_on(async {
         let mut client = Client::connect(&info).await;
 
@@ -296,13 +303,7 @@ fn peak_mib(pid: u32) -> u64 {
 
 #[test]
 fn output_nobody_reads_is_bounded_by_the_high_water_mark() {
-    let dir = std::env::temp_dir().join(format!("tensh-kernel-hwm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (kernel, info) = start_kernel(&dir);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (dir, kernel, info, runtime) = kernel_for("kernel-hwm");
     runtime.block_on(async {
         let mut client = Client::connect(&info).await;
         // 4,000 lines of 100 KB (400 MB) while the client reads nothing from iopub.

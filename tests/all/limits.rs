@@ -3,18 +3,7 @@
 //! script can catch; growing a map or a list of lists a step at a time until memory runs out
 //! is stopped by the heap budget with `MemoryError`, never an abort.
 
-use tensh::script::session::Session;
-
-fn run(code: &str) -> Result<String, String> {
-    tensh::script::output::start_capture();
-    let mut s = Session::new();
-    let result = s.eval(code);
-    let out = tensh::script::output::take_capture();
-    match result {
-        Ok(_) => Ok(out),
-        Err(e) => Err(e.message),
-    }
-}
+use crate::support::session::run;
 
 #[test]
 fn one_step_past_a_bound_is_a_memory_error_a_script_catches() {

@@ -18,5 +18,6 @@ mod pictures;
 mod pytorch_files;
 mod repl;
 mod signatures;
+mod support;
 mod tensh_files;
 mod transcripts;

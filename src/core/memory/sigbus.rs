@@ -231,20 +231,25 @@ mod tests {
     /// The fault flag is global: the tests that truncate maps take turns.
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+    /// A file of 8192 bytes of `fill` at `path`, open for writing, and a map of it.
+    fn mapped_file(path: &std::path::Path, fill: u8) -> (std::fs::File, memmap2::MmapMut) {
+        std::fs::write(path, vec![fill; 8192]).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .unwrap();
+        // SAFETY: the test owns the file; truncating it under the map is what is tested.
+        let map = unsafe { memmap2::MmapMut::map_mut(&file).unwrap() };
+        (file, map)
+    }
+
     #[test]
     fn a_file_truncated_during_an_access_reads_zeros_instead_of_killing() {
         let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let dir = std::env::temp_dir().join(format!("tensh-sigbus-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("f.bin");
-        std::fs::write(&path, vec![7u8; 8192]).unwrap();
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .unwrap();
-        // SAFETY: the test owns the file; the truncation below is what is being tested.
-        let map = unsafe { memmap2::MmapMut::map_mut(&file).unwrap() };
+        let (file, map) = mapped_file(&dir.join("f.bin"), 7);
         let guard = register(map.as_ptr(), map.len()).expect("a slot");
         assert_eq!(map[4096], 7);
         file.set_len(0).unwrap();
@@ -265,15 +270,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let mut live = Vec::new();
         for i in 0..3 * CHUNK {
-            let path = dir.join(format!("f{i}.bin"));
-            std::fs::write(&path, vec![1u8; 8192]).unwrap();
-            let file = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(&path)
-                .unwrap();
-            // SAFETY: the test owns the file; the truncation below is what is being tested.
-            let map = unsafe { memmap2::MmapMut::map_mut(&file).unwrap() };
+            let (file, map) = mapped_file(&dir.join(format!("f{i}.bin")), 1);
             let guard = register(map.as_ptr(), map.len()).expect("always a slot");
             live.push((file, map, guard));
         }

@@ -66,6 +66,17 @@ pub trait Loading {
     fn mark_parameter(&mut self, tensor: &Tensor);
 }
 
+/// The required parameters of `_rebuild_tensor_v3`; `_rebuild_tensor_v2` has the first six.
+const REBUILD_TENSOR: [&str; 7] = [
+    "storage",
+    "storage_offset",
+    "size",
+    "stride",
+    "requires_grad",
+    "backward_hooks",
+    "dtype",
+];
+
 /// `callable(*args)` for an allowed callable.
 pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
     let (module, name) = match &callable {
@@ -93,30 +104,13 @@ pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
     })?;
     match (&*module, &*name) {
         ("torch._utils", "_rebuild_tensor_v2") => {
-            const NAMES: [&str; 6] = [
-                "storage",
-                "storage_offset",
-                "size",
-                "stride",
-                "requires_grad",
-                "backward_hooks",
-            ];
-            positional("_rebuild_tensor_v2", &args, &NAMES, 1)?;
+            positional("_rebuild_tensor_v2", &args, &REBUILD_TENSOR[..6], 1)?;
             let s = storage_of(&args[0])?;
             let dtype = s.dtype;
             rebuild_tensor(s, dtype, &args)
         }
         ("torch._utils", "_rebuild_tensor_v3") => {
-            const NAMES: [&str; 7] = [
-                "storage",
-                "storage_offset",
-                "size",
-                "stride",
-                "requires_grad",
-                "backward_hooks",
-                "dtype",
-            ];
-            positional("_rebuild_tensor_v3", &args, &NAMES, 1)?;
+            positional("_rebuild_tensor_v3", &args, &REBUILD_TENSOR, 1)?;
             let dtype = match &args[6] {
                 Obj::Made(d) if d.is::<DType>() => d.clone().cast::<DType>(),
                 other => {
