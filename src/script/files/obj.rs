@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use rhai::Dynamic;
 
-use crate::core::error::{ErrorKind, Result, TorchError};
+use crate::core::error::{Result, TorchError};
 
 /// Which of the dict types the weights-only loader allows a dict is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,8 +186,10 @@ pub enum HashKey {
     Bytes(Vec<u8>),
     /// A tuple of hashable items.
     Tuple(Vec<HashKey>),
-    /// An object compared by identity.
+    /// A tensor, compared by identity.
     Identity(usize),
+    /// Another made value (a dtype, a size, a device), compared by what it prints.
+    Text(String),
 }
 
 /// `unhashable type: 'list'`.
@@ -234,22 +236,14 @@ fn leaf_key(o: &Obj) -> Result<HashKey> {
         Obj::Str(s) => HashKey::Str(s.clone()),
         Obj::Bytes(b) => HashKey::Bytes(b.to_vec()),
         Obj::Global(m, n) => HashKey::Str(format!("<class {m}.{n}>").into()),
-        Obj::Made(d) => HashKey::Identity(identity(d)),
+        Obj::Made(d) => match d.read_lock::<crate::core::tensor::Tensor>() {
+            Some(t) => HashKey::Identity(t.id()),
+            None => HashKey::Text(d.to_string()),
+        },
         Obj::List(_) | Obj::Dict(..) | Obj::Set(_) | Obj::ByteArray(_) | Obj::Tuple(_) => {
             return Err(unhashable(o));
         }
     })
-}
-
-/// A made object's identity: a tensor's or storage's shared state, else its value's text.
-fn identity(d: &Dynamic) -> usize {
-    if let Some(t) = d.read_lock::<crate::core::tensor::Tensor>() {
-        return t.id();
-    }
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write(d.to_string().as_bytes());
-    h.finish() as usize
 }
 
 /// `d[k] = v` on a shared dict.
@@ -309,11 +303,6 @@ pub fn drop_deep(roots: impl IntoIterator<Item = Obj>) {
             _ => {}
         }
     }
-}
-
-/// An error of `kind` with `message`.
-pub fn error(kind: ErrorKind, message: impl Into<String>) -> TorchError {
-    TorchError::new(kind, message)
 }
 
 #[cfg(test)]

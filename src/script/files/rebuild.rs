@@ -167,7 +167,7 @@ pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
             }
             match args.first() {
                 None => Ok(Obj::Set(Rc::default())),
-                Some(x) => set_of(x).unwrap_or_else(|| iterate(x).map(|_| Obj::None)),
+                Some(x) => set_of(x).unwrap_or_else(|| Err(not_iterable(x))),
             }
         }
         (_, "bytearray") => bytearray(&args),
@@ -205,11 +205,14 @@ fn refuse_call(callable: &Obj) -> TorchError {
     ))
 }
 
+/// Python's error for a value that does not iterate.
+fn not_iterable(x: &Obj) -> TorchError {
+    TorchError::type_error(format!("'{}' object is not iterable", x.type_name()))
+}
+
 /// `list(x)`, or Python's error for a value that does not iterate.
 fn iterate(x: &Obj) -> Result<Vec<Obj>> {
-    x.items().ok_or_else(|| {
-        TorchError::type_error(format!("'{}' object is not iterable", x.type_name()))
-    })
+    x.items().ok_or_else(|| not_iterable(x))
 }
 
 /// The storage a rebuild function was given, or the error of reading its `dtype`.
