@@ -320,3 +320,46 @@ fn output_nobody_reads_is_bounded_by_the_high_water_mark() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_client_that_reads_receives_all_output() {
+    let (dir, kernel, info, runtime) = kernel_for("kernel-backpressure");
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+        client.wait_until_ready().await;
+        // 2,000 lines of 100 KB (200 MB), printed faster than the client reads them: the
+        // cell waits for room in the subscriber's queue, so a client that reads gets
+        // every byte (with drops at the high-water mark it got a fraction).
+        let id = client
+            .send_execute(
+                r#"let line = "x"; line.pad(100000, "x"); for i in 0..2000 { print(line); }"#,
+            )
+            .await;
+        // A reader slower than the printing loop: 2 ms per message.
+        let mut out = Vec::new();
+        loop {
+            let m = timeout(PATIENCE, client.iopub.read())
+                .await
+                .unwrap()
+                .unwrap();
+            if m.parent_header.as_ref().map(|h| h.msg_id.as_str()) != Some(id.as_str()) {
+                continue;
+            }
+            if let JupyterMessageContent::Status(s) = &m.content
+                && s.execution_state == jupyter_protocol::ExecutionState::Idle
+            {
+                break;
+            }
+            out.push(m.content);
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let reply = client.reply_to(&id).await;
+        assert_eq!(status(&reply), ReplyStatus::Ok);
+        let printed = stdout(&out);
+        assert_eq!(printed.len(), 2000 * 100_001);
+        assert!(printed.bytes().all(|b| b == b'x' || b == b'\n'));
+        let peak = peak_mib(kernel.0.id());
+        assert!(peak < 1024, "the kernel peaked at {peak} MiB");
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -127,6 +127,7 @@ pub mod __bench {
                         Subscriber {
                             subscriptions: subscriptions.clone(),
                             send_queue,
+                            stalled: false,
                             _subscription_coro_stop: stop_sender,
                         },
                     )

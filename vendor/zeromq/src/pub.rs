@@ -10,13 +10,12 @@ use crate::{MultiPeerBackend, Socket, SocketBackend, SocketEvent, SocketSend, So
 
 use async_trait::async_trait;
 use bytes::Bytes;
-use crossbeam_queue::ArrayQueue;
 use futures::channel::{mpsc, oneshot};
 use futures::{select, FutureExt, StreamExt};
 use parking_lot::Mutex;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 // tensh's patch: libzmq's default high-water mark (ZMQ_SNDHWM), 1000 messages per queue; the
@@ -46,28 +45,44 @@ fn subscription_matches(subscriptions: &[Vec<u8>], first_frame: &Bytes) -> bool 
         })
 }
 
+// tensh's patch: how long a publish waits for room in a subscriber's full queue before that
+// subscriber counts as stalled (one that reads slowly receives everything; one that stopped
+// reading has its messages dropped, as libzmq drops them at the high-water mark).
+const STALL_AFTER: std::time::Duration = std::time::Duration::from_secs(5);
+// How often a waiting publish looks for room again.
+const ROOM_POLL: std::time::Duration = std::time::Duration::from_millis(1);
+
+// What offering a message to one subscriber came to.
+enum Offered {
+    Queued,
+    Full,
+    Gone,
+}
+
 // tensh's patch: the subscriber's own sender, not a clone: a futures channel gives every
 // sender one slot beyond its capacity, so sending through a fresh clone per message never
 // found the queue full and the queue grew without bound.
-fn send_to_subscriber(send_queue: &mut PubSendQueue, message: &ZmqMessage) {
-    let message = Message::Message(message.clone());
-    match send_queue.try_send(message) {
-        Ok(()) => {}
-        Err(error) if error.is_full() => {
-            // PUB drops messages for slow subscribers so one full queue does not backpressure all publishers.
-            drop(error.into_inner());
+fn offer(subscriber: &mut Subscriber, message: &ZmqMessage) -> Offered {
+    match subscriber
+        .send_queue
+        .try_send(Message::Message(message.clone()))
+    {
+        Ok(()) => {
+            subscriber.stalled = false;
+            Offered::Queued
         }
-        Err(error) => {
-            // The writer task owns transport error detection and subscriber cleanup.
-            // A closed local queue is treated as a dropped PUB message on this send path.
-            drop(error.into_inner());
-        }
+        Err(error) if error.is_full() => Offered::Full,
+        // The writer task owns transport error detection and subscriber cleanup.
+        Err(_) => Offered::Gone,
     }
 }
 
 pub(crate) struct Subscriber {
     pub(crate) subscriptions: Vec<Vec<u8>>,
     pub(crate) send_queue: PubSendQueue,
+    // tensh's patch: whether this subscriber's queue stayed full for `STALL_AFTER`; its
+    // messages are dropped while its queue is full, until it takes one again.
+    pub(crate) stalled: bool,
     pub(crate) _subscription_coro_stop: oneshot::Sender<()>,
 }
 
@@ -78,73 +93,45 @@ pub(crate) struct PubSocketBackend {
     pub(crate) socket_options: Arc<SocketOptions>,
 }
 
-struct PubFanoutQueue {
-    queue: Arc<ArrayQueue<ZmqMessage>>,
-    wake_sender: mpsc::UnboundedSender<()>,
-    wake_pending: Arc<AtomicBool>,
-}
-
-impl PubFanoutQueue {
-    fn publish(&self, message: ZmqMessage) -> ZmqResult<()> {
-        if self.queue.push(message).is_err() {
-            return Ok(());
-        }
-
-        if !self.wake_pending.load(Ordering::Acquire)
-            && !self.wake_pending.swap(true, Ordering::AcqRel)
-        {
-            let _ = self.wake_sender.unbounded_send(());
-        }
-
-        Ok(())
-    }
-}
-
-fn spawn_pub_fanout_queue(backend: Arc<PubSocketBackend>) -> PubFanoutQueue {
-    let queue = Arc::new(ArrayQueue::new(PUB_SEND_QUEUE_CAPACITY));
-    let wake_pending = Arc::new(AtomicBool::new(false));
-    let (wake_sender, mut wake_receiver) = mpsc::unbounded();
-    let worker_queue = queue.clone();
-    let worker_pending = wake_pending.clone();
-
-    async_rt::task::spawn(async move {
-        while wake_receiver.next().await.is_some() {
-            loop {
-                while let Some(message) = worker_queue.pop() {
-                    backend.fanout_message(message).await;
-                }
-
-                worker_pending.store(false, Ordering::Release);
-                if worker_queue.is_empty() {
-                    break;
-                }
-
-                // New messages arrived between draining and sleeping, so this task keeps ownership of the batch.
-                worker_pending.store(true, Ordering::Release);
-            }
-        }
-    });
-
-    PubFanoutQueue {
-        queue,
-        wake_sender,
-        wake_pending,
-    }
-}
-
 impl PubSocketBackend {
+    // tensh's patch: a publish waits while a matching subscriber's queue is full (polling,
+    // with no lock held across the wait, so the writer tasks can remove a subscriber that
+    // disconnects), so a subscriber that reads receives every message and memory stays at
+    // the high-water mark; a subscriber full for `STALL_AFTER` is skipped instead.
     pub(crate) async fn fanout_message(&self, message: ZmqMessage) {
         let first_frame = match message.get(0) {
             Some(frame) => frame,
             None => return,
         };
 
+        let mut waiting = Vec::new();
         let mut iter = self.subscribers.begin_async().await;
         while let Some(mut subscriber) = iter {
-            if subscription_matches(&subscriber.subscriptions, first_frame) {
-                send_to_subscriber(&mut subscriber.send_queue, &message);
+            if subscription_matches(&subscriber.subscriptions, first_frame)
+                && matches!(offer(&mut subscriber, &message), Offered::Full)
+                && !subscriber.stalled
+            {
+                waiting.push(subscriber.key().clone());
             }
             iter = subscriber.next_async().await;
+        }
+
+        for peer_id in waiting {
+            let since = std::time::Instant::now();
+            loop {
+                async_rt::task::sleep(ROOM_POLL).await;
+                let Some(mut subscriber) = self.subscribers.get_async(&peer_id).await else {
+                    break;
+                };
+                match offer(&mut subscriber, &message) {
+                    Offered::Queued | Offered::Gone => break,
+                    Offered::Full if since.elapsed() >= STALL_AFTER => {
+                        subscriber.stalled = true;
+                        break;
+                    }
+                    Offered::Full => {}
+                }
+            }
         }
     }
 
@@ -221,6 +208,7 @@ impl MultiPeerBackend for PubSocketBackend {
                 Subscriber {
                     subscriptions: vec![],
                     send_queue: queue_sender,
+                    stalled: false,
                     _subscription_coro_stop: sender,
                 },
             )
@@ -282,7 +270,6 @@ impl MultiPeerBackend for PubSocketBackend {
 
 pub struct PubSocket {
     pub(crate) backend: Arc<PubSocketBackend>,
-    fanout_queue: PubFanoutQueue,
     binds: HashMap<Endpoint, AcceptStopHandle>,
 }
 
@@ -303,7 +290,8 @@ impl SocketSend for PubSocket {
             return Ok(());
         }
 
-        self.fanout_queue.publish(message)
+        self.backend.fanout_message(message).await;
+        Ok(())
     }
 }
 
@@ -318,11 +306,9 @@ impl Socket for PubSocket {
             socket_monitor: Mutex::new(None),
             socket_options: Arc::new(options),
         });
-        let fanout_queue = spawn_pub_fanout_queue(backend.clone());
 
         Self {
             backend,
-            fanout_queue,
             binds: HashMap::new(),
         }
     }
