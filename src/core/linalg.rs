@@ -1,24 +1,48 @@
 //! `matmul` for 1-d, 2-d and batched operands, with PyTorch's shape rules and messages, and
-//! `mean`. Products accumulate in `f64` (or `i64`) and round once per result element.
+//! `mean`; the products themselves are computed in `products`.
 
-use super::copy::to_scalars;
-use super::creation::from_scalars;
-use super::dtype::Kind;
 use super::error::{Result, TorchError};
 use super::layout::fmt_list;
-use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::views::{broadcast_shapes, expand, unsqueeze};
 
+/// Whether PyTorch's `matmul` folds `a` (3-d or more, times a matrix or vector) into one
+/// matrix for `mm`: when its batch and row dims merge into one without a copy.
+fn folds(a: &Tensor) -> bool {
+    let l = a.layout();
+    l.numel() == 0
+        || (0..l.ndim().saturating_sub(2)).all(|i| l.strides[i] == l.strides[i + 1] * l.sizes[i + 1])
+}
+
+/// PyTorch's error for inner dimensions that differ, in the words of the kernel it reaches:
+/// `mm` for matrices (a folded stack counts its rows together), else `bmm` naming the batch.
+fn inner_mismatch(a: &Tensor, b: &Tensor, mm_kernel: bool) -> TorchError {
+    let (sa, sb) = (a.sizes(), b.sizes());
+    let k = sa[sa.len() - 1];
+    let (k2, m) = (sb[sb.len() - 2], sb[sb.len() - 1]);
+    let batch = broadcast_shapes(&sa[..sa.len() - 2], &sb[..sb.len() - 2]).unwrap_or_default();
+    if mm_kernel {
+        let rows: i64 = sa[..sa.len() - 1].iter().product();
+        return TorchError::runtime(format!(
+            "mm: mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {k2}x{m})"
+        ));
+    }
+    let count: i64 = batch.iter().product();
+    TorchError::runtime(format!(
+        "Expected size for first two dimensions of batch2 tensor to be: [{count}, {k}] but got: [{count}, {k2}]."
+    ))
+}
+
 /// Batched matrix product of `[.., n, k]` and `[.., k, m]` with broadcast batch dims.
-fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+/// `mm_kernel`: PyTorch reaches its `mm` kernel, which computes a product over an inner
+/// dimension of 1 as plain products (a `-0.` product stays `-0.`); its other kernels add
+/// the products to a zero (`+0.`).
+fn batched(a: &Tensor, b: &Tensor, mm_kernel: bool) -> Result<Tensor> {
     let (sa, sb) = (a.sizes(), b.sizes());
     let (n, k) = (sa[sa.len() - 2], sa[sa.len() - 1]);
     let (k2, m) = (sb[sb.len() - 2], sb[sb.len() - 1]);
     if k != k2 {
-        return Err(TorchError::runtime(format!(
-            "mm: mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})"
-        )));
+        return Err(inner_mismatch(a, b, mm_kernel));
     }
     let batch = broadcast_shapes(&sa[..sa.len() - 2], &sb[..sb.len() - 2])?;
     let full = |t: &Tensor, r: i64, c: i64| {
@@ -26,42 +50,12 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         s.extend([r, c]);
         expand(t, &s)
     };
-    let (va, vb) = (to_scalars(&full(a, n, k)?)?, to_scalars(&full(b, k, m)?)?);
-    let dtype = a.dtype();
-    let batches: i64 = batch.iter().product();
-    let mut out = super::memory::alloc::vec_with_capacity((batches * n * m).max(0) as usize)?;
-    for bi in 0..batches {
-        let (oa, ob) = ((bi * n * k) as usize, (bi * k * m) as usize);
-        for i in 0..n {
-            // Ctrl-C stops a long product between rows of the result.
-            super::interrupt::check();
-            for j in 0..m {
-                let cell = |p: i64| (va[oa + (i * k + p) as usize], vb[ob + (p * m + j) as usize]);
-                out.push(match dtype.kind() {
-                    // From the first product (a lone `-0.` product stays `-0.`, as in
-                    // PyTorch); an empty inner dimension gives +0.0 (Rust's `sum` of
-                    // nothing is -0.0).
-                    Kind::Float => Scalar::Float(
-                        (0..k)
-                            .map(|p| cell(p).0.to_f64() * cell(p).1.to_f64())
-                            .reduce(|acc, x| acc + x)
-                            .unwrap_or(0.0),
-                    ),
-                    Kind::Complex => Scalar::Complex(
-                        (0..k)
-                            .map(|p| cell(p).0.to_complex() * cell(p).1.to_complex())
-                            .sum(),
-                    ),
-                    _ => Scalar::Int((0..k).fold(0i64, |acc, p| {
-                        acc.wrapping_add(cell(p).0.to_i64().wrapping_mul(cell(p).1.to_i64()))
-                    })),
-                });
-            }
-        }
+    let (a, b) = (full(a, n, k)?, full(b, k, m)?);
+    if mm_kernel && k == 1 {
+        use super::operand::{Arg, BinaryOp};
+        return super::ops::binary_untracked(BinaryOp::Mul, &Arg::Tensor(a), &Arg::Tensor(b));
     }
-    let mut shape = batch;
-    shape.extend([n, m]);
-    from_scalars(&out, shape, dtype)
+    super::products::batched_product(&a, &b)
 }
 
 /// `a.dot(b)`: the inner product of two 1-d tensors of one dtype and length.
@@ -80,7 +74,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             b.dtype().cpp_name()
         )));
     }
-    super::unbuilt_kernels::require_kernel("dot", a.dtype())?;
+    super::products::require("dot", a.dtype())?;
     let (na, nb) = (a.numel(), b.numel());
     if na != nb {
         return Err(TorchError::runtime(format!(
@@ -89,7 +83,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             fmt_list(&b.sizes())
         )));
     }
-    let r = batched(&unsqueeze(a, 0)?, &unsqueeze(b, 1)?)?;
+    let r = batched(&unsqueeze(a, 0)?, &unsqueeze(b, 1)?, false)?;
     let out = super::views::reshape(&r, &[])?;
     super::tensor::record::record_matmul(&out, a, b);
     Ok(out)
@@ -98,8 +92,8 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// The dtype check of the kernel `matmul` reaches for these ranks, in its words: a matrix
 /// (or a stack folded into one) times a vector is `mv` (its sizes checked first), times a
 /// matrix is `mm`, and anything times a stack of matrices is `bmm`.
-fn check_same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
-    if b.ndim() == 1 {
+fn check_same_dtype(a: &Tensor, b: &Tensor, kernel: &str) -> Result<()> {
+    if kernel == "addmv_impl_cpu" {
         let sa = a.sizes();
         let k = sa[sa.len() - 1];
         let rows: i64 = sa[..sa.len() - 1].iter().product();
@@ -120,7 +114,7 @@ fn check_same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
     if a.dtype() == b.dtype() {
         return Ok(());
     }
-    if b.ndim() == 2 {
+    if kernel == "addmm_impl_cpu_" {
         Err(TorchError::runtime(format!(
             "expected m1 and m2 to have the same dtype, but got: {} != {}",
             a.dtype().c_type_name(),
@@ -146,10 +140,17 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if da == 1 && db == 1 {
         return dot(a, b);
     }
-    check_same_dtype(a, b)?;
+    let folded = da <= 2 || folds(a);
+    let kernel = match (db, folded) {
+        (1, true) => "addmv_impl_cpu",
+        (2, true) => "addmm_impl_cpu_",
+        _ => "bmm",
+    };
+    check_same_dtype(a, b, kernel)?;
+    super::products::require(kernel, a.dtype())?;
     let a2 = if da == 1 { unsqueeze(a, 0)? } else { a.clone() };
     let b2 = if db == 1 { unsqueeze(b, 1)? } else { b.clone() };
-    let r = batched(&a2, &b2)?;
+    let r = batched(&a2, &b2, kernel == "addmm_impl_cpu_")?;
     let mut shape = r.sizes();
     if db == 1 {
         shape.pop();

@@ -27,6 +27,7 @@ pub mod ops;
 pub mod ops_fast;
 pub mod overlap;
 pub mod pointwise;
+pub mod products;
 pub mod promotion;
 pub mod random;
 pub mod reduce;

@@ -57,6 +57,7 @@ pub fn new_engine() -> Engine {
         other => other,
     });
     display::register(&mut engine);
+    super::list_repr::register(&mut engine);
     super::caught::register(&mut engine);
     super::exit::register(&mut engine);
     values_api::register(&mut engine);

@@ -147,7 +147,8 @@ pub fn register(engine: &mut Engine) {
     });
 }
 
-fn memory_error(message: String) -> Box<rhai::EvalAltResult> {
+/// A `MemoryError` with `message`.
+pub fn memory_error(message: String) -> Box<rhai::EvalAltResult> {
     super::errors::to_rhai(TorchError {
         kind: ErrorKind::Memory,
         message,

@@ -20,6 +20,7 @@ pub mod hidden;
 pub mod hints;
 pub mod keyword_audit;
 pub mod limits;
+pub mod list_repr;
 pub mod missing;
 pub mod output;
 pub mod placement;

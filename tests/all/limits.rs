@@ -72,3 +72,43 @@ fn a_map_grown_until_memory_runs_out_is_stopped_not_aborted() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn printing_a_huge_list_is_a_memory_error_not_an_abort() {
+    let dir = std::env::temp_dir().join(format!("tensh-list-repr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("makes a folder");
+    let script = dir.join("print.rhai");
+    // 600 references to one 1 MiB string: the list is small, its text 600 MB. Rhai's own
+    // formatter doubled its string until the allocator aborted under this limit.
+    std::fs::write(
+        &script,
+        r#"let s = "x"; s.pad(1 << 20, "x");
+           let a = []; for i in 0..600 { a.push(s); }
+           let m = #{}; for i in 0..600 { m["k" + i] = s; }
+           for v in [a, m, [a], #{inner: a}] {
+               try { print(v); } catch (e) { print(`caught ${type_of(v)}: ${e}`); }
+           }
+           print(a.extract(0, 3).len());
+           print(["a", 1, 2.5, [()], #{b: "c"}]);"#,
+    )
+    .expect("writes");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec '{}' '{}'",
+            env!("CARGO_BIN_EXE_tensh"),
+            script.display()
+        ))
+        .output()
+        .expect("runs tensh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let caught: Vec<&str> = stdout.lines().filter(|l| l.starts_with("caught")).collect();
+    assert_eq!(caught.len(), 4, "{stdout}");
+    for line in caught {
+        assert!(line.contains("MemoryError: printing a list or map needs more than"), "{line}");
+    }
+    assert!(stdout.ends_with("3\n[\"a\", 1, 2.5, [()], #{\"b\": \"c\"}]\n"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

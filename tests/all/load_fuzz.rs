@@ -376,7 +376,7 @@ mod hostile {
             }
             _ => {
                 // One big string, memoized, named many times.
-                let mut v = s(&"s".repeat(1 << rng.below(21)));
+                let mut v = s(&"s".repeat(1 << rng.below(17)));
                 v.extend(b"q\x05](");
                 for _ in 0..rng.below(2000) {
                     v.extend(b"h\x05");

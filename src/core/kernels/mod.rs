@@ -3,8 +3,10 @@
 //! two threads for large contiguous tensors.
 
 pub mod binary;
+pub mod gemm;
 pub mod lane;
 pub mod pair;
+pub mod plain;
 pub mod sum;
 pub mod transpose;
 
