@@ -11,7 +11,8 @@ use super::views::{broadcast_shapes, expand, unsqueeze};
 fn folds(a: &Tensor) -> bool {
     let l = a.layout();
     l.numel() == 0
-        || (0..l.ndim().saturating_sub(2)).all(|i| l.strides[i] == l.strides[i + 1] * l.sizes[i + 1])
+        || (0..l.ndim().saturating_sub(2))
+            .all(|i| l.strides[i] == l.strides[i + 1] * l.sizes[i + 1])
 }
 
 /// PyTorch's error for inner dimensions that differ, in the words of the kernel it reaches:

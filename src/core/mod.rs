@@ -10,6 +10,7 @@ pub mod creation;
 pub mod defaults;
 pub mod dtype;
 pub mod element;
+pub mod engine;
 pub mod error;
 pub mod flip;
 pub mod float8;

@@ -29,12 +29,14 @@ pub fn require(kernel: &str, dtype: DType) -> Result<()> {
     let built = match dtype {
         UInt8 | Int8 | Int16 | Int32 | Int64 | Float16 | BFloat16 | Float32 | Float64
         | Complex64 | Complex128 => true,
-        Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ => {
-            kernel == "addmm_impl_cpu_"
-        }
+        Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ => kernel == "addmm_impl_cpu_",
         Bool | UInt16 | UInt32 | UInt64 | Complex32 => false,
     };
-    if built { Ok(()) } else { Err(not_built(kernel, dtype)) }
+    if built {
+        Ok(())
+    } else {
+        Err(not_built(kernel, dtype))
+    }
 }
 
 /// One operand: `[batch.., rows, cols]`, already expanded to the common batch shape.
@@ -78,8 +80,16 @@ fn packed<T: Gemm + Plain>(a: &Tensor, b: &Tensor, shape: &[i64], dtype: DType) 
     let (n, m) = (shape[nd - 2] as usize, shape[nd - 1] as usize);
     let k = la.sizes[nd - 1] as usize;
     let batches: usize = shape[..nd - 2].iter().map(|&s| s as usize).product();
-    let oa = Operand { sizes: &la.sizes, strides: &la.strides, offset: la.offset };
-    let ob = Operand { sizes: &lb.sizes, strides: &lb.strides, offset: lb.offset };
+    let oa = Operand {
+        sizes: &la.sizes,
+        strides: &la.strides,
+        offset: la.offset,
+    };
+    let ob = Operand {
+        sizes: &lb.sizes,
+        strides: &lb.strides,
+        offset: lb.offset,
+    };
     a.storage().with_bytes(|ab| {
         la.check_in_bounds(size, ab.len())?;
         let av = elems::<T>(ab);
@@ -115,15 +125,29 @@ fn integer(a: &Tensor, b: &Tensor, shape: &[i64], dtype: DType) -> Result<Tensor
                 with_elems_mut::<i64, _>(cb, |c| {
                     let step = (n * m).max(1);
                     for (i, c) in c.chunks_exact_mut(step).enumerate() {
-                        let ma = Mat { data: &av[..], offset: i * n * k, rows: k, cols: 1 };
-                        let mb = Mat { data: &bv[..], offset: i * k * m, rows: m, cols: 1 };
+                        let ma = Mat {
+                            data: &av[..],
+                            offset: i * n * k,
+                            rows: k,
+                            cols: 1,
+                        };
+                        let mb = Mat {
+                            data: &bv[..],
+                            offset: i * k * m,
+                            rows: m,
+                            cols: 1,
+                        };
                         int_product(n, k, m, ma, mb, c);
                     }
                 })
             })
         })
     });
-    if dtype == DType::Int64 { Ok(out) } else { cast_copy(&out, dtype) }
+    if dtype == DType::Int64 {
+        Ok(out)
+    } else {
+        cast_copy(&out, dtype)
+    }
 }
 
 /// The batched product of `a` (`[batch.., n, k]`) and `b` (`[batch.., k, m]`), both expanded
@@ -134,7 +158,13 @@ pub fn batched_product(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (sa, sb) = (a.sizes(), b.sizes());
     let mut shape = sa[..sa.len() - 1].to_vec();
     shape.push(sb[sb.len() - 1]);
-    let resolved = |t: &Tensor| if t.is_conj() { resolve_conj(t) } else { Ok(t.clone()) };
+    let resolved = |t: &Tensor| {
+        if t.is_conj() {
+            resolve_conj(t)
+        } else {
+            Ok(t.clone())
+        }
+    };
     match dtype {
         DType::Float32 => packed::<f32>(a, b, &shape, dtype),
         DType::Float64 => packed::<f64>(a, b, &shape, dtype),

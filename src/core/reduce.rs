@@ -282,6 +282,21 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
             )));
         }
     }
+    if matches!(
+        op,
+        Reduction::Max | Reduction::Min | Reduction::ArgMax | Reduction::ArgMin
+    ) && let Some((values, indices)) = super::engine::extreme::reduce_extremes(
+        t,
+        &reduced,
+        matches!(op, Reduction::Max | Reduction::ArgMax),
+    )? {
+        let r = if matches!(op, Reduction::Max | Reduction::Min) {
+            values
+        } else {
+            indices
+        };
+        return super::views::reshape(&r, &out_sizes(&sizes, &reduced, all, keepdim));
+    }
     if all
         && matches!(op, Reduction::Sum | Reduction::Mean)
         && t.numel() > 0
@@ -350,16 +365,24 @@ fn by_rows(
         };
         results.push(row_value(slice, inner || ndim <= 1));
     }
-    let out_sizes: Vec<i64> = if all && !keepdim {
+    from_scalars(
+        &results,
+        out_sizes(&sizes, reduced, all, keepdim),
+        out_dtype,
+    )
+}
+
+/// The sizes of a reduction's result: none for a whole reduction without `keepdim`, 1 for
+/// each reduced dim with it, else the kept dims.
+fn out_sizes(sizes: &[i64], reduced: &[usize], all: bool, keepdim: bool) -> Vec<i64> {
+    if all && !keepdim {
         vec![]
-    } else if keepdim {
-        (0..ndim)
+    } else {
+        (0..sizes.len())
+            .filter(|d| keepdim || !reduced.contains(d))
             .map(|d| if reduced.contains(&d) { 1 } else { sizes[d] })
             .collect()
-    } else {
-        kept.iter().map(|&d| sizes[d]).collect()
-    };
-    from_scalars(&results, out_sizes, out_dtype)
+    }
 }
 
 /// `t.var(dim, correction, keepdim)` (`std`: its square root): the squared distances from
@@ -406,6 +429,19 @@ pub fn extreme_with_indices(
         (Reduction::Min, Reduction::ArgMin)
     };
     let dims = [dim];
+    if t.ndim() > 0 && t.numel() > 0 {
+        let kernel = if max { "max_cpu" } else { "min_cpu" };
+        super::unbuilt_kernels::require_kernel(kernel, t.dtype())?;
+        let reduced = reduced_dims(t.ndim(), Some(&dims))?;
+        if let Some((values, indices)) = super::engine::extreme::reduce_extremes(t, &reduced, max)?
+        {
+            let shape = out_sizes(&t.sizes(), &reduced, false, keepdim);
+            return Ok((
+                super::views::reshape(&values, &shape)?,
+                super::views::reshape(&indices, &shape)?,
+            ));
+        }
+    }
     let values = reduce(t, v, Some(&dims), keepdim)?;
     // Bool inputs have indices too (only the bare argmax/argmin refuse them).
     let ranked = if t.dtype() == DType::Bool {

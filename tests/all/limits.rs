@@ -107,8 +107,14 @@ fn printing_a_huge_list_is_a_memory_error_not_an_abort() {
     let caught: Vec<&str> = stdout.lines().filter(|l| l.starts_with("caught")).collect();
     assert_eq!(caught.len(), 4, "{stdout}");
     for line in caught {
-        assert!(line.contains("MemoryError: printing a list or map needs more than"), "{line}");
+        assert!(
+            line.contains("MemoryError: printing a list or map needs more than"),
+            "{line}"
+        );
     }
-    assert!(stdout.ends_with("3\n[\"a\", 1, 2.5, [()], #{\"b\": \"c\"}]\n"), "{stdout}");
+    assert!(
+        stdout.ends_with("3\n[\"a\", 1, 2.5, [()], #{\"b\": \"c\"}]\n"),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

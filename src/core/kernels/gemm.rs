@@ -136,7 +136,10 @@ pub fn product<T: Gemm>(m: usize, k: usize, n: usize, a: Mat<T>, b: Mat<T>, c: &
         c.fill(T::default());
         return;
     }
-    assert!(a.fits(m, k) && b.fits(k, n), "operands lie inside their slices");
+    assert!(
+        a.fits(m, k) && b.fits(k, n),
+        "operands lie inside their slices"
+    );
     let step = block_rows(m, k, n);
     let mut r0 = 0;
     while r0 < m {
@@ -161,7 +164,10 @@ pub fn int_product(m: usize, k: usize, n: usize, a: Mat<i64>, b: Mat<i64>, c: &m
     if m == 0 || n == 0 || k == 0 {
         return;
     }
-    assert!(a.fits(m, k) && b.fits(k, n), "operands lie inside their slices");
+    assert!(
+        a.fits(m, k) && b.fits(k, n),
+        "operands lie inside their slices"
+    );
     for (i, row) in c.chunks_exact_mut(n).enumerate() {
         interrupt::check();
         for p in 0..k {
@@ -195,8 +201,18 @@ mod tests {
     fn strided_and_transposed_operands_multiply_as_written() {
         let data: Vec<f64> = (0..64).map(|x| x as f64 - 20.0).collect();
         // a: 3×4 transposed out of a 4×3 block at offset 5; b: 4×2 with row step 8.
-        let a = Mat { data: &data, offset: 5, rows: 1, cols: 3 };
-        let b = Mat { data: &data, offset: 2, rows: 8, cols: 3 };
+        let a = Mat {
+            data: &data,
+            offset: 5,
+            rows: 1,
+            cols: 3,
+        };
+        let b = Mat {
+            data: &data,
+            offset: 2,
+            rows: 8,
+            cols: 3,
+        };
         let mut c = vec![0.0; 6];
         product(3, 4, 2, a, b, &mut c);
         assert_eq!(c, naive(3, 4, 2, &a, &b));
@@ -206,8 +222,18 @@ mod tests {
     fn broadcast_rows_and_empty_inner_dimension() {
         let data = [2.0f32, 3.0];
         // Every row of `a` is the same element (row step 0).
-        let a = Mat { data: &data, offset: 0, rows: 0, cols: 1 };
-        let b = Mat { data: &data, offset: 1, rows: 1, cols: 0 };
+        let a = Mat {
+            data: &data,
+            offset: 0,
+            rows: 0,
+            cols: 1,
+        };
+        let b = Mat {
+            data: &data,
+            offset: 1,
+            rows: 1,
+            cols: 0,
+        };
         let mut c = vec![0.0; 4];
         product(2, 1, 2, a, b, &mut c);
         assert_eq!(c, [6.0; 4]);
@@ -226,18 +252,41 @@ mod tests {
     #[test]
     fn integer_products_wrap() {
         let data = [100i64, 100];
-        let a = Mat { data: &data, offset: 0, rows: 2, cols: 1 };
-        let b = Mat { data: &data, offset: 0, rows: 1, cols: 1 };
+        let a = Mat {
+            data: &data,
+            offset: 0,
+            rows: 2,
+            cols: 1,
+        };
+        let b = Mat {
+            data: &data,
+            offset: 0,
+            rows: 1,
+            cols: 1,
+        };
         let mut c = vec![0; 1];
         int_product(1, 2, 1, a, b, &mut c);
-        assert_eq!(c[0] as i8, 32, "PyTorch's int8 [[100, 100]] @ its transpose");
+        assert_eq!(
+            c[0] as i8, 32,
+            "PyTorch's int8 [[100, 100]] @ its transpose"
+        );
     }
 
     #[test]
     fn complex_products() {
         let data = [Complex::new(1.0f64, 2.0), Complex::new(0.0, 1.0)];
-        let a = Mat { data: &data, offset: 0, rows: 2, cols: 1 };
-        let b = Mat { data: &data, offset: 0, rows: 1, cols: 1 };
+        let a = Mat {
+            data: &data,
+            offset: 0,
+            rows: 2,
+            cols: 1,
+        };
+        let b = Mat {
+            data: &data,
+            offset: 0,
+            rows: 1,
+            cols: 1,
+        };
         let mut c = vec![Complex::default(); 1];
         product(1, 2, 1, a, b, &mut c);
         assert_eq!(c[0], Complex::new(1.0, 2.0) * Complex::new(1.0, 2.0) - 1.0);

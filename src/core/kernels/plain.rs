@@ -110,7 +110,10 @@ mod tests {
             with_elems_mut::<Complex<f32>, _>(&mut bytes[start..start + 16], |v| {
                 v[1] = Complex::new(2.0, -1.0);
             });
-            assert_eq!(Complex::<f32>::read(&bytes[start + 8..]), Complex::new(2.0, -1.0));
+            assert_eq!(
+                Complex::<f32>::read(&bytes[start + 8..]),
+                Complex::new(2.0, -1.0)
+            );
         }
     }
 }

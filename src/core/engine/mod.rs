@@ -1,0 +1,14 @@
+//! The typed op engine: an op's operands become a *plan* (which dims are walked, which are
+//! reduced or sorted along, where each output goes: `along::Plan`), the dtype is dispatched
+//! once per call to a typed element (`ordered::Ordered`, `with_ordered!`), and a typed inner
+//! loop runs over contiguous runs of storage bytes (`strided::for_each_run`), on both threads
+//! when the work is large, checking Ctrl-C between blocks. Outputs are new contiguous
+//! tensors.
+//!
+//! Modes built on it so far: reductions to the extreme and its index over any set of dims
+//! (`extreme`). Matrix products have their own kernels (`kernels::gemm`, reached through
+//! `products`).
+
+pub mod along;
+pub mod extreme;
+pub mod ordered;
