@@ -389,6 +389,9 @@ pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
             |dtype| super::result_layout::like_input(Tensor::zeros(sizes.clone(), dtype)?, t);
         return Ok((like(t.dtype())?, like(DType::Int64)?));
     }
+    if let Some(sorted) = super::engine::sort::sort_tensor(t, d, descending)? {
+        return Ok(sorted);
+    }
     let values = to_scalars(t)?;
     let (outer, size, inner) = if t.ndim() == 0 {
         (1, 1, 1)

@@ -6,9 +6,10 @@
 //! tensors.
 //!
 //! Modes built on it so far: reductions to the extreme and its index over any set of dims
-//! (`extreme`). Matrix products have their own kernels (`kernels::gemm`, reached through
+//! (`extreme`), and sorts along a dim (`sort`). Matrix products have their own kernels (`kernels::gemm`, reached through
 //! `products`).
 
 pub mod along;
 pub mod extreme;
 pub mod ordered;
+pub mod sort;
