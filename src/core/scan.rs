@@ -67,28 +67,52 @@ pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
         input
     });
     super::unbuilt_kernels::require_kernel("cumsum_out_cpu", out_dtype)?;
-    let out = cast_copy(&resolve_conj(&detached(t))?, out_dtype)?;
+    let source = detached(t);
+    // The input's bytes are read in place when they already are the output's dtype, row-major
+    // and unconjugated; else a converted copy is made first.
+    let source = if source.dtype() == out_dtype && source.is_contiguous() && !source.is_conj() {
+        source
+    } else {
+        cast_copy(&resolve_conj(&source)?, out_dtype)?
+    };
+    let out = Tensor::zeros(source.sizes(), out_dtype)?;
     let sizes = out.sizes();
     let numel = usize::try_from(out.numel()).unwrap_or(0);
-    if ndim > 0 && numel > 0 {
-        let n = sizes[d] as usize;
-        let inner: usize = sizes[d + 1..].iter().map(|&s| s as usize).product();
+    if numel > 0 {
+        let n = if ndim == 0 { 1 } else { sizes[d] as usize };
+        let inner: usize = sizes
+            .get(d + 1..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&s| s as usize)
+            .product();
         let outer = numel / (n * inner);
+        let l = source.layout();
         let item = out_dtype.itemsize();
-        out.storage().with_bytes_mut(|bytes| {
-            for o in 0..outer {
-                for i in 0..inner {
-                    super::interrupt::check_every(o * inner + i);
-                    let mut running = Running::zero(out_dtype);
-                    for k in 0..n {
-                        let at = ((o * n + k) * inner + i) * item;
-                        let slot = &mut bytes[at..at + item];
-                        let sum = running.add(element::read(out_dtype, slot));
-                        element::write(out_dtype, slot, sum);
+        source.storage().with_bytes(|src| -> Result<()> {
+            l.check_in_bounds(item, src.len())?;
+            let src = &src[l.offset as usize * item..(l.offset as usize + numel) * item];
+            out.storage().with_bytes_mut(|bytes| {
+                if super::engine::scan::try_cumsum(out_dtype, src, bytes, outer, n, inner).is_some()
+                {
+                    return;
+                }
+                bytes.copy_from_slice(src);
+                for o in 0..outer {
+                    for i in 0..inner {
+                        super::interrupt::check_every(o * inner + i);
+                        let mut running = Running::zero(out_dtype);
+                        for k in 0..n {
+                            let at = ((o * n + k) * inner + i) * item;
+                            let slot = &mut bytes[at..at + item];
+                            let sum = running.add(element::read(out_dtype, slot));
+                            element::write(out_dtype, slot, sum);
+                        }
                     }
                 }
-            }
-        });
+            });
+            Ok(())
+        })?;
     }
     let op = BackwardOp::Cumsum {
         dim: d as i64,

@@ -30,6 +30,9 @@ fn split_at(sizes: &[i64], dim: usize) -> (usize, usize, usize) {
 
 /// The integer values of an index tensor.
 fn index_values(index: &Tensor) -> Result<Vec<i64>> {
+    if matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return super::engine::gather_rows::index_values(index);
+    }
     Ok(to_scalars(index)?.into_iter().map(Scalar::to_i64).collect())
 }
 
@@ -48,8 +51,8 @@ pub fn index_select(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
         ));
     }
     let idx = index_values(index)?;
-    let values = to_scalars(t)?;
     if ndim == 0 {
+        let values = to_scalars(t)?;
         if idx.len() != 1 {
             return Err(TorchError::runtime(format!(
                 "index_select(): Index to scalar can have only 1 value, got {} value(s)",
@@ -67,7 +70,7 @@ pub fn index_select(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             "index_select(): self indexing axis dim should be positive",
         ));
     }
-    let (outer, size, inner) = split_at(&sizes, d);
+    let size = sizes[d].max(0) as usize;
     if let Some(&bad) = idx.iter().find(|&&i| i < 0 || i as usize >= size) {
         return Err(if d == 0 {
             TorchError::index("index out of range in self")
@@ -77,16 +80,7 @@ pub fn index_select(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             ))
         });
     }
-    let mut out = vec_with_capacity(outer * idx.len() * inner)?;
-    for o in 0..outer {
-        for &i in &idx {
-            let start = (o * size + i as usize) * inner;
-            out.extend_from_slice(&values[start..start + inner]);
-        }
-    }
-    let mut out_sizes = sizes;
-    out_sizes[d] = idx.len() as i64;
-    from_scalars(&out, out_sizes, t.dtype())
+    super::engine::gather_rows::index_select(t, d, &idx)
 }
 
 /// `t.gather(dim, index)`: `out[i][j] = t[index[i][j]][j]` for `dim = 0`, and so on.
@@ -113,42 +107,12 @@ pub fn gather(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             }
         }
     }
-    let idx = index_values(index)?;
-    let values = to_scalars(t)?;
-    let (sizes, isizes) = if ndim == 0 {
-        (vec![1], vec![index.numel()])
-    } else {
-        (sizes, isizes)
-    };
-    let size = sizes[d];
-    // Row-major strides of the input, to find each gathered element.
-    let mut strides = vec![1usize; sizes.len()];
-    for k in (0..sizes.len().saturating_sub(1)).rev() {
-        strides[k] = strides[k + 1] * sizes[k + 1].max(0) as usize;
+    if ndim == 0 {
+        let one = |x: &Tensor| super::views::reshape(x, &[x.numel()]);
+        let r = super::engine::gather_rows::gather(&one(t)?, 0, &one(index)?)?;
+        return super::views::reshape(&r, &index.sizes());
     }
-    let mut out = vec_with_capacity(idx.len())?;
-    let mut at = vec![0i64; isizes.len()];
-    for &i in &idx {
-        if i < 0 || i >= size {
-            return Err(TorchError::runtime(format!(
-                "index {i} is out of bounds for dimension {d} with size {size}"
-            )));
-        }
-        let pos: usize = at
-            .iter()
-            .enumerate()
-            .map(|(k, &a)| if k == d { i } else { a } as usize * strides[k])
-            .sum();
-        out.push(values[pos]);
-        for k in (0..at.len()).rev() {
-            at[k] += 1;
-            if at[k] < isizes[k] {
-                break;
-            }
-            at[k] = 0;
-        }
-    }
-    from_scalars(&out, index.sizes(), t.dtype())
+    super::engine::gather_rows::gather(t, d, index)
 }
 
 /// The mask's values broadcast to `sizes`, refusing a mask that is not bool.

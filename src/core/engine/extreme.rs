@@ -147,6 +147,38 @@ pub fn extremes<T: Ordered>(
     }
 }
 
+/// The values and indices of the extremes of `t` over the dims `reduced` (every reduced dim
+/// non-empty), shaped as the kept dims, when the engine covers `t`'s dtype; `None` for
+/// complex and float8 tensors.
+pub fn reduce_extremes(
+    t: &crate::core::tensor::Tensor,
+    reduced: &[usize],
+    max: bool,
+) -> crate::core::error::Result<Option<(crate::core::tensor::Tensor, crate::core::tensor::Tensor)>>
+{
+    use crate::core::dtype::DType;
+    use crate::core::tensor::Tensor;
+    let dtype = t.dtype();
+    let layout = t.layout();
+    let plan = Plan::new(&layout, reduced);
+    let values = Tensor::zeros(plan.kept_sizes.clone(), dtype)?;
+    let indices = Tensor::zeros(plan.kept_sizes.clone(), DType::Int64)?;
+    let done = t
+        .storage()
+        .with_bytes(|bytes| -> crate::core::error::Result<bool> {
+            layout.check_in_bounds(dtype.itemsize(), bytes.len())?;
+            let ran = values.storage().with_bytes_mut(|vb| {
+                indices.storage().with_bytes_mut(|ib| {
+                crate::core::kernels::plain::with_elems_mut::<i64, _>(ib, |ix| {
+                    crate::with_ordered!(dtype, T => extremes::<T>(bytes, &plan, max, vb, ix))
+                })
+            })
+            });
+            Ok(ran.is_some())
+        })?;
+    Ok(done.then_some((values, indices)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,36 +230,4 @@ mod tests {
         );
         assert_eq!(indices, [1, 2]);
     }
-}
-
-/// The values and indices of the extremes of `t` over the dims `reduced` (every reduced dim
-/// non-empty), shaped as the kept dims, when the engine covers `t`'s dtype; `None` for
-/// complex and float8 tensors.
-pub fn reduce_extremes(
-    t: &crate::core::tensor::Tensor,
-    reduced: &[usize],
-    max: bool,
-) -> crate::core::error::Result<Option<(crate::core::tensor::Tensor, crate::core::tensor::Tensor)>>
-{
-    use crate::core::dtype::DType;
-    use crate::core::tensor::Tensor;
-    let dtype = t.dtype();
-    let layout = t.layout();
-    let plan = Plan::new(&layout, reduced);
-    let values = Tensor::zeros(plan.kept_sizes.clone(), dtype)?;
-    let indices = Tensor::zeros(plan.kept_sizes.clone(), DType::Int64)?;
-    let done = t
-        .storage()
-        .with_bytes(|bytes| -> crate::core::error::Result<bool> {
-            layout.check_in_bounds(dtype.itemsize(), bytes.len())?;
-            let ran = values.storage().with_bytes_mut(|vb| {
-                indices.storage().with_bytes_mut(|ib| {
-                crate::core::kernels::plain::with_elems_mut::<i64, _>(ib, |ix| {
-                    crate::with_ordered!(dtype, T => extremes::<T>(bytes, &plan, max, vb, ix))
-                })
-            })
-            });
-            Ok(ran.is_some())
-        })?;
-    Ok(done.then_some((values, indices)))
 }

@@ -6,10 +6,13 @@
 //! tensors.
 //!
 //! Modes built on it so far: reductions to the extreme and its index over any set of dims
-//! (`extreme`), and sorts along a dim (`sort`). Matrix products have their own kernels (`kernels::gemm`, reached through
+//! (`extreme`), sorts along a dim (`sort`), running sums (`scan`), and moves by index (`gather_rows`: `index_select`,
+//! `gather`). Matrix products have their own kernels (`kernels::gemm`, reached through
 //! `products`).
 
 pub mod along;
 pub mod extreme;
+pub mod gather_rows;
 pub mod ordered;
+pub mod scan;
 pub mod sort;

@@ -285,50 +285,6 @@ pub fn sort_lanes<T: SortKey>(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::layout::Layout;
-
-    fn sorted(v: &[f32], descending: bool) -> (Vec<f32>, Vec<i64>) {
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let plan = Plan::new(&Layout::contiguous(vec![v.len() as i64]), &[0]);
-        let mut values = vec![0u8; v.len() * 4];
-        let mut indices = vec![0; v.len()];
-        sort_lanes::<f32>(&bytes, &plan, descending, &mut values, &mut indices);
-        (values.chunks_exact(4).map(f32::load).collect(), indices)
-    }
-
-    #[test]
-    fn nan_last_zeros_equal_and_stable_both_ways() {
-        let v = [1.0, f32::NAN, -0.0, 0.0, -3.0, 1.0, f32::NAN];
-        let (_, i) = sorted(&v, false);
-        assert_eq!(i, [4, 2, 3, 0, 5, 1, 6]);
-        let (_, i) = sorted(&v, true);
-        assert_eq!(i, [1, 6, 0, 5, 2, 3, 4]);
-    }
-
-    #[test]
-    fn keys_keep_the_order_of_every_type() {
-        assert!((-5i8).key() < 3i8.key() && (i64::MIN).key() < (-1i64).key());
-        assert!((-1.5f64).key() < (-0.0f64).key() && (-0.0f64).key() == 0.0f64.key());
-        assert!(f64::INFINITY.key() < f64::NAN.key());
-        assert!(f16::from_f32(-2.0).key() < f16::from_f32(0.5).key());
-    }
-
-    #[test]
-    fn long_lanes_merge_their_blocks() {
-        let n = 3 * BLOCK + 17;
-        let v: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32).collect();
-        let (values, indices) = sorted(&v, false);
-        assert!(values.windows(2).all(|w| w[0] <= w[1]));
-        for w in indices.windows(2) {
-            let (a, b) = (w[0] as usize, w[1] as usize);
-            assert!(v[a] < v[b] || (v[a] == v[b] && a < b), "stable");
-        }
-    }
-}
-
 /// `t.sort(dim, descending)` on the engine (`dim` already wrapped; `t` not empty): the
 /// values and indices as new tensors laid out as `empty_like(t)`, or `None` for dtypes the
 /// engine does not cover (float8).
@@ -380,4 +336,48 @@ pub fn sort_tensor(
         like_input(placed, t)
     };
     Ok(Some((back(&values)?, back(&indices)?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::layout::Layout;
+
+    fn sorted(v: &[f32], descending: bool) -> (Vec<f32>, Vec<i64>) {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let plan = Plan::new(&Layout::contiguous(vec![v.len() as i64]), &[0]);
+        let mut values = vec![0u8; v.len() * 4];
+        let mut indices = vec![0; v.len()];
+        sort_lanes::<f32>(&bytes, &plan, descending, &mut values, &mut indices);
+        (values.chunks_exact(4).map(f32::load).collect(), indices)
+    }
+
+    #[test]
+    fn nan_last_zeros_equal_and_stable_both_ways() {
+        let v = [1.0, f32::NAN, -0.0, 0.0, -3.0, 1.0, f32::NAN];
+        let (_, i) = sorted(&v, false);
+        assert_eq!(i, [4, 2, 3, 0, 5, 1, 6]);
+        let (_, i) = sorted(&v, true);
+        assert_eq!(i, [1, 6, 0, 5, 2, 3, 4]);
+    }
+
+    #[test]
+    fn keys_keep_the_order_of_every_type() {
+        assert!((-5i8).key() < 3i8.key() && (i64::MIN).key() < (-1i64).key());
+        assert!((-1.5f64).key() < (-0.0f64).key() && (-0.0f64).key() == 0.0f64.key());
+        assert!(f64::INFINITY.key() < f64::NAN.key());
+        assert!(f16::from_f32(-2.0).key() < f16::from_f32(0.5).key());
+    }
+
+    #[test]
+    fn long_lanes_merge_their_blocks() {
+        let n = 3 * BLOCK + 17;
+        let v: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32).collect();
+        let (values, indices) = sorted(&v, false);
+        assert!(values.windows(2).all(|w| w[0] <= w[1]));
+        for w in indices.windows(2) {
+            let (a, b) = (w[0] as usize, w[1] as usize);
+            assert!(v[a] < v[b] || (v[a] == v[b] && a < b), "stable");
+        }
+    }
 }

@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn writes_reach_the_bytes_either_way() {
-        let mut bytes = vec![0u8; 17];
+        let mut bytes = [0u8; 17];
         for start in [0, 1] {
             with_elems_mut::<Complex<f32>, _>(&mut bytes[start..start + 16], |v| {
                 v[1] = Complex::new(2.0, -1.0);

@@ -1,0 +1,206 @@
+//! Running sums along one dim (`cumsum`), from one contiguous buffer laid out as
+//! `[outer, n, inner]` into another: each element becomes the sum of those before it along the dim,
+//! accumulated as PyTorch's CPU kernel does (floats in `f64`, rounded to the element type
+//! as each sum is written; integers wrapping in `i64`; complex in `complex128`).
+
+use half::{bf16, f16};
+use num_complex::{Complex, Complex64};
+
+use crate::core::interrupt;
+use crate::core::kernels::{PARALLEL_MIN, pair};
+
+/// An element type with the accumulator its running sums use.
+pub trait ScanElem: Copy + Send + Sync + 'static {
+    /// Bytes per element.
+    const SIZE: usize;
+    /// The accumulator.
+    type Acc: Copy + Send + Sync;
+    /// The empty sum.
+    fn zero() -> Self::Acc;
+    /// Reads one element from the first `SIZE` bytes and adds it to `acc`.
+    fn add(acc: Self::Acc, bytes: &[u8]) -> Self::Acc;
+    /// Writes `acc`, rounded to this type, into the first `SIZE` bytes.
+    fn store(acc: Self::Acc, bytes: &mut [u8]);
+}
+
+fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut a = [0u8; N];
+    a.copy_from_slice(&bytes[..N]);
+    a
+}
+
+macro_rules! float_scan {
+    ($($t:ty => $from:expr, $to:expr),*) => {$(
+        impl ScanElem for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            type Acc = f64;
+            fn zero() -> f64 { 0.0 }
+            #[inline(always)]
+            fn add(acc: f64, bytes: &[u8]) -> f64 { acc + $from(<$t>::from_le_bytes(le(bytes))) }
+            #[inline(always)]
+            fn store(acc: f64, bytes: &mut [u8]) {
+                let v: $t = $to(acc);
+                bytes[..Self::SIZE].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    )*};
+}
+float_scan!(
+    f32 => |x: f32| x as f64, |a: f64| a as f32,
+    f64 => |x: f64| x, |a: f64| a,
+    f16 => |x: f16| x.to_f64(), f16::from_f64,
+    bf16 => |x: bf16| x.to_f64(), bf16::from_f64
+);
+
+macro_rules! int_scan {
+    ($($t:ty),*) => {$(
+        impl ScanElem for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            type Acc = i64;
+            fn zero() -> i64 { 0 }
+            #[inline(always)]
+            fn add(acc: i64, bytes: &[u8]) -> i64 { acc.wrapping_add(<$t>::from_le_bytes(le(bytes)) as i64) }
+            #[inline(always)]
+            fn store(acc: i64, bytes: &mut [u8]) {
+                bytes[..Self::SIZE].copy_from_slice(&(acc as $t).to_le_bytes());
+            }
+        }
+    )*};
+}
+int_scan!(u8, i8, i16, i32, i64);
+
+macro_rules! complex_scan {
+    ($($t:ty),*) => {$(
+        impl ScanElem for Complex<$t> {
+            const SIZE: usize = 2 * std::mem::size_of::<$t>();
+            type Acc = Complex64;
+            fn zero() -> Complex64 { Complex64::new(0.0, 0.0) }
+            #[inline(always)]
+            fn add(acc: Complex64, bytes: &[u8]) -> Complex64 {
+                let h = Self::SIZE / 2;
+                let re = <$t>::from_le_bytes(le(bytes)) as f64;
+                let im = <$t>::from_le_bytes(le(&bytes[h..])) as f64;
+                acc + Complex64::new(re, im)
+            }
+            #[inline(always)]
+            fn store(acc: Complex64, bytes: &mut [u8]) {
+                let h = Self::SIZE / 2;
+                bytes[..h].copy_from_slice(&(acc.re as $t).to_le_bytes());
+                bytes[h..2 * h].copy_from_slice(&(acc.im as $t).to_le_bytes());
+            }
+        }
+    )*};
+}
+complex_scan!(f32, f64);
+
+/// The running sums of `outer` blocks of `n × inner` elements of `src`, into `dst`.
+fn blocks<T: ScanElem>(src: &[u8], dst: &mut [u8], n: usize, inner: usize) {
+    let block = (n * inner * T::SIZE).max(1);
+    let row = (inner * T::SIZE).max(1);
+    let mut acc = vec![T::zero(); inner];
+    for (o, (s, d)) in src
+        .chunks_exact(block)
+        .zip(dst.chunks_exact_mut(block))
+        .enumerate()
+    {
+        if o & 0xff == 0 || block >= 1 << 16 {
+            interrupt::check();
+        }
+        if inner == 1 {
+            // One lane: a plain running sum.
+            let mut a = T::zero();
+            for (x, y) in s.chunks_exact(T::SIZE).zip(d.chunks_exact_mut(T::SIZE)) {
+                a = T::add(a, x);
+                T::store(a, y);
+            }
+            continue;
+        }
+        acc.fill(T::zero());
+        for (sr, dr) in s.chunks_exact(row).zip(d.chunks_exact_mut(row)) {
+            let pairs = sr.chunks_exact(T::SIZE).zip(dr.chunks_exact_mut(T::SIZE));
+            for (a, (x, y)) in acc.iter_mut().zip(pairs) {
+                *a = T::add(*a, x);
+                T::store(*a, y);
+            }
+        }
+    }
+}
+
+/// Writes into `dst` the running sums along the middle dim of `src` (both contiguous
+/// `[outer, n, inner]` of `T`s); many blocks are split between the threads.
+pub fn cumsum_into<T: ScanElem>(src: &[u8], dst: &mut [u8], outer: usize, n: usize, inner: usize) {
+    if outer >= 2 && outer * n * inner >= PARALLEL_MIN {
+        let at = outer / 2 * n * inner * T::SIZE;
+        let ((s1, s2), (d1, d2)) = (src.split_at(at), dst.split_at_mut(at));
+        pair::join(
+            || blocks::<T>(s1, d1, n, inner),
+            || blocks::<T>(s2, d2, n, inner),
+        );
+    } else {
+        blocks::<T>(src, dst, n, inner);
+    }
+}
+
+/// `Some(())` after writing the running sums of `src` into `dst` for the dtypes the engine
+/// covers (the real and complex types the CPU kernel takes, but float8 and complex32),
+/// else `None`.
+pub fn try_cumsum(
+    dtype: crate::core::dtype::DType,
+    src: &[u8],
+    dst: &mut [u8],
+    outer: usize,
+    n: usize,
+    inner: usize,
+) -> Option<()> {
+    use crate::core::dtype::DType as D;
+    let f = match dtype {
+        D::Bool | D::UInt8 => cumsum_into::<u8>,
+        D::Int8 => cumsum_into::<i8>,
+        D::Int16 => cumsum_into::<i16>,
+        D::Int32 => cumsum_into::<i32>,
+        D::Int64 => cumsum_into::<i64>,
+        D::Float16 => cumsum_into::<f16>,
+        D::BFloat16 => cumsum_into::<bf16>,
+        D::Float32 => cumsum_into::<f32>,
+        D::Float64 => cumsum_into::<f64>,
+        D::Complex64 => cumsum_into::<Complex<f32>>,
+        D::Complex128 => cumsum_into::<Complex<f64>>,
+        _ => return None,
+    };
+    f(src, dst, outer, n, inner);
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float32_sums_round_as_written() {
+        let src: Vec<u8> = [1e8f32, 4.0, 4.0, 4.0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let mut bytes = vec![0u8; 16];
+        cumsum_into::<f32>(&src, &mut bytes, 1, 4, 1);
+        let got: Vec<f32> = bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(le(b)))
+            .collect();
+        assert_eq!(got, [1e8, 1e8, 100000008.0, 100000016.0]);
+    }
+
+    #[test]
+    fn columns_sum_down_and_integers_wrap() {
+        let src: Vec<u8> = [100i8, 1, 100, 2]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let mut bytes = vec![0u8; 4];
+        cumsum_into::<i8>(&src, &mut bytes, 1, 2, 2);
+        assert_eq!(
+            bytes.iter().map(|&b| b as i8).collect::<Vec<_>>(),
+            [100, 1, -56, 3]
+        );
+    }
+}
