@@ -10,7 +10,8 @@ use tensh::script::session::Session;
 
 /// Mutated files loaded by `cargo test`; a longer run sets `TENSH_LOAD_FUZZ_FILES` (and
 /// `TENSH_LOAD_FUZZ_SEED` for other mutations), e.g.
-/// `TENSH_LOAD_FUZZ_FILES=100000 cargo test --release --test all load_fuzz`.
+/// `TENSH_LOAD_FUZZ_FILES=100000 cargo test --release --test all load_fuzz` (the hostile
+/// run docs/security.md reports runs under `ulimit -v 2097152`).
 const FILES: u64 = 3000;
 
 fn env_number(name: &str, default: u64) -> u64 {
