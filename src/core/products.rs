@@ -16,6 +16,7 @@ use super::copy::cast_copy;
 use super::dtype::DType;
 use super::error::{Result, TorchError};
 use super::kernels::gemm::{Gemm, Mat, int_product, product};
+use super::kernels::pair;
 use super::kernels::plain::{Plain, elems, with_elems_mut};
 use super::tensor::Tensor;
 use super::unbuilt_kernels::not_built;
@@ -38,6 +39,10 @@ pub fn require(kernel: &str, dtype: DType) -> Result<()> {
         Err(not_built(kernel, dtype))
     }
 }
+
+/// Below this many elements in the two operands (`n·k + k·m`), the products of a batch are
+/// shared between the threads a matrix at a time instead of each product being split.
+const SMALL_PRODUCT: usize = 1 << 16;
 
 /// One operand: `[batch.., rows, cols]`, already expanded to the common batch shape.
 struct Operand<'a> {
@@ -98,8 +103,21 @@ fn packed<T: Gemm + Plain>(a: &Tensor, b: &Tensor, shape: &[i64], dtype: DType) 
             let bv = elems::<T>(bb);
             out.storage().with_bytes_mut(|cb| {
                 with_elems_mut::<T, _>(cb, |c| {
-                    for (i, c) in c.chunks_exact_mut((n * m).max(1)).take(batches).enumerate() {
-                        product(n, k, m, oa.mat(&av, i), ob.mat(&bv, i), c);
+                    let (av, bv) = (&av[..], &bv[..]);
+                    let run = |first: usize, c: &mut [T], split: bool| {
+                        for (i, c) in c.chunks_exact_mut((n * m).max(1)).enumerate() {
+                            let (ma, mb) = (oa.mat(av, first + i), ob.mat(bv, first + i));
+                            product((n, k, m), ma, mb, c, split);
+                        }
+                    };
+                    let c = &mut c[..batches * n * m];
+                    if batches >= 2 && n * k + k * m < SMALL_PRODUCT {
+                        // Small products: a batch per thread beats splitting each product.
+                        let half = batches / 2;
+                        let (c1, c2) = c.split_at_mut(half * n * m);
+                        pair::join(|| run(0, c1, false), || run(half, c2, false));
+                    } else {
+                        run(0, c, true);
                     }
                 })
             });

@@ -211,12 +211,18 @@ fn sort_lane<T: SortKey, I: Item>(
     };
     let load = |i: usize| T::load(&bytes[(start + i * step) * T::SIZE..]);
     items.clear();
-    items.extend((0..len).map(|i| {
-        let k = load(i).key();
-        I::new(if descending { all - k } else { k }, i)
-    }));
+    for from in (0..len).step_by(BLOCK) {
+        interrupt::check();
+        items.extend((from..len.min(from + BLOCK)).map(|i| {
+            let k = load(i).key();
+            I::new(if descending { all - k } else { k }, i)
+        }));
+    }
     sort_items(items);
     for (k, item) in items.iter().enumerate() {
+        if k % BLOCK == BLOCK - 1 {
+            interrupt::check();
+        }
         let i = item.index();
         load(i).store(&mut values[k * T::SIZE..]);
         indices[k] = i as i64;

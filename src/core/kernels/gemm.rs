@@ -1,5 +1,6 @@
 //! Matrix products `c = a · b` of strided matrices: `float32`, `float64`, `complex64` and
-//! `complex128` through the `matrixmultiply` crate (packed, vectorised, on both threads),
+//! `complex128` through the `matrixmultiply` crate (packed and vectorised; large products
+//! split their rows between the two threads, small batched ones share out whole matrices),
 //! integers through a typed loop that wraps as PyTorch's integer products do.
 //!
 //! A product is cut into blocks of rows of `c` so that Ctrl-C is noticed between blocks
@@ -7,12 +8,19 @@
 
 use num_complex::Complex;
 
+use super::pair;
 use crate::core::interrupt;
 
 /// Multiply-adds per block of rows: about 50 ms on one core of the reference machine, so a
 /// 4096² product stops within a fraction of a second of Ctrl-C, and a 1024² one is a single
 /// call.
 const BLOCK_FLOPS: usize = 1 << 32;
+
+/// Multiply-adds from which a product's rows are split between the two threads.
+const PARALLEL_FLOPS: usize = 1 << 21;
+
+/// The fewest rows a thread takes (the kernels work on row panels of up to 16).
+const SPLIT_MIN_ROWS: usize = 16;
 
 /// A strided matrix inside a slice: element `(i, j)` is `data[offset + i * rows + j * cols]`.
 #[derive(Clone, Copy)]
@@ -126,8 +134,16 @@ fn block_rows(m: usize, k: usize, n: usize) -> usize {
 }
 
 /// `c = a · b` for `a` of `m×k`, `b` of `k×n`, `c` contiguous row-major `m×n`; `c` is
-/// zeroed when `k` is 0. Panics (a bug, not input) if an operand does not fit its slice.
-pub fn product<T: Gemm>(m: usize, k: usize, n: usize, a: Mat<T>, b: Mat<T>, c: &mut [T]) {
+/// zeroed when `k` is 0. `split`: a large product may split its rows between the threads
+/// (not when the caller already runs products on both). Panics (a bug, not input) if an
+/// operand does not fit its slice.
+pub fn product<T: Gemm>(
+    (m, k, n): (usize, usize, usize),
+    a: Mat<T>,
+    b: Mat<T>,
+    c: &mut [T],
+    split: bool,
+) {
     assert_eq!(c.len(), m * n, "the result holds m×n elements");
     if m == 0 || n == 0 {
         return;
@@ -149,9 +165,25 @@ pub fn product<T: Gemm>(m: usize, k: usize, n: usize, a: Mat<T>, b: Mat<T>, c: &
             offset: a.offset + r0 * a.rows,
             ..a
         };
-        // SAFETY: `fits` holds for all of `a`, so for any block of its rows; `c`'s block
-        // holds rows × n elements; all sizes are non-zero.
-        unsafe { T::product(rows, k, n, block, b, &mut c[r0 * n..(r0 + rows) * n]) };
+        let c_block = &mut c[r0 * n..(r0 + rows) * n];
+        if split && rows >= 2 * SPLIT_MIN_ROWS && rows * k * n >= PARALLEL_FLOPS {
+            // Half the rows on each thread (each packs its own copy of `b`).
+            let half = rows / 2;
+            let (c1, c2) = c_block.split_at_mut(half * n);
+            let lower = Mat {
+                offset: block.offset + half * a.rows,
+                ..block
+            };
+            // SAFETY: as below, for each half of the block's rows.
+            pair::join(
+                || unsafe { T::product(half, k, n, block, b, c1) },
+                || unsafe { T::product(rows - half, k, n, lower, b, c2) },
+            );
+        } else {
+            // SAFETY: `fits` holds for all of `a`, so for any block of its rows; `c`'s block
+            // holds rows × n elements; all sizes are non-zero.
+            unsafe { T::product(rows, k, n, block, b, c_block) };
+        }
         r0 += rows;
     }
 }
@@ -214,7 +246,7 @@ mod tests {
             cols: 3,
         };
         let mut c = vec![0.0; 6];
-        product(3, 4, 2, a, b, &mut c);
+        product((3, 4, 2), a, b, &mut c, true);
         assert_eq!(c, naive(3, 4, 2, &a, &b));
     }
 
@@ -235,11 +267,37 @@ mod tests {
             cols: 0,
         };
         let mut c = vec![0.0; 4];
-        product(2, 1, 2, a, b, &mut c);
+        product((2, 1, 2), a, b, &mut c, true);
         assert_eq!(c, [6.0; 4]);
         let mut c = vec![9.0f32; 4];
-        product(2, 0, 2, a, b, &mut c);
+        product((2, 0, 2), a, b, &mut c, true);
         assert_eq!(c, [0.0; 4]);
+    }
+
+    #[test]
+    fn rows_split_between_threads_give_the_whole_product() {
+        let (m, k, n) = (150, 130, 120);
+        let data: Vec<f64> = (0..m * k + k * n)
+            .map(|x| ((x * 37) % 101) as f64 - 50.0)
+            .collect();
+        let a = Mat {
+            data: &data,
+            offset: 0,
+            rows: k,
+            cols: 1,
+        };
+        let b = Mat {
+            data: &data,
+            offset: m * k,
+            rows: n,
+            cols: 1,
+        };
+        assert!(m * k * n >= PARALLEL_FLOPS);
+        let (mut split, mut whole) = (vec![0.0; m * n], vec![0.0; m * n]);
+        product((m, k, n), a, b, &mut split, true);
+        product((m, k, n), a, b, &mut whole, false);
+        assert_eq!(split, naive(m, k, n, &a, &b));
+        assert_eq!(whole, split);
     }
 
     #[test]
@@ -288,7 +346,7 @@ mod tests {
             cols: 1,
         };
         let mut c = vec![Complex::default(); 1];
-        product(1, 2, 1, a, b, &mut c);
+        product((1, 2, 1), a, b, &mut c, true);
         assert_eq!(c[0], Complex::new(1.0, 2.0) * Complex::new(1.0, 2.0) - 1.0);
     }
 }
