@@ -19,6 +19,7 @@ use tensh::core::random::{generator, ops as random};
 use tensh::core::scalar::Scalar;
 use tensh::core::tensor::Tensor;
 use tensh::core::views;
+use tensh::core::{linalg, reduce, scan, selection};
 
 const N: i64 = 4096;
 const MIB: usize = 1 << 20;
@@ -169,6 +170,61 @@ fn main() {
             "randn_16M",
             best(5, || random::normal_(&t, 0.0, 1.0).unwrap()),
             bytes64,
+        );
+    }
+    if want("compute") {
+        // The engine's modes and the matrix products, on bench_compute's sizes.
+        generator::manual_seed(0);
+        let randn = |sizes: Vec<i64>| {
+            let t = Tensor::zeros(sizes, DType::Float32).unwrap();
+            random::normal_(&t, 0.0, 1.0).unwrap();
+            t
+        };
+        let (a, c) = (randn(vec![1024, 1024]), randn(vec![1024, 1024]));
+        report(
+            "compute_matmul_1024sq",
+            best(5, || drop(linalg::matmul(&a, &c).unwrap())),
+            0,
+        );
+        let (b1, b2) = (randn(vec![64, 128, 128]), randn(vec![64, 128, 128]));
+        report(
+            "compute_bmm_64x128sq",
+            best(runs, || drop(linalg::matmul(&b1, &b2).unwrap())),
+            0,
+        );
+        let m = randn(vec![N, N]);
+        report(
+            "compute_max_dim1_4096sq",
+            best(runs, || drop(reduce::extreme_with_indices(&m, true, 1, false).unwrap())),
+            bytes64,
+        );
+        let s = randn(vec![1 << 22]);
+        report(
+            "compute_sort_4M",
+            best(5, || drop(selection::sort(&s, 0, false).unwrap())),
+            0,
+        );
+        let rows = randn(vec![2048, 2048]);
+        report(
+            "compute_sort_rows_2048sq",
+            best(5, || drop(selection::sort(&rows, 1, false).unwrap())),
+            0,
+        );
+        let long = randn(vec![1 << 24]);
+        report(
+            "compute_cumsum_16M",
+            best(runs, || drop(scan::cumsum(&long, 0, None).unwrap())),
+            2 * bytes64,
+        );
+        let table = randn(vec![4096, 256]);
+        // Every row 16 times over, in a strided order (rows 0..4096, sixteen times).
+        let rows = arange(Scalar::Int(0), Scalar::Int(4096), Scalar::Int(1), None).unwrap();
+        let index = views::expand(&rows, &[16, 4096]).unwrap();
+        let index = views::reshape(&contiguous_copy(&index).unwrap(), &[65536]).unwrap();
+        report(
+            "compute_index_select_64k_rows",
+            best(runs, || drop(selection::index_select(&table, 0, &index).unwrap())),
+            2 * bytes64,
         );
     }
 }
