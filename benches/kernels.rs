@@ -195,7 +195,9 @@ fn main() {
         let m = randn(vec![N, N]);
         report(
             "compute_max_dim1_4096sq",
-            best(runs, || drop(reduce::extreme_with_indices(&m, true, 1, false).unwrap())),
+            best(runs, || {
+                drop(reduce::extreme_with_indices(&m, true, 1, false).unwrap())
+            }),
             bytes64,
         );
         let s = randn(vec![1 << 22]);
@@ -223,7 +225,9 @@ fn main() {
         let index = views::reshape(&contiguous_copy(&index).unwrap(), &[65536]).unwrap();
         report(
             "compute_index_select_64k_rows",
-            best(runs, || drop(selection::index_select(&table, 0, &index).unwrap())),
+            best(runs, || {
+                drop(selection::index_select(&table, 0, &index).unwrap())
+            }),
             2 * bytes64,
         );
     }

@@ -5,6 +5,19 @@
 
 use crate::support::session::run;
 
+/// Runs the tensh binary on `script` in a 1 GiB address space.
+fn run_in_one_gib(script: &std::path::Path) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec '{}' '{}'",
+            env!("CARGO_BIN_EXE_tensh"),
+            script.display()
+        ))
+        .output()
+        .expect("runs tensh")
+}
+
 #[test]
 fn one_step_past_a_bound_is_a_memory_error_a_script_catches() {
     for grow in [
@@ -54,15 +67,7 @@ fn a_map_grown_until_memory_runs_out_is_stopped_not_aborted() {
         "let a = []; loop { a.push([1, 2, 3, 4, 5, 6, 7, 8]); }",
     ] {
         std::fs::write(&script, body).expect("writes");
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "ulimit -v 1048576 && exec '{}' '{}'",
-                env!("CARGO_BIN_EXE_tensh"),
-                script.display()
-            ))
-            .output()
-            .expect("runs tensh");
+        let out = run_in_one_gib(&script);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{body}: {stderr}");
         assert!(
@@ -92,15 +97,7 @@ fn printing_a_huge_list_is_a_memory_error_not_an_abort() {
            print(["a", 1, 2.5, [()], #{b: "c"}]);"#,
     )
     .expect("writes");
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v 1048576 && exec '{}' '{}'",
-            env!("CARGO_BIN_EXE_tensh"),
-            script.display()
-        ))
-        .output()
-        .expect("runs tensh");
+    let out = run_in_one_gib(&script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");

@@ -16,31 +16,9 @@ pub trait Ordered: Copy + PartialOrd + Send + Sync + 'static {
     fn is_nan(self) -> bool;
 }
 
-macro_rules! ordered_int {
-    ($($t:ty),*) => {$(
-        impl Ordered for $t {
-            const SIZE: usize = std::mem::size_of::<$t>();
-            #[inline(always)]
-            fn load(bytes: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(&bytes[..Self::SIZE]);
-                <$t>::from_le_bytes(a)
-            }
-            #[inline(always)]
-            fn store(self, bytes: &mut [u8]) {
-                bytes[..Self::SIZE].copy_from_slice(&self.to_le_bytes());
-            }
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                false
-            }
-        }
-    )*};
-}
-ordered_int!(u8, i8, i16, i32, i64, u16, u32, u64);
-
-macro_rules! ordered_float {
-    ($($t:ty),*) => {$(
+/// `Ordered` for each type, `$nan` telling whether a value `$x` is a NaN.
+macro_rules! ordered {
+    (|$x:ident| $nan:expr; $($t:ty),*) => {$(
         impl Ordered for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
             #[inline(always)]
@@ -56,71 +34,34 @@ macro_rules! ordered_float {
             #[inline(always)]
             #[allow(clippy::eq_op)]
             fn is_nan(self) -> bool {
-                self != self
+                let $x = self;
+                $nan
             }
         }
     )*};
 }
-ordered_float!(f32, f64, f16, bf16);
+ordered!(|_x| false; u8, i8, i16, i32, i64, u16, u32, u64);
+ordered!(|x| x != x; f32, f64, f16, bf16);
 
 /// `Some($body)` with `$T` standing for the element type of `$dtype` (bool as `u8`), for
 /// the real dtypes but float8; `None` for the others (complex, float8).
 #[macro_export]
 macro_rules! with_ordered {
-    ($dtype:expr, $T:ident => $body:expr) => {{
-        use $crate::core::dtype::DType as D;
+    ($dtype:expr, $T:ident => $body:expr) => {
+        $crate::with_ordered!(@each $dtype, $T, $body;
+            Bool u8, UInt8 u8, Int8 i8, Int16 i16, Int32 i32, Int64 i64, UInt16 u16,
+            UInt32 u32, UInt64 u64, Float16 half::f16, BFloat16 half::bf16, Float32 f32,
+            Float64 f64)
+    };
+    (@each $dtype:expr, $T:ident, $body:expr; $($variant:ident $ty:ty),*) => {
         match $dtype {
-            D::Bool | D::UInt8 => Some({
-                type $T = u8;
+            $($crate::core::dtype::DType::$variant => Some({
+                type $T = $ty;
                 $body
-            }),
-            D::Int8 => Some({
-                type $T = i8;
-                $body
-            }),
-            D::Int16 => Some({
-                type $T = i16;
-                $body
-            }),
-            D::Int32 => Some({
-                type $T = i32;
-                $body
-            }),
-            D::Int64 => Some({
-                type $T = i64;
-                $body
-            }),
-            D::UInt16 => Some({
-                type $T = u16;
-                $body
-            }),
-            D::UInt32 => Some({
-                type $T = u32;
-                $body
-            }),
-            D::UInt64 => Some({
-                type $T = u64;
-                $body
-            }),
-            D::Float16 => Some({
-                type $T = half::f16;
-                $body
-            }),
-            D::BFloat16 => Some({
-                type $T = half::bf16;
-                $body
-            }),
-            D::Float32 => Some({
-                type $T = f32;
-                $body
-            }),
-            D::Float64 => Some({
-                type $T = f64;
-                $body
-            }),
+            }),)*
             _ => None,
         }
-    }};
+    };
 }
 
 #[cfg(test)]

@@ -216,6 +216,15 @@ pub fn int_product(m: usize, k: usize, n: usize, a: Mat<i64>, b: Mat<i64>, c: &m
 mod tests {
     use super::*;
 
+    fn mat<T>(data: &[T], offset: usize, rows: usize, cols: usize) -> Mat<'_, T> {
+        Mat {
+            data,
+            offset,
+            rows,
+            cols,
+        }
+    }
+
     fn naive(m: usize, k: usize, n: usize, a: &Mat<f64>, b: &Mat<f64>) -> Vec<f64> {
         let mut c = vec![0.0; m * n];
         for i in 0..m {
@@ -233,18 +242,8 @@ mod tests {
     fn strided_and_transposed_operands_multiply_as_written() {
         let data: Vec<f64> = (0..64).map(|x| x as f64 - 20.0).collect();
         // a: 3×4 transposed out of a 4×3 block at offset 5; b: 4×2 with row step 8.
-        let a = Mat {
-            data: &data,
-            offset: 5,
-            rows: 1,
-            cols: 3,
-        };
-        let b = Mat {
-            data: &data,
-            offset: 2,
-            rows: 8,
-            cols: 3,
-        };
+        let a = mat(&data, 5, 1, 3);
+        let b = mat(&data, 2, 8, 3);
         let mut c = vec![0.0; 6];
         product((3, 4, 2), a, b, &mut c, true);
         assert_eq!(c, naive(3, 4, 2, &a, &b));
@@ -254,18 +253,8 @@ mod tests {
     fn broadcast_rows_and_empty_inner_dimension() {
         let data = [2.0f32, 3.0];
         // Every row of `a` is the same element (row step 0).
-        let a = Mat {
-            data: &data,
-            offset: 0,
-            rows: 0,
-            cols: 1,
-        };
-        let b = Mat {
-            data: &data,
-            offset: 1,
-            rows: 1,
-            cols: 0,
-        };
+        let a = mat(&data, 0, 0, 1);
+        let b = mat(&data, 1, 1, 0);
         let mut c = vec![0.0; 4];
         product((2, 1, 2), a, b, &mut c, true);
         assert_eq!(c, [6.0; 4]);
@@ -280,18 +269,8 @@ mod tests {
         let data: Vec<f64> = (0..m * k + k * n)
             .map(|x| ((x * 37) % 101) as f64 - 50.0)
             .collect();
-        let a = Mat {
-            data: &data,
-            offset: 0,
-            rows: k,
-            cols: 1,
-        };
-        let b = Mat {
-            data: &data,
-            offset: m * k,
-            rows: n,
-            cols: 1,
-        };
+        let a = mat(&data, 0, k, 1);
+        let b = mat(&data, m * k, n, 1);
         assert!(m * k * n >= PARALLEL_FLOPS);
         let (mut split, mut whole) = (vec![0.0; m * n], vec![0.0; m * n]);
         product((m, k, n), a, b, &mut split, true);
@@ -310,18 +289,8 @@ mod tests {
     #[test]
     fn integer_products_wrap() {
         let data = [100i64, 100];
-        let a = Mat {
-            data: &data,
-            offset: 0,
-            rows: 2,
-            cols: 1,
-        };
-        let b = Mat {
-            data: &data,
-            offset: 0,
-            rows: 1,
-            cols: 1,
-        };
+        let a = mat(&data, 0, 2, 1);
+        let b = mat(&data, 0, 1, 1);
         let mut c = vec![0; 1];
         int_product(1, 2, 1, a, b, &mut c);
         assert_eq!(
@@ -333,18 +302,8 @@ mod tests {
     #[test]
     fn complex_products() {
         let data = [Complex::new(1.0f64, 2.0), Complex::new(0.0, 1.0)];
-        let a = Mat {
-            data: &data,
-            offset: 0,
-            rows: 2,
-            cols: 1,
-        };
-        let b = Mat {
-            data: &data,
-            offset: 0,
-            rows: 1,
-            cols: 1,
-        };
+        let a = mat(&data, 0, 2, 1);
+        let b = mat(&data, 0, 1, 1);
         let mut c = vec![Complex::default(); 1];
         product((1, 2, 1), a, b, &mut c, true);
         assert_eq!(c[0], Complex::new(1.0, 2.0) * Complex::new(1.0, 2.0) - 1.0);
