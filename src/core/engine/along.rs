@@ -2,8 +2,12 @@
 //! position, walked in row-major order, and the dims walked *along* for each position
 //! (the reduced dims of a reduction, the sorted or scanned dim).
 
+use crate::core::dtype::DType;
+use crate::core::error::Result;
+use crate::core::kernels::plain::with_elems_mut;
 use crate::core::layout::Layout;
 use crate::core::strided::for_each_run;
+use crate::core::tensor::Tensor;
 
 /// The split of a layout: kept dims and along dims, each with their sizes and strides.
 #[derive(Clone, Debug)]
@@ -94,6 +98,29 @@ impl Plan {
     pub fn for_each_along_run(&self, start: i64, f: impl FnMut([i64; 1], usize, [i64; 1])) {
         for_each_run(&self.along_sizes, [(&self.along_strides, start)], f);
     }
+}
+
+/// Runs `kernel` over `t`'s bytes (checked to hold its layout) with the bytes of two new
+/// tensors of `shape`: values of `t`'s dtype and int64 indices, as the modes that return
+/// both (extremes, sorts) need. `None` when `kernel` does not cover the dtype.
+pub fn values_and_indices(
+    t: &Tensor,
+    shape: Vec<i64>,
+    kernel: impl FnOnce(&[u8], &mut [u8], &mut [i64]) -> Option<()>,
+) -> Result<Option<(Tensor, Tensor)>> {
+    let (dtype, layout) = (t.dtype(), t.layout());
+    let values = Tensor::zeros(shape.clone(), dtype)?;
+    let indices = Tensor::zeros(shape, DType::Int64)?;
+    let ran = t.storage().with_bytes(|bytes| -> Result<bool> {
+        layout.check_in_bounds(dtype.itemsize(), bytes.len())?;
+        let ran = values.storage().with_bytes_mut(|vb| {
+            indices
+                .storage()
+                .with_bytes_mut(|ib| with_elems_mut::<i64, _>(ib, |ix| kernel(bytes, vb, ix)))
+        });
+        Ok(ran.is_some())
+    })?;
+    Ok(ran.then_some((values, indices)))
 }
 
 #[cfg(test)]

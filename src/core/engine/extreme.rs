@@ -156,27 +156,13 @@ pub fn reduce_extremes(
     max: bool,
 ) -> crate::core::error::Result<Option<(crate::core::tensor::Tensor, crate::core::tensor::Tensor)>>
 {
-    use crate::core::dtype::DType;
-    use crate::core::tensor::Tensor;
     let dtype = t.dtype();
-    let layout = t.layout();
-    let plan = Plan::new(&layout, reduced);
-    let values = Tensor::zeros(plan.kept_sizes.clone(), dtype)?;
-    let indices = Tensor::zeros(plan.kept_sizes.clone(), DType::Int64)?;
-    let done = t
-        .storage()
-        .with_bytes(|bytes| -> crate::core::error::Result<bool> {
-            layout.check_in_bounds(dtype.itemsize(), bytes.len())?;
-            let ran = values.storage().with_bytes_mut(|vb| {
-                indices.storage().with_bytes_mut(|ib| {
-                crate::core::kernels::plain::with_elems_mut::<i64, _>(ib, |ix| {
-                    crate::with_ordered!(dtype, T => extremes::<T>(bytes, &plan, max, vb, ix))
-                })
-            })
-            });
-            Ok(ran.is_some())
-        })?;
-    Ok(done.then_some((values, indices)))
+    let plan = Plan::new(&t.layout(), reduced);
+    super::along::values_and_indices(
+        t,
+        plan.kept_sizes.clone(),
+        |bytes, vb, ix| crate::with_ordered!(dtype, T => extremes::<T>(bytes, &plan, max, vb, ix)),
+    )
 }
 
 #[cfg(test)]

@@ -300,31 +300,21 @@ pub fn sort_tensor(
     descending: bool,
 ) -> crate::core::error::Result<Option<(crate::core::tensor::Tensor, crate::core::tensor::Tensor)>>
 {
-    use crate::core::dtype::DType;
     use crate::core::result_layout::like_input;
     use crate::core::tensor::Tensor;
     let dtype = t.dtype();
-    let layout = t.layout();
     let along: Vec<usize> = if t.ndim() == 0 { vec![] } else { vec![dim] };
-    let plan = Plan::new(&layout, &along);
+    let plan = Plan::new(&t.layout(), &along);
     let mut lanes_shape = plan.kept_sizes.clone();
     lanes_shape.push(plan.along_len() as i64);
-    let values = Tensor::zeros(lanes_shape.clone(), dtype)?;
-    let indices = Tensor::zeros(lanes_shape, DType::Int64)?;
-    let ran = t.storage().with_bytes(|bytes| -> crate::core::error::Result<bool> {
-        layout.check_in_bounds(dtype.itemsize(), bytes.len())?;
-        let ran = values.storage().with_bytes_mut(|vb| {
-            indices.storage().with_bytes_mut(|ib| {
-                crate::core::kernels::plain::with_elems_mut::<i64, _>(ib, |ix| {
-                    crate::with_ordered!(dtype, T => sort_lanes::<T>(bytes, &plan, descending, vb, ix))
-                })
-            })
-        });
-        Ok(ran.is_some())
-    })?;
-    if !ran {
+    let Some((values, indices)) = super::along::values_and_indices(
+        t,
+        lanes_shape,
+        |bytes, vb, ix| crate::with_ordered!(dtype, T => sort_lanes::<T>(bytes, &plan, descending, vb, ix)),
+    )?
+    else {
         return Ok(None);
-    }
+    };
     // The lanes' dim moves back to `dim` (a new layout over the same fresh storage).
     let back = |x: &Tensor| -> crate::core::error::Result<Tensor> {
         let l = x.layout();
