@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Read};
 use crate::repl::color::ColorChoice;
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
+use crate::script::source_excerpt::excerpt;
 
 const USAGE: &str = "usage: tensh [--color=auto|always|never] [[-i] FILE.rhai [ARGS...] | -e CODE]
        tensh --help | --version
@@ -29,6 +30,9 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [[-i] FILE.rhai [A
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never
 ";
 
+/// Reports a script's error on standard error: `FILE:LINE:COLUMN: message` (with the script
+/// function it happened in), the source line with a caret under the call that failed, and for
+/// an error inside a function, the call that led there; then a hint when one applies.
 fn report(name: &str, code: &str, e: &ScriptError) {
     let place = match (e.line, e.column) {
         (Some(l), Some(c)) => format!("{name}:{l}:{c}: "),
@@ -40,6 +44,17 @@ fn report(name: &str, code: &str, e: &ScriptError) {
         .as_ref()
         .map_or(String::new(), |f| format!("in {f}(): "));
     output::error(&format!("{place}{within}{}", e.message));
+    if let (Some(line), Some(column)) = (e.line, e.column) {
+        for text in excerpt(code, line, column, true) {
+            output::error(&text);
+        }
+    }
+    if let (Some(_), Some((line, column))) = (&e.function, e.call_site) {
+        output::error(&format!("  called from line {line}:"));
+        for text in excerpt(code, line, column, true) {
+            output::error(&text);
+        }
+    }
     if e.function.is_none()
         && let Some(hint) = crate::script::hints::python_hint(code, e)
     {

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use super::catalog::Catalog;
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
+use crate::script::source_excerpt::excerpt;
 use crate::script::tokens::{each_token, open_depth, splice};
 
 /// The primary prompt, as in PyTorch's documentation sessions.
@@ -55,6 +56,8 @@ pub struct Console {
     log: Vec<Logged>,
     /// The status `exit()` asked for; the prompt ends after the input.
     exit: Option<i32>,
+    /// The last input, with its error if it failed (for `:why` to name what the user wrote).
+    last_failure: Option<(String, ScriptError)>,
 }
 
 impl Default for Console {
@@ -80,7 +83,13 @@ impl Console {
             in_transcript: false,
             log: Vec::new(),
             exit: None,
+            last_failure: None,
         }
+    }
+
+    /// The last input and its error, when it failed.
+    pub fn last_failure(&self) -> Option<&(String, ScriptError)> {
+        self.last_failure.as_ref()
     }
 
     /// The session (to install interrupt handling, or inspect variables).
@@ -149,13 +158,24 @@ impl Console {
     }
 
     /// The session's variables and the type of each value, for completion.
+    ///
+    /// The script functions defined so far come last, each as `name(` with the type of a
+    /// function pointer, so that completion offers them where a variable could be.
     pub fn variables(&self) -> Vec<(String, TypeId)> {
-        self.session
+        let mut found: Vec<(String, TypeId)> = self
+            .session
             .scope()
             .iter_raw()
             .filter(|(name, _, _)| !is_hidden(name))
             .map(|(name, _, value)| (name.to_string(), value.type_id()))
-            .collect()
+            .collect();
+        found.extend(
+            self.session
+                .function_names()
+                .into_iter()
+                .map(|f| (format!("{f}("), TypeId::of::<rhai::FnPtr>())),
+        );
+        found
     }
 
     /// The type name of the variable `name`, if there is one.
@@ -236,6 +256,7 @@ impl Console {
         crate::core::why::next_input();
         let renamed = last_value_named(self.session.engine(), code);
         let result = self.session.eval(&renamed);
+        self.last_failure = result.as_ref().err().map(|e| (code.to_string(), e.clone()));
         if let Some(hint) = crate::script::hints::floor_division_hint(self.session.engine(), code) {
             output::error(&hint);
         }
@@ -308,20 +329,35 @@ pub fn report(code: &str, e: &ScriptError) {
     }
 }
 
-/// The lines `report` shows for `e`, raised by `code`.
+/// The lines `report` shows for `e`, raised by `code`. A one-line input shows the line and a
+/// caret for a mistake in the script only (a PyTorch exception is its message alone, as
+/// PyTorch's prompt prints it in a transcript). An input of several lines shows, for any
+/// error, the numbered line and a caret under the call that failed; for an error inside a
+/// script function, the call in the input that led there, and the place in the function
+/// when the input defines it.
 pub fn report_lines(code: &str, e: &ScriptError) -> Vec<String> {
+    let several_lines = code.trim().lines().count() > 1;
     let mut lines = Vec::new();
     match (&e.function, e.line, e.column) {
         (Some(function), Some(line), Some(column)) => {
             lines.push(format!(
                 "  in {function}(), line {line}, column {column} of its definition"
             ));
+            if several_lines {
+                if defines_function(code, function) {
+                    lines.extend(excerpt(code, line, column, true));
+                }
+                if let Some((line, column)) = e.call_site {
+                    lines.push(format!("  called from line {line}:"));
+                    lines.extend(excerpt(code, line, column, true));
+                }
+            }
+        }
+        (None, Some(line), Some(column)) if several_lines => {
+            lines.extend(excerpt(code, line, column, true));
         }
         (None, Some(line), Some(column)) if !e.raised => {
-            if let Some(text) = code.lines().nth(line - 1) {
-                lines.push(format!("  {text}"));
-                lines.push(format!("  {}^", " ".repeat(column.saturating_sub(1))));
-            }
+            lines.extend(excerpt(code, line, column, false));
         }
         _ => {}
     }
@@ -332,6 +368,21 @@ pub fn report_lines(code: &str, e: &ScriptError) -> Vec<String> {
         lines.push(hint);
     }
     lines
+}
+
+/// Whether `code` has a definition of the script function `name` (`fn name(`).
+fn defines_function(code: &str, name: &str) -> bool {
+    code.lines().any(|l| {
+        l.trim_start()
+            .strip_prefix("private ")
+            .unwrap_or(l.trim_start())
+            .strip_prefix("fn ")
+            .is_some_and(|rest| {
+                rest.trim_start()
+                    .strip_prefix(name)
+                    .is_some_and(|after| after.trim_start().starts_with('('))
+            })
+    })
 }
 
 /// The error's `Kind: message` line, with the prompt's `_` named as typed.
@@ -418,6 +469,37 @@ mod tests {
         assert_eq!(
             out,
             "RuntimeError: shape '[3]' is invalid for input of size 4\n"
+        );
+    }
+
+    #[test]
+    fn an_error_in_a_cell_of_several_lines_names_the_line_with_a_caret() {
+        let mut c = Console::new();
+        let (_, out) = feed_all(
+            &mut c,
+            &[
+                "let a = torch::ones(2, 3);",
+                "{",
+                "  let b = a.t()",
+                "    .view(6);",
+                "}",
+            ],
+        );
+        assert_eq!(
+            out,
+            "  3 |     .view(6);\n    |      ^^^^\nRuntimeError: view size is not compatible with \
+             input tensor's size and stride (at least one dimension spans across two contiguous \
+             subspaces). Use .reshape(...) instead.\n"
+        );
+        // A notebook cell: one input of several statements.
+        output::start_capture();
+        c.run("fn g(x) {\n  x.view(5)\n}\nlet y = 1;\ng(a)");
+        let out = output::take_capture();
+        assert_eq!(
+            out,
+            "  in g(), line 2, column 5 of its definition\n  2 |   x.view(5)\n    |     ^^^^\n  \
+             called from line 5:\n  5 | g(a)\n    | ^\nRuntimeError: shape '[5]' is invalid \
+             for input of size 6\n"
         );
     }
 

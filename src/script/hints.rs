@@ -262,6 +262,7 @@ mod tests {
             raised: false,
             exit: None,
             function: None,
+            call_site: None,
         }
     }
 

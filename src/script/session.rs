@@ -78,6 +78,9 @@ pub struct ScriptError {
     pub exit: Option<i32>,
     /// The script function the error happened in (innermost), if any.
     pub function: Option<String>,
+    /// For an error inside a script function: the line and column, in the code that was
+    /// run, of the call that led there (the outermost one).
+    pub call_site: Option<(usize, usize)>,
 }
 
 impl ScriptError {
@@ -97,6 +100,10 @@ impl ScriptError {
             raised: is_raised(e),
             exit: super::exit::requested(e),
             function: innermost_function(e),
+            call_site: match e {
+                EvalAltResult::ErrorInFunctionCall(_, _, _, pos) => pos.line().zip(pos.position()),
+                _ => None,
+            },
         }
     }
 }
@@ -133,6 +140,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, ScriptError>) -> Result<T, ScriptErr
             raised: true,
             exit: None,
             function: None,
+            call_site: None,
         })
     })
 }
@@ -147,6 +155,7 @@ fn syntax_error(e: rhai::ParseError) -> ScriptError {
         raised: false,
         exit: None,
         function: None,
+        call_site: None,
     }
 }
 
@@ -201,6 +210,18 @@ impl Session {
     /// The engine (for completion and help).
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// The names of the script functions defined so far, each once, sorted.
+    pub fn function_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .functions
+            .iter_functions()
+            .map(|f| f.name.to_string())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// The variables defined so far.
@@ -330,6 +351,9 @@ impl Session {
             && let (Some(line), Some(column)) = (e.line, e.column)
         {
             e.column = Some(self.shifts.original_column(line, column));
+        }
+        if let Some((line, column)) = e.call_site {
+            e.call_site = Some((line, self.shifts.original_column(line, column)));
         }
         e
     }

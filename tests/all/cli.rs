@@ -45,9 +45,60 @@ fn a_script_error_exits_1_with_line_and_column() {
     assert_eq!(code, 1);
     assert_eq!(out, "1\n");
     assert_eq!(
-        err.trim(),
-        "-e:3:3: RuntimeError: shape '[3, 5]' is invalid for input of size 16"
+        err,
+        "-e:3:3: RuntimeError: shape '[3, 5]' is invalid for input of size 16\n  \
+         3 | x.view(3, 5);\n    |   ^^^^\n"
     );
+}
+
+#[test]
+fn a_script_error_shows_the_source_line_and_a_caret_under_the_failing_call() {
+    let dir = std::env::temp_dir().join(format!("tensh-caret-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("chained.rhai");
+    // A chained call over several lines: the caret is under the link that failed.
+    std::fs::write(
+        &script,
+        "let a = torch::ones(2, 3);\nlet b = a.t()\n    .contiguous()\n    .view(5);\n",
+    )
+    .unwrap();
+    let (code, _, err) = tensh(&[script.to_str().unwrap()], None);
+    assert_eq!(code, 1);
+    let name = script.display();
+    assert_eq!(
+        err,
+        format!(
+            "{name}:4:6: RuntimeError: shape '[5]' is invalid for input of size 6\n  \
+             4 |     .view(5);\n    |      ^^^^\n"
+        )
+    );
+    // Inside a function: the place in the function, then the call that led there.
+    std::fs::write(
+        &script,
+        "fn f(x) {\n    x.view(7)\n}\nlet y = 1;\nlet z = f(torch::ones(3));\n",
+    )
+    .unwrap();
+    let (_, _, err) = tensh(&[script.to_str().unwrap()], None);
+    assert_eq!(
+        err,
+        format!(
+            "{name}:2:7: in f(): RuntimeError: shape '[7]' is invalid for input of size 3\n  \
+             2 |     x.view(7)\n    |       ^^^^\n  called from line 5:\n  \
+             5 | let z = f(torch::ones(3));\n    |         ^\n"
+        )
+    );
+    // An operator's error: one caret under the operator.
+    std::fs::write(
+        &script,
+        "let a = torch::ones(3);\nlet b = a + torch::ones(4);\n",
+    )
+    .unwrap();
+    let (_, _, err) = tensh(&[script.to_str().unwrap()], None);
+    assert!(
+        err.ends_with("  2 | let b = a + torch::ones(4);\n    |           ^\n"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -57,8 +108,12 @@ fn an_error_after_a_catch_block_on_its_line_is_placed_where_the_user_wrote_it() 
     assert_eq!(code, 1);
     let column = line.find("undefined_var").unwrap() + 1;
     assert_eq!(
-        err.trim(),
+        err.lines().next().unwrap(),
         format!("-e:1:{column}: NameError: name 'undefined_var' is not defined")
+    );
+    assert!(
+        err.ends_with(&format!("    | {}^^^^^^^^^^^^^\n", " ".repeat(column - 1))),
+        "{err}"
     );
     let (_, _, err) = tensh(&["-e", "try {} catch (e) {} let = 1;"], None);
     assert!(err.starts_with("-e:1:25: SyntaxError"), "{err}");
