@@ -17,8 +17,9 @@ pub fn subject(noted: &Noted) -> Option<Tensor> {
     }
 }
 
-/// The explanation of a noted error, in text.
-pub fn explain_noted(noted: &Noted, color: bool) -> String {
+/// The explanation of a noted error, in text; `name` is what the input called the tensor
+/// involved (`x.t()`, or `t` when it is not known).
+pub fn explain_noted(noted: &Noted, name: &str, color: bool) -> String {
     let mut out = vec![format!("why: {}", first_sentence(&noted.message))];
     let mut picture = None;
     match &noted.case {
@@ -46,13 +47,13 @@ pub fn explain_noted(noted: &Noted, color: bool) -> String {
                 "That only works if the last dimension's elements are neighbours in memory \
                  (stride 1); here the last stride is {last}."
             ));
-            out.push(
-                "Do it on a copy: t.contiguous().view(dtype) (contiguous() copies when it must)."
-                    .to_string(),
-            );
-            picture = Some(reinterpret::explain_as(tensor, "t", *dtype));
+            out.push(format!(
+                "Do it on a copy: {name}.contiguous().view({dtype}) (contiguous() copies when it \
+                 must)."
+            ));
+            picture = Some(reinterpret::explain_as(tensor, name, *dtype));
         }
-        Case::OverlappingWrite { layout } => out.extend(overlap_reason(layout)),
+        Case::OverlappingWrite { layout } => out.extend(overlap_reason(layout, name)),
         Case::OutOfBounds {
             layout,
             itemsize,
@@ -63,12 +64,11 @@ pub fn explain_noted(noted: &Noted, color: bool) -> String {
                 "a slice with step {step} would need a negative stride: it would walk backwards \
                  through memory."
             ));
-            out.push(
+            out.push(format!(
                 "PyTorch's strides are never negative (NumPy's can be), so it refuses. To \
-                 reverse, t.flip(dims) makes a reversed copy: a new storage, so writes to it do \
-                 not reach t."
-                    .to_string(),
-            );
+                 reverse, {name}.flip(dims) makes a reversed copy: a new storage, so writes to it \
+                 do not reach {name}."
+            ));
         }
         Case::ReadOnlyBuffer => {
             out.push(
@@ -153,7 +153,7 @@ fn view_reason(l: &Layout, shape: &[i64]) -> Vec<String> {
 }
 
 /// Where a written-to layout has indices sharing memory.
-fn overlap_reason(l: &Layout) -> Vec<String> {
+fn overlap_reason(l: &Layout, name: &str) -> Vec<String> {
     let mut out = vec![format!(
         "an in-place write needs each index to own its memory; this tensor (size {}, stride {}) \
          has indices that share slots:",
@@ -188,11 +188,10 @@ fn overlap_reason(l: &Layout) -> Vec<String> {
             index_text(&b)
         ));
     }
-    out.push(
-        "Write into a copy that owns its memory: t.clone() (or write into the tensor before \
+    out.push(format!(
+        "Write into a copy that owns its memory: {name}.clone() (or write into the tensor before \
          expanding it)."
-            .to_string(),
-    );
+    ));
     out
 }
 
@@ -248,7 +247,7 @@ mod tests {
             strides: smallvec::smallvec![0, 1],
             offset: 0,
         };
-        let text = overlap_reason(&l).join("\n");
+        let text = overlap_reason(&l, "t").join("\n");
         assert!(text.contains("dim 0 has stride 0: its 3 indices"), "{text}");
         assert!(
             text.contains("[0, 0] and [1, 0] both read storage element 0"),

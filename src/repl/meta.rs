@@ -21,7 +21,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
             )),
         },
         ":vars" => vars(console),
-        ":why" => super::why_command::run(rest),
+        ":why" => super::why_command::run(rest, console.last_failure()),
         ":reset" => {
             console.session_mut().reset();
             console.clear_log();
@@ -315,10 +315,34 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("picture written to"), "{out}");
-        assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+        let picture = std::fs::read_to_string(&svg).unwrap();
+        assert!(picture.starts_with("<svg"));
+        assert!(
+            picture.contains(">x.t(): torch.int64, size (3, 2)"),
+            "{picture}"
+        );
         let _ = std::fs::remove_file(&svg);
         let out = run(&mut c, &["1 + 1", ":why"]);
         assert!(!out.contains("cannot merge"), "{out}");
+    }
+
+    #[test]
+    fn why_names_the_tensor_as_the_input_wrote_it() {
+        let mut c = Console::new();
+        let out = run(
+            &mut c,
+            &[
+                "let x = torch::arange(6).view(2, 3);",
+                "let y = x.t().view(torch::int32);",
+                ":why",
+            ],
+        );
+        assert!(
+            out.contains("Do it on a copy: x.t().contiguous().view(torch.int32)"),
+            "{out}"
+        );
+        let out = run(&mut c, &["torch::arange(4)[\"::-1\"]", ":why"]);
+        assert!(out.contains("torch::arange(4).flip(dims)"), "{out}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! history around a `Console`, which holds the terminal-free logic.
 
 pub mod catalog;
+pub mod chain;
 pub mod color;
 pub mod commands;
 pub mod complete;
@@ -152,13 +153,15 @@ impl ConditionalEventHandler for EndOnBlankLine {
     }
 }
 
-/// The editor's settings: completion as a list, history kept by hand (one entry per
-/// complete input), 10,000 entries.
+/// The editor's settings: completion as a list shown on the first Tab when it is ambiguous
+/// (as IPython shows it), history kept by hand (one entry per complete input), 10,000
+/// entries.
 fn editor_config() -> Config {
     let base = || {
         Config::builder()
             .auto_add_history(false)
             .completion_type(CompletionType::List)
+            .completion_show_all_if_ambiguous(true)
     };
     // Only a size of 0 is refused; the constant is not 0.
     match base().max_history_size(HISTORY_SIZE) {

@@ -4,6 +4,7 @@
 use crate::core::why;
 use crate::print::explain::svg;
 use crate::script::output;
+use crate::script::session::ScriptError;
 
 /// What `:why` says when the last input raised nothing it can explain.
 const NOTHING: &str = "`:why` explains the last input's error when it is one of the classic \
@@ -11,13 +12,17 @@ layout errors: view after transpose or slicing, view(dtype) with a last stride o
 an in-place write into an expanded tensor, set_ or as_strided out of bounds, a negative slice \
 step, or frombuffer's warning on a bytes buffer. The last input raised none of them.";
 
-/// Runs `:why REST`.
-pub fn run(rest: &str) {
+/// Runs `:why REST`; `failed` is the last input and its error, if it failed: the tensor the
+/// explanation is about is named as the input wrote it (`x.t()`), else `t`.
+pub fn run(rest: &str, failed: Option<&(String, ScriptError)>) {
     let Some(noted) = why::last() else {
         output::error(NOTHING);
         return;
     };
-    for line in crate::print::why::explain_noted(&noted, output::color()).lines() {
+    let name = failed
+        .and_then(|(code, e)| receiver_text(code, e.line?, e.column?))
+        .unwrap_or_else(|| "t".to_string());
+    for line in crate::print::why::explain_noted(&noted, &name, output::color()).lines() {
         output::print_line(line);
     }
     let Some(path) = rest.strip_prefix('>').map(str::trim) else {
@@ -30,11 +35,73 @@ pub fn run(rest: &str) {
         output::error("this error has no tensor to draw: its explanation above is the picture");
         return;
     };
-    match svg::picture(&[("t".to_string(), tensor)]) {
+    match svg::picture(&[(name, tensor)]) {
         Ok(picture) => match crate::script::explain_api::write_file(path, &picture.svg) {
             Ok(()) => output::print_line(&format!("picture written to {path}")),
             Err(e) => output::error(&crate::script::errors::error_text(&e)),
         },
         Err(e) => output::error(&format!("{}: {}", e.kind.name(), e.message)),
+    }
+}
+
+/// The text of the receiver of the call or index at `line`, `column` (1-based) of `code`:
+/// `x.t()` for an error at `view` in `x.t().view(6)`, `y` for `y["::-1"]`. Scans back from
+/// the `.` or `[` before the place over names, calls and brackets; `None` when there is no
+/// receiver there or it is longer than a name should be.
+pub fn receiver_text(code: &str, line: usize, column: usize) -> Option<String> {
+    let text: Vec<char> = code.lines().nth(line.checked_sub(1)?)?.chars().collect();
+    let place = column.checked_sub(1)?;
+    let mut end = if text.get(place) == Some(&'[') {
+        place
+    } else {
+        let mut i = place;
+        while i > 0 && text[i - 1].is_whitespace() {
+            i -= 1;
+        }
+        if i == 0 || text[i - 1] != '.' {
+            return None;
+        }
+        i - 1
+    };
+    while end > 0 && text[end - 1].is_whitespace() {
+        end -= 1;
+    }
+    let start = super::chain::chain_start(&text, end);
+    let receiver: String = text[start..end].iter().collect();
+    let receiver = receiver.trim_start_matches(':').to_string();
+    let good = !receiver.is_empty()
+        && receiver.chars().count() <= 60
+        && receiver.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '(');
+    good.then_some(receiver)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::receiver_text;
+
+    #[test]
+    fn the_receiver_is_named_as_written() {
+        let at = |code: &str, word: &str| {
+            let column = code.find(word).unwrap() + 1;
+            receiver_text(code, 1, column)
+        };
+        assert_eq!(at("x.t().view(6)", "view").as_deref(), Some("x.t()"));
+        assert_eq!(
+            at(
+                "let y = torch::arange(6).view(2, 3).t().view(6);",
+                "view(6)"
+            )
+            .as_deref(),
+            Some("torch::arange(6).view(2, 3).t()")
+        );
+        assert_eq!(at("a + b.view(torch::int32)", "view").as_deref(), Some("b"));
+        assert_eq!(at("(a + b).view(3)", "view").as_deref(), Some("(a + b)"));
+        assert_eq!(
+            at("f(x[\"1:\"].view(3))", "view").as_deref(),
+            Some("x[\"1:\"]")
+        );
+        assert_eq!(at("y[\"::-1\"]", "[").as_deref(), Some("y"));
+        assert_eq!(at("view(3)", "view"), None);
+        assert_eq!(receiver_text("x.view(3)", 2, 1), None);
     }
 }

@@ -209,7 +209,9 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
     };
     let named = match &what {
         Subject::One(t) => vec![(
-            name_in_scope(ctx, t).unwrap_or_else(|| "t".into()),
+            super::expr_text::source_text(&inputs[0])
+                .or_else(|| name_in_scope(ctx, t))
+                .unwrap_or_else(|| "t".into()),
             t.clone(),
         )],
         Subject::Many(named) => named.clone(),

@@ -140,6 +140,128 @@ fn every_index_has_the_colour_of_the_slot_it_reads() {
     }
 }
 
+/// Points along an SVG path made of `M`, `C` (cubic) and `L` commands, every few pixels.
+fn path_points(d: &str) -> Vec<(f64, f64)> {
+    let mut points = Vec::new();
+    let mut current = (0.0, 0.0);
+    let mut tokens = d.split_whitespace().peekable();
+    let pair = |t: &str| {
+        let (x, y) = t
+            .trim_start_matches(char::is_alphabetic)
+            .split_once(',')
+            .unwrap();
+        (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
+    };
+    while let Some(t) = tokens.next() {
+        match t.chars().next().unwrap() {
+            'M' => {
+                current = pair(t);
+                points.push(current);
+            }
+            'C' => {
+                let (a, b, c) = (
+                    pair(t),
+                    pair(tokens.next().unwrap()),
+                    pair(tokens.next().unwrap()),
+                );
+                for k in 1..=100 {
+                    let u = k as f64 / 100.0;
+                    let v = 1.0 - u;
+                    let at = |p0: f64, p1: f64, p2: f64, p3: f64| {
+                        v * v * v * p0
+                            + 3.0 * v * v * u * p1
+                            + 3.0 * v * u * u * p2
+                            + u * u * u * p3
+                    };
+                    points.push((at(current.0, a.0, b.0, c.0), at(current.1, a.1, b.1, c.1)));
+                }
+                current = c;
+            }
+            'L' => {
+                let to = pair(t);
+                for k in 1..=100 {
+                    let u = k as f64 / 100.0;
+                    points.push((
+                        current.0 + (to.0 - current.0) * u,
+                        current.1 + (to.1 - current.1) * u,
+                    ));
+                }
+                current = to;
+            }
+            other => panic!("unexpected path command {other} in {d}"),
+        }
+    }
+    points
+}
+
+#[test]
+fn every_link_ends_at_its_slot_and_crosses_no_other_slot() {
+    let mut several_rows = 0;
+    for (name, bytes) in committed() {
+        let text = String::from_utf8(bytes).unwrap();
+        // Each slot's outline, and each slot number's place from its coloured bands.
+        let outlines: Vec<[f64; 4]> = text
+            .lines()
+            .filter(|l| l.starts_with("<rect x=") && l.contains("fill=\"none\" stroke=\"#000000\""))
+            .map(|l| ["x", "y", "width", "height"].map(|a| number(l, a) as f64))
+            .collect();
+        let mut places: BTreeMap<u32, [f64; 4]> = BTreeMap::new();
+        for l in text.lines().filter(|l| l.contains("class=\"slot\"")) {
+            let [x, y, w, h] = ["x", "y", "width", "height"].map(|a| number(l, a) as f64);
+            let place = places
+                .entry(number(l, "data-slot"))
+                .or_insert([x, y, 0.0, h]);
+            place[0] = place[0].min(x);
+            place[2] += w;
+        }
+        let rows: std::collections::BTreeSet<u64> = outlines.iter().map(|o| o[1] as u64).collect();
+        several_rows += usize::from(rows.len() > 1);
+        let paths: Vec<Vec<(f64, f64)>> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("<path d=\""))
+            .map(|l| path_points(&l[..l.find('"').unwrap()]))
+            .collect();
+        for cell in text.lines().filter(|l| l.contains("class=\"cell\"")) {
+            let [x, y, w, h] = ["x", "y", "width", "height"].map(|a| number(cell, a) as f64);
+            let index = attr(cell, "data-index").unwrap();
+            let read: Vec<u32> = attr(cell, "data-slots")
+                .unwrap()
+                .split(' ')
+                .map(|n| n.parse().unwrap())
+                .collect();
+            let first = read[0];
+            let path = paths
+                .iter()
+                .find(|p| p[0] == (x + w / 2.0, y + h))
+                .unwrap_or_else(|| panic!("{name}: no link from index {index}"));
+            // A cell reading several slots points at the middle of their run.
+            let last = places[read.last().unwrap()];
+            let target = places[&first];
+            let end = *path.last().unwrap();
+            assert!(
+                end.1 == target[1] && end.0 > target[0] && end.0 < last[0] + last[2],
+                "{name}: index {index}'s link ends at {end:?}, not on slot {first} ({target:?})"
+            );
+            for &(px, py) in path.iter().filter(|p| (p.1 - end.1).abs() > 1.0) {
+                for o in &outlines {
+                    let inside = px > o[0] + 1.0
+                        && px < o[0] + o[2] - 1.0
+                        && py > o[1] + 1.0
+                        && py < o[1] + o[3] - 1.0;
+                    assert!(
+                        !inside,
+                        "{name}: index {index}'s link to slot {first} passes over the slot at {o:?} ({px}, {py})"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        several_rows > 0,
+        "no committed picture has a strip of several rows"
+    );
+}
+
 #[test]
 fn a_picture_too_big_to_read_is_refused_before_any_output() {
     let dir = std::env::temp_dir().join(format!("tensh-big-picture-{}", std::process::id()));
@@ -189,4 +311,46 @@ fn the_kernel_logos_are_drawn_from_the_logo_svg() {
             .count();
         assert_eq!(far, 0, "{path} is not the logo drawn at {px} pixels");
     }
+}
+
+#[test]
+fn a_picture_is_titled_with_the_expression_the_user_wrote() {
+    let dir = std::env::temp_dir().join(format!("tensh-titled-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("titled.rhai"),
+        "let x = torch::arange(6).view(2, 3);\n\
+         explain(x.t(), #{svg: \"t.svg\"});\n\
+         explain(x[\"1:\"].view(3), #{svg: \"row.svg\"});\n\
+         explain(x, #{svg: \"x.svg\"});\n\
+         let y = x.t();\n\
+         explain(y, #{svg: \"y.svg\"});\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .arg("titled.rhai")
+        .current_dir(&dir)
+        .output()
+        .expect("run tensh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let title = |file: &str| {
+        let svg = std::fs::read_to_string(dir.join(file)).unwrap();
+        let start = svg.find("font-weight=\"bold\">").unwrap() + "font-weight=\"bold\">".len();
+        svg[start..start + svg[start..].find("</text>").unwrap()].to_string()
+    };
+    assert_eq!(
+        title("t.svg"),
+        "x.t(): torch.int64, size (3, 2), stride (1, 3), offset 0"
+    );
+    assert_eq!(
+        title("row.svg"),
+        "x[&quot;1:&quot;].view(3): torch.int64, size (3,), stride (1,), offset 3"
+    );
+    assert!(title("x.svg").starts_with("x: "));
+    assert!(title("y.svg").starts_with("y: "));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -38,6 +38,11 @@ const SLOT_W: u32 = 84;
 /// Space under each strip row for the offset marks.
 const UNDER_ROW: u32 = 24;
 const SLOTS_PER_ROW: usize = 16;
+/// When the strip has several rows: the lane between two slots of a row, down which the
+/// links to later rows run, and the extra height between rows where a link turns into its
+/// slot. A strip of one row has neither, and no link crosses a slot.
+const LANE: u32 = 12;
+const TURN: u32 = 12;
 const GRID_GAP: u32 = 40;
 const LINK_GAP: u32 = 80;
 const FONT: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
@@ -147,6 +152,10 @@ struct Plan {
     hex_lines: usize,
     /// Lines naming readers per slot: one per tensor.
     reader_lines: usize,
+    /// Space between two slots of a row (a lane for links; 0 for a strip of one row).
+    slot_gap: u32,
+    /// Space between two rows of the strip, under the offset marks.
+    row_gap: u32,
 }
 
 /// A slot's height: its byte number, its bytes four per line, then its readers.
@@ -201,6 +210,8 @@ pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
     let grids_width = x - GRID_GAP;
     let hex_lines = slot.div_ceil(4);
     let strip_top = grids_top + grids_height + LINK_GAP;
+    let strip_rows = drawn.div_ceil(SLOTS_PER_ROW).max(1) as u32;
+    let several_rows = strip_rows > 1;
     let plan = Plan {
         left,
         grids_top,
@@ -209,11 +220,12 @@ pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
         drawn,
         hex_lines,
         reader_lines: named.len(),
+        slot_gap: if several_rows { LANE } else { 0 },
+        row_gap: UNDER_ROW + if several_rows { TURN } else { 0 },
     };
-    let strip_rows = drawn.div_ceil(SLOTS_PER_ROW).max(1) as u32;
-    let row_height = slot_height(&plan) + UNDER_ROW;
+    let columns = drawn.clamp(1, SLOTS_PER_ROW) as u32;
     let width = grids_width
-        .max(MARGIN + (drawn.clamp(1, SLOTS_PER_ROW) as u32) * SLOT_W)
+        .max(MARGIN + columns * SLOT_W + (columns - 1) * plan.slot_gap)
         .max(MARGIN + 9 * title_chars(named) as u32)
         .max(
             MARGIN
@@ -222,7 +234,13 @@ pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
                     .count() as u32,
         )
         + MARGIN;
-    let height = strip_top + strip_rows * row_height + 24 + 28 + MARGIN;
+    let height = strip_top
+        + strip_rows * slot_height(&plan)
+        + (strip_rows - 1) * plan.row_gap
+        + UNDER_ROW
+        + 24
+        + 28
+        + MARGIN;
 
     let cells = cell_boxes(named, &plan, slot, single);
     let slot_boxes = slot_boxes(&cells, &plan, slots);
@@ -244,7 +262,7 @@ pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
         "<rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>"
     );
     draw_titles(&mut svg, named, single);
-    draw_links(&mut svg, &cells, &slot_boxes);
+    draw_links(&mut svg, &cells, &slot_boxes, &plan);
     draw_cells(&mut svg, named, &cells, &plan, single);
     draw_strip(
         &mut svg,
@@ -374,8 +392,8 @@ fn slot_boxes(cells: &[CellBox], plan: &Plan, slots: usize) -> Vec<SlotBox> {
     (0..plan.drawn.min(slots))
         .map(|i| {
             let rect = Rect {
-                x: MARGIN + (i % SLOTS_PER_ROW) as u32 * SLOT_W,
-                y: plan.strip_top + (i / SLOTS_PER_ROW) as u32 * (height + UNDER_ROW),
+                x: MARGIN + (i % SLOTS_PER_ROW) as u32 * (SLOT_W + plan.slot_gap),
+                y: plan.strip_top + (i / SLOTS_PER_ROW) as u32 * (height + plan.row_gap),
                 w: SLOT_W,
                 h: height,
             };
@@ -411,7 +429,11 @@ fn slot_boxes(cells: &[CellBox], plan: &Plan, slots: usize) -> Vec<SlotBox> {
         .collect()
 }
 
-fn draw_links(svg: &mut String, cells: &[CellBox], slots: &[SlotBox]) {
+/// A line from each cell to the top of the first slot it reads. To a slot in the strip's
+/// first row it is one curve. To a slot in a later row it curves to the lane left of the
+/// slot's column, runs down the lane past the rows above (between their slots, never over
+/// one), and turns into the slot in the space above its row.
+fn draw_links(svg: &mut String, cells: &[CellBox], slots: &[SlotBox], plan: &Plan) {
     svg.push_str("<g fill=\"none\" stroke-width=\"1.5\">\n");
     for c in cells {
         let Some(target) = c
@@ -424,12 +446,20 @@ fn draw_links(svg: &mut String, cells: &[CellBox], slots: &[SlotBox]) {
         let (x0, y0) = (c.rect.x + c.rect.w / 2, c.rect.y + c.rect.h);
         let span = c.slots.len() as u32;
         let (x1, y1) = (target.rect.x + target.rect.w * span / 2, target.rect.y);
-        let mid = (y0 + y1) / 2;
-        let _ = writeln!(
-            svg,
-            "<path d=\"M{x0},{y0} C{x0},{mid} {x1},{mid} {x1},{y1}\" stroke=\"{}\"/>",
-            darker(c.color)
-        );
+        let d = if y1 == plan.strip_top {
+            let mid = (y0 + y1) / 2;
+            format!("M{x0},{y0} C{x0},{mid} {x1},{mid} {x1},{y1}")
+        } else {
+            let lane = target.rect.x - plan.slot_gap / 2;
+            let above_strip = plan.strip_top - TURN / 2;
+            let mid = (y0 + above_strip) / 2;
+            let turn = y1 - TURN / 2;
+            format!(
+                "M{x0},{y0} C{x0},{mid} {lane},{mid} {lane},{above_strip} L{lane},{turn} \
+                 L{x1},{y1}"
+            )
+        };
+        let _ = writeln!(svg, "<path d=\"{d}\" stroke=\"{}\"/>", darker(c.color));
     }
     svg.push_str("</g>\n");
 }
