@@ -21,7 +21,14 @@ pub struct Catalog {
     pub type_names: HashMap<TypeId, String>,
     /// `torch::` constants (dtypes, `inf`, `pi`, ...).
     pub constants: BTreeSet<String>,
+    /// What a call or property returns, as PyTorch declares it (`returns.txt`): keys
+    /// `Owner.name(...)` (a call with any arguments), `Owner.name()` (without arguments) and
+    /// `Owner.name` (a property), values a receiver type's name.
+    pub returns: HashMap<String, String>,
 }
+
+/// The return types read off PyTorch (`tools/declare_returns.py`).
+const RETURNS: &str = include_str!("../script/signature/returns.txt");
 
 /// A Rhai name that is an operator or an internal hook, not something to complete.
 fn is_internal(name: &str) -> bool {
@@ -45,6 +52,12 @@ impl Catalog {
         let mut constants = rhai::Module::new();
         crate::script::torch_module::register_constants(&mut constants);
         c.constants = constants.iter_var().map(|(n, _)| n.to_string()).collect();
+        c.returns = RETURNS
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split_once(' '))
+            .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+            .collect();
         let entries = engine.collect_fn_metadata(
             None,
             |info| {
@@ -92,6 +105,25 @@ impl Catalog {
             }
         }
         c
+    }
+
+    /// The type a link of a chain gives on a receiver of type `owner` (`Tensor`, or `torch`
+    /// for a function): `args` is the call's argument text, `None` for a property.
+    pub fn returned(&self, owner: &str, name: &str, args: Option<&str>) -> Option<&str> {
+        let key = |form: &str| format!("{owner}.{name}{form}");
+        let found = match args {
+            Some(a) if a.trim().is_empty() => self
+                .returns
+                .get(&key("()"))
+                .or_else(|| self.returns.get(&key("(...)"))),
+            Some(_) => self.returns.get(&key("(...)")),
+            // A property PyTorch also has as an operator (`real`, `mT`).
+            None => self
+                .returns
+                .get(&key(""))
+                .or_else(|| self.returns.get(&key("(...)"))),
+        };
+        found.map(String::as_str)
     }
 
     /// The receiver type named `name`, if known.

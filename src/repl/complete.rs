@@ -73,11 +73,17 @@ pub fn complete(
         return (from, found);
     }
     if let Some(dot) = word.rfind('.') {
-        let (receiver, partial) = (&word[..dot], &word[dot + 1..]);
+        let partial = &word[dot + 1..];
         let from = pos - partial.len();
-        let Some((_, ty)) = variables.iter().find(|(n, _)| n == receiver) else {
+        // The receiver is the chain before the dot, calls and indexing included.
+        let chars: Vec<char> = before[..from - 1].chars().collect();
+        let receiver: String = chars[super::chain::chain_start(&chars, chars.len())..]
+            .iter()
+            .collect();
+        let Some(ty) = chain_type(&receiver, catalog, variables) else {
             return (from, Vec::new());
         };
+        let ty = &ty;
         let mut found: Vec<String> = catalog
             .methods
             .get(ty)
@@ -115,6 +121,32 @@ pub fn complete(
     found.sort();
     found.dedup();
     (start, found)
+}
+
+/// The type of the value `chain` gives (`x.t()`, `torch::arange(6).view(2, 3)[0]`, `s`),
+/// from the variables' types and the declared return types, without running anything.
+fn chain_type(chain: &str, catalog: &Catalog, variables: &[(String, TypeId)]) -> Option<TypeId> {
+    let links = super::chain::links(chain)?;
+    let (first, rest) = links.split_first()?;
+    let indexed = |ty: String, n: usize| (n == 0 || ty == "Tensor").then_some(ty);
+    let mut ty = match first.name.strip_prefix("torch::") {
+        Some(function) => catalog
+            .returned("torch", function, Some(first.args.as_deref()?))?
+            .to_string(),
+        None if first.args.is_none() => {
+            let (_, id) = variables.iter().find(|(n, _)| *n == first.name)?;
+            catalog.type_names.get(id)?.clone()
+        }
+        None => return None,
+    };
+    ty = indexed(ty, first.indexed)?;
+    for link in rest {
+        ty = catalog
+            .returned(&ty, &link.name, link.args.as_deref())?
+            .to_string();
+        ty = indexed(ty, link.indexed)?;
+    }
+    catalog.type_named(&ty)
 }
 
 #[cfg(test)]
@@ -155,6 +187,28 @@ mod tests {
         assert_eq!(found, ["trace(", "transpose(", "transpose_("]);
         let (_, found) = complete("x.sha", 5, &c, &vars);
         assert_eq!(found, ["shape", "share_memory_("]);
+    }
+
+    #[test]
+    fn completion_follows_a_chain_by_declared_return_types() {
+        let c = catalog();
+        let vars = [("x".to_string(), TypeId::of::<Tensor>())];
+        let at_end = |line: &str| complete(line, line.len(), &c, &vars).1;
+        assert_eq!(
+            at_end("x.t().is_c"),
+            ["is_complex(", "is_conj(", "is_contiguous(", "is_cuda"]
+        );
+        assert!(at_end("x.T.st").contains(&"stride(".to_string()));
+        assert!(at_end("x.untyped_storage().nb").contains(&"nbytes(".to_string()));
+        assert!(
+            at_end("let y = 1 + torch::arange(6).view(2, 3)[0].is_c")
+                .contains(&"is_contiguous(".to_string())
+        );
+        assert!(at_end("x.storage().untyped().nb").contains(&"nbytes(".to_string()));
+        // Where PyTorch's result depends on the arguments, nothing is guessed.
+        assert!(at_end("x.size(0).").is_empty());
+        assert!(!at_end("x.size().").is_empty());
+        assert!(at_end("y.t().is_c").is_empty());
     }
 
     #[test]
