@@ -130,6 +130,56 @@ fn check_same_dtype(a: &Tensor, b: &Tensor, kernel: &str) -> Result<()> {
     }
 }
 
+/// `torch.mm(a, b)`: two matrices, no broadcasting; PyTorch's checks in its order (ranks,
+/// shapes, then the dtypes and the kernel, as `matmul` checks them).
+pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    for (t, what) in [(a, "self"), (b, "mat2")] {
+        if t.ndim() != 2 {
+            return Err(TorchError::runtime(format!(
+                "mm: {what} must be a matrix, got {}-D tensor",
+                t.ndim()
+            )));
+        }
+    }
+    let (sa, sb) = (a.sizes(), b.sizes());
+    if sa[1] != sb[0] {
+        return Err(TorchError::runtime(format!(
+            "mm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
+            sa[0], sa[1], sb[0], sb[1]
+        )));
+    }
+    matmul(a, b)
+}
+
+/// `torch.mv(a, v)`: a matrix times a vector.
+pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
+    if a.ndim() != 2 || v.ndim() != 1 {
+        return Err(TorchError::runtime(format!(
+            "vector + matrix @ vector expected, got 1, {}, {}",
+            a.ndim(),
+            v.ndim()
+        )));
+    }
+    matmul(a, v)
+}
+
+/// `torch.bmm(a, b)`: two stacks of matrices with the same batch size, no broadcasting.
+pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    for (t, what) in [(a, "batch1"), (b, "batch2")] {
+        if t.ndim() != 3 {
+            return Err(TorchError::runtime(format!("{what} must be a 3D tensor")));
+        }
+    }
+    let (sa, sb) = (a.sizes(), b.sizes());
+    if sb[0] != sa[0] || sb[1] != sa[2] {
+        return Err(TorchError::runtime(format!(
+            "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+            sa[0], sa[2], sb[0], sb[1]
+        )));
+    }
+    matmul(a, b)
+}
+
 /// `a.matmul(b)` / `a @ b`.
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (da, db) = (a.ndim(), b.ndim());

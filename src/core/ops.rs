@@ -130,7 +130,9 @@ fn compute(op: BinaryOp, kind: Kind, a: Scalar, b: Scalar) -> Result<Scalar> {
     })
 }
 
-fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
+/// PyTorch's refusal of `-` with bool operands, checked before anything else about a
+/// subtraction (its `alpha` included).
+pub fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
     let is_bool = |x: &Arg| match x {
         Arg::Tensor(t) => t.dtype() == DType::Bool,
         Arg::Number(s) => matches!(s, Scalar::Bool(_)),
@@ -297,19 +299,40 @@ fn record_inplace(op: BinaryOp, a: &Tensor, b: &Arg) {
 
 /// `-t`.
 pub fn neg(t: &Tensor) -> Result<Tensor> {
+    let out = negated(t)?;
+    record::record_neg(&out, t);
+    Ok(out)
+}
+
+/// `t.neg_()`: `-t` written back into `t` (through a conjugate bit, as every write is), with
+/// `neg`'s checks first, recorded as an in-place `NegBackward0`.
+pub fn neg_(t: &Tensor) -> Result<Tensor> {
+    let out = negated(t)?;
+    copy::copy_(t, &out)?;
+    if t.requires_grad() {
+        record::record_in_place(
+            t,
+            "NegBackward0",
+            &[],
+            super::tensor::graph::BackwardOp::Neg,
+        );
+    }
+    Ok(t.clone())
+}
+
+/// `-t` as a new tensor, not recorded; bool refused as PyTorch refuses it.
+fn negated(t: &Tensor) -> Result<Tensor> {
     unbuilt_kernels::require_kernel("neg_cpu", t.dtype())?;
     if t.dtype() == DType::Bool {
         return Err(TorchError::not_implemented(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }
-    let out = binary_untracked(
+    binary_untracked(
         BinaryOp::Mul,
         &Arg::Tensor(t.clone()),
         &Arg::Number(Scalar::Int(-1)),
-    )?;
-    record::record_neg(&out, t);
-    Ok(out)
+    )
 }
 
 /// `torch.equal(a, b)`: same shape and equal values.

@@ -10,12 +10,13 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 6] = [
     "tensh_views.pt",
     "tensh_dtypes.pt",
     "tensh_storages.pt",
     "tensh_values.pt",
     "tensh_slice.pt",
+    "tensh_conj.pt",
 ];
 
 fn fixtures() -> PathBuf {

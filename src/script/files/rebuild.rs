@@ -107,7 +107,7 @@ pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
             positional("_rebuild_tensor_v2", &args, &REBUILD_TENSOR[..6], 1)?;
             let s = storage_of(&args[0])?;
             let dtype = s.dtype;
-            rebuild_tensor(s, dtype, &args)
+            with_metadata(rebuild_tensor(s, dtype, &args)?, args.get(6))
         }
         ("torch._utils", "_rebuild_tensor_v3") => {
             positional("_rebuild_tensor_v3", &args, &REBUILD_TENSOR, 1)?;
@@ -123,7 +123,7 @@ pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
             let s = storage_of(&args[0])?;
             // An untyped record's bytes are swapped by the dtype of its first tensor.
             r.swap_untyped(&s.storage, dtype)?;
-            rebuild_tensor(s, dtype, &args)
+            with_metadata(rebuild_tensor(s, dtype, &args)?, args.get(7))
         }
         ("torch._utils", "_rebuild_parameter") => {
             positional(
@@ -246,6 +246,46 @@ fn rebuild_tensor(s: TypedStorage, dtype: DType, args: &[Obj]) -> Result<Obj> {
     match &args[4] {
         Obj::Bool(b) => set_requires_grad(&t, *b, "only")?,
         _ => return Err(TorchError::runtime("requires_grad must be a bool")),
+    }
+    Ok(Obj::Made(Dynamic::from(t)))
+}
+
+/// A rebuilt tensor with the bits its `metadata` argument sets (PyTorch writes
+/// `{'conj': True}` for a conjugate view and `{'neg': True}` for a negative view; an empty or
+/// missing dict sets nothing, and other keys are ignored).
+fn with_metadata(tensor: Obj, metadata: Option<&Obj>) -> Result<Obj> {
+    let entries = match metadata {
+        None | Some(Obj::None) => return Ok(tensor),
+        Some(Obj::Dict(_, entries)) => entries.borrow().iter().cloned().collect::<Vec<_>>(),
+        Some(other) => {
+            return Err(TorchError::type_error(format!(
+                "metadata must be a dict, not {}",
+                other.type_name()
+            )));
+        }
+    };
+    let Obj::Made(made) = &tensor else {
+        return Ok(tensor);
+    };
+    let Some(mut t) = made.clone().try_cast::<Tensor>() else {
+        return Ok(tensor);
+    };
+    for (key, value) in entries {
+        let on = matches!(value, Obj::Bool(true));
+        match &key {
+            Obj::Str(k) if &**k == "conj" && on && t.dtype().is_complex() && !t.is_conj() => {
+                t = t.conj_view();
+            }
+            Obj::Str(k) if &**k == "neg" && !on => {}
+            Obj::Str(k) if &**k == "neg" => {
+                return Err(TorchError::not_implemented(
+                    "tensh has no negative bit yet: this file holds a negative view (save \
+                     t.resolve_neg() in PyTorch)",
+                ));
+            }
+            // PyTorch reads only the keys it knows.
+            _ => {}
+        }
     }
     Ok(Obj::Made(Dynamic::from(t)))
 }

@@ -65,13 +65,11 @@ fn ints(v: &[i64]) -> Pickled {
     Pickled::Tuple(v.iter().map(|&i| Pickled::Int(i)).collect())
 }
 
+/// A tensor as PyTorch pickles it: `_rebuild_tensor_v2` (a dtype with a legacy storage
+/// class) or `_rebuild_tensor_v3` (the others, with the dtype) over its storage's record, and
+/// for a conjugate view the stored bytes with the metadata `{'conj': True}` after the other
+/// arguments, as PyTorch writes one.
 fn tensor(t: &Tensor, storages: &mut Storages) -> Result<Pickled> {
-    if t.is_conj() {
-        return Err(TorchError::new(
-            ErrorKind::NotImplemented,
-            "tensh cannot save a conjugate view yet: save t.resolve_conj()",
-        ));
-    }
     let dtype = t.dtype();
     let storage = t.storage();
     let key = storages.key(&storage, dtype)?;
@@ -85,15 +83,20 @@ fn tensor(t: &Tensor, storages: &mut Storages) -> Result<Pickled> {
         Pickled::Bool(t.requires_grad()),
         hooks,
     ];
+    let metadata = t
+        .is_conj()
+        .then(|| Pickled::Dict(vec![(Pickled::Str("conj".into()), Pickled::Bool(true))]));
     let call = match legacy_class(dtype) {
         Some(class) => {
             args.insert(0, storage_id(global("torch", class), key, numel));
+            args.extend(metadata);
             Pickled::Call(Box::new(global("torch._utils", "_rebuild_tensor_v2")), args)
         }
         None => {
             let class = global("torch.storage", "UntypedStorage");
             args.insert(0, storage_id(class, key, storage.nbytes()));
             args.push(global("torch", dtype.short_name()));
+            args.extend(metadata);
             Pickled::Call(Box::new(global("torch._utils", "_rebuild_tensor_v3")), args)
         }
     };

@@ -140,7 +140,14 @@ fn check_alpha(alpha: Scalar, result: crate::core::dtype::DType) -> RhaiResult<(
 
 /// `other * alpha` for `add`/`sub`'s `alpha=` keyword (declared only for those: the other
 /// ops' signatures refuse it), after PyTorch's checks of `alpha` (`check_alpha`).
-fn scaled_by_alpha(x: &Tensor, other: Arg, a: &Args, in_place: bool) -> RhaiResult<Arg> {
+fn scaled_by_alpha(
+    op: BinaryOp,
+    x: &Tensor,
+    other: Arg,
+    a: &Args,
+    in_place: bool,
+) -> RhaiResult<Arg> {
+    ops::check_sub_bool(op, &Arg::Tensor(x.clone()), &other).rhai()?;
     // The deprecated overload `add(Number alpha, Tensor other)` gives alpha first.
     let alpha = if a.pos.len() == 2 {
         a.pos.first()
@@ -214,7 +221,7 @@ pub fn register(r: &mut Registry) {
     for (symbol, name, op) in table {
         register_operator(r.engine, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {
-            let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a, false)?;
+            let other = scaled_by_alpha(op, x, arg(other_of(&a, name)?, "other")?, &a, false)?;
             if op == BinaryOp::Div
                 && let Some(mode) = rounding_mode(&a)?
             {
@@ -229,7 +236,7 @@ pub fn register(r: &mut Registry) {
         ) {
             let inplace = format!("{name}_");
             r.method(&inplace, 1, move |x, a: Args| {
-                let other = scaled_by_alpha(x, arg(other_of(&a, name)?, "other")?, &a, true)?;
+                let other = scaled_by_alpha(op, x, arg(other_of(&a, name)?, "other")?, &a, true)?;
                 if op == BinaryOp::Div
                     && let Some(mode) = rounding_mode(&a)?
                 {
@@ -256,6 +263,29 @@ pub fn register(r: &mut Registry) {
     }
     r.engine.register_fn("-", |a: Tensor| ops::neg(&a).rhai());
     r.method_and_function("neg", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
+    r.method_and_function("negative", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
+    for name in ["neg_", "negative_"] {
+        r.method(name, 0, |x, _| Ok(Dynamic::from(ops::neg_(x).rhai()?)));
+    }
+    type Product = fn(&Tensor, &Tensor) -> crate::core::error::Result<Tensor>;
+    let products: [(&str, &str, Product); 3] = [
+        ("mm", "mat2", crate::core::linalg::mm),
+        ("mv", "vec", crate::core::linalg::mv),
+        ("bmm", "mat2", crate::core::linalg::bmm),
+    ];
+    for (name, other, f) in products {
+        r.method_and_function(name, 2, move |x, a| {
+            if a.pos.len() > 1 {
+                return Err(crate::script::errors::to_rhai(
+                    crate::core::error::TorchError::not_implemented(format!(
+                        "tensh does not implement {name}'s out_dtype yet"
+                    )),
+                ));
+            }
+            let y = to_tensor(a.req(0, other, name)?, other)?;
+            Ok(Dynamic::from(f(x, &y).rhai()?))
+        });
+    }
     r.method_and_function("matmul", 1, |x, a| {
         let y = to_tensor(a.req(0, "other", "matmul")?, "other")?;
         Ok(Dynamic::from(crate::core::linalg::matmul(x, &y).rhai()?))

@@ -4,7 +4,8 @@
 import collections, os
 os.makedirs("/tmp/fx", exist_ok=True)
 x = torch.arange(6.0).view(2, 3)
-obj = {"a": x, "b": x[1], "n": 3, "f": 1.5, "s": "hi", "l": [1, True, None], "t": (1, 2), "size": torch.Size([2, 3]), "dt": torch.float16, "g": torch.ones(2, requires_grad=True), "h": torch.arange(4, dtype=torch.int16).view(2, 2).t(), "u": torch.ones(2, dtype=torch.uint16)}
+zb = torch.tensor([1+2j, 3-4j])
+obj = {"zb": zb, "zc": zb.conj(), "a": x, "b": x[1], "n": 3, "f": 1.5, "s": "hi", "l": [1, True, None], "t": (1, 2), "size": torch.Size([2, 3]), "dt": torch.float16, "g": torch.ones(2, requires_grad=True), "h": torch.arange(4, dtype=torch.int16).view(2, 2).t(), "u": torch.ones(2, dtype=torch.uint16)}
 torch.save(obj, "/tmp/fx/pytorch_values.pt")
 lin = torch.nn.Linear(3, 2)
 with torch.no_grad():
