@@ -10,13 +10,14 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FILES: [&str; 6] = [
+const FILES: [&str; 7] = [
     "tensh_views.pt",
     "tensh_dtypes.pt",
     "tensh_storages.pt",
     "tensh_values.pt",
     "tensh_slice.pt",
     "tensh_conj.pt",
+    "tensh_objects.pt",
 ];
 
 fn fixtures() -> PathBuf {

@@ -167,6 +167,11 @@ pub struct LoadOptions {
 
 /// `torch.load(path)`.
 pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
+    // PyTorch 2.15 hands a path ending `.safetensors` to the safetensors loader whatever the
+    // file holds: a dict of tensors, or the package's errors (its options are ignored).
+    if path.ends_with(".safetensors") {
+        return super::safetensors::load_file(path);
+    }
     let not_found = |e: std::io::Error| {
         super::read_error(&e, format!("[Errno 2] No such file or directory: '{path}'"))
     };

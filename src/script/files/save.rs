@@ -12,9 +12,11 @@ use super::pickle::{Pickled, dumps};
 use crate::core::dtype::DType;
 use crate::core::error::{ErrorKind, Result, TorchError};
 use crate::core::memory::storage::Storage;
+use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
+use crate::script::storage::buffers::{BufferKind, PyBuffer};
 use crate::script::storage::typed::{LEGACY_CLASSES, TypedStorage};
-use crate::script::values::{PyComplex, Size};
+use crate::script::values::{Device, PyComplex, Size};
 
 /// The storages met so far, in order: each with the dtype it was seen as.
 struct Storages {
@@ -103,6 +105,43 @@ fn tensor(t: &Tensor, storages: &mut Storages) -> Result<Pickled> {
     Ok(call)
 }
 
+/// A Python buffer as pickle's protocol 2 writes it: `array.array(typecode, [values])`, and
+/// `bytes`/`bytearray` through `_codecs.encode` of their bytes as a latin-1 string.
+fn buffer(b: &PyBuffer) -> Pickled {
+    let latin1 = || {
+        let text: String = b
+            .storage
+            .to_vec()
+            .iter()
+            .map(|&byte| char::from(byte))
+            .collect();
+        Pickled::Call(
+            Box::new(global("_codecs", "encode")),
+            vec![Pickled::Str(text), Pickled::Str("latin1".into())],
+        )
+    };
+    match b.kind {
+        BufferKind::Array(code, _) => {
+            let values = b
+                .values()
+                .into_iter()
+                .map(|v| match v {
+                    Scalar::Float(f) => Pickled::Float(f),
+                    other => Pickled::Int(other.to_i64()),
+                })
+                .collect();
+            Pickled::Call(
+                Box::new(global("array", "array")),
+                vec![Pickled::Str(code.to_string()), Pickled::List(values)],
+            )
+        }
+        BufferKind::ByteArray => {
+            Pickled::Call(Box::new(global("__builtin__", "bytearray")), vec![latin1()])
+        }
+        BufferKind::Bytes => latin1(),
+    }
+}
+
 /// The pickled form of `value`, registering the storages it refers to.
 fn pickled(value: &Dynamic, storages: &mut Storages, depth: usize) -> Result<Pickled> {
     if depth > 1000 {
@@ -156,6 +195,14 @@ fn pickled(value: &Dynamic, storages: &mut Storages, depth: usize) -> Result<Pic
     }
     if let Some(d) = value.read_lock::<DType>() {
         return Ok(global("torch", d.short_name()));
+    }
+    if let Some(d) = value.read_lock::<Device>() {
+        let mut args = vec![Pickled::Str(d.kind.to_string())];
+        args.extend(d.index.map(Pickled::Int));
+        return Ok(Pickled::Call(Box::new(global("torch", "device")), args));
+    }
+    if let Some(b) = value.read_lock::<PyBuffer>() {
+        return Ok(buffer(&b));
     }
     if let Some(c) = value.read_lock::<PyComplex>() {
         return Ok(Pickled::Call(

@@ -6,7 +6,7 @@
 # (the oracle prelude defines p()); load.rhai prints the same in tensh.
 import os
 folder = os.environ["TENSH_FILES"]
-for f in ["tensh_views.pt", "tensh_dtypes.pt", "tensh_storages.pt", "tensh_values.pt", "tensh_slice.pt", "tensh_conj.pt"]:
+for f in ["tensh_views.pt", "tensh_dtypes.pt", "tensh_storages.pt", "tensh_values.pt", "tensh_slice.pt", "tensh_conj.pt", "tensh_objects.pt"]:
     d = torch.load(os.path.join(folder, f), weights_only=True)
     owners = {}
     for k in sorted(d.keys()):
