@@ -135,11 +135,25 @@ impl<T: Owner> Method<T> {
 /// before `body` runs. The receiver is taken by value (a handle clone): a method
 /// called on an indexed value (`x[0].fill_(1)`) must not make Rhai write the value back
 /// through the indexer, which it does for `&mut` receivers.
+///
+/// The body is boxed at once and the registering is done by `register_method`, which is
+/// generic over the receiver type only: each closure Rhai wraps is then compiled once per
+/// receiver type, not once per method (it was half of the library's compiled code).
 pub fn method<T: Variant + Clone + Owner>(
     engine: &mut Engine,
     name: &str,
     max: usize,
     body: impl Fn(&T, Args) -> RhaiResult<Dynamic> + 'static,
+) {
+    register_method::<T>(engine, name, max, Box::new(body));
+}
+
+/// `method` with its body boxed.
+fn register_method<T: Variant + Clone + Owner>(
+    engine: &mut Engine,
+    name: &str,
+    max: usize,
+    body: Box<MethodBody<T>>,
 ) {
     let declared = declaration(T::OWNER, name);
     let m = Rc::new(Method {
@@ -149,7 +163,7 @@ pub fn method<T: Variant + Clone + Owner>(
         // Storages read their own `device=` (their methods raise other errors than
         // factories).
         placed: placed(declared).filter(|_| T::OWNER == "Tensor"),
-        body: Box::new(body),
+        body,
     });
     let max = reachable_arity(declared, max);
     macro_rules! arity {
@@ -175,12 +189,19 @@ pub type FunctionBody = Rc<dyn Fn(Args) -> RhaiResult<Dynamic>>;
 /// Registers `name` in `module` for 0 to `max` arguments, plus one for a trailing keyword
 /// map (at most 9 in all), checked against the declaration of `torch.path` before `body`
 /// runs (`path` is `name`, or `UntypedStorage::name` in that sub-module).
+///
+/// As for `method`, the body is boxed at once so that the registering code is compiled once.
 pub fn function(
     module: &mut Module,
     path: &str,
     max: usize,
     body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
 ) {
+    register_function(module, path, max, Rc::new(body));
+}
+
+/// `function` with its body boxed.
+fn register_function(module: &mut Module, path: &str, max: usize, body: FunctionBody) {
     let declared = declaration("torch", path);
     let check = CallCheck::new(declared, path, max);
     let placed = placed(declared);
@@ -188,7 +209,7 @@ pub fn function(
     let name = path.rsplit("::").next().unwrap_or(path);
     let f: FunctionBody = Rc::new(move |a| {
         check.check(&a)?;
-        run_bound(declared, placed, a, &body)
+        run_bound(declared, placed, a, &*body)
     });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {

@@ -25,12 +25,10 @@ pub struct Registry<'a> {
 }
 
 /// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
-fn tracked(
-    name: &str,
-    body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
-) -> impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static {
+/// The body is boxed first, so this wrapper is compiled once, not once per op.
+fn tracked(name: &str, body: Box<dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>>) -> TensorOp {
     let name = name.to_string();
-    move |t, a| {
+    Rc::new(move |t, a| {
         let had_args = !a.pos.is_empty() || !a.kw.is_empty();
         let out = body(t, a)?;
         if t.requires_grad()
@@ -39,7 +37,7 @@ fn tracked(
             super::grad_hook::track(&name, t, had_args, &result);
         }
         Ok(out)
-    }
+    })
 }
 
 impl Registry<'_> {
@@ -50,7 +48,8 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        registration::method::<Tensor>(self.engine, name, max, tracked(name, body));
+        let op = tracked(name, Box::new(body));
+        registration::method::<Tensor>(self.engine, name, max, move |t, a| op(t, a));
     }
 
     /// A tensor method that is also `torch::name(tensor, ...)`.
@@ -60,7 +59,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        let op: TensorOp = Rc::new(tracked(name, body));
+        let op = tracked(name, Box::new(body));
         let m = op.clone();
         registration::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
         self.function_of_tensor(name, max, op);
@@ -74,7 +73,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        self.function_of_tensor(name, max, Rc::new(tracked(name, body)));
+        self.function_of_tensor(name, max, tracked(name, Box::new(body)));
     }
 
     fn function_of_tensor(&mut self, name: &str, max: usize, op: TensorOp) {
