@@ -27,9 +27,11 @@ fn new_tensor(sizes: &[i64], dtype: DType) -> RhaiResult<Tensor> {
 
 use super::torch_module::finish;
 
+/// The `dtype=` of a factory of floating random values (the default dtype when none is
+/// given): a floating or complex dtype, else PyTorch's error naming the kernel.
 fn float_dtype(a: &Args, func: &str) -> RhaiResult<DType> {
     let d = a.dtype()?.unwrap_or_else(default_dtype);
-    if !d.is_floating_point() {
+    if !d.is_floating_point() && !d.is_complex() {
         return Err(to_rhai(TorchError::not_implemented(format!(
             "\"{func}\" not implemented for '{}'",
             d.cpp_name()

@@ -63,8 +63,23 @@ fn require_floating(t: &Tensor, op: &str) -> Result<()> {
     crate::core::unbuilt_kernels::require_random_kernel(op, t.dtype())
 }
 
-/// `t.uniform_(from, to)`.
+/// A complex tensor's real and imaginary parts as a real tensor with a last dim of 2 (what
+/// PyTorch's random fills write into: each part drawn as a real number, in memory order).
+fn parts_of_complex(t: &Tensor) -> Result<Tensor> {
+    if t.is_conj() {
+        return Err(TorchError::not_implemented(
+            "tensh does not fill a conjugate view with random values yet: fill t.resolve_conj()",
+        ));
+    }
+    crate::core::views::dtype::view_as_real(t)
+}
+
+/// `t.uniform_(from, to)`; a complex tensor draws its real and imaginary parts each in
+/// `[from, to)`.
 pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
+    if t.dtype().is_complex() {
+        return uniform_(&parts_of_complex(t)?, from, to);
+    }
     require_floating(t, "check_uniform_bounds")?;
     let bounds = match t.dtype() {
         DType::Float16 => Some(("c10::Half", 65504.0)),
@@ -100,14 +115,19 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
 }
 
 /// `t.normal_(mean, std)`: the batched path for contiguous float/double tensors of 16 or more
-/// elements, the cached double pair otherwise.
+/// elements, the cached double pair otherwise. A complex tensor draws its real and
+/// imaginary parts as reals of mean `mean` and standard deviation `std / sqrt(2)` (so that
+/// the complex value's variance is `std²`), as PyTorch does.
 pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
-    require_floating(t, "normal_kernel_cpu")?;
     if std < 0.0 {
         return Err(TorchError::runtime(format!(
             "normal expects std >= 0.0, but found std {std}"
         )));
     }
+    if t.dtype().is_complex() {
+        return normal_(&parts_of_complex(t)?, mean, std / std::f64::consts::SQRT_2);
+    }
+    require_floating(t, "normal_kernel_cpu")?;
     let d = t.dtype();
     let n = t.numel().max(0) as usize;
     with_global(|g| {
