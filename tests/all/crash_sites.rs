@@ -307,3 +307,36 @@ fn sorting_an_empty_tensor_with_a_huge_dim_does_not_walk_its_rows() {
         "torch.Size([4611686018427387904, 0])\ntorch.Size([4611686018427387904, 0])\ntorch.Size([4611686018427387904, 0])\n"
     );
 }
+
+#[test]
+fn ops_on_an_empty_tensor_with_a_huge_dim_do_not_walk_its_rows() {
+    // The class the fuzzer's extreme empties found: an op whose result is empty looped over
+    // the input's 2^62 outer rows (index_select along the empty dim was the last one).
+    let ops = [
+        "index_select(1, torch::tensor([], #{dtype: torch::int64}))",
+        "index_select(0, torch::tensor([], #{dtype: torch::int64}))",
+        "gather(1, torch::empty(1 << 62, 0, #{dtype: torch::int64}))",
+        "cumsum(0)",
+        "cumsum(1)",
+        "sort(1).values",
+        "argsort(0)",
+        "amax(0)",
+        "max(0).indices",
+        "flip(0)",
+        "clone()",
+        "t().contiguous()",
+        "abs()",
+        "add(1)",
+        "masked_select(x > 0)",
+        "float().sort(1).values",
+        "transpose(0, 1).cumsum(1)",
+    ];
+    let body: String = ops
+        .iter()
+        .map(|op| format!("print(x.{op}.shape);\n"))
+        .collect();
+    let out = run(&format!("let x = torch::empty(1 << 62, 0);\n{body}"))
+        .expect("each op ends at once");
+    assert_eq!(out.lines().count(), ops.len(), "{out}");
+    assert!(out.starts_with("torch.Size([4611686018427387904, 0])\ntorch.Size([0, 0])\n"), "{out}");
+}
