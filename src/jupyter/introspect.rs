@@ -139,6 +139,19 @@ mod tests {
     }
 
     #[test]
+    fn a_cell_completes_after_a_chain_and_offers_the_users_functions() {
+        let mut console = Console::new();
+        console.run("let x = torch::arange(6).view(2, 3);\nfn double(t) { t * 2 }");
+        let code = "let y = 1;\nx.t().untyped_storage().nb";
+        let n = code.chars().count();
+        let reply = complete(&console, code, n);
+        assert_eq!(reply.matches, ["nbytes("], "{:?}", reply.matches);
+        assert_eq!(reply.cursor_start, n - "nb".len());
+        let reply = complete(&console, "dou", 3);
+        assert_eq!(reply.matches, ["double("], "{:?}", reply.matches);
+    }
+
+    #[test]
     fn inspection_finds_the_name_under_the_cursor() {
         let console = Console::new();
         let code = "let y = torch::zeros(2);";

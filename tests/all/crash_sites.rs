@@ -335,8 +335,11 @@ fn ops_on_an_empty_tensor_with_a_huge_dim_do_not_walk_its_rows() {
         .iter()
         .map(|op| format!("print(x.{op}.shape);\n"))
         .collect();
-    let out = run(&format!("let x = torch::empty(1 << 62, 0);\n{body}"))
-        .expect("each op ends at once");
+    let out =
+        run(&format!("let x = torch::empty(1 << 62, 0);\n{body}")).expect("each op ends at once");
     assert_eq!(out.lines().count(), ops.len(), "{out}");
-    assert!(out.starts_with("torch.Size([4611686018427387904, 0])\ntorch.Size([0, 0])\n"), "{out}");
+    assert!(
+        out.starts_with("torch.Size([4611686018427387904, 0])\ntorch.Size([0, 0])\n"),
+        "{out}"
+    );
 }

@@ -78,6 +78,14 @@ fn tab_completes_torch_functions_and_tensor_methods() {
     p.send(ControlCode::HorizontalTabulation).unwrap();
     p.send("1, 0).shape\r").unwrap();
     p.expect("torch.Size([3, 2])").unwrap();
+    p.expect(">>> ").unwrap();
+    // After a chain, typed by the declared return types; an ambiguous first Tab lists the
+    // candidates at once (as IPython does), then the line goes on.
+    p.send("m.t().is_co").unwrap();
+    p.send(ControlCode::HorizontalTabulation).unwrap();
+    p.expect("is_contiguous(").unwrap();
+    p.send("ntiguous()\r").unwrap();
+    p.expect("false").unwrap();
 }
 
 #[test]
