@@ -9,14 +9,11 @@ use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Runs `scripts/pictures.rhai` in a fresh folder; returns the pictures it wrote.
-fn draw_pictures(tag: &str) -> BTreeMap<String, Vec<u8>> {
-    let dir = std::env::temp_dir().join(format!("tensh-pictures-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("docs/pictures")).unwrap();
+/// Runs the script `path` with `dir` as the working folder; it must succeed.
+fn run_in(dir: &Path, path: &Path) {
     let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
-        .arg(Path::new(ROOT).join("scripts/pictures.rhai"))
-        .current_dir(&dir)
+        .arg(path)
+        .current_dir(dir)
         .output()
         .expect("run tensh");
     assert!(
@@ -24,6 +21,14 @@ fn draw_pictures(tag: &str) -> BTreeMap<String, Vec<u8>> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Runs `scripts/pictures.rhai` in a fresh folder; returns the pictures it wrote.
+fn draw_pictures(tag: &str) -> BTreeMap<String, Vec<u8>> {
+    let dir = std::env::temp_dir().join(format!("tensh-pictures-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("docs/pictures")).unwrap();
+    run_in(&dir, &Path::new(ROOT).join("scripts/pictures.rhai"));
     let pictures = svg_files(&dir.join("docs/pictures"));
     let _ = std::fs::remove_dir_all(&dir);
     pictures
@@ -327,16 +332,7 @@ fn a_picture_is_titled_with_the_expression_the_user_wrote() {
          explain(y, #{svg: \"y.svg\"});\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
-        .arg("titled.rhai")
-        .current_dir(&dir)
-        .output()
-        .expect("run tensh");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_in(&dir, Path::new("titled.rhai"));
     let title = |file: &str| {
         let svg = std::fs::read_to_string(dir.join(file)).unwrap();
         let start = svg.find("font-weight=\"bold\">").unwrap() + "font-weight=\"bold\">".len();
