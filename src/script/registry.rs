@@ -13,7 +13,10 @@ use super::signature;
 use crate::core::tensor::Tensor;
 
 /// A tensor op's body: the tensor and the remaining arguments.
-pub type TensorOp = Rc<dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>>;
+pub type TensorOp = Rc<TensorOpBody>;
+
+/// The function behind a [`TensorOp`].
+pub type TensorOpBody = dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>;
 
 /// Where the engine's registrations go: the global namespace (methods, operators) and the
 /// `torch` module (functions, constants).
@@ -26,7 +29,7 @@ pub struct Registry<'a> {
 
 /// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
 /// The body is boxed first, so this wrapper is compiled once, not once per op.
-fn tracked(name: &str, body: Box<dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>>) -> TensorOp {
+fn tracked(name: &str, body: Box<TensorOpBody>) -> TensorOp {
     let name = name.to_string();
     Rc::new(move |t, a| {
         let had_args = !a.pos.is_empty() || !a.kw.is_empty();
