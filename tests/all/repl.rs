@@ -426,7 +426,13 @@ fn ctrl_c_stops_a_long_sort_and_a_long_matrix_product() {
     p.expect(">>> ").unwrap();
     // Each runs for about a second or more on the 2-core machine: one sort of 10^8 values
     // (a single row), one product of two 4096 x 4096 matrices.
-    for (name, call) in [("s", "x.sort()"), ("p", "m.matmul(m)")] {
+    // And a random fill on the one-value-at-a-time path (bfloat16, 2^30 values, the fuzzer's
+    // "hang").
+    for (name, call) in [
+        ("s", "x.sort()"),
+        ("p", "m.matmul(m)"),
+        ("r", "torch::rand([1 << 30], #{dtype: torch::bfloat16})"),
+    ] {
         p.send_line(format!("let {name} = {call};")).unwrap();
         std::thread::sleep(Duration::from_millis(300));
         let sent = std::time::Instant::now();

@@ -36,7 +36,7 @@ fn permuted(l: &Layout, dims: &[usize]) -> Layout {
     }
 }
 
-/// Writes `next()` into every element of `t`, in memory order.
+/// Writes `next()` into every element of `t`, in memory order (Ctrl-C stops a long fill).
 fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
     // Random in-place ops refuse elements that share memory, as every in-place write does.
     crate::core::copy::check_no_internal_overlap(&t.layout())?;
@@ -46,6 +46,7 @@ fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
         l.check_in_bounds(d.itemsize(), bytes.len())?;
         for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
             for i in 0..n as i64 {
+                crate::core::interrupt::check_every(i as usize);
                 let at = ((s0 + i * st) * w) as usize;
                 element::write(d, &mut bytes[at..], next());
             }
