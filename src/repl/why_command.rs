@@ -50,7 +50,8 @@ pub fn run(rest: &str, failed: Option<&(String, ScriptError)>) {
 /// receiver there or it is longer than a name should be.
 pub fn receiver_text(code: &str, line: usize, column: usize) -> Option<String> {
     let text: Vec<char> = code.lines().nth(line.checked_sub(1)?)?.chars().collect();
-    let place = column.checked_sub(1)?;
+    // A place past the line's end (an error reported there) is its end.
+    let place = column.checked_sub(1)?.min(text.len());
     let mut end = if text.get(place) == Some(&'[') {
         place
     } else {
@@ -103,5 +104,11 @@ mod tests {
         assert_eq!(at("y[\"::-1\"]", "[").as_deref(), Some("y"));
         assert_eq!(at("view(3)", "view"), None);
         assert_eq!(receiver_text("x.view(3)", 2, 1), None);
+        assert_eq!(
+            receiver_text("x.t().", 1, 40).as_deref(),
+            Some("x.t()"),
+            "past the end"
+        );
+        assert_eq!(receiver_text("x.t().view", 1, 7).as_deref(), Some("x.t()"));
     }
 }
