@@ -26,7 +26,8 @@ pub fn resolve_conj(t: &Tensor) -> Result<Tensor> {
         return Ok(t.clone());
     }
     let out = clone_tensor(t)?;
-    crate::core::tensor::record::record_copy(&out, t, "ResolveConjBackward0");
+    // PyTorch resolves by cloning, and records the clone.
+    crate::core::tensor::record::record_copy(&out, t, "CloneBackward0");
     Ok(out)
 }
 

@@ -107,7 +107,7 @@ pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
             positional("_rebuild_tensor_v2", &args, &REBUILD_TENSOR[..6], 1)?;
             let s = storage_of(&args[0])?;
             let dtype = s.dtype;
-            with_metadata(rebuild_tensor(s, dtype, &args)?, args.get(6))
+            rebuild_tensor(s, dtype, &args, args.get(6))
         }
         ("torch._utils", "_rebuild_tensor_v3") => {
             positional("_rebuild_tensor_v3", &args, &REBUILD_TENSOR, 1)?;
@@ -123,7 +123,7 @@ pub fn call(r: &mut dyn Loading, callable: Obj, args: Obj) -> Result<Obj> {
             let s = storage_of(&args[0])?;
             // An untyped record's bytes are swapped by the dtype of its first tensor.
             r.swap_untyped(&s.storage, dtype)?;
-            with_metadata(rebuild_tensor(s, dtype, &args)?, args.get(7))
+            rebuild_tensor(s, dtype, &args, args.get(7))
         }
         ("torch._utils", "_rebuild_parameter") => {
             positional(
@@ -240,9 +240,14 @@ pub fn set_requires_grad(t: &Tensor, requires_grad: bool, capital: &str) -> Resu
 
 /// `_rebuild_tensor_v2/v3`: `torch.empty(0, dtype).set_(storage, offset, size, stride)`,
 /// then `requires_grad`.
-fn rebuild_tensor(s: TypedStorage, dtype: DType, args: &[Obj]) -> Result<Obj> {
+fn rebuild_tensor(
+    s: TypedStorage,
+    dtype: DType,
+    args: &[Obj],
+    metadata: Option<&Obj>,
+) -> Result<Obj> {
     let layout = checked_layout(&args[1], &args[2], &args[3], dtype, &s.storage)?;
-    let t = Tensor::from_parts(s.storage, dtype, layout);
+    let t = with_metadata(Tensor::from_parts(s.storage, dtype, layout), metadata)?;
     match &args[4] {
         Obj::Bool(b) => set_requires_grad(&t, *b, "only")?,
         _ => return Err(TorchError::runtime("requires_grad must be a bool")),
@@ -252,10 +257,10 @@ fn rebuild_tensor(s: TypedStorage, dtype: DType, args: &[Obj]) -> Result<Obj> {
 
 /// A rebuilt tensor with the bits its `metadata` argument sets (PyTorch writes
 /// `{'conj': True}` for a conjugate view and `{'neg': True}` for a negative view; an empty or
-/// missing dict sets nothing, and other keys are ignored).
-fn with_metadata(tensor: Obj, metadata: Option<&Obj>) -> Result<Obj> {
+/// missing dict sets nothing, and other keys are ignored). Applied before `requires_grad`.
+fn with_metadata(mut t: Tensor, metadata: Option<&Obj>) -> Result<Tensor> {
     let entries = match metadata {
-        None | Some(Obj::None) => return Ok(tensor),
+        None | Some(Obj::None) => return Ok(t),
         Some(Obj::Dict(_, entries)) => entries.borrow().iter().cloned().collect::<Vec<_>>(),
         Some(other) => {
             return Err(TorchError::type_error(format!(
@@ -263,12 +268,6 @@ fn with_metadata(tensor: Obj, metadata: Option<&Obj>) -> Result<Obj> {
                 other.type_name()
             )));
         }
-    };
-    let Obj::Made(made) = &tensor else {
-        return Ok(tensor);
-    };
-    let Some(mut t) = made.clone().try_cast::<Tensor>() else {
-        return Ok(tensor);
     };
     for (key, value) in entries {
         let on = matches!(value, Obj::Bool(true));
@@ -287,7 +286,7 @@ fn with_metadata(tensor: Obj, metadata: Option<&Obj>) -> Result<Obj> {
             _ => {}
         }
     }
-    Ok(Obj::Made(Dynamic::from(t)))
+    Ok(t)
 }
 
 /// The ints of a size or stride argument (a tuple or list of ints), if it is one.
