@@ -65,16 +65,37 @@ const STEP: usize = 1024;
 /// `uniform(g, Float32, from, to)` for every element of `out` (little-endian floats), in
 /// order, scaling in double precision as the one-draw path does.
 pub fn uniform_f32_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
+    uniform_24_fill(g, out, from, to, |x| (x as f32).to_le_bytes());
+}
+
+/// `uniform(g, dtype, from, to)` for every element of `out`, a dense run of elements of a
+/// floating dtype other than double, each stored as `encode` stores it (`W` bytes): one
+/// 32-bit draw per element, drawn in blocks, Ctrl-C checked between blocks.
+pub fn uniform_24_fill<const W: usize>(
+    g: &mut Generator,
+    out: &mut [u8],
+    from: f64,
+    to: f64,
+    encode: impl Fn(f64) -> [u8; W],
+) {
     let mut draws = [0u32; STEP];
-    for (i, chunk) in out.chunks_mut(STEP * 4).enumerate() {
+    for (i, chunk) in out.chunks_mut(STEP * W).enumerate() {
         if i & 255 == 0 {
             crate::core::interrupt::check();
         }
-        let draws = &mut draws[..chunk.len() / 4];
+        let draws = &mut draws[..chunk.len() / W];
         g.fill_random(draws);
-        for (o, &r) in chunk.chunks_exact_mut(4).zip(draws.iter()) {
-            o.copy_from_slice(&(uniform_24_bits(r, from, to) as f32).to_le_bytes());
+        for (o, &r) in chunk.chunks_exact_mut(W).zip(draws.iter()) {
+            o.copy_from_slice(&encode(uniform_24_bits(r, from, to)));
         }
+    }
+}
+
+/// `uniform(g, Float64, from, to)` for every element of `out` (little-endian doubles).
+pub fn uniform_f64_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
+    for (i, o) in out.chunks_exact_mut(8).enumerate() {
+        crate::core::interrupt::check_every(i);
+        o.copy_from_slice(&uniform(g, DType::Float64, from, to).to_le_bytes());
     }
 }
 

@@ -106,11 +106,27 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
         )));
     }
     let d = t.dtype();
-    if t.is_contiguous() && d == DType::Float32 {
-        // The common case, written straight into the bytes: same draws, same rounding.
-        return with_global(|g| {
-            t.with_dense_bytes_mut(|out| distributions::uniform_f32_fill(g, out, from, to))
-        });
+    if t.is_contiguous() {
+        // Written straight into the bytes, each dtype stored as `element::write` stores it:
+        // same draws, same rounding as the one-value-at-a-time path below.
+        let fill: Option<fn(&mut super::generator::Generator, &mut [u8], f64, f64)> = match d {
+            DType::Float32 => Some(distributions::uniform_f32_fill),
+            DType::Float64 => Some(distributions::uniform_f64_fill),
+            DType::Float16 => Some(|g, out, from, to| {
+                distributions::uniform_24_fill(g, out, from, to, |x| {
+                    half::f16::from_f32(x as f32).to_le_bytes()
+                })
+            }),
+            DType::BFloat16 => Some(|g, out, from, to| {
+                distributions::uniform_24_fill(g, out, from, to, |x| {
+                    half::bf16::from_f32(x as f32).to_le_bytes()
+                })
+            }),
+            _ => None,
+        };
+        if let Some(fill) = fill {
+            return with_global(|g| t.with_dense_bytes_mut(|out| fill(g, out, from, to)));
+        }
     }
     with_global(|g| fill_with(t, || Scalar::Float(distributions::uniform(g, d, from, to))))
 }
