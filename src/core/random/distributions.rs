@@ -59,6 +59,9 @@ pub fn normal_f32_batched(g: &mut Generator, n: usize, mean: f32, std: f32) -> V
         .collect()
 }
 
+/// A fill of a dense run of elements with uniform values in `[from, to)`.
+pub type UniformFill = fn(&mut Generator, &mut [u8], f64, f64);
+
 /// Elements handled per step of the in-place float32 paths (a stack buffer's worth).
 const STEP: usize = 1024;
 

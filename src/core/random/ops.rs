@@ -109,7 +109,7 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
     if t.is_contiguous() {
         // Written straight into the bytes, each dtype stored as `element::write` stores it:
         // same draws, same rounding as the one-value-at-a-time path below.
-        let fill: Option<fn(&mut super::generator::Generator, &mut [u8], f64, f64)> = match d {
+        let fill: Option<distributions::UniformFill> = match d {
             DType::Float32 => Some(distributions::uniform_f32_fill),
             DType::Float64 => Some(distributions::uniform_f64_fill),
             DType::Float16 => Some(|g, out, from, to| {
