@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Read};
 use crate::repl::color::ColorChoice;
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
-use crate::script::source_excerpt::excerpt;
+use crate::script::source_excerpt::placed;
 
 const USAGE: &str = "usage: tensh [--color=auto|always|never] [[-i] FILE.rhai [ARGS...] | -e CODE]
        tensh --help | --version
@@ -44,16 +44,9 @@ fn report(name: &str, code: &str, e: &ScriptError) {
         .as_ref()
         .map_or(String::new(), |f| format!("in {f}(): "));
     output::error(&format!("{place}{within}{}", e.message));
-    if let (Some(line), Some(column)) = (e.line, e.column) {
-        for text in excerpt(code, line, column, true) {
-            output::error(&text);
-        }
-    }
-    if let (Some(_), Some((line, column))) = (&e.function, e.call_site) {
-        output::error(&format!("  called from line {line}:"));
-        for text in excerpt(code, line, column, true) {
-            output::error(&text);
-        }
+    // A script's functions are defined in the script, so the place is always in `code`.
+    for text in placed(code, e, true) {
+        output::error(&text);
     }
     if e.function.is_none()
         && let Some(hint) = crate::script::hints::python_hint(code, e)

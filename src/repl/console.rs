@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::catalog::Catalog;
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
-use crate::script::source_excerpt::excerpt;
+use crate::script::source_excerpt::{excerpt, placed};
 use crate::script::tokens::{each_token, open_depth, splice};
 
 /// The primary prompt, as in PyTorch's documentation sessions.
@@ -344,18 +344,10 @@ pub fn report_lines(code: &str, e: &ScriptError) -> Vec<String> {
                 "  in {function}(), line {line}, column {column} of its definition"
             ));
             if several_lines {
-                if defines_function(code, function) {
-                    lines.extend(excerpt(code, line, column, true));
-                }
-                if let Some((line, column)) = e.call_site {
-                    lines.push(format!("  called from line {line}:"));
-                    lines.extend(excerpt(code, line, column, true));
-                }
+                lines.extend(placed(code, e, defines_function(code, function)));
             }
         }
-        (None, Some(line), Some(column)) if several_lines => {
-            lines.extend(excerpt(code, line, column, true));
-        }
+        (None, Some(_), Some(_)) if several_lines => lines.extend(placed(code, e, true)),
         (None, Some(line), Some(column)) if !e.raised => {
             lines.extend(excerpt(code, line, column, false));
         }

@@ -29,14 +29,14 @@ fn write(expr: &Expr, out: &mut String) -> Option<()> {
             out.push_str(name);
         }
         Expr::Property(p, _) => out.push_str(&p.2),
-        Expr::IntegerConstant(n, _) => out.push_str(&n.to_string()),
-        Expr::FloatConstant(f, _) => out.push_str(&format!("{f:?}")),
-        Expr::BoolConstant(b, _) => out.push_str(&b.to_string()),
-        Expr::StringConstant(s, _) => out.push_str(&format!("{:?}", s.as_str())),
-        Expr::CharConstant(c, _) => out.push_str(&format!("{c:?}")),
-        Expr::Unit(_) => out.push_str("()"),
-        // A constant the optimizer folded (an array of literals).
-        Expr::DynamicConstant(value, _) => constant(value, out)?,
+        // Literals, and constants the optimizer folded (an array of literals).
+        Expr::IntegerConstant(..)
+        | Expr::FloatConstant(..)
+        | Expr::BoolConstant(..)
+        | Expr::StringConstant(..)
+        | Expr::CharConstant(..)
+        | Expr::Unit(..)
+        | Expr::DynamicConstant(..) => constant(&expr.get_literal_value(None)?, out)?,
         Expr::Array(items, _) => {
             out.push('[');
             list(items.iter(), out)?;
@@ -107,6 +107,7 @@ fn write(expr: &Expr, out: &mut String) -> Option<()> {
     Some(())
 }
 
+/// The text of a literal value: ints, floats, bools, chars, strings, `()` and arrays of them.
 fn constant(value: &rhai::Dynamic, out: &mut String) -> Option<()> {
     if let Ok(n) = value.as_int() {
         out.push_str(&n.to_string());
@@ -114,6 +115,10 @@ fn constant(value: &rhai::Dynamic, out: &mut String) -> Option<()> {
         out.push_str(&format!("{f:?}"));
     } else if let Ok(b) = value.as_bool() {
         out.push_str(&b.to_string());
+    } else if let Ok(c) = value.as_char() {
+        out.push_str(&format!("{c:?}"));
+    } else if value.is_unit() {
+        out.push_str("()");
     } else if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
         out.push_str(&format!("{:?}", s.as_str()));
     } else if let Some(items) = value.read_lock::<rhai::Array>() {
@@ -168,6 +173,8 @@ mod tests {
             "a + b",
             "-x",
             "x.view(torch::float32)",
+            "x.fill_(1.5)",
+            "f('c', (), true)",
         ] {
             assert_eq!(text_of(code).as_deref(), Some(code), "{code}");
         }

@@ -1,6 +1,24 @@
 //! The source line an error happened on, with a caret under the place: the lines a script's
 //! error and a multi-line cell's error show after the message.
 
+use super::session::ScriptError;
+
+/// The numbered lines that place `e` in `code`: the line and carets where it happened, when
+/// `code` holds that place (`at_place`: false for an error inside a function defined in
+/// another input), then, for an error inside a script function, the call in `code` that
+/// led there.
+pub fn placed(code: &str, e: &ScriptError, at_place: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    if at_place && let (Some(line), Some(column)) = (e.line, e.column) {
+        lines.extend(excerpt(code, line, column, true));
+    }
+    if let (Some(_), Some((line, column))) = (&e.function, e.call_site) {
+        lines.push(format!("  called from line {line}:"));
+        lines.extend(excerpt(code, line, column, true));
+    }
+    lines
+}
+
 /// `line`'s text from `code` and a caret line under `column` (both 1-based), with the line
 /// number in a gutter when `numbered`: `"    4 |    .view(5));"`, `"      |     ^^^^"`.
 /// The carets cover the name that starts at the column (a method, a function, a
