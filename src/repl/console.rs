@@ -389,15 +389,15 @@ mod tests {
     /// Lines reach a console through `repl::lines`; these tests feed them the same way.
     trait Feed {
         fn feed(&mut self, line: &str) -> Step;
-        fn feed_text(&mut self, text: &str, typed_ahead: bool) -> Step;
+        fn feed_text(&mut self, text: &str, in_paste: bool) -> Step;
     }
 
     impl Feed for Console {
         fn feed(&mut self, line: &str) -> Step {
             crate::repl::lines::feed(self, line)
         }
-        fn feed_text(&mut self, text: &str, typed_ahead: bool) -> Step {
-            crate::repl::lines::feed_text(self, text, typed_ahead)
+        fn feed_text(&mut self, text: &str, in_paste: bool) -> Step {
+            crate::repl::lines::feed_text(self, text, in_paste)
         }
     }
 

@@ -17,13 +17,13 @@ pub fn is_command(line: &str) -> bool {
 /// Feeds text that arrived at once: a line typed at the prompt, or several lines (a
 /// bracketed paste, a block recalled from history). Several lines run as if typed one
 /// by one; a transcript's prompts are stripped and its output lines skipped.
-/// `typed_ahead` says the text came faster than anyone types (pasted without brackets,
-/// or typed while the previous input ran): output lines of a transcript pasted that way
-/// are skipped too.
-pub fn feed_text(console: &mut Console, text: &str, typed_ahead: bool) -> Step {
+/// `in_paste` says the line arrived in one burst with the line before it (a paste without
+/// bracketed paste, `paste_extent`): output lines of a transcript pasted that way are
+/// skipped too; a line a person typed is always fed.
+pub fn feed_text(console: &mut Console, text: &str, in_paste: bool) -> Step {
     let single = text.strip_suffix('\n').unwrap_or(text);
     if !single.contains('\n') {
-        return feed_transcript_line(console, single, typed_ahead);
+        return feed_transcript_line(console, single, in_paste);
     }
     console.set_in_transcript(false);
     let mut step = console.now();
@@ -37,7 +37,7 @@ pub fn feed_text(console: &mut Console, text: &str, typed_ahead: bool) -> Step {
 }
 
 /// A single line that may belong to a transcript pasted without brackets.
-fn feed_transcript_line(console: &mut Console, line: &str, typed_ahead: bool) -> Step {
+fn feed_transcript_line(console: &mut Console, line: &str, in_paste: bool) -> Step {
     let trimmed = line.trim_start();
     if console.at_start()
         && let Some(input) = paste::after_prompt(trimmed, paste::PRIMARY)
@@ -50,7 +50,7 @@ fn feed_transcript_line(console: &mut Console, line: &str, typed_ahead: bool) ->
     {
         return feed(console, input);
     }
-    if console.in_transcript() && typed_ahead {
+    if console.in_transcript() && in_paste {
         // Output of the pasted transcript.
         return console.now();
     }

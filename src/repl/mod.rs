@@ -15,6 +15,7 @@ pub mod history;
 pub mod lines;
 pub mod meta;
 pub mod paste;
+pub mod paste_extent;
 pub mod timing;
 pub mod topics;
 pub mod why_command;
@@ -22,7 +23,6 @@ pub mod why_command;
 use crate::script::output;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
 use rustyline::error::ReadlineError;
@@ -33,12 +33,10 @@ use rustyline::{
 
 use console::{Console, Step};
 use helper::TenshHelper;
+use paste_extent::PasteExtent;
 
 /// History entries kept (the file and the session).
 const HISTORY_SIZE: usize = 10_000;
-
-/// A line read sooner than this after its prompt was not typed then.
-const TYPED_AHEAD: Duration = Duration::from_millis(15);
 
 /// Runs the interactive session until Ctrl-D, `:quit` or `exit()`; returns the exit status.
 /// With `script` (`tensh -i FILE ARGS`), the file runs first, into the session.
@@ -97,16 +95,21 @@ pub fn run(color: bool, script: Option<(&str, &[String])>) -> i32 {
     // The lines of the input being read: once it is complete, they are one history entry,
     // recalled and edited whole.
     let mut block: Vec<String> = Vec::new();
+    let mut paste = PasteExtent::default();
+    let waiting = |editor: &Editor<TenshHelper, DefaultHistory>| {
+        editor.pending_input() + paste_extent::queued_in_terminal()
+    };
     loop {
         let indent = console.indent();
-        let asked = Instant::now();
+        let before = waiting(&editor);
         let read = editor.readline_with_initial(console.prompt(), (&indent, ""));
-        // No one types a line within a few milliseconds of its prompt: such a line was
-        // pasted (without bracketed paste) or typed ahead while the last input ran.
-        let typed_ahead = asked.elapsed() < TYPED_AHEAD;
+        // A line that came in the same burst as the line before it (a paste without
+        // bracketed paste) may be a pasted transcript's output; a line typed by a person
+        // never is, however soon after the paste it arrives.
+        let in_paste = read.is_ok() && paste.line_read(before, waiting(&editor));
         match read {
             Ok(text) => {
-                let step = lines::feed_text(&mut console, &text, typed_ahead);
+                let step = lines::feed_text(&mut console, &text, in_paste);
                 if !text.trim().is_empty() {
                     block.push(text.trim_end_matches('\n').to_string());
                 }
@@ -123,12 +126,14 @@ pub fn run(color: bool, script: Option<(&str, &[String])>) -> i32 {
                 *variables.borrow_mut() = console.variables();
             }
             Err(ReadlineError::Interrupted) => {
+                paste.end();
                 console.cancel();
                 block.clear();
             }
             // Ctrl-D inside a block drops the block, as Ctrl-C does; on an empty `>>> ` line
             // it ends the session.
             Err(ReadlineError::Eof) if console.prompt() != console::PROMPT => {
+                paste.end();
                 console.cancel();
                 block.clear();
             }

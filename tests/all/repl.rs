@@ -287,6 +287,25 @@ fn a_pasted_transcript_runs_its_inputs_and_skips_its_output() {
 }
 
 #[test]
+fn a_line_typed_right_after_an_unbracketed_paste_is_never_taken_for_its_output() {
+    // The transcript's first input runs for a while; the person types a block at once, so
+    // it is already waiting when the prompt asks for the next line. It was typed, not
+    // pasted: it runs (before, it was skipped as transcript output, and the session was
+    // left inside nothing the person had typed).
+    let mut p = spawn(&temp_history("typed-after-paste"), None);
+    p.send(">>> let s = 0; for i in 0..2000000 { s += i; }\r>>> s % 1000\r0\r")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(60));
+    p.send("fn f() {\r").unwrap();
+    p.send("7 * 6 + 1000\r}\rf()\r").unwrap();
+    p.expect("1042").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+    assert!(exit_status(&p).contains(", 0)"), "{}", exit_status(&p));
+}
+
+#[test]
 fn a_block_is_one_history_entry_recalled_whole() {
     // Continuation lines are auto-indented inside the block (`...     `).
     let lines = [
