@@ -45,6 +45,27 @@ pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
     relaid(out, dense_strides_in_order(&shape, &strides))
 }
 
+/// A new zero-filled tensor of `shape` and `dtype`, laid out as `in_inputs_order` would lay
+/// out an elementwise result of `inputs` (dense, from offset 0): for kernels that write
+/// their result in place in that layout, with no copy afterwards.
+pub fn zeros_in_inputs_order(
+    shape: &[i64],
+    dtype: super::dtype::DType,
+    inputs: &[&Tensor],
+) -> Result<Tensor> {
+    let out = Tensor::zeros(shape.to_vec(), dtype)?;
+    if shape.len() < 2 || inputs.iter().all(|t| t.is_contiguous()) {
+        return Ok(out);
+    }
+    let strides: Vec<Vec<i64>> = inputs.iter().map(|t| broadcast_strides(t, shape)).collect();
+    out.set_layout(Layout {
+        sizes: shape.into(),
+        strides: dense_strides_in_order(shape, &strides).into(),
+        offset: 0,
+    });
+    Ok(out)
+}
+
 /// `out` (a fresh row-major result) with `strides` (dense, from offset 0): `out` itself when
 /// they are its own, else one copy into a new tensor laid out that way.
 fn relaid(out: Tensor, strides: Vec<i64>) -> Result<Tensor> {

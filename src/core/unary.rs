@@ -2,46 +2,86 @@
 //! the input's stride order, `round(decimals=)`, and the factor a gradient is multiplied
 //! by, computed at backward time from the tensor the formula saved.
 
-use super::creation::from_scalars;
+use half::{bf16, f16};
+use num_complex::{Complex, Complex64};
+
+use super::copy::copy_;
 use super::dtype::DType;
+use super::engine::map::{ElementMap, map_in_place};
 use super::error::{Result, TorchError};
-use super::ops::{Arg, cast, values};
-use super::scalar::Scalar;
+use super::result_layout::zeros_in_inputs_order;
 use super::tensor::Tensor;
 
 pub use super::unary_math::Unary;
-use super::unary_math::{real_factor_in, real_value};
 
-/// `f(t)` elementwise, laid out in `t`'s stride order as PyTorch's unary kernels are.
+/// `f(t)` elementwise, laid out in `t`'s stride order as PyTorch's unary kernels are: `t`
+/// is copied into the result (converted to its dtype), then `f` runs over it in place.
 pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
     let d = t.dtype();
     let out = f.result_dtype(d)?;
     let sizes = t.sizes();
-    // Read in the output dtype, except complex inputs (`abs` reads complex, gives real).
-    let read = if d.is_complex() { d } else { out };
-    let xs = values(&Arg::Tensor(t.clone()), &sizes, read)?;
-    let integral = !out.is_floating_point() && !out.is_complex();
-    let ys: Vec<Scalar> = xs
-        .into_iter()
-        .map(|x| {
-            let y = match x {
-                Scalar::Complex(z) if f == Unary::Abs => Scalar::Float(z.norm()),
-                Scalar::Complex(z) => Scalar::Complex(f.complex(z)),
-                v if integral => {
-                    let i = f.integer(v.to_i64());
-                    if out == DType::Bool {
-                        Scalar::Bool(i != 0)
-                    } else {
-                        Scalar::Int(i)
-                    }
-                }
-                v => Scalar::Float(real_value(f, v.to_f64(), out)),
-            };
-            cast(out, y)
-        })
-        .collect();
-    let result = from_scalars(&ys, sizes, out)?;
-    super::result_layout::in_inputs_order(result, &[t])
+    let result = zeros_in_inputs_order(&sizes, out, &[t])?;
+    if d.is_complex() && !out.is_complex() {
+        // `abs` of complex values: read complex, written real.
+        let z = zeros_in_inputs_order(&sizes, d, &[t])?;
+        copy_(&z, t)?;
+        z.storage()
+            .with_bytes(|src| result.storage().with_bytes_mut(|dst| moduli(d, src, dst)));
+        return Ok(result);
+    }
+    copy_(&result, t)?;
+    result
+        .storage()
+        .with_bytes_mut(|b| map_in_place(out, b, &Value(f)));
+    Ok(result)
+}
+
+/// `|z|` of each complex element of `src` (dtype `d`) into `dst` (the matching real dtype,
+/// same element order), computed in `f64` and rounded once.
+fn moduli(d: DType, src: &[u8], dst: &mut [u8]) {
+    match d {
+        DType::Complex128 => {
+            for (z, out) in src.chunks_exact(16).zip(dst.chunks_exact_mut(8)) {
+                let z = <Complex<f64> as super::kernels::plain::Plain>::read(z);
+                out.copy_from_slice(&z.norm().to_le_bytes());
+            }
+        }
+        DType::Complex64 => {
+            for (z, out) in src.chunks_exact(8).zip(dst.chunks_exact_mut(4)) {
+                let z = <Complex<f32> as super::kernels::plain::Plain>::read(z);
+                let w = Complex64::new(z.re.into(), z.im.into());
+                out.copy_from_slice(&(w.norm() as f32).to_le_bytes());
+            }
+        }
+        _ => {
+            for (z, out) in src.chunks_exact(4).zip(dst.chunks_exact_mut(2)) {
+                let part = |i: usize| f16::from_le_bytes([z[i], z[i + 1]]).to_f64();
+                let w = Complex64::new(part(0), part(2));
+                out.copy_from_slice(&f16::from_f64(w.norm()).to_le_bytes());
+            }
+        }
+    }
+}
+
+/// `f`'s value at each element.
+struct Value(Unary);
+
+impl ElementMap for Value {
+    fn f64(&self, x: f64) -> f64 {
+        self.0.real(x)
+    }
+    fn f32(&self, x: f32) -> f32 {
+        self.0.real(x)
+    }
+    fn complex(&self, z: Complex64) -> Complex64 {
+        self.0.complex(z)
+    }
+    fn int(&self, i: i64) -> i64 {
+        self.0.integer(i)
+    }
+    fn uint(&self, u: u64) -> u64 {
+        self.0.unsigned(u)
+    }
 }
 
 /// The factor the output's gradient is multiplied by, computed at backward time from the
@@ -49,18 +89,37 @@ pub fn unary(t: &Tensor, f: Unary) -> Result<Tensor> {
 /// the input), in `saved`'s dtype. `None`: tensh has no formula (`sgn` of complex).
 pub fn gradient_factor(f: Unary, saved: &Tensor) -> Result<Option<Tensor>> {
     let d = saved.dtype();
-    let vs = super::copy::to_scalars(saved)?;
-    let mut factors = Vec::with_capacity(vs.len());
-    for v in vs {
-        factors.push(match v {
-            Scalar::Complex(z) => match f.complex_factor(z, z) {
-                Some(c) => Scalar::Complex(c),
-                None => return Ok(None),
-            },
-            v => Scalar::Float(real_factor_in(f, v.to_f64(), d)),
-        });
+    if d.is_complex() && !f.has_complex_factor() {
+        return Ok(None);
     }
-    Ok(Some(from_scalars(&factors, saved.sizes(), d)?))
+    let factors = Tensor::zeros(saved.sizes(), d)?;
+    copy_(&factors, saved)?;
+    factors
+        .storage()
+        .with_bytes_mut(|b| map_in_place(d, b, &Factor(f)));
+    Ok(Some(factors))
+}
+
+/// `f`'s gradient factor at each element (the element is both input and output: a formula
+/// reads one of them).
+struct Factor(Unary);
+
+impl ElementMap for Factor {
+    fn f64(&self, x: f64) -> f64 {
+        self.0.real_factor(x, x)
+    }
+    fn f32(&self, x: f32) -> f32 {
+        self.0.real_factor(x, x)
+    }
+    fn complex(&self, z: Complex64) -> Complex64 {
+        self.0.complex_factor(z, z).unwrap_or_default()
+    }
+    fn int(&self, i: i64) -> i64 {
+        self.0.real_factor(i as f32, i as f32) as i64
+    }
+    fn uint(&self, u: u64) -> u64 {
+        self.0.real_factor(u as f32, u as f32) as u64
+    }
 }
 
 /// `t.round(decimals=n)`: each step (scale, round half to even, unscale) rounded to
@@ -79,31 +138,79 @@ pub fn round_decimals(t: &Tensor, decimals: i64) -> Result<Tensor> {
             d.cpp_name()
         )));
     }
-    let ten = cast(
-        d,
-        Scalar::Float(10f64.powi(decimals.unsigned_abs().min(400) as i32)),
-    )
-    .to_f64();
-    let xs = values(&Arg::Tensor(t.clone()), &t.sizes(), d)?;
-    let ys: Vec<Scalar> = xs
-        .into_iter()
-        .map(|x| {
-            let x = x.to_f64();
-            let step = |v: f64| cast(d, Scalar::Float(v)).to_f64();
-            Scalar::Float(if decimals >= 0 {
-                step(step(x * ten).round_ties_even() / ten)
-            } else {
-                step(step(x / ten).round_ties_even() * ten)
-            })
-        })
-        .collect();
-    let out = from_scalars(&ys, t.sizes(), d)?;
-    super::result_layout::in_inputs_order(out, &[t])
+    let step = rounding_to(d);
+    let rounding = RoundDecimals {
+        ten: step(10f64.powi(decimals.unsigned_abs().min(400) as i32)),
+        scale_up: decimals >= 0,
+        step,
+    };
+    let result = zeros_in_inputs_order(&t.sizes(), d, &[t])?;
+    copy_(&result, t)?;
+    result
+        .storage()
+        .with_bytes_mut(|b| map_in_place(d, b, &rounding));
+    Ok(result)
+}
+
+/// The rounding of an `f64` to the float dtype `d` (and back), chosen once per call.
+fn rounding_to(d: DType) -> fn(f64) -> f64 {
+    match d {
+        DType::Float64 => |v| v,
+        DType::Float16 => |v| f16::from_f64(v).to_f64(),
+        DType::BFloat16 => |v| bf16::from_f64(v).to_f64(),
+        DType::Float8E4M3FN => |v| super::float8::E4M3FN.decode(super::float8::E4M3FN.encode(v)),
+        DType::Float8E4M3FNUZ => {
+            |v| super::float8::E4M3FNUZ.decode(super::float8::E4M3FNUZ.encode(v))
+        }
+        DType::Float8E5M2 => |v| super::float8::E5M2.decode(super::float8::E5M2.encode(v)),
+        DType::Float8E5M2FNUZ => {
+            |v| super::float8::E5M2FNUZ.decode(super::float8::E5M2FNUZ.encode(v))
+        }
+        _ => |v| f64::from(v as f32),
+    }
+}
+
+/// `round(x * 10^n) / 10^n` (or `round(x / 10^-n) * 10^-n`), each step rounded to the dtype.
+struct RoundDecimals {
+    ten: f64,
+    scale_up: bool,
+    step: fn(f64) -> f64,
+}
+
+impl RoundDecimals {
+    fn at(&self, x: f64) -> f64 {
+        let s = self.step;
+        if self.scale_up {
+            s(s(x * self.ten).round_ties_even() / self.ten)
+        } else {
+            s(s(x / self.ten).round_ties_even() * self.ten)
+        }
+    }
+}
+
+impl ElementMap for RoundDecimals {
+    fn f64(&self, x: f64) -> f64 {
+        self.at(x)
+    }
+    fn f32(&self, x: f32) -> f32 {
+        self.at(x.into()) as f32
+    }
+    fn complex(&self, z: Complex64) -> Complex64 {
+        z
+    }
+    fn int(&self, i: i64) -> i64 {
+        i
+    }
+    fn uint(&self, u: u64) -> u64 {
+        u
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::creation::from_scalars;
+    use crate::core::scalar::Scalar;
 
     fn run(values: &[f64], f: Unary) -> Vec<f64> {
         let t = from_scalars(

@@ -216,7 +216,7 @@ impl Unary {
 
     /// The function of a real number, computed in `F` (`f32` for every real dtype but
     /// `float64`, as PyTorch's kernels compute).
-    fn real<F: Float + FloatConst>(self, x: F) -> F {
+    pub(crate) fn real<F: Float + FloatConst>(self, x: F) -> F {
         let one = F::one();
         match self {
             Unary::Abs => x.abs(),
@@ -293,10 +293,25 @@ impl Unary {
         }
     }
 
+    /// The function of a `uint64` element, for the functions that keep the dtype (the
+    /// value is never negative: `abs` and `relu` leave it, `sign` is 0 or 1).
+    pub(crate) fn unsigned(self, u: u64) -> u64 {
+        match self {
+            Unary::Sign | Unary::Sgn => u64::from(u != 0),
+            Unary::Square => u.wrapping_mul(u),
+            _ => u,
+        }
+    }
+
+    /// Whether tensh has a gradient formula for complex inputs (`complex_factor` is `Some`).
+    pub(crate) fn has_complex_factor(self) -> bool {
+        self != Unary::Sgn
+    }
+
     /// The factor the output's gradient is multiplied by, at input `x` with output `y`
     /// (real functions), each step rounded to `F` as PyTorch's formulas, written as
     /// tensor ops, round each.
-    fn real_factor<F: Float + FloatConst>(self, x: F, y: F) -> F {
+    pub(crate) fn real_factor<F: Float + FloatConst>(self, x: F, y: F) -> F {
         let (one, two) = (F::one(), F::one() + F::one());
         match self {
             Unary::Abs | Unary::Sgn => sign(x),
@@ -398,26 +413,6 @@ fn round_half_even<F: Float>(x: F) -> F {
         (x / two).round() * two
     } else {
         r
-    }
-}
-
-/// `f` at a real `x`, computed in `f64` for `float64` and in `f32` for the narrower float
-/// dtypes (and integers read as floats), as PyTorch's kernels compute.
-pub(crate) fn real_value(f: Unary, x: f64, out: DType) -> f64 {
-    if out == DType::Float64 {
-        f.real(x)
-    } else {
-        f64::from(f.real(x as f32))
-    }
-}
-
-/// The gradient factor from the one value the formula reads (`v`: the input, or the
-/// output for functions whose formula reads it), in the precision of `d`.
-pub(crate) fn real_factor_in(f: Unary, v: f64, d: DType) -> f64 {
-    if d == DType::Float64 {
-        f.real_factor(v, v)
-    } else {
-        f64::from(f.real_factor(v as f32, v as f32))
     }
 }
 

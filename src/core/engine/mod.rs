@@ -5,14 +5,15 @@
 //! when the work is large, checking Ctrl-C between blocks. Outputs are new contiguous
 //! tensors.
 //!
-//! Modes built on it so far: reductions to the extreme and its index over any set of dims
-//! (`extreme`), sorts along a dim (`sort`), running sums (`scan`), and moves by index (`gather_rows`: `index_select`,
+//! Modes built on it so far: functions of one element over a new result (`map`), reductions
+//! to the extreme and its index over any set of dims (`extreme`), sorts along a dim (`sort`), running sums (`scan`), and moves by index (`gather_rows`: `index_select`,
 //! `gather`). Matrix products have their own kernels (`kernels::gemm`, reached through
 //! `products`).
 
 pub mod along;
 pub mod extreme;
 pub mod gather_rows;
+pub mod map;
 pub mod ordered;
 pub mod scan;
 pub mod sort;
