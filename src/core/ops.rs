@@ -5,8 +5,7 @@
 //! operand to the common dtype, then rounded once when written: for `+ - * /` this equals
 //! computing in the narrow type, so results match PyTorch's bit for bit.
 
-use num_complex::Complex64;
-
+use super::binary_operands;
 use super::broadcast::{broadcast_layout, broadcast_shapes};
 use super::copy;
 use super::creation::from_scalars;
@@ -23,6 +22,22 @@ use super::tensor::record;
 use super::unbuilt_kernels;
 
 impl BinaryOp {
+    /// The name in PyTorch's kernel refusals (`"lt_cpu" not implemented for ...`).
+    pub(crate) fn kernel_name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+            BinaryOp::Eq => "eq",
+            BinaryOp::Ne => "ne",
+            BinaryOp::Lt => "lt",
+            BinaryOp::Le => "le",
+            BinaryOp::Gt => "gt",
+            BinaryOp::Ge => "ge",
+        }
+    }
+
     fn is_comparison(self) -> bool {
         matches!(
             self,
@@ -71,65 +86,6 @@ pub(crate) fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Sc
     }
 }
 
-fn compute(op: BinaryOp, kind: Kind, a: Scalar, b: Scalar) -> Result<Scalar> {
-    Ok(match kind {
-        Kind::Complex => {
-            let (x, y): (Complex64, Complex64) = (a.to_complex(), b.to_complex());
-            match op {
-                BinaryOp::Add => Scalar::Complex(x + y),
-                BinaryOp::Sub => Scalar::Complex(x - y),
-                BinaryOp::Mul => Scalar::Complex(x * y),
-                BinaryOp::Div => Scalar::Complex(x / y),
-                BinaryOp::Eq => Scalar::Bool(x == y),
-                BinaryOp::Ne => Scalar::Bool(x != y),
-                _ => {
-                    return Err(TorchError::runtime(format!(
-                        "\"{}_cpu\" not implemented for 'ComplexFloat'",
-                        match op {
-                            BinaryOp::Lt => "lt",
-                            BinaryOp::Le => "le",
-                            BinaryOp::Gt => "gt",
-                            _ => "ge",
-                        }
-                    )));
-                }
-            }
-        }
-        Kind::Float => {
-            let (x, y) = (a.to_f64(), b.to_f64());
-            match op {
-                BinaryOp::Add => Scalar::Float(x + y),
-                BinaryOp::Sub => Scalar::Float(x - y),
-                BinaryOp::Mul => Scalar::Float(x * y),
-                BinaryOp::Div => Scalar::Float(x / y),
-                BinaryOp::Eq => Scalar::Bool(x == y),
-                BinaryOp::Ne => Scalar::Bool(x != y),
-                BinaryOp::Lt => Scalar::Bool(x < y),
-                BinaryOp::Le => Scalar::Bool(x <= y),
-                BinaryOp::Gt => Scalar::Bool(x > y),
-                BinaryOp::Ge => Scalar::Bool(x >= y),
-            }
-        }
-        _ => {
-            let (x, y) = (a.to_i64(), b.to_i64());
-            let (ux, uy) = (a.to_i64() as u64, b.to_i64() as u64);
-            let unsigned = matches!(a, Scalar::UInt(_)) || matches!(b, Scalar::UInt(_));
-            match op {
-                BinaryOp::Add => Scalar::Int(x.wrapping_add(y)),
-                BinaryOp::Sub => Scalar::Int(x.wrapping_sub(y)),
-                BinaryOp::Mul => Scalar::Int(x.wrapping_mul(y)),
-                BinaryOp::Div => Scalar::Float(a.to_f64() / b.to_f64()),
-                BinaryOp::Eq => Scalar::Bool(x == y),
-                BinaryOp::Ne => Scalar::Bool(x != y),
-                BinaryOp::Lt => Scalar::Bool(if unsigned { ux < uy } else { x < y }),
-                BinaryOp::Le => Scalar::Bool(if unsigned { ux <= uy } else { x <= y }),
-                BinaryOp::Gt => Scalar::Bool(if unsigned { ux > uy } else { x > y }),
-                BinaryOp::Ge => Scalar::Bool(if unsigned { ux >= uy } else { x >= y }),
-            }
-        }
-    })
-}
-
 /// PyTorch's refusal of `-` with bool operands, checked before anything else about a
 /// subtraction (its `alpha` included).
 pub fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
@@ -166,20 +122,48 @@ fn op_dtypes(op: BinaryOp, a: &Arg, b: &Arg) -> Result<(DType, DType)> {
     ))
 }
 
-fn run(
+/// `a op b` for operands of any dtypes: each converted to the type the kernel computes
+/// in (`binary_operands`), one typed kernel, the result rounded once to `out_dtype`.
+fn converted(
     op: BinaryOp,
     a: &Arg,
     b: &Arg,
     compute_dtype: DType,
+    out_dtype: DType,
     out_shape: &[i64],
-) -> Result<Vec<Scalar>> {
-    let xs = values(a, out_shape, compute_dtype)?;
-    let ys = values(b, out_shape, compute_dtype)?;
-    let kind = compute_dtype.kind();
-    xs.into_iter()
-        .zip(ys)
-        .map(|(x, y)| compute(op, kind, x, y))
-        .collect()
+) -> Result<Tensor> {
+    let ordering = matches!(
+        op,
+        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    );
+    if compute_dtype.is_complex() && ordering {
+        return Err(TorchError::not_implemented(format!(
+            "\"{}_cpu\" not implemented for '{}'",
+            op.kernel_name(),
+            compute_dtype.cpp_name()
+        )));
+    }
+    let kernel = binary_operands::kernel_dtype(compute_dtype);
+    let a = binary_operands::prepare(op, a, compute_dtype, kernel)?;
+    let b = binary_operands::prepare(op, b, compute_dtype, kernel)?;
+    let kernel_out = if op.is_comparison() {
+        DType::Bool
+    } else {
+        kernel
+    };
+    let out = super::ops_fast::try_binary(op, &a, &b, kernel, kernel_out, out_shape)?.ok_or_else(
+        || {
+            TorchError::runtime(format!(
+                "tensh: no kernel computes {} in {kernel}",
+                op.kernel_name()
+            ))
+        },
+    )?;
+    if out.dtype() == out_dtype {
+        Ok(out)
+    } else {
+        copy::cast_copy(&out, out_dtype)
+    }
 }
 
 /// `a op b` for tensors and numbers: a new tensor, recorded for autograd.
@@ -199,10 +183,7 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     }
     let out = match super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)? {
         Some(t) => t,
-        None => {
-            let results = run(op, a, b, compute_dtype, &out_shape)?;
-            from_scalars(&results, out_shape, out_dtype)?
-        }
+        None => converted(op, a, b, compute_dtype, out_dtype, &out_shape)?,
     };
     let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
     super::result_layout::in_inputs_order(out, &inputs)

@@ -22,7 +22,8 @@ enum Held {
 
 fn hold(a: &Arg, dtype: DType, sizes: &[i64]) -> Result<Option<Held>> {
     Ok(Some(match a {
-        Arg::Tensor(t) if t.dtype() == dtype => {
+        // A conjugate view's bytes are not its values: it goes through a copy first.
+        Arg::Tensor(t) if t.dtype() == dtype && !t.is_conj() => {
             let l = broadcast_layout(&t.layout(), sizes)?;
             Held::Tensor(t.storage(), l)
         }
@@ -36,7 +37,8 @@ fn hold(a: &Arg, dtype: DType, sizes: &[i64]) -> Result<Option<Held>> {
 macro_rules! with_covered_type {
     ($dtype:expr, $T:ident => $body:expr) => {
         with_covered_type!(@each $dtype, $T, $body;
-            Float32 f32, Float64 f64, Int64 i64, Int32 i32, Int16 i16, Int8 i8, UInt8 u8)
+            Float32 f32, Float64 f64, Int64 i64, Int32 i32, Int16 i16, Int8 i8, UInt8 u8,
+            UInt64 u64, UInt32 u32, UInt16 u16)
     };
     (@each $dtype:expr, $T:ident, $body:expr; $($variant:ident $ty:ty),*) => {
         match $dtype {
@@ -80,7 +82,13 @@ fn run_typed<T: Lane, R: Lane>(
     })
 }
 
-fn arith<T: Arith>(op: BinaryOp, a: &Held, b: &Held, out: &mut [u8], sizes: &[i64]) -> Result<()> {
+fn arith<T: Arith + PartialOrd>(
+    op: BinaryOp,
+    a: &Held,
+    b: &Held,
+    out: &mut [u8],
+    sizes: &[i64],
+) -> Result<()> {
     let to_t = T::from_scalar;
     let bool_of = |x: bool| u8::from(x);
     match op {
@@ -94,6 +102,26 @@ fn arith<T: Arith>(op: BinaryOp, a: &Held, b: &Held, out: &mut [u8], sizes: &[i6
         BinaryOp::Le => run_typed(move |x: T, y: T| bool_of(x <= y), to_t, a, b, out, sizes),
         BinaryOp::Gt => run_typed(move |x: T, y: T| bool_of(x > y), to_t, a, b, out, sizes),
         BinaryOp::Ge => run_typed(move |x: T, y: T| bool_of(x >= y), to_t, a, b, out, sizes),
+    }
+}
+
+/// `a op b` in complex `f64` (`Complex128` operands): arithmetic and equality; the ordering
+/// comparisons are refused for complex before any kernel runs (`ops::binary_untracked`).
+fn complex_arith(op: BinaryOp, a: &Held, b: &Held, out: &mut [u8], sizes: &[i64]) -> Result<()> {
+    type C = num_complex::Complex64;
+    let to_c = C::from_scalar;
+    let bool_of = |x: bool| u8::from(x);
+    match op {
+        BinaryOp::Add => run_typed(C::add, to_c, a, b, out, sizes),
+        BinaryOp::Sub => run_typed(C::sub, to_c, a, b, out, sizes),
+        BinaryOp::Mul => run_typed(C::mul, to_c, a, b, out, sizes),
+        BinaryOp::Div => run_typed(C::quotient, to_c, a, b, out, sizes),
+        BinaryOp::Eq => run_typed(move |x: C, y: C| bool_of(x == y), to_c, a, b, out, sizes),
+        BinaryOp::Ne => run_typed(move |x: C, y: C| bool_of(x != y), to_c, a, b, out, sizes),
+        _ => Err(super::error::TorchError::not_implemented(format!(
+            "\"{}_cpu\" not implemented for 'ComplexDouble'",
+            op.kernel_name()
+        ))),
     }
 }
 
@@ -114,6 +142,12 @@ pub fn try_binary(
     let (Some(ha), Some(hb)) = (hold(a, dtype, sizes)?, hold(b, dtype, sizes)?) else {
         return Ok(None);
     };
+    if dtype == DType::Complex128 {
+        let out = Tensor::zeros(sizes.to_vec(), out_dtype)?;
+        out.storage()
+            .with_bytes_mut(|bytes| complex_arith(op, &ha, &hb, bytes, sizes))?;
+        return Ok(Some(out));
+    }
     if !covered(dtype) {
         return Ok(None);
     }

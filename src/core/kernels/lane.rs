@@ -2,7 +2,7 @@
 //! little-endian bytes at any alignment (storages are byte buffers).
 
 /// A primitive element type.
-pub trait Lane: Copy + Send + Sync + PartialEq + PartialOrd + 'static {
+pub trait Lane: Copy + Send + Sync + PartialEq + 'static {
     /// Bytes per element.
     const SIZE: usize;
     /// Reads one element from the first `SIZE` bytes.
@@ -58,7 +58,51 @@ macro_rules! lane {
         }
     )*};
 }
-lane!(f32, f64, i64, i32, i16, i8, u8);
+lane!(f32, f64, i64, i32, i16, i8, u8, u64, u32, u16);
+
+/// Complex `f64`, the type tensh computes every complex op in (rounded once to the result's
+/// dtype when it is written).
+impl Lane for num_complex::Complex64 {
+    const SIZE: usize = 16;
+    #[inline(always)]
+    fn load(bytes: &[u8]) -> Self {
+        num_complex::Complex64::new(f64::load(bytes), f64::load(bytes.get(8..).unwrap_or(&[])))
+    }
+    #[inline(always)]
+    fn store(self, bytes: &mut [u8]) {
+        if bytes.len() >= 16 {
+            self.re.store(bytes);
+            self.im.store(&mut bytes[8..]);
+        }
+    }
+    /// The real part.
+    fn to_f64(self) -> f64 {
+        self.re
+    }
+}
+
+impl Arith for num_complex::Complex64 {
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        self + b
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        self - b
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        self * b
+    }
+    #[inline(always)]
+    fn quotient(self, b: Self) -> Self {
+        self / b
+    }
+    fn from_scalar(s: crate::core::scalar::Scalar) -> Self {
+        s.to_complex()
+    }
+    const ZERO: Self = num_complex::Complex64::new(0.0, 0.0);
+}
 
 macro_rules! float_arith {
     ($($t:ty),*) => {$(
@@ -94,7 +138,7 @@ macro_rules! int_arith {
         }
     )*};
 }
-int_arith!(i64, i32, i16, i8, u8);
+int_arith!(i64, i32, i16, i8, u8, u64, u32, u16);
 
 #[cfg(test)]
 mod tests {
