@@ -10,12 +10,12 @@ use num_complex::Complex64;
 use super::copy;
 use super::creation::from_scalars;
 use super::dtype::{DType, Kind};
+use super::engine::rows::{self, RowPlan, by_rows};
 use super::error::{Result, TorchError, wrap_dim};
-use super::kernels::sum::cascade_sum;
-use super::memory::alloc;
+use super::kernels::lane::Arith;
+use super::kernels::sum::{SumFloat, cascade_sum};
 use super::scalar::Scalar;
 use super::tensor::Tensor;
-use super::views::permute;
 
 /// A reduction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,128 +111,134 @@ fn reduced_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
     Ok(out)
 }
 
-fn fold_float<T: Copy>(
-    vals: &[Scalar],
-    to: impl Fn(f64) -> T,
-    add: impl Fn(T, T) -> T,
-    zero: T,
-) -> T {
-    vals.iter().fold(zero, |a, v| add(a, to(v.to_f64())))
-}
-
-/// Sums one row in the dtype's precision; `inner` rows of float32/float64 use the cascade,
-/// over the row's bytes gathered in `scratch` (reused from row to row).
-fn sum_row(vals: &[Scalar], dtype: DType, inner: bool, scratch: &mut Vec<u8>) -> Scalar {
-    match (dtype.kind(), dtype) {
-        (Kind::Complex, _) => Scalar::Complex(vals.iter().map(|v| v.to_complex()).sum()),
-        (_, DType::Float32) if inner => {
-            scratch.clear();
-            scratch.extend(vals.iter().flat_map(|v| (v.to_f64() as f32).to_le_bytes()));
-            Scalar::Float(cascade_sum::<f32>(scratch) as f64)
-        }
-        (_, DType::Float64) if inner => {
-            scratch.clear();
-            scratch.extend(vals.iter().flat_map(|v| v.to_f64().to_le_bytes()));
-            Scalar::Float(cascade_sum::<f64>(scratch))
-        }
-        (_, DType::Float32 | DType::Float16 | DType::BFloat16) => {
-            Scalar::Float(fold_float(vals, |x| x as f32, |a, b| a + b, 0.0f32) as f64)
-        }
-        (Kind::Float, _) => Scalar::Float(fold_float(vals, |x| x, |a, b| a + b, 0.0)),
-        _ => Scalar::Int(vals.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))),
+/// The dtype a float sum or product of dtype `d` accumulates in: `f32` for float32 and the
+/// 16-bit floats, `f64` for float64 and the float8 dtypes (read exactly in `f64`).
+fn float_accumulator(d: DType) -> DType {
+    match d {
+        DType::Float32 | DType::Float16 | DType::BFloat16 => DType::Float32,
+        _ => DType::Float64,
     }
 }
 
-fn prod_row(vals: &[Scalar], dtype: DType) -> Scalar {
-    match (dtype.kind(), dtype) {
-        (Kind::Complex, _) => {
-            Scalar::Complex(vals.iter().map(|v| v.to_complex()).product::<Complex64>())
-        }
-        (_, DType::Float32 | DType::Float16 | DType::BFloat16) => {
-            Scalar::Float(fold_float(vals, |x| x as f32, |a, b| a * b, 1.0f32) as f64)
-        }
-        (Kind::Float, _) => Scalar::Float(fold_float(vals, |x| x, |a, b| a * b, 1.0)),
-        _ => Scalar::Int(vals.iter().fold(1i64, |a, v| a.wrapping_mul(v.to_i64()))),
-    }
-}
-
-/// An integer value widened so signed and unsigned values compare correctly.
-fn wide(s: &Scalar) -> i128 {
-    match s {
-        Scalar::UInt(u) => i128::from(*u),
-        other => i128::from(other.to_i64()),
-    }
-}
-
-/// The index of the first maximum (or minimum), NaN counting as the extreme.
-fn arg_extreme(vals: &[Scalar], dtype: DType, max: bool) -> usize {
-    let better = |a: &Scalar, b: &Scalar| -> bool {
-        match dtype.kind() {
-            Kind::Float => {
-                let (x, y) = (a.to_f64(), b.to_f64());
-                if y.is_nan() {
-                    return false;
-                }
-                x.is_nan() || if max { x > y } else { x < y }
-            }
-            Kind::Bool => {
-                if max {
-                    a.to_bool() & !b.to_bool()
-                } else {
-                    !a.to_bool() & b.to_bool()
-                }
-            }
-            _ => {
-                let (x, y) = (wide(a), wide(b));
-                if max { x > y } else { x < y }
-            }
-        }
+/// The row plan of a sum, product or mean of `dtype` (its accumulating dtype `acc`: int64
+/// for integers, the dtype itself otherwise), with the result shape and dtype.
+fn arithmetic_plan(
+    reduced: &[usize],
+    out_sizes: Vec<i64>,
+    out_dtype: DType,
+    acc: DType,
+) -> RowPlan<'_> {
+    let read = match acc.kind() {
+        Kind::Complex => DType::Complex128,
+        Kind::Float => float_accumulator(acc),
+        _ => DType::Int64,
     };
-    let mut best = 0;
-    for i in 1..vals.len() {
-        if better(&vals[i], &vals[best]) {
-            best = i;
-        }
-    }
-    best
-}
-
-/// One output of a reduction from its row of values; `scratch` is reused by sums.
-fn reduce_row(
-    op: Reduction,
-    vals: &[Scalar],
-    dtype: DType,
-    out: DType,
-    inner: bool,
-    scratch: &mut Vec<u8>,
-) -> Scalar {
-    match op {
-        // `out` is the accumulating dtype (`Reduction::out_dtype`: int64 for integers).
-        Reduction::Sum => sum_row(vals, out, inner, scratch),
-        Reduction::Prod => prod_row(vals, out),
-        Reduction::Mean => {
-            let n = vals.len() as f64;
-            match sum_row(vals, dtype, inner, scratch) {
-                Scalar::Complex(c) => Scalar::Complex(c / n),
-                s if dtype == DType::Float64 => Scalar::Float(s.to_f64() / n),
-                s => Scalar::Float((s.to_f64() as f32 / n as f32) as f64),
-            }
-        }
-        Reduction::Max | Reduction::Min => vals[arg_extreme(vals, dtype, op == Reduction::Max)],
-        Reduction::ArgMax | Reduction::ArgMin => {
-            Scalar::Int(arg_extreme(vals, dtype, op == Reduction::ArgMax) as i64)
-        }
-        Reduction::All => bool_out(vals.iter().all(|v| v.to_bool()), out),
-        Reduction::Any => bool_out(vals.iter().any(|v| v.to_bool()), out),
+    RowPlan {
+        reduced,
+        out_sizes,
+        out_dtype,
+        read,
+        result: read,
     }
 }
 
-fn bool_out(b: bool, out: DType) -> Scalar {
-    if out == DType::UInt8 {
-        Scalar::Int(i64::from(b))
+/// The sum of a row of `T`s in order (wrapping for integers).
+fn fold_sum<T: Arith>(row: &[u8]) -> T {
+    rows::values::<T>(row).fold(T::ZERO, T::add)
+}
+
+/// The product of a row of `T`s in order (wrapping for integers).
+fn fold_product<T: Arith>(row: &[u8], one: T) -> T {
+    rows::values::<T>(row).fold(one, T::mul)
+}
+
+/// A float row's sum: PyTorch's cascade for an innermost contiguous row of float32 (when
+/// the sum is float32's own) or float64, else in order.
+fn float_sum<T: SumFloat>(row: &[u8], cascade: bool) -> T {
+    if cascade {
+        cascade_sum::<T>(row)
     } else {
-        Scalar::Bool(b)
+        fold_sum::<T>(row)
     }
+}
+
+/// The sum, product or mean of each row of `t` (accumulating in `acc`, the dtype `out_dtype`
+/// is computed in).
+fn arithmetic_rows(t: &Tensor, op: Reduction, plan: RowPlan, acc: DType) -> Result<Tensor> {
+    let read = plan.read;
+    let mean = op == Reduction::Mean;
+    let product = op == Reduction::Prod;
+    match read {
+        DType::Complex128 => by_rows(t, plan, |row, _| {
+            let n = (row.len() / 16) as f64;
+            if product {
+                fold_product::<Complex64>(row, Complex64::new(1.0, 0.0))
+            } else if mean {
+                fold_sum::<Complex64>(row) / n
+            } else {
+                fold_sum::<Complex64>(row)
+            }
+        }),
+        DType::Float32 => by_rows(t, plan, |row, inner| {
+            let n = (row.len() / 4) as f32;
+            if product {
+                fold_product::<f32>(row, 1.0)
+            } else {
+                let total = float_sum::<f32>(row, inner && acc == DType::Float32);
+                if mean { total / n } else { total }
+            }
+        }),
+        DType::Float64 => by_rows(t, plan, |row, inner| {
+            let n = (row.len() / 8) as f64;
+            if product {
+                fold_product::<f64>(row, 1.0)
+            } else {
+                let total = float_sum::<f64>(row, inner && acc == DType::Float64);
+                match (mean, acc) {
+                    (false, _) => total,
+                    (true, DType::Float64) => total / n,
+                    // A float8 mean divides in f32, as the narrow floats' means do.
+                    (true, _) => f64::from(total as f32 / n as f32),
+                }
+            }
+        }),
+        _ => by_rows(t, plan, |row, _| {
+            if product {
+                fold_product::<i64>(row, 1)
+            } else {
+                fold_sum::<i64>(row)
+            }
+        }),
+    }
+}
+
+/// `all` or `any` of each row (read as bools), stored as `bool` or `uint8` (PyTorch keeps
+/// uint8 for uint8 inputs).
+fn truth_rows(t: &Tensor, plan: RowPlan, all: bool) -> Result<Tensor> {
+    by_rows(t, plan, |row, _| {
+        u8::from(if all {
+            row.iter().all(|&b| b != 0)
+        } else {
+            row.iter().any(|&b| b != 0)
+        })
+    })
+}
+
+/// The index of the first maximum (or minimum) of a row of `f64`s, NaN counting as the
+/// extreme (for the float dtypes the typed `extreme` engine does not cover).
+fn arg_extreme(row: &[u8], max: bool) -> usize {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, x) in rows::values::<f64>(row).enumerate() {
+        let better = match best {
+            None => true,
+            Some((_, y)) if y.is_nan() => false,
+            Some((_, y)) => x.is_nan() || if max { x > y } else { x < y },
+        };
+        if better {
+            best = Some((i, x));
+        }
+    }
+    best.map_or(0, |(i, _)| i)
 }
 
 /// `t.op(dim, keepdim)`; `dims = None` reduces everything (to a 0-d tensor, `keepdim`
@@ -312,64 +318,52 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
         let sizes = if keepdim { vec![1; ndim] } else { vec![] };
         return from_scalars(&[v], sizes, out_dtype);
     }
-    let mut scratch = Vec::new();
-    by_rows(t, &reduced, all, keepdim, out_dtype, |row, inner| {
-        reduce_row(op, row, dtype, out_dtype, inner, &mut scratch)
-    })
-}
-
-/// The reduction's output from one value per output element: `row_value` gets the values
-/// of `reduced` for that element (in their row-major order) and whether they form the
-/// innermost contiguous dim. `dims = None` (`all`) gives a 0-d result unless `keepdim`.
-fn by_rows(
-    t: &Tensor,
-    reduced: &[usize],
-    all: bool,
-    keepdim: bool,
-    out_dtype: DType,
-    mut row_value: impl FnMut(&[Scalar], bool) -> Scalar,
-) -> Result<Tensor> {
-    let sizes = t.sizes();
-    let ndim = sizes.len();
-    // Kept dims first, then reduced dims: each output's values are consecutive.
-    let kept: Vec<usize> = (0..ndim).filter(|d| !reduced.contains(d)).collect();
-    // PyTorch allocates the output first, so an output too large to exist (a reduction over
-    // an empty dimension keeps the huge others) fails with its size in bytes.
-    let kept_sizes: Vec<i64> = kept.iter().map(|&d| sizes[d]).collect();
-    let out_bytes = alloc::contiguous_nbytes(&kept_sizes, out_dtype.itemsize())?;
-    drop(alloc::zeroed_bytes(out_bytes)?);
-    let order: Vec<i64> = kept.iter().chain(reduced).map(|&d| d as i64).collect();
-    let arranged = if ndim == 0 {
-        t.clone()
-    } else {
-        permute(t, &order)?
-    };
-    let vals = copy::to_scalars(&arranged)?;
-    let row: usize = reduced
-        .iter()
-        .map(|&d| sizes[d].max(0) as usize)
-        .product::<usize>()
-        .max(if ndim == 0 { 1 } else { 0 });
-    let outputs: usize = kept.iter().map(|&d| sizes[d].max(0) as usize).product();
-    let layout = t.layout();
-    let inner = reduced.len() == 1
-        && reduced[0] == ndim.saturating_sub(1)
-        && layout.strides.last().is_none_or(|s| *s == 1);
-    // The outputs may be many (a reduction over an empty dimension keeps the others).
-    let mut results = alloc::vec_with_capacity(outputs)?;
-    for o in 0..outputs {
-        let slice = if row == 0 {
-            &[][..]
-        } else {
-            &vals[o * row..(o + 1) * row]
-        };
-        results.push(row_value(slice, inner || ndim <= 1));
+    let shape = out_sizes(&sizes, &reduced, all, keepdim);
+    match op {
+        Reduction::Sum | Reduction::Prod => {
+            let plan = arithmetic_plan(&reduced, shape, out_dtype, out_dtype);
+            arithmetic_rows(t, op, plan, out_dtype)
+        }
+        Reduction::Mean => {
+            let plan = arithmetic_plan(&reduced, shape, out_dtype, dtype);
+            arithmetic_rows(t, op, plan, dtype)
+        }
+        Reduction::All | Reduction::Any => {
+            let plan = RowPlan {
+                reduced: &reduced,
+                out_sizes: shape,
+                out_dtype,
+                read: DType::Bool,
+                result: out_dtype,
+            };
+            truth_rows(t, plan, op == Reduction::All)
+        }
+        Reduction::Max | Reduction::Min | Reduction::ArgMax | Reduction::ArgMin => {
+            // Only the float8 dtypes get here (`extreme` covers the others): read in f64,
+            // exactly.
+            let max = matches!(op, Reduction::Max | Reduction::ArgMax);
+            let plan = RowPlan {
+                reduced: &reduced,
+                out_sizes: shape,
+                out_dtype,
+                read: DType::Float64,
+                result: if out_dtype == DType::Int64 {
+                    DType::Int64
+                } else {
+                    DType::Float64
+                },
+            };
+            if matches!(op, Reduction::ArgMax | Reduction::ArgMin) {
+                by_rows(t, plan, |row, _| arg_extreme(row, max) as i64)
+            } else {
+                by_rows(t, plan, |row, _| {
+                    rows::values::<f64>(row)
+                        .nth(arg_extreme(row, max))
+                        .unwrap_or(f64::NAN)
+                })
+            }
+        }
     }
-    from_scalars(
-        &results,
-        out_sizes(&sizes, reduced, all, keepdim),
-        out_dtype,
-    )
 }
 
 /// The sizes of a reduction's result: none for a whole reduction without `keepdim`, 1 for
@@ -407,13 +401,40 @@ pub fn variance(
     let reduced = reduced_dims(ndim, dims)?;
     let reduced = if ndim == 0 { Vec::new() } else { reduced };
     let all = dims.is_none_or(|d| d.is_empty());
-    by_rows(t, &reduced, all, keepdim, out_dtype, |row, _| {
-        let n = row.len() as f64;
-        let mean: Complex64 = row.iter().map(|v| v.to_complex()).sum::<Complex64>() / n;
-        let squares: f64 = row.iter().map(|v| (v.to_complex() - mean).norm_sqr()).sum();
+    let plan = RowPlan {
+        reduced: &reduced,
+        out_sizes: out_sizes(&t.sizes(), &reduced, all, keepdim),
+        out_dtype,
+        read: if dtype.is_complex() {
+            DType::Complex128
+        } else {
+            DType::Float64
+        },
+        result: DType::Float64,
+    };
+    let finish = move |squares: f64, n: f64| {
         let var = squares / (n - correction).max(0.0);
-        Scalar::Float(if std { var.sqrt() } else { var })
-    })
+        if std { var.sqrt() } else { var }
+    };
+    if dtype.is_complex() {
+        by_rows(t, plan, |row, _| {
+            let n = (row.len() / 16) as f64;
+            let mean = fold_sum::<Complex64>(row) / n;
+            let squares = rows::values::<Complex64>(row)
+                .map(|v| (v - mean).norm_sqr())
+                .sum();
+            finish(squares, n)
+        })
+    } else {
+        by_rows(t, plan, |row, _| {
+            let n = (row.len() / 8) as f64;
+            let mean = fold_sum::<f64>(row) / n;
+            let squares = rows::values::<f64>(row)
+                .map(|v| (v - mean) * (v - mean))
+                .sum();
+            finish(squares, n)
+        })
+    }
 }
 
 /// `t.max(dim, keepdim)` and friends: the values and the indices of the extremes.

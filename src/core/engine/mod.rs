@@ -15,5 +15,6 @@ pub mod extreme;
 pub mod gather_rows;
 pub mod map;
 pub mod ordered;
+pub mod rows;
 pub mod scan;
 pub mod sort;
