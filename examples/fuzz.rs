@@ -3,12 +3,20 @@
 //! program, minimized, under the output folder. Driven by `scripts/fuzz.sh`.
 //!
 //! usage: fuzz --bin PATH [--minutes M | --programs N] [--seed S] [--len L] [--out DIR]
+//!             [--jobs J] [--timeout SECONDS]
 //!        fuzz --print SEED N [--len L]      print one program
+//!
+//! Programs run `--jobs` at a time (2 by default); a failure is minimized once per kind of
+//! failure (the first line of its panic or internal error; every hang and signal is
+//! minimized), later ones of the same kind are kept as generated. Each child reports the
+//! calls of registered names it made (`TENSH_REPORT_CALLS`), summed in the last line.
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Each program runs in a child process under [`CHILD_ADDRESS_SPACE`], so it may ask for
@@ -35,6 +43,10 @@ enum Outcome {
 struct Run {
     outcome: Outcome,
     error_values: usize,
+    /// Calls of registered names the program made (0 when it did not end normally).
+    calls: u64,
+    /// What kind of failure it was: the panic's or internal error's first line.
+    signature: String,
 }
 
 /// The address space each program's process may use: enough for every ordinary op on the
@@ -63,6 +75,7 @@ fn run(bin: &Path, code: &str, dir: &Path, limit: Duration) -> Run {
     }
     let mut child = command
         .arg(&file)
+        .env("TENSH_REPORT_CALLS", "1")
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -99,9 +112,21 @@ fn run(bin: &Path, code: &str, dir: &Path, limit: Duration) -> Run {
         _ if error_values > 0 => Outcome::ErrorValue,
         _ => Outcome::Clean,
     };
+    let calls = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("tensh calls: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    let signature = stderr
+        .lines()
+        .find(|l| l.contains("panicked at") || l.contains("InternalError"))
+        .unwrap_or("")
+        .to_string();
     Run {
         outcome,
         error_values,
+        calls,
+        signature,
     }
 }
 
@@ -147,37 +172,74 @@ fn main() {
     let seed: u64 = flag("--seed").map_or(1, |v| v.parse().expect("--seed is a number"));
     let minutes: Option<f64> = flag("--minutes").map(|v| v.parse().expect("--minutes"));
     let programs: Option<u64> = flag("--programs").map(|v| v.parse().expect("--programs"));
+    let jobs: usize = flag("--jobs").map_or(2, |v| v.parse().expect("--jobs is a number"));
     let out = PathBuf::from(flag("--out").unwrap_or_else(|| "fuzz-failures".into()));
+    // A fill of 2^31 elements takes PyTorch about 9 s here: only well past that is a hang.
     let limit =
-        Duration::from_secs(flag("--timeout").map_or(10, |v| v.parse().expect("--timeout")));
-    let work = std::env::temp_dir().join(format!("tensh-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&work).expect("makes a work folder");
+        Duration::from_secs(flag("--timeout").map_or(30, |v| v.parse().expect("--timeout")));
     let deadline = minutes.map(|m| Instant::now() + Duration::from_secs_f64(m * 60.0));
-    let (mut n, mut calls, mut error_values) = (0u64, 0u64, 0usize);
-    let mut counts = std::collections::BTreeMap::new();
-    loop {
-        if programs.is_some_and(|p| n >= p) || deadline.is_some_and(|d| Instant::now() > d) {
-            break;
+    let programs = programs.or(if deadline.is_none() { Some(1000) } else { None });
+    let next = AtomicU64::new(0);
+    let totals = Mutex::new(Totals::default());
+    std::thread::scope(|scope| {
+        for worker in 0..jobs.max(1) {
+            let (bin, out, next, totals) = (&bin, &out, &next, &totals);
+            scope.spawn(move || {
+                let work = std::env::temp_dir()
+                    .join(format!("tensh-fuzz-{}-{worker}", std::process::id()));
+                std::fs::create_dir_all(&work).expect("makes a work folder");
+                loop {
+                    if deadline.is_some_and(|d| Instant::now() > d) {
+                        break;
+                    }
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if programs.is_some_and(|p| n >= p) {
+                        break;
+                    }
+                    let p = tensh::fuzz::program(seed, n, len, SETTINGS);
+                    let r = run(bin, &p.text(), &work, limit);
+                    let new_kind = {
+                        let mut t = totals.lock().expect("totals");
+                        t.programs += 1;
+                        t.statements += (p.setup.len() + p.statements.len()) as u64;
+                        t.calls += r.calls;
+                        t.error_values += r.error_values;
+                        *t.counts.entry(format!("{:?}", r.outcome)).or_insert(0) += 1;
+                        r.outcome != Outcome::Clean
+                            && (r.signature.is_empty() || t.kinds.insert(r.signature.clone()))
+                    };
+                    if r.outcome != Outcome::Clean {
+                        let text = if new_kind {
+                            minimize(bin, &p, &work, limit, r.outcome)
+                        } else {
+                            p.text()
+                        };
+                        std::fs::create_dir_all(out).expect("makes the output folder");
+                        let name = out
+                            .join(format!("{:?}-seed{seed}-n{n}.rhai", r.outcome).to_lowercase());
+                        std::fs::write(&name, text).expect("keeps the program");
+                        eprintln!("{:?}: {} {}", r.outcome, name.display(), r.signature);
+                    }
+                }
+                let _ = std::fs::remove_dir_all(&work);
+            });
         }
-        if programs.is_none() && deadline.is_none() && n >= 1000 {
-            break;
-        }
-        let p = tensh::fuzz::program(seed, n, len, SETTINGS);
-        calls += (p.setup.len() + p.statements.len()) as u64;
-        let r = run(&bin, &p.text(), &work, limit);
-        error_values += r.error_values;
-        *counts.entry(format!("{:?}", r.outcome)).or_insert(0u64) += 1;
-        if r.outcome != Outcome::Clean {
-            let small = minimize(&bin, &p, &work, limit, r.outcome);
-            std::fs::create_dir_all(&out).expect("makes the output folder");
-            let name = out.join(format!("{:?}-seed{seed}-n{n}.rhai", r.outcome).to_lowercase());
-            std::fs::write(&name, small).expect("keeps the program");
-            eprintln!("{:?}: {}", r.outcome, name.display());
-        }
-        n += 1;
-    }
-    let _ = std::fs::remove_dir_all(&work);
+    });
+    let t = totals.into_inner().expect("totals");
     println!(
-        "seed {seed}: {n} programs, {calls} statements; outcomes {counts:?}; caught errors that were not strings: {error_values}"
+        "seed {seed}: {} programs, {} statements, {} calls; outcomes {:?}; caught errors that were not strings: {}",
+        t.programs, t.statements, t.calls, t.counts, t.error_values
     );
+}
+
+/// What the workers found, summed.
+#[derive(Default)]
+struct Totals {
+    programs: u64,
+    statements: u64,
+    calls: u64,
+    error_values: usize,
+    counts: std::collections::BTreeMap<String, u64>,
+    /// The kinds of failure seen (their signatures), each minimized once.
+    kinds: std::collections::BTreeSet<String>,
 }

@@ -16,5 +16,9 @@ fn main() {
         .map(|worker| worker.join().unwrap_or(101))
         // No thread could be made (a tight `ulimit -v`): run on this one.
         .unwrap_or_else(|_| tensh::cli::run(std::env::args().skip(1).collect()));
+    // The fuzzer counts the calls its programs made (`examples/fuzz.rs`).
+    if std::env::var_os("TENSH_REPORT_CALLS").is_some() {
+        eprintln!("tensh calls: {}", tensh::script::registration::calls_made());
+    }
     std::process::exit(status);
 }

@@ -163,6 +163,30 @@ pub fn write(dtype: DType, out: &mut [u8], value: Scalar) {
     }
 }
 
+/// A writer of integers into elements of `dtype`, converting as [`write`] converts a
+/// `Scalar::Int` (wrapping for integers, rounding for floats, 0 imaginary part), chosen once
+/// for a loop over many elements.
+pub fn int_writer(dtype: DType) -> fn(i64, &mut [u8]) {
+    match dtype {
+        DType::Bool => |v, o| o[0] = u8::from(v != 0),
+        DType::UInt8 | DType::Int8 => |v, o| o[0] = v as u8,
+        DType::Int16 | DType::UInt16 => |v, o| o[..2].copy_from_slice(&(v as u16).to_le_bytes()),
+        DType::Int32 | DType::UInt32 => |v, o| o[..4].copy_from_slice(&(v as u32).to_le_bytes()),
+        DType::Int64 | DType::UInt64 => |v, o| o[..8].copy_from_slice(&v.to_le_bytes()),
+        DType::Float16 => |v, o| o[..2].copy_from_slice(&f16::from_f32(v as f32).to_le_bytes()),
+        DType::BFloat16 => |v, o| o[..2].copy_from_slice(&bf16::from_f32(v as f32).to_le_bytes()),
+        DType::Float32 => |v, o| o[..4].copy_from_slice(&(v as f32).to_le_bytes()),
+        DType::Float64 => |v, o| o[..8].copy_from_slice(&(v as f64).to_le_bytes()),
+        DType::Complex32 => |v, o| write(DType::Complex32, o, Scalar::Int(v)),
+        DType::Complex64 => |v, o| write(DType::Complex64, o, Scalar::Int(v)),
+        DType::Complex128 => |v, o| write(DType::Complex128, o, Scalar::Int(v)),
+        DType::Float8E4M3FN => |v, o| o[0] = float8::E4M3FN.encode(v as f64),
+        DType::Float8E4M3FNUZ => |v, o| o[0] = float8::E4M3FNUZ.encode(v as f64),
+        DType::Float8E5M2 => |v, o| o[0] = float8::E5M2.encode(v as f64),
+        DType::Float8E5M2FNUZ => |v, o| o[0] = float8::E5M2FNUZ.encode(v as f64),
+    }
+}
+
 /// Encodes `value` as one element of `dtype` into a small stack buffer (a fill pattern).
 pub fn encode(dtype: DType, value: Scalar) -> ([u8; 16], usize) {
     let mut buf = [0u8; 16];
@@ -190,6 +214,18 @@ mod tests {
         assert_eq!(b[0] as i8, 112);
         let (b, n) = encode(DType::Float32, Scalar::Int(1));
         assert_eq!(&b[..n], &[0, 0, 128, 63]);
+    }
+
+    #[test]
+    fn int_writers_convert_as_write_does() {
+        for d in ALL_DTYPES {
+            for v in [0i64, 1, -1, 300, -129, 65_537, 1 << 40, i64::MIN] {
+                let (want, n) = encode(d, Scalar::Int(v));
+                let mut got = [0u8; 16];
+                int_writer(d)(v, &mut got);
+                assert_eq!(&got[..n], &want[..n], "{d} {v}");
+            }
+        }
     }
 
     #[test]

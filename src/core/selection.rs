@@ -1,13 +1,15 @@
 //! Ops that pick or move elements by index or mask, always into a new contiguous tensor:
 //! `index_select`, `gather`, `masked_fill`, `masked_select`, `nonzero`, `roll`, `diag`,
 //! `signbit` and `logical_not`, with PyTorch's checks and messages. Each reads its input
-//! element by element in row-major order (`copy::to_scalars`, which also resolves a
-//! conjugate view), so any layout works and nothing outside the storage is read.
+//! through the engine: by index (`gather_rows`), or as a row-major image of element bytes
+//! with its conjugate bit resolved (`elements`), so any layout and dtype works and nothing
+//! outside the storage is read.
 
 use super::broadcast::{broadcast_layout, broadcast_shapes};
-use super::copy::{self, to_scalars};
-use super::creation::from_scalars;
+use super::copy;
 use super::dtype::DType;
+use super::element;
+use super::engine::elements;
 use super::error::{Result, TorchError, wrap_dim};
 use super::memory::alloc::vec_with_capacity;
 use super::scalar::Scalar;
@@ -33,7 +35,8 @@ fn index_values(index: &Tensor) -> Result<Vec<i64>> {
     if matches!(index.dtype(), DType::Int64 | DType::Int32) {
         return super::engine::gather_rows::index_values(index);
     }
-    Ok(to_scalars(index)?.into_iter().map(Scalar::to_i64).collect())
+    let as_int64 = copy::cast_copy(index, DType::Int64)?;
+    super::engine::gather_rows::index_values(&as_int64)
 }
 
 /// `t.index_select(dim, index)`: the entries `index` names along `dim`, in its order.
@@ -52,7 +55,6 @@ pub fn index_select(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     }
     let idx = index_values(index)?;
     if ndim == 0 {
-        let values = to_scalars(t)?;
         if idx.len() != 1 {
             return Err(TorchError::runtime(format!(
                 "index_select(): Index to scalar can have only 1 value, got {} value(s)",
@@ -62,7 +64,7 @@ pub fn index_select(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
         if idx[0] != 0 {
             return Err(TorchError::index("index out of range in self"));
         }
-        return from_scalars(&values, vec![], t.dtype());
+        return copy::contiguous_copy(t);
     }
     let sizes = t.sizes();
     if d == 0 && sizes[0] == 0 && !idx.is_empty() {
@@ -115,8 +117,9 @@ pub fn gather(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     super::engine::gather_rows::gather(t, d, index)
 }
 
-/// The mask's values broadcast to `sizes`, refusing a mask that is not bool.
-fn mask_values(mask: &Tensor, sizes: &[i64], op: &str) -> Result<Vec<bool>> {
+/// The mask's values broadcast to `sizes` (0 or 1 per element, row-major), refusing a mask
+/// that is not bool.
+fn mask_values(mask: &Tensor, sizes: &[i64], op: &str) -> Result<Vec<u8>> {
     if mask.dtype() != DType::Bool {
         return Err(TorchError::runtime(match op {
             "masked_select" => "masked_select: expected BoolTensor for mask".to_string(),
@@ -127,10 +130,7 @@ fn mask_values(mask: &Tensor, sizes: &[i64], op: &str) -> Result<Vec<bool>> {
         }));
     }
     let view = mask.alias(broadcast_layout(&mask.layout(), sizes)?);
-    Ok(to_scalars(&view)?
-        .into_iter()
-        .map(Scalar::to_bool)
-        .collect())
+    elements::image(&view)
 }
 
 /// `t.masked_fill_(mask, value)`: writes `value` where the mask (broadcast to `t`) is true.
@@ -142,12 +142,8 @@ pub fn masked_fill_(t: &Tensor, mask: &Tensor, value: Scalar) -> Result<()> {
             "output with shape {sizes:?} doesn't match the broadcast shape {shape:?}"
         )));
     }
-    let keep = mask_values(mask, &sizes, "masked_fill")?;
-    let mut values = to_scalars(t)?;
-    for (v, _) in values.iter_mut().zip(&keep).filter(|(_, m)| **m) {
-        *v = value;
-    }
-    copy::copy_(t, &from_scalars(&values, sizes, t.dtype())?)
+    let filled = masked_fill(t, mask, value)?;
+    copy::copy_(t, &filled)
 }
 
 /// `t.masked_fill(mask, value)`: a copy of `t` broadcast with the mask, filled where true.
@@ -155,11 +151,17 @@ pub fn masked_fill(t: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
     let shape = broadcast_shapes(&mask.sizes(), &t.sizes())?;
     let keep = mask_values(mask, &shape, "masked_fill")?;
     let view = t.alias(broadcast_layout(&t.layout(), &shape)?);
-    let mut values = to_scalars(&view)?;
-    for (v, _) in values.iter_mut().zip(&keep).filter(|(_, m)| **m) {
-        *v = value;
+    let d = t.dtype();
+    let mut values = elements::image(&view)?;
+    let (pattern, item) = element::encode(d, value);
+    for (v, _) in values
+        .chunks_exact_mut(item)
+        .zip(&keep)
+        .filter(|(_, m)| **m != 0)
+    {
+        v.copy_from_slice(&pattern[..item]);
     }
-    from_scalars(&values, shape, t.dtype())
+    Ok(elements::from_image(values, shape, d))
 }
 
 /// `t.masked_select(mask)`: the elements where the mask is true, after broadcasting both,
@@ -173,13 +175,19 @@ pub fn masked_select(t: &Tensor, mask: &Tensor) -> Result<Tensor> {
     let shape = broadcast_shapes(&mask.sizes(), &t.sizes())?;
     let keep = mask_values(mask, &shape, "masked_select")?;
     let view = t.alias(broadcast_layout(&t.layout(), &shape)?);
-    let values: Vec<Scalar> = to_scalars(&view)?
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(v, k)| k.then_some(v))
-        .collect();
-    let n = values.len() as i64;
-    from_scalars(&values, vec![n], t.dtype())
+    let d = t.dtype();
+    let item = d.itemsize();
+    let values = elements::image(&view)?;
+    let chosen = keep.iter().filter(|&&k| k != 0).count();
+    let mut out = vec_with_capacity(chosen * item)?;
+    for (v, _) in values
+        .chunks_exact(item)
+        .zip(&keep)
+        .filter(|(_, k)| **k != 0)
+    {
+        out.extend_from_slice(v);
+    }
+    Ok(elements::from_image(out, vec![chosen as i64], d))
 }
 
 /// The coordinates of the non-zero elements, one row each: `nonzero()`'s `[n, ndim]`.
@@ -188,15 +196,15 @@ pub fn nonzero_coordinates(t: &Tensor) -> Result<(Vec<i64>, usize)> {
     let mut coords = Vec::new();
     let mut at = vec![0i64; sizes.len()];
     let mut count = 0;
-    let mut failed = None;
-    copy::for_each_scalar(t, |v| {
-        if v.to_bool() {
+    let truth = elements::truth(t)?;
+    for (i, &v) in truth.iter().enumerate() {
+        super::interrupt::check_every(i);
+        if v != 0 {
             if coords.try_reserve(at.len()).is_err() {
-                failed = Some(());
-            } else {
-                coords.extend_from_slice(&at);
-                count += 1;
+                return Err(TorchError::runtime("nonzero(): not enough memory"));
             }
+            coords.extend_from_slice(&at);
+            count += 1;
         }
         for k in (0..at.len()).rev() {
             at[k] += 1;
@@ -205,9 +213,6 @@ pub fn nonzero_coordinates(t: &Tensor) -> Result<(Vec<i64>, usize)> {
             }
             at[k] = 0;
         }
-    })?;
-    if failed.is_some() {
-        return Err(TorchError::runtime("nonzero(): not enough memory"));
     }
     Ok((coords, count))
 }
@@ -215,8 +220,7 @@ pub fn nonzero_coordinates(t: &Tensor) -> Result<(Vec<i64>, usize)> {
 /// `t.nonzero()`: an int64 tensor of shape `[n, ndim]`.
 pub fn nonzero(t: &Tensor) -> Result<Tensor> {
     let (coords, n) = nonzero_coordinates(t)?;
-    let values: Vec<Scalar> = coords.into_iter().map(Scalar::Int).collect();
-    from_scalars(&values, vec![n as i64, t.ndim() as i64], DType::Int64)
+    elements::from_i64s(&coords, vec![n as i64, t.ndim() as i64])
 }
 
 /// `t.nonzero(as_tuple=True)`: one int64 tensor of indices per dimension (a 0-d tensor
@@ -231,8 +235,8 @@ pub fn nonzero_tuple(t: &Tensor) -> Result<Vec<Tensor>> {
     let ndim = t.ndim();
     (0..ndim)
         .map(|k| {
-            let column: Vec<Scalar> = (0..n).map(|r| Scalar::Int(coords[r * ndim + k])).collect();
-            from_scalars(&column, vec![n as i64], DType::Int64)
+            let column: Vec<i64> = (0..n).map(|r| coords[r * ndim + k]).collect();
+            elements::from_i64s(&column, vec![n as i64])
         })
         .collect()
 }
@@ -244,7 +248,9 @@ pub fn roll(t: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
         return Err(TorchError::runtime("`shifts` required"));
     }
     let sizes = t.sizes();
-    let values = to_scalars(t)?;
+    let d = t.dtype();
+    let item = d.itemsize();
+    let values = elements::image(t)?;
     if dims.is_empty() {
         if shifts.len() != 1 {
             return Err(TorchError::runtime(format!(
@@ -252,9 +258,9 @@ pub fn roll(t: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
                 shifts.len()
             )));
         }
-        let n = values.len();
-        let out = rolled(&values, (1, n, 1), shifts[0])?;
-        return from_scalars(&out, sizes, t.dtype());
+        let n = values.len() / item;
+        let out = rolled(&values, (1, n, item), shifts[0])?;
+        return Ok(elements::from_image(out, sizes, d));
     }
     if shifts.len() != dims.len() {
         return Err(TorchError::runtime(format!(
@@ -265,21 +271,23 @@ pub fn roll(t: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
     }
     let mut out = values;
     for (&shift, &dim) in shifts.iter().zip(dims) {
-        let d = wrap_dim(dim, t.ndim().max(1))?;
+        let dim_index = wrap_dim(dim, t.ndim().max(1))?;
         if t.ndim() == 0 {
             continue;
         }
-        out = rolled(&out, split_at(&sizes, d), shift)?;
+        let (outer, size, inner) = split_at(&sizes, dim_index);
+        out = rolled(&out, (outer, size, inner * item), shift)?;
     }
-    from_scalars(&out, sizes, t.dtype())
+    Ok(elements::from_image(out, sizes, d))
 }
 
-/// Rolls row-major `values` by `shift` along the middle axis of `(outer, size, inner)`.
+/// Rolls a row-major image by `shift` along the middle axis of `(outer, size, inner)`,
+/// `inner` counting bytes (the elements after that axis times the item size).
 fn rolled(
-    values: &[Scalar],
+    values: &[u8],
     (outer, size, inner): (usize, usize, usize),
     shift: i64,
-) -> Result<Vec<Scalar>> {
+) -> Result<Vec<u8>> {
     let mut out = vec_with_capacity(values.len())?;
     if size == 0 {
         out.extend_from_slice(values);
@@ -298,42 +306,30 @@ fn rolled(
 
 /// `torch.diag(t, diagonal)` of a 1-d tensor: a square matrix with `t` on that diagonal.
 pub fn diag_embed_1d(t: &Tensor, diagonal: i64) -> Result<Tensor> {
-    let values = to_scalars(t)?;
-    let n = values.len() as i64;
+    let d = t.dtype();
+    let item = d.itemsize();
+    let values = elements::image(t)?;
+    let n = (values.len() / item) as i64;
     let side = n
         .checked_add(diagonal.checked_abs().unwrap_or(i64::MAX))
         .ok_or_else(|| TorchError::runtime("diag(): the matrix is too large"))?;
     let total = super::memory::alloc::checked_numel(&[side, side])?;
-    let zero = super::ops::cast(t.dtype(), Scalar::Int(0));
-    let mut out = vec_with_capacity(total as usize)?;
-    out.resize(total as usize, zero);
+    let mut out = super::memory::alloc::zeroed_bytes(
+        (total as usize)
+            .checked_mul(item)
+            .ok_or_else(|| TorchError::runtime("diag(): the matrix is too large"))?,
+    )?;
     let (row0, col0) = if diagonal >= 0 {
         (0, diagonal)
     } else {
         (-diagonal, 0)
     };
-    for (k, v) in values.into_iter().enumerate() {
+    for (k, v) in values.chunks_exact(item).enumerate() {
         let (r, c) = (row0 + k as i64, col0 + k as i64);
-        out[(r * side + c) as usize] = v;
+        let at = (r * side + c) as usize * item;
+        out[at..at + item].copy_from_slice(v);
     }
-    from_scalars(&out, vec![side, side], t.dtype())
-}
-
-/// Orders two elements as PyTorch's sort does: NaN after every number.
-fn sort_order(a: &Scalar, b: &Scalar) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    match (a, b) {
-        (Scalar::Float(x), Scalar::Float(y)) => match (x.is_nan(), y.is_nan()) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Greater,
-            (false, true) => Ordering::Less,
-            _ => x.partial_cmp(y).unwrap_or(Ordering::Equal),
-        },
-        (Scalar::UInt(x), Scalar::UInt(y)) => x.cmp(y),
-        (Scalar::UInt(_), _) => Ordering::Greater,
-        (_, Scalar::UInt(_)) => Ordering::Less,
-        _ => a.to_i64().cmp(&b.to_i64()),
-    }
+    Ok(elements::from_image(out, vec![side, side], d))
 }
 
 /// `t.sort(dim, descending)`: the values along `dim` in order and where each came from.
@@ -356,43 +352,14 @@ pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
     if let Some(sorted) = super::engine::sort::sort_tensor(t, d, descending)? {
         return Ok(sorted);
     }
-    let values = to_scalars(t)?;
-    let (outer, size, inner) = if t.ndim() == 0 {
-        (1, 1, 1)
-    } else {
-        split_at(&sizes, d)
+    // The dtypes the typed sort does not cover (the float8 ones) sort their exact float64
+    // values, which convert back exactly.
+    let wide = copy::cast_copy(t, DType::Float64)?;
+    let Some((values, indices)) = super::engine::sort::sort_tensor(&wide, d, descending)? else {
+        return Err(super::unbuilt_kernels::not_built("sort", t.dtype()));
     };
-    let mut sorted = vec_with_capacity(values.len())?;
-    sorted.resize(values.len(), Scalar::Int(0));
-    let mut indices = vec_with_capacity(values.len())?;
-    indices.resize(values.len(), Scalar::Int(0));
-    let mut line: Vec<usize> = Vec::with_capacity(size);
-    // Ctrl-C stops a long sort between comparisons (std's sort is panic-safe: unwinding
-    // leaves `line` a permutation, and nothing is written until it is sorted).
-    let mut comparisons = 0usize;
-    for o in 0..outer {
-        for j in 0..inner {
-            super::interrupt::check();
-            let at = |i: usize| (o * size + i) * inner + j;
-            line.clear();
-            line.extend(0..size);
-            line.sort_by(|&a, &b| {
-                comparisons = comparisons.wrapping_add(1);
-                super::interrupt::check_every(comparisons);
-                let order = sort_order(&values[at(a)], &values[at(b)]);
-                if descending { order.reverse() } else { order }
-            });
-            for (k, &i) in line.iter().enumerate() {
-                sorted[at(k)] = values[at(i)];
-                indices[at(k)] = Scalar::Int(i as i64);
-            }
-        }
-    }
     let like = |out: Tensor| super::result_layout::like_input(out, t);
-    Ok((
-        like(from_scalars(&sorted, sizes.clone(), t.dtype())?)?,
-        like(from_scalars(&indices, sizes, DType::Int64)?)?,
-    ))
+    Ok((like(copy::cast_copy(&values, t.dtype())?)?, like(indices)?))
 }
 
 /// `t.signbit()`: whether each element's sign bit is set (`-0.0` and `-nan` included).
@@ -402,31 +369,42 @@ pub fn signbit(t: &Tensor) -> Result<Tensor> {
             "signbit is not implemented for complex tensors.",
         ));
     }
-    let out: Vec<Scalar> = to_scalars(t)?
-        .into_iter()
-        .map(|v| {
-            Scalar::Bool(match v {
-                Scalar::Float(f) => f.is_sign_negative(),
-                Scalar::Int(i) => i < 0,
-                _ => false,
-            })
-        })
-        .collect();
-    from_scalars(&out, t.sizes(), DType::Bool)
+    let d = t.dtype();
+    let signed = d.is_signed();
+    let item = d.itemsize();
+    let values = elements::image(t)?;
+    let float8 = matches!(
+        d,
+        DType::Float8E4M3FN | DType::Float8E4M3FNUZ | DType::Float8E5M2 | DType::Float8E5M2FNUZ
+    );
+    let out: Vec<u8> = if float8 {
+        // A float8 NaN has no sign PyTorch reports: read the value.
+        values
+            .iter()
+            .map(|&b| u8::from(element::read(d, &[b]).to_f64().is_sign_negative()))
+            .collect()
+    } else if signed {
+        // The sign bit is the top bit of an element's last byte (little-endian).
+        values
+            .chunks_exact(item)
+            .map(|b| b[item - 1] >> 7)
+            .collect()
+    } else {
+        super::memory::alloc::zeroed_bytes(values.len() / item)?
+    };
+    Ok(elements::from_image(out, t.sizes(), DType::Bool))
 }
 
 /// `t.logical_not()` as bools.
 pub fn logical_not(t: &Tensor) -> Result<Tensor> {
-    let out: Vec<Scalar> = to_scalars(t)?
-        .into_iter()
-        .map(|v| Scalar::Bool(!v.to_bool()))
-        .collect();
-    from_scalars(&out, t.sizes(), DType::Bool)
+    let out = elements::truth(t)?.into_iter().map(|b| b ^ 1).collect();
+    Ok(elements::from_image(out, t.sizes(), DType::Bool))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::creation::from_scalars;
 
     fn arange_i64(n: i64) -> Result<Tensor> {
         let values: Vec<Scalar> = (0..n).map(Scalar::Int).collect();

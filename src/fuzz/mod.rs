@@ -214,6 +214,38 @@ fn reader_call(rng: &mut Rng, all: &[&'static Declaration], receiver: &str) -> S
     format!("{receiver}.{}({args})", d.name)
 }
 
+/// An empty view whose storage offset lies at or past the end of its storage (PyTorch
+/// allows one: it reads nothing), made by `as_strided`, by a diagonal beyond the matrix, or
+/// by a slice selecting nothing from a view that reaches past the end; checked against the
+/// offset model, then copied and read by another op.
+fn empty_view_past_end(rng: &mut Rng, all: &[&'static Declaration]) -> String {
+    let view = match rng.below(3) {
+        0 => {
+            let (sizes, strides) = *rng.pick(&[
+                ("[0]", "[1]"),
+                ("[0, 4]", "[4, 1]"),
+                ("[4, 0]", "[1, 4]"),
+                ("[2, 0, 3]", "[0, 3, 1]"),
+            ]);
+            let offset = rng.pick(&["64", "65", "70", "1000", "(1 << 40)"]);
+            format!("w.as_strided({sizes}, {strides}, {offset})")
+        }
+        1 => format!(
+            "w.view(2, 32).diagonal({})[{}]",
+            rng.pick(&["1", "2", "5", "31"]),
+            values::empty_slice(rng)
+        ),
+        _ => format!(
+            "w.view(2, 32).diagonal({})",
+            rng.pick(&["-2", "-5", "33", "40", "-40"])
+        ),
+    };
+    format!(
+        "try {{ let w = torch::arange(64); let v = {view}; check_view(v, w); print(v.clone()); print({}); }} catch (e) {{ fuzz_caught(e); }}",
+        reader_call(rng, all, "v")
+    )
+}
+
 /// One `set_printoptions` call with an extreme value, then a print: precision, widths and
 /// edge counts at the ends of `i64`, negative, or past what a string can hold.
 fn print_options(rng: &mut Rng, slot: &str) -> String {
@@ -314,6 +346,7 @@ fn statement(rng: &mut Rng, all: &[&'static Declaration], settings: Settings) ->
     let slot = *rng.pick(&TENSORS);
     match rng.below(100) {
         0 | 1 => return print_options(rng, slot),
+        8 | 9 => return empty_view_past_end(rng, all),
         2..=4 if settings.extreme_empties => return extreme_empty(rng, all, slot),
         5..=7 if settings.huge_allocations => {
             if let Some(s) = allocation(rng, all) {
@@ -460,6 +493,8 @@ mod tests {
             .map(|n| program(7, n, 100, Settings::CHILD_PROCESS).text())
             .collect();
         for edge in [
+            "as_strided([0",
+            "diagonal(-40)",
             "set_printoptions",
             "resize_(",
             "(1 << 31) - 1",

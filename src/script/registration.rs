@@ -4,6 +4,7 @@
 //! engine.
 
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rhai::{Dynamic, Engine, FuncRegistration, Module, Variant};
 
@@ -41,6 +42,22 @@ fn placed(declared: Option<&'static signature::Declaration>) -> Option<&'static 
     let d = declared?;
     (d.declares("device") || d.declares("pin_memory") || d.declares("layout"))
         .then(|| d.name.rsplit("::").next().unwrap_or(d.name))
+}
+
+/// Calls of registered names made by this process (all threads' scripts), for the fuzzer's
+/// count of calls run (`TENSH_REPORT_CALLS`, `calls_made`).
+static CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// How many calls of registered names (`torch::` functions and methods) this process has
+/// made.
+pub fn calls_made() -> u64 {
+    CALLS.load(Ordering::Relaxed)
+}
+
+/// Counts one call (one relaxed add).
+#[inline(always)]
+fn count_call() {
+    CALLS.fetch_add(1, Ordering::Relaxed);
 }
 
 /// Runs `body` on the call's bound arguments, its placement keywords read first (`placed`)
@@ -112,6 +129,7 @@ type MethodBody<T> = dyn Fn(&T, Args) -> RhaiResult<Dynamic>;
 impl<T: Owner> Method<T> {
     #[inline(always)]
     fn call(&self, t: &T, a: Args) -> RhaiResult<Dynamic> {
+        count_call();
         self.check.check(&a)?;
         if let Some(mutation) = self.mutation {
             t.before_mutation(mutation)?;
@@ -122,6 +140,7 @@ impl<T: Owner> Method<T> {
     /// `call` without arguments.
     #[inline(always)]
     fn call_without_arguments(&self, t: &T) -> RhaiResult<Dynamic> {
+        count_call();
         self.check.check_without_arguments()?;
         if let Some(mutation) = self.mutation {
             t.before_mutation(mutation)?;
@@ -208,6 +227,7 @@ fn register_function(module: &mut Module, path: &str, max: usize, body: Function
     let max = reachable_arity(declared, max);
     let name = path.rsplit("::").next().unwrap_or(path);
     let f: FunctionBody = Rc::new(move |a| {
+        count_call();
         check.check(&a)?;
         run_bound(declared, placed, a, &*body)
     });

@@ -5,12 +5,14 @@
 //! when the work is large, checking Ctrl-C between blocks. Outputs are new contiguous
 //! tensors.
 //!
-//! Modes built on it so far: functions of one element over a new result (`map`), reductions
+//! Modes built on it so far: functions of one element over a new result (`map`), moves of
+//! whole elements by byte images (`elements`: masked ops, `roll`, `diag`, `nonzero`), reductions
 //! to the extreme and its index over any set of dims (`extreme`), sorts along a dim (`sort`), running sums (`scan`), and moves by index (`gather_rows`: `index_select`,
 //! `gather`). Matrix products have their own kernels (`kernels::gemm`, reached through
 //! `products`).
 
 pub mod along;
+pub mod elements;
 pub mod extreme;
 pub mod gather_rows;
 pub mod map;

@@ -286,12 +286,12 @@ pub fn normal_values(
 /// An integer in `[base, base + range)`: one 32-bit draw modulo the range below 2^28, one
 /// 64-bit draw from 2^28 up (the threshold PyTorch 2.15 uses, measured with the oracle).
 pub fn int_from_to(g: &mut Generator, range: u64, base: i64) -> i64 {
-    let v = if range >= 1u64 << 28 {
-        g.random64()
+    if range >= 1u64 << 28 {
+        (g.random64() % range) as i64 + base
     } else {
-        g.random() as u64
-    };
-    (v % range) as i64 + base
+        // Below 2^28 both sides fit 32 bits: the same remainder by the faster division.
+        i64::from(g.random() % range as u32) + base
+    }
 }
 
 /// `randperm(n)`: a shuffle by swaps for small `n`, the inside-out shuffle for huge `n`.

@@ -37,7 +37,18 @@ fn permuted(l: &Layout, dims: &[usize]) -> Layout {
 }
 
 /// Writes `next()` into every element of `t`, in memory order (Ctrl-C stops a long fill).
-fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
+fn fill_with(t: &Tensor, next: impl FnMut() -> Scalar) -> Result<()> {
+    let d = t.dtype();
+    fill_slots(t, |v, slot| element::write(d, slot, v), next)
+}
+
+/// Writes `next()` into every element of `t` with `put` (which encodes one value into an
+/// element's bytes, chosen once for the dtype), in memory order (Ctrl-C stops a long fill).
+fn fill_slots<V>(
+    t: &Tensor,
+    put: impl Fn(V, &mut [u8]),
+    mut next: impl FnMut() -> V,
+) -> Result<()> {
     // Random in-place ops refuse elements that share memory, as every in-place write does.
     crate::core::copy::check_no_internal_overlap(&t.layout())?;
     let (l, d) = (memory_order(&t.layout()), t.dtype());
@@ -48,7 +59,7 @@ fn fill_with(t: &Tensor, mut next: impl FnMut() -> Scalar) -> Result<()> {
             for i in 0..n as i64 {
                 crate::core::interrupt::check_every(i as usize);
                 let at = ((s0 + i * st) * w) as usize;
-                element::write(d, &mut bytes[at..], next());
+                put(next(), &mut bytes[at..]);
             }
         });
         Ok(())
@@ -200,7 +211,8 @@ pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
         }
     }
     let range = (high as i128 - low as i128) as u64;
-    with_global(|g| fill_with(t, || Scalar::Int(distributions::int_from_to(g, range, low))))
+    let put = element::int_writer(d);
+    with_global(|g| fill_slots(t, put, || distributions::int_from_to(g, range, low)))
 }
 
 /// `torch.randperm(n)`.

@@ -1,0 +1,60 @@
+//! The element-moving mode of the engine, for ops that pick, place or reorder elements
+//! without computing on them (masked ops, `roll`, `diag`, `nonzero`): a tensor's values as
+//! one contiguous row-major *image* of element bytes (conjugate bit resolved), moved a
+//! whole element at a time, whatever the dtype; truth values as bytes of 0 and 1 (one cast
+//! to `bool`, as PyTorch's nonzero test: NaN and any non-zero part count).
+
+use crate::core::copy::{cast_copy, to_contiguous_bytes};
+use crate::core::dtype::DType;
+use crate::core::error::Result;
+use crate::core::layout::Layout;
+use crate::core::memory::storage::Storage;
+use crate::core::tensor::Tensor;
+
+/// `t`'s values in row-major order: its bytes, one element after another.
+pub fn image(t: &Tensor) -> Result<Vec<u8>> {
+    to_contiguous_bytes(t)
+}
+
+/// Whether each element of `t` is non-zero, in row-major order (0 or 1).
+pub fn truth(t: &Tensor) -> Result<Vec<u8>> {
+    let copy = cast_copy(t, DType::Bool)?;
+    copy.storage().copy_bytes()
+}
+
+/// A new contiguous tensor of `sizes` and `dtype` holding `bytes` (its row-major image).
+pub fn from_image(bytes: Vec<u8>, sizes: Vec<i64>, dtype: DType) -> Tensor {
+    Tensor::from_parts(Storage::from_vec(bytes), dtype, Layout::contiguous(sizes))
+}
+
+/// A new contiguous int64 tensor of `sizes` holding `values`.
+pub fn from_i64s(values: &[i64], sizes: Vec<i64>) -> Result<Tensor> {
+    let mut bytes = crate::core::memory::alloc::zeroed_bytes(values.len() * 8)?;
+    for (v, out) in values.iter().zip(bytes.chunks_exact_mut(8)) {
+        out.copy_from_slice(&v.to_le_bytes());
+    }
+    Ok(from_image(bytes, sizes, DType::Int64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::creation::arange;
+    use crate::core::scalar::Scalar;
+
+    #[test]
+    fn an_image_is_the_values_in_row_major_order() {
+        let t = arange(Scalar::Int(0), Scalar::Int(6), Scalar::Int(1), None).unwrap();
+        let t = crate::core::views::view(&t, &[2, 3]).unwrap();
+        let tt = crate::core::views::transpose(&t, 0, 1).unwrap();
+        let bytes = image(&tt).unwrap();
+        let values: Vec<i64> = bytes
+            .chunks_exact(8)
+            .map(|b| i64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(values, vec![0, 3, 1, 4, 2, 5]);
+        assert_eq!(truth(&tt).unwrap(), vec![0, 1, 1, 1, 1, 1]);
+        let back = from_i64s(&values, vec![3, 2]).unwrap();
+        assert_eq!(crate::core::copy::int_values(&back), values);
+    }
+}
