@@ -5,6 +5,7 @@ use super::checked_scalar::{TypeNaming, check_fits};
 use super::copy;
 use super::dtype::DType;
 use super::element;
+use super::engine::elements;
 use super::error::{Result, TorchError};
 use super::layout::{Layout, fmt_list};
 use super::memory::storage::Storage;
@@ -169,14 +170,15 @@ fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
                 out.strides.push(0);
             }
             IndexItem::Tensor(idx) if idx.ndim() == 0 && is_mask(idx) => {
-                let b = copy::to_scalars(idx)?[0].to_bool();
+                let b = elements::truth(idx)?.first().is_some_and(|&v| v != 0);
                 advanced.push((out.sizes.len(), bool_index(b)?));
                 out.sizes.push(1);
                 out.strides.push(0);
             }
             IndexItem::Tensor(idx) if idx.ndim() == 0 && idx.dtype().is_integral() => {
                 // A 0-dim integer tensor selects, as an integer does: a view.
-                out.offset += select_offset(src, d, copy::to_scalars(idx)?[0].to_i64())?;
+                let i = elements::int64_values(idx)?.first().copied().unwrap_or(0);
+                out.offset += select_offset(src, d, i)?;
                 d += 1;
             }
             IndexItem::Ellipsis => {
@@ -233,11 +235,11 @@ fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<Ind
                         )));
                     }
                 }
-                let values = copy::to_scalars(&idx)?;
+                let values = elements::truth(&idx)?;
                 let mut coords: Vec<Vec<i64>> = vec![vec![]; shape.len()];
                 let mut counter = vec![0i64; shape.len()];
                 for v in values {
-                    if v.to_bool() {
+                    if v != 0 {
                         for (k, c) in counter.iter().enumerate() {
                             coords[k].push(*c);
                         }
@@ -256,11 +258,7 @@ fn expand_masks(view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<Vec<Ind
                 }
             }
             d if d.is_integral() => {
-                let values = copy::to_scalars(&idx)?
-                    .into_iter()
-                    .map(|s| s.to_i64())
-                    .collect();
-                out.push((dim, idx.sizes(), values));
+                out.push((dim, idx.sizes(), elements::int64_values(&idx)?));
             }
             _ => {
                 return Err(TorchError::index(
@@ -483,8 +481,13 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
     let (shape, offsets) = advanced_offsets(&view, advanced, purpose)?;
     let dtype = t.dtype();
     let w = dtype.itemsize();
-    let values: Vec<Scalar> = match value {
-        Value::Scalar(s) => vec![*s; offsets.len()],
+    // The values in `t`'s dtype, one element per offset (a number: one pattern for all);
+    // a conjugate view stores the conjugates of what is written through it.
+    let values: Vec<u8> = match value {
+        Value::Scalar(s) => {
+            let s = if t.is_conj() { s.conj() } else { *s };
+            element::encode(dtype, s).0[..w].to_vec()
+        }
         Value::Tensor(v) => {
             let layout = broadcast_layout(&v.layout(), &shape).map_err(|_| {
                 TorchError::runtime(format!(
@@ -493,20 +496,35 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
                     fmt_list(&shape)
                 ))
             })?;
-            copy::to_scalars(&v.alias(layout))?
+            // A tensor index writes only values of the destination's own dtype (a number is
+            // converted; a Python `True` or a 0-dim integer index is a view, written by
+            // `copy_`, which converts).
+            let tensor_index = items.iter().any(|i| {
+                matches!(i, IndexItem::Tensor(x) if !(x.ndim() == 0 && x.dtype().is_integral() && !is_mask(x)))
+            });
+            if tensor_index && v.dtype() != dtype {
+                return Err(TorchError::runtime(format!(
+                    "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
+                    dtype.cpp_name(),
+                    v.dtype().cpp_name()
+                )));
+            }
+            let mut image = copy::cast_copy(&v.alias(layout), dtype)?
+                .storage()
+                .copy_bytes()?;
+            if t.is_conj() {
+                copy::conjugate_in_place(dtype, &mut image);
+            }
+            image
         }
     };
-    // A conjugate view stores the conjugates of what is written through it.
-    let values: Vec<Scalar> = if t.is_conj() {
-        values.into_iter().map(Scalar::conj).collect()
-    } else {
-        values
-    };
+    let one_value = matches!(value, Value::Scalar(_));
     t.storage().with_bytes_mut(|bytes| {
         view.check_in_bounds(w, bytes.len())?;
-        for (&off, v) in offsets.iter().zip(values) {
+        for (k, &off) in offsets.iter().enumerate() {
             let at = off as usize * w;
-            element::write(dtype, &mut bytes[at..at + w], v);
+            let from = if one_value { 0 } else { k * w };
+            bytes[at..at + w].copy_from_slice(&values[from..from + w]);
         }
         Ok(())
     })

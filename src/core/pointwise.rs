@@ -3,8 +3,12 @@
 //! argument are in `unary`). Each follows PyTorch's dtype rule (Python numbers are wrapped
 //! numbers in promotion) and its messages.
 
+use super::broadcast::broadcast_layout;
+use super::copy;
 use super::creation::from_scalars;
 use super::dtype::{DType, Kind};
+use super::element;
+use super::engine::elements;
 use super::error::{Result, TorchError};
 use super::ops::{Arg, operand, shape, values};
 use super::promotion::result_type;
@@ -367,18 +371,36 @@ pub fn where_(cond: &Tensor, x: &Arg, y: &Arg) -> Result<Tensor> {
     }
     let common = result_type(&[operand(x), operand(y)])?;
     let sizes = broadcast_shapes(&cond.sizes(), &broadcast_shapes(&shape(x), &shape(y))?)?;
-    let c = values(&Arg::Tensor(cond.clone()), &sizes, DType::Bool)?;
-    let xs = values(x, &sizes, common)?;
-    let ys = values(y, &sizes, common)?;
-    let res: Vec<Scalar> = c
-        .into_iter()
-        .zip(xs.into_iter().zip(ys))
-        .map(|(c, (a, b))| if c.to_bool() { a } else { b })
-        .collect();
+    let c = elements::image(&cond.alias(broadcast_layout(&cond.layout(), &sizes)?))?;
+    let item = common.itemsize();
+    // Each operand as element bytes in `common`: a tensor's broadcast image, or a number's
+    // one element (the same for every position).
+    let bytes_of = |a: &Arg| -> Result<(Vec<u8>, usize)> {
+        Ok(match a {
+            Arg::Number(s) => (element::encode(common, *s).0[..item].to_vec(), 0),
+            Arg::Tensor(t) => {
+                let view = t.alias(broadcast_layout(&t.layout(), &sizes)?);
+                (
+                    copy::cast_copy(&view, common)?.storage().copy_bytes()?,
+                    item,
+                )
+            }
+        })
+    };
+    let ((xs, x_step), (ys, y_step)) = (bytes_of(x)?, bytes_of(y)?);
+    let mut out = super::memory::alloc::zeroed_bytes(c.len() * item)?;
+    for (k, (o, &pick)) in out.chunks_exact_mut(item).zip(&c).enumerate() {
+        let (from, step) = if pick != 0 {
+            (&xs, x_step)
+        } else {
+            (&ys, y_step)
+        };
+        o.copy_from_slice(&from[k * step..k * step + item]);
+    }
     let inputs: Vec<&Tensor> = std::iter::once(cond)
         .chain([x, y].into_iter().filter_map(Arg::as_tensor))
         .collect();
-    super::result_layout::in_inputs_order(from_scalars(&res, sizes, common)?, &inputs)
+    super::result_layout::in_inputs_order(elements::from_image(out, sizes, common), &inputs)
 }
 
 /// `torch.isclose(a, b, rtol, atol, equal_nan)`.

@@ -22,6 +22,16 @@ pub fn truth(t: &Tensor) -> Result<Vec<u8>> {
     copy.storage().copy_bytes()
 }
 
+/// `t`'s values converted to int64 (as `t.long()` converts), in row-major order.
+pub fn int64_values(t: &Tensor) -> Result<Vec<i64>> {
+    let copy = cast_copy(t, DType::Int64)?;
+    Ok(copy.storage().with_bytes(|b| {
+        b.chunks_exact(8)
+            .map(|v| i64::from_le_bytes(v.try_into().unwrap_or([0; 8])))
+            .collect()
+    }))
+}
+
 /// A new contiguous tensor of `sizes` and `dtype` holding `bytes` (its row-major image).
 pub fn from_image(bytes: Vec<u8>, sizes: Vec<i64>, dtype: DType) -> Tensor {
     Tensor::from_parts(Storage::from_vec(bytes), dtype, Layout::contiguous(sizes))
