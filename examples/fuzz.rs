@@ -117,9 +117,15 @@ fn run(bin: &Path, code: &str, dir: &Path, limit: Duration) -> Run {
         .find_map(|l| l.strip_prefix("tensh calls: "))
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or(0);
+    // The panic's place (the line names the thread, whose id changes from run to run) or
+    // the internal error's message.
     let signature = stderr
         .lines()
-        .find(|l| l.contains("panicked at") || l.contains("InternalError"))
+        .find_map(|l| {
+            l.split_once("panicked at ")
+                .map(|(_, place)| place)
+                .or_else(|| l.contains("InternalError").then_some(l))
+        })
         .unwrap_or("")
         .to_string();
     Run {
