@@ -273,15 +273,11 @@ pub fn bitwise_not(t: &Tensor) -> Result<Tensor> {
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors",
         ));
     }
-    let values = super::copy::to_scalars(t)?;
-    let flipped: Vec<Scalar> = values
-        .into_iter()
-        .map(|v| match d {
-            DType::Bool => Scalar::Bool(!v.to_bool()),
-            _ => Scalar::Int(!v.to_i64()),
-        })
-        .collect();
-    from_scalars(&flipped, t.sizes(), d)
+    // Two's complement: every bit of every byte flipped is the integer's `!`; a bool's 0 or 1
+    // is flipped in its lowest bit.
+    let mask = if d == DType::Bool { 1 } else { 0xff };
+    let flipped = elements::image(t)?.into_iter().map(|b| b ^ mask).collect();
+    Ok(elements::from_image(flipped, t.sizes(), d))
 }
 
 /// What `isnan`, `isinf` and `isfinite` ask of each element.
@@ -304,23 +300,38 @@ pub fn classify(t: &Tensor, class: FloatClass) -> Result<Tensor> {
         FloatClass::Inf => x.is_infinite(),
         FloatClass::Finite => x.is_finite(),
     };
-    let out: Vec<Scalar> = super::copy::to_scalars(t)?
-        .into_iter()
-        .map(|v| {
-            Scalar::Bool(match d.kind() {
-                Kind::Float => test(v.to_f64()),
-                Kind::Complex => {
-                    let c = v.to_complex();
-                    match class {
-                        FloatClass::Finite => test(c.re) && test(c.im),
-                        _ => test(c.re) || test(c.im),
-                    }
-                }
-                _ => class == FloatClass::Finite,
+    let parts_of = |wide: DType| -> Result<Vec<f64>> {
+        let copy = copy::cast_copy(t, wide)?;
+        Ok(copy.storage().with_bytes(|b| {
+            b.chunks_exact(8)
+                .map(|v| f64::from_le_bytes(v.try_into().unwrap_or([0; 8])))
+                .collect()
+        }))
+    };
+    let out: Vec<u8> = match d.kind() {
+        // Every float dtype converts to float64 exactly (NaN and infinities included).
+        Kind::Float => parts_of(DType::Float64)?
+            .into_iter()
+            .map(|x| u8::from(test(x)))
+            .collect(),
+        Kind::Complex => parts_of(DType::Complex128)?
+            .chunks_exact(2)
+            .map(|z| {
+                u8::from(match class {
+                    FloatClass::Finite => test(z[0]) && test(z[1]),
+                    _ => test(z[0]) || test(z[1]),
+                })
             })
-        })
-        .collect();
-    from_scalars(&out, t.sizes(), DType::Bool)
+            .collect(),
+        _ => {
+            let mut all = super::memory::alloc::zeroed_bytes(t.numel().max(0) as usize)?;
+            if class == FloatClass::Finite {
+                all.fill(1);
+            }
+            all
+        }
+    };
+    Ok(elements::from_image(out, t.sizes(), DType::Bool))
 }
 
 /// `torch.maximum(a, b)` (`max`) or `torch.minimum(a, b)`, also what `max`/`min` do given a
