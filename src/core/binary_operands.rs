@@ -16,7 +16,7 @@ use super::copy::cast_copy;
 use super::dtype::DType;
 use super::error::Result;
 use super::operand::{Arg, BinaryOp};
-use super::ops::cast;
+use super::element::cast;
 
 /// The dtype the typed kernels compute an op of dtype `compute` in.
 pub fn kernel_dtype(compute: DType) -> DType {

@@ -187,6 +187,12 @@ pub fn int_writer(dtype: DType) -> fn(i64, &mut [u8]) {
     }
 }
 
+/// Casts a value to `dtype` exactly as storing it in a tensor of that dtype would.
+pub fn cast(dtype: DType, v: Scalar) -> Scalar {
+    let (bytes, _) = encode(dtype, v);
+    read(dtype, &bytes)
+}
+
 /// Encodes `value` as one element of `dtype` into a small stack buffer (a fill pattern).
 pub fn encode(dtype: DType, value: Scalar) -> ([u8; 16], usize) {
     let mut buf = [0u8; 16];

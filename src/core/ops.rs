@@ -11,7 +11,6 @@ use super::copy;
 use super::creation::from_scalars;
 use super::defaults::default_dtype;
 use super::dtype::{DType, Kind};
-use super::element;
 use super::error::{Result, TorchError};
 pub use super::operand::{Arg, BinaryOp};
 use super::promotion::{Operand, can_cast, result_type};
@@ -61,11 +60,7 @@ pub(crate) fn shape(a: &Arg) -> Vec<i64> {
     }
 }
 
-/// Casts a value to `dtype` exactly as storing it in a tensor of that dtype would.
-pub(crate) fn cast(dtype: DType, v: Scalar) -> Scalar {
-    let (bytes, _) = element::encode(dtype, v);
-    element::read(dtype, &bytes)
-}
+pub(crate) use super::element::cast;
 
 pub(crate) fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
     match a {
