@@ -14,9 +14,9 @@
 
 use super::copy::cast_copy;
 use super::dtype::DType;
+use super::element::cast;
 use super::error::Result;
 use super::operand::{Arg, BinaryOp};
-use super::element::cast;
 
 /// The dtype the typed kernels compute an op of dtype `compute` in.
 pub fn kernel_dtype(compute: DType) -> DType {

@@ -18,6 +18,7 @@ fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
 ///
 /// Panics only if `bytes` is shorter than the item size, which callers rule out by slicing
 /// within checked bounds.
+#[inline]
 pub fn read(dtype: DType, bytes: &[u8]) -> Scalar {
     match dtype {
         DType::Bool => Scalar::Bool(bytes[0] != 0),
@@ -123,6 +124,7 @@ fn to_f32(value: Scalar) -> f32 {
 /// Writes `value` as one element of `dtype` into the first `dtype.itemsize()` bytes of `out`,
 /// converting as PyTorch's casts do: truncation for float to int, wrapping for narrower ints,
 /// non-zero for bool, the real part for complex to real.
+#[inline]
 pub fn write(dtype: DType, out: &mut [u8], value: Scalar) {
     match dtype {
         DType::Bool => out[0] = value.to_bool() as u8,
@@ -187,6 +189,34 @@ pub fn int_writer(dtype: DType) -> fn(i64, &mut [u8]) {
     }
 }
 
+/// `$body` with the const `$D` standing for `$dtype`: a `match` over every dtype, so code
+/// written for one dtype is compiled (and its own `match dtype` folded) once per dtype.
+macro_rules! for_dtype {
+    ($dtype:expr, $D:ident => $body:expr) => {
+        for_dtype!(@each $dtype, $D, $body; Bool, UInt8, Int8, Int16, Int32, Int64, UInt16,
+            UInt32, UInt64, Float16, BFloat16, Float32, Float64, Complex32, Complex64,
+            Complex128, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ)
+    };
+    (@each $dtype:expr, $D:ident, $body:expr; $($variant:ident),*) => {
+        match $dtype {
+            $(DType::$variant => {
+                const $D: DType = DType::$variant;
+                $body
+            })*
+        }
+    };
+}
+
+/// A reader of one element of `dtype` (as [`read`]), chosen once for a loop over many.
+pub fn reader(dtype: DType) -> fn(&[u8]) -> Scalar {
+    for_dtype!(dtype, D => |b| read(D, b))
+}
+
+/// A writer of one element of `dtype` (as [`write`]), chosen once for a loop over many.
+pub fn writer(dtype: DType) -> fn(&mut [u8], Scalar) {
+    for_dtype!(dtype, D => |b, v| write(D, b, v))
+}
+
 /// Casts a value to `dtype` exactly as storing it in a tensor of that dtype would.
 pub fn cast(dtype: DType, v: Scalar) -> Scalar {
     let (bytes, _) = encode(dtype, v);
@@ -220,6 +250,20 @@ mod tests {
         assert_eq!(b[0] as i8, 112);
         let (b, n) = encode(DType::Float32, Scalar::Int(1));
         assert_eq!(&b[..n], &[0, 0, 128, 63]);
+    }
+
+    #[test]
+    fn readers_and_writers_are_read_and_write() {
+        for d in ALL_DTYPES {
+            let (bytes, n) = encode(d, Scalar::Float(-2.5));
+            assert_eq!(
+                format!("{:?}", reader(d)(&bytes)),
+                format!("{:?}", read(d, &bytes))
+            );
+            let mut out = [0u8; 16];
+            writer(d)(&mut out, Scalar::Float(-2.5));
+            assert_eq!(&out[..n], &bytes[..n], "{d}");
+        }
     }
 
     #[test]

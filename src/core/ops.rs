@@ -62,25 +62,6 @@ pub(crate) fn shape(a: &Arg) -> Vec<i64> {
 
 pub(crate) use super::element::cast;
 
-pub(crate) fn values(a: &Arg, out_shape: &[i64], common: DType) -> Result<Vec<Scalar>> {
-    match a {
-        Arg::Number(s) => {
-            let n = super::memory::alloc::checked_numel(out_shape)?.max(0) as usize;
-            let mut v = super::memory::alloc::vec_with_capacity(n)?;
-            v.resize(n, cast(common, *s));
-            Ok(v)
-        }
-        Arg::Tensor(t) => {
-            let l = broadcast_layout(&t.layout(), out_shape)?;
-            let view = t.alias(l);
-            Ok(copy::to_scalars(&view)?
-                .into_iter()
-                .map(|v| cast(common, v))
-                .collect())
-        }
-    }
-}
-
 /// PyTorch's refusal of `-` with bool operands, checked before anything else about a
 /// subtraction (its `alpha` included).
 pub fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
@@ -321,7 +302,7 @@ pub fn equal(a: &Tensor, b: &Tensor) -> Result<bool> {
         &Arg::Tensor(a.clone()),
         &Arg::Tensor(b.clone()),
     )?;
-    Ok(copy::to_scalars(&eq)?.iter().all(|v| v.to_bool()))
+    Ok(super::engine::elements::image(&eq)?.iter().all(|&b| b != 0))
 }
 
 /// `t.sum()`: every element added; integers and bool sum to int64.

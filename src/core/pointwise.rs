@@ -5,12 +5,11 @@
 
 use super::broadcast::broadcast_layout;
 use super::copy;
-use super::creation::from_scalars;
 use super::dtype::{DType, Kind};
 use super::element;
 use super::engine::elements;
 use super::error::{Result, TorchError};
-use super::ops::{Arg, operand, shape, values};
+use super::ops::{Arg, operand, shape};
 use super::promotion::result_type;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
@@ -19,7 +18,9 @@ use super::views::broadcast_shapes;
 pub use super::unary::{Unary, unary};
 
 /// Computes `f(a, b)` elementwise in `compute` (after broadcasting and casting), giving a
-/// tensor of `out`.
+/// tensor of `out`: each operand converted once into element bytes of `compute` (a number
+/// encoded once), each element read and the result written by a reader and writer chosen
+/// once for the dtypes, in the inputs' layout order.
 fn zip_map(
     a: &Arg,
     b: &Arg,
@@ -28,15 +29,33 @@ fn zip_map(
     f: impl Fn(Scalar, Scalar) -> Result<Scalar>,
 ) -> Result<Tensor> {
     let sizes = broadcast_shapes(&shape(a), &shape(b))?;
-    let xs = values(a, &sizes, compute)?;
-    let ys = values(b, &sizes, compute)?;
-    let res = xs
-        .into_iter()
-        .zip(ys)
-        .map(|(x, y)| f(x, y))
-        .collect::<Result<Vec<_>>>()?;
+    let n = super::memory::alloc::checked_numel(&sizes)?.max(0) as usize;
+    let item = compute.itemsize();
+    // An operand's element bytes and the step between elements (0: a number's one element).
+    let bytes_of = |x: &Arg| -> Result<(Vec<u8>, usize)> {
+        Ok(match x {
+            Arg::Number(s) => (element::encode(compute, *s).0[..item].to_vec(), 0),
+            Arg::Tensor(t) => {
+                let view = t.alias(broadcast_layout(&t.layout(), &sizes)?);
+                (
+                    copy::cast_copy(&view, compute)?.storage().copy_bytes()?,
+                    item,
+                )
+            }
+        })
+    };
+    let ((xs, x_step), (ys, y_step)) = (bytes_of(a)?, bytes_of(b)?);
+    let (read, write) = (element::reader(compute), element::writer(out));
+    let out_item = out.itemsize();
+    let mut res = super::memory::alloc::zeroed_bytes(n * out_item)?;
+    for (k, o) in res.chunks_exact_mut(out_item).enumerate() {
+        super::interrupt::check_every(k);
+        let x = read(&xs[k * x_step..]);
+        let y = read(&ys[k * y_step..]);
+        write(o, f(x, y)?);
+    }
     let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
-    super::result_layout::in_inputs_order(from_scalars(&res, sizes, out)?, &inputs)
+    super::result_layout::in_inputs_order(elements::from_image(res, sizes, out), &inputs)
 }
 
 fn zero_division() -> TorchError {
@@ -159,7 +178,7 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
     if common.is_integral() {
         let negative = match b {
             Arg::Number(s) => s.to_i64() < 0,
-            Arg::Tensor(t) => super::copy::to_scalars(t)?.iter().any(|v| v.to_i64() < 0),
+            Arg::Tensor(t) => elements::int64_values(t)?.iter().any(|&v| v < 0),
         };
         if negative && !matches!(b, Arg::Number(Scalar::Float(_))) {
             return Err(TorchError::runtime(
