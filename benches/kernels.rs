@@ -19,7 +19,7 @@ use tensh::core::random::{generator, ops as random};
 use tensh::core::scalar::Scalar;
 use tensh::core::tensor::Tensor;
 use tensh::core::views;
-use tensh::core::{linalg, reduce, scan, selection};
+use tensh::core::{linalg, pointwise, reduce, scan, selection, unary};
 
 const N: i64 = 4096;
 const MIB: usize = 1 << 20;
@@ -227,6 +227,77 @@ fn main() {
             "compute_index_select_64k_rows",
             best(runs, || {
                 drop(selection::index_select(&table, 0, &index).unwrap())
+            }),
+            2 * bytes64,
+        );
+    }
+    if want("engine") {
+        // The engine's elementwise, row and element-moving modes on 4096² float32.
+        generator::manual_seed(0);
+        let x = Tensor::zeros(vec![N, N], DType::Float32).unwrap();
+        random::uniform_(&x, 0.0, 1.0).unwrap();
+        report(
+            "engine_map_exp_16M",
+            best(5, || drop(unary::unary(&x, unary::Unary::Exp).unwrap())),
+            2 * bytes64,
+        );
+        let i = views::view(
+            &arange(Scalar::Int(0), Scalar::Int(N * N), Scalar::Int(1), None).unwrap(),
+            &[N, N],
+        )
+        .unwrap();
+        report(
+            "engine_binary_f32_plus_i64_16M",
+            best(5, || {
+                drop(
+                    binary(
+                        BinaryOp::Add,
+                        &Arg::Tensor(x.clone()),
+                        &Arg::Tensor(i.clone()),
+                    )
+                    .unwrap(),
+                )
+            }),
+            0,
+        );
+        report(
+            "engine_rows_sum_dim1_4096sq",
+            best(runs, || {
+                drop(reduce::reduce(&x, reduce::Reduction::Sum, Some(&[1]), false).unwrap())
+            }),
+            bytes64,
+        );
+        report(
+            "engine_rows_sum_dim0_4096sq",
+            best(5, || {
+                drop(reduce::reduce(&x, reduce::Reduction::Sum, Some(&[0]), false).unwrap())
+            }),
+            bytes64,
+        );
+        let mask = binary(
+            BinaryOp::Gt,
+            &Arg::Tensor(x.clone()),
+            &Arg::Number(Scalar::Float(0.5)),
+        )
+        .unwrap();
+        report(
+            "engine_elements_masked_fill_16M",
+            best(5, || {
+                drop(selection::masked_fill(&x, &mask, Scalar::Float(1.0)).unwrap())
+            }),
+            2 * bytes64,
+        );
+        report(
+            "engine_elements_where_16M",
+            best(5, || {
+                drop(
+                    pointwise::where_(
+                        &mask,
+                        &Arg::Tensor(x.clone()),
+                        &Arg::Number(Scalar::Float(0.0)),
+                    )
+                    .unwrap(),
+                )
             }),
             2 * bytes64,
         );

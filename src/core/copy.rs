@@ -22,6 +22,8 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
         return;
     }
     let (di, si) = (dd.itemsize() as i64, sd.itemsize() as i64);
+    // A conversion from a one-byte dtype looks each element up in a table made once per copy.
+    let table = byte_table(dd, sd);
     for_each_run(
         &dl.sizes,
         [(&dl.strides, dl.offset), (&sl.strides, sl.offset)],
@@ -37,6 +39,15 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
                     let s = ((s0 + i * ss) * si) as usize;
                     dst[d..d + w].copy_from_slice(&src[s..s + w]);
                 }
+            } else if let Some(table) = &table {
+                // A one-byte source: each element's converted bytes looked up.
+                let w = di as usize;
+                for i in 0..n as i64 {
+                    let d = ((d0 + i * ds) * di) as usize;
+                    let s = (s0 + i * ss) as usize;
+                    let at = src[s] as usize * w;
+                    dst[d..d + w].copy_from_slice(&table[at..at + w]);
+                }
             } else {
                 for i in 0..n as i64 {
                     let d = ((d0 + i * ds) * di) as usize;
@@ -46,6 +57,21 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
             }
         },
     );
+}
+
+/// For a conversion from a one-byte dtype (bool, uint8, int8, the float8 dtypes): the
+/// converted bytes of each of the 256 source values, `dd.itemsize()` bytes each, made once
+/// per copy (exactly what converting each element would write).
+fn byte_table(dd: DType, sd: DType) -> Option<Vec<u8>> {
+    if sd.itemsize() != 1 || dd == sd {
+        return None;
+    }
+    let w = dd.itemsize();
+    let mut table = vec![0u8; 256 * w];
+    for (b, out) in table.chunks_exact_mut(w).enumerate() {
+        element::write(dd, out, element::read(sd, &[b as u8]));
+    }
+    Some(table)
 }
 
 /// The tiled path for a copy whose dims merge to two, into a row-major destination, from a

@@ -64,6 +64,23 @@ impl TypedStorage {
         })
     }
 
+    /// A new typed storage of `dtype` holding this one's elements converted (one typed copy,
+    /// through the checked allocator: a storage too large to convert raises instead of
+    /// aborting, as a `Vec` of its decoded values did).
+    pub fn cast(&self, dtype: DType) -> RhaiResult<TypedStorage> {
+        let n = (self.storage.nbytes() / self.dtype.itemsize()) as i64;
+        let whole = Tensor::from_parts(
+            self.storage.clone(),
+            self.dtype,
+            crate::core::layout::Layout::contiguous(vec![n]),
+        );
+        let converted = crate::core::copy::cast_copy(&whole, dtype).rhai()?;
+        Ok(TypedStorage {
+            storage: converted.storage(),
+            dtype,
+        })
+    }
+
     /// A new typed storage of `dtype` holding `values` converted.
     pub fn from_values(values: &[Scalar], dtype: DType) -> RhaiResult<TypedStorage> {
         let w = dtype.itemsize();
@@ -348,10 +365,7 @@ pub fn register(r: &mut Registry) {
     for (name, dtype) in STORAGE_CASTS {
         registration::method::<TypedStorage>(engine, name, 0, move |t, _| {
             warn_deprecated();
-            Ok(Dynamic::from(TypedStorage::from_values(
-                &t.values(),
-                dtype,
-            )?))
+            Ok(Dynamic::from(t.cast(dtype)?))
         });
         registration::method::<Storage>(engine, name, 0, move |s, _| {
             Ok(Dynamic::from(cast_untyped(s, dtype)?))
