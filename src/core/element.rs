@@ -18,7 +18,6 @@ fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
 ///
 /// Panics only if `bytes` is shorter than the item size, which callers rule out by slicing
 /// within checked bounds.
-#[inline]
 pub fn read(dtype: DType, bytes: &[u8]) -> Scalar {
     match dtype {
         DType::Bool => Scalar::Bool(bytes[0] != 0),
@@ -124,7 +123,6 @@ fn to_f32(value: Scalar) -> f32 {
 /// Writes `value` as one element of `dtype` into the first `dtype.itemsize()` bytes of `out`,
 /// converting as PyTorch's casts do: truncation for float to int, wrapping for narrower ints,
 /// non-zero for bool, the real part for complex to real.
-#[inline]
 pub fn write(dtype: DType, out: &mut [u8], value: Scalar) {
     match dtype {
         DType::Bool => out[0] = value.to_bool() as u8,
