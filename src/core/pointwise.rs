@@ -30,21 +30,8 @@ fn zip_map(
 ) -> Result<Tensor> {
     let sizes = broadcast_shapes(&shape(a), &shape(b))?;
     let n = super::memory::alloc::checked_numel(&sizes)?.max(0) as usize;
-    let item = compute.itemsize();
-    // An operand's element bytes and the step between elements (0: a number's one element).
-    let bytes_of = |x: &Arg| -> Result<(Vec<u8>, usize)> {
-        Ok(match x {
-            Arg::Number(s) => (element::encode(compute, *s).0[..item].to_vec(), 0),
-            Arg::Tensor(t) => {
-                let view = t.alias(broadcast_layout(&t.layout(), &sizes)?);
-                (
-                    copy::cast_copy(&view, compute)?.storage().copy_bytes()?,
-                    item,
-                )
-            }
-        })
-    };
-    let ((xs, x_step), (ys, y_step)) = (bytes_of(a)?, bytes_of(b)?);
+    let (xs, x_step) = elements::operand_image(a, &sizes, compute)?;
+    let (ys, y_step) = elements::operand_image(b, &sizes, compute)?;
     let (read, write) = (element::reader(compute), element::writer(out));
     let out_item = out.itemsize();
     let mut res = super::memory::alloc::zeroed_bytes(n * out_item)?;
@@ -403,21 +390,8 @@ pub fn where_(cond: &Tensor, x: &Arg, y: &Arg) -> Result<Tensor> {
     let sizes = broadcast_shapes(&cond.sizes(), &broadcast_shapes(&shape(x), &shape(y))?)?;
     let c = elements::image(&cond.alias(broadcast_layout(&cond.layout(), &sizes)?))?;
     let item = common.itemsize();
-    // Each operand as element bytes in `common`: a tensor's broadcast image, or a number's
-    // one element (the same for every position).
-    let bytes_of = |a: &Arg| -> Result<(Vec<u8>, usize)> {
-        Ok(match a {
-            Arg::Number(s) => (element::encode(common, *s).0[..item].to_vec(), 0),
-            Arg::Tensor(t) => {
-                let view = t.alias(broadcast_layout(&t.layout(), &sizes)?);
-                (
-                    copy::cast_copy(&view, common)?.storage().copy_bytes()?,
-                    item,
-                )
-            }
-        })
-    };
-    let ((xs, x_step), (ys, y_step)) = (bytes_of(x)?, bytes_of(y)?);
+    let (xs, x_step) = elements::operand_image(x, &sizes, common)?;
+    let (ys, y_step) = elements::operand_image(y, &sizes, common)?;
     let mut out = super::memory::alloc::zeroed_bytes(c.len() * item)?;
     for (k, (o, &pick)) in out.chunks_exact_mut(item).zip(&c).enumerate() {
         let (from, step) = if pick != 0 {

@@ -4,11 +4,14 @@
 //! whole element at a time, whatever the dtype; truth values as bytes of 0 and 1 (one cast
 //! to `bool`, as PyTorch's nonzero test: NaN and any non-zero part count).
 
+use crate::core::broadcast::broadcast_layout;
 use crate::core::copy::{cast_copy, to_contiguous_bytes};
 use crate::core::dtype::DType;
+use crate::core::element;
 use crate::core::error::Result;
 use crate::core::layout::Layout;
 use crate::core::memory::storage::Storage;
+use crate::core::operand::Arg;
 use crate::core::tensor::Tensor;
 
 /// `t`'s values in row-major order: its bytes, one element after another.
@@ -30,6 +33,20 @@ pub fn int64_values(t: &Tensor) -> Result<Vec<i64>> {
             .map(|v| i64::from_le_bytes(v.try_into().unwrap_or([0; 8])))
             .collect()
     }))
+}
+
+/// An operand of an elementwise op as element bytes of `dtype` at the broadcast `sizes`,
+/// with the step between elements: a tensor's broadcast image (step: the item size), or a
+/// number's one element (step 0: the same for every position).
+pub fn operand_image(a: &Arg, sizes: &[i64], dtype: DType) -> Result<(Vec<u8>, usize)> {
+    let item = dtype.itemsize();
+    Ok(match a {
+        Arg::Number(s) => (element::encode(dtype, *s).0[..item].to_vec(), 0),
+        Arg::Tensor(t) => {
+            let view = t.alias(broadcast_layout(&t.layout(), sizes)?);
+            (cast_copy(&view, dtype)?.storage().copy_bytes()?, item)
+        }
+    })
 }
 
 /// A new contiguous tensor of `sizes` and `dtype` holding `bytes` (its row-major image).
