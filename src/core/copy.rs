@@ -22,8 +22,14 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
         return;
     }
     let (di, si) = (dd.itemsize() as i64, sd.itemsize() as i64);
-    // A conversion from a one-byte dtype looks each element up in a table made once per copy.
-    let table = byte_table(dd, sd);
+    // A conversion from a one-byte dtype looks each element up in a table made once per
+    // copy, when the copy has more elements than the table has entries (else converting
+    // each element costs less than making the table).
+    let table = if dl.numel() > 256 {
+        byte_table(dd, sd)
+    } else {
+        None
+    };
     for_each_run(
         &dl.sizes,
         [(&dl.strides, dl.offset), (&sl.strides, sl.offset)],
