@@ -4,7 +4,7 @@
 //! millions of levels deep costs heap, never stack.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use rhai::Dynamic;
@@ -201,6 +201,9 @@ fn unhashable(o: &Obj) -> TorchError {
 /// bytearray (also inside a tuple). Iterative: a tuple nested a million deep is walked
 /// with a heap stack.
 pub fn hash_key(o: &Obj) -> Result<HashKey> {
+    if !matches!(o, Obj::Tuple(_)) {
+        return leaf_key(o);
+    }
     enum Step<'a> {
         Visit(&'a Obj),
         Close(usize),
@@ -254,7 +257,7 @@ pub fn dict_set(d: &Entries, k: Obj, v: Obj) -> Result<()> {
 /// `set(x)`: the first of each group of equal items of the iterable `x`, in order, or
 /// `None` when `x` does not iterate. A list is read in place, not copied.
 pub fn set_of(x: &Obj) -> Option<Result<Obj>> {
-    let mut keys: HashSet<HashKey> = HashSet::new();
+    let mut keys: ahash::AHashSet<HashKey> = ahash::AHashSet::new();
     let mut kept = Vec::new();
     let mut add = |item: &Obj| -> Result<()> {
         if keys.insert(hash_key(item)?) {
