@@ -31,10 +31,24 @@ pub fn merged_dims<const N: usize>(sizes: &[i64], strides: [&[i64]; N]) -> Vec<(
 /// `steps[k]` its stride along the run. Dimensions of size 1 are dropped and dimensions that
 /// are contiguous with each other in every operand are merged first, so a contiguous tensor is
 /// one run. Nothing is called for an empty shape; a 0-d shape is one run of length 1.
+///
+/// Generic only in `N`: the walk is compiled once per operand count and calls each kernel
+/// through `&mut dyn FnMut` once per run (not per element), so a kernel's many typed
+/// closures do not each get a copy of the walk.
+#[inline]
 pub fn for_each_run<const N: usize>(
     sizes: &[i64],
     operands: [Operand<'_>; N],
     mut f: impl FnMut([i64; N], usize, [i64; N]),
+) {
+    walk_runs(sizes, operands, &mut f);
+}
+
+/// The walk behind [`for_each_run`].
+fn walk_runs<const N: usize>(
+    sizes: &[i64],
+    operands: [Operand<'_>; N],
+    f: &mut dyn FnMut([i64; N], usize, [i64; N]),
 ) {
     if sizes.contains(&0) {
         return;

@@ -26,14 +26,42 @@ thread_local! {
 /// Runs `a` on this thread and `b` on the helper at the same time, returning both results
 /// once both are done. If `a` or `b` panics, the panic resumes here after both have
 /// finished. Falls back to running both here when the helper is unavailable.
+///
+/// Only this shell is generic: it keeps the results in slots and hands both halves to
+/// [`join_erased`] as trait objects, so the many kernels that split their work share one
+/// compiled copy of the hand-off.
+#[inline]
 pub fn join<RA, RB>(a: impl FnOnce() -> RA, b: impl FnOnce() -> RB + Send) -> (RA, RB)
 where
     RB: Send,
 {
-    if ON_HELPER.with(|h| h.get()) {
-        return (a(), b());
+    let mut ra = None;
+    let mut rb = None;
+    {
+        let mut a = Some(a);
+        let ra_slot = &mut ra;
+        let rb_slot = &mut rb;
+        join_erased(
+            &mut || *ra_slot = a.take().map(|a| a()),
+            Box::new(move || *rb_slot = Some(b())),
+        );
     }
-    let (done_tx, done_rx) = mpsc::channel::<thread::Result<RB>>();
+    match (ra, rb) {
+        (Some(ra), Some(rb)) => (ra, rb),
+        // `join_erased` returns only after running both halves to completion (a panic in
+        // either resumes instead), so both slots are filled.
+        _ => unreachable!("join_erased returned without running both halves"),
+    }
+}
+
+/// [`join`] on type-erased halves: `a` runs here, `b` on the helper.
+fn join_erased(a: &mut dyn FnMut(), b: Box<dyn FnOnce() + Send + '_>) {
+    if ON_HELPER.with(|h| h.get()) {
+        a();
+        b();
+        return;
+    }
+    let (done_tx, done_rx) = mpsc::channel::<thread::Result<()>>();
     let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
         let _ = done_tx.send(panic::catch_unwind(AssertUnwindSafe(b)));
     });
@@ -49,9 +77,9 @@ where
     let ra = panic::catch_unwind(AssertUnwindSafe(a));
     let rb = spin_then_wait(&done_rx);
     match (ra, rb) {
-        (Ok(ra), Ok(Ok(rb))) => (ra, rb),
+        (Ok(()), Ok(Ok(()))) => {}
         (Err(p), _) | (_, Ok(Err(p))) => panic::resume_unwind(p),
-        (Ok(_), Err(_)) => panic::resume_unwind(Box::new("kernel helper dropped its work")),
+        (Ok(()), Err(_)) => panic::resume_unwind(Box::new("kernel helper dropped its work")),
     }
 }
 

@@ -302,31 +302,56 @@ impl Storage {
 
     /// Runs `f` on the bytes. Must not be nested inside `with_bytes_mut` of the same storage;
     /// the kernels take one borrow per storage and handle self-overlap explicitly.
+    #[inline]
     pub fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
-        match &*self.0.backing.borrow() {
-            // A window's parent is always a root (see `window`), never another window.
-            Backing::Window { parent, start, len } => f(parent
-                .0
-                .backing
-                .borrow()
-                .own()
-                .get(*start..start + len)
-                .unwrap_or(&[])),
-            root => f(root.own()),
-        }
+        let mut f = Some(f);
+        let mut r = None;
+        self.visit_bytes(&mut |b| r = f.take().map(|f| f(b)));
+        // `visit_bytes` calls its visitor exactly once.
+        r.unwrap_or_else(|| unreachable!("visit_bytes did not call its visitor"))
     }
 
     /// Runs `f` on the bytes, mutably. See `with_bytes` for the nesting rule.
+    #[inline]
     pub fn with_bytes_mut<R>(&self, f: impl FnOnce(&mut [u8]) -> R) -> R {
+        let mut f = Some(f);
+        let mut r = None;
+        self.visit_bytes_mut(&mut |b| r = f.take().map(|f| f(b)));
+        // `visit_bytes_mut` calls its visitor exactly once.
+        r.unwrap_or_else(|| unreachable!("visit_bytes_mut did not call its visitor"))
+    }
+
+    /// Calls `visit` once with the bytes (the borrow behind `with_bytes`, compiled once
+    /// rather than once per caller's closure).
+    fn visit_bytes(&self, visit: &mut dyn FnMut(&[u8])) {
+        match &*self.0.backing.borrow() {
+            // A window's parent is always a root (see `window`), never another window.
+            Backing::Window { parent, start, len } => visit(
+                parent
+                    .0
+                    .backing
+                    .borrow()
+                    .own()
+                    .get(*start..start + len)
+                    .unwrap_or(&[]),
+            ),
+            root => visit(root.own()),
+        }
+    }
+
+    /// Calls `visit` once with the bytes, mutably.
+    fn visit_bytes_mut(&self, visit: &mut dyn FnMut(&mut [u8])) {
         match &mut *self.0.backing.borrow_mut() {
-            Backing::Window { parent, start, len } => f(parent
-                .0
-                .backing
-                .borrow_mut()
-                .own_mut()
-                .get_mut(*start..*start + *len)
-                .unwrap_or(&mut [])),
-            root => f(root.own_mut()),
+            Backing::Window { parent, start, len } => visit(
+                parent
+                    .0
+                    .backing
+                    .borrow_mut()
+                    .own_mut()
+                    .get_mut(*start..*start + *len)
+                    .unwrap_or(&mut []),
+            ),
+            root => visit(root.own_mut()),
         }
     }
 
