@@ -147,12 +147,13 @@ pub fn check(text: &str) -> Result<usize, String> {
             want.len() == got.len() && want.iter().zip(&got).all(|(w, g)| line_matches(w, g));
         if !same {
             let (old, new) = (format!("{expected}\n"), format!("{}\n", got.join("\n")));
-            let diff = similar::TextDiff::from_lines(old.as_str(), new.as_str());
             differences += &format!(
                 "cell {} ({}):\n{}",
                 n + 1,
                 text_of(&cell["source"]).lines().next().unwrap_or(""),
-                diff.unified_diff().header("expected", "executed")
+                crate::transcript::unified_diff::unified_diff(
+                    &old, &new, "expected", "executed", 3
+                )
             );
         }
     }

@@ -5,11 +5,10 @@
 pub mod check;
 pub mod exercise;
 pub mod parse;
+pub mod unified_diff;
 
 use crate::script::output;
 use std::path::{Path, PathBuf};
-
-use similar::TextDiff;
 
 const USAGE: &str = "usage: tensh test [--bless] PATHS...
 
@@ -120,12 +119,12 @@ pub fn main(args: &[String]) -> i32 {
         }
         failed += outcome.failed;
         output::stdout_text(&format!("{name}: {} failed\n", outcome.failed));
-        output::stdout_text(&format!(
-            "{}",
-            TextDiff::from_lines(&text, &outcome.blessed)
-                .unified_diff()
-                .context_radius(3)
-                .header(&format!("{name} (expected)"), &format!("{name} (actual)"))
+        output::stdout_text(&unified_diff::unified_diff(
+            &text,
+            &outcome.blessed,
+            &format!("{name} (expected)"),
+            &format!("{name} (actual)"),
+            3,
         ));
     }
     output::stdout_text(&format!("{passed} passed, {failed} failed\n"));
