@@ -49,7 +49,7 @@ pub fn prepare(op: BinaryOp, a: &Arg, compute: DType, kernel: DType) -> Result<A
         Arg::Number(s) if wide => Arg::Number(*s),
         Arg::Number(s) => Arg::Number(cast(compute, *s)),
         Arg::Tensor(t) if t.ndim() == 0 && wide => {
-            if t.dtype() == kernel && !t.is_conj() {
+            if t.dtype() == kernel && t.is_resolved() {
                 Arg::Tensor(t.clone())
             } else {
                 Arg::Tensor(cast_copy(t, kernel)?)
@@ -61,7 +61,7 @@ pub fn prepare(op: BinaryOp, a: &Arg, compute: DType, kernel: DType) -> Result<A
             } else {
                 cast_copy(t, compute)?
             };
-            if in_op_dtype.dtype() == kernel && !in_op_dtype.is_conj() {
+            if in_op_dtype.dtype() == kernel && in_op_dtype.is_resolved() {
                 Arg::Tensor(in_op_dtype)
             } else {
                 Arg::Tensor(cast_copy(&in_op_dtype, kernel)?)

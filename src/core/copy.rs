@@ -128,8 +128,8 @@ pub fn check_no_internal_overlap(layout: &Layout) -> Result<()> {
 /// `dst.copy_(src)`: broadcasts `src` to `dst`'s shape and converts dtypes. When both share a
 /// storage, `src` is first gathered into a fresh buffer so overlapping copies are exact.
 pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
-    if dst.is_conj() || src.is_conj() {
-        return copy_conjugate(dst, src);
+    if !dst.is_resolved() || !src.is_resolved() {
+        return copy_lazy(dst, src);
     }
     let dl = dst.layout();
     check_no_internal_overlap(&dl)?;
@@ -154,26 +154,107 @@ pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
     })
 }
 
-/// `copy_` where either side has the conjugate bit: the source's values resolved, in the
-/// destination's dtype, conjugated again when the destination stores conjugates.
-fn copy_conjugate(dst: &Tensor, src: &Tensor) -> Result<()> {
+/// `copy_` where either side has the conjugate or negative bit: the source's values
+/// resolved, in the destination's dtype, with the destination's bits applied again so that
+/// its stored form reads back as those values.
+fn copy_lazy(dst: &Tensor, src: &Tensor) -> Result<()> {
     check_no_internal_overlap(&dst.layout())?;
     super::overlap::check_no_partial_overlap(dst, src)?;
     let sizes = dst.sizes();
     let src = broadcast_layout(&src.layout(), &sizes).map(|l| src.alias(l))?;
     // Resolving in the source's own dtype first reads the bytes once (no recursion here).
-    let resolved = if src.is_conj() {
-        contiguous_copy(&src)?
-    } else {
+    let resolved = if src.is_resolved() {
         src
+    } else {
+        contiguous_copy(&src)?
     };
     let resolved = cast_copy(&resolved, dst.dtype())?;
-    if dst.is_conj() {
-        resolved
-            .storage()
-            .with_bytes_mut(|b| conjugate_in_place(dst.dtype(), b));
+    resolved
+        .storage()
+        .with_bytes_mut(|b| apply_bits_in_place(dst, b));
+    copy_(&dst.as_stored(), &resolved)
+}
+
+/// `t` itself when its values are its stored bytes, else a contiguous copy holding its
+/// values (for kernels that read storage bytes directly).
+pub fn resolved(t: &Tensor) -> Result<Tensor> {
+    if t.is_resolved() {
+        Ok(t.clone())
+    } else {
+        // Laid out as `clone()` lays it out, so results shaped like the input (sorts) keep
+        // a dense input's strides.
+        clone_tensor(t)
     }
-    copy_(&dst.without_conj(), &resolved)
+}
+
+/// Runs `write` on the stored form of the negative view `t`, then negates the elements it
+/// reaches, so that `t` reads what `write` wrote (random fills, which draw in `t`'s own
+/// element order).
+pub fn write_through_negation(t: &Tensor, write: impl FnOnce(&Tensor) -> Result<()>) -> Result<()> {
+    let stored = t.as_stored();
+    write(&stored)?;
+    let values = contiguous_copy(&stored)?;
+    values
+        .storage()
+        .with_bytes_mut(|b| negate_in_place(t.dtype(), b));
+    copy_(&stored, &values)
+}
+
+/// Applies `t`'s conjugate and negative bits to elements of its dtype in `bytes`: turns
+/// values into the stored form, or the stored form into values (each bit is its own
+/// inverse).
+pub fn apply_bits_in_place(t: &Tensor, bytes: &mut [u8]) {
+    if t.is_conj() {
+        conjugate_in_place(t.dtype(), bytes);
+    }
+    if t.is_neg() {
+        negate_in_place(t.dtype(), bytes);
+    }
+}
+
+/// Negates the elements of `dtype` stored in `bytes` (the host being little-endian): IEEE
+/// floats and complex parts by flipping each sign bit (exact, zeros and NaNs included); the
+/// `fnuz` float8 formats, which have no negative zero, leave zero and their NaN alone;
+/// integers wrap. Bools have no negation and are left alone (PyTorch cannot resolve a
+/// negative bool view either).
+pub fn negate_in_place(dtype: DType, bytes: &mut [u8]) {
+    fn wrapping<const N: usize>(bytes: &mut [u8]) {
+        for e in bytes.chunks_exact_mut(N) {
+            let mut v = [0u8; 16];
+            v[..N].copy_from_slice(e);
+            let negated = u128::from_le_bytes(v).wrapping_neg().to_le_bytes();
+            e.copy_from_slice(&negated[..N]);
+        }
+    }
+    match dtype {
+        DType::Bool => {}
+        DType::UInt8 | DType::Int8 => wrapping::<1>(bytes),
+        DType::Int16 | DType::UInt16 => wrapping::<2>(bytes),
+        DType::Int32 | DType::UInt32 => wrapping::<4>(bytes),
+        DType::Int64 | DType::UInt64 => wrapping::<8>(bytes),
+        DType::Float8E4M3FNUZ | DType::Float8E5M2FNUZ => {
+            for b in bytes.iter_mut().filter(|b| **b & 0x7f != 0) {
+                *b ^= 0x80;
+            }
+        }
+        DType::Float8E4M3FN | DType::Float8E5M2 => bytes.iter_mut().for_each(|b| *b ^= 0x80),
+        DType::Float16
+        | DType::BFloat16
+        | DType::Float32
+        | DType::Float64
+        | DType::Complex32
+        | DType::Complex64
+        | DType::Complex128 => {
+            let part = if dtype.is_complex() {
+                dtype.itemsize() / 2
+            } else {
+                dtype.itemsize()
+            };
+            for p in bytes.chunks_exact_mut(part) {
+                p[part - 1] ^= 0x80;
+            }
+        }
+    }
 }
 
 /// Conjugates the complex elements of `dtype` stored in `bytes` by flipping the sign bit of
@@ -193,9 +274,15 @@ pub fn conjugate_in_place(dtype: DType, bytes: &mut [u8]) {
 pub fn fill_(dst: &Tensor, value: Scalar) -> Result<()> {
     let (dl, dd) = (dst.layout(), dst.dtype());
     // A conjugate view stores the conjugate of what it is given, taken as a complex number:
-    // `zero_()` through one stores `0-0j` (a `-0.` imaginary part), as PyTorch does.
+    // `zero_()` through one stores `0-0j` (a `-0.` imaginary part), as PyTorch does; a
+    // negative view stores the negation (`-0.` for a zero).
     let value = if dst.is_conj() {
         Scalar::Complex(value.to_complex().conj())
+    } else {
+        value
+    };
+    let value = if dst.is_neg() {
+        Scalar::Float(value.to_f64()).neg()
     } else {
         value
     };
@@ -290,19 +377,20 @@ pub(crate) fn int_values(t: &Tensor) -> Vec<i64> {
         .collect()
 }
 
-/// Visits every element in row-major order (conjugated when the tensor's conjugate bit is
-/// set), reading each straight from the storage: no copy of the tensor is made, so a
+/// Visits every element in row-major order (conjugated and negated when the tensor's bits
+/// say so), reading each straight from the storage: no copy of the tensor is made, so a
 /// reduction over a broadcast view of 2^28 elements takes no memory.
 pub fn for_each_scalar(t: &Tensor, mut f: impl FnMut(Scalar)) -> Result<()> {
     let (l, d, s) = (t.layout(), t.dtype(), t.storage());
     let w = d.itemsize() as i64;
-    let conj = t.is_conj();
+    let (conj, neg) = (t.is_conj(), t.is_neg());
     s.with_bytes(|bytes| {
         l.check_in_bounds(d.itemsize(), bytes.len())?;
         for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
             for i in 0..n as i64 {
                 let v = element::read(d, &bytes[((s0 + i * st) * w) as usize..]);
-                f(if conj { v.conj() } else { v });
+                let v = if conj { v.conj() } else { v };
+                f(if neg { v.neg() } else { v });
             }
         });
         Ok(())
@@ -322,9 +410,7 @@ pub fn to_contiguous_bytes(t: &Tensor) -> Result<Vec<u8>> {
         copy_runs(&mut out, d, &target, bytes, d, &l);
         Ok(())
     })?;
-    if t.is_conj() {
-        conjugate_in_place(d, &mut out);
-    }
+    apply_bits_in_place(t, &mut out);
     Ok(out)
 }
 
@@ -382,9 +468,7 @@ fn dense_bytes_copy(t: &Tensor, l: Layout) -> Result<Tensor> {
         l.check_in_bounds(d.itemsize(), b.len())?;
         crate::core::memory::alloc::copied_bytes(&b[window])
     })?;
-    if t.is_conj() {
-        conjugate_in_place(d, &mut bytes);
-    }
+    apply_bits_in_place(t, &mut bytes);
     let layout = Layout {
         sizes: l.sizes,
         strides: l.strides,
@@ -396,6 +480,25 @@ fn dense_bytes_copy(t: &Tensor, l: Layout) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn negation_in_place_is_exact_for_every_dtype() {
+        let mut f = [1.5f32.to_le_bytes(), 0.0f32.to_le_bytes()].concat();
+        negate_in_place(DType::Float32, &mut f);
+        assert_eq!(f32::from_le_bytes(f[..4].try_into().unwrap()), -1.5);
+        assert!(f32::from_le_bytes(f[4..].try_into().unwrap()).is_sign_negative());
+        let mut c = [2.0f64.to_le_bytes(), (-3.0f64).to_le_bytes()].concat();
+        negate_in_place(DType::Complex128, &mut c);
+        assert_eq!(f64::from_le_bytes(c[..8].try_into().unwrap()), -2.0);
+        assert_eq!(f64::from_le_bytes(c[8..].try_into().unwrap()), 3.0);
+        let mut i = [i16::MIN.to_le_bytes(), 7i16.to_le_bytes()].concat();
+        negate_in_place(DType::Int16, &mut i);
+        assert_eq!(i, [i16::MIN.to_le_bytes(), (-7i16).to_le_bytes()].concat());
+        // fnuz float8: zero has no negative and 0x80 is the NaN; both stay.
+        let mut e = vec![0x00, 0x80, 0x38];
+        negate_in_place(DType::Float8E4M3FNUZ, &mut e);
+        assert_eq!(e, vec![0x00, 0x80, 0xb8]);
+    }
 
     fn arange(n: i64, dtype: DType) -> Tensor {
         let t = Tensor::zeros(vec![n], dtype).unwrap();

@@ -6,7 +6,6 @@
 use super::error::{Result, TorchError, wrap_dim};
 use super::tensor::Tensor;
 use super::tensor::graph::{BackwardOp, detached, record};
-use super::views::conj::resolve_conj;
 
 /// `t.flip(dims)`; `dims` may be negative, and may not repeat.
 pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
@@ -25,7 +24,8 @@ pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
         }
         flipped[d] = true;
     }
-    let src = resolve_conj(&detached(t))?;
+    // `gather` reads storage bytes: a conjugate or negative view's values first.
+    let src = crate::core::copy::resolved(&detached(t))?;
     let out = Tensor::zeros(t.sizes(), t.dtype())?;
     gather(&src, &out, &flipped)?;
     let op = BackwardOp::Flip {

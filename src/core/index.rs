@@ -448,10 +448,8 @@ fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<T
         }
         Ok::<_, TorchError>(())
     })?;
-    // A copy holds values, so a conjugate view's are resolved.
-    if t.is_conj() {
-        copy::conjugate_in_place(dtype, &mut out);
-    }
+    // A copy holds values, so a conjugate or negative view's are resolved.
+    copy::apply_bits_in_place(t, &mut out);
     Ok(Tensor::from_parts(
         Storage::from_vec(out),
         dtype,
@@ -482,10 +480,12 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
     let dtype = t.dtype();
     let w = dtype.itemsize();
     // The values in `t`'s dtype, one element per offset (a number: one pattern for all);
-    // a conjugate view stores the conjugates of what is written through it.
+    // a conjugate (negative) view stores the conjugates (negations) of what is written
+    // through it.
     let values: Vec<u8> = match value {
         Value::Scalar(s) => {
             let s = if t.is_conj() { s.conj() } else { *s };
+            let s = if t.is_neg() { s.neg() } else { s };
             element::encode(dtype, s).0[..w].to_vec()
         }
         Value::Tensor(v) => {
@@ -512,9 +512,7 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
             let mut image = copy::cast_copy(&v.alias(layout), dtype)?
                 .storage()
                 .copy_bytes()?;
-            if t.is_conj() {
-                copy::conjugate_in_place(dtype, &mut image);
-            }
+            copy::apply_bits_in_place(t, &mut image);
             image
         }
     };

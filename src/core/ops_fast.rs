@@ -22,8 +22,9 @@ enum Held {
 
 fn hold(a: &Arg, dtype: DType, sizes: &[i64]) -> Result<Option<Held>> {
     Ok(Some(match a {
-        // A conjugate view's bytes are not its values: it goes through a copy first.
-        Arg::Tensor(t) if t.dtype() == dtype && !t.is_conj() => {
+        // A conjugate or negative view's bytes are not its values: it goes through a copy
+        // first.
+        Arg::Tensor(t) if t.dtype() == dtype && t.is_resolved() => {
             let l = broadcast_layout(&t.layout(), sizes)?;
             Held::Tensor(t.storage(), l)
         }
@@ -202,7 +203,7 @@ pub fn try_binary_inplace(
     let arithmetic = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul)
         || (op == BinaryOp::Div && dtype.is_floating_point());
     let l = a.layout();
-    let fits = a.dtype() == dtype && out_dtype == dtype && l.is_contiguous();
+    let fits = a.dtype() == dtype && out_dtype == dtype && l.is_contiguous() && a.is_resolved();
     if !arithmetic || !fits || !covered(dtype) {
         return Ok(false);
     }
@@ -229,7 +230,7 @@ pub fn try_sum_float(t: &Tensor) -> Result<Option<Scalar>> {
     // A dense layout's elements fill `[offset, offset + numel)`: summing that range in
     // memory order is the order PyTorch reduces a dense tensor in.
     let l = t.layout();
-    if !l.is_non_overlapping_and_dense() {
+    if !l.is_non_overlapping_and_dense() || !t.is_resolved() {
         return Ok(None);
     }
     Ok(match t.dtype() {

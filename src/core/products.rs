@@ -20,7 +20,6 @@ use super::kernels::pair;
 use super::kernels::plain::{Plain, elems, with_elems_mut};
 use super::tensor::Tensor;
 use super::unbuilt_kernels::not_built;
-use super::views::conj::resolve_conj;
 
 /// PyTorch's `NotImplementedError` when `kernel` has no version for `dtype`: the products
 /// take the integer types up to 64 bits (not the wide unsigned ones), the float and complex
@@ -176,16 +175,11 @@ pub fn batched_product(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (sa, sb) = (a.sizes(), b.sizes());
     let mut shape = sa[..sa.len() - 1].to_vec();
     shape.push(sb[sb.len() - 1]);
-    let resolved = |t: &Tensor| {
-        if t.is_conj() {
-            resolve_conj(t)
-        } else {
-            Ok(t.clone())
-        }
-    };
+    // Conjugate and negative views are multiplied by their values, not their stored bytes.
+    let resolved = crate::core::copy::resolved;
     match dtype {
-        DType::Float32 => packed::<f32>(a, b, &shape, dtype),
-        DType::Float64 => packed::<f64>(a, b, &shape, dtype),
+        DType::Float32 => packed::<f32>(&resolved(a)?, &resolved(b)?, &shape, dtype),
+        DType::Float64 => packed::<f64>(&resolved(a)?, &resolved(b)?, &shape, dtype),
         DType::Complex64 => packed::<Complex<f32>>(&resolved(a)?, &resolved(b)?, &shape, dtype),
         DType::Complex128 => packed::<Complex<f64>>(&resolved(a)?, &resolved(b)?, &shape, dtype),
         DType::Float16

@@ -26,6 +26,18 @@ impl Scalar {
         }
     }
 
+    /// The value negated, for the negative bit (which only floating and complex elements
+    /// carry): floats and complex numbers exactly; integers wrap.
+    pub fn neg(self) -> Scalar {
+        match self {
+            Scalar::Float(f) => Scalar::Float(-f),
+            Scalar::Complex(c) => Scalar::Complex(-c),
+            Scalar::Int(i) => Scalar::Int(i.wrapping_neg()),
+            Scalar::UInt(u) => Scalar::UInt(u.wrapping_neg()),
+            Scalar::Bool(b) => Scalar::Bool(b),
+        }
+    }
+
     /// The value as `f64` (complex: the real part; bool: 0 or 1).
     pub fn to_f64(self) -> f64 {
         match self {

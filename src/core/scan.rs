@@ -69,8 +69,8 @@ pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
     super::unbuilt_kernels::require_kernel("cumsum_out_cpu", out_dtype)?;
     let source = detached(t);
     // The input's bytes are read in place when they already are the output's dtype, row-major
-    // and unconjugated; else a converted copy is made first.
-    let source = if source.dtype() == out_dtype && source.is_contiguous() && !source.is_conj() {
+    // and without conjugate or negative bits; else a converted copy is made first.
+    let source = if source.dtype() == out_dtype && source.is_contiguous() && source.is_resolved() {
         source
     } else {
         cast_copy(&resolve_conj(&source)?, out_dtype)?

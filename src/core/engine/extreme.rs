@@ -156,6 +156,8 @@ pub fn reduce_extremes(
     max: bool,
 ) -> crate::core::error::Result<Option<(crate::core::tensor::Tensor, crate::core::tensor::Tensor)>>
 {
+    // The kernel reads storage bytes: a conjugate or negative view's values first.
+    let t = &crate::core::copy::resolved(t)?;
     let dtype = t.dtype();
     let plan = Plan::new(&t.layout(), reduced);
     super::along::values_and_indices(

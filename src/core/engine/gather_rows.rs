@@ -152,13 +152,10 @@ pub fn index_select(t: &Tensor, dim: usize, idx: &[i64]) -> Result<Tensor> {
     Ok(out)
 }
 
-/// A conjugate view materialised (moved bytes would lose the bit); others as they are.
+/// A conjugate or negative view materialised (moved bytes would lose the bit); others as
+/// they are.
 fn resolved(t: &Tensor) -> Result<Tensor> {
-    if t.is_conj() {
-        crate::core::views::conj::resolve_conj(t)
-    } else {
-        Ok(t.clone())
-    }
+    crate::core::copy::resolved(t)
 }
 
 /// `gather`'s result: `out[p] = t[p with dim replaced by index[p]]` for each position `p`

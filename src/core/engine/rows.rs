@@ -54,7 +54,8 @@ pub fn by_rows<R: Lane>(
         permute(t, &order)?
     };
     // Rows already laid out end to end in the type they are read in are read in place.
-    let in_place = arranged.dtype() == plan.read && !arranged.is_conj() && arranged.is_contiguous();
+    let in_place =
+        arranged.dtype() == plan.read && arranged.is_resolved() && arranged.is_contiguous();
     let rows = if in_place {
         arranged
     } else {

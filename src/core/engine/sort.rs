@@ -302,6 +302,8 @@ pub fn sort_tensor(
 {
     use crate::core::result_layout::like_input;
     use crate::core::tensor::Tensor;
+    // The kernel reads storage bytes: a conjugate or negative view's values first.
+    let t = &crate::core::copy::resolved(t)?;
     let dtype = t.dtype();
     let along: Vec<usize> = if t.ndim() == 0 { vec![] } else { vec![dim] };
     let plan = Plan::new(&t.layout(), &along);

@@ -5,7 +5,7 @@
 
 use super::distributions::{self, round_to};
 use super::generator::with_global;
-use crate::core::copy::to_scalars;
+use crate::core::copy::{to_scalars, write_through_negation};
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::{Result, TorchError};
@@ -89,6 +89,9 @@ fn parts_of_complex(t: &Tensor) -> Result<Tensor> {
 /// `t.uniform_(from, to)`; a complex tensor draws its real and imaginary parts each in
 /// `[from, to)`.
 pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
+    if t.is_neg() {
+        return write_through_negation(t, |s| uniform_(s, from, to));
+    }
     if t.dtype().is_complex() {
         return uniform_(&parts_of_complex(t)?, from, to);
     }
@@ -147,6 +150,9 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
 /// imaginary parts as reals of mean `mean` and standard deviation `std / sqrt(2)` (so that
 /// the complex value's variance is `std²`), as PyTorch does.
 pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
+    if t.is_neg() {
+        return write_through_negation(t, |s| normal_(s, mean, std));
+    }
     if std < 0.0 {
         return Err(TorchError::runtime(format!(
             "normal expects std >= 0.0, but found std {std}"
@@ -177,6 +183,9 @@ pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
 
 /// `t.random_(low, high)`: integers in `[low, high)`.
 pub fn random_from_to_(t: &Tensor, low: i64, high: i64) -> Result<()> {
+    if t.is_neg() {
+        return write_through_negation(t, |s| random_from_to_(s, low, high));
+    }
     if low >= high {
         return Err(TorchError::runtime(format!(
             "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
@@ -233,6 +242,9 @@ pub fn randperm(n: i64, dtype: DType) -> Result<Tensor> {
 /// `t.bernoulli_(p)` for a number `p`: each element 1 with probability `p` (a double draw
 /// per element, as PyTorch's serial kernel).
 pub fn bernoulli_scalar_(t: &Tensor, p: f64) -> Result<()> {
+    if t.is_neg() {
+        return write_through_negation(t, |s| bernoulli_scalar_(s, p));
+    }
     if !(0.0..=1.0).contains(&p) {
         return Err(TorchError::runtime(format!(
             "bernoulli_ expects p to be in [0, 1], but got p={}",
@@ -253,6 +265,9 @@ pub fn bernoulli_scalar_(t: &Tensor, p: f64) -> Result<()> {
 /// `t.bernoulli_(p)` for a floating tensor `p` broadcast to `t`'s sizes: element by element
 /// with its own probability, drawn as `torch.bernoulli(p)` draws.
 pub fn bernoulli_tensor_(t: &Tensor, p: &Tensor) -> Result<()> {
+    if t.is_neg() {
+        return write_through_negation(t, |s| bernoulli_tensor_(s, p));
+    }
     require_floating(p, "bernoulli_tensor_cpu_p_")?;
     let expanded = crate::core::views::expand(p, &t.sizes())?;
     // The probabilities in the order `fill_with` visits `t`'s elements.

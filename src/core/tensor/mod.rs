@@ -39,6 +39,10 @@ pub struct TensorImpl {
     /// PyTorch's conjugate bit (complex dtypes only): the tensor's values are the
     /// conjugates of the stored ones. Readers resolve it; writers store conjugates.
     pub conj: bool,
+    /// PyTorch's negative bit (floating dtypes only; set on `.imag` of a conjugate view):
+    /// the tensor's values are the negations of the stored ones. Readers resolve it;
+    /// writers store negations.
+    pub neg: bool,
     /// In-place writes so far, shared with the tensor's views (`_version`).
     pub version: version::VersionCounter,
 }
@@ -56,6 +60,7 @@ impl Tensor {
             layout,
             grad: GradState::default(),
             conj: false,
+            neg: false,
             version: version::VersionCounter::default(),
         })))
     }
@@ -71,7 +76,7 @@ impl Tensor {
     /// A view: a new handle over the same storage with another layout.
     pub fn alias(&self, layout: Layout) -> Tensor {
         let i = self.0.borrow();
-        Tensor::aliasing(&i, i.dtype, i.conj, layout, GradState::default())
+        Tensor::aliasing(&i, i.dtype, (i.conj, i.neg), layout, GradState::default())
     }
 
     /// A view made by a view op: `alias`, marked as a view of the root of this tensor's
@@ -83,14 +88,15 @@ impl Tensor {
             base: Some(base),
             ..GradState::default()
         };
-        Tensor::aliasing(&i, i.dtype, i.conj, layout, grad)
+        Tensor::aliasing(&i, i.dtype, (i.conj, i.neg), layout, grad)
     }
 
-    /// A new handle over `i`'s storage, sharing its version counter.
+    /// A new handle over `i`'s storage, sharing its version counter, with the conjugate and
+    /// negative bits `bits`.
     fn aliasing(
         i: &TensorImpl,
         dtype: DType,
-        conj: bool,
+        (conj, neg): (bool, bool),
         layout: Layout,
         grad: GradState,
     ) -> Tensor {
@@ -100,6 +106,7 @@ impl Tensor {
             layout,
             grad,
             conj,
+            neg,
             version: i.version.clone(),
         })))
     }
@@ -120,18 +127,38 @@ impl Tensor {
         out
     }
 
-    /// The same elements with the conjugate bit cleared: a handle that reads the stored
-    /// values (writers into a conjugate view use it after conjugating what they write).
-    pub fn without_conj(&self) -> Tensor {
+    /// Whether the negative bit is set (`is_neg()`).
+    pub fn is_neg(&self) -> bool {
+        self.0.borrow().neg
+    }
+
+    /// Sets the negative bit of this handle: only on a new view of floating elements
+    /// (`.imag` of a conjugate view), before anyone else holds it.
+    pub fn set_neg_bit(&self, neg: bool) {
+        self.0.borrow_mut().neg = neg;
+    }
+
+    /// Whether the values are the stored ones: neither the conjugate nor the negative bit is
+    /// set. Kernels that read or write storage bytes directly need this, or a resolved copy.
+    pub fn is_resolved(&self) -> bool {
+        let i = self.0.borrow();
+        !i.conj && !i.neg
+    }
+
+    /// The same elements with the conjugate and negative bits cleared: a handle that reads
+    /// the stored values (writers into such a view use it after applying the bits to what
+    /// they write).
+    pub fn as_stored(&self) -> Tensor {
         let out = self.alias(self.layout());
         out.0.borrow_mut().conj = false;
+        out.0.borrow_mut().neg = false;
         out
     }
 
     /// A view with another dtype and layout over the same storage.
     pub fn alias_as(&self, dtype: DType, layout: Layout) -> Tensor {
         let i = self.0.borrow();
-        Tensor::aliasing(&i, dtype, false, layout, GradState::default())
+        Tensor::aliasing(&i, dtype, (false, false), layout, GradState::default())
     }
 
     /// The version counter, shared with this tensor's views.

@@ -1,6 +1,7 @@
 //! PyTorch's conjugate views: `conj()` flips the conjugate bit of a complex tensor (a view
 //! over the same storage), `resolve_conj()` materializes it, `conj_physical()` computes the
-//! conjugates into a new tensor; `adjoint()`, `.H` and `.mH` are a transpose and a `conj()`.
+//! conjugates into a new tensor; `resolve_neg()` materializes a negative view (`.imag` of a
+//! conjugate view); `adjoint()`, `.H` and `.mH` are a transpose and a `conj()`.
 
 use crate::core::copy::{clone_tensor, conjugate_in_place};
 use crate::core::error::{Result, TorchError};
@@ -27,6 +28,17 @@ pub fn resolve_conj(t: &Tensor) -> Result<Tensor> {
     }
     let out = clone_tensor(t)?;
     // PyTorch resolves by cloning, and records the clone.
+    crate::core::tensor::record::record_copy(&out, t, "CloneBackward0");
+    Ok(out)
+}
+
+/// `t.resolve_neg()`: a tensor without the negative bit holding the same values (when the
+/// bit is set a copy, keeping a dense layout's strides; otherwise the tensor itself).
+pub fn resolve_neg(t: &Tensor) -> Result<Tensor> {
+    if !t.is_neg() {
+        return Ok(t.clone());
+    }
+    let out = clone_tensor(t)?;
     crate::core::tensor::record::record_copy(&out, t, "CloneBackward0");
     Ok(out)
 }

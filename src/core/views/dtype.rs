@@ -16,6 +16,11 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
             "torch.Tensor.view is not supported for conjugate view tensors when converting to a different dtype.",
         ));
     }
+    if t.is_neg() {
+        return Err(TorchError::runtime(
+            "torch.Tensor.view is not supported for tensors with negative bit set when converting to a different dtype.",
+        ));
+    }
     let l = t.layout();
     let (a, b) = (old.itemsize() as i64, dtype.itemsize() as i64);
     if a == b {
@@ -131,12 +136,13 @@ pub fn imag(t: &Tensor) -> Result<Tensor> {
             "imag is not implemented for tensors with non-complex dtypes.",
         ));
     }
+    let out = complex_part(t, true)?;
+    // Of a conjugate view: the stored imaginary parts, read negated (PyTorch's negative
+    // view; writes through it store negations, so they reach the original as conjugates).
     if t.is_conj() {
-        // The stored imaginary parts negated: PyTorch's negative view; here the values,
-        // resolved into a new tensor (writes through it do not reach the original).
-        return complex_part(&crate::core::copy::contiguous_copy(t)?, true);
+        out.set_neg_bit(true);
     }
-    complex_part(t, true)
+    Ok(out)
 }
 
 /// `torch.view_as_real(t)`: a complex tensor as real pairs in a new last dim of size 2.

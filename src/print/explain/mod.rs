@@ -9,7 +9,6 @@ use super::storage_repr::python_scalar;
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::layout::Layout;
-use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 
 pub mod arithmetic;
@@ -35,12 +34,12 @@ pub fn value_of(dtype: DType, bytes: &[u8]) -> String {
 }
 
 /// The value `t` reads from one element's `bytes`: the stored value, conjugated when `t` is
-/// a conjugate view (its bit set, its storage unchanged).
+/// a conjugate view and negated when it is a negative view (its bit set, its storage
+/// unchanged).
 pub fn value_read_by(t: &Tensor, bytes: &[u8]) -> String {
-    match element::read(t.dtype(), bytes) {
-        Scalar::Complex(z) if t.is_conj() => python_scalar(Scalar::Complex(z.conj())),
-        v => python_scalar(v),
-    }
+    let v = element::read(t.dtype(), bytes);
+    let v = if t.is_conj() { v.conj() } else { v };
+    python_scalar(if t.is_neg() { v.neg() } else { v })
 }
 
 /// Why the layout is or is not contiguous, by PyTorch's rule (size-1 dims and empty tensors

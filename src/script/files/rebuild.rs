@@ -275,11 +275,13 @@ fn with_metadata(mut t: Tensor, metadata: Option<&Obj>) -> Result<Tensor> {
             Obj::Str(k) if &**k == "conj" && on && t.dtype().is_complex() && !t.is_conj() => {
                 t = t.conj_view();
             }
-            Obj::Str(k) if &**k == "neg" && !on => {}
-            Obj::Str(k) if &**k == "neg" => {
+            Obj::Str(k) if &**k == "neg" && on && t.dtype() != DType::Bool => {
+                t.set_neg_bit(true);
+            }
+            Obj::Str(k) if &**k == "neg" && on => {
+                // PyTorch loads it, then cannot read it ("neg_cpu" has no bool kernel).
                 return Err(TorchError::not_implemented(
-                    "tensh has no negative bit yet: this file holds a negative view (save \
-                     t.resolve_neg() in PyTorch)",
+                    "\"neg_cpu\" not implemented for 'Bool'",
                 ));
             }
             // PyTorch reads only the keys it knows.

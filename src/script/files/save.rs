@@ -85,9 +85,15 @@ fn tensor(t: &Tensor, storages: &mut Storages) -> Result<Pickled> {
         Pickled::Bool(t.requires_grad()),
         hooks,
     ];
-    let metadata = t
-        .is_conj()
-        .then(|| Pickled::Dict(vec![(Pickled::Str("conj".into()), Pickled::Bool(true))]));
+    // PyTorch writes the conjugate and negative bits as `{"conj": True}` / `{"neg": True}`.
+    let bit = if t.is_conj() {
+        Some("conj")
+    } else if t.is_neg() {
+        Some("neg")
+    } else {
+        None
+    };
+    let metadata = bit.map(|b| Pickled::Dict(vec![(Pickled::Str(b.into()), Pickled::Bool(true))]));
     let call = match legacy_class(dtype) {
         Some(class) => {
             args.insert(0, storage_id(global("torch", class), key, numel));

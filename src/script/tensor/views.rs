@@ -129,6 +129,10 @@ pub fn register(r: &mut Registry) {
         t(views::conj::conj_physical(x).rhai()?)
     });
     r.method_and_function("is_conj", 0, |x, _| Ok(Dynamic::from(x.is_conj())));
+    r.method_and_function("resolve_neg", 0, |x, _| {
+        t(views::conj::resolve_neg(x).rhai()?)
+    });
+    r.method_and_function("is_neg", 0, |x, _| Ok(Dynamic::from(x.is_neg())));
     for name in ["movedim", "moveaxis"] {
         r.method_and_function(name, 2, move |x, a| {
             let src = to_int_list(a.req(0, "source", name)?, "source")?;
