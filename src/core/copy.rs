@@ -282,7 +282,7 @@ pub fn fill_(dst: &Tensor, value: Scalar) -> Result<()> {
         value
     };
     let value = if dst.is_neg() {
-        Scalar::Float(value.to_f64()).neg()
+        -Scalar::Float(value.to_f64())
     } else {
         value
     };
@@ -390,7 +390,7 @@ pub fn for_each_scalar(t: &Tensor, mut f: impl FnMut(Scalar)) -> Result<()> {
             for i in 0..n as i64 {
                 let v = element::read(d, &bytes[((s0 + i * st) * w) as usize..]);
                 let v = if conj { v.conj() } else { v };
-                f(if neg { v.neg() } else { v });
+                f(if neg { -v } else { v });
             }
         });
         Ok(())

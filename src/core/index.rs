@@ -485,7 +485,7 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
     let values: Vec<u8> = match value {
         Value::Scalar(s) => {
             let s = if t.is_conj() { s.conj() } else { *s };
-            let s = if t.is_neg() { s.neg() } else { s };
+            let s = if t.is_neg() { -s } else { s };
             element::encode(dtype, s).0[..w].to_vec()
         }
         Value::Tensor(v) => {

@@ -17,24 +17,28 @@ pub enum Scalar {
     Complex(Complex64),
 }
 
-impl Scalar {
-    /// The complex conjugate (real values are their own).
-    pub fn conj(self) -> Scalar {
-        match self {
-            Scalar::Complex(c) => Scalar::Complex(c.conj()),
-            other => other,
-        }
-    }
+/// The value negated, for the negative bit (which only floating and complex elements carry
+/// in practice): floats and complex numbers exactly; integers wrap; a bool is itself.
+impl std::ops::Neg for Scalar {
+    type Output = Scalar;
 
-    /// The value negated, for the negative bit (which only floating and complex elements
-    /// carry): floats and complex numbers exactly; integers wrap.
-    pub fn neg(self) -> Scalar {
+    fn neg(self) -> Scalar {
         match self {
             Scalar::Float(f) => Scalar::Float(-f),
             Scalar::Complex(c) => Scalar::Complex(-c),
             Scalar::Int(i) => Scalar::Int(i.wrapping_neg()),
             Scalar::UInt(u) => Scalar::UInt(u.wrapping_neg()),
             Scalar::Bool(b) => Scalar::Bool(b),
+        }
+    }
+}
+
+impl Scalar {
+    /// The complex conjugate (real values are their own).
+    pub fn conj(self) -> Scalar {
+        match self {
+            Scalar::Complex(c) => Scalar::Complex(c.conj()),
+            other => other,
         }
     }
 

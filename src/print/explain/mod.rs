@@ -39,7 +39,7 @@ pub fn value_of(dtype: DType, bytes: &[u8]) -> String {
 pub fn value_read_by(t: &Tensor, bytes: &[u8]) -> String {
     let v = element::read(t.dtype(), bytes);
     let v = if t.is_conj() { v.conj() } else { v };
-    python_scalar(if t.is_neg() { v.neg() } else { v })
+    python_scalar(if t.is_neg() { -v } else { v })
 }
 
 /// Why the layout is or is not contiguous, by PyTorch's rule (size-1 dims and empty tensors
