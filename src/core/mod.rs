@@ -34,6 +34,7 @@ pub mod promotion;
 pub mod random;
 pub mod reduce;
 pub mod repeat;
+pub mod resize;
 pub mod result_layout;
 pub mod scalar;
 pub mod scan;

@@ -84,15 +84,25 @@ fn run_with_keywords(
     body: impl FnOnce(Args) -> RhaiResult<Dynamic>,
 ) -> RhaiResult<Dynamic> {
     let mut a = bound(declared, a);
+    let out_arg = super::out_argument::take(declared, &mut a);
+    if let (Some(out), Some(d)) = (&out_arg, declared) {
+        super::out_argument::before(d.name, out, &mut a)?;
+    }
+    let inputs = out_arg.as_ref().map(|_| a.clone());
     let audit = keyword_audit::watch(declared, &mut a);
     if let Some(op) = placed
         && !a.kw.is_empty()
     {
         placement::check(op, &a)?;
     }
-    let out = body(a)?;
+    let result = body(a)?;
     audit.map_or(Ok(()), KeywordAudit::finish)?;
-    Ok(out)
+    match (out_arg, declared, inputs) {
+        (Some(out), Some(d), Some(inputs)) => {
+            super::out_argument::write(d.name, out, result, &inputs)
+        }
+        _ => Ok(result),
+    }
 }
 
 /// The call as the body reads it: keywords naming positional parameters bound to their

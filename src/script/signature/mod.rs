@@ -118,8 +118,9 @@ fn c_method(
 }
 
 /// Parameters PyTorch declares that no tensh op implements: given a value, they are
-/// refused in words rather than ignored.
-const NOT_BUILT: &[&str] = &["out", "names"];
+/// refused in words rather than ignored. (`out=` is built for every `torch` function that
+/// declares it: `script::out_argument`.)
+const NOT_BUILT: &[&str] = &["names"];
 
 impl Declaration {
     /// Whether its `Tensor` parameters also take numbers (`torch.add(1, 2)`).

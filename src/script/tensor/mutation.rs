@@ -8,6 +8,7 @@ use crate::core::copy;
 use crate::core::error::{Result, TorchError};
 use crate::core::layout::{Layout, contiguous_strides};
 use crate::core::memory::storage::Storage;
+use crate::core::resize::{grow_to_fit, resize};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::BackwardOp;
@@ -69,51 +70,6 @@ pub fn set_storage(
         grow_to_fit(&storage, &layout, itemsize)?;
     }
     t.replace(storage, layout);
-    Ok(())
-}
-
-/// Grows `storage` (when resizable) until `layout` fits, with checked arithmetic.
-fn grow_to_fit(storage: &Storage, layout: &Layout, itemsize: usize) -> Result<()> {
-    let span =
-        crate::core::memory::alloc::strided_nbytes(&layout.sizes, &layout.strides, itemsize)?;
-    if span == 0 {
-        return Ok(());
-    }
-    let offset_bytes = (layout.offset as usize).checked_mul(itemsize);
-    let needed = offset_bytes
-        .and_then(|o| o.checked_add(span))
-        .ok_or_else(|| {
-            TorchError::runtime(format!(
-                "Storage size calculation overflowed with sizes={} and strides={}",
-                crate::core::layout::fmt_list(&layout.sizes),
-                crate::core::layout::fmt_list(&layout.strides)
-            ))
-        })?;
-    if needed > storage.nbytes() {
-        storage.resize(needed)?;
-    }
-    Ok(())
-}
-
-/// `t.resize_(sizes)`: contiguous strides, growing the storage when needed; to the sizes it
-/// already has, nothing changes (a transpose keeps its strides), as in PyTorch.
-pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
-    if sizes.iter().any(|&s| s < 0) {
-        return Err(TorchError::runtime(
-            "numel: integer multiplication overflow",
-        ));
-    }
-    crate::core::memory::alloc::checked_numel(&sizes)?;
-    if sizes == t.sizes() {
-        return Ok(());
-    }
-    let layout = Layout {
-        strides: contiguous_strides(&sizes).into(),
-        sizes: sizes.into(),
-        offset: t.offset(),
-    };
-    grow_to_fit(&t.storage(), &layout, t.dtype().itemsize())?;
-    t.set_layout(layout);
     Ok(())
 }
 
