@@ -215,6 +215,33 @@ pub fn writer(dtype: DType) -> fn(&mut [u8], Scalar) {
     for_dtype!(dtype, D => |b, v| write(D, b, v))
 }
 
+/// A reader of one element of `dtype` as `f64` (as [`read`] then `to_f64`: complex gives
+/// its real part), chosen once for a loop; each is compiled for its dtype, with no `Scalar`
+/// left in it.
+pub fn f64_reader(dtype: DType) -> fn(&[u8]) -> f64 {
+    for_dtype!(dtype, D => |b| read(D, b).to_f64())
+}
+
+/// A reader of one element of `dtype` as `i64` (as [`read`] then `to_i64`).
+pub fn i64_reader(dtype: DType) -> fn(&[u8]) -> i64 {
+    for_dtype!(dtype, D => |b| read(D, b).to_i64())
+}
+
+/// A reader of one element of `dtype` as a complex number (real dtypes: imaginary part 0).
+pub fn complex_reader(dtype: DType) -> fn(&[u8]) -> Complex64 {
+    for_dtype!(dtype, D => |b| read(D, b).to_complex())
+}
+
+/// A writer of an `f64` into one element of `dtype`, converting as [`write`] does.
+pub fn f64_writer(dtype: DType) -> fn(&mut [u8], f64) {
+    for_dtype!(dtype, D => |b, v| write(D, b, Scalar::Float(v)))
+}
+
+/// A writer of a complex number into one element of `dtype`, converting as [`write`] does.
+pub fn complex_writer(dtype: DType) -> fn(&mut [u8], Complex64) {
+    for_dtype!(dtype, D => |b, v| write(D, b, Scalar::Complex(v)))
+}
+
 /// Casts a value to `dtype` exactly as storing it in a tensor of that dtype would.
 pub fn cast(dtype: DType, v: Scalar) -> Scalar {
     let (bytes, _) = encode(dtype, v);

@@ -14,35 +14,91 @@ use super::promotion::result_type;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::views::broadcast_shapes;
+use num_complex::Complex64;
 
 pub use super::unary::{Unary, unary};
 
+/// The element function of a two-operand op in the lane its compute dtype is read in,
+/// chosen once per call from the dtype's kind (bools compute as the integers 0 and 1).
+enum Lanes<'f> {
+    /// Floating dtypes, read as `f64`.
+    Float(&'f dyn Fn(f64, f64) -> Result<f64>),
+    /// Integer and bool dtypes, read as `i64` (wrapping).
+    Int(&'f dyn Fn(i64, i64) -> Result<i64>),
+    /// Complex dtypes (and real ones read as complex numbers).
+    Complex(&'f dyn Fn(Complex64, Complex64) -> Result<Complex64>),
+}
+
 /// Computes `f(a, b)` elementwise in `compute` (after broadcasting and casting), giving a
 /// tensor of `out`: each operand converted once into element bytes of `compute` (a number
-/// encoded once), each element read and the result written by a reader and writer chosen
-/// once for the dtypes, in the inputs' layout order.
-fn zip_map(
-    a: &Arg,
-    b: &Arg,
-    compute: DType,
-    out: DType,
-    f: impl Fn(Scalar, Scalar) -> Result<Scalar>,
-) -> Result<Tensor> {
+/// encoded once), then one typed loop: each element read in `f`'s lane and the result
+/// written by a reader and writer chosen once for the dtypes, in the inputs' layout order.
+fn zip_map(a: &Arg, b: &Arg, compute: DType, out: DType, f: Lanes<'_>) -> Result<Tensor> {
     let sizes = broadcast_shapes(&shape(a), &shape(b))?;
     let n = super::memory::alloc::checked_numel(&sizes)?.max(0) as usize;
     let (xs, x_step) = elements::operand_image(a, &sizes, compute)?;
     let (ys, y_step) = elements::operand_image(b, &sizes, compute)?;
-    let (read, write) = (element::reader(compute), element::writer(out));
-    let out_item = out.itemsize();
-    let mut res = super::memory::alloc::zeroed_bytes(n * out_item)?;
-    for (k, o) in res.chunks_exact_mut(out_item).enumerate() {
-        super::interrupt::check_every(k);
-        let x = read(&xs[k * x_step..]);
-        let y = read(&ys[k * y_step..]);
-        write(o, f(x, y)?);
+    let mut res = super::memory::alloc::zeroed_bytes(n * out.itemsize())?;
+    let operands = Zipped {
+        xs: &xs,
+        ys: &ys,
+        x_step,
+        y_step,
+        out_item: out.itemsize(),
+    };
+    match f {
+        Lanes::Float(f) => operands.run(
+            &mut res,
+            element::f64_reader(compute),
+            element::f64_writer(out),
+            f,
+        )?,
+        Lanes::Int(f) => {
+            let write = element::int_writer(out);
+            operands.run(
+                &mut res,
+                element::i64_reader(compute),
+                |o, v| write(v, o),
+                f,
+            )?
+        }
+        Lanes::Complex(f) => operands.run(
+            &mut res,
+            element::complex_reader(compute),
+            element::complex_writer(out),
+            f,
+        )?,
     }
     let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
     super::result_layout::in_inputs_order(elements::from_image(res, sizes, out), &inputs)
+}
+
+/// Two operands as element bytes of the compute dtype (a step of 0: one broadcast number).
+struct Zipped<'a> {
+    xs: &'a [u8],
+    ys: &'a [u8],
+    x_step: usize,
+    y_step: usize,
+    out_item: usize,
+}
+
+impl Zipped<'_> {
+    /// The typed loop: `write(out_k, f(read(x_k), read(y_k)))` for every element.
+    fn run<T: Copy>(
+        &self,
+        res: &mut [u8],
+        read: fn(&[u8]) -> T,
+        write: impl Fn(&mut [u8], T),
+        f: &dyn Fn(T, T) -> Result<T>,
+    ) -> Result<()> {
+        for (k, o) in res.chunks_exact_mut(self.out_item).enumerate() {
+            super::interrupt::check_every(k);
+            let x = read(&self.xs[k * self.x_step..]);
+            let y = read(&self.ys[k * self.y_step..]);
+            write(o, f(x, y)?);
+        }
+        Ok(())
+    }
 }
 
 fn zero_division() -> TorchError {
@@ -97,39 +153,42 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
         Rounding::Floor => "div_floor_cpu",
     };
     super::unbuilt_kernels::require_kernel(kernel, common)?;
-    zip_map(a, b, common, common, |x, y| match common.kind() {
-        Kind::Float => {
-            let (x, y) = (x.to_f64(), y.to_f64());
-            Ok(Scalar::Float(match mode {
-                Rounding::Trunc => (x / y).trunc(),
-                Rounding::Floor => float_floor_div(x, y),
-            }))
+    let float = |x: f64, y: f64| {
+        Ok(match mode {
+            Rounding::Trunc => (x / y).trunc(),
+            Rounding::Floor => float_floor_div(x, y),
+        })
+    };
+    let int = |p: i64, q: i64| {
+        let (p, q) = int_operands(p, q)?;
+        let t = p.wrapping_div(q);
+        Ok(match mode {
+            Rounding::Trunc => t,
+            Rounding::Floor if (p.wrapping_rem(q) != 0) && ((p < 0) != (q < 0)) => t - 1,
+            Rounding::Floor => t,
+        })
+    };
+    let lanes = match common.kind() {
+        Kind::Float => Lanes::Float(&float),
+        Kind::Complex => {
+            return Err(TorchError::runtime(format!(
+                "div_{}_cpu not implemented for '{}'",
+                if mode == Rounding::Trunc {
+                    "trunc"
+                } else {
+                    "floor"
+                },
+                common.cpp_name()
+            )));
         }
-        Kind::Complex => Err(TorchError::runtime(format!(
-            "div_{}_cpu not implemented for '{}'",
-            if mode == Rounding::Trunc {
-                "trunc"
-            } else {
-                "floor"
-            },
-            common.cpp_name()
-        ))),
-        _ => {
-            let (p, q) = int_operands(x, y)?;
-            let t = p.wrapping_div(q);
-            Ok(Scalar::Int(match mode {
-                Rounding::Trunc => t,
-                Rounding::Floor if (p.wrapping_rem(q) != 0) && ((p < 0) != (q < 0)) => t - 1,
-                Rounding::Floor => t,
-            }))
-        }
-    })
+        _ => Lanes::Int(&int),
+    };
+    zip_map(a, b, common, common, lanes)
 }
 
 /// Integer dividend and divisor, or PyTorch's error for a zero divisor. Quotients and
 /// remainders wrap (`i64::MIN / -1` is `i64::MIN`), as PyTorch's integer kernels do.
-fn int_operands(x: Scalar, y: Scalar) -> Result<(i64, i64)> {
-    let (p, q) = (x.to_i64(), y.to_i64());
+fn int_operands(p: i64, q: i64) -> Result<(i64, i64)> {
     if q == 0 {
         return Err(zero_division());
     }
@@ -140,22 +199,27 @@ fn int_operands(x: Scalar, y: Scalar) -> Result<(i64, i64)> {
 pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
     let common = result_type(&[operand(a), operand(b)])?;
     super::unbuilt_kernels::require_kernel("remainder_cpu", common)?;
-    zip_map(a, b, common, common, |x, y| match common.kind() {
-        Kind::Float => Ok(Scalar::Float(float_mod(x.to_f64(), y.to_f64()))),
-        Kind::Complex => Err(TorchError::runtime(format!(
-            "\"remainder_cpu\" not implemented for '{}'",
-            common.cpp_name()
-        ))),
-        _ => {
-            let (p, q) = int_operands(x, y)?;
-            let m = p.wrapping_rem(q);
-            Ok(Scalar::Int(if m != 0 && ((m < 0) != (q < 0)) {
-                m + q
-            } else {
-                m
-            }))
+    let float = |x: f64, y: f64| Ok(float_mod(x, y));
+    let int = |p: i64, q: i64| {
+        let (p, q) = int_operands(p, q)?;
+        let m = p.wrapping_rem(q);
+        Ok(if m != 0 && ((m < 0) != (q < 0)) {
+            m + q
+        } else {
+            m
+        })
+    };
+    let lanes = match common.kind() {
+        Kind::Float => Lanes::Float(&float),
+        Kind::Complex => {
+            return Err(TorchError::runtime(format!(
+                "\"remainder_cpu\" not implemented for '{}'",
+                common.cpp_name()
+            )));
         }
-    })
+        _ => Lanes::Int(&int),
+    };
+    zip_map(a, b, common, common, lanes)
 }
 
 /// `a ** b`, `pow`.
@@ -173,25 +237,26 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
             ));
         }
     }
-    zip_map(a, b, common, common, |x, y| {
-        Ok(match common.kind() {
-            Kind::Complex => Scalar::Complex(x.to_complex().powc(y.to_complex())),
-            Kind::Float => Scalar::Float(x.to_f64().powf(y.to_f64())),
-            Kind::Bool => Scalar::Bool(x.to_bool() || !y.to_bool()),
-            _ => {
-                let (mut base, mut e) = (x.to_i64(), y.to_i64());
-                let mut acc = 1i64;
-                while e > 0 {
-                    if e & 1 == 1 {
-                        acc = acc.wrapping_mul(base);
-                    }
-                    base = base.wrapping_mul(base);
-                    e >>= 1;
-                }
-                Scalar::Int(acc)
+    let complex = |x: Complex64, y: Complex64| Ok(x.powc(y));
+    let float = |x: f64, y: f64| Ok(x.powf(y));
+    // Integers by squaring, wrapping; bools (0 and 1) come out as `x || !y`.
+    let int = |mut base: i64, mut e: i64| {
+        let mut acc = 1i64;
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = acc.wrapping_mul(base);
             }
-        })
-    })
+            base = base.wrapping_mul(base);
+            e >>= 1;
+        }
+        Ok(acc)
+    };
+    let lanes = match common.kind() {
+        Kind::Complex => Lanes::Complex(&complex),
+        Kind::Float => Lanes::Float(&float),
+        _ => Lanes::Int(&int),
+    };
+    zip_map(a, b, common, common, lanes)
 }
 
 /// `t.clamp(min, max)`; either bound may be absent, not both.
@@ -206,15 +271,17 @@ pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
     ops.extend(min.iter().chain(max.iter()).map(operand));
     let common = result_type(&ops)?;
     let mut out = match &min {
-        Some(lo) => zip_map(&input, lo, common, common, |x, l| {
-            Ok(bounded(x, l, common, true))
-        })?,
+        Some(lo) => zip_map(&input, lo, common, common, bounded(common, true))?,
         None => super::copy::cast_copy(t, common)?,
     };
     if let Some(hi) = &max {
-        out = zip_map(&Arg::Tensor(out), hi, common, common, |x, h| {
-            Ok(bounded(x, h, common, false))
-        })?;
+        out = zip_map(
+            &Arg::Tensor(out),
+            hi,
+            common,
+            common,
+            bounded(common, false),
+        )?;
     }
     Ok(out)
 }
@@ -252,23 +319,15 @@ pub fn bitwise(a: &Arg, b: &Arg, op: Bitwise) -> Result<Tensor> {
             common.cpp_name()
         )));
     }
-    zip_map(a, b, common, common, |x, y| {
-        Ok(if common == DType::Bool {
-            let (p, q) = (x.to_bool(), y.to_bool());
-            Scalar::Bool(match op {
-                Bitwise::And => p && q,
-                Bitwise::Or => p || q,
-                Bitwise::Xor => p != q,
-            })
-        } else {
-            let (p, q) = (x.to_i64(), y.to_i64());
-            Scalar::Int(match op {
-                Bitwise::And => p & q,
-                Bitwise::Or => p | q,
-                Bitwise::Xor => p ^ q,
-            })
+    // Bools are the integers 0 and 1, on which the bit operations are the logical ones.
+    let int = move |p: i64, q: i64| {
+        Ok(match op {
+            Bitwise::And => p & q,
+            Bitwise::Or => p | q,
+            Bitwise::Xor => p ^ q,
         })
-    })
+    };
+    zip_map(a, b, common, common, Lanes::Int(&int))
 }
 
 /// `~t`, `bitwise_not`: logical not of bools, every bit flipped for integers.
@@ -351,30 +410,38 @@ pub fn extreme_of(a: &Tensor, b: &Tensor, max: bool) -> Result<Tensor> {
             "{name} not implemented for complex tensors."
         )));
     }
-    zip_map(&a, &b, common, common, |x, y| {
-        Ok(match common.kind() {
-            Kind::Bool if max => Scalar::Bool(x.to_bool() || y.to_bool()),
-            Kind::Bool => Scalar::Bool(x.to_bool() && y.to_bool()),
-            _ => bounded(x, y, common, max),
-        })
-    })
+    // Bools are 0 and 1: their maximum is `or`, their minimum `and`.
+    zip_map(&a, &b, common, common, bounded(common, max))
 }
 
-/// `x` held at or above (`at_least`) or at or below `bound`; NaN on either side gives NaN.
-fn bounded(x: Scalar, bound: Scalar, d: DType, at_least: bool) -> Scalar {
-    match d.kind() {
-        Kind::Float => {
-            let (a, b) = (x.to_f64(), bound.to_f64());
-            Scalar::Float(if a.is_nan() || b.is_nan() {
-                f64::NAN
-            } else if at_least {
-                a.max(b)
-            } else {
-                a.min(b)
-            })
-        }
-        _ if at_least => Scalar::Int(x.to_i64().max(bound.to_i64())),
-        _ => Scalar::Int(x.to_i64().min(bound.to_i64())),
+/// `x` held at or above (`at_least`) or at or below a bound, in the lane of `d`'s kind;
+/// NaN on either side gives NaN.
+fn bounded(d: DType, at_least: bool) -> Lanes<'static> {
+    fn float_max(a: f64, b: f64) -> Result<f64> {
+        Ok(if a.is_nan() || b.is_nan() {
+            f64::NAN
+        } else {
+            a.max(b)
+        })
+    }
+    fn float_min(a: f64, b: f64) -> Result<f64> {
+        Ok(if a.is_nan() || b.is_nan() {
+            f64::NAN
+        } else {
+            a.min(b)
+        })
+    }
+    fn int_max(a: i64, b: i64) -> Result<i64> {
+        Ok(a.max(b))
+    }
+    fn int_min(a: i64, b: i64) -> Result<i64> {
+        Ok(a.min(b))
+    }
+    match (d.kind(), at_least) {
+        (Kind::Float, true) => Lanes::Float(&float_max),
+        (Kind::Float, false) => Lanes::Float(&float_min),
+        (_, true) => Lanes::Int(&int_max),
+        (_, false) => Lanes::Int(&int_min),
     }
 }
 
@@ -417,32 +484,27 @@ pub fn isclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) ->
         )));
     }
     let d = a.dtype();
-    zip_map(
-        &Arg::Tensor(a.clone()),
-        &Arg::Tensor(b.clone()),
-        d,
-        DType::Bool,
-        |x, y| {
-            Ok(Scalar::Bool(match d.kind() {
-                Kind::Float | Kind::Complex => {
-                    let (p, q) = (x.to_complex(), y.to_complex());
-                    if p == q {
-                        true
-                    } else if p.re.is_nan() || p.im.is_nan() || q.re.is_nan() || q.im.is_nan() {
-                        equal_nan
-                            && (p.re.is_nan() || p.im.is_nan())
-                            && (q.re.is_nan() || q.im.is_nan())
-                    } else if !(p.re.is_finite() && q.re.is_finite()) {
-                        false
-                    } else {
-                        (p - q).norm() <= atol + rtol * q.norm()
-                    }
-                }
-                _ => {
-                    let (p, q) = (x.to_f64(), y.to_f64());
-                    p == q || (p - q).abs() <= atol + rtol * q.abs()
-                }
-            }))
-        },
-    )
+    let (a, b) = (Arg::Tensor(a.clone()), Arg::Tensor(b.clone()));
+    // The lane's value is the answer, 1 or 0, written into a bool.
+    let complex = |p: Complex64, q: Complex64| {
+        let close = if p == q {
+            true
+        } else if p.re.is_nan() || p.im.is_nan() || q.re.is_nan() || q.im.is_nan() {
+            equal_nan && (p.re.is_nan() || p.im.is_nan()) && (q.re.is_nan() || q.im.is_nan())
+        } else if !(p.re.is_finite() && q.re.is_finite()) {
+            false
+        } else {
+            (p - q).norm() <= atol + rtol * q.norm()
+        };
+        Ok(Complex64::new(f64::from(u8::from(close)), 0.0))
+    };
+    let real = |p: f64, q: f64| {
+        let close = p == q || (p - q).abs() <= atol + rtol * q.abs();
+        Ok(f64::from(u8::from(close)))
+    };
+    let lanes = match d.kind() {
+        Kind::Float | Kind::Complex => Lanes::Complex(&complex),
+        _ => Lanes::Float(&real),
+    };
+    zip_map(&a, &b, d, DType::Bool, lanes)
 }

@@ -23,19 +23,19 @@ pub fn conj(t: &Tensor) -> Tensor {
 /// `t.resolve_conj()`: a tensor without the bit holding the same values (when the bit is
 /// set a copy, keeping a dense layout's strides; otherwise the tensor itself).
 pub fn resolve_conj(t: &Tensor) -> Result<Tensor> {
-    if !t.is_conj() {
-        return Ok(t.clone());
-    }
-    let out = clone_tensor(t)?;
-    // PyTorch resolves by cloning, and records the clone.
-    crate::core::tensor::record::record_copy(&out, t, "CloneBackward0");
-    Ok(out)
+    resolved_when(t, t.is_conj())
 }
 
 /// `t.resolve_neg()`: a tensor without the negative bit holding the same values (when the
 /// bit is set a copy, keeping a dense layout's strides; otherwise the tensor itself).
 pub fn resolve_neg(t: &Tensor) -> Result<Tensor> {
-    if !t.is_neg() {
+    resolved_when(t, t.is_neg())
+}
+
+/// `t` itself, or when `bit_set` a clone holding its values (the clone resolves every
+/// bit), recorded as PyTorch records its resolving clone.
+fn resolved_when(t: &Tensor, bit_set: bool) -> Result<Tensor> {
+    if !bit_set {
         return Ok(t.clone());
     }
     let out = clone_tensor(t)?;
