@@ -16,26 +16,40 @@ const STATEMENTS: usize = 60;
 /// The most a program may take before the session is told to stop (Rhai-level loops only).
 const PROGRAM_LIMIT: Duration = Duration::from_secs(20);
 
-static STOP: AtomicBool = AtomicBool::new(false);
+/// Each half's stop flag (a program past the limit is told to stop through it).
+static STOP_FIRST: AtomicBool = AtomicBool::new(false);
+static STOP_SECOND: AtomicBool = AtomicBool::new(false);
 
+// The programs in two tests, so that the harness's two threads share them.
 #[test]
 fn generated_programs_never_panic_and_views_read_and_write_their_slots() {
+    run_programs(0..PROGRAMS / 2, &STOP_FIRST);
+}
+
+#[test]
+fn generated_programs_second_half_never_panic_either() {
+    run_programs(PROGRAMS / 2..PROGRAMS, &STOP_SECOND);
+}
+
+/// Runs programs `range` of the fixed seed and fails with every failing program's number.
+fn run_programs(range: std::ops::Range<u64>, stop: &'static AtomicBool) {
     let mut failures = Vec::new();
     let mut calls = 0;
-    for n in 0..PROGRAMS {
+    let count = range.end - range.start;
+    for n in range {
         let program = tensh::fuzz::program(1, n, STATEMENTS, tensh::fuzz::Settings::IN_PROCESS);
         calls += program.setup.len() + program.statements.len();
         let code = program.text();
         tensh::script::output::start_capture();
         let mut session = Session::new();
-        session.stop_when(&STOP);
+        session.stop_when(stop);
         let start = Instant::now();
         let done = AtomicBool::new(false);
         let result = std::thread::scope(|s| {
             s.spawn(|| {
                 while !done.load(Ordering::Relaxed) {
                     if start.elapsed() > PROGRAM_LIMIT {
-                        STOP.store(true, Ordering::Relaxed);
+                        stop.store(true, Ordering::Relaxed);
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(20));
@@ -59,7 +73,7 @@ fn generated_programs_never_panic_and_views_read_and_write_their_slots() {
             failures.push(format!("program {n}: {line}"));
         }
     }
-    assert!(calls >= 90_000, "{calls} statements");
+    assert!(calls as u64 >= 60 * count, "{calls} statements");
     assert!(
         failures.is_empty(),
         "replay with `cargo run --release --example fuzz -- --print 1 N`:\n{}",
