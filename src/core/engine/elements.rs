@@ -44,7 +44,13 @@ pub fn operand_image(a: &Arg, sizes: &[i64], dtype: DType) -> Result<(Vec<u8>, u
         Arg::Number(s) => (element::encode(dtype, *s).0[..item].to_vec(), 0),
         Arg::Tensor(t) => {
             let view = t.alias(broadcast_layout(&t.layout(), sizes)?);
-            (cast_copy(&view, dtype)?.storage().copy_bytes()?, item)
+            // In its own dtype, the image is one copy of the bytes (bits resolved).
+            let bytes = if view.dtype() == dtype {
+                to_contiguous_bytes(&view)?
+            } else {
+                cast_copy(&view, dtype)?.storage().copy_bytes()?
+            };
+            (bytes, item)
         }
     })
 }
