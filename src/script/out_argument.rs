@@ -129,20 +129,33 @@ fn input_tensors(a: &Args) -> Vec<Tensor> {
     found
 }
 
+/// An `out=` call, prepared before its op runs: the op's name and dtype rule, the out
+/// tensors, and the tensor arguments (for the overlap check after the op).
+pub struct OutCall {
+    name: &'static str,
+    rule: Rule,
+    out: Dynamic,
+    outs: Vec<Tensor>,
+    inputs: Vec<Tensor>,
+}
+
 /// What is checked before the op runs: that `out=` is built for the op, that nothing
-/// requires grad, and for a factory, its dtype (`out`'s, unless `dtype=` disagrees).
-pub fn before(name: &str, out: &Dynamic, a: &mut Args) -> RhaiResult<()> {
+/// requires grad, and for a factory, its dtype (`out`'s, unless `dtype=` disagrees, set in
+/// `a` for the body).
+pub fn prepare(name: &'static str, out: Dynamic, a: &mut Args) -> RhaiResult<OutCall> {
     let Some(rule) = rule(name) else {
         return Err(to_rhai(TorchError::not_implemented(format!(
             "tensh does not implement the out= argument of {name}()"
         ))));
     };
-    let outs = out_tensors(out)?;
-    if outs
-        .iter()
-        .chain(&input_tensors(a))
-        .any(Tensor::requires_grad)
-    {
+    let rule = if name == "matmul" {
+        matmul_rule(a)
+    } else {
+        rule
+    };
+    let outs = out_tensors(&out)?;
+    let inputs = input_tensors(a);
+    if outs.iter().chain(&inputs).any(Tensor::requires_grad) {
         return Err(to_rhai(TorchError::runtime(format!(
             "{name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
         ))));
@@ -164,7 +177,13 @@ pub fn before(name: &str, out: &Dynamic, a: &mut Args) -> RhaiResult<()> {
             }
         }
     }
-    Ok(())
+    Ok(OutCall {
+        name,
+        rule,
+        out,
+        outs,
+        inputs,
+    })
 }
 
 /// PyTorch's refusal of `out` (dtype `o`) for a result of dtype `r` under `rule`, if any.
@@ -247,62 +266,62 @@ fn matmul_rule(a: &Args) -> Rule {
     }
 }
 
-/// Writes the op's `result` into `out` (the call's arguments `a`, for overlap checks) and
-/// returns what PyTorch returns: `out` itself, or a `<kind>_out` named tuple of the outs.
-pub fn write(name: &str, out: Dynamic, result: Dynamic, a: &Args) -> RhaiResult<Dynamic> {
-    let rule = match name {
-        "matmul" => matmul_rule(a),
-        _ => rule(name).unwrap_or(Rule::Castable),
-    };
-    let outs = out_tensors(&out)?;
-    let (results, tuple) = match result.clone().try_cast::<ReturnTuple>() {
-        Some(r) => (
-            r.fields
-                .iter()
-                .filter_map(|(_, v)| v.clone().try_cast::<Tensor>())
-                .collect::<Vec<_>>(),
-            Some(r),
-        ),
-        None => (
-            result.clone().try_cast::<Tensor>().into_iter().collect(),
-            None,
-        ),
-    };
-    if results.len() != outs.len() {
-        return Err(to_rhai(TorchError::type_error(format!(
-            "{name}(): argument 'out' must be a tuple of {} Tensors, not {}",
-            results.len(),
-            outs.len()
-        ))));
-    }
-    for (o, r) in outs.iter().zip(&results) {
-        if let Some(e) = refusal(rule, name, r.dtype(), o.dtype()) {
-            return Err(to_rhai(e));
+impl OutCall {
+    /// Writes the op's `result` into the outs and returns what PyTorch returns: `out`
+    /// itself, or a `<kind>_out` named tuple of the outs.
+    pub fn write(self, result: Dynamic) -> RhaiResult<Dynamic> {
+        let OutCall {
+            name,
+            rule,
+            out,
+            outs,
+            inputs,
+        } = self;
+        let (results, tuple) = match result.clone().try_cast::<ReturnTuple>() {
+            Some(r) => (
+                r.fields
+                    .iter()
+                    .filter_map(|(_, v)| v.clone().try_cast::<Tensor>())
+                    .collect::<Vec<_>>(),
+                Some(r),
+            ),
+            None => (result.try_cast::<Tensor>().into_iter().collect(), None),
+        };
+        if results.len() != outs.len() {
+            return Err(to_rhai(TorchError::type_error(format!(
+                "{name}(): argument 'out' must be a tuple of {} Tensors, not {}",
+                results.len(),
+                outs.len()
+            ))));
         }
-    }
-    let inputs = input_tensors(a);
-    for o in &outs {
-        for i in &inputs {
-            crate::core::overlap::check_no_partial_overlap(o, i).map_err(to_rhai)?;
+        for (o, r) in outs.iter().zip(&results) {
+            if let Some(e) = refusal(rule, name, r.dtype(), o.dtype()) {
+                return Err(to_rhai(e));
+            }
         }
+        for o in &outs {
+            for i in &inputs {
+                crate::core::overlap::check_no_partial_overlap(o, i).map_err(to_rhai)?;
+            }
+        }
+        for (o, r) in outs.iter().zip(&results) {
+            fit(o, r, rule == Rule::Factory).map_err(to_rhai)?;
+            crate::core::copy::copy_(o, r).map_err(to_rhai)?;
+            o.version().bump();
+        }
+        Ok(match tuple {
+            None => out,
+            Some(t) => Dynamic::from(ReturnTuple {
+                kind: out_kind(t.kind),
+                fields: t
+                    .fields
+                    .iter()
+                    .zip(&outs)
+                    .map(|((field, _), o)| (*field, Dynamic::from(o.clone())))
+                    .collect(),
+            }),
+        })
     }
-    for (o, r) in outs.iter().zip(&results) {
-        fit(o, r, rule == Rule::Factory).map_err(to_rhai)?;
-        crate::core::copy::copy_(o, r).map_err(to_rhai)?;
-        o.version().bump();
-    }
-    Ok(match tuple {
-        None => out,
-        Some(t) => Dynamic::from(ReturnTuple {
-            kind: out_kind(t.kind),
-            fields: t
-                .fields
-                .iter()
-                .zip(&outs)
-                .map(|((field, _), o)| (*field, Dynamic::from(o.clone())))
-                .collect(),
-        }),
-    })
 }
 
 /// The named tuple type of an op's `out=` form (`max` -> `max_out`).

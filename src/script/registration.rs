@@ -84,11 +84,10 @@ fn run_with_keywords(
     body: impl FnOnce(Args) -> RhaiResult<Dynamic>,
 ) -> RhaiResult<Dynamic> {
     let mut a = bound(declared, a);
-    let out_arg = super::out_argument::take(declared, &mut a);
-    if let (Some(out), Some(d)) = (&out_arg, declared) {
-        super::out_argument::before(d.name, out, &mut a)?;
-    }
-    let inputs = out_arg.as_ref().map(|_| a.clone());
+    let out_call = match (super::out_argument::take(declared, &mut a), declared) {
+        (Some(out), Some(d)) => Some(super::out_argument::prepare(d.name, out, &mut a)?),
+        _ => None,
+    };
     let audit = keyword_audit::watch(declared, &mut a);
     if let Some(op) = placed
         && !a.kw.is_empty()
@@ -97,11 +96,9 @@ fn run_with_keywords(
     }
     let result = body(a)?;
     audit.map_or(Ok(()), KeywordAudit::finish)?;
-    match (out_arg, declared, inputs) {
-        (Some(out), Some(d), Some(inputs)) => {
-            super::out_argument::write(d.name, out, result, &inputs)
-        }
-        _ => Ok(result),
+    match out_call {
+        Some(call) => call.write(result),
+        None => Ok(result),
     }
 }
 
