@@ -160,7 +160,7 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
         })
     };
     let int = |p: i64, q: i64| {
-        let (p, q) = int_operands(p, q)?;
+        nonzero_divisor(q)?;
         let t = p.wrapping_div(q);
         Ok(match mode {
             Rounding::Trunc => t,
@@ -186,13 +186,13 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
     zip_map(a, b, common, common, lanes)
 }
 
-/// Integer dividend and divisor, or PyTorch's error for a zero divisor. Quotients and
-/// remainders wrap (`i64::MIN / -1` is `i64::MIN`), as PyTorch's integer kernels do.
-fn int_operands(p: i64, q: i64) -> Result<(i64, i64)> {
+/// PyTorch's error for an integer division or remainder by zero. Quotients and remainders
+/// otherwise wrap (`i64::MIN / -1` is `i64::MIN`), as PyTorch's integer kernels do.
+fn nonzero_divisor(q: i64) -> Result<()> {
     if q == 0 {
         return Err(zero_division());
     }
-    Ok((p, q))
+    Ok(())
 }
 
 /// `a % b`, `remainder`: the sign of the divisor, as Python.
@@ -201,7 +201,7 @@ pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
     super::unbuilt_kernels::require_kernel("remainder_cpu", common)?;
     let float = |x: f64, y: f64| Ok(float_mod(x, y));
     let int = |p: i64, q: i64| {
-        let (p, q) = int_operands(p, q)?;
+        nonzero_divisor(q)?;
         let m = p.wrapping_rem(q);
         Ok(if m != 0 && ((m < 0) != (q < 0)) {
             m + q
