@@ -133,6 +133,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
             2
         }
         Some(path) if path != "-" => match std::fs::read_to_string(path) {
+            Ok(code) if path.ends_with(".py") => crate::python::run_file(path, &code, &args[1..]),
             Ok(code) => run_code(path, &code, &args[1..]),
             Err(e) => {
                 output::stderr_text(&format!("tensh: cannot read {path}: {e}\n"));

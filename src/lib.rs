@@ -21,6 +21,7 @@ pub mod core;
 pub mod fuzz;
 pub mod jupyter;
 pub mod print;
+pub mod python;
 pub mod repl;
 pub mod script;
 pub mod transcript;

@@ -34,6 +34,9 @@ fn unsupported_node(method: &str, input: &Tensor, had_args: bool) -> Option<&'st
 
 /// Records `out`, the result of `input.method(...)`, for autograd where PyTorch would.
 pub fn track(method: &str, input: &Tensor, had_args: bool, out: &Tensor) {
+    if !crate::core::tensor::grad_mode::is_enabled() {
+        return;
+    }
     let requires = input.requires_grad();
     if !requires || out.ptr_eq(input) || out.grad_state().grad_fn.is_some() {
         return;

@@ -41,6 +41,7 @@ pub fn reset_process_state() {
     crate::print::options::reset();
     crate::core::defaults::reset();
     super::warnings::reset();
+    crate::core::tensor::grad_mode::reset();
 }
 
 /// The character at `pos` in `code`.
@@ -306,6 +307,26 @@ impl Session {
             scope.push_dynamic("value", value.clone());
             self.engine
                 .eval_expression_with_scope::<String>(&mut scope, "to_debug(value)")
+                .map_err(|e| ScriptError::from_rhai(&e, &self.names()))
+        })
+    }
+
+    /// Compiles one expression or statement for `run_compiled` (the Python front end's calls
+    /// into the same ops, one small program per call shape).
+    pub fn compile(&self, code: &str) -> Result<AST, ScriptError> {
+        self.engine
+            .compile(code)
+            .map_err(|e| ScriptError::from_rhai(&e.into(), &self.names()))
+    }
+
+    /// Runs a compiled program with `scope` as its variables (not the session's), its errors
+    /// in Python's words and an unwinding (Ctrl-C inside an op) turned into an error, as
+    /// `eval` does.
+    pub fn run_compiled(&self, scope: &mut Scope, ast: &AST) -> Result<Dynamic, ScriptError> {
+        super::errors::forget_raised();
+        guarded(|| {
+            self.engine
+                .eval_ast_with_scope::<Dynamic>(scope, ast)
                 .map_err(|e| ScriptError::from_rhai(&e, &self.names()))
         })
     }

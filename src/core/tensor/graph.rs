@@ -339,6 +339,9 @@ pub fn record_saving(
     op: BackwardOp,
     saved: Vec<super::version::SavedVersion>,
 ) -> bool {
+    if !super::grad_mode::is_enabled() {
+        return false;
+    }
     let next: Vec<Option<Edge>> = inputs.iter().map(|t| edge_of(t)).collect();
     if next.iter().all(Option::is_none) {
         return false;

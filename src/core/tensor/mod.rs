@@ -4,6 +4,7 @@
 //! in-place ops must be seen through every variable that holds the same tensor. Views are new
 //! handles over the same storage (`alias`), so they never copy.
 
+pub mod grad_mode;
 pub mod graph;
 pub mod record;
 pub mod version;

@@ -348,6 +348,10 @@ pub fn check_inplace(t: &Tensor) -> Result<()> {
 /// `check_inplace` without counting a version: for core ops whose callers counted it
 /// (a declared mutating method, an in-place operator).
 pub fn check_inplace_allowed(t: &Tensor) -> Result<()> {
+    if !super::grad_mode::is_enabled() {
+        // Under `no_grad` nothing is recorded, so writing a leaf is allowed.
+        return Ok(());
+    }
     let leaf = t.with(|i| i.grad.requires_grad && i.grad.grad_fn.is_none());
     if leaf {
         return Err(TorchError::runtime(
@@ -364,6 +368,10 @@ pub fn check_inplace_allowed(t: &Tensor) -> Result<()> {
 /// PyTorch's check before writing through an index (`t[i] = v`): Python indexes first, so
 /// the write goes to a view, and a leaf that requires grad is refused as a view of itself.
 pub fn check_write_through_view(t: &Tensor) -> Result<()> {
+    if !super::grad_mode::is_enabled() {
+        t.version().bump();
+        return Ok(());
+    }
     let leaf = t.with(|i| i.grad.requires_grad && i.grad.grad_fn.is_none());
     if leaf {
         return Err(view_of_leaf_error());

@@ -1,0 +1,157 @@
+//! Python values to the Rhai values tensh's ops take, and back.
+//!
+//! Python's containers cross as Rhai arrays and maps; `None` is `()`; numbers are numbers.
+//! An array coming back is a `tuple` (as `stride()`, `split` and every op returning several
+//! values give in Python) unless the op builds Python lists (`tolist()`, `torch.load`).
+
+use rhai::{Array, Dynamic, Map};
+
+use super::exception::PyException;
+use super::value::Value;
+use crate::script::values::PyComplex;
+
+/// How arrays coming back from an op read in Python.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrays {
+    /// As tuples (the default: ops return tuples).
+    Tuples,
+    /// As lists (`tolist()`, `torch.load`).
+    Lists,
+}
+
+/// The Rhai value an op reads for `v`.
+pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
+    Ok(match v {
+        Value::None => Dynamic::UNIT,
+        Value::Bool(b) => Dynamic::from(*b),
+        Value::Int(i) => Dynamic::from(*i),
+        Value::BigInt(_) => {
+            return Err(PyException::new(
+                "RuntimeError",
+                "Overflow when unpacking long",
+            ));
+        }
+        Value::Float(f) => Dynamic::from(*f),
+        Value::Complex(c) => Dynamic::from(PyComplex(*c)),
+        Value::Str(s) => Dynamic::from(s.to_string()),
+        Value::List(items) | Value::Set(items) => Dynamic::from(array(&items.borrow())?),
+        Value::Tuple(items) => Dynamic::from(array(items)?),
+        Value::Range(start, stop, step) => {
+            let items: Vec<Value> = range_items(*start, *stop, *step).map(Value::Int).collect();
+            Dynamic::from(array(&items)?)
+        }
+        Value::Dict(entries) => {
+            let mut map = Map::new();
+            for (k, v) in entries.borrow().iter() {
+                let Value::Str(key) = k else {
+                    return Err(PyException::new(
+                        "TypeError",
+                        format!(
+                            "tensh passes dicts with str keys to torch functions; this one has a key of type '{}'",
+                            k.type_name()
+                        ),
+                    ));
+                };
+                map.insert(key.as_ref().into(), to_dynamic(v)?);
+            }
+            Dynamic::from(map)
+        }
+        Value::Iterator(it) => {
+            let items: Vec<Value> = it.borrow_mut().by_ref().collect();
+            Dynamic::from(array(&items)?)
+        }
+        Value::Host(d) => d.clone(),
+        other => {
+            return Err(PyException::new(
+                "TypeError",
+                format!(
+                    "tensh cannot pass a Python '{}' to a torch function",
+                    other.type_name()
+                ),
+            ));
+        }
+    })
+}
+
+/// The items of `range(start, stop, step)` (`step` is never 0).
+pub fn range_items(start: i64, stop: i64, step: i64) -> impl Iterator<Item = i64> {
+    let mut at = start;
+    std::iter::from_fn(move || {
+        let more = if step > 0 { at < stop } else { at > stop };
+        if !more {
+            return None;
+        }
+        let v = at;
+        at = at.saturating_add(step);
+        if at == v {
+            // Saturated: the next item would leave 64 bits.
+            at = stop;
+        }
+        Some(v)
+    })
+}
+
+fn array(items: &[Value]) -> Result<Array, PyException> {
+    items.iter().map(to_dynamic).collect()
+}
+
+/// The Python value for what an op returned.
+pub fn from_dynamic(d: Dynamic, arrays: Arrays) -> Value {
+    if d.is_unit() {
+        return Value::None;
+    }
+    if let Some(b) = d.clone().try_cast::<bool>() {
+        return Value::Bool(b);
+    }
+    if let Some(i) = d.clone().try_cast::<rhai::INT>() {
+        return Value::Int(i);
+    }
+    if let Some(f) = d.clone().try_cast::<rhai::FLOAT>() {
+        return Value::Float(f);
+    }
+    if let Some(c) = d.clone().try_cast::<PyComplex>() {
+        return Value::Complex(c.0);
+    }
+    if d.is_string() {
+        return Value::str(d.into_string().unwrap_or_default());
+    }
+    if d.is::<Array>() {
+        let items: Vec<Value> = d
+            .cast::<Array>()
+            .into_iter()
+            .map(|x| from_dynamic(x, arrays))
+            .collect();
+        return match arrays {
+            Arrays::Tuples => Value::tuple(items),
+            Arrays::Lists => Value::list(items),
+        };
+    }
+    if d.is::<Map>() {
+        let entries = d
+            .cast::<Map>()
+            .into_iter()
+            .map(|(k, v)| (Value::str(k.as_str()), from_dynamic(v, arrays)))
+            .collect();
+        return Value::dict(entries);
+    }
+    Value::Host(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_cross_both_ways() {
+        let v = Value::tuple(vec![Value::Int(2), Value::Float(0.5), Value::None]);
+        let d = to_dynamic(&v).unwrap();
+        let back = from_dynamic(d.clone(), Arrays::Tuples);
+        assert!(matches!(back, Value::Tuple(ref t) if t.len() == 3 && matches!(t[2], Value::None)));
+        assert!(matches!(from_dynamic(d, Arrays::Lists), Value::List(_)));
+        assert_eq!(range_items(0, 5, 2).collect::<Vec<_>>(), vec![0, 2, 4]);
+        assert_eq!(range_items(5, 0, -2).collect::<Vec<_>>(), vec![5, 3, 1]);
+        assert_eq!(range_items(i64::MAX - 1, i64::MAX, 5).count(), 1);
+        let bad = Value::dict(vec![(Value::Int(1), Value::None)]);
+        assert!(to_dynamic(&bad).is_err());
+    }
+}

@@ -1,0 +1,118 @@
+//! A Python exception: its class, its arguments, and where it was raised (for the traceback).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::types::{self, TypeObject};
+use super::value::Value;
+
+/// One frame of a traceback: the file, the line, and the function (`<module>` at the top).
+#[derive(Debug, Clone)]
+pub struct TraceFrame {
+    /// The file's name as the session was started with it.
+    pub file: Rc<str>,
+    /// The line, from 1.
+    pub line: usize,
+    /// The function's name, or `<module>`.
+    pub function: Rc<str>,
+}
+
+/// An exception value.
+pub struct PyException {
+    /// Its class.
+    pub class: Rc<TypeObject>,
+    /// `e.args`.
+    pub args: Vec<Value>,
+    /// The text tensh's ops gave (their message, already as `str(e)` reads), when raised by
+    /// an op rather than by Python code.
+    pub text: Option<String>,
+    /// Where it was raised, outermost frame first; filled as it is raised.
+    pub traceback: RefCell<Vec<TraceFrame>>,
+}
+
+impl PyException {
+    /// An exception of the builtin class `kind` with one message argument.
+    pub fn new(kind: &str, message: impl Into<String>) -> PyException {
+        PyException {
+            class: types::builtin(kind),
+            args: vec![Value::str(message.into())],
+            text: None,
+            traceback: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// An exception of `class` made by calling it with `args`.
+    pub fn of_class(class: Rc<TypeObject>, args: Vec<Value>) -> PyException {
+        PyException {
+            class,
+            args,
+            text: None,
+            traceback: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The exception an op's error text (`Kind: message`) stands for.
+    pub fn from_host_text(text: &str) -> PyException {
+        let (kind, message) = split_kind(text);
+        PyException {
+            class: types::exception_class(kind),
+            args: vec![Value::str(message)],
+            text: Some(message.to_string()),
+            traceback: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Whether this exception is an instance of `class`.
+    pub fn is_instance(&self, class: &TypeObject) -> bool {
+        self.class.is_subclass_of(class)
+    }
+}
+
+/// `Kind: message` split at the kind, when the text starts with an exception class's name
+/// (a dotted path allowed); else the whole text as a `RuntimeError`'s message.
+pub fn split_kind(text: &str) -> (&str, &str) {
+    if let Some((kind, message)) = text.split_once(": ")
+        && !kind.is_empty()
+        && kind
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && kind
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    {
+        return (kind, message);
+    }
+    if let Some(kind) = text.strip_suffix(':').filter(|k| !k.contains(' ')) {
+        return (kind, "");
+    }
+    if !text.contains(' ') && text.ends_with("Interrupt") {
+        return (text, "");
+    }
+    ("RuntimeError", text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ops_error_text_splits_into_class_and_message() {
+        assert_eq!(
+            split_kind("RuntimeError: shape '[3, 5]' is invalid"),
+            ("RuntimeError", "shape '[3, 5]' is invalid")
+        );
+        assert_eq!(
+            split_kind("_pickle.UnpicklingError: bad"),
+            ("_pickle.UnpicklingError", "bad")
+        );
+        assert_eq!(split_kind("KeyboardInterrupt"), ("KeyboardInterrupt", ""));
+        assert_eq!(
+            split_kind("no kind here: x"),
+            ("RuntimeError", "no kind here: x")
+        );
+        let e = PyException::from_host_text("IndexError: index 5 is out of bounds");
+        assert!(e.is_instance(&types::builtin("LookupError")));
+        assert_eq!(e.text.as_deref(), Some("index 5 is out of bounds"));
+    }
+}

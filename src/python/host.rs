@@ -1,0 +1,252 @@
+//! The Python front end's one way into tensh's ops: every call, attribute, subscript and
+//! operator on a tensh value runs as a small Rhai program on the same engine (and so through
+//! the same declarations, argument checks, keyword handling and errors) as Rhai scripts do.
+//! Each program's shape (`r.view(a0, a1, kw)`) is compiled once and kept.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use rhai::{AST, Dynamic, Map, Scope};
+
+use super::exception::PyException;
+use crate::script::session::Session;
+
+/// tensh's engine, as the Python front end calls it.
+pub struct Host {
+    session: Session,
+    compiled: RefCell<HashMap<String, AST>>,
+}
+
+/// The receiver, arguments and keywords of one call.
+pub struct HostCall {
+    /// The receiver of a method call.
+    pub receiver: Option<Dynamic>,
+    /// Positional arguments.
+    pub args: Vec<Dynamic>,
+    /// Keyword arguments.
+    pub keywords: Map,
+}
+
+impl HostCall {
+    /// A call with positional arguments only.
+    pub fn positional(receiver: Option<Dynamic>, args: Vec<Dynamic>) -> HostCall {
+        HostCall {
+            receiver,
+            args,
+            keywords: Map::new(),
+        }
+    }
+}
+
+impl Default for Host {
+    fn default() -> Self {
+        Host::new()
+    }
+}
+
+impl Host {
+    /// A fresh engine (a new session: seed 0, default print options).
+    pub fn new() -> Host {
+        Host {
+            session: Session::new(),
+            compiled: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The session the ops run in (for Ctrl-C and resetting).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// Runs `code` with `values` as its variables.
+    fn run(
+        &self,
+        code: &str,
+        values: Vec<(&'static str, Dynamic)>,
+    ) -> Result<Dynamic, PyException> {
+        let mut compiled = self.compiled.borrow_mut();
+        let ast = match compiled.get(code) {
+            Some(ast) => ast.clone(),
+            None => {
+                let ast = self
+                    .session
+                    .compile(code)
+                    .map_err(|e| PyException::from_host_text(&e.message))?;
+                compiled.insert(code.to_string(), ast.clone());
+                ast
+            }
+        };
+        drop(compiled);
+        let mut scope = Scope::new();
+        for (name, v) in values {
+            scope.push_dynamic(name, v);
+        }
+        self.session
+            .run_compiled(&mut scope, &ast)
+            .map_err(|e| PyException::from_host_text(&e.message))
+    }
+
+    /// Calls `target` (`torch::zeros`, a method name with a receiver, `array`) with `call`'s
+    /// arguments.
+    pub fn call(&self, target: &str, call: HostCall) -> Result<Dynamic, PyException> {
+        let mut values = Vec::with_capacity(call.args.len() + 2);
+        let mut code = String::with_capacity(32);
+        if let Some(r) = call.receiver {
+            values.push(("r", r));
+            code.push_str("r.");
+        }
+        code.push_str(target);
+        code.push('(');
+        for (i, a) in call.args.into_iter().enumerate() {
+            if i > 0 {
+                code.push_str(", ");
+            }
+            let name = ARG_NAMES.get(i).copied().ok_or_else(|| {
+                PyException::new(
+                    "TypeError",
+                    format!("{target}() takes at most 16 arguments"),
+                )
+            })?;
+            code.push_str(name);
+            values.push((name, a));
+        }
+        let trailing_map = values
+            .last()
+            .is_some_and(|(n, v)| *n != "r" && v.is::<Map>());
+        if !call.keywords.is_empty() || trailing_map {
+            // A dict passed last stays positional: an empty keyword map follows it.
+            if values.len() > usize::from(code.starts_with("r.")) {
+                code.push_str(", ");
+            }
+            code.push_str("kw");
+            values.push(("kw", Dynamic::from(call.keywords)));
+        }
+        code.push(')');
+        self.run(&code, values)
+    }
+
+    /// `receiver.name` (a property).
+    pub fn get_attr(&self, receiver: Dynamic, name: &str) -> Result<Dynamic, PyException> {
+        self.run(&format!("r.{name}"), vec![("r", receiver)])
+    }
+
+    /// `receiver.name = value`.
+    pub fn set_attr(
+        &self,
+        receiver: Dynamic,
+        name: &str,
+        value: Dynamic,
+    ) -> Result<(), PyException> {
+        self.run(
+            &format!("r.{name} = v;"),
+            vec![("r", receiver), ("v", value)],
+        )
+        .map(|_| ())
+    }
+
+    /// `torch::name` read as a constant (`torch::float32`, `torch::nan`), if the module has
+    /// one of that name.
+    pub fn constant(&self, path: &str) -> Option<Dynamic> {
+        self.run(path, Vec::new()).ok()
+    }
+
+    /// `receiver[index]`.
+    pub fn get_item(&self, receiver: Dynamic, index: Dynamic) -> Result<Dynamic, PyException> {
+        self.run("r[i]", vec![("r", receiver), ("i", index)])
+    }
+
+    /// `receiver[index] = value`.
+    pub fn set_item(
+        &self,
+        receiver: Dynamic,
+        index: Dynamic,
+        value: Dynamic,
+    ) -> Result<(), PyException> {
+        self.run(
+            "r[i] = v;",
+            vec![("r", receiver), ("i", index), ("v", value)],
+        )
+        .map(|_| ())
+    }
+
+    /// `a op b` with one of Rhai's operators, as tensh registers them for its values.
+    pub fn binary(&self, op: &str, a: Dynamic, b: Dynamic) -> Result<Dynamic, PyException> {
+        self.run(&format!("a {op} b"), vec![("a", a), ("b", b)])
+    }
+
+    /// `a op= b` on a tensor: the engine's in-place operator (PyTorch's `__iadd__` and
+    /// friends), which writes into `a`.
+    pub fn assign_op(&self, op: &str, a: Dynamic, b: Dynamic) -> Result<(), PyException> {
+        self.run(&format!("a {op}= b;"), vec![("a", a), ("b", b)])
+            .map(|_| ())
+    }
+
+    /// `-a`.
+    pub fn negate(&self, a: Dynamic) -> Result<Dynamic, PyException> {
+        self.run("-a", vec![("a", a)])
+    }
+
+    /// The repr tensh prints for a value (PyTorch's).
+    pub fn repr(&self, v: Dynamic) -> Result<String, PyException> {
+        let d = self.run("to_debug(a)", vec![("a", v)])?;
+        Ok(d.into_string().unwrap_or_default())
+    }
+}
+
+/// The variable names of positional arguments.
+const ARG_NAMES: &[&str] = &[
+    "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12", "a13", "a14",
+    "a15",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(target: &str, receiver: Option<Dynamic>, args: Vec<Dynamic>) -> HostCall {
+        let _ = target;
+        HostCall {
+            receiver,
+            args,
+            keywords: Map::new(),
+        }
+    }
+
+    #[test]
+    fn ops_run_through_the_engine_with_their_errors() {
+        let host = Host::new();
+        let t = host
+            .call("torch::arange", call("", None, vec![Dynamic::from(6_i64)]))
+            .unwrap();
+        let v = host
+            .call(
+                "view",
+                call(
+                    "",
+                    Some(t.clone()),
+                    vec![Dynamic::from(2_i64), Dynamic::from(3_i64)],
+                ),
+            )
+            .unwrap();
+        assert_eq!(
+            host.repr(v).unwrap(),
+            "tensor([[0, 1, 2],\n        [3, 4, 5]])"
+        );
+        let e = host
+            .call(
+                "view",
+                call("", Some(t.clone()), vec![Dynamic::from(4_i64)]),
+            )
+            .err()
+            .unwrap();
+        assert_eq!(e.class.name.as_ref(), "RuntimeError");
+        assert_eq!(
+            e.text.as_deref(),
+            Some("shape '[4]' is invalid for input of size 6")
+        );
+        let missing = host.get_attr(t, "nope").err().unwrap();
+        assert_eq!(missing.class.name.as_ref(), "AttributeError");
+        assert!(host.constant("torch::float32").is_some());
+        assert!(host.constant("torch::nope").is_none());
+    }
+}

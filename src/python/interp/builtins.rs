@@ -1,0 +1,1125 @@
+//! Python's builtin functions and the conversions its builtin types make when called
+//! (`int('3')`, `list(t.shape)`, `dict(a=1)`).
+
+use std::rc::Rc;
+
+use rhai::Dynamic;
+
+use super::expr::CallArgs;
+use super::{Flow, Interpreter};
+use crate::core::tensor::Tensor;
+use crate::python::exception::PyException;
+use crate::python::host::HostCall;
+use crate::python::types;
+use crate::python::value::Value;
+
+/// The builtins that take keyword arguments.
+const TAKES_KEYWORDS: &[&str] = &[
+    "print",
+    "sorted",
+    "min",
+    "max",
+    "sum",
+    "enumerate",
+    "zip",
+    "round",
+    "int",
+    "dict",
+    "bytes",
+    "bytearray",
+    "exit",
+    "quit",
+    "open",
+];
+
+/// The builtins that take exactly one argument (C's `METH_O`), whose count errors read
+/// "takes exactly one argument".
+const ONE_ARGUMENT: &[&str] = &[
+    "len", "repr", "ascii", "abs", "chr", "ord", "hex", "oct", "bin", "id", "hash", "callable",
+];
+
+/// A builtin's keyword arguments, taken by name.
+struct Keywords(Vec<(Rc<str>, Value)>);
+
+impl Keywords {
+    fn take(&mut self, name: &str) -> Option<Value> {
+        let i = self.0.iter().position(|(k, _)| &**k == name)?;
+        Some(self.0.remove(i).1)
+    }
+}
+
+impl Interpreter {
+    /// Refuses keywords a builtin does not take.
+    fn no_more_keywords(&self, function: &str, kw: &Keywords) -> Flow<()> {
+        match kw.0.first() {
+            Some((k, _)) => self.raise(
+                "TypeError",
+                format!("'{k}' is an invalid keyword argument for {function}()"),
+            ),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks a builtin's positional count.
+    fn arity(&self, function: &str, args: &[Value], min: usize, max: usize) -> Flow<()> {
+        if args.len() < min || args.len() > max {
+            let expected = if ONE_ARGUMENT.contains(&function) {
+                format!(
+                    "{function}() takes exactly one argument ({} given)",
+                    args.len()
+                )
+            } else if min == max {
+                format!(
+                    "{function}() takes exactly {min} argument{} ({} given)",
+                    if min == 1 { "" } else { "s" },
+                    args.len()
+                )
+            } else if args.len() < min {
+                format!(
+                    "{function} expected at least {min} argument{}, got {}",
+                    if min == 1 { "" } else { "s" },
+                    args.len()
+                )
+            } else {
+                format!(
+                    "{function} expected at most {max} argument{}, got {}",
+                    if max == 1 { "" } else { "s" },
+                    args.len()
+                )
+            };
+            return self.raise("TypeError", expected);
+        }
+        Ok(())
+    }
+
+    /// Calls the builtin `name`.
+    pub(super) fn call_builtin(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        keywords: Vec<(Rc<str>, Value)>,
+    ) -> Flow<Value> {
+        if let Some(module_function) = name.split_once('.') {
+            let _ = module_function;
+            return self.call_module_function(name, args, keywords);
+        }
+        if !keywords.is_empty() && !TAKES_KEYWORDS.contains(&name) {
+            return self.raise("TypeError", format!("{name}() takes no keyword arguments"));
+        }
+        let mut kw = Keywords(keywords);
+        match name {
+            "print" => {
+                let sep = match kw.take("sep") {
+                    None | Some(Value::None) => " ".to_string(),
+                    Some(Value::Str(s)) => s.to_string(),
+                    Some(other) => {
+                        return self.raise(
+                            "TypeError",
+                            format!("sep must be None or a string, not {}", other.type_name()),
+                        );
+                    }
+                };
+                let end = match kw.take("end") {
+                    None | Some(Value::None) => "\n".to_string(),
+                    Some(Value::Str(s)) => s.to_string(),
+                    Some(other) => {
+                        return self.raise(
+                            "TypeError",
+                            format!("end must be None or a string, not {}", other.type_name()),
+                        );
+                    }
+                };
+                let to_stderr =
+                    matches!(kw.take("file"), Some(Value::Module(m)) if &*m == "sys.stderr");
+                kw.take("flush");
+                self.no_more_keywords("print", &kw)?;
+                let mut text = String::new();
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str(&sep);
+                    }
+                    text.push_str(&self.to_str(a)?);
+                }
+                text.push_str(&end);
+                if to_stderr {
+                    crate::script::output::stderr_text(&text);
+                } else {
+                    crate::script::output::stdout_text(&text);
+                }
+                Ok(Value::None)
+            }
+            "len" => {
+                self.arity("len", &args, 1, 1)?;
+                let n = self.length(&args[0])?;
+                Ok(Value::Int(n))
+            }
+            "repr" | "ascii" => {
+                self.arity(name, &args, 1, 1)?;
+                Ok(Value::str(self.to_repr(&args[0])?))
+            }
+            "format" => {
+                self.arity("format", &args, 1, 2)?;
+                let spec = match args.get(1) {
+                    Some(Value::Str(s)) => s.to_string(),
+                    Some(other) => {
+                        return self.raise(
+                            "TypeError",
+                            format!("format() argument 2 must be str, not {}", other.type_name()),
+                        );
+                    }
+                    None => String::new(),
+                };
+                Ok(Value::str(self.format_value(&args[0], &spec)?))
+            }
+            "isinstance" | "issubclass" => {
+                self.arity(name, &args, 2, 2)?;
+                let class = if name == "isinstance" {
+                    self.type_of(&args[0])
+                } else {
+                    match &args[0] {
+                        Value::Type(t) => t.clone(),
+                        _ => return self.raise("TypeError", "issubclass() arg 1 must be a class"),
+                    }
+                };
+                Ok(Value::Bool(self.is_subclass(&class, &args[1], name)?))
+            }
+            "abs" => {
+                self.arity("abs", &args, 1, 1)?;
+                match &args[0] {
+                    Value::Int(i) => match i.checked_abs() {
+                        Some(a) => Ok(Value::Int(a)),
+                        None => self.raise(
+                            "OverflowError",
+                            "abs(-2**63) leaves 64 bits: tensh's Python ints are 64-bit integers",
+                        ),
+                    },
+                    Value::Bool(b) => Ok(Value::Int(*b as i64)),
+                    Value::Float(f) => Ok(Value::Float(f.abs())),
+                    Value::Complex(c) => Ok(Value::Float(c.norm())),
+                    Value::Host(d) => self.host_method(d.clone(), "abs", Vec::new()),
+                    other => self.raise(
+                        "TypeError",
+                        format!("bad operand type for abs(): '{}'", other.type_name()),
+                    ),
+                }
+            }
+            "min" | "max" => self.extreme(name, args, kw),
+            "sum" => {
+                let start = match kw.take("start") {
+                    Some(v) => Some(v),
+                    None => args.get(1).cloned(),
+                };
+                self.no_more_keywords("sum", &kw)?;
+                self.arity("sum", &args, 1, 2)?;
+                let items = self.collect(&args[0])?;
+                let mut total = start.unwrap_or(Value::Int(0));
+                if let Value::Str(_) = total {
+                    return self.raise(
+                        "TypeError",
+                        "sum() can't sum strings [use ''.join(seq) instead]",
+                    );
+                }
+                for x in items {
+                    total = self.binary(crate::python::number::BinOp::Add, total, x)?;
+                }
+                Ok(total)
+            }
+            "sorted" => {
+                let key = kw.take("key").filter(|k| !matches!(k, Value::None));
+                let reverse = match kw.take("reverse") {
+                    Some(r) => self.truthy(&r)?,
+                    None => false,
+                };
+                self.no_more_keywords("sorted", &kw)?;
+                self.arity("sorted", &args, 1, 1)?;
+                let items = self.collect(&args[0])?;
+                Ok(Value::list(self.sort_values(
+                    items,
+                    key.as_ref(),
+                    reverse,
+                )?))
+            }
+            "reversed" => {
+                self.arity("reversed", &args, 1, 1)?;
+                let mut items = match &args[0] {
+                    Value::List(_) | Value::Tuple(_) | Value::Range(..) | Value::Str(_) => {
+                        self.collect(&args[0])?
+                    }
+                    Value::Host(_) => self.collect(&args[0])?,
+                    other => {
+                        return self.raise(
+                            "TypeError",
+                            format!("'{}' object is not reversible", other.type_name()),
+                        );
+                    }
+                };
+                items.reverse();
+                Ok(iterator(items))
+            }
+            "any" | "all" => {
+                self.arity(name, &args, 1, 1)?;
+                let mut it = self.iter_of(&args[0])?;
+                let want = name == "any";
+                while let Some(x) = self.next_of(&mut it)? {
+                    if self.truthy(&x)? == want {
+                        return Ok(Value::Bool(want));
+                    }
+                }
+                Ok(Value::Bool(!want))
+            }
+            "enumerate" => {
+                let start = kw.take("start").or_else(|| args.get(1).cloned());
+                self.no_more_keywords("enumerate", &kw)?;
+                self.arity("enumerate", &args, 1, 2)?;
+                let start = match start {
+                    Some(v) => match v.as_int() {
+                        Some(i) => i,
+                        None => {
+                            return self.raise(
+                                "TypeError",
+                                format!(
+                                    "'{}' object cannot be interpreted as an integer",
+                                    v.type_name()
+                                ),
+                            );
+                        }
+                    },
+                    None => 0,
+                };
+                let items = self.collect(&args[0])?;
+                Ok(iterator(
+                    items
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, x)| Value::tuple(vec![Value::Int(start + i as i64), x]))
+                        .collect(),
+                ))
+            }
+            "zip" => {
+                let strict = match kw.take("strict") {
+                    Some(s) => self.truthy(&s)?,
+                    None => false,
+                };
+                self.no_more_keywords("zip", &kw)?;
+                let mut columns = Vec::with_capacity(args.len());
+                for a in &args {
+                    columns.push(self.collect(a)?);
+                }
+                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+                if strict && columns.iter().any(|c| c.len() != n) {
+                    return self.raise("ValueError", "zip() arguments have different lengths");
+                }
+                let rows = (0..n)
+                    .map(|i| Value::tuple(columns.iter().map(|c| c[i].clone()).collect()))
+                    .collect();
+                Ok(iterator(rows))
+            }
+            "map" => {
+                if args.len() < 2 {
+                    return self.raise("TypeError", "map() must have at least two arguments.");
+                }
+                let mut columns = Vec::new();
+                for a in &args[1..] {
+                    columns.push(self.collect(a)?);
+                }
+                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let call = CallArgs {
+                        args: columns.iter().map(|c| c[i].clone()).collect(),
+                        keywords: Vec::new(),
+                    };
+                    out.push(self.call_value(&args[0], call)?);
+                }
+                Ok(iterator(out))
+            }
+            "filter" => {
+                self.arity("filter", &args, 2, 2)?;
+                let items = self.collect(&args[1])?;
+                let mut out = Vec::new();
+                for x in items {
+                    let keep = match &args[0] {
+                        Value::None => self.truthy(&x)?,
+                        f => {
+                            let r = self.call_value(
+                                f,
+                                CallArgs {
+                                    args: vec![x.clone()],
+                                    keywords: Vec::new(),
+                                },
+                            )?;
+                            self.truthy(&r)?
+                        }
+                    };
+                    if keep {
+                        out.push(x);
+                    }
+                }
+                Ok(iterator(out))
+            }
+            "iter" => {
+                self.arity("iter", &args, 1, 1)?;
+                if let Value::Iterator(_) = &args[0] {
+                    return Ok(args[0].clone());
+                }
+                let items = self.collect(&args[0])?;
+                Ok(iterator(items))
+            }
+            "next" => {
+                self.arity("next", &args, 1, 2)?;
+                let Value::Iterator(it) = &args[0] else {
+                    return self.raise(
+                        "TypeError",
+                        format!("'{}' object is not an iterator", args[0].type_name()),
+                    );
+                };
+                let item = it.borrow_mut().next();
+                match (item, args.get(1)) {
+                    (Some(x), _) => Ok(x),
+                    (None, Some(default)) => Ok(default.clone()),
+                    (None, None) => Err(self.throw(PyException::of_class(
+                        types::builtin("StopIteration"),
+                        Vec::new(),
+                    ))),
+                }
+            }
+            "round" => {
+                let ndigits = kw.take("ndigits").or_else(|| args.get(1).cloned());
+                self.no_more_keywords("round", &kw)?;
+                self.arity("round", &args, 1, 2)?;
+                self.round(&args[0], ndigits)
+            }
+            "divmod" => {
+                self.arity("divmod", &args, 2, 2)?;
+                let q = self.binary(
+                    crate::python::number::BinOp::FloorDiv,
+                    args[0].clone(),
+                    args[1].clone(),
+                )?;
+                let r = self.binary(
+                    crate::python::number::BinOp::Mod,
+                    args[0].clone(),
+                    args[1].clone(),
+                )?;
+                Ok(Value::tuple(vec![q, r]))
+            }
+            "pow" => {
+                self.arity("pow", &args, 2, 3)?;
+                let p = self.binary(
+                    crate::python::number::BinOp::Pow,
+                    args[0].clone(),
+                    args[1].clone(),
+                )?;
+                match args.get(2) {
+                    Some(m) => self.binary(crate::python::number::BinOp::Mod, p, m.clone()),
+                    None => Ok(p),
+                }
+            }
+            "hex" | "oct" | "bin" => {
+                self.arity(name, &args, 1, 1)?;
+                let Some(i) = args[0].as_int() else {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            args[0].type_name()
+                        ),
+                    );
+                };
+                let sign = if i < 0 { "-" } else { "" };
+                let m = i.unsigned_abs();
+                Ok(Value::str(match name {
+                    "hex" => format!("{sign}0x{m:x}"),
+                    "oct" => format!("{sign}0o{m:o}"),
+                    _ => format!("{sign}0b{m:b}"),
+                }))
+            }
+            "chr" => {
+                self.arity("chr", &args, 1, 1)?;
+                match args[0]
+                    .as_int()
+                    .and_then(|i| u32::try_from(i).ok())
+                    .and_then(char::from_u32)
+                {
+                    Some(c) => Ok(Value::str(c.to_string())),
+                    None => self.raise("ValueError", "chr() arg not in range(0x110000)"),
+                }
+            }
+            "ord" => {
+                self.arity("ord", &args, 1, 1)?;
+                match &args[0] {
+                    Value::Str(s) if s.chars().count() == 1 => {
+                        Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
+                    }
+                    Value::Str(s) => self.raise(
+                        "TypeError",
+                        format!(
+                            "ord() expected a character, but string of length {} found",
+                            s.chars().count()
+                        ),
+                    ),
+                    other => self.raise(
+                        "TypeError",
+                        format!(
+                            "ord() expected string of length 1, but {} found",
+                            other.type_name()
+                        ),
+                    ),
+                }
+            }
+            "id" | "hash" => {
+                self.arity(name, &args, 1, 1)?;
+                Ok(Value::Int(self.identity(&args[0], name == "hash")?))
+            }
+            "callable" => {
+                self.arity("callable", &args, 1, 1)?;
+                Ok(Value::Bool(matches!(
+                    args[0],
+                    Value::Function(_)
+                        | Value::Builtin(_)
+                        | Value::Method(_)
+                        | Value::Type(_)
+                        | Value::HostPath(_)
+                )))
+            }
+            "getattr" => {
+                self.arity("getattr", &args, 2, 3)?;
+                let Value::Str(attr) = &args[1] else {
+                    return self.raise("TypeError", "attribute name must be string");
+                };
+                match self.get_attribute(&args[0], attr) {
+                    Ok(v) => Ok(v),
+                    Err(super::Unwind::Raise(e))
+                        if args.len() == 3 && e.is_instance(&types::builtin("AttributeError")) =>
+                    {
+                        Ok(args[2].clone())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            "hasattr" => {
+                self.arity("hasattr", &args, 2, 2)?;
+                let Value::Str(attr) = &args[1] else {
+                    return self.raise("TypeError", "attribute name must be string");
+                };
+                Ok(Value::Bool(self.has_attribute(&args[0], attr)?))
+            }
+            "setattr" => {
+                self.arity("setattr", &args, 3, 3)?;
+                let Value::Str(attr) = &args[1] else {
+                    return self.raise("TypeError", "attribute name must be string");
+                };
+                let attr = attr.clone();
+                self.set_attribute(&args[0], &attr, args[2].clone())?;
+                Ok(Value::None)
+            }
+            "exit" | "quit" => {
+                let code = args.first().cloned().unwrap_or(Value::None);
+                Err(self.throw(PyException::of_class(
+                    types::builtin("SystemExit"),
+                    vec![code],
+                )))
+            }
+            "open" => {
+                let mode = kw.take("mode").or_else(|| args.get(1).cloned());
+                self.no_more_keywords("open", &kw)?;
+                self.arity("open", &args, 1, 2)?;
+                let Value::Str(path) = &args[0] else {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "expected str, bytes or os.PathLike object, not {}",
+                            args[0].type_name()
+                        ),
+                    );
+                };
+                let mode = match mode {
+                    Some(Value::Str(m)) => m.to_string(),
+                    None => "r".into(),
+                    Some(other) => {
+                        return self.raise(
+                            "TypeError",
+                            format!(
+                                "open() argument 'mode' must be str, not {}",
+                                other.type_name()
+                            ),
+                        );
+                    }
+                };
+                self.open_file(path, &mode)
+            }
+            "vars" | "dir" | "globals" | "locals" => self.raise(
+                "NotImplementedError",
+                format!("tensh's Python does not have {name}()"),
+            ),
+            // The builtin types, called.
+            "int" => self.to_int(args, kw),
+            "float" => {
+                self.no_more_keywords("float", &kw)?;
+                self.arity("float", &args, 0, 1)?;
+                match args.first() {
+                    None => Ok(Value::Float(0.0)),
+                    Some(v) => self.to_float(v),
+                }
+            }
+            "complex" => {
+                self.arity("complex", &args, 0, 2)?;
+                let re = match args.first() {
+                    Some(Value::Complex(c)) => return Ok(Value::Complex(*c)),
+                    Some(v) => self.to_float(v)?.as_float().unwrap_or(0.0),
+                    None => 0.0,
+                };
+                let im = match args.get(1) {
+                    Some(v) => self.to_float(v)?.as_float().unwrap_or(0.0),
+                    None => 0.0,
+                };
+                Ok(Value::Complex(num_complex::Complex64::new(re, im)))
+            }
+            "bool" => {
+                self.arity("bool", &args, 0, 1)?;
+                match args.first() {
+                    Some(v) => Ok(Value::Bool(self.truthy(v)?)),
+                    None => Ok(Value::Bool(false)),
+                }
+            }
+            "str" => {
+                self.arity("str", &args, 0, 1)?;
+                match args.first() {
+                    Some(v) => Ok(Value::str(self.to_str(v)?)),
+                    None => Ok(Value::str("")),
+                }
+            }
+            "list" | "tuple" | "set" | "frozenset" => {
+                self.arity(name, &args, 0, 1)?;
+                let items = match args.first() {
+                    Some(v) => self.collect(v)?,
+                    None => Vec::new(),
+                };
+                match name {
+                    "list" => Ok(Value::list(items)),
+                    "tuple" => Ok(Value::tuple(items)),
+                    _ => self.make_set(items),
+                }
+            }
+            "dict" => {
+                self.arity("dict", &args, 0, 1)?;
+                let mut entries = Vec::new();
+                if let Some(source) = args.first() {
+                    match source {
+                        Value::Dict(d) => entries = d.borrow().clone(),
+                        other => {
+                            for pair in self.collect(other)? {
+                                let kv = self.collect(&pair)?;
+                                if kv.len() != 2 {
+                                    return self.raise(
+                                        "ValueError",
+                                        format!("dictionary update sequence element has length {}; 2 is required", kv.len()),
+                                    );
+                                }
+                                let mut kv = kv.into_iter();
+                                let (k, v) = (
+                                    kv.next().unwrap_or(Value::None),
+                                    kv.next().unwrap_or(Value::None),
+                                );
+                                self.dict_insert(&mut entries, k, v)?;
+                            }
+                        }
+                    }
+                }
+                for (k, v) in kw.0 {
+                    self.dict_insert(&mut entries, Value::Str(k), v)?;
+                }
+                Ok(Value::dict(entries))
+            }
+            "range" => {
+                self.arity("range", &args, 1, 3)?;
+                let mut ints = Vec::with_capacity(3);
+                for a in &args {
+                    match a.as_int() {
+                        Some(i) => ints.push(i),
+                        None => {
+                            return self.raise(
+                                "TypeError",
+                                format!(
+                                    "'{}' object cannot be interpreted as an integer",
+                                    a.type_name()
+                                ),
+                            );
+                        }
+                    }
+                }
+                let (start, stop, step) = match ints.as_slice() {
+                    [stop] => (0, *stop, 1),
+                    [start, stop] => (*start, *stop, 1),
+                    [start, stop, step] => (*start, *stop, *step),
+                    _ => (0, 0, 1),
+                };
+                if step == 0 {
+                    return self.raise("ValueError", "range() arg 3 must not be zero");
+                }
+                Ok(Value::Range(start, stop, step))
+            }
+            "slice" => {
+                self.arity("slice", &args, 1, 3)?;
+                let mut parts = [Value::None, Value::None, Value::None];
+                match args.len() {
+                    1 => parts[1] = args[0].clone(),
+                    _ => {
+                        for (i, a) in args.iter().enumerate() {
+                            parts[i] = a.clone();
+                        }
+                    }
+                }
+                Ok(Value::Slice(Rc::new(parts)))
+            }
+            "type" => {
+                self.arity("type", &args, 1, 1)?;
+                Ok(Value::Type(self.type_of(&args[0])))
+            }
+            "object" => self.raise(
+                "NotImplementedError",
+                "tensh's Python does not make plain objects",
+            ),
+            "bytes" | "bytearray" => {
+                // A bytes or bytearray value given to make another: its bytes as a list.
+                let mut args = args;
+                if let Some(Value::Host(d)) = args.first()
+                    && !d.is::<Tensor>()
+                {
+                    args[0] = self.host_method(d.clone(), "tolist", Vec::new())?;
+                }
+                let call = CallArgs {
+                    args,
+                    keywords: kw.0,
+                };
+                self.call_host_path(name, call)
+            }
+            other => self.raise("NameError", format!("name '{other}' is not defined")),
+        }
+    }
+
+    /// `len(v)`.
+    pub(super) fn length(&mut self, v: &Value) -> Flow<i64> {
+        Ok(match v {
+            Value::Str(s) => s.chars().count() as i64,
+            Value::List(items) | Value::Set(items) => items.borrow().len() as i64,
+            Value::Tuple(items) => items.len() as i64,
+            Value::Dict(entries) => entries.borrow().len() as i64,
+            Value::Range(start, stop, step) => {
+                let span = if *step > 0 {
+                    stop.saturating_sub(*start)
+                } else {
+                    start.saturating_sub(*stop)
+                };
+                if span <= 0 {
+                    0
+                } else {
+                    (span - 1) / step.abs() + 1
+                }
+            }
+            Value::Host(d) => {
+                if let Some(t) = d.read_lock::<Tensor>()
+                    && t.ndim() == 0
+                {
+                    return self.raise("TypeError", "len() of a 0-d tensor");
+                }
+                let n = self
+                    .host
+                    .call("len", HostCall::positional(Some(d.clone()), Vec::new()));
+                match self.lift(n)?.as_int() {
+                    Ok(n) => n,
+                    Err(_) => 0,
+                }
+            }
+            other => {
+                return self.raise(
+                    "TypeError",
+                    format!("object of type '{}' has no len()", other.type_name()),
+                );
+            }
+        })
+    }
+
+    /// Calls a method of a tensh value with positional arguments.
+    pub(super) fn host_method(
+        &mut self,
+        receiver: Dynamic,
+        name: &str,
+        args: Vec<Value>,
+    ) -> Flow<Value> {
+        self.call_host_method(
+            receiver,
+            name,
+            CallArgs {
+                args,
+                keywords: Vec::new(),
+            },
+        )
+    }
+
+    /// `isinstance`/`issubclass`'s test against a class or a tuple of classes.
+    fn is_subclass(&mut self, class: &types::TypeObject, of: &Value, function: &str) -> Flow<bool> {
+        match of {
+            Value::Type(t) => Ok(class.is_subclass_of(t)),
+            Value::Tuple(items) => {
+                for item in items.iter() {
+                    if self.is_subclass(class, item, function)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            _ => self.raise(
+                "TypeError",
+                format!("{function}() arg 2 must be a type, a tuple of types, or a union"),
+            ),
+        }
+    }
+
+    /// `min(...)`/`max(...)`.
+    fn extreme(&mut self, name: &str, args: Vec<Value>, mut kw: Keywords) -> Flow<Value> {
+        let key = kw.take("key").filter(|k| !matches!(k, Value::None));
+        let default = kw.take("default");
+        self.no_more_keywords(name, &kw)?;
+        let items = match args.len() {
+            0 => {
+                return self.raise(
+                    "TypeError",
+                    format!("{name} expected at least 1 argument, got 0"),
+                );
+            }
+            1 => self.collect(&args[0])?,
+            _ => args,
+        };
+        if items.is_empty() {
+            return match default {
+                Some(d) => Ok(d),
+                None => self.raise("ValueError", format!("{name}() arg is an empty sequence")),
+            };
+        }
+        let mut best = items[0].clone();
+        let mut best_key = self.sort_key(&best, key.as_ref())?;
+        for x in items.into_iter().skip(1) {
+            let k = self.sort_key(&x, key.as_ref())?;
+            let op = if name == "min" {
+                ruff_python_ast::CmpOp::Lt
+            } else {
+                ruff_python_ast::CmpOp::Gt
+            };
+            let better = self.compare(op, &k, &best_key)?;
+            if self.truthy(&better)? {
+                best = x;
+                best_key = k;
+            }
+        }
+        Ok(best)
+    }
+
+    /// The value sorting compares for `x`.
+    fn sort_key(&mut self, x: &Value, key: Option<&Value>) -> Flow<Value> {
+        match key {
+            Some(f) => self.call_value(
+                f,
+                CallArgs {
+                    args: vec![x.clone()],
+                    keywords: Vec::new(),
+                },
+            ),
+            None => Ok(x.clone()),
+        }
+    }
+
+    /// A stable sort of `items` (by `key`, descending if `reverse`), as `sorted` and
+    /// `list.sort` make it.
+    pub(super) fn sort_values(
+        &mut self,
+        items: Vec<Value>,
+        key: Option<&Value>,
+        reverse: bool,
+    ) -> Flow<Vec<Value>> {
+        let mut keyed = Vec::with_capacity(items.len());
+        for x in items {
+            let k = self.sort_key(&x, key)?;
+            keyed.push((k, x));
+        }
+        // A merge sort: comparisons may raise, which `sort_by` cannot pass on.
+        let sorted = self.merge_sort(keyed, reverse)?;
+        Ok(sorted.into_iter().map(|(_, x)| x).collect())
+    }
+
+    fn merge_sort(
+        &mut self,
+        mut v: Vec<(Value, Value)>,
+        reverse: bool,
+    ) -> Flow<Vec<(Value, Value)>> {
+        if v.len() <= 1 {
+            return Ok(v);
+        }
+        let right = v.split_off(v.len() / 2);
+        let left = self.merge_sort(v, reverse)?;
+        let right = self.merge_sort(right, reverse)?;
+        let mut out = Vec::with_capacity(left.len() + right.len());
+        let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
+        while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
+            // Take from the right only when it is strictly before the left (stability).
+            let op = if reverse {
+                ruff_python_ast::CmpOp::Gt
+            } else {
+                ruff_python_ast::CmpOp::Lt
+            };
+            let before = self.compare(op, &b.0, &a.0)?;
+            let take_right = self.truthy(&before)?;
+            let next = if take_right { r.next() } else { l.next() };
+            out.extend(next);
+        }
+        out.extend(l);
+        out.extend(r);
+        Ok(out)
+    }
+
+    /// `round(x, ndigits)`.
+    fn round(&mut self, x: &Value, ndigits: Option<Value>) -> Flow<Value> {
+        let digits = match &ndigits {
+            None | Some(Value::None) => None,
+            Some(v) => match v.as_int() {
+                Some(i) => Some(i),
+                None => {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            v.type_name()
+                        ),
+                    );
+                }
+            },
+        };
+        match (x, digits) {
+            (Value::Int(_) | Value::Bool(_), None) => Ok(Value::Int(x.as_int().unwrap_or(0))),
+            (Value::Int(i), Some(d)) => {
+                if d >= 0 {
+                    return Ok(Value::Int(*i));
+                }
+                let m = 10_i64.checked_pow((-d) as u32).unwrap_or(i64::MAX);
+                let q = (*i as f64 / m as f64).round_ties_even() as i64;
+                Ok(Value::Int(q.saturating_mul(m)))
+            }
+            (Value::Float(f), None) => {
+                if f.is_nan() {
+                    return self.raise("ValueError", "cannot convert float NaN to integer");
+                }
+                if f.is_infinite() {
+                    return self.raise("OverflowError", "cannot convert float infinity to integer");
+                }
+                Ok(Value::Int(f.round_ties_even() as i64))
+            }
+            (Value::Float(f), Some(d)) => {
+                if !f.is_finite() || d > 300 {
+                    return Ok(Value::Float(*f));
+                }
+                if d < 0 {
+                    let m = 10f64.powi((-d) as i32);
+                    return Ok(Value::Float((f / m).round_ties_even() * m));
+                }
+                // The exact binary value rounded to `d` decimals, as Python does.
+                let text = format!("{f:.prec$}", prec = d as usize);
+                Ok(Value::Float(text.parse().unwrap_or(*f)))
+            }
+            (Value::Host(d), digits) => {
+                let mut call = CallArgs {
+                    args: Vec::new(),
+                    keywords: Vec::new(),
+                };
+                if let Some(n) = digits {
+                    call.keywords.push(("decimals".into(), Value::Int(n)));
+                }
+                self.call_host_method(d.clone(), "round", call)
+            }
+            (other, _) => self.raise(
+                "TypeError",
+                format!("type {} doesn't define __round__ method", other.type_name()),
+            ),
+        }
+    }
+
+    /// `id(v)` (or `hash(v)`).
+    fn identity(&mut self, v: &Value, hash: bool) -> Flow<i64> {
+        Ok(match v {
+            Value::Host(d) => match d.read_lock::<Tensor>() {
+                Some(t) => t.id() as i64,
+                None if hash => {
+                    let text = self.to_repr(v)?;
+                    fnv(&text)
+                }
+                None => 0,
+            },
+            Value::Int(i) if hash => *i,
+            Value::Bool(b) if hash => *b as i64,
+            Value::Str(s) if hash => fnv(s),
+            Value::List(x) | Value::Set(x) if !hash => Rc::as_ptr(x) as i64,
+            Value::Dict(x) if !hash => Rc::as_ptr(x) as i64,
+            Value::Function(f) => Rc::as_ptr(f) as i64,
+            Value::List(_) | Value::Dict(_) | Value::Set(_) => {
+                return self.raise("TypeError", format!("unhashable type: '{}'", v.type_name()));
+            }
+            Value::Tuple(t) => Rc::as_ptr(t) as i64,
+            other => fnv(&other.type_name()),
+        })
+    }
+
+    /// `int(x)`, `int(s, base)`.
+    fn to_int(&mut self, args: Vec<Value>, mut kw: Keywords) -> Flow<Value> {
+        let base = kw.take("base").or_else(|| args.get(1).cloned());
+        self.no_more_keywords("int", &kw)?;
+        self.arity("int", &args, 0, 2)?;
+        let Some(x) = args.first() else {
+            return Ok(Value::Int(0));
+        };
+        if let Some(base) = base {
+            let Value::Str(s) = x else {
+                return self.raise(
+                    "TypeError",
+                    "int() can't convert non-string with explicit base",
+                );
+            };
+            let b = base.as_int().unwrap_or(10);
+            let text = s.trim().replace('_', "");
+            let (negative, digits) = match text.strip_prefix('-') {
+                Some(d) => (true, d.to_string()),
+                None => (false, text.trim_start_matches('+').to_string()),
+            };
+            let digits = match b {
+                16 => digits
+                    .trim_start_matches("0x")
+                    .trim_start_matches("0X")
+                    .to_string(),
+                8 => digits.trim_start_matches("0o").to_string(),
+                2 => digits.trim_start_matches("0b").to_string(),
+                _ => digits,
+            };
+            return match i64::from_str_radix(&digits, b.clamp(2, 36) as u32) {
+                Ok(v) => Ok(Value::Int(if negative { -v } else { v })),
+                Err(_) => {
+                    let r = self.to_repr(x)?;
+                    self.raise(
+                        "ValueError",
+                        format!("invalid literal for int() with base {b}: {r}"),
+                    )
+                }
+            };
+        }
+        match x {
+            Value::Int(i) => Ok(Value::Int(*i)),
+            Value::Bool(b) => Ok(Value::Int(*b as i64)),
+            Value::Float(f) => {
+                if f.is_nan() {
+                    return self.raise("ValueError", "cannot convert float NaN to integer");
+                }
+                if f.is_infinite() {
+                    return self.raise("OverflowError", "cannot convert float infinity to integer");
+                }
+                let t = f.trunc();
+                if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
+                    return self.raise("OverflowError", "the int leaves 64 bits: tensh's Python ints are 64-bit integers");
+                }
+                Ok(Value::Int(t as i64))
+            }
+            Value::Str(s) => {
+                let text = s.trim().replace('_', "");
+                match text.parse::<i64>() {
+                    Ok(v) if !s.trim().starts_with('_') && !s.trim().ends_with('_') => Ok(Value::Int(v)),
+                    _ => {
+                        let r = self.to_repr(x)?;
+                        self.raise("ValueError", format!("invalid literal for int() with base 10: {r}"))
+                    }
+                }
+            }
+            Value::Host(d) => {
+                let item = self.host_method(d.clone(), "item", Vec::new())?;
+                self.to_int(vec![item], Keywords(Vec::new()))
+            }
+            other => self.raise(
+                "TypeError",
+                format!(
+                    "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                    other.type_name()
+                ),
+            ),
+        }
+    }
+
+    /// `float(x)`.
+    fn to_float(&mut self, x: &Value) -> Flow<Value> {
+        match x {
+            Value::Float(f) => Ok(Value::Float(*f)),
+            Value::Int(_) | Value::Bool(_) => Ok(Value::Float(x.as_float().unwrap_or(0.0))),
+            Value::Str(s) => {
+                let t = s.trim().to_ascii_lowercase().replace('_', "");
+                let v = match t.as_str() {
+                    "nan" | "+nan" => Some(f64::NAN),
+                    "-nan" => Some(-f64::NAN),
+                    "inf" | "+inf" | "infinity" | "+infinity" => Some(f64::INFINITY),
+                    "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
+                    _ => t.parse::<f64>().ok(),
+                };
+                match v {
+                    Some(v) => Ok(Value::Float(v)),
+                    None => {
+                        let r = self.to_repr(x)?;
+                        self.raise(
+                            "ValueError",
+                            format!("could not convert string to float: {r}"),
+                        )
+                    }
+                }
+            }
+            Value::Host(d) => {
+                let item = self.host_method(d.clone(), "item", Vec::new())?;
+                if let Value::Complex(_) = item {
+                    return self.raise(
+                        "TypeError",
+                        "float() argument must be a string or a real number, not 'complex'",
+                    );
+                }
+                self.to_float(&item)
+            }
+            other => self.raise(
+                "TypeError",
+                format!(
+                    "float() argument must be a string or a real number, not '{}'",
+                    other.type_name()
+                ),
+            ),
+        }
+    }
+
+    /// The class of a value (`type(x)`).
+    pub(super) fn type_of(&self, v: &Value) -> Rc<types::TypeObject> {
+        match v {
+            Value::Exception(e) => e.class.clone(),
+            Value::Host(d) => {
+                if let Some(r) = d.read_lock::<crate::script::return_tuple::ReturnTuple>() {
+                    return types::named_tuple(r.kind);
+                }
+                types::host_type(d.type_name())
+            }
+            Value::HostPath(p) if &**p == "torch" => types::builtin("module"),
+            other => types::builtin(&other.type_name()),
+        }
+    }
+}
+
+/// An iterator value over `items`.
+fn iterator(items: Vec<Value>) -> Value {
+    Value::Iterator(Rc::new(std::cell::RefCell::new(items.into_iter())))
+}
+
+/// A string's hash (FNV-1a; Python's own is randomised per process).
+fn fnv(s: &str) -> i64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    (h >> 1) as i64
+}

@@ -1,0 +1,398 @@
+//! Calling values: functions defined in the session (their parameters bound by Python's
+//! rules), builtins, methods, classes, and tensh's ops (through the engine, with keyword
+//! arguments as the op's declaration reads them).
+
+use std::rc::Rc;
+
+use rhai::{Dynamic, Map};
+
+use super::expr::CallArgs;
+use super::{Flow, Interpreter, Unwind};
+use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
+use crate::python::exception::PyException;
+use crate::python::function::{Body, Function, Scope, ScopeKind};
+use crate::python::host::HostCall;
+use crate::python::types::{TypeKind, TypeObject};
+use crate::python::value::Value;
+
+/// Methods of tensh's values that return Python lists (everything else returns tuples where
+/// it returns several values).
+const LIST_RESULTS: &[&str] = &["tolist", "torch::load", "keys"];
+
+impl Interpreter {
+    /// `f(*args, **keywords)`.
+    pub(super) fn call_value(&mut self, f: &Value, call: CallArgs) -> Flow<Value> {
+        match f {
+            Value::Function(func) => self.call_function(func, call),
+            Value::Builtin(name) => {
+                let name = name.clone();
+                self.call_builtin(&name, call.args, call.keywords)
+            }
+            Value::Method(m) => {
+                let (receiver, name) = (&m.0, m.1.clone());
+                match receiver {
+                    Value::Host(d) => self.call_host_method(d.clone(), &name, call),
+                    other => {
+                        let other = other.clone();
+                        self.call_method(&other, &name, call)
+                    }
+                }
+            }
+            Value::HostPath(path) => {
+                let path = path.clone();
+                self.call_host_path(&path, call)
+            }
+            Value::Type(t) => {
+                let t = t.clone();
+                self.construct(&t, call)
+            }
+            other => self.raise(
+                "TypeError",
+                format!("'{}' object is not callable", other.type_name()),
+            ),
+        }
+    }
+
+    /// Calls a session function.
+    pub(super) fn call_function(&mut self, f: &Rc<Function>, call: CallArgs) -> Flow<Value> {
+        let scope = Scope::inside(&f.closure, ScopeKind::Function(f.names.clone()));
+        self.bind_parameters(f, call, &scope)?;
+        self.push_frame(f.name.clone(), f.source.clone())?;
+        let result = match f.body {
+            Body::Statements(body) => match self.exec_block(body, &scope) {
+                Ok(()) => Ok(Value::None),
+                Err(Unwind::Return(v)) => Ok(v),
+                Err(Unwind::Break | Unwind::Continue) => Ok(Value::None),
+                Err(e) => Err(e),
+            },
+            Body::Expression(e) => {
+                self.set_line(e);
+                self.eval(e, &scope)
+            }
+        };
+        self.frames.pop();
+        result
+    }
+
+    /// Binds a call's arguments to `f`'s parameters in its new scope.
+    fn bind_parameters(&mut self, f: &Function, call: CallArgs, scope: &Rc<Scope>) -> Flow<()> {
+        let name = &f.name;
+        let Some(p) = f.parameters else {
+            if !call.args.is_empty() || !call.keywords.is_empty() {
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "{name}() takes 0 positional arguments but {} were given",
+                        call.args.len()
+                    ),
+                );
+            }
+            return Ok(());
+        };
+        let positional: Vec<&str> = p
+            .posonlyargs
+            .iter()
+            .chain(&p.args)
+            .map(|a| a.parameter.name.as_str())
+            .collect();
+        let mut vars = scope.vars.borrow_mut();
+        let mut args = call.args.into_iter();
+        for param in &positional {
+            match args.next() {
+                Some(v) => {
+                    vars.insert((*param).into(), v);
+                }
+                None => break,
+            }
+        }
+        let extra: Vec<Value> = args.collect();
+        match &p.vararg {
+            Some(v) => {
+                vars.insert(v.name.as_str().into(), Value::tuple(extra));
+            }
+            None if !extra.is_empty() => {
+                let given = positional.len() + extra.len();
+                let takes = positional.len();
+                drop(vars);
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "{name}() takes {takes} positional argument{} but {given} {} given",
+                        if takes == 1 { "" } else { "s" },
+                        if given == 1 { "was" } else { "were" }
+                    ),
+                );
+            }
+            None => {}
+        }
+        let mut kwargs: Vec<(Value, Value)> = Vec::new();
+        let keyword_names: Vec<&str> = p
+            .args
+            .iter()
+            .chain(&p.kwonlyargs)
+            .map(|a| a.parameter.name.as_str())
+            .collect();
+        for (k, v) in call.keywords {
+            if keyword_names.contains(&&*k) {
+                if vars.contains_key(&k) {
+                    drop(vars);
+                    return self.raise(
+                        "TypeError",
+                        format!("{name}() got multiple values for argument '{k}'"),
+                    );
+                }
+                vars.insert(k, v);
+            } else if p.kwarg.is_some() {
+                kwargs.push((Value::Str(k), v));
+            } else {
+                drop(vars);
+                return self.raise(
+                    "TypeError",
+                    format!("{name}() got an unexpected keyword argument '{k}'"),
+                );
+            }
+        }
+        if let Some(k) = &p.kwarg {
+            vars.insert(k.name.as_str().into(), Value::dict(kwargs));
+        }
+        let mut missing_positional = Vec::new();
+        for param in p.posonlyargs.iter().chain(&p.args) {
+            let n = param.parameter.name.as_str();
+            if !vars.contains_key(n) {
+                match f.defaults.get(n) {
+                    Some(d) => {
+                        vars.insert(n.into(), d.clone());
+                    }
+                    None => missing_positional.push(format!("'{n}'")),
+                }
+            }
+        }
+        let mut missing_keyword = Vec::new();
+        for param in &p.kwonlyargs {
+            let n = param.parameter.name.as_str();
+            if !vars.contains_key(n) {
+                match f.defaults.get(n) {
+                    Some(d) => {
+                        vars.insert(n.into(), d.clone());
+                    }
+                    None => missing_keyword.push(format!("'{n}'")),
+                }
+            }
+        }
+        let listed = |names: &[String]| -> String {
+            match names.len() {
+                1 => names[0].clone(),
+                2 => format!("{} and {}", names[0], names[1]),
+                n => format!("{}, and {}", names[..n - 1].join(", "), names[n - 1]),
+            }
+        };
+        drop(vars);
+        for (missing, what) in [
+            (missing_positional, "positional"),
+            (missing_keyword, "keyword-only"),
+        ] {
+            if !missing.is_empty() {
+                let list = listed(&missing);
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "{name}() missing {} required {what} argument{}: {list}",
+                        missing.len(),
+                        if missing.len() == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine's form of a call's arguments.
+    fn host_arguments(&self, receiver: Option<Dynamic>, call: CallArgs) -> Flow<HostCall> {
+        let mut args = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            args.push(self.host_argument(a)?);
+        }
+        let mut keywords = Map::new();
+        for (k, v) in &call.keywords {
+            keywords.insert(k.as_ref().into(), self.host_argument(v)?);
+        }
+        Ok(HostCall {
+            receiver,
+            args,
+            keywords,
+        })
+    }
+
+    /// One argument for the engine.
+    fn host_argument(&self, v: &Value) -> Flow<Dynamic> {
+        if let Value::Function(_) | Value::Builtin(_) = v {
+            return self.raise(
+                "NotImplementedError",
+                "tensh's Python does not pass Python functions to torch functions yet",
+            );
+        }
+        self.lift(to_dynamic(v))
+    }
+
+    /// `receiver.name(...)` on a tensh value.
+    pub(super) fn call_host_method(
+        &mut self,
+        receiver: Dynamic,
+        name: &str,
+        call: CallArgs,
+    ) -> Flow<Value> {
+        if let Some(v) = self.python_method_of_host(&receiver, name, &call)? {
+            return Ok(v);
+        }
+        let call = self.host_arguments(Some(receiver), call)?;
+        let result = self.host.call(name, call);
+        let arrays = if LIST_RESULTS.contains(&name) {
+            Arrays::Lists
+        } else {
+            Arrays::Tuples
+        };
+        Ok(from_dynamic(self.lift(result)?, arrays))
+    }
+
+    /// What Python itself answers for a method of a tensh value: its special methods
+    /// (`t.__setitem__(i, v)`, `t.__iadd__(x)`), which are Python's operators by name.
+    fn python_method_of_host(
+        &mut self,
+        receiver: &Dynamic,
+        name: &str,
+        call: &CallArgs,
+    ) -> Flow<Option<Value>> {
+        if !super::methods::is_dunder(name) {
+            return Ok(None);
+        }
+        let this = Value::Host(receiver.clone());
+        let args = call.args.clone();
+        let one = |me: &Self| -> Flow<Value> {
+            match args.as_slice() {
+                [x] => Ok(x.clone()),
+                _ => me.raise(
+                    "TypeError",
+                    format!("expected 1 argument, got {}", args.len()),
+                ),
+            }
+        };
+        let operator = |n: &str| -> Option<crate::python::number::BinOp> {
+            use crate::python::number::BinOp as B;
+            Some(match n {
+                "add" => B::Add,
+                "sub" => B::Sub,
+                "mul" => B::Mul,
+                "truediv" => B::Div,
+                "floordiv" => B::FloorDiv,
+                "mod" => B::Mod,
+                "pow" => B::Pow,
+                "matmul" => B::MatMul,
+                "and" => B::And,
+                "or" => B::Or,
+                "xor" => B::Xor,
+                "lshift" => B::LShift,
+                "rshift" => B::RShift,
+                _ => return None,
+            })
+        };
+        let inner = &name[2..name.len() - 2];
+        Ok(Some(match inner {
+            "repr" | "str" => {
+                let r = self.host.repr(receiver.clone());
+                Value::str(self.lift(r)?)
+            }
+            "setitem" => {
+                let [index, value] = args.as_slice() else {
+                    return self.raise(
+                        "TypeError",
+                        format!("expected 2 arguments, got {}", args.len()),
+                    );
+                };
+                self.set_item(&this, index.clone(), value.clone())?;
+                Value::None
+            }
+            "getitem" => {
+                let index = one(self)?;
+                self.get_item(&this, index)?
+            }
+            "len" => Value::Int(self.length(&this)?),
+            "bool" => Value::Bool(self.truthy(&this)?),
+            "neg" => self.unary(ruff_python_ast::UnaryOp::USub, this)?,
+            "invert" => self.unary(ruff_python_ast::UnaryOp::Invert, this)?,
+            "contains" => {
+                let x = one(self)?;
+                Value::Bool(self.contains(&this, &x)?)
+            }
+            "eq" | "ne" | "lt" | "le" | "gt" | "ge" => {
+                use ruff_python_ast::CmpOp;
+                let op = match inner {
+                    "eq" => CmpOp::Eq,
+                    "ne" => CmpOp::NotEq,
+                    "lt" => CmpOp::Lt,
+                    "le" => CmpOp::LtE,
+                    "gt" => CmpOp::Gt,
+                    _ => CmpOp::GtE,
+                };
+                let x = one(self)?;
+                self.compare(op, &this, &x)?
+            }
+            _ => {
+                if let Some(op) = inner.strip_prefix('i').and_then(operator) {
+                    let x = one(self)?;
+                    return self.in_place(op, this, x).map(Some);
+                }
+                if let Some(op) = inner.strip_prefix('r').and_then(operator) {
+                    let x = one(self)?;
+                    return self.binary(op, x, this).map(Some);
+                }
+                if let Some(op) = operator(inner) {
+                    let x = one(self)?;
+                    return self.binary(op, this, x).map(Some);
+                }
+                return Ok(None);
+            }
+        }))
+    }
+
+    /// Calls the op at an engine path (`torch::zeros`, `torch::UntypedStorage::from_file`).
+    pub(super) fn call_host_path(&mut self, path: &str, call: CallArgs) -> Flow<Value> {
+        if let Some(v) = self.call_python_torch(path, &call)? {
+            return Ok(v);
+        }
+        let call = self.host_arguments(None, call)?;
+        let result = self.host.call(path, call);
+        let arrays = if LIST_RESULTS.contains(&path) {
+            Arrays::Lists
+        } else {
+            Arrays::Tuples
+        };
+        Ok(from_dynamic(self.lift(result)?, arrays))
+    }
+
+    /// Calls a class: a builtin type converts, an exception class makes an exception, a
+    /// tensh type calls its constructor (`torch.Size([2])`, `torch.device('cpu')`).
+    fn construct(&mut self, t: &Rc<TypeObject>, call: CallArgs) -> Flow<Value> {
+        match t.kind {
+            TypeKind::Exception => {
+                if let Some((k, _)) = call.keywords.first() {
+                    return self.raise(
+                        "TypeError",
+                        format!("{}() takes no keyword arguments (got '{k}')", t.name),
+                    );
+                }
+                Ok(Value::Exception(Rc::new(PyException::of_class(
+                    t.clone(),
+                    call.args,
+                ))))
+            }
+            TypeKind::Host => {
+                let path = format!("{}::{}", t.module, t.name);
+                self.call_host_path(&path, call)
+            }
+            TypeKind::Builtin => {
+                let name = t.name.clone();
+                self.call_builtin(&name, call.args, call.keywords)
+            }
+        }
+    }
+}

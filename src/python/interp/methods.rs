@@ -1,0 +1,933 @@
+//! Attributes, and the methods of Python's own values (`str`, `list`, `dict`, `set`,
+//! `tuple`, numbers, exceptions).
+
+use std::rc::Rc;
+
+use super::expr::CallArgs;
+use super::{Flow, Interpreter, Unwind};
+use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
+use crate::python::types::TypeKind;
+use crate::python::value::Value;
+
+const STR_METHODS: &[&str] = &[
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "startswith",
+    "endswith",
+    "upper",
+    "lower",
+    "title",
+    "capitalize",
+    "format",
+    "ljust",
+    "rjust",
+    "center",
+    "zfill",
+    "find",
+    "rfind",
+    "index",
+    "count",
+    "splitlines",
+    "isdigit",
+    "isalpha",
+    "isspace",
+    "isalnum",
+    "isupper",
+    "islower",
+    "partition",
+    "rpartition",
+    "removeprefix",
+    "removesuffix",
+];
+const LIST_METHODS: &[&str] = &[
+    "append", "extend", "pop", "insert", "remove", "index", "count", "sort", "reverse", "copy",
+    "clear",
+];
+const DICT_METHODS: &[&str] = &[
+    "keys",
+    "values",
+    "items",
+    "get",
+    "pop",
+    "update",
+    "setdefault",
+    "copy",
+    "clear",
+    "popitem",
+];
+const SET_METHODS: &[&str] = &[
+    "add",
+    "remove",
+    "discard",
+    "pop",
+    "update",
+    "union",
+    "intersection",
+    "difference",
+    "issubset",
+    "issuperset",
+    "copy",
+    "clear",
+];
+
+impl Interpreter {
+    /// `object.name`.
+    pub(super) fn get_attribute(&mut self, object: &Value, name: &str) -> Flow<Value> {
+        if name == "__class__" {
+            return Ok(Value::Type(self.type_of(object)));
+        }
+        match object {
+            Value::Host(d) => {
+                let r = self.host.get_attr(d.clone(), name);
+                match r {
+                    Ok(v) => Ok(from_dynamic(v, Arrays::Tuples)),
+                    // Read without a call, a method is a bound method.
+                    // (tensh says `NotImplementedError` for a method of PyTorch's it reads
+                    // only as a call.)
+                    Err(e)
+                        if matches!(&*e.class.name, "AttributeError" | "NotImplementedError")
+                            && (self.host_has_method(d, name) || is_dunder(name)) =>
+                    {
+                        Ok(Value::Method(Rc::new((object.clone(), name.into()))))
+                    }
+                    Err(e) => Err(self.throw(e)),
+                }
+            }
+            Value::HostPath(path) => {
+                let path = path.clone();
+                self.torch_attribute(&path, name)
+            }
+            Value::File(f) => {
+                let f = f.clone();
+                self.file_attribute(object, &f, name)
+            }
+            Value::Module(module) => {
+                let module = module.clone();
+                self.module_attribute(&module, name)
+            }
+            Value::Type(t) => match name {
+                "__name__" | "__qualname__" => Ok(Value::str(t.name.as_ref())),
+                "__module__" => Ok(Value::str(t.module)),
+                _ if t.kind == TypeKind::Host => Ok(Value::HostPath(
+                    format!("{}::{}::{name}", t.module, t.name).into(),
+                )),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Function(f) => match name {
+                "__name__" | "__qualname__" => Ok(Value::str(f.name.as_ref())),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Builtin(b) if name == "__name__" => {
+                Ok(Value::str(b.rsplit('.').next().unwrap_or(b)))
+            }
+            Value::Exception(e) => match name {
+                "args" => Ok(Value::tuple(e.args.clone())),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Complex(c) => match name {
+                "real" => Ok(Value::Float(c.re)),
+                "imag" => Ok(Value::Float(c.im)),
+                "conjugate" => Ok(self.bound(object, name)),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Float(f) => match name {
+                "real" => Ok(Value::Float(*f)),
+                "imag" => Ok(Value::Float(0.0)),
+                "is_integer" | "conjugate" | "hex" => Ok(self.bound(object, name)),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Int(_) | Value::Bool(_) => match name {
+                "real" | "numerator" => Ok(Value::Int(object.as_int().unwrap_or(0))),
+                "imag" => Ok(Value::Int(0)),
+                "denominator" => Ok(Value::Int(1)),
+                "bit_length" | "conjugate" => Ok(self.bound(object, name)),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Str(_) if STR_METHODS.contains(&name) => Ok(self.bound(object, name)),
+            Value::List(_) if LIST_METHODS.contains(&name) => Ok(self.bound(object, name)),
+            Value::Dict(_) if DICT_METHODS.contains(&name) => Ok(self.bound(object, name)),
+            Value::Set(_) if SET_METHODS.contains(&name) => Ok(self.bound(object, name)),
+            Value::Tuple(_) if matches!(name, "index" | "count") => Ok(self.bound(object, name)),
+            Value::Range(start, stop, step) => match name {
+                "start" => Ok(Value::Int(*start)),
+                "stop" => Ok(Value::Int(*stop)),
+                "step" => Ok(Value::Int(*step)),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Slice(parts) => match name {
+                "start" => Ok(parts[0].clone()),
+                "stop" => Ok(parts[1].clone()),
+                "step" => Ok(parts[2].clone()),
+                _ => self.no_attribute(object, name),
+            },
+            _ => self.no_attribute(object, name),
+        }
+    }
+
+    /// Whether `name` is a method of the tensh value `d` (PyTorch has it, tensh builds it).
+    fn host_has_method(&self, d: &rhai::Dynamic, name: &str) -> bool {
+        let owner = match d.type_name().rsplit("::").next().unwrap_or_default() {
+            "Tensor" => "Tensor",
+            "UntypedStorage" => "UntypedStorage",
+            "TypedStorage" => "TypedStorage",
+            other => other,
+        };
+        crate::script::pytorch_names::contains(owner, name)
+            || crate::script::signature::lookup(owner, name).is_some()
+    }
+
+    fn bound(&self, object: &Value, name: &str) -> Value {
+        Value::Method(Rc::new((object.clone(), name.into())))
+    }
+
+    fn no_attribute<T>(&self, object: &Value, name: &str) -> Flow<T> {
+        let what = match object {
+            Value::Module(m) => {
+                return self.raise(
+                    "AttributeError",
+                    format!("module '{m}' has no attribute '{name}'"),
+                );
+            }
+            Value::Type(t) => format!("type object '{}'", t.name),
+            other => format!("'{}' object", other.type_name()),
+        };
+        self.raise(
+            "AttributeError",
+            format!("{what} has no attribute '{name}'"),
+        )
+    }
+
+    /// `hasattr(object, name)`.
+    pub(super) fn has_attribute(&mut self, object: &Value, name: &str) -> Flow<bool> {
+        match self.get_attribute(object, name) {
+            Ok(_) => Ok(true),
+            Err(Unwind::Raise(e))
+                if e.is_instance(&crate::python::types::builtin("AttributeError")) =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `object.name = value`.
+    pub(super) fn set_attribute(&mut self, object: &Value, name: &str, value: Value) -> Flow<()> {
+        match object {
+            Value::Host(d) => {
+                let v = self.lift(to_dynamic(&value))?;
+                let r = self.host.set_attr(d.clone(), name, v);
+                self.lift(r)
+            }
+            other => self.raise(
+                "AttributeError",
+                format!("'{}' object has no attribute '{name}'", other.type_name()),
+            ),
+        }
+    }
+
+    /// `object.name(...)` for Python's own values.
+    pub(super) fn call_method(
+        &mut self,
+        object: &Value,
+        name: &str,
+        call: CallArgs,
+    ) -> Flow<Value> {
+        if !call.keywords.is_empty()
+            && !matches!(
+                (object, name),
+                (Value::List(_), "sort")
+                    | (Value::Str(_), "format")
+                    | (Value::Dict(_), "update")
+                    | (Value::Module(_), _)
+            )
+        {
+            return self.raise(
+                "TypeError",
+                format!("{}.{name}() takes no keyword arguments", object.type_name()),
+            );
+        }
+        let args = &call.args;
+        let arg = |i: usize| args.get(i).cloned();
+        let owner = object.type_name();
+        const NO_ARGUMENTS: &[&str] = &[
+            "copy",
+            "clear",
+            "reverse",
+            "keys",
+            "values",
+            "items",
+            "popitem",
+            "upper",
+            "lower",
+            "title",
+            "capitalize",
+            "isdigit",
+            "isalpha",
+            "isspace",
+            "isalnum",
+            "isupper",
+            "islower",
+            "splitlines",
+            "conjugate",
+            "is_integer",
+            "bit_length",
+            "close",
+            "flush",
+        ];
+        if NO_ARGUMENTS.contains(&name) && !matches!(object, Value::File(_) | Value::Module(_)) {
+            self.method_arity(&owner, name, args, 0, 0)?;
+        }
+        match object {
+            Value::Str(s) => self.str_method(s.clone(), name, call),
+            Value::List(items) => {
+                let items = items.clone();
+                match name {
+                    "append" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        items.borrow_mut().push(args[0].clone());
+                        Ok(Value::None)
+                    }
+                    "extend" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        let extra = self.collect(&args[0])?;
+                        items.borrow_mut().extend(extra);
+                        Ok(Value::None)
+                    }
+                    "insert" => {
+                        self.method_arity(&owner, name, args, 2, 2)?;
+                        let len = items.borrow().len() as i64;
+                        let i = args[0].as_int().unwrap_or(0);
+                        let at = if i < 0 { (i + len).max(0) } else { i.min(len) };
+                        items.borrow_mut().insert(at as usize, args[1].clone());
+                        Ok(Value::None)
+                    }
+                    "pop" => {
+                        self.method_arity(&owner, name, args, 0, 1)?;
+                        let len = items.borrow().len() as i64;
+                        if len == 0 {
+                            return self.raise("IndexError", "pop from empty list");
+                        }
+                        let i = arg(0).and_then(|v| v.as_int()).unwrap_or(-1);
+                        let at = if i < 0 { i + len } else { i };
+                        if at < 0 || at >= len {
+                            return self.raise("IndexError", "pop index out of range");
+                        }
+                        Ok(items.borrow_mut().remove(at as usize))
+                    }
+                    "remove" | "index" | "count" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        let snapshot = items.borrow().clone();
+                        let mut found = Vec::new();
+                        for (i, x) in snapshot.iter().enumerate() {
+                            if self.values_equal(x, &args[0])? {
+                                found.push(i);
+                            }
+                        }
+                        match name {
+                            "count" => Ok(Value::Int(found.len() as i64)),
+                            _ => match found.first() {
+                                Some(&i) if name == "index" => Ok(Value::Int(i as i64)),
+                                Some(&i) => {
+                                    items.borrow_mut().remove(i);
+                                    Ok(Value::None)
+                                }
+                                None if name == "index" => {
+                                    let r = self.to_repr(&args[0])?;
+                                    self.raise("ValueError", format!("{r} is not in list"))
+                                }
+                                None => self.raise("ValueError", "list.remove(x): x not in list"),
+                            },
+                        }
+                    }
+                    "sort" => {
+                        let mut kw = call.keywords.clone();
+                        let key = take(&mut kw, "key").filter(|k| !matches!(k, Value::None));
+                        let reverse = match take(&mut kw, "reverse") {
+                            Some(r) => self.truthy(&r)?,
+                            None => false,
+                        };
+                        let snapshot = items.borrow().clone();
+                        let sorted = self.sort_values(snapshot, key.as_ref(), reverse)?;
+                        *items.borrow_mut() = sorted;
+                        Ok(Value::None)
+                    }
+                    "reverse" => {
+                        items.borrow_mut().reverse();
+                        Ok(Value::None)
+                    }
+                    "copy" => Ok(Value::list(items.borrow().clone())),
+                    "clear" => {
+                        items.borrow_mut().clear();
+                        Ok(Value::None)
+                    }
+                    _ => self.no_attribute(object, name),
+                }
+            }
+            Value::Tuple(items) => {
+                self.method_arity(&owner, name, args, 1, 1)?;
+                let mut found = Vec::new();
+                for (i, x) in items.iter().enumerate() {
+                    if self.values_equal(x, &args[0])? {
+                        found.push(i);
+                    }
+                }
+                match name {
+                    "count" => Ok(Value::Int(found.len() as i64)),
+                    _ => match found.first() {
+                        Some(&i) => Ok(Value::Int(i as i64)),
+                        None => self.raise("ValueError", "tuple.index(x): x not in tuple"),
+                    },
+                }
+            }
+            Value::Dict(entries) => {
+                let entries = entries.clone();
+                match name {
+                    "keys" => Ok(Value::list(
+                        entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
+                    )),
+                    "values" => Ok(Value::list(
+                        entries.borrow().iter().map(|(_, v)| v.clone()).collect(),
+                    )),
+                    "items" => Ok(Value::list(
+                        entries
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                            .collect(),
+                    )),
+                    "get" | "pop" | "setdefault" => {
+                        self.method_arity(&owner, name, args, 1, 2)?;
+                        let snapshot = entries.borrow().clone();
+                        for (i, (k, v)) in snapshot.iter().enumerate() {
+                            if self.key_equal(k, &args[0])? {
+                                if name == "pop" {
+                                    entries.borrow_mut().remove(i);
+                                }
+                                return Ok(v.clone());
+                            }
+                        }
+                        match (name, arg(1)) {
+                            ("pop", None) => {
+                                Err(self.throw(crate::python::exception::PyException::of_class(
+                                    crate::python::types::builtin("KeyError"),
+                                    vec![args[0].clone()],
+                                )))
+                            }
+                            ("setdefault", d) => {
+                                let d = d.unwrap_or(Value::None);
+                                entries.borrow_mut().push((args[0].clone(), d.clone()));
+                                Ok(d)
+                            }
+                            (_, d) => Ok(d.unwrap_or(Value::None)),
+                        }
+                    }
+                    "update" => {
+                        let mut copy = entries.borrow().clone();
+                        if let Some(other) = arg(0) {
+                            let pairs = match &other {
+                                Value::Dict(d) => d.borrow().clone(),
+                                other => {
+                                    let mut pairs = Vec::new();
+                                    for pair in self.collect(other)? {
+                                        let kv = self.collect(&pair)?;
+                                        if let [k, v] = kv.as_slice() {
+                                            pairs.push((k.clone(), v.clone()));
+                                        }
+                                    }
+                                    pairs
+                                }
+                            };
+                            for (k, v) in pairs {
+                                self.dict_insert(&mut copy, k, v)?;
+                            }
+                        }
+                        for (k, v) in &call.keywords {
+                            self.dict_insert(&mut copy, Value::Str(k.clone()), v.clone())?;
+                        }
+                        *entries.borrow_mut() = copy;
+                        Ok(Value::None)
+                    }
+                    "copy" => Ok(Value::dict(entries.borrow().clone())),
+                    "clear" => {
+                        entries.borrow_mut().clear();
+                        Ok(Value::None)
+                    }
+                    "popitem" => match entries.borrow_mut().pop() {
+                        Some((k, v)) => Ok(Value::tuple(vec![k, v])),
+                        None => self.raise("KeyError", "'popitem(): dictionary is empty'"),
+                    },
+                    _ => self.no_attribute(object, name),
+                }
+            }
+            Value::Set(items) => {
+                let items = items.clone();
+                match name {
+                    "add" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        let mut all = items.borrow().clone();
+                        all.push(args[0].clone());
+                        let Value::Set(new) = self.make_set(all)? else {
+                            unreachable!("make_set makes a set")
+                        };
+                        *items.borrow_mut() = new.borrow().clone();
+                        Ok(Value::None)
+                    }
+                    "remove" | "discard" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        let snapshot = items.borrow().clone();
+                        for (i, x) in snapshot.iter().enumerate() {
+                            if self.key_equal(x, &args[0])? {
+                                items.borrow_mut().remove(i);
+                                return Ok(Value::None);
+                            }
+                        }
+                        if name == "remove" {
+                            return Err(self.throw(
+                                crate::python::exception::PyException::of_class(
+                                    crate::python::types::builtin("KeyError"),
+                                    vec![args[0].clone()],
+                                ),
+                            ));
+                        }
+                        Ok(Value::None)
+                    }
+                    "pop" => match items.borrow_mut().pop() {
+                        Some(v) => Ok(v),
+                        None => self.raise("KeyError", "'pop from an empty set'"),
+                    },
+                    "copy" => Ok(Value::Set(Rc::new(std::cell::RefCell::new(
+                        items.borrow().clone(),
+                    )))),
+                    "clear" => {
+                        items.borrow_mut().clear();
+                        Ok(Value::None)
+                    }
+                    "update" | "union" | "intersection" | "difference" | "issubset"
+                    | "issuperset" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        let mine = items.borrow().clone();
+                        let other = self.collect(&args[0])?;
+                        let other_set = self.make_set(other.clone())?;
+                        let this_set = Value::Set(items.clone());
+                        match name {
+                            "update" | "union" => {
+                                let mut all = mine;
+                                all.extend(other);
+                                let merged = self.make_set(all)?;
+                                if name == "update" {
+                                    if let Value::Set(m) = merged {
+                                        *items.borrow_mut() = m.borrow().clone();
+                                    }
+                                    return Ok(Value::None);
+                                }
+                                Ok(merged)
+                            }
+                            "intersection" | "difference" => {
+                                let mut keep = Vec::new();
+                                for x in mine {
+                                    if self.contains(&other_set, &x)? == (name == "intersection") {
+                                        keep.push(x);
+                                    }
+                                }
+                                self.make_set(keep)
+                            }
+                            "issubset" => {
+                                for x in &mine {
+                                    if !self.contains(&other_set, x)? {
+                                        return Ok(Value::Bool(false));
+                                    }
+                                }
+                                Ok(Value::Bool(true))
+                            }
+                            _ => {
+                                for x in &other {
+                                    if !self.contains(&this_set, x)? {
+                                        return Ok(Value::Bool(false));
+                                    }
+                                }
+                                Ok(Value::Bool(true))
+                            }
+                        }
+                    }
+                    _ => self.no_attribute(object, name),
+                }
+            }
+            Value::Float(f) => match name {
+                "is_integer" => Ok(Value::Bool(f.is_finite() && f.fract() == 0.0)),
+                "conjugate" => Ok(Value::Float(*f)),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Int(_) | Value::Bool(_) => match name {
+                "bit_length" => {
+                    let i = object.as_int().unwrap_or(0);
+                    Ok(Value::Int(64 - i.unsigned_abs().leading_zeros() as i64))
+                }
+                "conjugate" => Ok(Value::Int(object.as_int().unwrap_or(0))),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Complex(c) if name == "conjugate" => Ok(Value::Complex(c.conj())),
+            Value::File(f) => {
+                let f = f.clone();
+                self.file_method(&f, name, call)
+            }
+            Value::Module(module) => {
+                let f = format!("{module}.{name}");
+                self.call_module_function(&f, call.args, call.keywords)
+            }
+            other => self.no_attribute(other, name),
+        }
+    }
+
+    /// Checks a method's argument count, with CPython's messages.
+    fn method_arity(
+        &self,
+        owner: &str,
+        name: &str,
+        args: &[Value],
+        min: usize,
+        max: usize,
+    ) -> Flow<()> {
+        let n = args.len();
+        if n < min || n > max {
+            let plural = |k: usize| if k == 1 { "" } else { "s" };
+            let takes = match (min, max) {
+                (0, 0) => format!("{owner}.{name}() takes no arguments ({n} given)"),
+                (1, 1) => format!("{owner}.{name}() takes exactly one argument ({n} given)"),
+                _ if min == max => {
+                    format!("{name} expected {min} argument{}, got {n}", plural(min))
+                }
+                _ if n < min => format!(
+                    "{name} expected at least {min} argument{}, got {n}",
+                    plural(min)
+                ),
+                _ => format!(
+                    "{name} expected at most {max} argument{}, got {n}",
+                    plural(max)
+                ),
+            };
+            return self.raise("TypeError", takes);
+        }
+        Ok(())
+    }
+
+    /// The methods of `str`.
+    fn str_method(&mut self, s: Rc<str>, name: &str, call: CallArgs) -> Flow<Value> {
+        let args = call.args.clone();
+        let owner = "str".to_string();
+        let text_arg = |i: usize| -> Option<String> {
+            match args.get(i) {
+                Some(Value::Str(t)) => Some(t.to_string()),
+                _ => None,
+            }
+        };
+        let chars = |t: Option<String>| -> Option<Vec<char>> { t.map(|t| t.chars().collect()) };
+        Ok(match name {
+            "join" => {
+                self.method_arity(&owner, name, &args, 1, 1)?;
+                let items = self.collect(&args[0])?;
+                let mut parts = Vec::with_capacity(items.len());
+                for (i, x) in items.iter().enumerate() {
+                    match x {
+                        Value::Str(p) => parts.push(p.to_string()),
+                        other => {
+                            return self.raise(
+                                "TypeError",
+                                format!(
+                                    "sequence item {i}: expected str instance, {} found",
+                                    other.type_name()
+                                ),
+                            );
+                        }
+                    }
+                }
+                Value::str(parts.join(&s))
+            }
+            "split" | "rsplit" => {
+                let limit = args.get(1).and_then(Value::as_int).filter(|&n| n >= 0);
+                let parts: Vec<String> = match text_arg(0) {
+                    Some(sep) if sep.is_empty() => {
+                        return self.raise("ValueError", "empty separator");
+                    }
+                    Some(sep) => match (name, limit) {
+                        ("split", Some(n)) => s
+                            .splitn(n as usize + 1, sep.as_str())
+                            .map(String::from)
+                            .collect(),
+                        ("rsplit", Some(n)) => {
+                            let mut v: Vec<String> = s
+                                .rsplitn(n as usize + 1, sep.as_str())
+                                .map(String::from)
+                                .collect();
+                            v.reverse();
+                            v
+                        }
+                        _ => s.split(sep.as_str()).map(String::from).collect(),
+                    },
+                    None => s.split_whitespace().map(String::from).collect(),
+                };
+                Value::list(parts.into_iter().map(Value::str).collect())
+            }
+            "strip" | "lstrip" | "rstrip" => {
+                let set = chars(text_arg(0));
+                let matches = |c: char| match &set {
+                    Some(cs) => cs.contains(&c),
+                    None => c.is_whitespace(),
+                };
+                Value::str(match name {
+                    "strip" => s.trim_matches(matches),
+                    "lstrip" => s.trim_start_matches(matches),
+                    _ => s.trim_end_matches(matches),
+                })
+            }
+            "replace" => {
+                self.method_arity(&owner, name, &args, 2, 3)?;
+                let (Some(from), Some(to)) = (text_arg(0), text_arg(1)) else {
+                    return self.raise("TypeError", "replace() arguments must be str");
+                };
+                match args.get(2).and_then(Value::as_int).filter(|&n| n >= 0) {
+                    Some(n) => Value::str(s.replacen(&from, &to, n as usize)),
+                    None => Value::str(s.replace(&from, &to)),
+                }
+            }
+            "startswith" | "endswith" => {
+                self.method_arity(&owner, name, &args, 1, 1)?;
+                let options: Vec<String> = match &args[0] {
+                    Value::Str(t) => vec![t.to_string()],
+                    Value::Tuple(items) => items
+                        .iter()
+                        .filter_map(|v| match v {
+                            Value::Str(t) => Some(t.to_string()),
+                            _ => None,
+                        })
+                        .collect(),
+                    other => {
+                        return self.raise(
+                            "TypeError",
+                            format!(
+                                "{name} first arg must be str or a tuple of str, not {}",
+                                other.type_name()
+                            ),
+                        );
+                    }
+                };
+                Value::Bool(options.iter().any(|o| {
+                    if name == "startswith" {
+                        s.starts_with(o.as_str())
+                    } else {
+                        s.ends_with(o.as_str())
+                    }
+                }))
+            }
+            "upper" => Value::str(s.to_uppercase()),
+            "lower" => Value::str(s.to_lowercase()),
+            "title" | "capitalize" => {
+                let mut out = String::new();
+                let mut start = true;
+                for c in s.chars() {
+                    if start {
+                        out.extend(c.to_uppercase());
+                    } else if name == "capitalize" {
+                        out.extend(c.to_lowercase());
+                    } else {
+                        out.extend(c.to_lowercase());
+                    }
+                    start = if name == "title" {
+                        !c.is_alphanumeric()
+                    } else {
+                        false
+                    };
+                }
+                Value::str(out)
+            }
+            "ljust" | "rjust" | "center" | "zfill" => {
+                let width = args.first().and_then(Value::as_int).unwrap_or(0).max(0) as usize;
+                let fill = if name == "zfill" {
+                    '0'
+                } else {
+                    text_arg(1).and_then(|f| f.chars().next()).unwrap_or(' ')
+                };
+                let len = s.chars().count();
+                let pad = width.saturating_sub(len);
+                let fills = |n: usize| fill.to_string().repeat(n);
+                Value::str(match name {
+                    "ljust" => format!("{s}{}", fills(pad)),
+                    "rjust" => format!("{}{s}", fills(pad)),
+                    "center" => {
+                        let left = pad / 2 + (pad & width & 1);
+                        format!("{}{s}{}", fills(left), fills(pad - left))
+                    }
+                    _ => match s.strip_prefix(['-', '+']) {
+                        Some(rest) => format!("{}{}{rest}", &s[..1], fills(pad)),
+                        None => format!("{}{s}", fills(pad)),
+                    },
+                })
+            }
+            "find" | "rfind" | "index" | "count" => {
+                let Some(sub) = text_arg(0) else {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "must be str, not {}",
+                            args.first().map_or("nothing".into(), |v| v.type_name())
+                        ),
+                    );
+                };
+                let byte_to_char = |b: usize| s[..b].chars().count() as i64;
+                match name {
+                    "count" => Value::Int(s.matches(sub.as_str()).count() as i64),
+                    "rfind" => Value::Int(s.rfind(sub.as_str()).map_or(-1, byte_to_char)),
+                    _ => match s.find(sub.as_str()) {
+                        Some(b) => Value::Int(byte_to_char(b)),
+                        None if name == "index" => {
+                            return self.raise("ValueError", "substring not found");
+                        }
+                        None => Value::Int(-1),
+                    },
+                }
+            }
+            "splitlines" => Value::list(s.lines().map(Value::str).collect()),
+            "isdigit" => Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())),
+            "isalpha" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic)),
+            "isspace" => Value::Bool(!s.is_empty() && s.chars().all(char::is_whitespace)),
+            "isalnum" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphanumeric)),
+            "isupper" => {
+                Value::Bool(s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase))
+            }
+            "islower" => {
+                Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase))
+            }
+            "partition" | "rpartition" => {
+                let Some(sep) = text_arg(0) else {
+                    return self.raise("TypeError", "must be str");
+                };
+                let found = if name == "partition" {
+                    s.find(sep.as_str())
+                } else {
+                    s.rfind(sep.as_str())
+                };
+                let parts = match found {
+                    Some(i) => [
+                        s[..i].to_string(),
+                        sep.clone(),
+                        s[i + sep.len()..].to_string(),
+                    ],
+                    None if name == "partition" => [s.to_string(), String::new(), String::new()],
+                    None => [String::new(), String::new(), s.to_string()],
+                };
+                Value::tuple(parts.into_iter().map(Value::str).collect())
+            }
+            "removeprefix" => Value::str(
+                text_arg(0)
+                    .and_then(|p| s.strip_prefix(p.as_str()).map(String::from))
+                    .unwrap_or_else(|| s.to_string()),
+            ),
+            "removesuffix" => Value::str(
+                text_arg(0)
+                    .and_then(|p| s.strip_suffix(p.as_str()).map(String::from))
+                    .unwrap_or_else(|| s.to_string()),
+            ),
+            "format" => Value::str(self.str_format(&s, call)?),
+            _ => return self.no_attribute(&Value::Str(s), name),
+        })
+    }
+
+    /// `"...".format(*args, **kwargs)`.
+    fn str_format(&mut self, template: &str, call: CallArgs) -> Flow<String> {
+        let chars: Vec<char> = template.chars().collect();
+        let mut out = String::new();
+        let mut auto = 0usize;
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if c == '{' && chars.get(i + 1) == Some(&'{') {
+                out.push('{');
+                i += 2;
+                continue;
+            }
+            if c == '}' && chars.get(i + 1) == Some(&'}') {
+                out.push('}');
+                i += 2;
+                continue;
+            }
+            if c != '{' {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            let Some(close) = chars[i..].iter().position(|&c| c == '}').map(|p| p + i) else {
+                return self.raise("ValueError", "Single '{' encountered in format string");
+            };
+            let field: String = chars[i + 1..close].iter().collect();
+            i = close + 1;
+            let (field, spec) = match field.split_once(':') {
+                Some((f, s)) => (f.to_string(), s.to_string()),
+                None => (field, String::new()),
+            };
+            let (field, conversion) = match field.split_once('!') {
+                Some((f, c)) => (f.to_string(), c.chars().next()),
+                None => (field, None),
+            };
+            let (head, attrs) = match field.find(['.', '[']) {
+                Some(p) => (field[..p].to_string(), field[p..].to_string()),
+                None => (field.clone(), String::new()),
+            };
+            let mut value = if head.is_empty() {
+                let v = call.args.get(auto).cloned();
+                auto += 1;
+                match v {
+                    Some(v) => v,
+                    None => {
+                        return self.raise(
+                            "IndexError",
+                            format!(
+                                "Replacement index {} out of range for positional args tuple",
+                                auto - 1
+                            ),
+                        );
+                    }
+                }
+            } else if let Ok(n) = head.parse::<usize>() {
+                match call.args.get(n) {
+                    Some(v) => v.clone(),
+                    None => {
+                        return self.raise(
+                            "IndexError",
+                            format!("Replacement index {n} out of range for positional args tuple"),
+                        );
+                    }
+                }
+            } else {
+                match call.keywords.iter().find(|(k, _)| **k == *head) {
+                    Some((_, v)) => v.clone(),
+                    None => return self.raise("KeyError", format!("'{head}'")),
+                }
+            };
+            for attr in attrs.split('.').filter(|a| !a.is_empty()) {
+                value = self.get_attribute(&value, attr)?;
+            }
+            let value = match conversion {
+                Some('r') | Some('a') => Value::str(self.to_repr(&value)?),
+                Some('s') => Value::str(self.to_str(&value)?),
+                _ => value,
+            };
+            out.push_str(&self.format_value(&value, &spec)?);
+        }
+        Ok(out)
+    }
+}
+
+/// Whether `name` is one of Python's special method names (`__setitem__`).
+pub fn is_dunder(name: &str) -> bool {
+    name.len() > 4 && name.starts_with("__") && name.ends_with("__")
+}
+
+/// Takes a keyword argument by name.
+fn take(keywords: &mut Vec<(Rc<str>, Value)>, name: &str) -> Option<Value> {
+    let i = keywords.iter().position(|(k, _)| &**k == name)?;
+    Some(keywords.remove(i).1)
+}

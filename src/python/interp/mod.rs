@@ -1,0 +1,230 @@
+//! The Python front end's interpreter: walks the parsed program, keeps Python's scopes,
+//! control flow and exceptions, and hands every operation on a tensh value to the engine
+//! through [`Host`]. Its parts are `impl Interpreter` blocks, one concern per file:
+//! statements, expressions, operators, calls, builtins, methods of Python's values, modules,
+//! subscripts and text.
+
+mod builtins;
+mod call;
+mod expr;
+mod files;
+mod iterate;
+mod methods;
+mod modules;
+mod names;
+mod operators;
+mod stmt;
+mod subscript;
+mod text;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ruff_text_size::Ranged;
+
+use super::exception::{PyException, TraceFrame};
+use super::function::{NameUse, Scope};
+use super::host::Host;
+use super::source::SourceText;
+use super::value::Value;
+
+/// How a statement or expression ended other than normally.
+pub enum Unwind {
+    /// An exception is propagating.
+    Raise(Rc<PyException>),
+    /// `break`.
+    Break,
+    /// `continue`.
+    Continue,
+    /// `return value`.
+    Return(Value),
+}
+
+/// A result that may unwind.
+pub type Flow<T> = Result<T, Unwind>;
+
+/// One running function (or the module), for tracebacks.
+pub struct Frame {
+    /// The function's name, or `<module>`.
+    pub function: Rc<str>,
+    /// Its file.
+    pub source: Rc<SourceText>,
+    /// The line running now.
+    pub line: usize,
+}
+
+/// How deep calls of Python functions may nest (Python's default recursion limit).
+const RECURSION_LIMIT: usize = 1000;
+
+/// The interpreter: the module's globals, the running frames and tensh's engine.
+pub struct Interpreter {
+    host: Host,
+    globals: Rc<Scope>,
+    frames: Vec<Frame>,
+    name_use: HashMap<usize, Rc<NameUse>>,
+    argv: Vec<String>,
+    /// Exceptions being handled by `except` blocks, innermost last (a bare `raise`
+    /// re-raises the last).
+    handling: Vec<Rc<PyException>>,
+}
+
+impl Interpreter {
+    /// A fresh interpreter; `argv` is `sys.argv`.
+    pub fn new(argv: Vec<String>) -> Interpreter {
+        let globals = Scope::module();
+        globals
+            .vars
+            .borrow_mut()
+            .insert("__name__".into(), Value::str("__main__"));
+        Interpreter {
+            host: Host::new(),
+            globals,
+            frames: Vec::new(),
+            name_use: HashMap::new(),
+            argv,
+            handling: Vec::new(),
+        }
+    }
+
+    /// The engine, for what a session needs of it (Ctrl-C).
+    pub fn host_mut(&mut self) -> &mut Host {
+        &mut self.host
+    }
+
+    /// Runs a module's statements in the globals; an exception that escapes is returned.
+    pub fn run_module(
+        &mut self,
+        source: Rc<SourceText>,
+        body: &'static [ruff_python_ast::Stmt],
+    ) -> Result<(), Rc<PyException>> {
+        self.frames.push(Frame {
+            function: "<module>".into(),
+            source,
+            line: 0,
+        });
+        let globals = self.globals.clone();
+        let result = self.exec_block(body, &globals);
+        self.frames.pop();
+        match result {
+            Ok(()) => Ok(()),
+            Err(Unwind::Raise(e)) => Err(e),
+            Err(Unwind::Return(_)) => Err(Rc::new(PyException::new(
+                "SyntaxError",
+                "'return' outside function",
+            ))),
+            Err(Unwind::Break | Unwind::Continue) => Err(Rc::new(PyException::new(
+                "SyntaxError",
+                "'break' or 'continue' outside loop",
+            ))),
+        }
+    }
+
+    /// Runs a module's statements and returns the value of the last one if it is an
+    /// expression statement (the prompt echoes it).
+    pub fn run_module_value(
+        &mut self,
+        source: Rc<SourceText>,
+        body: &'static [ruff_python_ast::Stmt],
+    ) -> Result<Option<Value>, Rc<PyException>> {
+        let (last, rest) = match body.split_last() {
+            Some((ruff_python_ast::Stmt::Expr(e), rest)) => (Some(e), rest),
+            _ => (None, body),
+        };
+        self.run_module(source.clone(), rest)?;
+        let Some(last) = last else {
+            return Ok(None);
+        };
+        self.frames.push(Frame {
+            function: "<module>".into(),
+            source,
+            line: 0,
+        });
+        self.set_line(last);
+        let globals = self.globals.clone();
+        let value = self.eval(&last.value, &globals);
+        self.frames.pop();
+        match value {
+            Ok(v) => Ok(Some(v)),
+            Err(Unwind::Raise(e)) => Err(e),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// The `str` of a value (for the prompt and the front end's callers).
+    pub fn str_of(&mut self, v: &Value) -> Result<String, Rc<PyException>> {
+        self.to_str(v).map_err(|u| match u {
+            Unwind::Raise(e) => e,
+            _ => Rc::new(PyException::new("RuntimeError", "unexpected control flow")),
+        })
+    }
+
+    /// The `repr` of a value.
+    pub fn repr_of(&mut self, v: &Value) -> Result<String, Rc<PyException>> {
+        self.to_repr(v).map_err(|u| match u {
+            Unwind::Raise(e) => e,
+            _ => Rc::new(PyException::new("RuntimeError", "unexpected control flow")),
+        })
+    }
+
+    /// Binds a global (the prompt's `_`).
+    pub fn set_global(&mut self, name: &str, v: Value) {
+        self.globals.vars.borrow_mut().insert(name.into(), v);
+    }
+
+    /// Marks the statement or expression `node` as the running line of the current frame.
+    fn set_line(&mut self, node: &impl Ranged) {
+        if let Some(f) = self.frames.last_mut() {
+            f.line = f.source.line_of(node.start());
+        }
+    }
+
+    /// `e` raised here: its traceback is the running frames, unless it was raised before.
+    fn throw(&self, e: PyException) -> Unwind {
+        self.throw_rc(Rc::new(e))
+    }
+
+    /// `throw` for an exception value.
+    fn throw_rc(&self, e: Rc<PyException>) -> Unwind {
+        let mut tb = e.traceback.borrow_mut();
+        if tb.is_empty() {
+            tb.extend(self.frames.iter().map(|f| TraceFrame {
+                file: f.source.name.clone(),
+                line: f.line,
+                function: f.function.clone(),
+            }));
+        }
+        drop(tb);
+        Unwind::Raise(e)
+    }
+
+    /// Raises a new exception of the builtin class `kind`.
+    fn raise<T>(&self, kind: &str, message: impl Into<String>) -> Flow<T> {
+        Err(self.throw(PyException::new(kind, message)))
+    }
+
+    /// Lifts an error of the front end's helpers (`number`, `format`, `host`) into a raise.
+    fn lift<T>(&self, r: Result<T, PyException>) -> Flow<T> {
+        r.map_err(|e| self.throw(e))
+    }
+
+    /// Stops a long Python loop when Ctrl-C was pressed.
+    fn check_interrupt(&self) -> Flow<()> {
+        if crate::core::interrupt::flag().swap(false, std::sync::atomic::Ordering::Relaxed) {
+            return self.raise("KeyboardInterrupt", "");
+        }
+        Ok(())
+    }
+
+    /// Enters a call of a Python function (a new frame), refusing past the recursion limit.
+    fn push_frame(&mut self, function: Rc<str>, source: Rc<SourceText>) -> Flow<()> {
+        if self.frames.len() >= RECURSION_LIMIT {
+            return self.raise("RecursionError", "maximum recursion depth exceeded");
+        }
+        self.frames.push(Frame {
+            function,
+            source,
+            line: 0,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,641 @@
+//! Modules: `import torch` (tensh's `torch` module, reached by path through the engine),
+//! `safetensors.torch`, `array`, and the parts of `math`, `sys`, `time` and `warnings` tensor
+//! sessions use; grad-mode context managers (`with torch.no_grad():`).
+
+use std::rc::Rc;
+
+use super::expr::CallArgs;
+use super::{Flow, Interpreter};
+use crate::core::tensor::grad_mode;
+use crate::python::exception::PyException;
+use crate::python::types;
+use crate::python::value::Value;
+
+/// The modules an `import` finds.
+const MODULES: &[&str] = &["math", "sys", "time", "warnings", "array", "os"];
+
+/// The grad-mode managers of `torch`.
+const GRAD_MODES: &[&str] = &[
+    "no_grad",
+    "enable_grad",
+    "inference_mode",
+    "set_grad_enabled",
+];
+
+/// What a context manager's `__enter__` did, for its `__exit__`.
+pub struct Entered {
+    /// The value `as` binds.
+    pub value: Value,
+    /// The grad and inference settings to put back.
+    restore: Option<(bool, bool)>,
+}
+
+impl Interpreter {
+    /// `import name`: the module's value.
+    pub(super) fn import(&mut self, name: &str) -> Flow<Value> {
+        match name {
+            "torch" => Ok(Value::HostPath("torch".into())),
+            "safetensors" | "safetensors.torch" => Ok(Value::HostPath("safetensors".into())),
+            n if n.starts_with("torch.") => Ok(Value::HostPath(n.replace('.', "::").into())),
+            n if MODULES.contains(&n) => Ok(Value::Module(n.into())),
+            "os.path" => Ok(Value::Module("os.path".into())),
+            other => {
+                let top = other.split('.').next().unwrap_or(other);
+                self.raise(
+                    "ModuleNotFoundError",
+                    format!(
+                        "No module named '{top}' (tensh's Python imports torch, safetensors.torch, array, math, sys, time and warnings)"
+                    ),
+                )
+            }
+        }
+    }
+
+    /// `torch.name` (or deeper: `torch.UntypedStorage.from_file`).
+    pub(super) fn torch_attribute(&mut self, path: &str, name: &str) -> Flow<Value> {
+        if path == "safetensors" && name == "torch" {
+            return Ok(Value::HostPath("safetensors".into()));
+        }
+        if path == "torch" {
+            match name {
+                "Tensor" | "Size" | "dtype" | "device" | "UntypedStorage" | "TypedStorage"
+                | "Generator" => return Ok(Value::Type(types::host_type(name))),
+                "__version__" => return Ok(Value::str("2.15.0+cpu")),
+                n if GRAD_MODES.contains(&n) => {
+                    return Ok(Value::Builtin(format!("torch.{n}").into()));
+                }
+                "is_grad_enabled" | "is_inference_mode_enabled" => {
+                    return Ok(Value::Builtin(format!("torch.{name}").into()));
+                }
+                _ => {}
+            }
+        }
+        let full = format!("{path}::{name}");
+        if let Some(v) = self.host.constant(&full) {
+            return Ok(crate::python::convert::from_dynamic(
+                v,
+                crate::python::convert::Arrays::Tuples,
+            ));
+        }
+        Ok(Value::HostPath(full.into()))
+    }
+
+    /// What Python itself does for a `torch` function (`torch.no_grad()`), if anything.
+    pub(super) fn call_python_torch(&mut self, path: &str, call: &CallArgs) -> Flow<Option<Value>> {
+        let _ = (path, call);
+        Ok(None)
+    }
+
+    /// `module.name`.
+    pub(super) fn module_attribute(&mut self, module: &str, name: &str) -> Flow<Value> {
+        let function = |n: &str| Ok(Value::Builtin(format!("{module}.{n}").into()));
+        match (module, name) {
+            ("math", "pi") => Ok(Value::Float(std::f64::consts::PI)),
+            ("math", "e") => Ok(Value::Float(std::f64::consts::E)),
+            ("math", "tau") => Ok(Value::Float(std::f64::consts::TAU)),
+            ("math", "inf") => Ok(Value::Float(f64::INFINITY)),
+            ("math", "nan") => Ok(Value::Float(f64::NAN)),
+            (
+                "math",
+                "sqrt" | "floor" | "ceil" | "exp" | "log" | "log2" | "log10" | "sin" | "cos"
+                | "tan" | "asin" | "acos" | "atan" | "atan2" | "sinh" | "cosh" | "tanh" | "fabs"
+                | "isnan" | "isinf" | "isfinite" | "isclose" | "prod" | "fsum" | "trunc" | "pow"
+                | "hypot" | "gcd" | "factorial" | "copysign" | "degrees" | "radians" | "log1p"
+                | "expm1" | "erf" | "lcm" | "comb" | "modf" | "frexp" | "ldexp",
+            ) => function(name),
+            ("sys", "argv") => Ok(Value::list(
+                self.argv.iter().map(|a| Value::str(a.as_str())).collect(),
+            )),
+            ("sys", "maxsize") => Ok(Value::Int(i64::MAX)),
+            ("sys", "byteorder") => Ok(Value::str("little")),
+            ("sys", "platform") => Ok(Value::str("linux")),
+            ("sys", "version") => Ok(Value::str("3.11.7 (tensh)")),
+            ("sys", "stdout" | "stderr") => Ok(Value::Module(format!("sys.{name}").into())),
+            ("sys", "exit" | "getrecursionlimit") => function(name),
+            ("sys.stdout" | "sys.stderr", "write" | "flush") => function(name),
+            ("time", "time" | "perf_counter" | "monotonic" | "sleep" | "process_time") => {
+                function(name)
+            }
+            (
+                "warnings",
+                "warn" | "simplefilter" | "filterwarnings" | "catch_warnings" | "resetwarnings",
+            ) => function(name),
+            ("array", "array") => Ok(Value::HostPath("array".into())),
+            ("os", "path") => Ok(Value::Module("os.path".into())),
+            ("os.path", "exists" | "getsize" | "join") => function(name),
+            ("os", "remove" | "getcwd") => function(name),
+            _ => self.raise(
+                "AttributeError",
+                format!("module '{module}' has no attribute '{name}'"),
+            ),
+        }
+    }
+
+    /// Calls `module.function` (`math.sqrt`) or a `torch` function Python answers itself.
+    pub(super) fn call_module_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        keywords: Vec<(Rc<str>, Value)>,
+    ) -> Flow<Value> {
+        if let Some(mode) = name.strip_prefix("torch.") {
+            return self.torch_python_function(mode, args, keywords);
+        }
+        if let Some(f) = name.strip_prefix("math.") {
+            return self.math(f, &args);
+        }
+        let float_arg = |i: usize| args.get(i).and_then(Value::as_float);
+        match name {
+            "sys.exit" => {
+                let code = args.first().cloned().unwrap_or(Value::None);
+                Err(self.throw(PyException::of_class(
+                    types::builtin("SystemExit"),
+                    vec![code],
+                )))
+            }
+            "sys.getrecursionlimit" => Ok(Value::Int(super::RECURSION_LIMIT as i64)),
+            "sys.stdout.write" | "sys.stderr.write" => {
+                let Some(Value::Str(s)) = args.first() else {
+                    return self.raise("TypeError", "write() argument must be str");
+                };
+                if name.starts_with("sys.stdout") {
+                    crate::script::output::stdout_text(s);
+                } else {
+                    crate::script::output::stderr_text(s);
+                }
+                Ok(Value::Int(s.chars().count() as i64))
+            }
+            "sys.stdout.flush" | "sys.stderr.flush" => Ok(Value::None),
+            "time.time" => Ok(Value::Float(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0.0, |d| d.as_secs_f64()),
+            )),
+            "time.perf_counter" | "time.monotonic" | "time.process_time" => {
+                thread_local! {
+                    static START: std::time::Instant = std::time::Instant::now();
+                }
+                Ok(Value::Float(START.with(|s| s.elapsed().as_secs_f64())))
+            }
+            "time.sleep" => {
+                let secs = float_arg(0).unwrap_or(0.0);
+                if !(0.0..=1e9).contains(&secs) {
+                    return self.raise("ValueError", "sleep length must be non-negative");
+                }
+                let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+                while std::time::Instant::now() < end {
+                    self.check_interrupt()?;
+                    std::thread::sleep(
+                        std::time::Duration::from_millis(10).min(end - std::time::Instant::now()),
+                    );
+                }
+                Ok(Value::None)
+            }
+            "warnings.warn" => {
+                let message = match args.first() {
+                    Some(v) => self.to_str(v)?,
+                    None => String::new(),
+                };
+                let category = match args.get(1).or_else(|| {
+                    keywords
+                        .iter()
+                        .find(|(k, _)| &**k == "category")
+                        .map(|(_, v)| v)
+                }) {
+                    Some(Value::Type(t)) => t.name.to_string(),
+                    _ => "UserWarning".into(),
+                };
+                let (file, line, text) = match self.frames.last() {
+                    Some(f) => (
+                        f.source.name.to_string(),
+                        f.line,
+                        f.source.line_text(f.line).trim().to_string(),
+                    ),
+                    None => (String::new(), 0, String::new()),
+                };
+                crate::script::output::stderr_text(&format!(
+                    "{file}:{line}: {category}: {message}\n  {text}\n"
+                ));
+                Ok(Value::None)
+            }
+            "warnings.simplefilter" | "warnings.filterwarnings" | "warnings.resetwarnings" => {
+                // tensh's warnings already show once per session, as PyTorch's default
+                // filter does; other filters are not applied.
+                Ok(Value::None)
+            }
+            "os.path.exists" => match args.first() {
+                Some(Value::Str(p)) => Ok(Value::Bool(std::path::Path::new(&**p).exists())),
+                _ => self.raise("TypeError", "exists() argument must be str"),
+            },
+            "os.path.getsize" => match args.first() {
+                Some(Value::Str(p)) => match std::fs::metadata(&**p) {
+                    Ok(m) => Ok(Value::Int(m.len() as i64)),
+                    Err(e) => self.raise(
+                        "FileNotFoundError",
+                        crate::script::output::python_os_error(&e),
+                    ),
+                },
+                _ => self.raise("TypeError", "getsize() argument must be str"),
+            },
+            "os.path.join" => {
+                let mut path = std::path::PathBuf::new();
+                for a in &args {
+                    path.push(self.to_str(a)?);
+                }
+                Ok(Value::str(path.to_string_lossy().as_ref()))
+            }
+            "os.getcwd" => Ok(Value::str(
+                std::env::current_dir().map_or(String::new(), |p| p.to_string_lossy().into_owned()),
+            )),
+            "os.remove" => match args.first() {
+                Some(Value::Str(p)) => match std::fs::remove_file(&**p) {
+                    Ok(()) => Ok(Value::None),
+                    Err(e) => self.raise(
+                        "FileNotFoundError",
+                        crate::script::output::python_os_error(&e),
+                    ),
+                },
+                _ => self.raise("TypeError", "remove() argument must be str"),
+            },
+            other => self.raise(
+                "NotImplementedError",
+                format!("tensh's Python does not have {other}()"),
+            ),
+        }
+    }
+
+    /// `torch.no_grad()` and the other grad-mode functions.
+    fn torch_python_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        keywords: Vec<(Rc<str>, Value)>,
+    ) -> Flow<Value> {
+        match name {
+            "is_grad_enabled" => Ok(Value::Bool(grad_mode::is_enabled())),
+            "is_inference_mode_enabled" => Ok(Value::Bool(grad_mode::is_inference())),
+            "set_grad_enabled" => {
+                let mode = match args.first().or_else(|| keywords.first().map(|(_, v)| v)) {
+                    Some(Value::Bool(b)) => *b,
+                    Some(other) => {
+                        return self.raise(
+                            "TypeError",
+                            format!("enabled must be a bool (got {})", other.type_name()),
+                        );
+                    }
+                    None => {
+                        return self.raise(
+                            "TypeError",
+                            "set_grad_enabled.__init__() missing 1 required positional argument: 'mode'",
+                        );
+                    }
+                };
+                // As a call, it sets the mode at once (and, as a manager, puts the old one
+                // back on exit).
+                let previous = grad_mode::set_enabled(mode);
+                Ok(Value::GradMode(Rc::new((
+                    "set_grad_enabled".into(),
+                    Some(previous),
+                ))))
+            }
+            "inference_mode" => {
+                let mode = match args.first().or_else(|| keywords.first().map(|(_, v)| v)) {
+                    Some(v) => self.truthy(v)?,
+                    None => true,
+                };
+                Ok(Value::GradMode(Rc::new((
+                    "inference_mode".into(),
+                    Some(mode),
+                ))))
+            }
+            "no_grad" | "enable_grad" => {
+                if !args.is_empty() {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "{name}.__init__() takes 1 positional argument but {} were given",
+                            args.len() + 1
+                        ),
+                    );
+                }
+                Ok(Value::GradMode(Rc::new((name.into(), None))))
+            }
+            other => self.raise(
+                "AttributeError",
+                format!("module 'torch' has no attribute '{other}'"),
+            ),
+        }
+    }
+
+    /// `math.name(args)`.
+    fn math(&mut self, name: &str, args: &[Value]) -> Flow<Value> {
+        let mut xs = Vec::with_capacity(args.len());
+        let needs_floats = !matches!(
+            name,
+            "prod" | "fsum" | "gcd" | "lcm" | "factorial" | "comb" | "isclose"
+        );
+        if needs_floats {
+            for a in args {
+                match a {
+                    Value::Host(d) => {
+                        let item = self.host_method(d.clone(), "item", Vec::new())?;
+                        xs.push(item.as_float().unwrap_or(f64::NAN));
+                    }
+                    other => match other.as_float() {
+                        Some(f) => xs.push(f),
+                        None => {
+                            return self.raise(
+                                "TypeError",
+                                format!("must be real number, not {}", other.type_name()),
+                            );
+                        }
+                    },
+                }
+            }
+        }
+        let x = xs.first().copied().unwrap_or(f64::NAN);
+        let domain = |me: &Self| me.raise::<Value>("ValueError", "math domain error");
+        let float = |v: f64| Ok(Value::Float(v));
+        match name {
+            "sqrt" => {
+                if x < 0.0 {
+                    domain(self)
+                } else {
+                    float(x.sqrt())
+                }
+            }
+            "log" => {
+                if x <= 0.0 {
+                    return domain(self);
+                }
+                match xs.get(1) {
+                    Some(b) => float(x.ln() / b.ln()),
+                    None => float(x.ln()),
+                }
+            }
+            "log2" => {
+                if x <= 0.0 {
+                    domain(self)
+                } else {
+                    float(x.log2())
+                }
+            }
+            "log10" => {
+                if x <= 0.0 {
+                    domain(self)
+                } else {
+                    float(x.log10())
+                }
+            }
+            "log1p" => {
+                if x <= -1.0 {
+                    domain(self)
+                } else {
+                    float(x.ln_1p())
+                }
+            }
+            "exp" => float(x.exp()),
+            "expm1" => float(x.exp_m1()),
+            "sin" => float(x.sin()),
+            "cos" => float(x.cos()),
+            "tan" => float(x.tan()),
+            "asin" => float(x.asin()),
+            "acos" => float(x.acos()),
+            "atan" => float(x.atan()),
+            "atan2" => float(x.atan2(xs.get(1).copied().unwrap_or(1.0))),
+            "sinh" => float(x.sinh()),
+            "cosh" => float(x.cosh()),
+            "tanh" => float(x.tanh()),
+            "erf" => float(erf(x)),
+            "fabs" => float(x.abs()),
+            "pow" => float(x.powf(xs.get(1).copied().unwrap_or(1.0))),
+            "hypot" => float(xs.iter().map(|v| v * v).sum::<f64>().sqrt()),
+            "copysign" => float(x.copysign(xs.get(1).copied().unwrap_or(1.0))),
+            "degrees" => float(x.to_degrees()),
+            "radians" => float(x.to_radians()),
+            "ldexp" => float(x * 2f64.powi(xs.get(1).copied().unwrap_or(0.0) as i32)),
+            "modf" => Ok(Value::tuple(vec![
+                Value::Float(x.fract()),
+                Value::Float(x.trunc()),
+            ])),
+            "frexp" => {
+                if x == 0.0 || !x.is_finite() {
+                    return Ok(Value::tuple(vec![Value::Float(x), Value::Int(0)]));
+                }
+                let e = x.abs().log2().floor() as i64 + 1;
+                Ok(Value::tuple(vec![
+                    Value::Float(x / 2f64.powi(e as i32)),
+                    Value::Int(e),
+                ]))
+            }
+            "isnan" => Ok(Value::Bool(x.is_nan())),
+            "isinf" => Ok(Value::Bool(x.is_infinite())),
+            "isfinite" => Ok(Value::Bool(x.is_finite())),
+            "floor" | "ceil" | "trunc" => {
+                if x.is_nan() {
+                    return self.raise("ValueError", "cannot convert float NaN to integer");
+                }
+                if x.is_infinite() {
+                    return self.raise("OverflowError", "cannot convert float infinity to integer");
+                }
+                if let Some(i) = args.first().and_then(Value::as_int) {
+                    return Ok(Value::Int(i));
+                }
+                let v = match name {
+                    "floor" => x.floor(),
+                    "ceil" => x.ceil(),
+                    _ => x.trunc(),
+                };
+                Ok(Value::Int(v as i64))
+            }
+            "isclose" => {
+                let (Some(a), Some(b)) = (
+                    args.first().and_then(Value::as_float),
+                    args.get(1).and_then(Value::as_float),
+                ) else {
+                    return self.raise("TypeError", "isclose() takes two real numbers");
+                };
+                let rel = 1e-9;
+                Ok(Value::Bool(
+                    a == b || (a - b).abs() <= rel * a.abs().max(b.abs()),
+                ))
+            }
+            "prod" | "fsum" => {
+                let items = match args.first() {
+                    Some(v) => self.collect(v)?,
+                    None => return self.raise("TypeError", format!("{name}() takes 1 argument")),
+                };
+                if name == "fsum" {
+                    let mut total = 0.0;
+                    for v in &items {
+                        total += v.as_float().unwrap_or(f64::NAN);
+                    }
+                    return Ok(Value::Float(total));
+                }
+                let mut total = Value::Int(1);
+                for v in items {
+                    total = self.binary(crate::python::number::BinOp::Mul, total, v)?;
+                }
+                Ok(total)
+            }
+            "gcd" | "lcm" => {
+                let mut acc: i64 = if name == "gcd" { 0 } else { 1 };
+                for a in args {
+                    let v = a.as_int().unwrap_or(0).unsigned_abs() as i64;
+                    acc = if name == "gcd" {
+                        gcd(acc, v)
+                    } else if v == 0 || acc == 0 {
+                        0
+                    } else {
+                        acc / gcd(acc, v) * v
+                    };
+                }
+                Ok(Value::Int(acc))
+            }
+            "factorial" => {
+                let n = args.first().and_then(Value::as_int).unwrap_or(-1);
+                if n < 0 {
+                    return self.raise("ValueError", "factorial() not defined for negative values");
+                }
+                let mut acc: i64 = 1;
+                for k in 2..=n {
+                    acc = match acc.checked_mul(k) {
+                        Some(v) => v,
+                        None => return self.raise(
+                            "OverflowError",
+                            "the factorial leaves 64 bits: tensh's Python ints are 64-bit integers",
+                        ),
+                    };
+                }
+                Ok(Value::Int(acc))
+            }
+            "comb" => {
+                let (n, k) = (
+                    args.first().and_then(Value::as_int).unwrap_or(0),
+                    args.get(1).and_then(Value::as_int).unwrap_or(0),
+                );
+                if k < 0 || n < 0 {
+                    return self.raise("ValueError", "n must be a non-negative integer");
+                }
+                if k > n {
+                    return Ok(Value::Int(0));
+                }
+                let mut acc: i64 = 1;
+                for i in 0..k.min(n - k) {
+                    acc = match acc.checked_mul(n - i) {
+                        Some(v) => v / (i + 1),
+                        None => return self.raise(
+                            "OverflowError",
+                            "the result leaves 64 bits: tensh's Python ints are 64-bit integers",
+                        ),
+                    };
+                }
+                Ok(Value::Int(acc))
+            }
+            other => self.raise(
+                "AttributeError",
+                format!("module 'math' has no attribute '{other}'"),
+            ),
+        }
+    }
+
+    /// Enters a context manager.
+    pub(super) fn enter(&mut self, manager: &Value) -> Flow<Entered> {
+        match manager {
+            Value::GradMode(m) => {
+                let before = (grad_mode::is_enabled(), grad_mode::is_inference());
+                let restore = match (&*m.0, m.1) {
+                    ("no_grad", _) => {
+                        grad_mode::set_enabled(false);
+                        before
+                    }
+                    ("enable_grad", _) => {
+                        grad_mode::set_enabled(true);
+                        before
+                    }
+                    ("inference_mode", Some(on)) => {
+                        if on {
+                            grad_mode::set_inference(true);
+                        }
+                        before
+                    }
+                    // `set_grad_enabled(b)` set the mode when it was called; its exit
+                    // puts back the mode from before that call.
+                    (_, previous) => (previous.unwrap_or(before.0), before.1),
+                };
+                Ok(Entered {
+                    value: Value::None,
+                    restore: Some(restore),
+                })
+            }
+            Value::File(f) => Ok(Entered {
+                value: Value::File(f.clone()),
+                restore: None,
+            }),
+            Value::Builtin(name) if &**name == "warnings.catch_warnings" => Ok(Entered {
+                value: Value::None,
+                restore: None,
+            }),
+            other => self.raise(
+                "TypeError",
+                format!(
+                    "'{}' object does not support the context manager protocol",
+                    other.type_name()
+                ),
+            ),
+        }
+    }
+
+    /// Leaves a context manager; returns whether it suppresses the exception `raised`.
+    pub(super) fn exit(
+        &mut self,
+        manager: &Value,
+        entered: Entered,
+        raised: Option<&PyException>,
+    ) -> Flow<bool> {
+        let _ = raised;
+        if let Value::File(f) = manager {
+            f.borrow_mut().file = None;
+        }
+        if let Some((grad, inference)) = entered.restore {
+            grad_mode::restore(grad, inference);
+        }
+        Ok(false)
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The error function (Abramowitz–Stegun 7.1.26 is too coarse for Python's digits; this is
+/// the series/continued-fraction pair, accurate to the last bits for doubles).
+fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let t = x.abs();
+    let r = if t < 2.5 {
+        // Taylor series: erf(t) = 2/sqrt(pi) * sum (-1)^n t^(2n+1) / (n! (2n+1)).
+        let mut sum = 0.0_f64;
+        let mut term = t;
+        let mut n = 0.0;
+        while term.abs() > 1e-17 * sum.abs() || n < 3.0 {
+            sum += term / (2.0 * n + 1.0);
+            n += 1.0;
+            term *= -t * t / n;
+            if n > 200.0 {
+                break;
+            }
+        }
+        sum * 2.0 / std::f64::consts::PI.sqrt()
+    } else {
+        // Continued fraction for erfc(t).
+        let mut f = 0.0;
+        for k in (1..=60).rev() {
+            f = (k as f64 / 2.0) / (t + f);
+        }
+        1.0 - (-t * t).exp() / std::f64::consts::PI.sqrt() / (t + f)
+    };
+    if x < 0.0 { -r } else { r }
+}

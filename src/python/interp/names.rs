@@ -1,0 +1,287 @@
+//! Names: reading, binding and deleting them through the scope chain with Python's rules
+//! (a function's assigned names are its locals; `global` and `nonlocal` say otherwise), and
+//! what a function body does with names, found once per `def`.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use ruff_python_ast::visitor::source_order::{self, SourceOrderVisitor};
+use ruff_python_ast::{Expr, ExprContext, Parameters, Stmt};
+
+use super::{Flow, Interpreter};
+use crate::python::function::{NameUse, Scope, ScopeKind};
+use crate::python::types;
+use crate::python::value::Value;
+
+/// The builtin functions, by name (the types are found by `types::named`).
+pub const BUILTIN_FUNCTIONS: &[&str] = &[
+    "print",
+    "len",
+    "enumerate",
+    "zip",
+    "isinstance",
+    "issubclass",
+    "repr",
+    "abs",
+    "min",
+    "max",
+    "sum",
+    "sorted",
+    "reversed",
+    "any",
+    "all",
+    "round",
+    "hex",
+    "oct",
+    "bin",
+    "id",
+    "getattr",
+    "setattr",
+    "hasattr",
+    "iter",
+    "next",
+    "map",
+    "filter",
+    "divmod",
+    "pow",
+    "chr",
+    "ord",
+    "callable",
+    "format",
+    "hash",
+    "exit",
+    "quit",
+    "open",
+    "vars",
+    "dir",
+    "globals",
+    "locals",
+    "ascii",
+    "bytearray",
+];
+
+/// Builtin types callable by name.
+const BUILTIN_TYPES: &[&str] = &[
+    "int",
+    "float",
+    "complex",
+    "bool",
+    "str",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "range",
+    "slice",
+    "type",
+    "object",
+    "bytes",
+    "frozenset",
+];
+
+impl Interpreter {
+    /// The value of `name` read in `scope`.
+    pub(super) fn lookup(&self, name: &str, scope: &Rc<Scope>) -> Flow<Value> {
+        let mut at = Some(scope.clone());
+        while let Some(s) = at {
+            if let Some(v) = s.vars.borrow().get(name) {
+                return Ok(v.clone());
+            }
+            if let ScopeKind::Function(names) = &s.kind {
+                if names.globals.contains(name) {
+                    at = Some(s.root());
+                    continue;
+                }
+                if names.locals.contains(name) {
+                    return self.raise(
+                        "UnboundLocalError",
+                        format!(
+                            "cannot access local variable '{name}' where it is not associated with a value"
+                        ),
+                    );
+                }
+            }
+            at = s.parent.clone();
+        }
+        if let Some(v) = builtin_value(name) {
+            return Ok(v);
+        }
+        self.raise("NameError", format!("name '{name}' is not defined"))
+    }
+
+    /// Binds `name` in `scope` (or where `global`/`nonlocal` say).
+    pub(super) fn bind(&self, name: &str, value: Value, scope: &Rc<Scope>) {
+        self.binding_scope(name, scope)
+            .vars
+            .borrow_mut()
+            .insert(name.into(), value);
+    }
+
+    /// `del name`.
+    pub(super) fn unbind(&self, name: &str, scope: &Rc<Scope>) -> Flow<()> {
+        match self
+            .binding_scope(name, scope)
+            .vars
+            .borrow_mut()
+            .remove(name)
+        {
+            Some(_) => Ok(()),
+            None => self.raise("NameError", format!("name '{name}' is not defined")),
+        }
+    }
+
+    /// The scope a binding of `name` in `scope` goes to.
+    fn binding_scope(&self, name: &str, scope: &Rc<Scope>) -> Rc<Scope> {
+        if let ScopeKind::Function(names) = &scope.kind {
+            if names.globals.contains(name) {
+                return scope.root();
+            }
+            if names.nonlocals.contains(name) {
+                let mut at = scope.parent.clone();
+                while let Some(s) = at {
+                    if matches!(s.kind, ScopeKind::Function(_))
+                        && s.vars.borrow().contains_key(name)
+                    {
+                        return s;
+                    }
+                    at = s.parent.clone();
+                }
+            }
+        }
+        scope.clone()
+    }
+
+    /// How the function whose parameters and body these are uses names (found once per
+    /// definition site).
+    pub(super) fn name_use(
+        &mut self,
+        key: usize,
+        parameters: Option<&'static Parameters>,
+        body: crate::python::function::Body,
+    ) -> Rc<NameUse> {
+        if let Some(u) = self.name_use.get(&key) {
+            return u.clone();
+        }
+        let mut finder = Assigned::default();
+        if let Some(p) = parameters {
+            for param in p.iter() {
+                finder.stores.insert(param.name().as_str().into());
+            }
+        }
+        match body {
+            crate::python::function::Body::Statements(stmts) => finder.visit_body(stmts),
+            crate::python::function::Body::Expression(e) => finder.visit_expr(e),
+        }
+        let mut use_ = NameUse {
+            locals: finder.stores,
+            globals: finder.globals,
+            nonlocals: finder.nonlocals,
+        };
+        use_.locals
+            .retain(|n| !use_.globals.contains(n) && !use_.nonlocals.contains(n));
+        let use_ = Rc::new(use_);
+        self.name_use.insert(key, use_.clone());
+        use_
+    }
+}
+
+/// The value a builtin name has: a builtin function, type or exception class.
+pub fn builtin_value(name: &str) -> Option<Value> {
+    if BUILTIN_FUNCTIONS.contains(&name) {
+        return Some(Value::Builtin(name.into()));
+    }
+    if BUILTIN_TYPES.contains(&name) {
+        return types::named(name).map(Value::Type);
+    }
+    match name {
+        "Ellipsis" => return Some(Value::Ellipsis),
+        "NotImplemented" | "__debug__" => return None,
+        _ => {}
+    }
+    types::named(name)
+        .filter(|t| t.kind == types::TypeKind::Exception)
+        .map(Value::Type)
+}
+
+/// Collects the names a function body binds.
+#[derive(Default)]
+struct Assigned {
+    stores: HashSet<Rc<str>>,
+    globals: HashSet<Rc<str>>,
+    nonlocals: HashSet<Rc<str>>,
+}
+
+impl<'a> SourceOrderVisitor<'a> for Assigned {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                // Its name is bound here; its body is its own scope (defaults and decorators
+                // are read here, but bind nothing).
+                self.stores.insert(f.name.as_str().into());
+            }
+            Stmt::Global(g) => {
+                self.globals
+                    .extend(g.names.iter().map(|n| n.as_str().into()));
+            }
+            Stmt::Nonlocal(g) => {
+                self.nonlocals
+                    .extend(g.names.iter().map(|n| n.as_str().into()));
+            }
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    let bound = match &alias.asname {
+                        Some(a) => a.as_str(),
+                        None => alias.name.as_str().split('.').next().unwrap_or_default(),
+                    };
+                    self.stores.insert(bound.into());
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for alias in &i.names {
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+                    self.stores.insert(bound.as_str().into());
+                }
+            }
+            Stmt::Try(t) => {
+                for h in &t.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
+                    if let Some(n) = &h.name {
+                        self.stores.insert(n.as_str().into());
+                    }
+                }
+                source_order::walk_stmt(self, stmt);
+            }
+            _ => source_order::walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(n) if matches!(n.ctx, ExprContext::Store | ExprContext::Del) => {
+                self.stores.insert(n.id.as_str().into());
+            }
+            Expr::Named(n) => {
+                if let Expr::Name(t) = &*n.target {
+                    self.stores.insert(t.id.as_str().into());
+                }
+                self.visit_expr(&n.value);
+            }
+            // Their own scopes: a lambda's body and a comprehension's variables.
+            Expr::Lambda(_) => {}
+            Expr::ListComp(c) => self.visit_comprehension_iter(&c.generators),
+            Expr::SetComp(c) => self.visit_comprehension_iter(&c.generators),
+            Expr::DictComp(c) => self.visit_comprehension_iter(&c.generators),
+            Expr::Generator(c) => self.visit_comprehension_iter(&c.generators),
+            _ => source_order::walk_expr(self, expr),
+        }
+    }
+}
+
+impl Assigned {
+    /// A comprehension's first iterable is read in the enclosing scope.
+    fn visit_comprehension_iter<'a>(&mut self, generators: &'a [ruff_python_ast::Comprehension]) {
+        if let Some(first) = generators.first() {
+            self.visit_expr(&first.iter);
+        }
+    }
+}

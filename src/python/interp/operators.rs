@@ -1,0 +1,575 @@
+//! Operators: arithmetic, comparisons, membership and identity, with Python's rules for its
+//! own values and tensh's (PyTorch's broadcasting and promotion) for tensors.
+
+use std::rc::Rc;
+
+use ruff_python_ast::{CmpOp, UnaryOp};
+
+use super::{Flow, Interpreter};
+use crate::core::tensor::Tensor;
+use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
+use crate::python::host::HostCall;
+use crate::python::number::{self, BinOp};
+use crate::python::value::Value;
+
+impl Interpreter {
+    /// `a op b`.
+    pub(super) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Flow<Value> {
+        if let (BinOp::Add, Value::Host(x), Value::Host(y)) = (op, &a, &b)
+            && is_buffer(x)
+            && is_buffer(y)
+        {
+            // `b"ab" + b"cd"`: the bytes of both, as a new bytes value.
+            let mut all = self.collect(&a)?;
+            all.extend(self.collect(&b)?);
+            return self.call_builtin("bytes", vec![Value::list(all)], Vec::new());
+        }
+        if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
+            return self.host_binary(op, &a, &b);
+        }
+        if let Some(r) = number::binary(op, &a, &b) {
+            return self.lift(r);
+        }
+        match (op, &a, &b) {
+            (BinOp::Add, Value::Str(x), Value::Str(y)) => Ok(Value::str(format!("{x}{y}"))),
+            (BinOp::Add, Value::List(x), Value::List(y)) => {
+                let mut items = x.borrow().clone();
+                items.extend(y.borrow().iter().cloned());
+                Ok(Value::list(items))
+            }
+            (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
+                let mut items = x.to_vec();
+                items.extend(y.iter().cloned());
+                Ok(Value::tuple(items))
+            }
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), _)
+                if b.as_int().is_some() =>
+            {
+                self.repeat(&a, b.as_int().unwrap_or(0))
+            }
+            (BinOp::Mul, _, Value::Str(_) | Value::List(_) | Value::Tuple(_))
+                if a.as_int().is_some() =>
+            {
+                self.repeat(&b, a.as_int().unwrap_or(0))
+            }
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), other)
+            | (BinOp::Mul, other, Value::Str(_) | Value::List(_) | Value::Tuple(_))
+                if !matches!(other, Value::Str(_) | Value::List(_) | Value::Tuple(_)) =>
+            {
+                self.raise(
+                    "TypeError",
+                    format!(
+                        "can't multiply sequence by non-int of type '{}'",
+                        other.type_name()
+                    ),
+                )
+            }
+            (BinOp::Mod, Value::Str(f), _) => {
+                let f = f.clone();
+                Ok(Value::str(self.percent_format(&f, &b)?))
+            }
+            (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
+                let mut entries = x.borrow().clone();
+                for (k, v) in y.borrow().iter() {
+                    self.dict_insert(&mut entries, k.clone(), v.clone())?;
+                }
+                Ok(Value::dict(entries))
+            }
+            _ => self.raise(
+                "TypeError",
+                format!(
+                    "unsupported operand type(s) for {}: '{}' and '{}'",
+                    if op == BinOp::Pow {
+                        "** or pow()"
+                    } else {
+                        op.symbol()
+                    },
+                    a.type_name(),
+                    b.type_name()
+                ),
+            ),
+        }
+    }
+
+    /// `s * n` for a string, list or tuple.
+    fn repeat(&mut self, v: &Value, n: i64) -> Flow<Value> {
+        let n = usize::try_from(n).unwrap_or(0);
+        let len = match v {
+            Value::Str(s) => s.len(),
+            Value::List(l) => l.borrow().len(),
+            Value::Tuple(t) => t.len(),
+            _ => 0,
+        };
+        if len.saturating_mul(n) > 1 << 28 {
+            return self.raise(
+                "MemoryError",
+                "tensh's Python strings and lists hold at most 2**28 items",
+            );
+        }
+        Ok(match v {
+            Value::Str(s) => Value::str(s.repeat(n)),
+            Value::List(l) => {
+                let items = l.borrow();
+                Value::list((0..n).flat_map(|_| items.iter().cloned()).collect())
+            }
+            Value::Tuple(t) => Value::tuple((0..n).flat_map(|_| t.iter().cloned()).collect()),
+            other => other.clone(),
+        })
+    }
+
+    /// An operator with a tensh value on either side: the engine's operator, or the
+    /// `torch` function Python's operator stands for.
+    fn host_binary(&mut self, op: BinOp, a: &Value, b: &Value) -> Flow<Value> {
+        let x = self.lift(to_dynamic(a))?;
+        let y = self.lift(to_dynamic(b))?;
+        let result = match op {
+            BinOp::FloorDiv => self.host.call(
+                "torch::floor_divide",
+                HostCall::positional(None, vec![x, y]),
+            ),
+            BinOp::MatMul => self
+                .host
+                .call("torch::matmul", HostCall::positional(None, vec![x, y])),
+            BinOp::LShift => self.host.call(
+                "torch::bitwise_left_shift",
+                HostCall::positional(None, vec![x, y]),
+            ),
+            BinOp::RShift => self.host.call(
+                "torch::bitwise_right_shift",
+                HostCall::positional(None, vec![x, y]),
+            ),
+            _ => self.host.binary(op.symbol(), x, y),
+        };
+        Ok(from_dynamic(self.lift(result)?, Arrays::Tuples))
+    }
+
+    /// `target op= value`: a tensor's in-place method (`add_`, ...), a list's `extend`;
+    /// else the plain operator.
+    pub(super) fn in_place(&mut self, op: BinOp, current: Value, rhs: Value) -> Flow<Value> {
+        if let Value::Host(d) = &current
+            && d.is::<Tensor>()
+        {
+            let arg = self.lift(to_dynamic(&rhs))?;
+            let r = match op {
+                BinOp::MatMul => return self.binary(op, current, rhs),
+                BinOp::FloorDiv | BinOp::LShift | BinOp::RShift => {
+                    let method = match op {
+                        BinOp::FloorDiv => "floor_divide_",
+                        BinOp::LShift => "bitwise_left_shift_",
+                        _ => "bitwise_right_shift_",
+                    };
+                    self.host
+                        .call(method, HostCall::positional(Some(d.clone()), vec![arg]))
+                        .map(|_| ())
+                }
+                _ => self.host.assign_op(op.symbol(), d.clone(), arg),
+            };
+            self.lift(r)?;
+            return Ok(current);
+        }
+        if let (BinOp::Add, Value::List(items)) = (op, &current) {
+            let extra = self.collect(&rhs)?;
+            items.borrow_mut().extend(extra);
+            return Ok(current);
+        }
+        self.binary(op, current, rhs)
+    }
+
+    /// `-v`, `+v`, `~v`.
+    pub(super) fn unary(&mut self, op: UnaryOp, v: Value) -> Flow<Value> {
+        match (op, &v) {
+            (UnaryOp::USub, Value::Int(i)) => Ok(Value::int(-(*i as i128))),
+            (UnaryOp::USub, Value::BigInt(i)) => match i.checked_neg() {
+                Some(n) => Ok(Value::int(n)),
+                None => self.raise(
+                    "OverflowError",
+                    "-(-2**127) leaves 128 bits: tensh's Python ints hold at most 128 bits",
+                ),
+            },
+            (UnaryOp::UAdd, Value::BigInt(_)) => Ok(v),
+            (UnaryOp::Invert, Value::BigInt(i)) => Ok(Value::int(!i)),
+            (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
+            (UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
+            (UnaryOp::USub, Value::Complex(c)) => Ok(Value::Complex(-c)),
+            (UnaryOp::USub, Value::Host(d)) => {
+                let r = self.host.negate(d.clone());
+                Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
+            }
+            (UnaryOp::UAdd, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
+            (
+                UnaryOp::UAdd,
+                Value::Int(_) | Value::Float(_) | Value::Complex(_) | Value::Host(_),
+            ) => Ok(v),
+            (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
+            (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
+            (UnaryOp::Invert, Value::Host(d)) => {
+                let r = self.host.call(
+                    "bitwise_not",
+                    HostCall::positional(Some(d.clone()), Vec::new()),
+                );
+                Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
+            }
+            _ => {
+                let symbol = match op {
+                    UnaryOp::USub => "-",
+                    UnaryOp::UAdd => "+",
+                    UnaryOp::Invert => "~",
+                    UnaryOp::Not => "not",
+                };
+                self.raise(
+                    "TypeError",
+                    format!("bad operand type for unary {symbol}: '{}'", v.type_name()),
+                )
+            }
+        }
+    }
+
+    /// `a op b` for a comparison operator.
+    pub(super) fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> Flow<Value> {
+        match op {
+            CmpOp::Is => return Ok(Value::Bool(same_object(a, b))),
+            CmpOp::IsNot => return Ok(Value::Bool(!same_object(a, b))),
+            CmpOp::In => return Ok(Value::Bool(self.contains(b, a)?)),
+            CmpOp::NotIn => return Ok(Value::Bool(!self.contains(b, a)?)),
+            _ => {}
+        }
+        if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
+            if matches!(op, CmpOp::Eq | CmpOp::NotEq)
+                && (matches!(a, Value::None) || matches!(b, Value::None))
+            {
+                return Ok(Value::Bool(op == CmpOp::NotEq));
+            }
+            let symbol = match op {
+                CmpOp::Eq => "==",
+                CmpOp::NotEq => "!=",
+                CmpOp::Lt => "<",
+                CmpOp::LtE => "<=",
+                CmpOp::Gt => ">",
+                _ => ">=",
+            };
+            let x = self.lift(to_dynamic(a))?;
+            let y = self.lift(to_dynamic(b))?;
+            let r = self.host.binary(symbol, x, y);
+            return match r {
+                Ok(v) => Ok(from_dynamic(v, Arrays::Tuples)),
+                // Values the engine has no `==` for are equal only when they are one object.
+                Err(_) if matches!(op, CmpOp::Eq | CmpOp::NotEq) => {
+                    Ok(Value::Bool(same_object(a, b) == (op == CmpOp::Eq)))
+                }
+                Err(e) => Err(self.throw(e)),
+            };
+        }
+        match op {
+            CmpOp::Eq => Ok(Value::Bool(self.values_equal(a, b)?)),
+            CmpOp::NotEq => Ok(Value::Bool(!self.values_equal(a, b)?)),
+            _ => {
+                let ordering = self.order(a, b, op)?;
+                Ok(Value::Bool(match op {
+                    CmpOp::Lt => ordering.is_lt(),
+                    CmpOp::LtE => ordering.is_le(),
+                    CmpOp::Gt => ordering.is_gt(),
+                    _ => ordering.is_ge(),
+                }))
+            }
+        }
+    }
+
+    /// How `a` orders against `b` (for `<`, `sorted`, `min`, `max`).
+    pub(super) fn order(&mut self, a: &Value, b: &Value, op: CmpOp) -> Flow<std::cmp::Ordering> {
+        use std::cmp::Ordering;
+        if let Some(o) = number::compare(a, b) {
+            return Ok(o);
+        }
+        match (a, b) {
+            (Value::Float(_), _) | (_, Value::Float(_))
+                if a.as_float().is_some() && b.as_float().is_some() =>
+            {
+                // A NaN: every comparison is false, which no ordering says; treat as equal
+                // (`<` and `>` false), as sorting with NaN does.
+                return Ok(Ordering::Equal);
+            }
+            (Value::Str(x), Value::Str(y)) => return Ok(x.cmp(y)),
+            (Value::List(_), Value::List(_)) | (Value::Tuple(_), Value::Tuple(_)) => {
+                let x = self.collect(a)?;
+                let y = self.collect(b)?;
+                for (p, q) in x.iter().zip(&y) {
+                    if !self.values_equal(p, q)? {
+                        return self.order(p, q, op);
+                    }
+                }
+                return Ok(x.len().cmp(&y.len()));
+            }
+            (Value::Host(_), _) | (_, Value::Host(_)) => {
+                let lt = self.compare(CmpOp::Lt, a, b)?;
+                if self.truthy(&lt)? {
+                    return Ok(Ordering::Less);
+                }
+                let gt = self.compare(CmpOp::Gt, a, b)?;
+                return Ok(if self.truthy(&gt)? {
+                    Ordering::Greater
+                } else {
+                    Ordering::Equal
+                });
+            }
+            _ => {}
+        }
+        let symbol = match op {
+            CmpOp::Lt => "<",
+            CmpOp::LtE => "<=",
+            CmpOp::Gt => ">",
+            _ => ">=",
+        };
+        self.raise(
+            "TypeError",
+            format!(
+                "'{symbol}' not supported between instances of '{}' and '{}'",
+                a.type_name(),
+                b.type_name()
+            ),
+        )
+    }
+
+    /// Python's `a == b` as a truth value.
+    pub(super) fn values_equal(&mut self, a: &Value, b: &Value) -> Flow<bool> {
+        if let Some(eq) = number::equal(a, b) {
+            return Ok(eq);
+        }
+        Ok(match (a, b) {
+            (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::List(_), Value::List(_)) | (Value::Tuple(_), Value::Tuple(_)) => {
+                let x = self.collect(a)?;
+                let y = self.collect(b)?;
+                if x.len() != y.len() {
+                    return Ok(false);
+                }
+                for (p, q) in x.iter().zip(&y) {
+                    if !same_object(p, q) && !self.values_equal(p, q)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            (Value::Dict(x), Value::Dict(y)) => {
+                let (x, y) = (x.borrow().clone(), y.borrow().clone());
+                if x.len() != y.len() {
+                    return Ok(false);
+                }
+                for (k, v) in &x {
+                    let mut found = false;
+                    for (k2, v2) in &y {
+                        if self.values_equal(k, k2)? {
+                            found = self.values_equal(v, v2)?;
+                            break;
+                        }
+                    }
+                    if !found {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            (Value::Set(x), Value::Set(y)) => {
+                let (x, y) = (x.borrow().clone(), y.borrow().clone());
+                if x.len() != y.len() {
+                    return Ok(false);
+                }
+                for item in &x {
+                    if !self.contains(
+                        &Value::Set(Rc::new(std::cell::RefCell::new(y.clone()))),
+                        item,
+                    )? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            (Value::Range(a1, b1, c1), Value::Range(a2, b2, c2)) => (a1, b1, c1) == (a2, b2, c2),
+            (Value::Host(_), _) | (_, Value::Host(_)) => {
+                let r = self.compare(CmpOp::Eq, a, b)?;
+                self.truthy(&r)?
+            }
+            (Value::Type(x), Value::Type(y)) => x.name == y.name && x.module == y.module,
+            (Value::Builtin(x), Value::Builtin(y)) => x == y,
+            (Value::HostPath(x), Value::HostPath(y)) => x == y,
+            _ => same_object(a, b),
+        })
+    }
+
+    /// `item in container`.
+    pub(super) fn contains(&mut self, container: &Value, item: &Value) -> Flow<bool> {
+        match container {
+            Value::Str(s) => match item {
+                Value::Str(sub) => Ok(s.contains(&**sub)),
+                other => self.raise(
+                    "TypeError",
+                    format!(
+                        "'in <string>' requires string as left operand, not {}",
+                        other.type_name()
+                    ),
+                ),
+            },
+            Value::Dict(entries) => {
+                let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
+                for k in &keys {
+                    if self.key_equal(k, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Value::Range(start, stop, step) => Ok(match item.as_int() {
+                Some(i) => {
+                    let inside = if *step > 0 {
+                        *start <= i && i < *stop
+                    } else {
+                        *stop < i && i <= *start
+                    };
+                    inside && (i - start) % step == 0
+                }
+                None => false,
+            }),
+            Value::Host(d) if d.is::<Tensor>() => {
+                // PyTorch: `(element == self).any()`.
+                let x = self.lift(to_dynamic(item))?;
+                let eq = self.host.binary("==", d.clone(), x);
+                let eq = self.lift(eq)?;
+                let any = self
+                    .host
+                    .call("any", HostCall::positional(Some(eq), Vec::new()));
+                let any = from_dynamic(self.lift(any)?, Arrays::Tuples);
+                self.truthy(&any)
+            }
+            other => {
+                let items = self.collect(other)?;
+                for x in &items {
+                    if same_object(x, item) || self.values_equal(x, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    /// Whether two dict keys or set items are the same key (tensors by identity, as their
+    /// hash is their `id`); unhashable keys raise.
+    pub(super) fn key_equal(&mut self, a: &Value, b: &Value) -> Flow<bool> {
+        for v in [a, b] {
+            if matches!(v, Value::List(_) | Value::Dict(_) | Value::Set(_)) {
+                return self.raise("TypeError", format!("unhashable type: '{}'", v.type_name()));
+            }
+        }
+        if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
+            return Ok(same_object(a, b) || self.host_value_key_equal(a, b));
+        }
+        self.values_equal(a, b)
+    }
+
+    /// Non-tensor tensh values (dtypes, devices) are keys by value.
+    fn host_value_key_equal(&mut self, a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Host(x), Value::Host(y)) if !x.is::<Tensor>() && !y.is::<Tensor>() => self
+                .host
+                .binary("==", x.clone(), y.clone())
+                .ok()
+                .and_then(|v| v.as_bool().ok())
+                .unwrap_or(false),
+            _ => false,
+        }
+    }
+
+    /// Puts `key: value` into a dict's entries (replacing an equal key's value).
+    pub(super) fn dict_insert(
+        &mut self,
+        entries: &mut Vec<(Value, Value)>,
+        key: Value,
+        value: Value,
+    ) -> Flow<()> {
+        for entry in entries.iter_mut() {
+            if self.key_equal(&entry.0, &key)? {
+                entry.1 = value;
+                return Ok(());
+            }
+        }
+        if let Value::List(_) | Value::Dict(_) | Value::Set(_) = key {
+            return self.raise(
+                "TypeError",
+                format!("unhashable type: '{}'", key.type_name()),
+            );
+        }
+        entries.push((key, value));
+        Ok(())
+    }
+
+    /// A set of `items` (the first of equal items kept).
+    pub(super) fn make_set(&mut self, items: Vec<Value>) -> Flow<Value> {
+        let mut out: Vec<Value> = Vec::with_capacity(items.len());
+        'items: for item in items {
+            for x in &out {
+                if self.key_equal(x, &item)? {
+                    continue 'items;
+                }
+            }
+            if let Value::List(_) | Value::Dict(_) | Value::Set(_) = item {
+                return self.raise(
+                    "TypeError",
+                    format!("unhashable type: '{}'", item.type_name()),
+                );
+            }
+            out.push(item);
+        }
+        Ok(Value::Set(Rc::new(std::cell::RefCell::new(out))))
+    }
+
+    /// The `(key, value)` pairs of a mapping (`**kwargs`, `dict(m)`, `{**m}`).
+    pub(super) fn mapping_items(&mut self, v: &Value) -> Flow<Vec<(Value, Value)>> {
+        match v {
+            Value::Dict(entries) => Ok(entries.borrow().clone()),
+            other => self.raise(
+                "TypeError",
+                format!("'{}' object is not a mapping", other.type_name()),
+            ),
+        }
+    }
+}
+
+/// Whether a tensh value is one of the Python-like buffers (`bytes`, `bytearray`, `array`).
+fn is_buffer(d: &rhai::Dynamic) -> bool {
+    d.type_name().ends_with("PyBuffer")
+}
+
+/// Python's `a is b`.
+pub fn same_object(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        // Small ints are cached by CPython; sessions compare ints with `is` rarely.
+        (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
+        (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y) || (x.len() <= 1 && x == y),
+        (Value::List(x), Value::List(y)) | (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y) || (x.is_empty() && y.is_empty()),
+        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
+        (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+        (Value::Exception(x), Value::Exception(y)) => Rc::ptr_eq(x, y),
+        (Value::Type(x), Value::Type(y)) => x.name == y.name && x.module == y.module,
+        (Value::Builtin(x), Value::Builtin(y)) | (Value::HostPath(x), Value::HostPath(y)) => x == y,
+        (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::Host(x), Value::Host(y)) => {
+            match (x.read_lock::<Tensor>(), y.read_lock::<Tensor>()) {
+                (Some(p), Some(q)) => p.ptr_eq(&q),
+                _ => {
+                    // dtypes are singletons in PyTorch: `x.dtype is torch.float32` holds.
+                    match (
+                        x.read_lock::<crate::core::dtype::DType>(),
+                        y.read_lock::<crate::core::dtype::DType>(),
+                    ) {
+                        (Some(p), Some(q)) => *p == *q,
+                        _ => false,
+                    }
+                }
+            }
+        }
+        _ => false,
+    }
+}

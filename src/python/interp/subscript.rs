@@ -1,0 +1,396 @@
+//! Subscripts: `x[i]`, `x[a:b]`, `x[i] = v`, `del x[i]` on Python's sequences and dicts, and
+//! on tensh's values through the engine, each Python index turned into the index form the
+//! engine reads (the text of a basic index, `"0, 1:3, None, ..."`, or an array of items when
+//! it holds tensors or lists).
+
+use rhai::{Array, Dynamic};
+
+use super::{Flow, Interpreter};
+use crate::core::tensor::Tensor;
+use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
+use crate::python::exception::PyException;
+use crate::python::value::Value;
+
+/// Python's `slice.indices(len)`: the start, stop and step a slice selects in a sequence of
+/// `len` items.
+fn slice_indices(
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+    len: i64,
+) -> Result<(i64, i64, i64), PyException> {
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return Err(PyException::new("ValueError", "slice step cannot be zero"));
+    }
+    let clamp = |v: Option<i64>, default: i64| -> i64 {
+        match v {
+            None => default,
+            Some(v) if v < 0 => {
+                let v = v.saturating_add(len);
+                if v < 0 {
+                    if step < 0 { -1 } else { 0 }
+                } else {
+                    v
+                }
+            }
+            Some(v) if v >= len => {
+                if step < 0 {
+                    len - 1
+                } else {
+                    len
+                }
+            }
+            Some(v) => v,
+        }
+    };
+    if step > 0 {
+        Ok((clamp(start, 0), clamp(stop, len), step))
+    } else {
+        Ok((clamp(start, len - 1), clamp(stop, -1), step))
+    }
+}
+
+/// The positions a slice selects.
+fn slice_positions(start: i64, stop: i64, step: i64) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(i as usize);
+        i += step;
+    }
+    out
+}
+
+impl Interpreter {
+    /// An index as an integer (`__index__`): ints, bools and one-element integer tensors.
+    fn as_index(&mut self, v: &Value, what: &str) -> Flow<i64> {
+        match v {
+            Value::Int(i) => Ok(*i),
+            Value::Bool(b) => Ok(*b as i64),
+            Value::Host(d) if d.is::<Tensor>() => {
+                let item = self.host_method(d.clone(), "item", Vec::new())?;
+                match item {
+                    Value::Int(i) => Ok(i),
+                    Value::Bool(b) => Ok(b as i64),
+                    _ => self.raise(
+                        "TypeError",
+                        format!("{what} indices must be integers or slices, not Tensor"),
+                    ),
+                }
+            }
+            other => self.raise(
+                "TypeError",
+                format!(
+                    "{what} indices must be integers or slices, not {}",
+                    other.type_name()
+                ),
+            ),
+        }
+    }
+
+    /// A slice's three parts as optional integers.
+    fn slice_parts(&mut self, parts: &[Value; 3]) -> Flow<[Option<i64>; 3]> {
+        let mut out = [None; 3];
+        for (i, p) in parts.iter().enumerate() {
+            out[i] = match p {
+                Value::None => None,
+                other => match self.as_index(other, "slice") {
+                    Ok(v) => Some(v),
+                    Err(_) => {
+                        return self.raise(
+                            "TypeError",
+                            "slice indices must be integers or None or have an __index__ method",
+                        );
+                    }
+                },
+            };
+        }
+        Ok(out)
+    }
+
+    /// `container[index]`.
+    pub(super) fn get_item(&mut self, container: &Value, index: Value) -> Flow<Value> {
+        let what = container.type_name();
+        match container {
+            Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..) => {
+                let items: Vec<Value> = self.sequence_items(container)?;
+                let len = items.len() as i64;
+                if let Value::Slice(parts) = &index {
+                    let [a, b, c] = self.slice_parts(parts)?;
+                    let (start, stop, step) = self.lift(slice_indices(a, b, c, len))?;
+                    let picked: Vec<Value> = slice_positions(start, stop, step)
+                        .into_iter()
+                        .map(|i| items[i].clone())
+                        .collect();
+                    return Ok(match container {
+                        Value::List(_) => Value::list(picked),
+                        Value::Str(_) => Value::str(
+                            picked
+                                .iter()
+                                .map(|v| match v {
+                                    Value::Str(s) => s.to_string(),
+                                    _ => String::new(),
+                                })
+                                .collect::<String>(),
+                        ),
+                        Value::Range(..) => Value::tuple(picked),
+                        _ => Value::tuple(picked),
+                    });
+                }
+                let i = self.as_index(&index, &what)?;
+                let at = if i < 0 { i + len } else { i };
+                if at < 0 || at >= len {
+                    let noun = match container {
+                        Value::Str(_) => "string",
+                        Value::Range(..) => "range object",
+                        _ => &what,
+                    };
+                    return self.raise("IndexError", format!("{noun} index out of range"));
+                }
+                Ok(items[at as usize].clone())
+            }
+            Value::Dict(entries) => {
+                let entries = entries.borrow().clone();
+                for (k, v) in &entries {
+                    if self.key_equal(k, &index)? {
+                        return Ok(v.clone());
+                    }
+                }
+                Err(self.throw(PyException::of_class(
+                    crate::python::types::builtin("KeyError"),
+                    vec![index],
+                )))
+            }
+            Value::Host(d) => {
+                let i = self.host_index(d, &index)?;
+                let r = self.host.get_item(d.clone(), i);
+                Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
+            }
+            Value::Type(t) if &*t.name == "list" || &*t.name == "tuple" || &*t.name == "dict" => {
+                // `list[int]` in annotations.
+                Ok(container.clone())
+            }
+            other => self.raise(
+                "TypeError",
+                format!("'{}' object is not subscriptable", other.type_name()),
+            ),
+        }
+    }
+
+    /// A sequence's items (a string's characters).
+    fn sequence_items(&mut self, v: &Value) -> Flow<Vec<Value>> {
+        if let Value::Range(start, stop, step) = v {
+            let n = self.length(v)?;
+            if n > 1 << 28 {
+                return self.raise(
+                    "MemoryError",
+                    "tensh's Python indexes ranges of at most 2**28 items",
+                );
+            }
+            let _ = (start, stop, step);
+        }
+        self.collect(v)
+    }
+
+    /// `container[index] = value`.
+    pub(super) fn set_item(&mut self, container: &Value, index: Value, value: Value) -> Flow<()> {
+        match container {
+            Value::List(items) => {
+                let len = items.borrow().len() as i64;
+                if let Value::Slice(parts) = &index {
+                    let [a, b, c] = self.slice_parts(parts)?;
+                    let (start, stop, step) = self.lift(slice_indices(a, b, c, len))?;
+                    let new = self.collect(&value)?;
+                    if step == 1 {
+                        let stop = stop.max(start);
+                        items
+                            .borrow_mut()
+                            .splice(start as usize..stop as usize, new);
+                        return Ok(());
+                    }
+                    let positions = slice_positions(start, stop, step);
+                    if positions.len() != new.len() {
+                        return self.raise(
+                            "ValueError",
+                            format!(
+                                "attempt to assign sequence of size {} to extended slice of size {}",
+                                new.len(),
+                                positions.len()
+                            ),
+                        );
+                    }
+                    let mut items = items.borrow_mut();
+                    for (p, v) in positions.into_iter().zip(new) {
+                        items[p] = v;
+                    }
+                    return Ok(());
+                }
+                let i = self.as_index(&index, "list")?;
+                let at = if i < 0 { i + len } else { i };
+                if at < 0 || at >= len {
+                    return self.raise("IndexError", "list assignment index out of range");
+                }
+                items.borrow_mut()[at as usize] = value;
+                Ok(())
+            }
+            Value::Dict(entries) => {
+                let mut copy = entries.borrow().clone();
+                self.dict_insert(&mut copy, index, value)?;
+                *entries.borrow_mut() = copy;
+                Ok(())
+            }
+            Value::Host(d) => {
+                let i = self.host_index(d, &index)?;
+                let v = self.lift(to_dynamic(&value))?;
+                let r = self.host.set_item(d.clone(), i, v);
+                self.lift(r)
+            }
+            other => self.raise(
+                "TypeError",
+                format!(
+                    "'{}' object does not support item assignment",
+                    other.type_name()
+                ),
+            ),
+        }
+    }
+
+    /// `del container[index]`.
+    pub(super) fn delete_item(&mut self, container: &Value, index: Value) -> Flow<()> {
+        match container {
+            Value::List(items) => {
+                let len = items.borrow().len() as i64;
+                if let Value::Slice(parts) = &index {
+                    let [a, b, c] = self.slice_parts(parts)?;
+                    let (start, stop, step) = self.lift(slice_indices(a, b, c, len))?;
+                    let mut positions = slice_positions(start, stop, step);
+                    positions.sort_unstable();
+                    let mut items = items.borrow_mut();
+                    for p in positions.into_iter().rev() {
+                        items.remove(p);
+                    }
+                    return Ok(());
+                }
+                let i = self.as_index(&index, "list")?;
+                let at = if i < 0 { i + len } else { i };
+                if at < 0 || at >= len {
+                    return self.raise("IndexError", "list assignment index out of range");
+                }
+                items.borrow_mut().remove(at as usize);
+                Ok(())
+            }
+            Value::Dict(entries) => {
+                let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
+                for (i, k) in keys.iter().enumerate() {
+                    if self.key_equal(k, &index)? {
+                        entries.borrow_mut().remove(i);
+                        return Ok(());
+                    }
+                }
+                Err(self.throw(PyException::of_class(
+                    crate::python::types::builtin("KeyError"),
+                    vec![index],
+                )))
+            }
+            other => self.raise(
+                "TypeError",
+                format!(
+                    "'{}' object doesn't support item deletion",
+                    other.type_name()
+                ),
+            ),
+        }
+    }
+
+    /// The engine's index form of a Python index into the tensh value `target`.
+    fn host_index(&mut self, target: &Dynamic, index: &Value) -> Flow<Dynamic> {
+        let is_tensor = target.is::<Tensor>();
+        match index {
+            Value::Tuple(items) => {
+                if items.iter().all(|x| self.is_basic(x)) {
+                    let mut parts = Vec::with_capacity(items.len());
+                    for x in items.iter() {
+                        parts.push(self.basic_text(x)?);
+                    }
+                    return Ok(Dynamic::from(parts.join(", ")));
+                }
+                let mut array = Array::with_capacity(items.len());
+                for x in items.iter() {
+                    array.push(self.index_item(x)?);
+                }
+                Ok(Dynamic::from(array))
+            }
+            Value::Slice(_) | Value::None | Value::Ellipsis => Ok(Dynamic::from(self.basic_text(index)?)),
+            Value::Str(_) if is_tensor => self.raise(
+                "IndexError",
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got str)",
+            ),
+            other => self.index_item(other),
+        }
+    }
+
+    /// Whether an index item can be written as basic-index text.
+    fn is_basic(&self, v: &Value) -> bool {
+        matches!(
+            v,
+            Value::Int(_) | Value::Slice(_) | Value::None | Value::Ellipsis
+        ) && match v {
+            Value::Slice(parts) => parts
+                .iter()
+                .all(|p| matches!(p, Value::Int(_) | Value::None | Value::Bool(_))),
+            _ => true,
+        }
+    }
+
+    /// One item of an index tuple, for the engine's array form.
+    fn index_item(&mut self, v: &Value) -> Flow<Dynamic> {
+        match v {
+            Value::Slice(_) | Value::None | Value::Ellipsis => {
+                Ok(Dynamic::from(self.basic_text(v)?))
+            }
+            Value::Range(..) => {
+                let items = self.collect(v)?;
+                self.lift(to_dynamic(&Value::list(items)))
+            }
+            other => self.lift(to_dynamic(other)),
+        }
+    }
+
+    /// A basic index item as text: `3`, `1:5:2`, `None`, `...`.
+    fn basic_text(&mut self, v: &Value) -> Flow<String> {
+        Ok(match v {
+            Value::Int(i) => i.to_string(),
+            Value::None => "None".into(),
+            Value::Ellipsis => "...".into(),
+            Value::Slice(parts) => {
+                let [a, b, c] = self.slice_parts(parts)?;
+                let text = |x: Option<i64>| x.map_or(String::new(), |v| v.to_string());
+                match c {
+                    Some(step) => format!("{}:{}:{}", text(a), text(b), step),
+                    None => format!("{}:{}", text(a), text(b)),
+                }
+            }
+            other => self.to_repr(other)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_select_as_python_does() {
+        let pick = |a, b, c, n| {
+            let (s, e, st) = slice_indices(a, b, c, n).unwrap();
+            slice_positions(s, e, st)
+        };
+        assert_eq!(pick(None, None, None, 4), vec![0, 1, 2, 3]);
+        assert_eq!(pick(Some(-2), None, None, 4), vec![2, 3]);
+        assert_eq!(pick(None, None, Some(-1), 4), vec![3, 2, 1, 0]);
+        assert_eq!(pick(Some(10), Some(-10), Some(-2), 4), vec![3, 1]);
+        assert_eq!(pick(Some(1), Some(100), Some(2), 4), vec![1, 3]);
+        assert!(slice_indices(None, None, Some(0), 4).is_err());
+    }
+}

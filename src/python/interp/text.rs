@@ -1,0 +1,291 @@
+//! Text of values: `str`, `repr` (Python's for its values, PyTorch's for tensh's), `format`
+//! with a spec, and `%` formatting.
+
+use super::{Flow, Interpreter};
+use crate::python::format::{self, Formattable, PercentPart};
+use crate::python::value::Value;
+use crate::script::values::Device;
+
+/// How deep containers nest before their repr is cut short (a list holding itself).
+const MAX_DEPTH: usize = 64;
+
+/// Python's repr of a string: single quotes unless the text has one and no double quote.
+pub fn string_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+impl Interpreter {
+    /// `str(v)`.
+    pub(super) fn to_str(&mut self, v: &Value) -> Flow<String> {
+        match v {
+            Value::Str(s) => Ok(s.to_string()),
+            Value::Exception(e) => {
+                if let Some(text) = &e.text {
+                    return Ok(text.clone());
+                }
+                match e.args.as_slice() {
+                    [] => Ok(String::new()),
+                    [one] if &*e.class.name == "KeyError" => self.to_repr(one),
+                    [one] => self.to_str(one),
+                    many => self.to_repr(&Value::tuple(many.to_vec())),
+                }
+            }
+            Value::Host(d) if d.is::<Device>() => {
+                // `str(device)` is its type and index (`cpu`, `cuda:1`); the repr is
+                // `device(type='cpu')`.
+                let device = d.clone_cast::<Device>();
+                Ok(match device.index {
+                    Some(i) => format!("{}:{i}", device.kind),
+                    None => device.kind.to_string(),
+                })
+            }
+            other => self.to_repr(other),
+        }
+    }
+
+    /// `repr(v)`.
+    pub(super) fn to_repr(&mut self, v: &Value) -> Flow<String> {
+        self.repr_at(v, 0)
+    }
+
+    fn repr_at(&mut self, v: &Value, depth: usize) -> Flow<String> {
+        if depth > MAX_DEPTH {
+            return Ok("...".into());
+        }
+        Ok(match v {
+            Value::None => "None".into(),
+            Value::Bool(true) => "True".into(),
+            Value::Bool(false) => "False".into(),
+            Value::Int(i) => i.to_string(),
+            Value::BigInt(i) => i.to_string(),
+            Value::Float(f) => crate::print::number::float_repr(*f),
+            Value::Complex(c) => crate::print::number::complex_repr(c.re, c.im),
+            Value::Str(s) => string_repr(s),
+            Value::List(items) => {
+                let items = items.borrow().clone();
+                format!("[{}]", self.join_reprs(&items, depth)?)
+            }
+            Value::Tuple(items) => {
+                if items.len() == 1 {
+                    format!("({},)", self.repr_at(&items[0], depth + 1)?)
+                } else {
+                    format!("({})", self.join_reprs(items, depth)?)
+                }
+            }
+            Value::Set(items) => {
+                let items = items.borrow().clone();
+                if items.is_empty() {
+                    "set()".into()
+                } else {
+                    format!("{{{}}}", self.join_reprs(&items, depth)?)
+                }
+            }
+            Value::Dict(entries) => {
+                let entries = entries.borrow().clone();
+                let mut parts = Vec::with_capacity(entries.len());
+                for (k, v) in &entries {
+                    parts.push(format!(
+                        "{}: {}",
+                        self.repr_at(k, depth + 1)?,
+                        self.repr_at(v, depth + 1)?
+                    ));
+                }
+                format!("{{{}}}", parts.join(", "))
+            }
+            Value::Range(start, stop, step) => {
+                if *step == 1 {
+                    format!("range({start}, {stop})")
+                } else {
+                    format!("range({start}, {stop}, {step})")
+                }
+            }
+            Value::Slice(parts) => format!(
+                "slice({}, {}, {})",
+                self.repr_at(&parts[0], depth + 1)?,
+                self.repr_at(&parts[1], depth + 1)?,
+                self.repr_at(&parts[2], depth + 1)?
+            ),
+            Value::Ellipsis => "Ellipsis".into(),
+            Value::Function(f) => format!(
+                "<function {} at {:#x}>",
+                f.name,
+                std::rc::Rc::as_ptr(f) as usize
+            ),
+            Value::Builtin(name) => format!(
+                "<built-in function {}>",
+                name.rsplit('.').next().unwrap_or(name)
+            ),
+            Value::Method(m) => format!(
+                "<bound method {} of {}>",
+                m.1,
+                self.repr_at(&m.0, depth + 1)?
+            ),
+            Value::Module(name) => format!("<module '{name}' (built-in)>"),
+            Value::HostPath(path) => {
+                let dotted = path.replace("::", ".");
+                if &**path == "torch" {
+                    "<module 'torch' (tensh)>".into()
+                } else {
+                    format!("<built-in method {} of tensh>", dotted)
+                }
+            }
+            Value::Type(t) => t.repr(),
+            Value::Exception(e) => {
+                let args = e.args.clone();
+                let inner = if let Some(text) = &e.text {
+                    crate::python::interp::text::string_repr(text)
+                } else {
+                    self.join_reprs(&args, depth)?
+                };
+                format!("{}({inner})", e.class.name)
+            }
+            Value::Iterator(_) => "<iterator object>".into(),
+            Value::GradMode(m) => format!("<torch.autograd.grad_mode.{} object>", m.0),
+            Value::File(f) => format!("<_io.{} name='{}'>", v.type_name(), f.borrow().name),
+            Value::Host(d) => self.lift(self.host.repr(d.clone()))?,
+        })
+    }
+
+    fn join_reprs(&mut self, items: &[Value], depth: usize) -> Flow<String> {
+        let mut parts = Vec::with_capacity(items.len());
+        for x in items {
+            parts.push(self.repr_at(x, depth + 1)?);
+        }
+        Ok(parts.join(", "))
+    }
+
+    /// `format(v, spec)`.
+    pub(super) fn format_value(&mut self, v: &Value, spec: &str) -> Flow<String> {
+        if spec.is_empty() {
+            return self.to_str(v);
+        }
+        let parsed = self.lift(format::parse_spec(spec))?;
+        let text;
+        let value = match v {
+            Value::Int(i) => Formattable::Int(*i),
+            Value::Bool(b) => Formattable::Int(*b as i64),
+            Value::Float(f) => Formattable::Float(*f),
+            Value::Str(s) => Formattable::Str(s),
+            Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => {
+                // PyTorch formats a 0-d tensor as its item, any other by its str.
+                let t = d.clone_cast::<crate::core::tensor::Tensor>();
+                if t.ndim() == 0 {
+                    let item = self.host_method(d.clone(), "item", Vec::new())?;
+                    return self.format_value(&item, spec);
+                }
+                text = self.to_str(v)?;
+                Formattable::Str(&text)
+            }
+            other => {
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "unsupported format string passed to {}.__format__",
+                        other.type_name()
+                    ),
+                );
+            }
+        };
+        self.lift(format::format(value, &parsed))
+    }
+
+    /// `fmt % args`.
+    pub(super) fn percent_format(&mut self, fmt: &str, args: &Value) -> Flow<String> {
+        let parts = self.lift(format::parse_percent(fmt))?;
+        let positional: Vec<Value> = match args {
+            Value::Tuple(items) => items.to_vec(),
+            other => vec![other.clone()],
+        };
+        let mut next = 0;
+        let mut out = String::new();
+        for part in parts {
+            match part {
+                PercentPart::Text(t) => out.push_str(&t),
+                PercentPart::Item(item) => {
+                    let value = match &item.key {
+                        Some(key) => {
+                            let Value::Dict(_) = args else {
+                                return self.raise("TypeError", "format requires a mapping");
+                            };
+                            let found = self.get_item(args, Value::str(key.as_str()))?;
+                            found
+                        }
+                        None => {
+                            let Some(v) = positional.get(next).cloned() else {
+                                return self
+                                    .raise("TypeError", "not enough arguments for format string");
+                            };
+                            next += 1;
+                            v
+                        }
+                    };
+                    let formatted = match item.conversion {
+                        's' => {
+                            let s = self.to_str(&value)?;
+                            self.lift(format::format(Formattable::Str(&s), &item.spec))?
+                        }
+                        'r' | 'a' => {
+                            let s = self.to_repr(&value)?;
+                            self.lift(format::format(Formattable::Str(&s), &item.spec))?
+                        }
+                        conversion => {
+                            let number = match &value {
+                                Value::Host(d) => {
+                                    self.host_method(d.clone(), "item", Vec::new())?
+                                }
+                                v => v.clone(),
+                            };
+                            let n = match (&number, conversion) {
+                                (Value::Float(f), 'd' | 'x' | 'X' | 'o' | 'c') => {
+                                    Formattable::Int(f.trunc() as i64)
+                                }
+                                (Value::Int(i), _) => Formattable::Int(*i),
+                                (Value::Bool(b), _) => Formattable::Int(*b as i64),
+                                (Value::Float(f), _) => Formattable::Float(*f),
+                                (other, _) => {
+                                    return self.raise(
+                                        "TypeError",
+                                        format!("%{conversion} format: a real number is required, not {}", other.type_name()),
+                                    );
+                                }
+                            };
+                            self.lift(format::format(n, &item.spec))?
+                        }
+                    };
+                    out.push_str(&formatted);
+                }
+            }
+        }
+        if next < positional.len() && !matches!(args, Value::Dict(_)) {
+            return self.raise(
+                "TypeError",
+                "not all arguments converted during string formatting",
+            );
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,137 @@
+//! Python syntax: tensh reads PyTorch sessions as they are written (`tensh FILE.py`), over
+//! the same ops Rhai scripts call.
+//!
+//! A program is parsed with ruff's parser (`source`) and run by a small interpreter of its
+//! own (`interp`): Python's values, scopes, control flow and exceptions live here; every
+//! operation on a tensh value (a call, attribute, subscript or operator) goes through the
+//! engine that runs Rhai scripts (`host`), so both ways in share one set of declared ops,
+//! their argument checks, keyword handling and error messages. `docs/architecture.md` says
+//! why it is an interpreter and not a translation to Rhai.
+
+pub mod convert;
+pub mod exception;
+pub mod format;
+pub mod function;
+pub mod host;
+pub mod interp;
+pub mod number;
+pub mod source;
+pub mod types;
+pub mod value;
+
+use std::rc::Rc;
+
+use exception::PyException;
+use interp::Interpreter;
+use source::SourceText;
+
+/// Writes Python's report of an uncaught exception to standard error:
+/// `Traceback (most recent call last):`, a `File "...", line N, in f` entry with its source
+/// line for each frame, and `Kind: message`.
+pub fn print_traceback(interp: &mut Interpreter, e: &PyException, sources: &[Rc<SourceText>]) {
+    let mut text = String::from("Traceback (most recent call last):\n");
+    for frame in e.traceback.borrow().iter() {
+        text.push_str(&format!(
+            "  File \"{}\", line {}, in {}\n",
+            frame.file, frame.line, frame.function
+        ));
+        if let Some(source) = sources.iter().find(|s| s.name == frame.file) {
+            let line = source.line_text(frame.line).trim();
+            if !line.is_empty() {
+                text.push_str(&format!("    {line}\n"));
+            }
+        }
+    }
+    text.push_str(&exception_line(interp, e));
+    text.push('\n');
+    crate::script::output::stderr_text(&text);
+}
+
+/// `Kind: message` (just `Kind` for an empty message), as Python's last traceback line.
+pub fn exception_line(interp: &mut Interpreter, e: &PyException) -> String {
+    let value = value::Value::Exception(Rc::new(PyException {
+        class: e.class.clone(),
+        args: e.args.clone(),
+        text: e.text.clone(),
+        traceback: Default::default(),
+    }));
+    let message = interp.str_of(&value).unwrap_or_default();
+    let name = if e.class.module == "builtins" {
+        e.class.name.to_string()
+    } else {
+        format!("{}.{}", e.class.module, e.class.name)
+    };
+    if message.is_empty() {
+        name
+    } else {
+        format!("{name}: {message}")
+    }
+}
+
+/// The exit status `SystemExit(code)` asks for (`None` is 0, an int is itself, anything
+/// else is printed and gives 1).
+fn exit_status(interp: &mut Interpreter, e: &PyException) -> i32 {
+    match e.args.first() {
+        None | Some(value::Value::None) => 0,
+        Some(value::Value::Int(i)) => *i as i32,
+        Some(value::Value::Bool(b)) => *b as i32,
+        Some(other) => {
+            let text = interp.str_of(other).unwrap_or_default();
+            crate::script::output::stderr_text(&format!("{text}\n"));
+            1
+        }
+    }
+}
+
+/// Runs the Python program `code` (from the file `name`) as `python FILE` would; returns the
+/// exit status (0, or 1 after an uncaught exception, reported as Python reports it).
+pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
+    let text: &'static str = Box::leak(code.to_string().into_boxed_str());
+    let source = Rc::new(SourceText::new(name, text));
+    let body = match source::parse(&source) {
+        Ok(body) => body,
+        Err(refusal) => {
+            let line = source.line_text(refusal.line);
+            let caret = " ".repeat(
+                refusal.column.saturating_sub(1) + 4
+                    - (line.len() - line.trim_start().len()).min(refusal.column.saturating_sub(1)),
+            );
+            crate::script::output::stderr_text(&format!(
+                "  File \"{name}\", line {}\n    {}\n{caret}^\n{}: {}\n",
+                refusal.line,
+                line.trim_start(),
+                refusal.kind,
+                refusal.message
+            ));
+            return 1;
+        }
+    };
+    let mut argv = vec![name.to_string()];
+    argv.extend(args.iter().cloned());
+    let mut interp = Interpreter::new(argv);
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        interp.run_module(source.clone(), body)
+    }));
+    match outcome {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) if &*e.class.name == "SystemExit" => exit_status(&mut interp, &e),
+        Ok(Err(e)) => {
+            print_traceback(&mut interp, &e, std::slice::from_ref(&source));
+            1
+        }
+        Err(payload) => {
+            let what = if payload.is::<crate::core::interrupt::Interrupted>() {
+                "KeyboardInterrupt".to_string()
+            } else {
+                let detail = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                format!("InternalError: tensh hit a bug ({detail}); please report it")
+            };
+            crate::script::output::stderr_text(&format!("{what}\n"));
+            1
+        }
+    }
+}

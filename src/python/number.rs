@@ -1,0 +1,381 @@
+//! Python's arithmetic on its own numbers: `int` (64 bits here; a result past them raises
+//! `OverflowError` in words), `float`, `complex` and `bool`, with Python's rules for `/`,
+//! `//`, `%` and `**` and its `ZeroDivisionError` messages.
+
+use num_complex::Complex64;
+
+use super::exception::PyException;
+use super::value::Value;
+
+/// A binary operator of Python's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `//`
+    FloorDiv,
+    /// `%`
+    Mod,
+    /// `**`
+    Pow,
+    /// `@`
+    MatMul,
+    /// `&`
+    And,
+    /// `|`
+    Or,
+    /// `^`
+    Xor,
+    /// `<<`
+    LShift,
+    /// `>>`
+    RShift,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::MatMul => "@",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
+        }
+    }
+}
+
+/// A number, as arithmetic reads it.
+#[derive(Debug, Clone, Copy)]
+enum Num {
+    Int(i128),
+    Float(f64),
+    Complex(Complex64),
+}
+
+fn num(v: &Value) -> Option<Num> {
+    match v {
+        Value::Bool(b) => Some(Num::Int(*b as i128)),
+        Value::Int(i) => Some(Num::Int(*i as i128)),
+        Value::BigInt(i) => Some(Num::Int(*i)),
+        Value::Float(f) => Some(Num::Float(*f)),
+        Value::Complex(c) => Some(Num::Complex(*c)),
+        _ => None,
+    }
+}
+
+fn overflow(op: BinOp) -> PyException {
+    PyException::new(
+        "OverflowError",
+        format!(
+            "the result of {} leaves 128 bits: tensh's Python ints hold at most 128 bits",
+            op.symbol()
+        ),
+    )
+}
+
+fn zero_division(message: &str) -> PyException {
+    PyException::new("ZeroDivisionError", message)
+}
+
+/// `a op b` when both are Python numbers; `None` when either is not.
+pub fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, PyException>> {
+    let (x, y) = (num(a)?, num(b)?);
+    if let (Value::Bool(p), Value::Bool(q)) = (a, b) {
+        match op {
+            BinOp::And => return Some(Ok(Value::Bool(*p & *q))),
+            BinOp::Or => return Some(Ok(Value::Bool(*p | *q))),
+            BinOp::Xor => return Some(Ok(Value::Bool(*p ^ *q))),
+            _ => {}
+        }
+    }
+    Some(match (x, y) {
+        (Num::Int(p), Num::Int(q)) => int_op(op, p, q),
+        (Num::Complex(_), _) | (_, Num::Complex(_)) => complex_op(op, complex(x), complex(y)),
+        _ => float_op(op, float(x), float(y)),
+    })
+}
+
+fn float(n: Num) -> f64 {
+    match n {
+        Num::Int(i) => i as f64,
+        Num::Float(f) => f,
+        Num::Complex(c) => c.re,
+    }
+}
+
+fn complex(n: Num) -> Complex64 {
+    match n {
+        Num::Complex(c) => c,
+        other => Complex64::new(float(other), 0.0),
+    }
+}
+
+fn unsupported(op: BinOp, a: &str, b: &str) -> PyException {
+    PyException::new(
+        "TypeError",
+        format!(
+            "unsupported operand type(s) for {}: '{a}' and '{b}'",
+            op.symbol()
+        ),
+    )
+}
+
+fn int_op(op: BinOp, p: i128, q: i128) -> Result<Value, PyException> {
+    let checked = |r: Option<i128>| r.map(Value::int).ok_or_else(|| overflow(op));
+    match op {
+        BinOp::Add => checked(p.checked_add(q)),
+        BinOp::Sub => checked(p.checked_sub(q)),
+        BinOp::Mul => checked(p.checked_mul(q)),
+        BinOp::Div => {
+            if q == 0 {
+                Err(zero_division("division by zero"))
+            } else {
+                Ok(Value::Float(p as f64 / q as f64))
+            }
+        }
+        BinOp::FloorDiv | BinOp::Mod => {
+            if q == 0 {
+                return Err(zero_division(if op == BinOp::Mod {
+                    "integer modulo by zero"
+                } else {
+                    "integer division or modulo by zero"
+                }));
+            }
+            let (d, m) = (p.checked_div_euclid(q), p.checked_rem_euclid(q));
+            let (Some(mut d), Some(mut m)) = (d, m) else {
+                return Err(overflow(op));
+            };
+            // Euclid's remainder is never negative; Python's takes the divisor's sign.
+            if q < 0 && m != 0 {
+                m += q;
+                d += 1;
+            }
+            Ok(Value::int(if op == BinOp::Mod { m } else { d }))
+        }
+        BinOp::Pow => {
+            if q < 0 {
+                if p == 0 {
+                    return Err(zero_division("0.0 cannot be raised to a negative power"));
+                }
+                return Ok(Value::Float((p as f64).powf(q as f64)));
+            }
+            let e = u32::try_from(q).map_err(|_| overflow(op))?;
+            checked(p.checked_pow(e))
+        }
+        BinOp::And => Ok(Value::int(p & q)),
+        BinOp::Or => Ok(Value::int(p | q)),
+        BinOp::Xor => Ok(Value::int(p ^ q)),
+        BinOp::LShift => {
+            if q < 0 {
+                return Err(PyException::new("ValueError", "negative shift count"));
+            }
+            if p == 0 {
+                return Ok(Value::Int(0));
+            }
+            let s = u32::try_from(q)
+                .ok()
+                .filter(|&s| s < 128)
+                .ok_or_else(|| overflow(op))?;
+            let r = p << s;
+            if r >> s != p {
+                return Err(overflow(op));
+            }
+            Ok(Value::int(r))
+        }
+        BinOp::RShift => {
+            if q < 0 {
+                return Err(PyException::new("ValueError", "negative shift count"));
+            }
+            Ok(Value::int(p >> q.min(127)))
+        }
+        BinOp::MatMul => Err(unsupported(op, "int", "int")),
+    }
+}
+
+/// Python's `float // float` and `float % float` (the remainder takes the divisor's sign).
+fn float_divmod(p: f64, q: f64) -> (f64, f64) {
+    let m = p % q;
+    let mut d = (p - m) / q;
+    let mut m = m;
+    if m != 0.0 {
+        if (q < 0.0) != (m < 0.0) {
+            m += q;
+            d -= 1.0;
+        }
+    } else {
+        m = 0.0_f64.copysign(q);
+    }
+    let floor = if d != 0.0 {
+        let f = d.floor();
+        if d - f > 0.5 { f + 1.0 } else { f }
+    } else {
+        0.0_f64.copysign(p / q)
+    };
+    (floor, m)
+}
+
+fn float_op(op: BinOp, p: f64, q: f64) -> Result<Value, PyException> {
+    Ok(Value::Float(match op {
+        BinOp::Add => p + q,
+        BinOp::Sub => p - q,
+        BinOp::Mul => p * q,
+        BinOp::Div => {
+            if q == 0.0 {
+                return Err(zero_division("float division by zero"));
+            }
+            p / q
+        }
+        BinOp::FloorDiv => {
+            if q == 0.0 {
+                return Err(zero_division("float floor division by zero"));
+            }
+            float_divmod(p, q).0
+        }
+        BinOp::Mod => {
+            if q == 0.0 {
+                return Err(zero_division("float modulo"));
+            }
+            float_divmod(p, q).1
+        }
+        BinOp::Pow => {
+            if p == 0.0 && q < 0.0 {
+                return Err(zero_division("0.0 cannot be raised to a negative power"));
+            }
+            if p < 0.0 && q.fract() != 0.0 && q.is_finite() {
+                return complex_op(op, Complex64::new(p, 0.0), Complex64::new(q, 0.0));
+            }
+            let r = p.powf(q);
+            if r.is_infinite() && p.is_finite() && q.is_finite() {
+                return Err(PyException::new(
+                    "OverflowError",
+                    "(34, 'Numerical result out of range')",
+                ));
+            }
+            r
+        }
+        _ => return Err(unsupported(op, "float", "float")),
+    }))
+}
+
+fn complex_op(op: BinOp, p: Complex64, q: Complex64) -> Result<Value, PyException> {
+    Ok(Value::Complex(match op {
+        BinOp::Add => p + q,
+        BinOp::Sub => p - q,
+        BinOp::Mul => p * q,
+        BinOp::Div => {
+            if q.re == 0.0 && q.im == 0.0 {
+                return Err(zero_division("complex division by zero"));
+            }
+            p / q
+        }
+        BinOp::Pow => {
+            if q.re == 0.0 && q.im == 0.0 {
+                Complex64::new(1.0, 0.0)
+            } else if p.re == 0.0 && p.im == 0.0 {
+                if q.im != 0.0 || q.re < 0.0 {
+                    return Err(zero_division("0.0 to a negative or complex power"));
+                }
+                Complex64::new(0.0, 0.0)
+            } else {
+                p.powc(q)
+            }
+        }
+        _ => return Err(unsupported(op, "complex", "complex")),
+    }))
+}
+
+/// Compares two Python numbers (`None` when either is not a real number).
+pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (num(a)?, num(b)?) {
+        (Num::Int(p), Num::Int(q)) => Some(p.cmp(&q)),
+        (Num::Complex(_), _) | (_, Num::Complex(_)) => None,
+        (x, y) => float(x).partial_cmp(&float(y)),
+    }
+}
+
+/// `a == b` for two Python numbers (`None` when either is not a number).
+pub fn equal(a: &Value, b: &Value) -> Option<bool> {
+    match (num(a)?, num(b)?) {
+        (Num::Int(p), Num::Int(q)) => Some(p == q),
+        (Num::Complex(_), _) | (_, Num::Complex(_)) => Some(complex(num(a)?) == complex(num(b)?)),
+        (x, y) => Some(float(x) == float(y)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(op: BinOp, a: Value, b: Value) -> String {
+        match binary(op, &a, &b).unwrap() {
+            Ok(Value::Int(i)) => i.to_string(),
+            Ok(Value::Float(x)) => format!("{x:?}"),
+            Ok(Value::Bool(b)) => b.to_string(),
+            Ok(_) => "other".into(),
+            Err(e) => match &e.args[0] {
+                Value::Str(m) => format!("{}: {m}", e.class.name),
+                _ => e.class.name.to_string(),
+            },
+        }
+    }
+
+    #[test]
+    fn division_and_remainder_follow_python() {
+        use Value::{Float as F, Int as I};
+        assert_eq!(f(BinOp::FloorDiv, I(-7), I(2)), "-4");
+        assert_eq!(f(BinOp::Mod, I(-7), I(2)), "1");
+        assert_eq!(f(BinOp::Mod, I(7), I(-2)), "-1");
+        assert_eq!(f(BinOp::FloorDiv, I(7), I(-2)), "-4");
+        assert_eq!(f(BinOp::Div, I(1), I(2)), "0.5");
+        assert_eq!(f(BinOp::Mod, F(-7.5), F(2.0)), "0.5");
+        assert_eq!(f(BinOp::FloorDiv, F(-7.5), F(2.0)), "-4.0");
+        assert_eq!(f(BinOp::Pow, I(2), I(-1)), "0.5");
+        assert_eq!(f(BinOp::Pow, I(3), I(4)), "81");
+        assert_eq!(
+            f(BinOp::Div, I(1), I(0)),
+            "ZeroDivisionError: division by zero"
+        );
+        assert_eq!(
+            f(BinOp::FloorDiv, I(1), I(0)),
+            "ZeroDivisionError: integer division or modulo by zero"
+        );
+        assert_eq!(
+            f(BinOp::Div, F(1.0), I(0)),
+            "ZeroDivisionError: float division by zero"
+        );
+        assert_eq!(f(BinOp::Mul, I(i64::MAX), I(2)), "other");
+        assert!(matches!(
+            binary(
+                BinOp::Sub,
+                &Value::Int(0),
+                &binary(BinOp::Pow, &I(2), &I(63)).unwrap().unwrap()
+            ),
+            Some(Ok(Value::Int(i64::MIN)))
+        ));
+        assert!(f(BinOp::Pow, I(2), I(200)).starts_with("OverflowError"));
+        assert_eq!(
+            f(BinOp::Mod, I(5), I(0)),
+            "ZeroDivisionError: integer modulo by zero"
+        );
+        assert_eq!(
+            f(BinOp::And, Value::Bool(true), Value::Bool(false)),
+            "false"
+        );
+        assert_eq!(f(BinOp::Add, Value::Bool(true), Value::Bool(true)), "2");
+    }
+}

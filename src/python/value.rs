@@ -1,0 +1,179 @@
+//! Python's values as the Python front end holds them: its own numbers, strings and containers,
+//! functions and classes, and every tensh value (tensors, storages, dtypes, sizes, ...) as the
+//! Rhai value the ops take and return (`Value::Host`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use num_complex::Complex64;
+use rhai::Dynamic;
+
+use super::exception::PyException;
+use super::function::Function;
+use super::types::TypeObject;
+
+/// A list or a set's items, shared by every name bound to it.
+pub type Items = Rc<RefCell<Vec<Value>>>;
+
+/// A dict: its entries in insertion order (sessions hold a handful; looked up by equality).
+pub type DictEntries = Rc<RefCell<Vec<(Value, Value)>>>;
+
+/// A file opened by `open()`.
+pub struct PyFile {
+    /// The path as given.
+    pub name: String,
+    /// The open file, until `close()`.
+    pub file: Option<std::fs::File>,
+    /// Opened with `b` in its mode (reads and writes bytes).
+    pub binary: bool,
+}
+
+/// One Python value.
+#[derive(Clone)]
+pub enum Value {
+    /// `None`.
+    None,
+    /// `True`/`False`.
+    Bool(bool),
+    /// An `int` within 64 bits (wider results raise `OverflowError` in words).
+    Int(i64),
+    /// An `int` past 64 bits, up to 128 (`-2**63` is computed as `-(2**63)`); it crosses
+    /// into tensh's ops only where it fits 64 bits again.
+    BigInt(i128),
+    /// A `float`.
+    Float(f64),
+    /// A `complex`.
+    Complex(Complex64),
+    /// A `str`.
+    Str(Rc<str>),
+    /// A `list`.
+    List(Items),
+    /// A `tuple`.
+    Tuple(Rc<Vec<Value>>),
+    /// A `dict`.
+    Dict(DictEntries),
+    /// A `set`.
+    Set(Items),
+    /// `range(start, stop, step)`.
+    Range(i64, i64, i64),
+    /// `slice(start, stop, step)`, as a subscript makes it.
+    Slice(Rc<[Value; 3]>),
+    /// `...`.
+    Ellipsis,
+    /// A function defined by `def` or `lambda`.
+    Function(Rc<Function>),
+    /// A builtin function or a module's function, by its qualified name (`len`, `math.sqrt`).
+    Builtin(Rc<str>),
+    /// A method bound to its receiver (`x.append`, `t.view` read without calling it).
+    Method(Rc<(Value, Rc<str>)>),
+    /// A module the session imported (`math`, `sys`, ...), by name.
+    Module(Rc<str>),
+    /// A name path into tensh's `torch` module (`torch`, `torch.UntypedStorage`,
+    /// `torch.linalg`): called, it calls the op of that path; its attributes extend the path.
+    HostPath(Rc<str>),
+    /// A class: a builtin type or an exception class.
+    Type(Rc<TypeObject>),
+    /// A raised or made exception.
+    Exception(Rc<PyException>),
+    /// An iterator (`iter`, `zip`, `enumerate`, `map`, a generator expression), drained once.
+    Iterator(Rc<RefCell<std::vec::IntoIter<Value>>>),
+    /// A context manager of grad mode (`torch.no_grad()`), by the op that enters it and its
+    /// argument.
+    GradMode(Rc<(Rc<str>, Option<bool>)>),
+    /// A file `open()` returned.
+    File(Rc<RefCell<PyFile>>),
+    /// A tensh value: a tensor, storage, dtype, `torch.Size`, device, named tuple, buffer, ...
+    Host(Dynamic),
+}
+
+impl Value {
+    /// A `str` value.
+    pub fn str(s: impl Into<Rc<str>>) -> Value {
+        Value::Str(s.into())
+    }
+
+    /// A `list` value.
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    /// A `tuple` value.
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+
+    /// A `dict` value.
+    pub fn dict(entries: Vec<(Value, Value)>) -> Value {
+        Value::Dict(Rc::new(RefCell::new(entries)))
+    }
+
+    /// The name of this value's type, as `type(x).__name__` gives it.
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::None => "NoneType".into(),
+            Value::Bool(_) => "bool".into(),
+            Value::Int(_) | Value::BigInt(_) => "int".into(),
+            Value::Float(_) => "float".into(),
+            Value::Complex(_) => "complex".into(),
+            Value::Str(_) => "str".into(),
+            Value::List(_) => "list".into(),
+            Value::Tuple(_) => "tuple".into(),
+            Value::Dict(_) => "dict".into(),
+            Value::Set(_) => "set".into(),
+            Value::Range(..) => "range".into(),
+            Value::Slice(_) => "slice".into(),
+            Value::Ellipsis => "ellipsis".into(),
+            Value::Function(_) => "function".into(),
+            Value::Builtin(_) => "builtin_function_or_method".into(),
+            Value::Method(_) => "method".into(),
+            Value::Module(_) => "module".into(),
+            Value::HostPath(p) if &**p == "torch" => "module".into(),
+            Value::HostPath(_) => "builtin_function_or_method".into(),
+            Value::Type(_) => "type".into(),
+            Value::Exception(e) => e.class.name.to_string(),
+            Value::Iterator(_) => "iterator".into(),
+            Value::GradMode(m) => m.0.to_string(),
+            Value::File(f) => {
+                if f.borrow().binary {
+                    "BufferedWriter".into()
+                } else {
+                    "TextIOWrapper".into()
+                }
+            }
+            Value::Host(d) => crate::script::convert::py_type_name(d),
+        }
+    }
+
+    /// The Python number this value is, if it is one (`bool` counts as an `int`).
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Bool(b) => Some(*b as i64),
+            _ => None,
+        }
+    }
+
+    /// The value as a `float`, for an `int`, `bool` or `float`.
+    pub fn as_float(&self) -> Option<f64> {
+        match self {
+            Value::Float(f) => Some(*f),
+            Value::Int(i) => Some(*i as f64),
+            Value::BigInt(i) => Some(*i as f64),
+            Value::Bool(b) => Some(*b as i64 as f64),
+            _ => None,
+        }
+    }
+
+    /// An `int` value: 64-bit when it fits.
+    pub fn int(i: i128) -> Value {
+        match i64::try_from(i) {
+            Ok(v) => Value::Int(v),
+            Err(_) => Value::BigInt(i),
+        }
+    }
+
+    /// Whether this is a tensh value of Rhai type `T`.
+    pub fn is_host<T: rhai::Variant + Clone>(&self) -> bool {
+        matches!(self, Value::Host(d) if d.is::<T>())
+    }
+}
