@@ -8,11 +8,16 @@ use crate::script::output;
 use crate::script::session::{ScriptError, Session};
 use crate::script::source_excerpt::placed;
 
-const USAGE: &str = "usage: tensh [--color=auto|always|never] [[-i] FILE.rhai [ARGS...] | -e CODE]
+const USAGE: &str = "usage: tensh [--color=auto|always|never] [--python | --lang python|rhai]
+             [[-i] FILE.rhai|FILE.py [ARGS...] | -e CODE]
        tensh --help | --version
 
   tensh                 interactive session (a script from standard input when piped)
+  tensh --python        interactive session in Python (:python and :rhai switch)
   tensh FILE.rhai ARGS  run a script; ARGS are in the array ARGS
+  tensh FILE.py ARGS    run a Python session as `python FILE.py` would; ARGS are sys.argv[1:]
+  --lang python|rhai    read FILE, -e CODE or standard input in this language (a FILE's
+                        extension decides otherwise: .py is Python)
   tensh -e CODE         run CODE
   tensh -i FILE ARGS    run a script, then the interactive session with its variables
   tensh test [--bless] [PATHS...]
@@ -93,6 +98,26 @@ pub fn run(mut args: Vec<String>) -> i32 {
         }
         args.remove(0);
     }
+    // `--python` or `--lang python|rhai`: the language of the prompt, code and files.
+    let mut lang: Option<bool> = None;
+    match args.first().map(String::as_str) {
+        Some("--python") => {
+            lang = Some(true);
+            args.remove(0);
+        }
+        Some("--lang") => {
+            lang = match args.get(1).map(String::as_str) {
+                Some("python") => Some(true),
+                Some("rhai") => Some(false),
+                _ => {
+                    output::stderr_text(&format!("tensh: --lang must be python or rhai\n{USAGE}"));
+                    return 2;
+                }
+            };
+            args.drain(..2);
+        }
+        _ => {}
+    }
     // Colour on standard output is the prompt's own (its input and banner); warnings and
     // errors go to standard error, which decides for itself.
     let color = choice.resolve_here(std::io::stdout().is_terminal());
@@ -109,9 +134,11 @@ pub fn run(mut args: Vec<String>) -> i32 {
         Some("test") => crate::transcript::main(&args[1..]),
         Some("jupyter") => crate::jupyter::main(&args[1..]),
         Some("-i") => match args.get(1) {
-            Some(path) if std::path::Path::new(path).is_file() => {
-                crate::repl::run(color, Some((path, &args[2..])))
-            }
+            Some(path) if std::path::Path::new(path).is_file() => crate::repl::run(
+                color,
+                Some((path, &args[2..])),
+                lang.unwrap_or(path.ends_with(".py")),
+            ),
             Some(path) => {
                 output::stderr_text(&format!("tensh: cannot read {path}: no such file\n"));
                 2
@@ -122,6 +149,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
             }
         },
         Some("-e") => match args.get(1) {
+            Some(code) if lang == Some(true) => crate::python::run_file("<string>", code, &args[2..]),
             Some(code) => run_code("-e", code, &args[2..]),
             None => {
                 output::stderr_text(&format!("tensh: -e needs CODE\n{USAGE}"));
@@ -133,7 +161,9 @@ pub fn run(mut args: Vec<String>) -> i32 {
             2
         }
         Some(path) if path != "-" => match std::fs::read_to_string(path) {
-            Ok(code) if path.ends_with(".py") => crate::python::run_file(path, &code, &args[1..]),
+            Ok(code) if lang.unwrap_or(path.ends_with(".py")) => {
+                crate::python::run_file(path, &code, &args[1..])
+            }
             Ok(code) => run_code(path, &code, &args[1..]),
             Err(e) => {
                 output::stderr_text(&format!("tensh: cannot read {path}: {e}\n"));
@@ -142,7 +172,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
         },
         _ => {
             if std::io::stdin().is_terminal() && args.is_empty() {
-                crate::repl::run(color, None)
+                crate::repl::run(color, None, lang == Some(true))
             } else {
                 // Piped input is a script: no prompts, and no colour unless asked for.
                 output::set_color(choice == ColorChoice::Always);
@@ -150,6 +180,9 @@ pub fn run(mut args: Vec<String>) -> i32 {
                 if let Err(e) = std::io::stdin().read_to_string(&mut code) {
                     output::stderr_text(&format!("tensh: cannot read standard input: {e}\n"));
                     return 2;
+                }
+                if lang == Some(true) {
+                    return crate::python::run_file("<stdin>", &code, args.get(1..).unwrap_or(&[]));
                 }
                 run_code("<stdin>", &code, args.get(1..).unwrap_or(&[]))
             }

@@ -134,9 +134,8 @@ pub fn execute(kernel: &mut Kernel, parent: &JupyterMessage, request: &ExecuteRe
             }
         }
         Outcome::Exit(_) => reply.payload.push(Payload::AskExit { keepkernel: false }),
-        Outcome::Failed(e) => {
-            let (ename, evalue) = exception_names(&message_of(&e));
-            let traceback = report_lines(&request.code, &e);
+        Outcome::Failed(_) | Outcome::Raised { .. } => {
+            let (ename, evalue, traceback) = failure_parts(outcome, &request.code);
             if !silent {
                 kernel.publish(
                     ErrorOutput {
@@ -158,6 +157,22 @@ pub fn execute(kernel: &mut Kernel, parent: &JupyterMessage, request: &ExecuteRe
     let failed = reply.status == ReplyStatus::Error;
     kernel.reply(reply, parent);
     failed
+}
+
+/// The error name, value and traceback lines of a failed cell.
+fn failure_parts(outcome: Outcome, code: &str) -> (String, String, Vec<String>) {
+    match outcome {
+        Outcome::Raised {
+            report,
+            kind,
+            message,
+        } => (kind, message, report.lines().map(String::from).collect()),
+        Outcome::Failed(e) => {
+            let (ename, evalue) = exception_names(&message_of(&e));
+            (ename, evalue, report_lines(code, &e))
+        }
+        _ => (String::new(), String::new(), Vec::new()),
+    }
 }
 
 /// Runs a cell: a single line the prompt answers itself (`:explain x`, `?torch::zeros`)

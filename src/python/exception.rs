@@ -15,6 +15,8 @@ pub struct TraceFrame {
     pub line: usize,
     /// The function's name, or `<module>`.
     pub function: Rc<str>,
+    /// The line's text, stripped (empty when unknown).
+    pub text: String,
 }
 
 /// An exception value.

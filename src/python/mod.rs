@@ -15,6 +15,7 @@ pub mod function;
 pub mod host;
 pub mod interp;
 pub mod number;
+pub mod session;
 pub mod source;
 pub mod types;
 pub mod value;
@@ -25,26 +26,23 @@ use exception::PyException;
 use interp::Interpreter;
 use source::SourceText;
 
-/// Writes Python's report of an uncaught exception to standard error:
-/// `Traceback (most recent call last):`, a `File "...", line N, in f` entry with its source
-/// line for each frame, and `Kind: message`.
-pub fn print_traceback(interp: &mut Interpreter, e: &PyException, sources: &[Rc<SourceText>]) {
+/// Python's report of an uncaught exception: `Traceback (most recent call last):`, a
+/// `File "...", line N, in f` entry with its source line for each frame, and
+/// `Kind: message`.
+pub fn traceback_text(interp: &mut Interpreter, e: &PyException) -> String {
     let mut text = String::from("Traceback (most recent call last):\n");
     for frame in e.traceback.borrow().iter() {
         text.push_str(&format!(
             "  File \"{}\", line {}, in {}\n",
             frame.file, frame.line, frame.function
         ));
-        if let Some(source) = sources.iter().find(|s| s.name == frame.file) {
-            let line = source.line_text(frame.line).trim();
-            if !line.is_empty() {
-                text.push_str(&format!("    {line}\n"));
-            }
+        if !frame.text.is_empty() {
+            text.push_str(&format!("    {}\n", frame.text));
         }
     }
     text.push_str(&exception_line(interp, e));
     text.push('\n');
-    crate::script::output::stderr_text(&text);
+    text
 }
 
 /// `Kind: message` (just `Kind` for an empty message), as Python's last traceback line.
@@ -116,7 +114,7 @@ pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
         Ok(Ok(())) => 0,
         Ok(Err(e)) if &*e.class.name == "SystemExit" => exit_status(&mut interp, &e),
         Ok(Err(e)) => {
-            print_traceback(&mut interp, &e, std::slice::from_ref(&source));
+            crate::script::output::stderr_text(&traceback_text(&mut interp, &e));
             1
         }
         Err(payload) => {

@@ -6,6 +6,7 @@ use std::any::TypeId;
 use std::rc::Rc;
 
 use super::catalog::Catalog;
+use crate::python::session::{PyOutcome, PythonSession};
 use crate::script::output;
 use crate::script::session::{ScriptError, Session};
 use crate::script::source_excerpt::{excerpt, placed};
@@ -58,6 +59,12 @@ pub struct Console {
     exit: Option<i32>,
     /// The last input, with its error if it failed (for `:why` to name what the user wrote).
     last_failure: Option<(String, ScriptError)>,
+    /// The Python session, once `:python` (or `--python`) asked for one; inputs go to it
+    /// while `python_mode` is on.
+    python: Option<PythonSession>,
+    python_mode: bool,
+    /// The flag Ctrl-C sets, for a Python session made later.
+    interrupt: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 impl Default for Console {
@@ -84,7 +91,39 @@ impl Console {
             log: Vec::new(),
             exit: None,
             last_failure: None,
+            python: None,
+            python_mode: false,
+            interrupt: None,
         }
+    }
+
+    /// Makes running code stop with `KeyboardInterrupt` soon after `flag` is set, in either
+    /// language.
+    pub fn stop_when(&mut self, flag: &'static std::sync::atomic::AtomicBool) {
+        self.session.stop_when(flag);
+        if let Some(p) = &mut self.python {
+            p.stop_when(flag);
+        }
+        self.interrupt = Some(flag);
+    }
+
+    /// Reads inputs as Python (`true`) or Rhai (`false`) from now on. Each language keeps
+    /// its own variables; tensors, seeds and print options are the process's.
+    pub fn set_python(&mut self, on: bool) {
+        self.cancel();
+        self.python_mode = on;
+        if on && self.python.is_none() {
+            let mut p = PythonSession::default();
+            if let Some(flag) = self.interrupt {
+                p.stop_when(flag);
+            }
+            self.python = Some(p);
+        }
+    }
+
+    /// Whether inputs are read as Python.
+    pub fn is_python(&self) -> bool {
+        self.python_mode
     }
 
     /// The last input and its error, when it failed.
@@ -121,6 +160,13 @@ impl Console {
     pub fn indent(&self) -> String {
         if self.pending.is_empty() {
             return String::new();
+        }
+        if self.python_mode {
+            // The last line's indentation, four more after a line ending a block header.
+            let last = self.pending_lines.last().map_or("", String::as_str);
+            let base = last.len() - last.trim_start().len();
+            let opens = last.split('#').next().unwrap_or(last).trim_end().ends_with(':');
+            return " ".repeat(base + if opens { 4 } else { 0 });
         }
         "    ".repeat(open_depth(self.session.engine(), &self.pending).min(16))
     }
@@ -219,7 +265,11 @@ impl Console {
         self.pending.push_str(line);
         self.pending.push('\n');
         self.pending_lines.push(line.to_string());
-        if self.session.is_incomplete(&self.pending) {
+        let incomplete = match (&self.python, self.python_mode) {
+            (Some(p), true) => p.is_incomplete(&self.pending),
+            _ => self.session.is_incomplete(&self.pending),
+        };
+        if incomplete {
             return Step::More;
         }
         let code = std::mem::take(&mut self.pending);
@@ -245,6 +295,7 @@ impl Console {
             Outcome::Nothing => {}
             Outcome::Value(text) => output::print_line(&text),
             Outcome::Failed(e) => report(code, &e),
+            Outcome::Raised { report, .. } => output::stderr_text(&report),
             Outcome::Exit(status) => self.exit = Some(status),
         }
     }
@@ -254,6 +305,22 @@ impl Console {
     /// returned, not acted on. What the code printed while it ran has been shown already.
     pub fn evaluate(&mut self, code: &str) -> Outcome {
         crate::core::why::next_input();
+        if let (Some(p), true) = (&mut self.python, self.python_mode) {
+            return match p.run(code) {
+                PyOutcome::Nothing => Outcome::Nothing,
+                PyOutcome::Value(text) => Outcome::Value(text),
+                PyOutcome::Exit(status) => Outcome::Exit(status),
+                PyOutcome::Raised {
+                    report,
+                    kind,
+                    message,
+                } => Outcome::Raised {
+                    report,
+                    kind,
+                    message,
+                },
+            };
+        }
         let renamed = last_value_named(self.session.engine(), code);
         let result = self.session.eval(&renamed);
         self.last_failure = result.as_ref().err().map(|e| (code.to_string(), e.clone()));
@@ -286,6 +353,15 @@ pub enum Outcome {
     Value(String),
     /// An error stopped it.
     Failed(ScriptError),
+    /// A Python exception stopped it.
+    Raised {
+        /// Python's report: the traceback and `Kind: message`.
+        report: String,
+        /// The exception class's name.
+        kind: String,
+        /// `str(e)`.
+        message: String,
+    },
     /// It called `exit()` or `quit()` with this status.
     Exit(i32),
 }

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::console::{Console, Step, is_hidden};
+use super::console::{Console, Outcome, Step, is_hidden};
 use super::{help, timing};
 use crate::script::output;
 
@@ -21,6 +21,14 @@ pub fn run(console: &mut Console, line: &str) -> Step {
             )),
         },
         ":vars" => vars(console),
+        ":python" => {
+            console.set_python(true);
+            output::print_line("(Python from here on; :rhai goes back)");
+        }
+        ":rhai" => {
+            console.set_python(false);
+            output::print_line("(Rhai from here on; :python goes back)");
+        }
         ":why" => super::why_command::run(rest, console.last_failure()),
         ":reset" => {
             console.session_mut().reset();
@@ -117,6 +125,11 @@ fn save(console: &mut Console, path: &str) {
 /// `:load FILE`: runs a script into the session (and `tensh -i FILE`).
 pub fn load(console: &mut Console, path: &str) {
     match std::fs::read_to_string(path) {
+        Ok(code) if console.is_python() => match console.evaluate(&code) {
+            Outcome::Raised { report, .. } => output::stderr_text(&report),
+            Outcome::Exit(status) => console.request_exit(status),
+            _ => {}
+        },
         Ok(code) => {
             let result = console.session_mut().eval(&code);
             if let Err(e) = &result

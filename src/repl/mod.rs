@@ -40,10 +40,11 @@ const HISTORY_SIZE: usize = 10_000;
 
 /// Runs the interactive session until Ctrl-D, `:quit` or `exit()`; returns the exit status.
 /// With `script` (`tensh -i FILE ARGS`), the file runs first, into the session.
-pub fn run(color: bool, script: Option<(&str, &[String])>) -> i32 {
+pub fn run(color: bool, script: Option<(&str, &[String])>, python: bool) -> i32 {
     let banner = format!(
-        "{} — PyTorch's memory model in Rhai. :help for help, Ctrl-D to exit.",
-        crate::version()
+        "{} — PyTorch's memory model in {}. :help for help, Ctrl-D to exit.",
+        crate::version(),
+        if python { "Python" } else { "Rhai" }
     );
     output::stdout_text(&format!(
         "{}\n",
@@ -57,10 +58,9 @@ pub fn run(color: bool, script: Option<(&str, &[String])>) -> i32 {
     // While the editor reads a line the terminal is raw and Ctrl-C is a key; while code runs
     // it is a signal, which only sets the flag the running session polls.
     if ctrlc::set_handler(crate::core::interrupt::request).is_ok() {
-        console
-            .session_mut()
-            .stop_when(crate::core::interrupt::flag());
+        console.stop_when(crate::core::interrupt::flag());
     }
+    console.set_python(python);
     if let Some((path, args)) = script {
         console.session_mut().set_args(args);
         meta::load(&mut console, path);

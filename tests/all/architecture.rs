@@ -336,6 +336,11 @@ fn core_modules_form_no_cycle() {
 }
 
 #[test]
+fn python_modules_form_no_cycle() {
+    assert_acyclic("python", &["interp", "host", "value", "session"]);
+}
+
+#[test]
 fn script_modules_form_no_cycle() {
     assert_acyclic(
         "script",
@@ -348,6 +353,7 @@ const LAYERS: &[&str] = &[
     "core",
     "print",
     "script",
+    "python",
     "repl",
     "transcript",
     "jupyter",

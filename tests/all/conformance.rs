@@ -1,12 +1,16 @@
 //! Runs every conformance case in `tests/conformance/` through the built `tensh` binary and
 //! compares its standard output with PyTorch's (the case's `--- expected` section, written by
-//! the oracle). Cases that need a later issue are listed in `expected_failures.txt`.
+//! the oracle). Each case runs twice: its Rhai side as `case.rhai`, and its Python side as
+//! `case.py` (after the oracle's prelude, `prelude.py`, when the case has a Rhai side: that is
+//! how the oracle ran it). Cases under `python/` are plain Python sessions, run as they are.
+//! Cases that need a later issue are listed in `expected_failures.txt`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 struct Case {
+    python: String,
     rhai: String,
     expected: String,
 }
@@ -26,6 +30,7 @@ fn parse(path: &Path) -> Case {
     }
     let get = |k: &str| sections.get(k).map(|v| v.join("\n")).unwrap_or_default();
     Case {
+        python: get("python"),
         rhai: get("rhai"),
         expected: get("expected"),
     }
@@ -42,9 +47,10 @@ fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn run(rhai: &str, scratch: &Path) -> (String, String) {
-    let script = scratch.join("case.rhai");
-    std::fs::write(&script, rhai).expect("write script");
+/// Runs `code` as the file `name` (its extension picks the language) in `scratch`.
+fn run(name: &str, code: &str, scratch: &Path) -> (String, String) {
+    let script = scratch.join(name);
+    std::fs::write(&script, code).expect("write script");
     let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
         .arg(&script)
         .current_dir(scratch)
@@ -76,8 +82,14 @@ fn diff(want: &str, got: &str) -> String {
     out
 }
 
-#[test]
-fn conformance_cases_match_pytorch() {
+/// Which side of the cases a test runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Rhai,
+    Python,
+}
+
+fn check_cases(side: Side) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let listed: BTreeMap<String, String> =
         std::fs::read_to_string(root.join("expected_failures.txt"))
@@ -89,11 +101,16 @@ fn conformance_cases_match_pytorch() {
                 (case.to_string(), why.trim().to_string())
             })
             .collect();
+    let prelude = std::fs::read_to_string(root.join("prelude.py")).expect("prelude");
     let mut all = vec![];
     cases(&root, &mut all);
     all.sort();
     assert!(all.len() >= 75, "cases missing: found {}", all.len());
-    let scratch = std::env::temp_dir().join(format!("tensh-conformance-{}", std::process::id()));
+    let tag = if side == Side::Rhai { "rhai" } else { "python" };
+    let scratch = std::env::temp_dir().join(format!(
+        "tensh-conformance-{tag}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&scratch).expect("scratch dir");
     let (mut passed, mut problems) = (0, vec![]);
     for path in &all {
@@ -103,16 +120,28 @@ fn conformance_cases_match_pytorch() {
             .to_string_lossy()
             .replace('\\', "/");
         let case = parse(path);
-        let (got, stderr) = run(&case.rhai, &scratch);
+        // A fresh folder per case: cases write files (`f.bin`) that others also write.
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::fs::create_dir_all(&scratch).expect("scratch dir");
+        let (got, stderr) = match side {
+            Side::Rhai if case.rhai.trim().is_empty() => continue,
+            Side::Rhai => run("case.rhai", &case.rhai, &scratch),
+            Side::Python if case.rhai.trim().is_empty() => run("case.py", &case.python, &scratch),
+            Side::Python => run(
+                "case.py",
+                &format!("{prelude}\n{}\n", case.python),
+                &scratch,
+            ),
+        };
         let ok = got.trim_end() == case.expected.trim_end();
         match (ok, listed.get(&name)) {
             (true, None) => passed += 1,
             (false, Some(_)) => {}
             (true, Some(why)) => problems.push(format!(
-                "{name} now passes: remove it from expected_failures.txt ({why})"
+                "{name} ({tag}) now passes: remove it from expected_failures.txt ({why})"
             )),
             (false, None) => problems.push(format!(
-                "{name} differs from PyTorch:\n{}{}",
+                "{name} ({tag}) differs from PyTorch:\n{}{}",
                 diff(case.expected.trim_end(), got.trim_end()),
                 if stderr.is_empty() {
                     String::new()
@@ -130,8 +159,18 @@ fn conformance_cases_match_pytorch() {
         );
     }
     println!(
-        "{passed} conformance cases pass; {} expected failures",
+        "{passed} conformance cases pass ({tag}); {} expected failures",
         listed.len()
     );
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn conformance_cases_match_pytorch() {
+    check_cases(Side::Rhai);
+}
+
+#[test]
+fn python_sides_of_the_cases_match_pytorch() {
+    check_cases(Side::Python);
 }

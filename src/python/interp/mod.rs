@@ -191,6 +191,7 @@ impl Interpreter {
                 file: f.source.name.clone(),
                 line: f.line,
                 function: f.function.clone(),
+                text: f.source.line_text(f.line).trim().to_string(),
             }));
         }
         drop(tb);

@@ -1,0 +1,226 @@
+//! A Python session at a prompt, in a notebook or in a transcript test: inputs run one after
+//! another in the same globals; an expression's value is echoed as Python's REPL echoes it
+//! (its `repr`, nothing for `None`) and kept as `_`.
+
+use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+
+use super::interp::Interpreter;
+use super::source::{self, SourceText};
+use super::value::Value;
+
+/// What running one input came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PyOutcome {
+    /// Statements, or an expression whose value is `None`.
+    Nothing,
+    /// An expression's value, as the prompt echoes it.
+    Value(String),
+    /// An exception ended it.
+    Raised {
+        /// Python's whole report (traceback and `Kind: message`).
+        report: String,
+        /// The exception class's name.
+        kind: String,
+        /// `str(e)`.
+        message: String,
+    },
+    /// It raised `SystemExit` (`exit()`, `sys.exit(n)`) with this status.
+    Exit(i32),
+}
+
+/// A Python session.
+pub struct PythonSession {
+    interp: Interpreter,
+    /// The name inputs are reported under (`<stdin>`).
+    name: String,
+}
+
+impl Default for PythonSession {
+    fn default() -> Self {
+        PythonSession::new("<stdin>")
+    }
+}
+
+impl PythonSession {
+    /// A fresh session whose inputs are reported as coming from `name`.
+    pub fn new(name: &str) -> PythonSession {
+        PythonSession {
+            interp: Interpreter::new(vec![String::new()]),
+            name: name.to_string(),
+        }
+    }
+
+    /// Makes a running input stop with `KeyboardInterrupt` soon after `flag` is set.
+    pub fn stop_when(&mut self, flag: &'static AtomicBool) {
+        self.interp.host_mut().session_mut().stop_when(flag);
+    }
+
+    /// Whether `code` needs more lines, as Python's prompt decides: a compound statement
+    /// (its first line ends with `:`) ends with a blank line; anything else is complete
+    /// unless it ends inside brackets, a triple-quoted string or after a backslash.
+    pub fn is_incomplete(&self, code: &str) -> bool {
+        let lines: Vec<&str> = code.lines().collect();
+        let Some(first) = lines.iter().find(|l| !l.trim().is_empty()) else {
+            return false;
+        };
+        let opens_block = |l: &str| {
+            let l = l.split('#').next().unwrap_or(l).trim_end();
+            l.ends_with(':') || l.trim_start().starts_with('@')
+        };
+        if opens_block(first) || (lines.len() > 1 && lines.iter().skip(1).any(|l| l.starts_with([' ', '\t']))) {
+            // Complete once a blank line (blanks only: the prompt's indentation) ends it.
+            let last_blank = code.ends_with('\n') && code.lines().last().is_some_and(|l| l.trim().is_empty());
+            return !last_blank;
+        }
+        if code.trim_end().ends_with('\\') || code.matches("\"\"\"").count() % 2 == 1 || code.matches("'''").count() % 2 == 1 {
+            return true;
+        }
+        match ruff_python_parser::parse_module(code) {
+            Ok(_) => false,
+            Err(e) => {
+                let at = usize::from(e.location.start());
+                at >= code.trim_end().len() && open_brackets(code) > 0
+            }
+        }
+    }
+
+    /// Runs one input.
+    pub fn run(&mut self, code: &str) -> PyOutcome {
+        let text: &'static str = Box::leak(code.to_string().into_boxed_str());
+        let source = Rc::new(SourceText::new(&self.name, text));
+        let body = match source::parse(&source) {
+            Ok(body) => body,
+            Err(refusal) => {
+                let line = source.line_text(refusal.line);
+                let report = format!(
+                    "  File \"{}\", line {}\n    {}\n{}^\n{}: {}\n",
+                    self.name,
+                    refusal.line,
+                    line.trim_start(),
+                    " ".repeat(4 + refusal.column.saturating_sub(1).saturating_sub(line.len() - line.trim_start().len())),
+                    refusal.kind,
+                    refusal.message
+                );
+                return PyOutcome::Raised {
+                    report,
+                    kind: refusal.kind.to_string(),
+                    message: refusal.message,
+                };
+            }
+        };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.interp.run_module_value(source.clone(), body)
+        }));
+        let result = match outcome {
+            Ok(r) => r,
+            Err(payload) => {
+                let interrupted = payload.is::<crate::core::interrupt::Interrupted>();
+                let (kind, message) = if interrupted {
+                    ("KeyboardInterrupt".to_string(), String::new())
+                } else {
+                    ("InternalError".to_string(), "tensh hit a bug; please report it".to_string())
+                };
+                let line = if message.is_empty() { kind.clone() } else { format!("{kind}: {message}") };
+                return PyOutcome::Raised {
+                    report: format!("{line}\n"),
+                    kind,
+                    message,
+                };
+            }
+        };
+        match result {
+            Ok(None) | Ok(Some(Value::None)) => PyOutcome::Nothing,
+            Ok(Some(v)) => match self.interp.repr_of(&v) {
+                Ok(text) => {
+                    self.interp.set_global("_", v);
+                    PyOutcome::Value(text)
+                }
+                Err(e) => self.raised(&e),
+            },
+            Err(e) if &*e.class.name == "SystemExit" => PyOutcome::Exit(match e.args.first() {
+                None | Some(Value::None) => 0,
+                Some(Value::Int(i)) => *i as i32,
+                Some(_) => 1,
+            }),
+            Err(e) => self.raised(&e),
+        }
+    }
+
+    fn raised(&mut self, e: &super::exception::PyException) -> PyOutcome {
+        let report = super::traceback_text(&mut self.interp, e);
+        let line = super::exception_line(&mut self.interp, e);
+        let message = line.split_once(": ").map_or(String::new(), |(_, m)| m.to_string());
+        PyOutcome::Raised {
+            report,
+            kind: e.class.name.to_string(),
+            message,
+        }
+    }
+}
+
+/// How many brackets are open at the end of `code` (strings and comments skipped roughly).
+fn open_brackets(code: &str) -> i64 {
+    let mut depth = 0i64;
+    let mut quote: Option<char> = None;
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                if c == '\\' {
+                    chars.next();
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '#' => {
+                    for n in chars.by_ref() {
+                        if n == '\n' {
+                            break;
+                        }
+                    }
+                }
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            },
+        }
+    }
+    depth
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_complete_as_at_pythons_prompt() {
+        let s = PythonSession::default();
+        assert!(!s.is_incomplete("x = 1\n"));
+        assert!(s.is_incomplete("x = (1,\n"));
+        assert!(s.is_incomplete("for i in range(3):\n"));
+        assert!(s.is_incomplete("for i in range(3):\n    print(i)\n"));
+        assert!(!s.is_incomplete("for i in range(3):\n    print(i)\n\n"));
+        assert!(!s.is_incomplete("for i in range(3):\n    print(i)\n    \n"));
+        assert!(!s.is_incomplete("x = = 1\n"));
+        assert!(s.is_incomplete("s = '''abc\n"));
+    }
+
+    #[test]
+    fn values_echo_and_errors_report() {
+        let mut s = PythonSession::default();
+        assert_eq!(s.run("x = 2\n"), PyOutcome::Nothing);
+        assert_eq!(s.run("x * 3\n"), PyOutcome::Value("6".into()));
+        assert_eq!(s.run("_ + 1\n"), PyOutcome::Value("7".into()));
+        assert_eq!(s.run("None\n"), PyOutcome::Nothing);
+        let PyOutcome::Raised { report, kind, .. } = s.run("1 / 0\n") else {
+            panic!("expected a raise")
+        };
+        assert_eq!(kind, "ZeroDivisionError");
+        assert!(report.starts_with("Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n    1 / 0\n"), "{report}");
+        assert!(report.ends_with("ZeroDivisionError: division by zero\n"));
+        assert_eq!(s.run("exit(3)\n"), PyOutcome::Exit(3));
+    }
+}
