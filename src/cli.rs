@@ -149,7 +149,9 @@ pub fn run(mut args: Vec<String>) -> i32 {
             }
         },
         Some("-e") => match args.get(1) {
-            Some(code) if lang == Some(true) => crate::python::run_file("<string>", code, &args[2..]),
+            Some(code) if lang == Some(true) => {
+                crate::python::run_file("<string>", code, &args[2..])
+            }
             Some(code) => run_code("-e", code, &args[2..]),
             None => {
                 output::stderr_text(&format!("tensh: -e needs CODE\n{USAGE}"));

@@ -1,36 +1,12 @@
-//! A Python exception: its class, its arguments, and where it was raised (for the traceback).
+//! Making Python exceptions (the type is `value::PyException`): by class name, from a class
+//! and arguments, or from the `Kind: message` text of an op's error.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::types::{self, TypeObject};
 use super::value::Value;
-
-/// One frame of a traceback: the file, the line, and the function (`<module>` at the top).
-#[derive(Debug, Clone)]
-pub struct TraceFrame {
-    /// The file's name as the session was started with it.
-    pub file: Rc<str>,
-    /// The line, from 1.
-    pub line: usize,
-    /// The function's name, or `<module>`.
-    pub function: Rc<str>,
-    /// The line's text, stripped (empty when unknown).
-    pub text: String,
-}
-
-/// An exception value.
-pub struct PyException {
-    /// Its class.
-    pub class: Rc<TypeObject>,
-    /// `e.args`.
-    pub args: Vec<Value>,
-    /// The text tensh's ops gave (their message, already as `str(e)` reads), when raised by
-    /// an op rather than by Python code.
-    pub text: Option<String>,
-    /// Where it was raised, outermost frame first; filled as it is raised.
-    pub traceback: RefCell<Vec<TraceFrame>>,
-}
+pub use super::value::{PyException, TraceFrame};
 
 impl PyException {
     /// An exception of the builtin class `kind` with one message argument.

@@ -391,8 +391,8 @@ mod tests {
     #[test]
     fn the_mini_language_formats_as_python_does() {
         use Formattable::{Float as F, Int as I, Str as S};
-        assert_eq!(f(F(3.14159), ".2f"), "3.14");
-        assert_eq!(f(F(-3.14159), "8.3f"), "  -3.142");
+        assert_eq!(f(F(1.23456), ".2f"), "1.23");
+        assert_eq!(f(F(-1.23456), "8.3f"), "  -1.235");
         assert_eq!(f(F(1234567.0), ",.1f"), "1,234,567.0");
         assert_eq!(f(F(0.00001234), ".3g"), "1.23e-05");
         assert_eq!(f(F(123456.0), "g"), "123456");

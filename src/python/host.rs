@@ -186,6 +186,15 @@ impl Host {
         self.run("-a", vec![("a", a)])
     }
 
+    /// The name the engine registered a tensh value's type under (`UntypedStorage`,
+    /// `Tensor`, `dtype`).
+    pub fn type_name(&self, v: &Dynamic) -> String {
+        self.session
+            .engine()
+            .map_type_name(v.type_name())
+            .to_string()
+    }
+
     /// The repr tensh prints for a value (PyTorch's).
     pub fn repr(&self, v: Dynamic) -> Result<String, PyException> {
         let d = self.run("to_debug(a)", vec![("a", v)])?;

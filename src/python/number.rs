@@ -162,8 +162,9 @@ fn int_op(op: BinOp, p: i128, q: i128) -> Result<Value, PyException> {
             };
             // Euclid's remainder is never negative; Python's takes the divisor's sign.
             if q < 0 && m != 0 {
+                // p = q·d + m = q·(d - 1) + (m + q).
                 m += q;
-                d += 1;
+                d -= 1;
             }
             Ok(Value::int(if op == BinOp::Mod { m } else { d }))
         }

@@ -68,12 +68,18 @@ impl PythonSession {
             let l = l.split('#').next().unwrap_or(l).trim_end();
             l.ends_with(':') || l.trim_start().starts_with('@')
         };
-        if opens_block(first) || (lines.len() > 1 && lines.iter().skip(1).any(|l| l.starts_with([' ', '\t']))) {
+        if opens_block(first)
+            || (lines.len() > 1 && lines.iter().skip(1).any(|l| l.starts_with([' ', '\t'])))
+        {
             // Complete once a blank line (blanks only: the prompt's indentation) ends it.
-            let last_blank = code.ends_with('\n') && code.lines().last().is_some_and(|l| l.trim().is_empty());
+            let last_blank =
+                code.ends_with('\n') && code.lines().last().is_some_and(|l| l.trim().is_empty());
             return !last_blank;
         }
-        if code.trim_end().ends_with('\\') || code.matches("\"\"\"").count() % 2 == 1 || code.matches("'''").count() % 2 == 1 {
+        if code.trim_end().ends_with('\\')
+            || code.matches("\"\"\"").count() % 2 == 1
+            || code.matches("'''").count() % 2 == 1
+        {
             return true;
         }
         match ruff_python_parser::parse_module(code) {
@@ -98,7 +104,12 @@ impl PythonSession {
                     self.name,
                     refusal.line,
                     line.trim_start(),
-                    " ".repeat(4 + refusal.column.saturating_sub(1).saturating_sub(line.len() - line.trim_start().len())),
+                    " ".repeat(
+                        4 + refusal
+                            .column
+                            .saturating_sub(1)
+                            .saturating_sub(line.len() - line.trim_start().len())
+                    ),
                     refusal.kind,
                     refusal.message
                 );
@@ -119,9 +130,16 @@ impl PythonSession {
                 let (kind, message) = if interrupted {
                     ("KeyboardInterrupt".to_string(), String::new())
                 } else {
-                    ("InternalError".to_string(), "tensh hit a bug; please report it".to_string())
+                    (
+                        "InternalError".to_string(),
+                        "tensh hit a bug; please report it".to_string(),
+                    )
                 };
-                let line = if message.is_empty() { kind.clone() } else { format!("{kind}: {message}") };
+                let line = if message.is_empty() {
+                    kind.clone()
+                } else {
+                    format!("{kind}: {message}")
+                };
                 return PyOutcome::Raised {
                     report: format!("{line}\n"),
                     kind,
@@ -150,7 +168,9 @@ impl PythonSession {
     fn raised(&mut self, e: &super::exception::PyException) -> PyOutcome {
         let report = super::traceback_text(&mut self.interp, e);
         let line = super::exception_line(&mut self.interp, e);
-        let message = line.split_once(": ").map_or(String::new(), |(_, m)| m.to_string());
+        let message = line
+            .split_once(": ")
+            .map_or(String::new(), |(_, m)| m.to_string());
         PyOutcome::Raised {
             report,
             kind: e.class.name.to_string(),

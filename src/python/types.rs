@@ -135,8 +135,8 @@ const HOST_TYPES: &[(&str, &str, &str)] = &[
     ("dtype", "dtype", "torch"),
     ("Size", "Size", "torch"),
     ("device", "device", "torch"),
-    ("UntypedStorage", "UntypedStorage", "torch"),
-    ("TypedStorage", "TypedStorage", "torch"),
+    ("UntypedStorage", "UntypedStorage", "torch.storage"),
+    ("TypedStorage", "TypedStorage", "torch.storage"),
     ("Generator", "Generator", "torch"),
     ("array", "array", "array"),
     ("bytearray", "bytearray", "builtins"),
@@ -254,7 +254,14 @@ pub fn named_tuple(kind: &str) -> Rc<TypeObject> {
 
 /// The class of a tensh value, by its Rhai type name (`Tensor` is `torch.Tensor`).
 pub fn host_type(rhai_name: &str) -> Rc<TypeObject> {
-    let short = rhai_name.rsplit("::").next().unwrap_or(rhai_name);
+    // Python's name for it: `torch.storage.UntypedStorage` is `UntypedStorage` of
+    // `torch.storage`; a name without a module is `torch`'s.
+    let python = crate::script::rhai_errors::python_type(rhai_name);
+    let (module, short): (&'static str, &str) = match python.rsplit_once('.') {
+        Some(("torch.storage", n)) => ("torch.storage", n),
+        Some((_, n)) => ("torch", n),
+        None => ("torch", python),
+    };
     TYPES.with(|t| {
         let mut map = t.borrow_mut();
         let object = map.get("object").cloned();
@@ -262,7 +269,7 @@ pub fn host_type(rhai_name: &str) -> Rc<TypeObject> {
             .or_insert_with(|| {
                 Rc::new(TypeObject {
                     name: short.into(),
-                    module: "torch",
+                    module,
                     base: object,
                     kind: TypeKind::Host,
                 })

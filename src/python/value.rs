@@ -1,4 +1,5 @@
-//! Python's values as the Python front end holds them: its own numbers, strings and containers,
+//! Python's values as the Python front end holds them (with the types they contain:
+//! exceptions, functions and the scopes functions close over): its own numbers, strings and containers,
 //! functions and classes, and every tensh value (tensors, storages, dtypes, sizes, ...) as the
 //! Rhai value the ops take and return (`Value::Host`).
 
@@ -8,8 +9,11 @@ use std::rc::Rc;
 use num_complex::Complex64;
 use rhai::Dynamic;
 
-use super::exception::PyException;
-use super::function::Function;
+use std::collections::{HashMap, HashSet};
+
+use ruff_python_ast::{Expr, Parameters, Stmt};
+
+use super::source::SourceText;
 use super::types::TypeObject;
 
 /// A list or a set's items, shared by every name bound to it.
@@ -176,4 +180,96 @@ impl Value {
     pub fn is_host<T: rhai::Variant + Clone>(&self) -> bool {
         matches!(self, Value::Host(d) if d.is::<T>())
     }
+}
+
+/// One frame of a traceback: the file, the line, and the function (`<module>` at the top).
+#[derive(Debug, Clone)]
+pub struct TraceFrame {
+    /// The file's name as the session was started with it.
+    pub file: Rc<str>,
+    /// The line, from 1.
+    pub line: usize,
+    /// The function's name, or `<module>`.
+    pub function: Rc<str>,
+    /// The line's text, stripped (empty when unknown).
+    pub text: String,
+}
+
+impl std::fmt::Debug for PyException {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}({:?})", self.class.name, self.text)
+    }
+}
+
+/// An exception value.
+pub struct PyException {
+    /// Its class.
+    pub class: Rc<TypeObject>,
+    /// `e.args`.
+    pub args: Vec<Value>,
+    /// The text tensh's ops gave (their message, already as `str(e)` reads), when raised by
+    /// an op rather than by Python code.
+    pub text: Option<String>,
+    /// Where it was raised, outermost frame first; filled as it is raised.
+    pub traceback: RefCell<Vec<TraceFrame>>,
+}
+
+/// The body of a function: statements (`def`) or one expression (`lambda`).
+#[derive(Clone, Copy)]
+pub enum Body {
+    /// `def`'s statements.
+    Statements(&'static [Stmt]),
+    /// `lambda`'s expression.
+    Expression(&'static Expr),
+}
+
+/// What a function's body does with names, found once when the function is defined.
+#[derive(Default)]
+pub struct NameUse {
+    /// Names the body assigns (its locals, parameters included), less those declared
+    /// `global` or `nonlocal`.
+    pub locals: HashSet<Rc<str>>,
+    /// Names declared `global`.
+    pub globals: HashSet<Rc<str>>,
+    /// Names declared `nonlocal`.
+    pub nonlocals: HashSet<Rc<str>>,
+}
+
+/// A function value.
+pub struct Function {
+    /// `__name__` (`<lambda>` for a lambda).
+    pub name: Rc<str>,
+    /// Its parameters.
+    pub parameters: Option<&'static Parameters>,
+    /// The values of the defaults, evaluated when the function was defined, by parameter
+    /// name.
+    pub defaults: HashMap<Rc<str>, Value>,
+    /// Its body.
+    pub body: Body,
+    /// How the body uses names.
+    pub names: Rc<NameUse>,
+    /// The scope the function was defined in (closures read and write through it).
+    pub closure: Rc<Scope>,
+    /// The file it was defined in.
+    pub source: Rc<SourceText>,
+}
+
+/// Where a scope's names come from.
+pub enum ScopeKind {
+    /// The module's globals.
+    Module,
+    /// A call of a function.
+    Function(Rc<NameUse>),
+    /// A comprehension's own variables.
+    Comprehension,
+}
+
+/// A scope: variables, and the scope it sits in.
+pub struct Scope {
+    /// The variables.
+    pub vars: RefCell<HashMap<Rc<str>, Value>>,
+    /// The enclosing scope (none for the module).
+    pub parent: Option<Rc<Scope>>,
+    /// What kind of scope this is.
+    pub kind: ScopeKind,
 }

@@ -165,7 +165,12 @@ impl Console {
             // The last line's indentation, four more after a line ending a block header.
             let last = self.pending_lines.last().map_or("", String::as_str);
             let base = last.len() - last.trim_start().len();
-            let opens = last.split('#').next().unwrap_or(last).trim_end().ends_with(':');
+            let opens = last
+                .split('#')
+                .next()
+                .unwrap_or(last)
+                .trim_end()
+                .ends_with(':');
             return " ".repeat(base + if opens { 4 } else { 0 });
         }
         "    ".repeat(open_depth(self.session.engine(), &self.pending).min(16))

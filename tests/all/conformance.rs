@@ -107,10 +107,8 @@ fn check_cases(side: Side) {
     all.sort();
     assert!(all.len() >= 75, "cases missing: found {}", all.len());
     let tag = if side == Side::Rhai { "rhai" } else { "python" };
-    let scratch = std::env::temp_dir().join(format!(
-        "tensh-conformance-{tag}-{}",
-        std::process::id()
-    ));
+    let scratch =
+        std::env::temp_dir().join(format!("tensh-conformance-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch dir");
     let (mut passed, mut problems) = (0, vec![]);
     for path in &all {

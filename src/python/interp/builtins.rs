@@ -138,7 +138,7 @@ impl Interpreter {
                     if i > 0 {
                         text.push_str(&sep);
                     }
-                    text.push_str(&self.to_str(a)?);
+                    text.push_str(&self.str_text(a)?);
                 }
                 text.push_str(&end);
                 if to_stderr {
@@ -155,7 +155,7 @@ impl Interpreter {
             }
             "repr" | "ascii" => {
                 self.arity(name, &args, 1, 1)?;
-                Ok(Value::str(self.to_repr(&args[0])?))
+                Ok(Value::str(self.repr_text(&args[0])?))
             }
             "format" => {
                 self.arity("format", &args, 1, 2)?;
@@ -553,24 +553,24 @@ impl Interpreter {
                 format!("tensh's Python does not have {name}()"),
             ),
             // The builtin types, called.
-            "int" => self.to_int(args, kw),
+            "int" => self.int_from(args, kw),
             "float" => {
                 self.no_more_keywords("float", &kw)?;
                 self.arity("float", &args, 0, 1)?;
                 match args.first() {
                     None => Ok(Value::Float(0.0)),
-                    Some(v) => self.to_float(v),
+                    Some(v) => self.float_from(v),
                 }
             }
             "complex" => {
                 self.arity("complex", &args, 0, 2)?;
                 let re = match args.first() {
                     Some(Value::Complex(c)) => return Ok(Value::Complex(*c)),
-                    Some(v) => self.to_float(v)?.as_float().unwrap_or(0.0),
+                    Some(v) => self.float_from(v)?.as_float().unwrap_or(0.0),
                     None => 0.0,
                 };
                 let im = match args.get(1) {
-                    Some(v) => self.to_float(v)?.as_float().unwrap_or(0.0),
+                    Some(v) => self.float_from(v)?.as_float().unwrap_or(0.0),
                     None => 0.0,
                 };
                 Ok(Value::Complex(num_complex::Complex64::new(re, im)))
@@ -585,7 +585,7 @@ impl Interpreter {
             "str" => {
                 self.arity("str", &args, 0, 1)?;
                 match args.first() {
-                    Some(v) => Ok(Value::str(self.to_str(v)?)),
+                    Some(v) => Ok(Value::str(self.str_text(v)?)),
                     None => Ok(Value::str("")),
                 }
             }
@@ -726,10 +726,7 @@ impl Interpreter {
                 let n = self
                     .host
                     .call("len", HostCall::positional(Some(d.clone()), Vec::new()));
-                match self.lift(n)?.as_int() {
-                    Ok(n) => n,
-                    Err(_) => 0,
-                }
+                self.lift(n)?.as_int().unwrap_or_default()
             }
             other => {
                 return self.raise(
@@ -948,7 +945,7 @@ impl Interpreter {
             Value::Host(d) => match d.read_lock::<Tensor>() {
                 Some(t) => t.id() as i64,
                 None if hash => {
-                    let text = self.to_repr(v)?;
+                    let text = self.repr_text(v)?;
                     fnv(&text)
                 }
                 None => 0,
@@ -968,7 +965,7 @@ impl Interpreter {
     }
 
     /// `int(x)`, `int(s, base)`.
-    fn to_int(&mut self, args: Vec<Value>, mut kw: Keywords) -> Flow<Value> {
+    fn int_from(&mut self, args: Vec<Value>, mut kw: Keywords) -> Flow<Value> {
         let base = kw.take("base").or_else(|| args.get(1).cloned());
         self.no_more_keywords("int", &kw)?;
         self.arity("int", &args, 0, 2)?;
@@ -1000,7 +997,7 @@ impl Interpreter {
             return match i64::from_str_radix(&digits, b.clamp(2, 36) as u32) {
                 Ok(v) => Ok(Value::Int(if negative { -v } else { v })),
                 Err(_) => {
-                    let r = self.to_repr(x)?;
+                    let r = self.repr_text(x)?;
                     self.raise(
                         "ValueError",
                         format!("invalid literal for int() with base {b}: {r}"),
@@ -1019,7 +1016,7 @@ impl Interpreter {
                     return self.raise("OverflowError", "cannot convert float infinity to integer");
                 }
                 let t = f.trunc();
-                if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
+                if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&t) {
                     return self.raise("OverflowError", "the int leaves 64 bits: tensh's Python ints are 64-bit integers");
                 }
                 Ok(Value::Int(t as i64))
@@ -1029,14 +1026,14 @@ impl Interpreter {
                 match text.parse::<i64>() {
                     Ok(v) if !s.trim().starts_with('_') && !s.trim().ends_with('_') => Ok(Value::Int(v)),
                     _ => {
-                        let r = self.to_repr(x)?;
+                        let r = self.repr_text(x)?;
                         self.raise("ValueError", format!("invalid literal for int() with base 10: {r}"))
                     }
                 }
             }
             Value::Host(d) => {
                 let item = self.host_method(d.clone(), "item", Vec::new())?;
-                self.to_int(vec![item], Keywords(Vec::new()))
+                self.int_from(vec![item], Keywords(Vec::new()))
             }
             other => self.raise(
                 "TypeError",
@@ -1049,7 +1046,7 @@ impl Interpreter {
     }
 
     /// `float(x)`.
-    fn to_float(&mut self, x: &Value) -> Flow<Value> {
+    fn float_from(&mut self, x: &Value) -> Flow<Value> {
         match x {
             Value::Float(f) => Ok(Value::Float(*f)),
             Value::Int(_) | Value::Bool(_) => Ok(Value::Float(x.as_float().unwrap_or(0.0))),
@@ -1065,7 +1062,7 @@ impl Interpreter {
                 match v {
                     Some(v) => Ok(Value::Float(v)),
                     None => {
-                        let r = self.to_repr(x)?;
+                        let r = self.repr_text(x)?;
                         self.raise(
                             "ValueError",
                             format!("could not convert string to float: {r}"),
@@ -1081,7 +1078,7 @@ impl Interpreter {
                         "float() argument must be a string or a real number, not 'complex'",
                     );
                 }
-                self.to_float(&item)
+                self.float_from(&item)
             }
             other => self.raise(
                 "TypeError",
@@ -1101,7 +1098,7 @@ impl Interpreter {
                 if let Some(r) = d.read_lock::<crate::script::return_tuple::ReturnTuple>() {
                     return types::named_tuple(r.kind);
                 }
-                types::host_type(d.type_name())
+                types::host_type(&self.host.type_name(d))
             }
             Value::HostPath(p) if &**p == "torch" => types::builtin("module"),
             other => types::builtin(&other.type_name()),

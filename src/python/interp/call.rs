@@ -386,7 +386,7 @@ impl Interpreter {
                 ))))
             }
             TypeKind::Host => {
-                let path = format!("{}::{}", t.module, t.name);
+                let path = format!("torch::{}", t.name);
                 self.call_host_path(&path, call)
             }
             TypeKind::Builtin => {

@@ -333,9 +333,9 @@ impl Interpreter {
                     }
                     let value = match conversion {
                         ConversionFlag::Repr | ConversionFlag::Ascii => {
-                            Value::str(self.to_repr(&value)?)
+                            Value::str(self.repr_text(&value)?)
                         }
-                        ConversionFlag::Str => Value::str(self.to_str(&value)?),
+                        ConversionFlag::Str => Value::str(self.str_text(&value)?),
                         ConversionFlag::None => value,
                     };
                     let spec = match &i.format_spec {

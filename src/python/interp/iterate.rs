@@ -193,7 +193,7 @@ impl Interpreter {
                     keywords: rhai::Map::new(),
                 };
                 match self.host.call("len", call) {
-                    Ok(n) => n.as_int().map_or(true, |n| n != 0),
+                    Ok(n) => n.as_int() != Ok(0),
                     Err(_) => true,
                 }
             }

@@ -113,9 +113,9 @@ impl Interpreter {
             Value::Type(t) => match name {
                 "__name__" | "__qualname__" => Ok(Value::str(t.name.as_ref())),
                 "__module__" => Ok(Value::str(t.module)),
-                _ if t.kind == TypeKind::Host => Ok(Value::HostPath(
-                    format!("{}::{}::{name}", t.module, t.name).into(),
-                )),
+                _ if t.kind == TypeKind::Host => {
+                    Ok(Value::HostPath(format!("torch::{}::{name}", t.name).into()))
+                }
                 _ => self.no_attribute(object, name),
             },
             Value::Function(f) => match name {
@@ -171,12 +171,8 @@ impl Interpreter {
 
     /// Whether `name` is a method of the tensh value `d` (PyTorch has it, tensh builds it).
     fn host_has_method(&self, d: &rhai::Dynamic, name: &str) -> bool {
-        let owner = match d.type_name().rsplit("::").next().unwrap_or_default() {
-            "Tensor" => "Tensor",
-            "UntypedStorage" => "UntypedStorage",
-            "TypedStorage" => "TypedStorage",
-            other => other,
-        };
+        let registered = self.host.type_name(d);
+        let owner = registered.rsplit("::").next().unwrap_or_default();
         crate::script::pytorch_names::contains(owner, name)
             || crate::script::signature::lookup(owner, name).is_some()
     }
@@ -337,7 +333,7 @@ impl Interpreter {
                                     Ok(Value::None)
                                 }
                                 None if name == "index" => {
-                                    let r = self.to_repr(&args[0])?;
+                                    let r = self.repr_text(&args[0])?;
                                     self.raise("ValueError", format!("{r} is not in list"))
                                 }
                                 None => self.raise("ValueError", "list.remove(x): x not in list"),
@@ -731,8 +727,6 @@ impl Interpreter {
                 for c in s.chars() {
                     if start {
                         out.extend(c.to_uppercase());
-                    } else if name == "capitalize" {
-                        out.extend(c.to_lowercase());
                     } else {
                         out.extend(c.to_lowercase());
                     }
@@ -911,8 +905,8 @@ impl Interpreter {
                 value = self.get_attribute(&value, attr)?;
             }
             let value = match conversion {
-                Some('r') | Some('a') => Value::str(self.to_repr(&value)?),
-                Some('s') => Value::str(self.to_str(&value)?),
+                Some('r') | Some('a') => Value::str(self.repr_text(&value)?),
+                Some('s') => Value::str(self.str_text(&value)?),
                 _ => value,
             };
             out.push_str(&self.format_value(&value, &spec)?);

@@ -152,7 +152,7 @@ impl Interpreter {
 
     /// The `str` of a value (for the prompt and the front end's callers).
     pub fn str_of(&mut self, v: &Value) -> Result<String, Rc<PyException>> {
-        self.to_str(v).map_err(|u| match u {
+        self.str_text(v).map_err(|u| match u {
             Unwind::Raise(e) => e,
             _ => Rc::new(PyException::new("RuntimeError", "unexpected control flow")),
         })
@@ -160,7 +160,7 @@ impl Interpreter {
 
     /// The `repr` of a value.
     pub fn repr_of(&mut self, v: &Value) -> Result<String, Rc<PyException>> {
-        self.to_repr(v).map_err(|u| match u {
+        self.repr_text(v).map_err(|u| match u {
             Unwind::Raise(e) => e,
             _ => Rc::new(PyException::new("RuntimeError", "unexpected control flow")),
         })

@@ -193,7 +193,7 @@ impl Interpreter {
             }
             "warnings.warn" => {
                 let message = match args.first() {
-                    Some(v) => self.to_str(v)?,
+                    Some(v) => self.str_text(v)?,
                     None => String::new(),
                 };
                 let category = match args.get(1).or_else(|| {
@@ -240,7 +240,7 @@ impl Interpreter {
             "os.path.join" => {
                 let mut path = std::path::PathBuf::new();
                 for a in &args {
-                    path.push(self.to_str(a)?);
+                    path.push(self.str_text(a)?);
                 }
                 Ok(Value::str(path.to_string_lossy().as_ref()))
             }

@@ -279,7 +279,7 @@ impl<'a> SourceOrderVisitor<'a> for Assigned {
 
 impl Assigned {
     /// A comprehension's first iterable is read in the enclosing scope.
-    fn visit_comprehension_iter<'a>(&mut self, generators: &'a [ruff_python_ast::Comprehension]) {
+    fn visit_comprehension_iter(&mut self, generators: &[ruff_python_ast::Comprehension]) {
         if let Some(first) = generators.first() {
             self.visit_expr(&first.iter);
         }

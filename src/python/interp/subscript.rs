@@ -371,7 +371,7 @@ impl Interpreter {
                     None => format!("{}:{}", text(a), text(b)),
                 }
             }
-            other => self.to_repr(other)?,
+            other => self.repr_text(other)?,
         })
     }
 }

@@ -40,7 +40,7 @@ pub fn string_repr(s: &str) -> String {
 
 impl Interpreter {
     /// `str(v)`.
-    pub(super) fn to_str(&mut self, v: &Value) -> Flow<String> {
+    pub(super) fn str_text(&mut self, v: &Value) -> Flow<String> {
         match v {
             Value::Str(s) => Ok(s.to_string()),
             Value::Exception(e) => {
@@ -49,9 +49,9 @@ impl Interpreter {
                 }
                 match e.args.as_slice() {
                     [] => Ok(String::new()),
-                    [one] if &*e.class.name == "KeyError" => self.to_repr(one),
-                    [one] => self.to_str(one),
-                    many => self.to_repr(&Value::tuple(many.to_vec())),
+                    [one] if &*e.class.name == "KeyError" => self.repr_text(one),
+                    [one] => self.str_text(one),
+                    many => self.repr_text(&Value::tuple(many.to_vec())),
                 }
             }
             Value::Host(d) if d.is::<Device>() => {
@@ -63,12 +63,12 @@ impl Interpreter {
                     None => device.kind.to_string(),
                 })
             }
-            other => self.to_repr(other),
+            other => self.repr_text(other),
         }
     }
 
     /// `repr(v)`.
-    pub(super) fn to_repr(&mut self, v: &Value) -> Flow<String> {
+    pub(super) fn repr_text(&mut self, v: &Value) -> Flow<String> {
         self.repr_at(v, 0)
     }
 
@@ -181,7 +181,7 @@ impl Interpreter {
     /// `format(v, spec)`.
     pub(super) fn format_value(&mut self, v: &Value, spec: &str) -> Flow<String> {
         if spec.is_empty() {
-            return self.to_str(v);
+            return self.str_text(v);
         }
         let parsed = self.lift(format::parse_spec(spec))?;
         let text;
@@ -197,7 +197,7 @@ impl Interpreter {
                     let item = self.host_method(d.clone(), "item", Vec::new())?;
                     return self.format_value(&item, spec);
                 }
-                text = self.to_str(v)?;
+                text = self.str_text(v)?;
                 Formattable::Str(&text)
             }
             other => {
@@ -231,8 +231,7 @@ impl Interpreter {
                             let Value::Dict(_) = args else {
                                 return self.raise("TypeError", "format requires a mapping");
                             };
-                            let found = self.get_item(args, Value::str(key.as_str()))?;
-                            found
+                            self.get_item(args, Value::str(key.as_str()))?
                         }
                         None => {
                             let Some(v) = positional.get(next).cloned() else {
@@ -245,11 +244,11 @@ impl Interpreter {
                     };
                     let formatted = match item.conversion {
                         's' => {
-                            let s = self.to_str(&value)?;
+                            let s = self.str_text(&value)?;
                             self.lift(format::format(Formattable::Str(&s), &item.spec))?
                         }
                         'r' | 'a' => {
-                            let s = self.to_repr(&value)?;
+                            let s = self.repr_text(&value)?;
                             self.lift(format::format(Formattable::Str(&s), &item.spec))?
                         }
                         conversion => {
