@@ -300,7 +300,7 @@ impl Console {
             Outcome::Nothing => {}
             Outcome::Value(text) => output::print_line(&text),
             Outcome::Failed(e) => report(code, &e),
-            Outcome::Raised { report, .. } => output::stderr_text(&report),
+            Outcome::Raised { report, .. } => output::stderr_raw(&report),
             Outcome::Exit(status) => self.exit = Some(status),
         }
     }

@@ -126,7 +126,7 @@ fn save(console: &mut Console, path: &str) {
 pub fn load(console: &mut Console, path: &str) {
     match std::fs::read_to_string(path) {
         Ok(code) if console.is_python() => match console.evaluate(&code) {
-            Outcome::Raised { report, .. } => output::stderr_text(&report),
+            Outcome::Raised { report, .. } => output::stderr_raw(&report),
             Outcome::Exit(status) => console.request_exit(status),
             _ => {}
         },

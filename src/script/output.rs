@@ -137,11 +137,13 @@ fn push_without_escapes(buf: &mut String, text: &str) {
 pub const RECORD_LIMIT: usize = 1 << 20;
 
 fn captured(stream: Stream, text: &str) -> bool {
-    if SINK.with(|s| s.borrow().is_some()) {
-        let line = format!("{text}\n");
-        if to_sink(Shown::Text(stream, &line)) {
-            return true;
-        }
+    captured_raw(stream, &format!("{text}\n"))
+}
+
+/// `captured` for text that carries its own line breaks (or ends inside a line).
+fn captured_raw(stream: Stream, text: &str) -> bool {
+    if SINK.with(|s| s.borrow().is_some()) && to_sink(Shown::Text(stream, text)) {
+        return true;
     }
     RECORD.with(|r| {
         if let Some(buf) = r.borrow_mut().as_mut()
@@ -149,17 +151,51 @@ fn captured(stream: Stream, text: &str) -> bool {
         {
             // A transcript is plain text whatever the terminal showed: colours are dropped.
             push_without_escapes(buf, text);
-            buf.push('\n');
         }
     });
     CAPTURE.with(|c| match c.borrow_mut().as_mut() {
         Some(buf) => {
             buf.push_str(text);
-            buf.push('\n');
             true
         }
         None => false,
     })
+}
+
+/// Writes program output that carries its own line breaks (Python's `print(..., end="")`,
+/// `sys.stdout.write`), through the same capture, recording and notebook sink as
+/// `print_line`.
+pub fn print_raw(text: &str) {
+    if captured_raw(Stream::Stdout, text) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let mut rest = text.as_bytes();
+    while rest.len() > WRITE_BLOCK {
+        let (block, after) = rest.split_at(WRITE_BLOCK);
+        if let Err(e) = out.write_all(block) {
+            write_failed(&e);
+        }
+        crate::core::interrupt::check();
+        rest = after;
+    }
+    if let Err(e) = out.write_all(rest) {
+        write_failed(&e);
+    }
+    if text.contains('\n')
+        && let Err(e) = out.flush()
+    {
+        write_failed(&e);
+    }
+}
+
+/// Writes text that carries its own line breaks to standard error (a Python traceback),
+/// through the same capture, recording and notebook sink as `error`.
+pub fn stderr_raw(text: &str) {
+    if captured_raw(Stream::Stderr, text) {
+        return;
+    }
+    stderr_text(text);
 }
 
 /// Writes one line of `print` output.

@@ -60,6 +60,10 @@ fn run_entry(console: &mut Console, entry: &Entry) -> (Vec<String>, bool) {
     for line in &entry.input {
         step = crate::repl::lines::feed(console, line);
     }
+    if step == Step::More && console.is_python() {
+        // A Python block ends at the entry's end, as a blank `... ` line would end it.
+        step = crate::repl::lines::feed(console, "");
+    }
     if step == Step::More {
         console.cancel();
         output::error("(incomplete input: the transcript ends inside a block, bracket or string)");
@@ -102,6 +106,9 @@ pub fn check_file(text: &str, blocks: &[Block]) -> FileOutcome {
     for (i, block) in blocks.iter().enumerate() {
         if block.fresh && i > 0 {
             console = fresh_console();
+        }
+        if console.is_python() != block.python {
+            console.set_python(block.python);
         }
         for entry in &block.entries {
             let (actual, complete) = run_entry(&mut console, entry);
@@ -165,7 +172,7 @@ mod tests {
     #[test]
     fn matching_transcript_passes_unchanged() {
         let text = ">>> let t = torch::arange(4);\n>>> t.view(2, 2)\ntensor([[0, 1],\n        [2, 3]])\n>>> t.data_ptr()\n[..]\n";
-        let out = check_file(text, &parse_tensh(text));
+        let out = check_file(text, &parse_tensh(text, false));
         assert_eq!((out.passed, out.failed), (3, 0));
         assert_eq!(out.blessed, text);
     }
@@ -193,7 +200,7 @@ mod tests {
         // Continuation lines written without `... ` read as expected output: blessing must
         // not replace the code with the actual output.
         let text = ">>> torch::zeros(2).view(3)\nRuntimeError: shape '[3]' is invalid for input of size 2\n>>> fn f() {\n  1\n}\n>>> 2\n2\n";
-        let out = check_file(text, &parse_tensh(text));
+        let out = check_file(text, &parse_tensh(text, false));
         assert_eq!((out.passed, out.failed), (2, 1));
         assert_eq!(out.incomplete, [3]);
         assert_eq!(out.blessed, text);
@@ -203,8 +210,15 @@ mod tests {
     fn blessing_keeps_wildcard_lines_that_still_match() {
         let text =
             ">>> let t = torch::arange(2);\n>>> print(t.data_ptr()); t\n[..]\ntensor([0, 9])\n";
-        let out = check_file(text, &parse_tensh(text));
+        let out = check_file(text, &parse_tensh(text, false));
         assert_eq!((out.passed, out.failed), (1, 1));
         assert_eq!(out.blessed, text.replace("[0, 9]", "[0, 1]"));
+    }
+
+    #[test]
+    fn python_transcripts_run_as_pythons_prompt_does() {
+        let text = ">>> import torch\n>>> x = torch.arange(4)\n>>> for i in range(2):\n...     print(i)\n0\n1\n>>> x.view(2, 2).stride()\n(2, 1)\n>>> x.view(3)\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n    x.view(3)\nRuntimeError: shape '[3]' is invalid for input of size 4\n";
+        let out = check_file(text, &parse_tensh(text, true));
+        assert_eq!((out.passed, out.failed), (5, 0), "{}", out.blessed);
     }
 }

@@ -1,5 +1,6 @@
 //! `tensh test`: transcript tests. Markdown files' ```` ```tensh ```` blocks and `.tensh`
-//! files are sessions whose output is checked exactly (`[..]` matches any text in a line);
+//! files (Rhai), ```` ```pycon ```` blocks and `.pycon` files (Python) are sessions whose
+//! output is checked exactly (`[..]` matches any text in a line);
 //! a mismatch shows a unified diff, and `--bless` writes the actual output back.
 
 pub mod check;
@@ -12,8 +13,9 @@ use std::path::{Path, PathBuf};
 
 const USAGE: &str = "usage: tensh test [--bless] PATHS...
 
-  Runs the transcripts in PATHS (files, or folders searched for *.md and *.tensh; `.` for
-  the current folder). --bless (or TENSH_BLESS=1) rewrites failing expectations.
+  Runs the transcripts in PATHS (files, or folders searched for *.md, *.tensh and *.pycon;
+  `.` for the current folder): ```tensh blocks and .tensh files are Rhai sessions, ```pycon
+  blocks and .pycon files Python sessions. --bless (or TENSH_BLESS=1) rewrites failing expectations.
   An exercise answer (a .rhai file starting `// exercise: NAME`, see docs/exercises) is
   checked by the exercise's own check.
 ";
@@ -56,8 +58,8 @@ pub fn main(args: &[String]) -> i32 {
         });
         if !has_entries {
             output::stderr_text(&format!(
-                "tensh test: nothing to test in {} (no ```tensh blocks in *.md files, no \
-                 *.tensh files with >>> entries)\n",
+                "tensh test: nothing to test in {} (no ```tensh or ```pycon blocks in *.md \
+                 files, no *.tensh or *.pycon files with >>> entries)\n",
                 p.display()
             ));
             return 2;
@@ -139,7 +141,9 @@ fn is_answer(file: &Path, text: &str) -> bool {
 /// The sessions of a transcript file, by its kind.
 fn blocks_of(file: &Path, text: &str) -> Vec<parse::Block> {
     if file.extension().is_some_and(|e| e == "tensh") {
-        parse::parse_tensh(text)
+        parse::parse_tensh(text, false)
+    } else if file.extension().is_some_and(|e| e == "pycon") {
+        parse::parse_tensh(text, true)
     } else {
         parse::parse_markdown(text)
     }
@@ -169,7 +173,10 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             if !name.starts_with('.') && name != "target" {
                 collect(&p, out)?;
             }
-        } else if (name.ends_with(".md") || name.ends_with(".tensh") || name.ends_with(".rhai"))
+        } else if (name.ends_with(".md")
+            || name.ends_with(".tensh")
+            || name.ends_with(".pycon")
+            || name.ends_with(".rhai"))
             && std::fs::metadata(&p).is_ok_and(|m| m.is_file())
         {
             out.push(p);

@@ -17,6 +17,8 @@ pub struct Entry {
 /// A session (a Markdown code block, or a whole `.tensh` file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
+    /// The session is Python (a ```` ```pycon ```` block, a `.pycon` file), not Rhai.
+    pub python: bool,
     /// Starts a fresh session instead of continuing the file's (```` ```tensh fresh ````).
     pub fresh: bool,
     /// The entries in order.
@@ -76,7 +78,9 @@ pub fn parse_markdown(text: &str) -> Vec<Block> {
     while i < lines.len() {
         let info = lines[i].trim_start().strip_prefix("```").map(str::trim);
         let mut words = info.unwrap_or("").split_whitespace();
-        if info.is_some() && words.next() == Some("tensh") {
+        let language = words.next();
+        if info.is_some() && matches!(language, Some("tensh" | "pycon")) {
+            let python = language == Some("pycon");
             let fresh = words.any(|w| w == "fresh");
             let start = i + 1;
             let mut end = start;
@@ -84,6 +88,7 @@ pub fn parse_markdown(text: &str) -> Vec<Block> {
                 end += 1;
             }
             blocks.push(Block {
+                python,
                 fresh,
                 entries: parse_session(&lines, start, end),
             });
@@ -103,9 +108,10 @@ pub fn parse_markdown(text: &str) -> Vec<Block> {
 }
 
 /// A `.tensh` file: one session.
-pub fn parse_tensh(text: &str) -> Vec<Block> {
+pub fn parse_tensh(text: &str, python: bool) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
     vec![Block {
+        python,
         fresh: false,
         entries: parse_session(&lines, 0, lines.len()),
     }]
@@ -114,6 +120,18 @@ pub fn parse_tensh(text: &str) -> Vec<Block> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_tensh_rhai(text: &str) -> Vec<Block> {
+        parse_tensh(text, false)
+    }
+
+    #[test]
+    fn pycon_blocks_are_python_sessions() {
+        let blocks = parse_markdown("```pycon\n>>> x = [1]\n>>> x\n[1]\n```\n");
+        assert!(blocks[0].python);
+        assert_eq!(blocks[0].entries[1].expected, ["[1]"]);
+        assert!(!parse_markdown("```tensh\n>>> 1\n```\n")[0].python);
+    }
 
     #[test]
     fn markdown_blocks_hold_entries() {
@@ -132,7 +150,7 @@ mod tests {
 
     #[test]
     fn blank_lines_inside_output_are_kept() {
-        let blocks = parse_tensh(">>> x\na\n\nb\n\n>>> y\n");
+        let blocks = parse_tensh_rhai(">>> x\na\n\nb\n\n>>> y\n");
         let e = &blocks[0].entries;
         assert_eq!(e[0].expected, ["a", "", "b"]);
         assert_eq!(e[1].input, ["y"]);
@@ -140,7 +158,7 @@ mod tests {
 
     #[test]
     fn bare_prompts_are_empty_inputs() {
-        let e = &parse_tensh(">>>\n...\n")[0].entries;
+        let e = &parse_tensh_rhai(">>>\n...\n")[0].entries;
         assert_eq!(e[0].input, ["", ""]);
     }
 }

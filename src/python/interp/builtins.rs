@@ -142,9 +142,9 @@ impl Interpreter {
                 }
                 text.push_str(&end);
                 if to_stderr {
-                    crate::script::output::stderr_text(&text);
+                    crate::script::output::stderr_raw(&text);
                 } else {
-                    crate::script::output::stdout_text(&text);
+                    crate::script::output::print_raw(&text);
                 }
                 Ok(Value::None)
             }

@@ -159,9 +159,9 @@ impl Interpreter {
                     return self.raise("TypeError", "write() argument must be str");
                 };
                 if name.starts_with("sys.stdout") {
-                    crate::script::output::stdout_text(s);
+                    crate::script::output::print_raw(s);
                 } else {
-                    crate::script::output::stderr_text(s);
+                    crate::script::output::stderr_raw(s);
                 }
                 Ok(Value::Int(s.chars().count() as i64))
             }
@@ -213,7 +213,7 @@ impl Interpreter {
                     ),
                     None => (String::new(), 0, String::new()),
                 };
-                crate::script::output::stderr_text(&format!(
+                crate::script::output::stderr_raw(&format!(
                     "{file}:{line}: {category}: {message}\n  {text}\n"
                 ));
                 Ok(Value::None)
