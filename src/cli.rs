@@ -21,11 +21,13 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [--python | --lang
   tensh -e CODE         run CODE
   tensh -i FILE ARGS    run a script, then the interactive session with its variables
   tensh test [--bless] [PATHS...]
-                        check transcripts (```tensh blocks in *.md, *.tensh files)
+                        check transcripts (```tensh blocks in *.md, *.tensh files;
+                        ```pycon blocks and *.pycon files in Python)
   tensh jupyter install [--user|--sys-prefix] | uninstall [--user|--sys-prefix]
-                        make Jupyter offer a tensh kernel, or remove it again
-  tensh jupyter kernel CONNECTION_FILE
-                        run the kernel (Jupyter starts this)
+                        make Jupyter offer the tensh kernels (\"tensh\" and
+                        \"tensh (Python)\"), or remove them again
+  tensh jupyter kernel [--python] CONNECTION_FILE
+                        run a kernel (Jupyter starts this)
   tensh jupyter notebook PAGE.md > PAGE.ipynb
                         write a documentation page as a notebook
   tensh jupyter check EXECUTED.ipynb

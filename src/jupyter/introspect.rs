@@ -13,8 +13,20 @@ use crate::repl::console::Console;
 /// The protocol version tensh speaks.
 pub const PROTOCOL_VERSION: &str = "5.3";
 
-/// What the kernel says of itself. Rhai reads like Rust, so notebooks highlight it as Rust.
+/// Set when this process is the "tensh (Python)" kernel: its cells are Python.
+static PYTHON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes this kernel describe itself as the Python one.
+pub fn set_python(on: bool) {
+    PYTHON.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// What the kernel says of itself. Rhai reads like Rust, so notebooks highlight it as Rust;
+/// the Python kernel says Python.
 pub fn kernel_info() -> KernelInfoReply {
+    if PYTHON.load(std::sync::atomic::Ordering::Relaxed) {
+        return python_kernel_info();
+    }
     KernelInfoReply {
         status: ReplyStatus::Ok,
         protocol_version: PROTOCOL_VERSION.to_string(),
@@ -31,6 +43,32 @@ pub fn kernel_info() -> KernelInfoReply {
         },
         banner: format!(
             "{} — PyTorch's memory model in Rhai. :help for help.",
+            crate::version()
+        ),
+        help_links: Vec::new(),
+        debugger: false,
+        error: None,
+    }
+}
+
+/// The kernel info of the "tensh (Python)" kernel.
+fn python_kernel_info() -> KernelInfoReply {
+    KernelInfoReply {
+        status: ReplyStatus::Ok,
+        protocol_version: PROTOCOL_VERSION.to_string(),
+        implementation: "tensh".to_string(),
+        implementation_version: env!("CARGO_PKG_VERSION").to_string(),
+        language_info: LanguageInfo {
+            name: "python".to_string(),
+            version: "3.11".to_string(),
+            mimetype: Some("text/x-python".to_string()),
+            file_extension: Some(".py".to_string()),
+            pygments_lexer: Some("ipython3".to_string()),
+            codemirror_mode: Some(CodeMirrorMode::Simple("python".to_string())),
+            nbconvert_exporter: Some("python".to_string()),
+        },
+        banner: format!(
+            "{} — PyTorch's memory model in Python. :help for help.",
             crate::version()
         ),
         help_links: Vec::new(),

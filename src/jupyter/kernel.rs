@@ -28,7 +28,7 @@ pub fn connection_info(text: &str) -> Result<ConnectionInfo, String> {
 
 /// Runs the kernel on the ports the connection file at `path` names, until a shutdown
 /// request ends the process; returns an exit status only when it cannot start.
-pub fn run(path: &str) -> i32 {
+pub fn run(path: &str, python: bool) -> i32 {
     let info = match std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {path}: {e}"))
         .and_then(|text| connection_info(&text))
@@ -61,10 +61,9 @@ pub fn run(path: &str) -> i32 {
     // An interrupt request sets the flag the running code polls; so does SIGINT (a
     // terminal's Ctrl-C reaching the kernel), which then stops a cell rather than the kernel.
     let _ = ctrlc::set_handler(crate::core::interrupt::request);
-    kernel
-        .console
-        .session_mut()
-        .stop_when(crate::core::interrupt::flag());
+    kernel.console.stop_when(crate::core::interrupt::flag());
+    kernel.console.set_python(python);
+    super::introspect::set_python(python);
     while let Ok(request) = wire.requests.recv() {
         kernel.publish(Status::busy(), &request);
         kernel.answer(&request, &wire.requests);

@@ -64,7 +64,8 @@ pub fn main(args: &[String]) -> i32 {
                 }
             }
         }
-        ["kernel", file] => kernel::run(file),
+        ["kernel", file] => kernel::run(file, false),
+        ["kernel", "--python", file] => kernel::run(file, true),
         ["notebook", page] => match std::fs::read_to_string(page) {
             Ok(text) => {
                 output::stdout_text(&notebook::from_page(&text));

@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 /// The kernel's name: the folder under `kernels/`, and what `--kernel` and notebooks say.
 pub const NAME: &str = "tensh";
 
+/// The folder name of the "tensh (Python)" kernel spec.
+pub const PYTHON_NAME: &str = "tensh-python";
+
 /// The logo as SVG, and drawn from it at the two sizes Jupyter asks for (the PNGs are
 /// checked against the SVG by `tests/pictures.rs`).
 pub const LOGO_SVG: &str = include_str!("logo/logo-svg.svg");
@@ -90,6 +93,19 @@ pub fn kernel_json(program: &Path) -> String {
     serde_json::to_string_pretty(&spec).unwrap_or_default() + "\n"
 }
 
+/// The `kernel.json` of the "tensh (Python)" kernel: the same program, its cells Python.
+pub fn python_kernel_json(program: &Path) -> String {
+    let spec = serde_json::json!({
+        "argv": [program.to_string_lossy(), "jupyter", "kernel", "--python", "{connection_file}"],
+        "display_name": "tensh (Python)",
+        "language": "python",
+        "interrupt_mode": "message",
+        "metadata": { "debugger": false },
+    });
+    // Serialising a JSON value made of strings cannot fail.
+    serde_json::to_string_pretty(&spec).unwrap_or_default() + "\n"
+}
+
 /// Writes the kernel spec for this program into `place`; returns its folder.
 pub fn install(place: Place) -> Result<PathBuf, String> {
     let program = std::env::current_exe()
@@ -100,9 +116,16 @@ pub fn install(place: Place) -> Result<PathBuf, String> {
 
 /// Writes the kernel spec starting `program` under the data folder `data`.
 pub fn install_into(data: &Path, program: &Path) -> Result<PathBuf, String> {
+    let python = data.join("kernels").join(PYTHON_NAME);
+    write_spec(&python, &python_kernel_json(program))?;
     let dir = data.join("kernels").join(NAME);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let spec = kernel_json(program);
+    write_spec(&dir, &kernel_json(program))?;
+    Ok(dir)
+}
+
+/// Writes one kernel spec (its `kernel.json` and the logos) into `dir`.
+fn write_spec(dir: &Path, spec: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     let files: [(&str, &[u8]); 4] = [
         ("kernel.json", spec.as_bytes()),
         ("logo-svg.svg", LOGO_SVG.as_bytes()),
@@ -114,7 +137,7 @@ pub fn install_into(data: &Path, program: &Path) -> Result<PathBuf, String> {
         std::fs::write(&path, bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    Ok(dir)
+    Ok(())
 }
 
 /// Removes the kernel spec from `place`; returns the folder it was in.
@@ -129,6 +152,11 @@ pub fn uninstall_from(data: &Path) -> Result<PathBuf, String> {
         return Err(format!("no tensh kernel is installed in {}", dir.display()));
     }
     std::fs::remove_dir_all(&dir).map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
+    let python = data.join("kernels").join(PYTHON_NAME);
+    if python.is_dir() {
+        std::fs::remove_dir_all(&python)
+            .map_err(|e| format!("cannot remove {}: {e}", python.display()))?;
+    }
     Ok(dir)
 }
 
@@ -161,7 +189,14 @@ mod tests {
         ] {
             assert!(dir.join(f).is_file(), "{f}");
         }
+        let python: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(data.join("kernels/tensh-python/kernel.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(python["display_name"], "tensh (Python)");
+        assert_eq!(python["argv"][3], "--python");
         assert_eq!(uninstall_from(&data).unwrap(), dir);
+        assert!(!data.join("kernels/tensh-python").exists());
         assert!(!dir.exists());
         assert!(
             uninstall_from(&data)

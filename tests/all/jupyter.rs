@@ -164,6 +164,54 @@ fn a_notebook_session_through_the_sockets() {
 }
 
 #[test]
+fn the_python_kernel_runs_python_cells() {
+    let dir = std::env::temp_dir().join(format!("tensh-pykernel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut kernel, info) = kernel_client::start_kernel_with(&dir, &["--python"]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+        let (out, reply) = client
+            .execute("import torch\nx = torch.arange(6).view(2, 3)")
+            .await;
+        assert_eq!(status(&reply), ReplyStatus::Ok);
+        assert_eq!(text_result(&out), None);
+        let (out, _) = client
+            .execute("y = x.t()\nprint(y.stride())\ny.is_contiguous()")
+            .await;
+        assert_eq!(stdout(&out), "(1, 3)\n");
+        assert_eq!(text_result(&out).as_deref(), Some("False"));
+        let (out, reply) = client.execute("y.view(6)").await;
+        assert_eq!(status(&reply), ReplyStatus::Error);
+        let error = out
+            .iter()
+            .find_map(|o| match o {
+                JupyterMessageContent::ErrorOutput(e) => Some(e.clone()),
+                _ => None,
+            })
+            .expect("an error message");
+        assert_eq!(error.ename, "RuntimeError");
+        assert!(
+            error.evalue.starts_with("view size is not compatible"),
+            "{}",
+            error.evalue
+        );
+        assert_eq!(error.traceback[0], "Traceback (most recent call last):");
+        let shutdown: JupyterMessage = ShutdownRequest { restart: false }.into();
+        client.control.send(shutdown).await.unwrap();
+        let _ = timeout(PATIENCE, client.control.read()).await;
+    });
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while kernel.0.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_bad_connection_file_is_refused_with_a_reason() {
     let dir = std::env::temp_dir().join(format!("tensh-kernel-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

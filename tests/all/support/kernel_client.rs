@@ -44,6 +44,11 @@ fn free_ports(n: usize) -> Vec<u16> {
 
 /// Starts a kernel on fresh ports, its connection file in `dir`.
 pub fn start_kernel(dir: &std::path::Path) -> (Kernel, ConnectionInfo) {
+    start_kernel_with(dir, &[])
+}
+
+/// `start_kernel` with more arguments before the connection file (`--python`).
+pub fn start_kernel_with(dir: &std::path::Path, extra: &[&str]) -> (Kernel, ConnectionInfo) {
     let ports = free_ports(5);
     let info = ConnectionInfo {
         ip: "127.0.0.1".to_string(),
@@ -61,6 +66,7 @@ pub fn start_kernel(dir: &std::path::Path) -> (Kernel, ConnectionInfo) {
     std::fs::write(&file, serde_json::to_string(&info).unwrap()).unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_tensh"))
         .args(["jupyter", "kernel"])
+        .args(extra)
         .arg(&file)
         .spawn()
         .unwrap();
