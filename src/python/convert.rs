@@ -25,10 +25,11 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
         Value::None => Dynamic::UNIT,
         Value::Bool(b) => Dynamic::from(*b),
         Value::Int(i) => Dynamic::from(*i),
+        // PyTorch's words where such an int reaches a tensor (`torch.tensor([2**63])`).
         Value::BigInt(_) => {
             return Err(PyException::new(
-                "RuntimeError",
-                "Overflow when unpacking long",
+                "ValueError",
+                "Overflow when unpacking long long",
             ));
         }
         Value::Float(f) => Dynamic::from(*f),

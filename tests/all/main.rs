@@ -15,6 +15,7 @@ mod load_fuzz;
 mod no_panic;
 mod paste;
 mod pictures;
+mod python_files;
 mod pytorch_files;
 mod repl;
 mod signatures;

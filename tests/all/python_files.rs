@@ -1,0 +1,153 @@
+//! `tensh FILE.py`: a Python session runs as `python FILE.py` would with PyTorch installed:
+//! the same standard output and exit status, an uncaught exception as Python's traceback on
+//! standard error, and constructs tensh's Python does not run refused before anything runs.
+
+use std::process::{Command, Stdio};
+
+/// Runs `tensh ARGS` in `dir`; returns the status, standard output and standard error.
+fn tensh_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("tensh runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A folder of its own with `name` holding `code`.
+fn script(name: &str, code: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "tensh-py-{}-{}",
+        name.replace('.', "-"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), code).unwrap();
+    dir
+}
+
+#[test]
+fn an_uncaught_exception_is_pythons_traceback_and_status_1() {
+    let dir = script(
+        "fails.py",
+        "import torch\nprint('before')\n\ndef reshape(t):\n    return t.view(3, 5)\n\nx = torch.zeros(4, 4)\nreshape(x)\nprint('after')\n",
+    );
+    let (code, out, err) = tensh_in(&dir, &["fails.py"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "before\n");
+    assert_eq!(
+        err,
+        "Traceback (most recent call last):\n  \
+         File \"fails.py\", line 8, in <module>\n    reshape(x)\n  \
+         File \"fails.py\", line 5, in reshape\n    return t.view(3, 5)\n\
+         RuntimeError: shape '[3, 5]' is invalid for input of size 16\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_construct_outside_tensh_python_is_refused_before_anything_runs() {
+    for (code, what) in [
+        ("print(1)\nclass A:\n    pass\n", "class statements"),
+        ("print(1)\ndef g():\n    yield 1\n", "generators (yield)"),
+        (
+            "print(1)\nmatch 1:\n    case 1:\n        pass\n",
+            "match statements",
+        ),
+    ] {
+        let dir = script("refused.py", code);
+        let (status, out, err) = tensh_in(&dir, &["refused.py"]);
+        assert_eq!((status, out.as_str()), (1, ""), "{code}");
+        assert!(
+            err.contains(&format!(
+                "NotImplementedError: tensh's Python does not run {what}"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("line 2") || err.contains("line 3"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let dir = script("bad.py", "x = = 1\n");
+    let (status, _, err) = tensh_in(&dir, &["bad.py"]);
+    assert_eq!(status, 1);
+    assert!(
+        err.contains("File \"bad.py\", line 1") && err.contains("SyntaxError"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn modules_outside_the_session_set_raise_module_not_found() {
+    let dir = script("numpy.py", "import torch\nimport numpy as np\n");
+    let (status, _, err) = tensh_in(&dir, &["numpy.py"]);
+    assert_eq!(status, 1);
+    assert!(err.contains("line 2, in <module>"), "{err}");
+    assert!(
+        err.contains("ModuleNotFoundError: No module named 'numpy'"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sys_argv_and_sys_exit_work_as_in_python() {
+    let dir = script(
+        "args.py",
+        "import sys\nprint(sys.argv[1:])\nif len(sys.argv) > 2:\n    sys.exit(int(sys.argv[2]))\nprint('end')\n",
+    );
+    let (status, out, _) = tensh_in(&dir, &["args.py", "a", "3"]);
+    assert_eq!((status, out.as_str()), (3, "['a', '3']\n"));
+    let (status, out, _) = tensh_in(&dir, &["args.py", "a"]);
+    assert_eq!((status, out.as_str()), (0, "['a']\nend\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_language_follows_the_extension_unless_lang_says() {
+    let dir = script(
+        "session.txt",
+        "import torch\nprint(torch.arange(3).stride())\n",
+    );
+    let (status, out, _) = tensh_in(&dir, &["--lang", "python", "session.txt"]);
+    assert_eq!((status, out.as_str()), (0, "(1,)\n"));
+    let (status, out, _) = tensh_in(
+        &dir,
+        &["--lang", "python", "-e", "print(2 ** 10, None, (1,))"],
+    );
+    assert_eq!((status, out.as_str()), (0, "1024 None (1,)\n"));
+    let (status, _, err) = tensh_in(&dir, &["--lang", "ruby", "session.txt"]);
+    assert_eq!(status, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ints_past_64_bits_are_refused_in_words_where_they_reach_an_op() {
+    let dir = script(
+        "big.py",
+        "import torch\nprint(-2**63, 2**64, (2**64) // 2**60)\nprint(torch.tensor([-2**63]))\ntorch.tensor([2**63])\n",
+    );
+    let (status, out, err) = tensh_in(&dir, &["big.py"]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        out,
+        "-9223372036854775808 18446744073709551616 16\ntensor([-9223372036854775808])\n"
+    );
+    assert!(
+        err.contains("ValueError: Overflow when unpacking long long"),
+        "{err}"
+    );
+    let (status, _, err) = tensh_in(&dir, &["--lang", "python", "-e", "print(2**200)"]);
+    assert_eq!(status, 1);
+    assert!(
+        err.contains("OverflowError") && err.contains("128 bits"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
