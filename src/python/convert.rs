@@ -98,20 +98,24 @@ fn array(items: &[Value]) -> Result<Array, PyException> {
 
 /// The Python value for what an op returned.
 pub fn from_dynamic(d: Dynamic, arrays: Arrays) -> Value {
+    // Tensors (most results) are checked first, without a clone of the value.
+    if d.is::<crate::core::tensor::Tensor>() {
+        return Value::Host(d);
+    }
     if d.is_unit() {
         return Value::None;
     }
-    if let Some(b) = d.clone().try_cast::<bool>() {
+    if let Ok(b) = d.as_bool() {
         return Value::Bool(b);
     }
-    if let Some(i) = d.clone().try_cast::<rhai::INT>() {
+    if let Ok(i) = d.as_int() {
         return Value::Int(i);
     }
-    if let Some(f) = d.clone().try_cast::<rhai::FLOAT>() {
+    if let Ok(f) = d.as_float() {
         return Value::Float(f);
     }
-    if let Some(c) = d.clone().try_cast::<PyComplex>() {
-        return Value::Complex(c.0);
+    if d.is::<PyComplex>() {
+        return Value::Complex(d.cast::<PyComplex>().0);
     }
     if d.is_string() {
         return Value::str(d.into_string().unwrap_or_default());

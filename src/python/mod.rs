@@ -36,7 +36,8 @@ pub fn traceback_text(interp: &mut Interpreter, e: &PyException) -> String {
             "  File \"{}\", line {}, in {}\n",
             frame.file, frame.line, frame.function
         ));
-        if !frame.text.is_empty() {
+        // As Python, no source line for input that has no file (`<stdin>`, `<string>`).
+        if !frame.text.is_empty() && !frame.file.starts_with('<') {
             text.push_str(&format!("    {}\n", frame.text));
         }
     }

@@ -64,9 +64,19 @@ impl PythonSession {
         let Some(first) = lines.iter().find(|l| !l.trim().is_empty()) else {
             return false;
         };
+        // A compound statement (even on one line: `while True: pass`) ends with a blank line.
         let opens_block = |l: &str| {
-            let l = l.split('#').next().unwrap_or(l).trim_end();
-            l.ends_with(':') || l.trim_start().starts_with('@')
+            let l = l.split('#').next().unwrap_or(l).trim();
+            let word: String = l
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            l.ends_with(':')
+                || l.starts_with('@')
+                || (matches!(
+                    word.as_str(),
+                    "if" | "for" | "while" | "try" | "with" | "def" | "class" | "async" | "match"
+                ) && l.contains(':'))
         };
         if opens_block(first)
             || (lines.len() > 1 && lines.iter().skip(1).any(|l| l.starts_with([' ', '\t'])))
@@ -225,6 +235,8 @@ mod tests {
         assert!(!s.is_incomplete("for i in range(3):\n    print(i)\n\n"));
         assert!(!s.is_incomplete("for i in range(3):\n    print(i)\n    \n"));
         assert!(!s.is_incomplete("x = = 1\n"));
+        assert!(s.is_incomplete("while True: pass\n"));
+        assert!(!s.is_incomplete("iffy = {1: 2}\n"));
         assert!(s.is_incomplete("s = '''abc\n"));
     }
 
@@ -239,7 +251,10 @@ mod tests {
             panic!("expected a raise")
         };
         assert_eq!(kind, "ZeroDivisionError");
-        assert!(report.starts_with("Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n    1 / 0\n"), "{report}");
+        assert!(
+            report.starts_with("Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\nZeroDivisionError"),
+            "{report}"
+        );
         assert!(report.ends_with("ZeroDivisionError: division by zero\n"));
         assert_eq!(s.run("exit(3)\n"), PyOutcome::Exit(3));
     }

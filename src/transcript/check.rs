@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn python_transcripts_run_as_pythons_prompt_does() {
-        let text = ">>> import torch\n>>> x = torch.arange(4)\n>>> for i in range(2):\n...     print(i)\n0\n1\n>>> x.view(2, 2).stride()\n(2, 1)\n>>> x.view(3)\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n    x.view(3)\nRuntimeError: shape '[3]' is invalid for input of size 4\n";
+        let text = ">>> import torch\n>>> x = torch.arange(4)\n>>> for i in range(2):\n...     print(i)\n0\n1\n>>> x.view(2, 2).stride()\n(2, 1)\n>>> x.view(3)\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\nRuntimeError: shape '[3]' is invalid for input of size 4\n";
         let out = check_file(text, &parse_tensh(text, true));
         assert_eq!((out.passed, out.failed), (5, 0), "{}", out.blessed);
     }

@@ -89,6 +89,47 @@ fn tab_completes_torch_functions_and_tensor_methods() {
 }
 
 #[test]
+fn the_prompt_in_python_echoes_reprs_runs_blocks_and_stops_on_ctrl_c() {
+    let mut p = spawn(&temp_history("python"), Some("--python"));
+    p.send_line("import torch").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("x = torch.arange(6).view(2, 3)").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("x.t().stride(), x.is_contiguous()").unwrap();
+    p.expect("((1, 3), True)").unwrap();
+    p.expect(">>> ").unwrap();
+    // A block ends with a blank line (the prompt's indentation alone counts as blank).
+    p.send_line("for r in x:").unwrap();
+    p.expect("... ").unwrap();
+    p.send_line("print(r.sum().item())").unwrap();
+    p.expect("... ").unwrap();
+    p.send_line("").unwrap();
+    p.expect("3\r\n12").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("x.view(4)").unwrap();
+    p.expect("RuntimeError: shape '[4]' is invalid for input of size 6")
+        .unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("while True: pass").unwrap();
+    p.expect("... ").unwrap();
+    p.send_line("").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("KeyboardInterrupt").unwrap();
+    p.expect(">>> ").unwrap();
+    // Rhai and back; each language keeps its variables.
+    p.send_line(":rhai").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("torch::ones(2).stride()").unwrap();
+    p.expect("[1]").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line(":python").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("_ is None, x.shape").unwrap();
+    p.expect("(False, torch.Size([2, 3]))").unwrap();
+}
+
+#[test]
 fn ctrl_c_stops_a_loop_and_keeps_variables() {
     let mut p = spawn(&temp_history("ctrlc"), None);
     p.send_line("let kept = 41;").unwrap();

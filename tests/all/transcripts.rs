@@ -28,6 +28,8 @@ fn the_tutorials_in_docs_pass() {
         "explain",
         "confusions",
         "files",
+        "python",
+        "pytorch-pages",
     ] {
         assert!(
             stdout.contains(&format!("{page}.md: ")),

@@ -41,12 +41,8 @@ impl Interpreter {
             "os.path" => Ok(Value::Module("os.path".into())),
             other => {
                 let top = other.split('.').next().unwrap_or(other);
-                self.raise(
-                    "ModuleNotFoundError",
-                    format!(
-                        "No module named '{top}' (tensh's Python imports torch, safetensors.torch, array, math, sys, time and warnings)"
-                    ),
-                )
+                // Python's words; `docs/python.md` lists the modules tensh's Python has.
+                self.raise("ModuleNotFoundError", format!("No module named '{top}'"))
             }
         }
     }
