@@ -177,8 +177,18 @@ fn sign_of(negative: bool, spec: &Spec) -> &'static str {
     }
 }
 
+/// The longest text formatting makes (a width or precision past it raises `MemoryError`
+/// rather than asking for gigabytes).
+pub const MAX_TEXT: usize = 1 << 28;
+
 /// `format(value, spec)`.
 pub fn format(value: Formattable, spec: &Spec) -> Result<String, PyException> {
+    if spec.width > MAX_TEXT || spec.precision.is_some_and(|p| p > MAX_TEXT) {
+        return Err(PyException::new(
+            "MemoryError",
+            "the formatted text would pass 2**28 characters",
+        ));
+    }
     match value {
         Formattable::Str(s) => {
             if spec.kind.is_some_and(|k| k != 's') || spec.sign.is_some() {

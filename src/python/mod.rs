@@ -31,7 +31,30 @@ use source::SourceText;
 /// `Kind: message`.
 pub fn traceback_text(interp: &mut Interpreter, e: &PyException) -> String {
     let mut text = String::from("Traceback (most recent call last):\n");
-    for frame in e.traceback.borrow().iter() {
+    let frames = e.traceback.borrow();
+    let mut repeated = 0;
+    for (i, frame) in frames.iter().enumerate() {
+        // As Python: a frame the same as the one before it is shown three times, then
+        // counted.
+        let same = |a: &exception::TraceFrame, b: &exception::TraceFrame| {
+            a.file == b.file && a.line == b.line && a.function == b.function
+        };
+        if i > 0 && same(frame, &frames[i - 1]) {
+            repeated += 1;
+        } else {
+            repeated = 0;
+        }
+        let last_of_run = frames.get(i + 1).is_none_or(|next| !same(frame, next));
+        if repeated >= 3 {
+            if last_of_run {
+                let more = repeated - 2;
+                text.push_str(&format!(
+                    "  [Previous line repeated {more} more time{}]\n",
+                    if more == 1 { "" } else { "s" }
+                ));
+            }
+            continue;
+        }
         text.push_str(&format!(
             "  File \"{}\", line {}, in {}\n",
             frame.file, frame.line, frame.function

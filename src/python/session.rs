@@ -60,6 +60,12 @@ impl PythonSession {
     /// (its first line ends with `:`) ends with a blank line; anything else is complete
     /// unless it ends inside brackets, a triple-quoted string or after a backslash.
     pub fn is_incomplete(&self, code: &str) -> bool {
+        if code.len() > 1 << 16
+            && super::source::too_deep(Box::leak(code.to_string().into_boxed_str()))
+        {
+            // Complete: running it reports the refusal.
+            return false;
+        }
         let lines: Vec<&str> = code.lines().collect();
         let Some(first) = lines.iter().find(|l| !l.trim().is_empty()) else {
             return false;

@@ -65,8 +65,116 @@ pub struct Refusal {
     pub column: usize,
 }
 
+/// How deep brackets may nest (CPython's tokenizer refuses more with the same words).
+const MAX_BRACKETS: usize = 200;
+
+/// The most operators one logical line may hold: each nests the expression one level, and
+/// CPython's compiler stops past its recursion limit too (`RecursionError: maximum recursion
+/// depth exceeded during compilation`). Commas and colons (a long list or dict) do not nest
+/// and do not count.
+const MAX_OPERATORS: usize = 5000;
+
+/// Refuses source nested deeper than the parser and interpreter should recurse (a stack
+/// overflow would abort the process): brackets past 200 levels, or a logical line of more
+/// than 5,000 operators.
+fn check_nesting(source: &SourceText) -> Result<(), Refusal> {
+    let bytes = source.text.as_bytes();
+    let (mut depth, mut operators) = (0usize, 0usize);
+    let mut line_start = 0usize;
+    let mut i = 0usize;
+    let refuse = |at: usize, kind: &'static str, message: &str| Refusal {
+        kind,
+        message: message.to_string(),
+        line: source.line_of(TextSize::from(at as u32)),
+        column: source.column_of(TextSize::from(at as u32)),
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                let triple = bytes.get(i..i + 3).is_some_and(|t| t == [c, c, c]);
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple {
+                        if bytes.get(i..i + 3).is_some_and(|t| t == [c, c, c]) {
+                            i += 3;
+                            break;
+                        }
+                    } else if bytes[i] == c || bytes[i] == b'\n' {
+                        i += 1;
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                operators += 1;
+                if depth > MAX_BRACKETS {
+                    return Err(refuse(i, "SyntaxError", "too many nested parentheses"));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' if depth == 0 && !(i > 0 && bytes[i - 1] == b'\\') => {
+                operators = 0;
+                line_start = i + 1;
+            }
+            b'.' if i > 0 && bytes[i - 1].is_ascii_digit() => {}
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'~' | b'<' | b'>'
+            | b'=' | b'!' | b'.' => operators += 1,
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                if matches!(
+                    &bytes[start..i],
+                    b"not" | b"lambda" | b"if" | b"await" | b"and" | b"or"
+                ) {
+                    operators += 1;
+                }
+                if operators > MAX_OPERATORS {
+                    return Err(refuse(
+                        line_start,
+                        "RecursionError",
+                        "maximum recursion depth exceeded during compilation",
+                    ));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if operators > MAX_OPERATORS {
+            return Err(refuse(
+                line_start,
+                "RecursionError",
+                "maximum recursion depth exceeded during compilation",
+            ));
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Whether `text` nests deeper than tensh's Python parses (it is refused when run).
+pub fn too_deep(text: &'static str) -> bool {
+    check_nesting(&SourceText::new("<input>", text)).is_err()
+}
+
 /// Parses `text` as a module: its statements, or why it cannot run.
 pub fn parse(source: &SourceText) -> Result<&'static [Stmt], Refusal> {
+    check_nesting(source)?;
     let parsed = ruff_python_parser::parse_module(source.text).map_err(|e| Refusal {
         kind: "SyntaxError",
         message: e.error.to_string(),
@@ -162,5 +270,20 @@ mod tests {
         assert_eq!((e.kind, e.line), ("NotImplementedError", 2));
         let e = parse(&SourceText::new("f.py", "x = = 1\n")).err().unwrap();
         assert_eq!((e.kind, e.line), ("SyntaxError", 1));
+        // Nesting past what is safe to recurse is refused, as CPython refuses it.
+        let deep: &'static str =
+            Box::leak(format!("x = {}1{}\n", "(".repeat(250), ")".repeat(250)).into_boxed_str());
+        let e = parse(&SourceText::new("f.py", deep)).err().unwrap();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            ("SyntaxError", "too many nested parentheses")
+        );
+        let chain: &'static str =
+            Box::leak(format!("y = 0\nx = 1{}\n", " + 1".repeat(6000)).into_boxed_str());
+        let e = parse(&SourceText::new("f.py", chain)).err().unwrap();
+        assert_eq!((e.kind, e.line), ("RecursionError", 2));
+        let data: &'static str =
+            Box::leak(format!("x = [{}]\ns = '((((('\n", "1.5, ".repeat(20000)).into_boxed_str());
+        assert!(parse(&SourceText::new("f.py", data)).is_ok());
     }
 }

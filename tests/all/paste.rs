@@ -47,6 +47,9 @@ fn every_docs_session_pasted_with_prompts_and_output_prints_the_same() {
                 tensh::script::session::reset_process_state();
                 console = Console::new();
             }
+            if console.is_python() != block.python {
+                console.set_python(block.python);
+            }
             let (pasted, expected) = as_pasted(&block);
             output::start_capture();
             tensh::repl::lines::feed_text(&mut console, &pasted, false);

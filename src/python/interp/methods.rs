@@ -740,6 +740,10 @@ impl Interpreter {
             }
             "ljust" | "rjust" | "center" | "zfill" => {
                 let width = args.first().and_then(Value::as_int).unwrap_or(0).max(0) as usize;
+                if width > crate::python::format::MAX_TEXT {
+                    return self
+                        .raise("MemoryError", "the padded text would pass 2**28 characters");
+                }
                 let fill = if name == "zfill" {
                     '0'
                 } else {
