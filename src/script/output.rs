@@ -169,6 +169,12 @@ pub fn print_raw(text: &str) {
     if captured_raw(Stream::Stdout, text) {
         return;
     }
+    write_stdout(text, false);
+}
+
+/// Writes `text` (and a line break after it if `newline`) to standard output a block at a
+/// time, so Ctrl-C stops a long text between blocks; flushes when a line ended.
+fn write_stdout(text: &str, newline: bool) {
     let mut out = std::io::stdout().lock();
     let mut rest = text.as_bytes();
     while rest.len() > WRITE_BLOCK {
@@ -179,10 +185,12 @@ pub fn print_raw(text: &str) {
         crate::core::interrupt::check();
         rest = after;
     }
-    if let Err(e) = out.write_all(rest) {
+    let end: &[u8] = if newline { b"\n" } else { b"" };
+    if let Err(e) = out.write_all(rest).and_then(|_| out.write_all(end)) {
         write_failed(&e);
     }
-    if text.contains('\n')
+    if !newline
+        && text.contains('\n')
         && let Err(e) = out.flush()
     {
         write_failed(&e);
@@ -203,20 +211,7 @@ pub fn print_line(text: &str) {
     if captured(Stream::Stdout, text) {
         return;
     }
-    let mut out = std::io::stdout().lock();
-    // A long text goes out a block at a time, so Ctrl-C stops it between blocks.
-    let mut rest = text.as_bytes();
-    while rest.len() > WRITE_BLOCK {
-        let (block, after) = rest.split_at(WRITE_BLOCK);
-        if let Err(e) = out.write_all(block) {
-            write_failed(&e);
-        }
-        crate::core::interrupt::check();
-        rest = after;
-    }
-    if let Err(e) = out.write_all(rest).and_then(|_| out.write_all(b"\n")) {
-        write_failed(&e);
-    }
+    write_stdout(text, true);
 }
 
 /// Bytes written between checks for Ctrl-C.

@@ -60,6 +60,18 @@ impl Interpreter {
         }
     }
 
+    /// `print`'s `sep`/`end`: a string, or `None` (or absent) for `default`.
+    fn text_keyword(&self, kw: &mut Keywords, name: &str, default: &str) -> Flow<String> {
+        match kw.take(name) {
+            None | Some(Value::None) => Ok(default.to_string()),
+            Some(Value::Str(s)) => Ok(s.to_string()),
+            Some(other) => self.raise(
+                "TypeError",
+                format!("{name} must be None or a string, not {}", other.type_name()),
+            ),
+        }
+    }
+
     /// Checks a builtin's positional count.
     fn arity(&self, function: &str, args: &[Value], min: usize, max: usize) -> Flow<()> {
         if args.len() < min || args.len() > max {
@@ -109,26 +121,8 @@ impl Interpreter {
         let mut kw = Keywords(keywords);
         match name {
             "print" => {
-                let sep = match kw.take("sep") {
-                    None | Some(Value::None) => " ".to_string(),
-                    Some(Value::Str(s)) => s.to_string(),
-                    Some(other) => {
-                        return self.raise(
-                            "TypeError",
-                            format!("sep must be None or a string, not {}", other.type_name()),
-                        );
-                    }
-                };
-                let end = match kw.take("end") {
-                    None | Some(Value::None) => "\n".to_string(),
-                    Some(Value::Str(s)) => s.to_string(),
-                    Some(other) => {
-                        return self.raise(
-                            "TypeError",
-                            format!("end must be None or a string, not {}", other.type_name()),
-                        );
-                    }
-                };
+                let sep = self.text_keyword(&mut kw, "sep", " ")?;
+                let end = self.text_keyword(&mut kw, "end", "\n")?;
                 let to_stderr =
                     matches!(kw.take("file"), Some(Value::Module(m)) if &*m == "sys.stderr");
                 kw.take("flush");

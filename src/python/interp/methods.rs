@@ -318,12 +318,7 @@ impl Interpreter {
                     "remove" | "index" | "count" => {
                         self.method_arity(&owner, name, args, 1, 1)?;
                         let snapshot = items.borrow().clone();
-                        let mut found = Vec::new();
-                        for (i, x) in snapshot.iter().enumerate() {
-                            if self.values_equal(x, &args[0])? {
-                                found.push(i);
-                            }
-                        }
+                        let found = self.positions_of(&snapshot, &args[0])?;
                         match name {
                             "count" => Ok(Value::Int(found.len() as i64)),
                             _ => match found.first() {
@@ -366,12 +361,7 @@ impl Interpreter {
             }
             Value::Tuple(items) => {
                 self.method_arity(&owner, name, args, 1, 1)?;
-                let mut found = Vec::new();
-                for (i, x) in items.iter().enumerate() {
-                    if self.values_equal(x, &args[0])? {
-                        found.push(i);
-                    }
-                }
+                let found = self.positions_of(items, &args[0])?;
                 match name {
                     "count" => Ok(Value::Int(found.len() as i64)),
                     _ => match found.first() {
@@ -577,6 +567,17 @@ impl Interpreter {
             }
             other => self.no_attribute(other, name),
         }
+    }
+
+    /// Where `items` hold a value equal to `x` (`index`, `count`, `remove`).
+    fn positions_of(&mut self, items: &[Value], x: &Value) -> Flow<Vec<usize>> {
+        let mut found = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if self.values_equal(item, x)? {
+                found.push(i);
+            }
+        }
+        Ok(found)
     }
 
     /// Checks a method's argument count, with CPython's messages.
