@@ -147,7 +147,8 @@ pub fn python_hint(code: &str, e: &ScriptError) -> Option<String> {
     let hint = if let Some(name) = undefined_name(message) {
         match name {
             "torch" if line.contains("import") => {
-                "there is nothing to import: torch:: functions and constants are always there"
+                "there is nothing to import in Rhai: torch:: functions and constants are always \
+                 there (to run Python as it is written, `:python` at the prompt or `tensh FILE.py`)"
                     .to_string()
             }
             "torch" | "np" | "nn" => {

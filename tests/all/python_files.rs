@@ -151,3 +151,17 @@ fn ints_past_64_bits_are_refused_in_words_where_they_reach_an_op() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn warnings_filters_turn_tensh_warnings_off_and_catch_warnings_puts_them_back() {
+    let dir = script(
+        "warn.py",
+        "import warnings, torch\nwith warnings.catch_warnings():\n    warnings.simplefilter('ignore')\n    torch.ones(2).storage()\n    warnings.warn('hidden')\nprint('inside done')\nwarnings.warn('shown')\ntorch.ones(2).storage()\n",
+    );
+    let (status, out, err) = tensh_in(&dir, &["warn.py"]);
+    assert_eq!((status, out.as_str()), (0, "inside done\n"));
+    assert!(!err.contains("hidden"), "{err}");
+    assert!(err.contains("warn.py:7: UserWarning: shown"), "{err}");
+    assert!(err.contains("TypedStorage is deprecated"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

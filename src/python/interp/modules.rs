@@ -28,6 +28,8 @@ pub struct Entered {
     pub value: Value,
     /// The grad and inference settings to put back.
     restore: Option<(bool, bool)>,
+    /// The warnings filter to put back (`warnings.catch_warnings()`).
+    warnings_ignored: Option<bool>,
 }
 
 impl Interpreter {
@@ -187,6 +189,7 @@ impl Interpreter {
                 }
                 Ok(Value::None)
             }
+            "warnings.warn" if crate::script::warnings::ignored() => Ok(Value::None),
             "warnings.warn" => {
                 let message = match args.first() {
                     Some(v) => self.str_text(v)?,
@@ -214,9 +217,45 @@ impl Interpreter {
                 ));
                 Ok(Value::None)
             }
-            "warnings.simplefilter" | "warnings.filterwarnings" | "warnings.resetwarnings" => {
-                // tensh's warnings already show once per session, as PyTorch's default
-                // filter does; other filters are not applied.
+            // The manager `with` enters: it puts the filter back when the block ends.
+            "warnings.catch_warnings" => Ok(Value::Builtin(name.into())),
+            "warnings.resetwarnings" => {
+                crate::script::warnings::set_ignored(false);
+                Ok(Value::None)
+            }
+            "warnings.simplefilter" | "warnings.filterwarnings" => {
+                let action = match args.first().or_else(|| {
+                    keywords
+                        .iter()
+                        .find(|(k, _)| &**k == "action")
+                        .map(|(_, v)| v)
+                }) {
+                    Some(Value::Str(a)) => a.to_string(),
+                    _ => {
+                        return self.raise(
+                            "TypeError",
+                            format!("{name}() missing required argument 'action'"),
+                        );
+                    }
+                };
+                match action.as_str() {
+                    "ignore" => {
+                        crate::script::warnings::set_ignored(true);
+                    }
+                    // tensh shows each warning once per session, as PyTorch's defaults do.
+                    "default" | "always" | "once" | "module" => {
+                        crate::script::warnings::set_ignored(false);
+                    }
+                    "error" => {
+                        return self.raise(
+                            "NotImplementedError",
+                            "tensh's Python does not turn warnings into exceptions",
+                        );
+                    }
+                    other => {
+                        return self.raise("ValueError", format!("invalid action: '{other}'"));
+                    }
+                }
                 Ok(Value::None)
             }
             "os.path.exists" => match args.first() {
@@ -562,15 +601,18 @@ impl Interpreter {
                 Ok(Entered {
                     value: Value::None,
                     restore: Some(restore),
+                    warnings_ignored: None,
                 })
             }
             Value::File(f) => Ok(Entered {
                 value: Value::File(f.clone()),
                 restore: None,
+                warnings_ignored: None,
             }),
             Value::Builtin(name) if &**name == "warnings.catch_warnings" => Ok(Entered {
                 value: Value::None,
                 restore: None,
+                warnings_ignored: Some(crate::script::warnings::ignored()),
             }),
             other => self.raise(
                 "TypeError",
@@ -592,6 +634,9 @@ impl Interpreter {
         let _ = raised;
         if let Value::File(f) = manager {
             f.borrow_mut().file = None;
+        }
+        if let Some(ignored) = entered.warnings_ignored {
+            crate::script::warnings::set_ignored(ignored);
         }
         if let Some((grad, inference)) = entered.restore {
             grad_mode::restore(grad, inference);
