@@ -184,10 +184,16 @@ fn all_types() -> HashMap<String, Rc<TypeObject>> {
         map.insert((*name).into(), Rc::new(t));
     }
     for (rhai_name, name, module) in HOST_TYPES {
+        // `torch.Size` is a tuple.
+        let base = if *name == "Size" {
+            map.get("tuple").cloned()
+        } else {
+            Some(object.clone())
+        };
         let t = TypeObject {
             name: (*name).into(),
             module,
-            base: Some(object.clone()),
+            base,
             kind: TypeKind::Host,
         };
         map.insert(format!("host:{rhai_name}"), Rc::new(t));
@@ -303,5 +309,6 @@ mod tests {
             "Exception"
         );
         assert_eq!(host_type("Tensor").repr(), "<class 'torch.Tensor'>");
+        assert!(host_type("Size").is_subclass_of(&builtin("tuple")));
     }
 }

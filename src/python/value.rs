@@ -129,7 +129,8 @@ impl Value {
             Value::Ellipsis => "ellipsis".into(),
             Value::Function(_) => "function".into(),
             Value::Builtin(_) => "builtin_function_or_method".into(),
-            Value::Method(_) => "method".into(),
+            // Methods of builtin values and of tensh's (no class statements here).
+            Value::Method(_) => "builtin_function_or_method".into(),
             Value::Module(_) => "module".into(),
             Value::HostPath(p) if &**p == "torch" => "module".into(),
             Value::HostPath(_) => "builtin_function_or_method".into(),
