@@ -42,6 +42,7 @@ pub fn reset_process_state() {
     crate::core::defaults::reset();
     super::warnings::reset();
     crate::core::tensor::grad_mode::reset();
+    crate::core::kernels::pair::set_threads(2);
 }
 
 /// The character at `pos` in `code`.

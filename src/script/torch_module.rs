@@ -191,6 +191,24 @@ pub fn register(r: &mut Registry) {
         );
         finish(t, &a)
     });
+    r.function("set_num_threads", 1, |a| {
+        let v = a.pos.first().cloned().unwrap_or(Dynamic::UNIT);
+        let n = match v.as_int() {
+            Ok(n) if n > 0 => n,
+            Ok(_) => return Err(to_rhai(TorchError::runtime("set_num_threads expects a positive integer"))),
+            Err(_) => {
+                let got = super::convert::py_type_name(&v);
+                return Err(to_rhai(TorchError::runtime(format!(
+                    "set_num_threads expects an int, but got {got}"
+                ))));
+            }
+        };
+        crate::core::kernels::pair::set_threads(usize::try_from(n).unwrap_or(usize::MAX));
+        Ok(Dynamic::UNIT)
+    });
+    r.function("get_num_threads", 0, |_| {
+        Ok(Dynamic::from(crate::core::kernels::pair::threads() as i64))
+    });
     r.function("tensor", 2, |a| {
         let data = a.req(0, "data", "tensor")?;
         if let Some(t) = tensor_over_storage(data, a.dtype()?)? {

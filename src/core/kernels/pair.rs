@@ -18,6 +18,21 @@ type Job = Box<dyn FnOnce() + Send + 'static>;
 /// The helper's queue, started on first use; `None` when the thread could not be started.
 static HELPER: Mutex<Option<Sender<Job>>> = Mutex::new(None);
 
+/// The threads kernels may use (`torch.set_num_threads`): two by default, as on this
+/// machine's PyTorch; one runs every kernel on the calling thread. More than two are taken as
+/// two (kernels split in two at most).
+static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(2);
+
+/// Sets how many threads kernels use (`n` ≥ 1).
+pub fn set_threads(n: usize) {
+    THREADS.store(n.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// How many threads kernels were told to use (`torch.get_num_threads()`).
+pub fn threads() -> usize {
+    THREADS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 thread_local! {
     /// True on the helper thread: a kernel it runs must not queue work for itself.
     static ON_HELPER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -56,7 +71,7 @@ where
 
 /// [`join`] on type-erased halves: `a` runs here, `b` on the helper.
 fn join_erased(a: &mut dyn FnMut(), b: Box<dyn FnOnce() + Send + '_>) {
-    if ON_HELPER.with(|h| h.get()) {
+    if ON_HELPER.with(|h| h.get()) || threads() < 2 {
         a();
         b();
         return;
