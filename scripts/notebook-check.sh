@@ -18,8 +18,9 @@ for page in "${pages[@]}"; do
     name=$(basename "$page" .md)
     "$tensh" jupyter notebook "$page" > "$work/$name.ipynb"
     # Pages run from their own folder, as `tensh test` runs them.
+    # Each notebook names its kernel: "tensh", or "tensh-python" for a page of ```pycon blocks.
     (cd "$(dirname "$page")" && jupyter nbconvert --to notebook --execute --allow-errors \
-        --ExecutePreprocessor.kernel_name=tensh "$work/$name.ipynb" \
+        "$work/$name.ipynb" \
         --output "$work/$name-run.ipynb" > /dev/null 2>&1)
     "$tensh" jupyter check "$work/$name-run.ipynb"
 done

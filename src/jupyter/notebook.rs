@@ -15,7 +15,10 @@ use crate::transcript::parse::{Block, parse_markdown};
 
 /// The notebook for the Markdown `page`, as nbformat 4.5 JSON text.
 pub fn from_page(page: &str) -> String {
-    let mut blocks = parse_markdown(page).into_iter();
+    let parsed = parse_markdown(page);
+    // A page of Python transcripts (```pycon) is a notebook for the "tensh (Python)" kernel.
+    let python = parsed.first().is_some_and(|b| b.python);
+    let mut blocks = parsed.into_iter();
     let lines: Vec<&str> = page.lines().collect();
     let mut cells: Vec<Value> = Vec::new();
     let mut prose: Vec<&str> = Vec::new();
@@ -32,7 +35,7 @@ pub fn from_page(page: &str) -> String {
         while end < lines.len() && !lines[end].trim_start().starts_with("```") {
             end += 1;
         }
-        if info.split_whitespace().next() == Some("tensh") {
+        if matches!(info.split_whitespace().next(), Some("tensh" | "pycon")) {
             markdown_cell(&mut cells, &mut prose);
             if let Some(block) = blocks.next() {
                 code_cells(&mut cells, &block);
@@ -46,12 +49,20 @@ pub fn from_page(page: &str) -> String {
     for (n, cell) in cells.iter_mut().enumerate() {
         cell["id"] = json!(format!("cell-{}", n + 1));
     }
-    let notebook = json!({
-        "cells": cells,
-        "metadata": {
+    let metadata = if python {
+        json!({
+            "kernelspec": { "name": "tensh-python", "display_name": "tensh (Python)", "language": "python" },
+            "language_info": { "name": "python", "file_extension": ".py", "mimetype": "text/x-python" },
+        })
+    } else {
+        json!({
             "kernelspec": { "name": "tensh", "display_name": "tensh", "language": "rhai" },
             "language_info": { "name": "rhai", "file_extension": ".rhai", "mimetype": "text/x-rhai" },
-        },
+        })
+    };
+    let notebook = json!({
+        "cells": cells,
+        "metadata": metadata,
         "nbformat": 4,
         "nbformat_minor": 5,
     });

@@ -252,6 +252,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_construct_outside_tenshs_python_is_refused_by_name_and_line() {
+        let cases = [
+            ("x = 1\nclass A:\n    pass\n", "class statements", 2),
+            (
+                "x = 1\nmatch x:\n    case 1:\n        pass\n",
+                "match statements",
+                2,
+            ),
+            ("x = 1\ntype T = int\n", "type aliases", 2),
+            ("async def f():\n    pass\n", "async functions", 1),
+            (
+                "try:\n    pass\nexcept* ValueError:\n    pass\n",
+                "except* clauses",
+                1,
+            ),
+            ("@decorate\ndef f():\n    pass\n", "decorators", 1),
+            ("def g():\n    yield 1\n", "generators (yield)", 2),
+            ("def g():\n    yield from [1]\n", "generators (yield)", 2),
+            ("x = [1]\ny = t'{x}'\n", "template strings", 2),
+        ];
+        for (code, what, line) in cases {
+            let text: &'static str = Box::leak(code.to_string().into_boxed_str());
+            match parse(&SourceText::new("f.py", text)) {
+                Err(e) => {
+                    assert_eq!(e.kind, "NotImplementedError", "{code}");
+                    assert_eq!(
+                        e.message,
+                        format!("tensh's Python does not run {what}"),
+                        "{code}"
+                    );
+                    assert_eq!(e.line, line, "{code}");
+                }
+                Ok(_) => panic!("not refused: {code}"),
+            }
+        }
+    }
+
+    #[test]
     fn lines_and_refusals() {
         let s = SourceText::new("f.py", "a = 1\nb = 2\n  c\n");
         assert_eq!(s.line_of(TextSize::from(0)), 1);

@@ -195,7 +195,11 @@ pub fn register(r: &mut Registry) {
         let v = a.pos.first().cloned().unwrap_or(Dynamic::UNIT);
         let n = match v.as_int() {
             Ok(n) if n > 0 => n,
-            Ok(_) => return Err(to_rhai(TorchError::runtime("set_num_threads expects a positive integer"))),
+            Ok(_) => {
+                return Err(to_rhai(TorchError::runtime(
+                    "set_num_threads expects a positive integer",
+                )));
+            }
             Err(_) => {
                 let got = super::convert::py_type_name(&v);
                 return Err(to_rhai(TorchError::runtime(format!(

@@ -242,6 +242,67 @@ fn the_layout_notebook_is_the_layout_page() {
     );
 }
 
+/// A cell's outputs in nbformat's JSON, as a front end would save them.
+fn nbformat_outputs(outputs: &[JupyterMessageContent]) -> Vec<serde_json::Value> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            JupyterMessageContent::StreamContent(s) => Some(serde_json::json!({
+                "output_type": "stream", "name": "stdout", "text": s.text,
+            })),
+            JupyterMessageContent::ExecuteResult(r) => Some(serde_json::json!({
+                "output_type": "execute_result",
+                "data": { "text/plain": serde_json::to_value(&r.data).unwrap()["text/plain"] },
+            })),
+            JupyterMessageContent::ErrorOutput(e) => Some(serde_json::json!({
+                "output_type": "error", "ename": e.ename, "evalue": e.evalue, "traceback": e.traceback,
+            })),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_python_notebook_is_the_python_page_and_runs_end_to_end_on_the_python_kernel() {
+    let page = std::fs::read_to_string("docs/python.md").unwrap();
+    let committed = std::fs::read_to_string("docs/notebooks/python.ipynb").unwrap();
+    assert!(
+        tensh::jupyter::notebook::from_page(&page) == committed,
+        "docs/notebooks/python.ipynb is stale: \
+         tensh jupyter notebook docs/python.md > docs/notebooks/python.ipynb"
+    );
+    let mut notebook: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    assert_eq!(notebook["metadata"]["kernelspec"]["name"], "tensh-python");
+    let dir = std::env::temp_dir().join(format!("tensh-pynotebook-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut kernel, info) = kernel_client::start_kernel_with(&dir, &["--python"]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+        for cell in notebook["cells"].as_array_mut().unwrap() {
+            if cell["cell_type"] != "code" {
+                continue;
+            }
+            let source = cell["source"].as_str().unwrap().to_string();
+            let (out, _) = client.execute(&source).await;
+            cell["outputs"] = serde_json::Value::Array(nbformat_outputs(&out));
+        }
+        let shutdown: JupyterMessage = ShutdownRequest { restart: false }.into();
+        client.control.send(shutdown).await.unwrap();
+        let _ = timeout(PATIENCE, client.control.read()).await;
+    });
+    let checked = tensh::jupyter::notebook::check(&notebook.to_string());
+    assert_eq!(checked, Ok(30), "{checked:?}");
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while kernel.0.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn install_and_uninstall_follow_jupyters_folders() {
     let dir = std::env::temp_dir().join(format!("tensh-kernelspec-{}", std::process::id()));

@@ -165,3 +165,49 @@ fn warnings_filters_turn_tensh_warnings_off_and_catch_warnings_puts_them_back() 
     assert!(err.contains("TypedStorage is deprecated"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn constructs_refused_while_running_say_so_with_their_line() {
+    for (code, line, message) in [
+        (
+            "import torch\nfrom torch import *\n",
+            2,
+            "NotImplementedError: tensh's Python does not run 'from torch import *'",
+        ),
+        (
+            "from . import x\n",
+            1,
+            "ImportError: attempted relative import with no known parent package",
+        ),
+        (
+            "import torch\nt = torch.ones(2, requires_grad=True)\nt.register_hook(lambda g: g)\n",
+            3,
+            "NotImplementedError: tensh's Python does not pass Python functions to torch functions yet",
+        ),
+        (
+            "print(1)\nprint(dir())\n",
+            2,
+            "NotImplementedError: tensh's Python does not have dir()",
+        ),
+        (
+            "import warnings\nwarnings.simplefilter('error')\n",
+            2,
+            "NotImplementedError: tensh's Python does not turn warnings into exceptions",
+        ),
+        (
+            "x = object()\n",
+            1,
+            "NotImplementedError: tensh's Python does not make plain objects",
+        ),
+    ] {
+        let dir = script("runtime.py", code);
+        let (status, _, err) = tensh_in(&dir, &["runtime.py"]);
+        assert_eq!(status, 1, "{code}");
+        assert!(
+            err.contains(&format!("line {line}, in <module>")),
+            "{code}: {err}"
+        );
+        assert!(err.trim_end().ends_with(message), "{code}: {err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

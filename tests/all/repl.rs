@@ -328,6 +328,34 @@ fn a_pasted_transcript_runs_its_inputs_and_skips_its_output() {
 }
 
 #[test]
+fn a_pytorch_documentation_session_pasted_into_the_python_prompt_prints_every_output() {
+    // The Tensor.view page's example as the page prints it, prompts and comments, with each
+    // output line replaced by a placeholder: a transcript's output lines are skipped, so what
+    // the test sees can only come from running the inputs (the terminal echoes the paste).
+    let page = ">>> x = torch.randn(4, 4)\r>>> x.size()\r(output)\r>>> y = x.view(16)\r>>> y.size()\r(output)\r>>> z = x.view(-1, 8)  # the size -1 is inferred from other dimensions\r>>> z.size()\r(output)\r\r>>> a = torch.randn(1, 2, 3, 4)\r>>> a.size()\r(output)\r>>> b = a.transpose(1, 2)  # Swaps 2nd and 3rd dimension\r>>> b.size()\r(output)\r>>> c = a.view(1, 3, 2, 4)  # Does not change tensor layout in memory\r>>> c.size()\r(output)\r>>> torch.equal(b, c)\r(output)\r>>> for i in range(2):\r...     print(i * 10)\r...\r(output)\r(output)\r";
+    let mut p = spawn(&temp_history("python-paste"), Some("--python"));
+    p.send_line("import torch").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send(format!("\u{1b}[200~{page}\u{1b}[201~\r")).unwrap();
+    for output in [
+        "torch.Size([4, 4])",
+        "torch.Size([16])",
+        "torch.Size([2, 8])",
+        "torch.Size([1, 2, 3, 4])",
+        "torch.Size([1, 3, 2, 4])",
+        "torch.Size([1, 3, 2, 4])",
+        "False",
+        "0\r\n10",
+    ] {
+        p.expect(output).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    p.send_line("print('END' + 'MARK')").unwrap();
+    let between = until(&mut p, "ENDMARK");
+    assert!(!between.contains("Error"), "{between}");
+}
+
+#[test]
 fn a_line_typed_right_after_an_unbracketed_paste_is_never_taken_for_its_output() {
     // The transcript's first input runs for a while; the person types a block at once, so
     // it is already waiting when the prompt asks for the next line. It was typed, not
