@@ -503,7 +503,8 @@ mod tests {
             .count();
         assert!(shared < 10, "{shared} statements shared with a shift");
         assert!(a.contains("check_view"), "view chains are generated");
-        let many: String = (0..20)
+        // Forty programs: which edges a handful holds moves whenever a name is registered.
+        let many: String = (0..40)
             .map(|n| program(7, n, 100, Settings::CHILD_PROCESS).text())
             .collect();
         for edge in [
