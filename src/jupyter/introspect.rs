@@ -24,41 +24,9 @@ pub fn set_python(on: bool) {
 /// What the kernel says of itself. Rhai reads like Rust, so notebooks highlight it as Rust;
 /// the Python kernel says Python.
 pub fn kernel_info() -> KernelInfoReply {
-    if PYTHON.load(std::sync::atomic::Ordering::Relaxed) {
-        return python_kernel_info();
-    }
-    KernelInfoReply {
-        status: ReplyStatus::Ok,
-        protocol_version: PROTOCOL_VERSION.to_string(),
-        implementation: "tensh".to_string(),
-        implementation_version: env!("CARGO_PKG_VERSION").to_string(),
-        language_info: LanguageInfo {
-            name: "rhai".to_string(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            mimetype: Some("text/x-rhai".to_string()),
-            file_extension: Some(".rhai".to_string()),
-            pygments_lexer: Some("rust".to_string()),
-            codemirror_mode: Some(CodeMirrorMode::Simple("rust".to_string())),
-            nbconvert_exporter: None,
-        },
-        banner: format!(
-            "{} — PyTorch's memory model in Rhai. :help for help.",
-            crate::version()
-        ),
-        help_links: Vec::new(),
-        debugger: false,
-        error: None,
-    }
-}
-
-/// The kernel info of the "tensh (Python)" kernel.
-fn python_kernel_info() -> KernelInfoReply {
-    KernelInfoReply {
-        status: ReplyStatus::Ok,
-        protocol_version: PROTOCOL_VERSION.to_string(),
-        implementation: "tensh".to_string(),
-        implementation_version: env!("CARGO_PKG_VERSION").to_string(),
-        language_info: LanguageInfo {
+    let python = PYTHON.load(std::sync::atomic::Ordering::Relaxed);
+    let language_info = if python {
+        LanguageInfo {
             name: "python".to_string(),
             version: "3.11".to_string(),
             mimetype: Some("text/x-python".to_string()),
@@ -66,10 +34,28 @@ fn python_kernel_info() -> KernelInfoReply {
             pygments_lexer: Some("ipython3".to_string()),
             codemirror_mode: Some(CodeMirrorMode::Simple("python".to_string())),
             nbconvert_exporter: Some("python".to_string()),
-        },
+        }
+    } else {
+        LanguageInfo {
+            name: "rhai".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            mimetype: Some("text/x-rhai".to_string()),
+            file_extension: Some(".rhai".to_string()),
+            pygments_lexer: Some("rust".to_string()),
+            codemirror_mode: Some(CodeMirrorMode::Simple("rust".to_string())),
+            nbconvert_exporter: None,
+        }
+    };
+    KernelInfoReply {
+        status: ReplyStatus::Ok,
+        protocol_version: PROTOCOL_VERSION.to_string(),
+        implementation: "tensh".to_string(),
+        implementation_version: env!("CARGO_PKG_VERSION").to_string(),
+        language_info,
         banner: format!(
-            "{} — PyTorch's memory model in Python. :help for help.",
-            crate::version()
+            "{} — PyTorch's memory model in {}. :help for help.",
+            crate::version(),
+            if python { "Python" } else { "Rhai" }
         ),
         help_links: Vec::new(),
         debugger: false,

@@ -37,6 +37,17 @@ fn stdout(outputs: &[JupyterMessageContent]) -> String {
         .collect()
 }
 
+/// The error a cell's outputs hold.
+fn error_of(outputs: &[JupyterMessageContent]) -> jupyter_protocol::ErrorOutput {
+    outputs
+        .iter()
+        .find_map(|o| match o {
+            JupyterMessageContent::ErrorOutput(e) => Some(e.clone()),
+            _ => None,
+        })
+        .expect("an error message")
+}
+
 fn status(reply: &JupyterMessage) -> ReplyStatus {
     match &reply.content {
         JupyterMessageContent::ExecuteReply(r) => r.status.clone(),
@@ -91,13 +102,7 @@ fn a_notebook_session_through_the_sockets() {
         // An error cell: PyTorch's exception type and message.
         let (out, reply) = client.execute("y.view(6)").await;
         assert_eq!(status(&reply), ReplyStatus::Error);
-        let error = out
-            .iter()
-            .find_map(|o| match o {
-                JupyterMessageContent::ErrorOutput(e) => Some(e.clone()),
-                _ => None,
-            })
-            .expect("an error message");
+        let error = error_of(&out);
         assert_eq!(error.ename, "RuntimeError");
         assert!(error.evalue.starts_with("view size is not compatible"), "{}", error.evalue);
 
@@ -186,13 +191,7 @@ fn the_python_kernel_runs_python_cells() {
         assert_eq!(text_result(&out).as_deref(), Some("False"));
         let (out, reply) = client.execute("y.view(6)").await;
         assert_eq!(status(&reply), ReplyStatus::Error);
-        let error = out
-            .iter()
-            .find_map(|o| match o {
-                JupyterMessageContent::ErrorOutput(e) => Some(e.clone()),
-                _ => None,
-            })
-            .expect("an error message");
+        let error = error_of(&out);
         assert_eq!(error.ename, "RuntimeError");
         assert!(
             error.evalue.starts_with("view size is not compatible"),

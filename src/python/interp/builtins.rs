@@ -384,17 +384,11 @@ impl Interpreter {
                 self.round(&args[0], ndigits)
             }
             "divmod" => {
+                use crate::python::number::BinOp;
                 self.arity("divmod", &args, 2, 2)?;
-                let q = self.binary(
-                    crate::python::number::BinOp::FloorDiv,
-                    args[0].clone(),
-                    args[1].clone(),
-                )?;
-                let r = self.binary(
-                    crate::python::number::BinOp::Mod,
-                    args[0].clone(),
-                    args[1].clone(),
-                )?;
+                let (a, b) = (args[0].clone(), args[1].clone());
+                let q = self.binary(BinOp::FloorDiv, a.clone(), b.clone())?;
+                let r = self.binary(BinOp::Mod, a, b)?;
                 Ok(Value::tuple(vec![q, r]))
             }
             "pow" => {
