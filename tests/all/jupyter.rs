@@ -13,7 +13,7 @@ use jupyter_protocol::{
     ReplyStatus, ShutdownRequest,
 };
 use jupyter_zmq_client::create_client_heartbeat_connection;
-use kernel_client::{Client, Kernel, PATIENCE, start_kernel};
+use kernel_client::{Client, Kernel, PATIENCE};
 use tokio::time::timeout;
 
 fn text_result(outputs: &[JupyterMessageContent]) -> Option<String> {
@@ -64,9 +64,22 @@ fn kernel_for(
     ConnectionInfo,
     tokio::runtime::Runtime,
 ) {
+    kernel_for_with(name, &[])
+}
+
+/// `kernel_for` with more arguments for the kernel (`--python`).
+fn kernel_for_with(
+    name: &str,
+    extra: &[&str],
+) -> (
+    std::path::PathBuf,
+    Kernel,
+    ConnectionInfo,
+    tokio::runtime::Runtime,
+) {
     let dir = std::env::temp_dir().join(format!("tensh-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (kernel, info) = start_kernel(&dir);
+    let (kernel, info) = kernel_client::start_kernel_with(&dir, extra);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -170,13 +183,7 @@ fn a_notebook_session_through_the_sockets() {
 
 #[test]
 fn the_python_kernel_runs_python_cells() {
-    let dir = std::env::temp_dir().join(format!("tensh-pykernel-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (mut kernel, info) = kernel_client::start_kernel_with(&dir, &["--python"]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (dir, mut kernel, info, runtime) = kernel_for_with("pykernel", &["--python"]);
     runtime.block_on(async {
         let mut client = Client::connect(&info).await;
         let (out, reply) = client
@@ -272,13 +279,7 @@ fn the_python_notebook_is_the_python_page_and_runs_end_to_end_on_the_python_kern
     );
     let mut notebook: serde_json::Value = serde_json::from_str(&committed).unwrap();
     assert_eq!(notebook["metadata"]["kernelspec"]["name"], "tensh-python");
-    let dir = std::env::temp_dir().join(format!("tensh-pynotebook-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (mut kernel, info) = kernel_client::start_kernel_with(&dir, &["--python"]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (dir, mut kernel, info, runtime) = kernel_for_with("pynotebook", &["--python"]);
     runtime.block_on(async {
         let mut client = Client::connect(&info).await;
         for cell in notebook["cells"].as_array_mut().unwrap() {
