@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Map, Scope};
 
@@ -14,7 +15,8 @@ use crate::script::session::Session;
 /// tensh's engine, as the Python front end calls it.
 pub struct Host {
     session: Session,
-    compiled: RefCell<HashMap<String, AST>>,
+    /// Programs by their text, shared: a call clones the handle, not the program.
+    compiled: RefCell<HashMap<String, Rc<AST>>>,
 }
 
 /// The receiver, arguments and keywords of one call.
@@ -72,6 +74,7 @@ impl Host {
                     .session
                     .compile(code)
                     .map_err(|e| PyException::from_host_text(&e.message))?;
+                let ast = Rc::new(ast);
                 compiled.insert(code.to_string(), ast.clone());
                 ast
             }

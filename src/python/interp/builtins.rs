@@ -72,6 +72,20 @@ impl Interpreter {
         }
     }
 
+    /// `v` as an int where Python wants one (`__index__`): ints and bools.
+    fn index_int(&self, v: &Value) -> Flow<i64> {
+        match v.as_int() {
+            Some(i) => Ok(i),
+            None => self.raise(
+                "TypeError",
+                format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    v.type_name()
+                ),
+            ),
+        }
+    }
+
     /// Checks a builtin's positional count.
     fn arity(&self, function: &str, args: &[Value], min: usize, max: usize) -> Flow<()> {
         if args.len() < min || args.len() > max {
@@ -266,18 +280,7 @@ impl Interpreter {
                 self.no_more_keywords("enumerate", &kw)?;
                 self.arity("enumerate", &args, 1, 2)?;
                 let start = match start {
-                    Some(v) => match v.as_int() {
-                        Some(i) => i,
-                        None => {
-                            return self.raise(
-                                "TypeError",
-                                format!(
-                                    "'{}' object cannot be interpreted as an integer",
-                                    v.type_name()
-                                ),
-                            );
-                        }
-                    },
+                    Some(v) => self.index_int(&v)?,
                     None => 0,
                 };
                 let items = self.collect(&args[0])?;
@@ -405,15 +408,7 @@ impl Interpreter {
             }
             "hex" | "oct" | "bin" => {
                 self.arity(name, &args, 1, 1)?;
-                let Some(i) = args[0].as_int() else {
-                    return self.raise(
-                        "TypeError",
-                        format!(
-                            "'{}' object cannot be interpreted as an integer",
-                            args[0].type_name()
-                        ),
-                    );
-                };
+                let i = self.index_int(&args[0])?;
                 let sign = if i < 0 { "-" } else { "" };
                 let m = i.unsigned_abs();
                 Ok(Value::str(match name {
@@ -623,18 +618,7 @@ impl Interpreter {
                 self.arity("range", &args, 1, 3)?;
                 let mut ints = Vec::with_capacity(3);
                 for a in &args {
-                    match a.as_int() {
-                        Some(i) => ints.push(i),
-                        None => {
-                            return self.raise(
-                                "TypeError",
-                                format!(
-                                    "'{}' object cannot be interpreted as an integer",
-                                    a.type_name()
-                                ),
-                            );
-                        }
-                    }
+                    ints.push(self.index_int(a)?);
                 }
                 let (start, stop, step) = match ints.as_slice() {
                     [stop] => (0, *stop, 1),
@@ -866,18 +850,7 @@ impl Interpreter {
     fn round(&mut self, x: &Value, ndigits: Option<Value>) -> Flow<Value> {
         let digits = match &ndigits {
             None | Some(Value::None) => None,
-            Some(v) => match v.as_int() {
-                Some(i) => Some(i),
-                None => {
-                    return self.raise(
-                        "TypeError",
-                        format!(
-                            "'{}' object cannot be interpreted as an integer",
-                            v.type_name()
-                        ),
-                    );
-                }
-            },
+            Some(v) => Some(self.index_int(v)?),
         };
         match (x, digits) {
             (Value::Int(_) | Value::Bool(_), None) => Ok(Value::Int(x.as_int().unwrap_or(0))),

@@ -309,11 +309,10 @@ impl Interpreter {
                             return self.raise("IndexError", "pop from empty list");
                         }
                         let i = arg(0).and_then(|v| v.as_int()).unwrap_or(-1);
-                        let at = if i < 0 { i + len } else { i };
-                        if at < 0 || at >= len {
+                        let Some(at) = super::subscript::position(i, len) else {
                             return self.raise("IndexError", "pop index out of range");
-                        }
-                        Ok(items.borrow_mut().remove(at as usize))
+                        };
+                        Ok(items.borrow_mut().remove(at))
                     }
                     "remove" | "index" | "count" => {
                         self.method_arity(&owner, name, args, 1, 1)?;

@@ -536,7 +536,7 @@ impl Interpreter {
 
 /// Whether a tensh value is one of the Python-like buffers (`bytes`, `bytearray`, `array`).
 fn is_buffer(d: &rhai::Dynamic) -> bool {
-    d.type_name().ends_with("PyBuffer")
+    d.is::<crate::script::storage::buffers::PyBuffer>()
 }
 
 /// Python's `a is b`.

@@ -51,6 +51,12 @@ fn slice_indices(
     }
 }
 
+/// Where index `i` (negative from the end) falls in `len` items, if inside.
+pub(super) fn position(i: i64, len: i64) -> Option<usize> {
+    let at = if i < 0 { i.checked_add(len)? } else { i };
+    (0..len).contains(&at).then_some(at as usize)
+}
+
 /// The positions a slice selects.
 fn slice_positions(start: i64, stop: i64, step: i64) -> Vec<usize> {
     let mut out = Vec::new();
@@ -89,6 +95,12 @@ impl Interpreter {
         }
     }
 
+    /// The start, stop and step a slice selects in `len` items.
+    fn slice_of(&mut self, parts: &[Value; 3], len: i64) -> Flow<(i64, i64, i64)> {
+        let [a, b, c] = self.slice_parts(parts)?;
+        self.lift(slice_indices(a, b, c, len))
+    }
+
     /// A slice's three parts as optional integers.
     fn slice_parts(&mut self, parts: &[Value; 3]) -> Flow<[Option<i64>; 3]> {
         let mut out = [None; 3];
@@ -114,11 +126,9 @@ impl Interpreter {
         let what = container.type_name();
         match container {
             Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..) => {
-                let items: Vec<Value> = self.sequence_items(container)?;
-                let len = items.len() as i64;
                 if let Value::Slice(parts) = &index {
-                    let [a, b, c] = self.slice_parts(parts)?;
-                    let (start, stop, step) = self.lift(slice_indices(a, b, c, len))?;
+                    let items: Vec<Value> = self.sequence_items(container)?;
+                    let (start, stop, step) = self.slice_of(parts, items.len() as i64)?;
                     let picked: Vec<Value> = slice_positions(start, stop, step)
                         .into_iter()
                         .map(|i| items[i].clone())
@@ -138,17 +148,26 @@ impl Interpreter {
                         _ => Value::tuple(picked),
                     });
                 }
+                // One item: read in place (a list is not copied to index it, a range not
+                // made).
                 let i = self.as_index(&index, &what)?;
-                let at = if i < 0 { i + len } else { i };
-                if at < 0 || at >= len {
+                let Some(at) = position(i, self.length(container)?) else {
                     let noun = match container {
                         Value::Str(_) => "string",
                         Value::Range(..) => "range object",
                         _ => &what,
                     };
                     return self.raise("IndexError", format!("{noun} index out of range"));
-                }
-                Ok(items[at as usize].clone())
+                };
+                Ok(match container {
+                    Value::List(items) => items.borrow()[at].clone(),
+                    Value::Tuple(items) => items[at].clone(),
+                    Value::Str(s) => {
+                        Value::str(s.chars().nth(at).map(String::from).unwrap_or_default())
+                    }
+                    Value::Range(start, _, step) => Value::Int(start + step * at as i64),
+                    _ => Value::None,
+                })
             }
             Value::Dict(entries) => {
                 let entries = entries.borrow().clone();
@@ -180,7 +199,7 @@ impl Interpreter {
 
     /// A sequence's items (a string's characters).
     fn sequence_items(&mut self, v: &Value) -> Flow<Vec<Value>> {
-        if let Value::Range(start, stop, step) = v {
+        if let Value::Range(..) = v {
             let n = self.length(v)?;
             if n > 1 << 28 {
                 return self.raise(
@@ -188,7 +207,6 @@ impl Interpreter {
                     "tensh's Python indexes ranges of at most 2**28 items",
                 );
             }
-            let _ = (start, stop, step);
         }
         self.collect(v)
     }
@@ -199,8 +217,7 @@ impl Interpreter {
             Value::List(items) => {
                 let len = items.borrow().len() as i64;
                 if let Value::Slice(parts) = &index {
-                    let [a, b, c] = self.slice_parts(parts)?;
-                    let (start, stop, step) = self.lift(slice_indices(a, b, c, len))?;
+                    let (start, stop, step) = self.slice_of(parts, len)?;
                     let new = self.collect(&value)?;
                     if step == 1 {
                         let stop = stop.max(start);
@@ -227,11 +244,10 @@ impl Interpreter {
                     return Ok(());
                 }
                 let i = self.as_index(&index, "list")?;
-                let at = if i < 0 { i + len } else { i };
-                if at < 0 || at >= len {
+                let Some(at) = position(i, len) else {
                     return self.raise("IndexError", "list assignment index out of range");
-                }
-                items.borrow_mut()[at as usize] = value;
+                };
+                items.borrow_mut()[at] = value;
                 Ok(())
             }
             Value::Dict(entries) => {
@@ -262,8 +278,7 @@ impl Interpreter {
             Value::List(items) => {
                 let len = items.borrow().len() as i64;
                 if let Value::Slice(parts) = &index {
-                    let [a, b, c] = self.slice_parts(parts)?;
-                    let (start, stop, step) = self.lift(slice_indices(a, b, c, len))?;
+                    let (start, stop, step) = self.slice_of(parts, len)?;
                     let mut positions = slice_positions(start, stop, step);
                     positions.sort_unstable();
                     let mut items = items.borrow_mut();
@@ -273,11 +288,10 @@ impl Interpreter {
                     return Ok(());
                 }
                 let i = self.as_index(&index, "list")?;
-                let at = if i < 0 { i + len } else { i };
-                if at < 0 || at >= len {
+                let Some(at) = position(i, len) else {
                     return self.raise("IndexError", "list assignment index out of range");
-                }
-                items.borrow_mut().remove(at as usize);
+                };
+                items.borrow_mut().remove(at);
                 Ok(())
             }
             Value::Dict(entries) => {

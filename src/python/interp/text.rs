@@ -157,7 +157,7 @@ impl Interpreter {
             Value::Exception(e) => {
                 let args = e.args.clone();
                 let inner = if let Some(text) = &e.text {
-                    crate::python::interp::text::string_repr(text)
+                    string_repr(text)
                 } else {
                     self.join_reprs(&args, depth)?
                 };
