@@ -5,6 +5,7 @@ pub mod alloc;
 pub mod heap;
 pub mod mapped;
 pub mod open;
+pub mod read;
 pub mod shm;
 pub mod sigbus;
 pub mod storage;

@@ -69,18 +69,9 @@ impl TorchResolver {
             }
             let storage = match &mut self.source {
                 Source::File(file) => {
-                    use std::io::{Read, Seek, SeekFrom};
-                    // Read into reserved, unwritten capacity: no zero-fill pass first.
+                    // Read straight into the storage's buffer, unwritten until the read.
                     let mut v = crate::core::memory::alloc::vec_with_capacity(len)?;
-                    file.seek(SeekFrom::Start(start as u64))
-                        .and_then(|_| (&mut *file).take(len as u64).read_to_end(&mut v))
-                        .and_then(|n| {
-                            if n == len {
-                                Ok(())
-                            } else {
-                                Err(std::io::Error::from(std::io::ErrorKind::UnexpectedEof))
-                            }
-                        })
+                    crate::core::memory::read::read_run(file, start as u64, len, &mut v)
                         .map_err(|_| {
                             TorchError::runtime(format!(
                                 "PytorchStreamReader failed reading file data/{key}: file read failed"
