@@ -30,6 +30,8 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
     } else {
         None
     };
+    // The conversion of elements between different dtypes, chosen once for the copy.
+    let convert = element::converter(sd, dd);
     for_each_run(
         &dl.sizes,
         [(&dl.strides, dl.offset), (&sl.strides, sl.offset)],
@@ -55,11 +57,8 @@ fn copy_runs(dst: &mut [u8], dd: DType, dl: &Layout, src: &[u8], sd: DType, sl: 
                     dst[d..d + w].copy_from_slice(&table[at..at + w]);
                 }
             } else {
-                for i in 0..n as i64 {
-                    let d = ((d0 + i * ds) * di) as usize;
-                    let s = ((s0 + i * ss) * si) as usize;
-                    element::write(dd, &mut dst[d..], element::read(sd, &src[s..]));
-                }
+                let (s0, ss, d0, ds) = (s0 as usize, ss as usize, d0 as usize, ds as usize);
+                convert(src, s0, ss, dst, d0, ds, n);
             }
         },
     );
@@ -391,6 +390,58 @@ pub fn for_each_scalar(t: &Tensor, mut f: impl FnMut(Scalar)) -> Result<()> {
                 let v = element::read(d, &bytes[((s0 + i * st) * w) as usize..]);
                 let v = if conj { v.conj() } else { v };
                 f(if neg { -v } else { v });
+            }
+        });
+        Ok(())
+    })
+}
+
+/// Elements converted at a time by [`for_each_chunk_as`].
+const CHUNK: usize = 4096;
+
+/// Visits every element in row-major order, converted to `dtype` (as a cast converts) a
+/// chunk of up to `CHUNK` elements at a time: `f` gets each chunk's bytes, conjugated and
+/// negated when the tensor's bits say so. The elements are read straight from the storage
+/// by a typed conversion chosen once, so a reduction over a broadcast view of 2^28
+/// elements takes no memory and no `Scalar`.
+pub fn for_each_chunk_as(t: &Tensor, dtype: DType, f: impl FnMut(&[u8])) -> Result<()> {
+    chunks_as(t, &t.layout(), dtype, f)
+}
+
+/// [`for_each_chunk_as`] in memory order (dims from largest to smallest stride), the order
+/// PyTorch's reductions visit elements in: a transposed tensor is read along its rows.
+pub fn for_each_chunk_in_memory_order(
+    t: &Tensor,
+    dtype: DType,
+    f: impl FnMut(&[u8]),
+) -> Result<()> {
+    chunks_as(t, &t.layout().in_memory_order(), dtype, f)
+}
+
+/// The elements of `t` walked row-major through `l` (its layout or a permutation of it).
+fn chunks_as(t: &Tensor, l: &Layout, dtype: DType, mut f: impl FnMut(&[u8])) -> Result<()> {
+    let (d, s) = (t.dtype(), t.storage());
+    let convert = element::converter(d, dtype);
+    let w = dtype.itemsize();
+    let mut chunk = vec![0u8; CHUNK * w];
+    s.with_bytes(|bytes| {
+        l.check_in_bounds(d.itemsize(), bytes.len())?;
+        for_each_run(&l.sizes, [(&l.strides, l.offset)], |[s0], n, [st]| {
+            let (mut at, step) = (s0 as usize, st as usize);
+            let mut left = n;
+            while left > 0 {
+                let k = left.min(CHUNK);
+                convert(bytes, at, step, &mut chunk, 0, 1, k);
+                let part = &mut chunk[..k * w];
+                if t.is_conj() {
+                    conjugate_in_place(dtype, part);
+                }
+                if t.is_neg() {
+                    negate_in_place(dtype, part);
+                }
+                f(part);
+                at += k * step;
+                left -= k;
             }
         });
         Ok(())

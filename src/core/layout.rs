@@ -229,6 +229,28 @@ impl Layout {
         true
     }
 
+    /// The dims from largest to smallest stride (a stable sort: ties keep their order).
+    pub fn memory_order_dims(&self) -> Vec<usize> {
+        let mut dims: Vec<usize> = (0..self.ndim()).collect();
+        dims.sort_by(|&a, &b| self.strides[b].cmp(&self.strides[a]));
+        dims
+    }
+
+    /// This layout with its dims in the order `dims` (a permutation of them).
+    pub fn permuted(&self, dims: &[usize]) -> Layout {
+        Layout {
+            sizes: dims.iter().map(|&d| self.sizes[d]).collect(),
+            strides: dims.iter().map(|&d| self.strides[d]).collect(),
+            offset: self.offset,
+        }
+    }
+
+    /// This layout with its dims from largest to smallest stride: walking it row-major
+    /// visits the elements in memory order (as PyTorch's kernels visit them).
+    pub fn in_memory_order(&self) -> Layout {
+        self.permuted(&self.memory_order_dims())
+    }
+
     /// Whether some element is reachable from two indices in a way PyTorch detects: a stride
     /// of 0 over a dim of size > 1 in a tensor that is not dense.
     pub fn has_internal_overlap(&self) -> bool {

@@ -60,8 +60,6 @@ pub(crate) fn shape(a: &Arg) -> Vec<i64> {
     }
 }
 
-pub(crate) use super::element::cast;
-
 /// PyTorch's refusal of `-` with bool operands, checked before anything else about a
 /// subtraction (its `alpha` included).
 pub fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
@@ -318,24 +316,41 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     Ok(result)
 }
 
-/// The general sum: every element decoded in row-major order, straight from the storage,
+/// The general sum: every element in memory order (as PyTorch reads them), straight from the storage (a
+/// broadcast view is never materialised), converted a chunk at a time by a typed kernel and
 /// accumulated in f64 (floats), i64 (integers, wrapping) or complex f64.
 fn sum_scalars(t: &Tensor, out: DType) -> Result<Scalar> {
     Ok(match out.kind() {
         Kind::Complex => {
             let mut acc = num_complex::Complex64::new(0.0, 0.0);
-            copy::for_each_scalar(t, |v| acc += v.to_complex())?;
+            copy::for_each_chunk_in_memory_order(t, DType::Complex128, |b| {
+                for x in b.chunks_exact(16) {
+                    let (re, im) = x.split_at(8);
+                    acc += num_complex::Complex64::new(le_f64(re), le_f64(im));
+                }
+            })?;
             Scalar::Complex(acc)
         }
         Kind::Float => {
             let mut acc = 0.0f64;
-            copy::for_each_scalar(t, |v| acc += cast(out, v).to_f64())?;
+            copy::for_each_chunk_in_memory_order(t, DType::Float64, |b| {
+                acc = b.chunks_exact(8).fold(acc, |a, x| a + le_f64(x));
+            })?;
             Scalar::Float(acc)
         }
         _ => {
             let mut acc = 0i64;
-            copy::for_each_scalar(t, |v| acc = acc.wrapping_add(v.to_i64()))?;
+            copy::for_each_chunk_in_memory_order(t, DType::Int64, |b| {
+                acc = b.chunks_exact(8).fold(acc, |a, x| {
+                    a.wrapping_add(i64::from_le_bytes(x.try_into().unwrap_or([0; 8])))
+                });
+            })?;
             Scalar::Int(acc)
         }
     })
+}
+
+/// The `f64` in the first 8 bytes of `x` (little-endian).
+fn le_f64(x: &[u8]) -> f64 {
+    f64::from_le_bytes(x[..8].try_into().unwrap_or([0; 8]))
 }

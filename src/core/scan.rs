@@ -3,57 +3,12 @@
 //! CPU, a floating sum runs in `f64` and each partial sum is rounded to the output dtype as
 //! it is written (so `float32` `[1e8, 4, 4, 4]` gives `1e8, 1e8, 100000008, 100000016`).
 
-use num_complex::Complex64;
-
 use super::copy::cast_copy;
 use super::dtype::DType;
-use super::element;
 use super::error::{Result, wrap_dim};
-use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::tensor::graph::{BackwardOp, detached, record};
 use super::views::conj::resolve_conj;
-
-/// A running sum in the precision the output dtype's sums take.
-enum Running {
-    Int(i64),
-    Float(f64),
-    Complex(Complex64),
-}
-
-impl Running {
-    fn zero(dtype: DType) -> Running {
-        if dtype.is_complex() {
-            Running::Complex(Complex64::new(0.0, 0.0))
-        } else if dtype.is_floating_point() {
-            Running::Float(0.0)
-        } else {
-            Running::Int(0)
-        }
-    }
-
-    /// Adds `v` and returns the sum so far.
-    fn add(&mut self, v: Scalar) -> Scalar {
-        match self {
-            Running::Int(acc) => {
-                // Integers wrap, as C++'s do.
-                *acc = acc.wrapping_add(v.to_i64());
-                Scalar::Int(*acc)
-            }
-            Running::Float(acc) => {
-                *acc += v.to_f64();
-                Scalar::Float(*acc)
-            }
-            Running::Complex(acc) => {
-                *acc += match v {
-                    Scalar::Complex(c) => c,
-                    other => Complex64::new(other.to_f64(), 0.0),
-                };
-                Scalar::Complex(*acc)
-            }
-        }
-    }
-}
 
 /// `t.cumsum(dim, dtype=dtype)`.
 pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
@@ -66,7 +21,8 @@ pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
     } else {
         input
     });
-    super::unbuilt_kernels::require_kernel("cumsum_out_cpu", out_dtype)?;
+    let kernel = super::engine::scan::cumsum_kernel(out_dtype)
+        .ok_or_else(|| super::unbuilt_kernels::not_built("cumsum_out_cpu", out_dtype))?;
     let source = detached(t);
     // The input's bytes are read in place when they already are the output's dtype, row-major
     // and without conjugate or negative bits; else a converted copy is made first.
@@ -92,25 +48,8 @@ pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
         source.storage().with_bytes(|src| -> Result<()> {
             l.check_in_bounds(item, src.len())?;
             let src = &src[l.offset as usize * item..(l.offset as usize + numel) * item];
-            out.storage().with_bytes_mut(|bytes| {
-                if super::engine::scan::try_cumsum(out_dtype, src, bytes, outer, n, inner).is_some()
-                {
-                    return;
-                }
-                bytes.copy_from_slice(src);
-                for o in 0..outer {
-                    for i in 0..inner {
-                        super::interrupt::check_every(o * inner + i);
-                        let mut running = Running::zero(out_dtype);
-                        for k in 0..n {
-                            let at = ((o * n + k) * inner + i) * item;
-                            let slot = &mut bytes[at..at + item];
-                            let sum = running.add(element::read(out_dtype, slot));
-                            element::write(out_dtype, slot, sum);
-                        }
-                    }
-                }
-            });
+            out.storage()
+                .with_bytes_mut(|bytes| kernel(src, bytes, outer, n, inner));
             Ok(())
         })?;
     }
@@ -136,6 +75,8 @@ pub fn cumsum_backward(g: &Tensor, dim: i64) -> Result<Tensor> {
 mod tests {
     use super::*;
     use crate::core::copy::to_scalars;
+    use crate::core::element;
+    use crate::core::scalar::Scalar;
 
     fn floats(values: &[f64], dtype: DType) -> Tensor {
         let t = Tensor::zeros(vec![values.len() as i64], dtype).unwrap();

@@ -141,20 +141,16 @@ pub fn cumsum_into<T: ScanElem>(src: &[u8], dst: &mut [u8], outer: usize, n: usi
     }
 }
 
-/// `Some(())` after writing the running sums of `src` into `dst` for the dtypes the engine
-/// covers (the real and complex types the CPU kernel takes, but float8 and complex32),
-/// else `None`.
-pub fn try_cumsum(
-    dtype: crate::core::dtype::DType,
-    src: &[u8],
-    dst: &mut [u8],
-    outer: usize,
-    n: usize,
-    inner: usize,
-) -> Option<()> {
+/// The kernel writing running sums from one `[outer, n, inner]` buffer into another.
+pub type CumsumKernel = fn(&[u8], &mut [u8], usize, usize, usize);
+
+/// The running-sum kernel for `dtype`: PyTorch's CPU kernel covers the integer types up to
+/// `int64` (not bool, not the wide unsigned ones), the float types but float8, and
+/// `complex64`/`complex128`; `None` for the others.
+pub fn cumsum_kernel(dtype: crate::core::dtype::DType) -> Option<CumsumKernel> {
     use crate::core::dtype::DType as D;
-    let f = match dtype {
-        D::Bool | D::UInt8 => cumsum_into::<u8>,
+    Some(match dtype {
+        D::UInt8 => cumsum_into::<u8>,
         D::Int8 => cumsum_into::<i8>,
         D::Int16 => cumsum_into::<i16>,
         D::Int32 => cumsum_into::<i32>,
@@ -166,9 +162,7 @@ pub fn try_cumsum(
         D::Complex64 => cumsum_into::<Complex<f32>>,
         D::Complex128 => cumsum_into::<Complex<f64>>,
         _ => return None,
-    };
-    f(src, dst, outer, n, inner);
-    Some(())
+    })
 }
 
 #[cfg(test)]

@@ -9,32 +9,9 @@ use crate::core::copy::{to_scalars, write_through_negation};
 use crate::core::dtype::DType;
 use crate::core::element;
 use crate::core::error::{Result, TorchError};
-use crate::core::layout::Layout;
 use crate::core::scalar::Scalar;
 use crate::core::strided::for_each_run;
 use crate::core::tensor::Tensor;
-
-/// The layout with dimensions ordered from largest to smallest stride: walking it row-major
-/// visits elements in memory order.
-fn memory_order(l: &Layout) -> Layout {
-    permuted(l, &memory_order_dims(l))
-}
-
-/// The dims of `l` from largest to smallest stride (a stable sort: ties keep their order).
-fn memory_order_dims(l: &Layout) -> Vec<usize> {
-    let mut dims: Vec<usize> = (0..l.ndim()).collect();
-    dims.sort_by(|&a, &b| l.strides[b].cmp(&l.strides[a]));
-    dims
-}
-
-/// `l` with its dims in the order `dims`.
-fn permuted(l: &Layout, dims: &[usize]) -> Layout {
-    Layout {
-        sizes: dims.iter().map(|&d| l.sizes[d]).collect(),
-        strides: dims.iter().map(|&d| l.strides[d]).collect(),
-        offset: l.offset,
-    }
-}
 
 /// Writes `next()` into every element of `t`, in memory order (Ctrl-C stops a long fill).
 fn fill_with(t: &Tensor, next: impl FnMut() -> Scalar) -> Result<()> {
@@ -51,7 +28,7 @@ fn fill_slots<V>(
 ) -> Result<()> {
     // Random in-place ops refuse elements that share memory, as every in-place write does.
     crate::core::copy::check_no_internal_overlap(&t.layout())?;
-    let (l, d) = (memory_order(&t.layout()), t.dtype());
+    let (l, d) = (t.layout().in_memory_order(), t.dtype());
     let w = d.itemsize() as i64;
     t.storage().with_bytes_mut(|bytes| {
         l.check_in_bounds(d.itemsize(), bytes.len())?;
@@ -271,11 +248,11 @@ pub fn bernoulli_tensor_(t: &Tensor, p: &Tensor) -> Result<()> {
     require_floating(p, "bernoulli_tensor_cpu_p_")?;
     let expanded = crate::core::views::expand(p, &t.sizes())?;
     // The probabilities in the order `fill_with` visits `t`'s elements.
-    let dims = memory_order_dims(&t.layout());
+    let dims = t.layout().memory_order_dims();
     let ordered = Tensor::from_parts(
         expanded.storage(),
         expanded.dtype(),
-        permuted(&expanded.layout(), &dims),
+        expanded.layout().permuted(&dims),
     );
     let probs = to_scalars(&ordered)?;
     if probs.iter().any(|s| !(0.0..=1.0).contains(&s.to_f64())) {
