@@ -231,6 +231,30 @@ fn main() {
             2 * bytes64,
         );
     }
+    if want("cast") {
+        // Conversions between dtypes (typed run converters) and the sums that read through
+        // them, on 4096² elements.
+        let x = Tensor::zeros(vec![N, N], DType::Float32).unwrap();
+        random::uniform_(&x, 0.0, 1.0).unwrap();
+        report(
+            "cast_f32_to_f64_4096sq",
+            best(runs, || {
+                drop(tensh::core::copy::cast_copy(&x, DType::Float64).unwrap())
+            }),
+            3 * bytes64,
+        );
+        let i = tensh::core::copy::cast_copy(&x, DType::Int64).unwrap();
+        report(
+            "cast_i64_to_f32_4096sq",
+            best(runs, || {
+                drop(tensh::core::copy::cast_copy(&i, DType::Float32).unwrap())
+            }),
+            3 * bytes64,
+        );
+        report("sum_int64_4096sq", best(runs, || drop(sum_all(&i))), 2 * bytes64);
+        let h = tensh::core::copy::cast_copy(&x, DType::Float16).unwrap();
+        report("sum_f16_4096sq", best(runs, || drop(sum_all(&h))), bytes64 / 2);
+    }
     if want("engine") {
         // The engine's elementwise, row and element-moving modes on 4096² float32.
         generator::manual_seed(0);
