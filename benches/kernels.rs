@@ -251,9 +251,17 @@ fn main() {
             }),
             3 * bytes64,
         );
-        report("sum_int64_4096sq", best(runs, || drop(sum_all(&i))), 2 * bytes64);
+        report(
+            "sum_int64_4096sq",
+            best(runs, || drop(sum_all(&i))),
+            2 * bytes64,
+        );
         let h = tensh::core::copy::cast_copy(&x, DType::Float16).unwrap();
-        report("sum_f16_4096sq", best(runs, || drop(sum_all(&h))), bytes64 / 2);
+        report(
+            "sum_f16_4096sq",
+            best(runs, || drop(sum_all(&h))),
+            bytes64 / 2,
+        );
     }
     if want("engine") {
         // The engine's elementwise, row and element-moving modes on 4096² float32.

@@ -6,8 +6,7 @@
 use super::broadcast::broadcast_layout;
 use super::copy;
 use super::dtype::{DType, Kind};
-use super::element;
-use super::engine::elements;
+use super::engine::{elements, zip};
 use super::error::{Result, TorchError};
 use super::ops::{Arg, operand, shape};
 use super::promotion::result_type;
@@ -18,87 +17,53 @@ use num_complex::Complex64;
 
 pub use super::unary::{Unary, unary};
 
-/// The element function of a two-operand op in the lane its compute dtype is read in,
-/// chosen once per call from the dtype's kind (bools compute as the integers 0 and 1).
-enum Lanes<'f> {
-    /// Floating dtypes, read as `f64`.
-    Float(&'f dyn Fn(f64, f64) -> Result<f64>),
-    /// Integer and bool dtypes, read as `i64` (wrapping).
-    Int(&'f dyn Fn(i64, i64) -> Result<i64>),
-    /// Complex dtypes (and real ones read as complex numbers).
-    Complex(&'f dyn Fn(Complex64, Complex64) -> Result<Complex64>),
+/// `f(a, b)` elementwise in `compute` on `f64` lanes (floating dtypes), stored as `out`,
+/// in the layout PyTorch gives the result (`engine::zip`: operands read in place, `f`
+/// inlined into the chunk loop).
+fn zip_float(
+    a: &Arg,
+    b: &Arg,
+    compute: DType,
+    out: DType,
+    f: impl Fn(f64, f64) -> f64 + Sync,
+) -> Result<Tensor> {
+    in_layout(zip::zip::<f64>(a, b, compute, out, &zip::each(f))?, a, b)
 }
 
-/// Computes `f(a, b)` elementwise in `compute` (after broadcasting and casting), giving a
-/// tensor of `out`: each operand converted once into element bytes of `compute` (a number
-/// encoded once), then one typed loop: each element read in `f`'s lane and the result
-/// written by a reader and writer chosen once for the dtypes, in the inputs' layout order.
-fn zip_map(a: &Arg, b: &Arg, compute: DType, out: DType, f: Lanes<'_>) -> Result<Tensor> {
-    let sizes = broadcast_shapes(&shape(a), &shape(b))?;
-    let n = super::memory::alloc::checked_numel(&sizes)?.max(0) as usize;
-    let (xs, x_step) = elements::operand_image(a, &sizes, compute)?;
-    let (ys, y_step) = elements::operand_image(b, &sizes, compute)?;
-    let mut res = super::memory::alloc::zeroed_bytes(n * out.itemsize())?;
-    let operands = Zipped {
-        xs: &xs,
-        ys: &ys,
-        x_step,
-        y_step,
-        out_item: out.itemsize(),
-    };
-    match f {
-        Lanes::Float(f) => operands.run(
-            &mut res,
-            element::f64_reader(compute),
-            element::f64_writer(out),
-            f,
-        )?,
-        Lanes::Int(f) => {
-            let write = element::int_writer(out);
-            operands.run(
-                &mut res,
-                element::i64_reader(compute),
-                |o, v| write(v, o),
-                f,
-            )?
-        }
-        Lanes::Complex(f) => operands.run(
-            &mut res,
-            element::complex_reader(compute),
-            element::complex_writer(out),
-            f,
-        )?,
-    }
+/// `f(a, b)` on `i64` lanes (integer and bool dtypes, bools as 0 and 1, wrapping).
+fn zip_int(
+    a: &Arg,
+    b: &Arg,
+    compute: DType,
+    out: DType,
+    f: impl Fn(i64, i64) -> Result<i64> + Sync,
+) -> Result<Tensor> {
+    in_layout(
+        zip::zip::<i64>(a, b, compute, out, &zip::each_checked(f))?,
+        a,
+        b,
+    )
+}
+
+/// `f(a, b)` on complex `f64` lanes (complex dtypes, or real ones read as complex).
+fn zip_complex(
+    a: &Arg,
+    b: &Arg,
+    compute: DType,
+    out: DType,
+    f: impl Fn(Complex64, Complex64) -> Complex64 + Sync,
+) -> Result<Tensor> {
+    in_layout(
+        zip::zip::<Complex64>(a, b, compute, out, &zip::each(f))?,
+        a,
+        b,
+    )
+}
+
+/// A fresh row-major result in the layout PyTorch gives an elementwise result of `a`, `b`.
+fn in_layout(out: Tensor, a: &Arg, b: &Arg) -> Result<Tensor> {
     let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
-    super::result_layout::in_inputs_order(elements::from_image(res, sizes, out), &inputs)
-}
-
-/// Two operands as element bytes of the compute dtype (a step of 0: one broadcast number).
-struct Zipped<'a> {
-    xs: &'a [u8],
-    ys: &'a [u8],
-    x_step: usize,
-    y_step: usize,
-    out_item: usize,
-}
-
-impl Zipped<'_> {
-    /// The typed loop: `write(out_k, f(read(x_k), read(y_k)))` for every element.
-    fn run<T: Copy>(
-        &self,
-        res: &mut [u8],
-        read: fn(&[u8]) -> T,
-        write: impl Fn(&mut [u8], T),
-        f: &dyn Fn(T, T) -> Result<T>,
-    ) -> Result<()> {
-        for (k, o) in res.chunks_exact_mut(self.out_item).enumerate() {
-            super::interrupt::check_every(k);
-            let x = read(&self.xs[k * self.x_step..]);
-            let y = read(&self.ys[k * self.y_step..]);
-            write(o, f(x, y)?);
-        }
-        Ok(())
-    }
+    super::result_layout::in_inputs_order(out, &inputs)
 }
 
 fn zero_division() -> TorchError {
@@ -153,13 +118,11 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
         Rounding::Floor => "div_floor_cpu",
     };
     super::unbuilt_kernels::require_kernel(kernel, common)?;
-    let float = |x: f64, y: f64| {
-        Ok(match mode {
-            Rounding::Trunc => (x / y).trunc(),
-            Rounding::Floor => float_floor_div(x, y),
-        })
+    let float = move |x: f64, y: f64| match mode {
+        Rounding::Trunc => (x / y).trunc(),
+        Rounding::Floor => float_floor_div(x, y),
     };
-    let int = |p: i64, q: i64| {
+    let int = move |p: i64, q: i64| {
         nonzero_divisor(q)?;
         let t = p.wrapping_div(q);
         Ok(match mode {
@@ -168,22 +131,19 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
             Rounding::Floor => t,
         })
     };
-    let lanes = match common.kind() {
-        Kind::Float => Lanes::Float(&float),
-        Kind::Complex => {
-            return Err(TorchError::runtime(format!(
-                "div_{}_cpu not implemented for '{}'",
-                if mode == Rounding::Trunc {
-                    "trunc"
-                } else {
-                    "floor"
-                },
-                common.cpp_name()
-            )));
-        }
-        _ => Lanes::Int(&int),
-    };
-    zip_map(a, b, common, common, lanes)
+    match common.kind() {
+        Kind::Float => zip_float(a, b, common, common, float),
+        Kind::Complex => Err(TorchError::runtime(format!(
+            "div_{}_cpu not implemented for '{}'",
+            if mode == Rounding::Trunc {
+                "trunc"
+            } else {
+                "floor"
+            },
+            common.cpp_name()
+        ))),
+        _ => zip_int(a, b, common, common, int),
+    }
 }
 
 /// PyTorch's error for an integer division or remainder by zero. Quotients and remainders
@@ -199,7 +159,6 @@ fn nonzero_divisor(q: i64) -> Result<()> {
 pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
     let common = result_type(&[operand(a), operand(b)])?;
     super::unbuilt_kernels::require_kernel("remainder_cpu", common)?;
-    let float = |x: f64, y: f64| Ok(float_mod(x, y));
     let int = |p: i64, q: i64| {
         nonzero_divisor(q)?;
         let m = p.wrapping_rem(q);
@@ -209,17 +168,14 @@ pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
             m
         })
     };
-    let lanes = match common.kind() {
-        Kind::Float => Lanes::Float(&float),
-        Kind::Complex => {
-            return Err(TorchError::runtime(format!(
-                "\"remainder_cpu\" not implemented for '{}'",
-                common.cpp_name()
-            )));
-        }
-        _ => Lanes::Int(&int),
-    };
-    zip_map(a, b, common, common, lanes)
+    match common.kind() {
+        Kind::Float => zip_float(a, b, common, common, float_mod),
+        Kind::Complex => Err(TorchError::runtime(format!(
+            "\"remainder_cpu\" not implemented for '{}'",
+            common.cpp_name()
+        ))),
+        _ => zip_int(a, b, common, common, int),
+    }
 }
 
 /// `a ** b`, `pow`.
@@ -237,8 +193,6 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
             ));
         }
     }
-    let complex = |x: Complex64, y: Complex64| Ok(x.powc(y));
-    let float = |x: f64, y: f64| Ok(x.powf(y));
     // Integers by squaring, wrapping; bools (0 and 1) come out as `x || !y`.
     let int = |mut base: i64, mut e: i64| {
         let mut acc = 1i64;
@@ -251,12 +205,11 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         }
         Ok(acc)
     };
-    let lanes = match common.kind() {
-        Kind::Complex => Lanes::Complex(&complex),
-        Kind::Float => Lanes::Float(&float),
-        _ => Lanes::Int(&int),
-    };
-    zip_map(a, b, common, common, lanes)
+    match common.kind() {
+        Kind::Complex => zip_complex(a, b, common, common, |x, y| x.powc(y)),
+        Kind::Float => zip_float(a, b, common, common, f64::powf),
+        _ => zip_int(a, b, common, common, int),
+    }
 }
 
 /// `t.clamp(min, max)`; either bound may be absent, not both.
@@ -271,17 +224,11 @@ pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
     ops.extend(min.iter().chain(max.iter()).map(operand));
     let common = result_type(&ops)?;
     let mut out = match &min {
-        Some(lo) => zip_map(&input, lo, common, common, bounded(common, true))?,
+        Some(lo) => bounded(&input, lo, common, true)?,
         None => super::copy::cast_copy(t, common)?,
     };
     if let Some(hi) = &max {
-        out = zip_map(
-            &Arg::Tensor(out),
-            hi,
-            common,
-            common,
-            bounded(common, false),
-        )?;
+        out = bounded(&Arg::Tensor(out), hi, common, false)?;
     }
     Ok(out)
 }
@@ -327,7 +274,7 @@ pub fn bitwise(a: &Arg, b: &Arg, op: Bitwise) -> Result<Tensor> {
             Bitwise::Xor => p ^ q,
         })
     };
-    zip_map(a, b, common, common, Lanes::Int(&int))
+    zip_int(a, b, common, common, int)
 }
 
 /// `~t`, `bitwise_not`: logical not of bools, every bit flipped for integers.
@@ -411,37 +358,25 @@ pub fn extreme_of(a: &Tensor, b: &Tensor, max: bool) -> Result<Tensor> {
         )));
     }
     // Bools are 0 and 1: their maximum is `or`, their minimum `and`.
-    zip_map(&a, &b, common, common, bounded(common, max))
+    bounded(&a, &b, common, max)
 }
 
-/// `x` held at or above (`at_least`) or at or below a bound, in the lane of `d`'s kind;
-/// NaN on either side gives NaN.
-fn bounded(d: DType, at_least: bool) -> Lanes<'static> {
-    fn float_max(a: f64, b: f64) -> Result<f64> {
-        Ok(if a.is_nan() || b.is_nan() {
+/// `a` held at or above (`at_least`) or at or below `b`, computed in `d`'s lane; NaN on
+/// either side gives NaN.
+fn bounded(a: &Arg, b: &Arg, d: DType, at_least: bool) -> Result<Tensor> {
+    let float = move |x: f64, y: f64| {
+        if x.is_nan() || y.is_nan() {
             f64::NAN
+        } else if at_least {
+            x.max(y)
         } else {
-            a.max(b)
-        })
-    }
-    fn float_min(a: f64, b: f64) -> Result<f64> {
-        Ok(if a.is_nan() || b.is_nan() {
-            f64::NAN
-        } else {
-            a.min(b)
-        })
-    }
-    fn int_max(a: i64, b: i64) -> Result<i64> {
-        Ok(a.max(b))
-    }
-    fn int_min(a: i64, b: i64) -> Result<i64> {
-        Ok(a.min(b))
-    }
-    match (d.kind(), at_least) {
-        (Kind::Float, true) => Lanes::Float(&float_max),
-        (Kind::Float, false) => Lanes::Float(&float_min),
-        (_, true) => Lanes::Int(&int_max),
-        (_, false) => Lanes::Int(&int_min),
+            x.min(y)
+        }
+    };
+    let int = move |x: i64, y: i64| Ok(if at_least { x.max(y) } else { x.min(y) });
+    match d.kind() {
+        Kind::Float => zip_float(a, b, d, d, float),
+        _ => zip_int(a, b, d, d, int),
     }
 }
 
@@ -496,15 +431,14 @@ pub fn isclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) ->
         } else {
             (p - q).norm() <= atol + rtol * q.norm()
         };
-        Ok(Complex64::new(f64::from(u8::from(close)), 0.0))
+        Complex64::new(f64::from(u8::from(close)), 0.0)
     };
     let real = |p: f64, q: f64| {
         let close = p == q || (p - q).abs() <= atol + rtol * q.abs();
-        Ok(f64::from(u8::from(close)))
+        f64::from(u8::from(close))
     };
-    let lanes = match d.kind() {
-        Kind::Float | Kind::Complex => Lanes::Complex(&complex),
-        _ => Lanes::Float(&real),
-    };
-    zip_map(&a, &b, d, DType::Bool, lanes)
+    match d.kind() {
+        Kind::Float | Kind::Complex => zip_complex(&a, &b, d, DType::Bool, complex),
+        _ => zip_float(&a, &b, d, DType::Bool, real),
+    }
 }

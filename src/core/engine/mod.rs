@@ -20,3 +20,4 @@ pub mod ordered;
 pub mod rows;
 pub mod scan;
 pub mod sort;
+pub mod zip;

@@ -83,9 +83,33 @@ pub fn with_elems_mut<T: Plain, R>(bytes: &mut [u8], f: impl FnOnce(&mut [T]) ->
     r
 }
 
+/// The bytes of a slice of `T`s (their in-memory, little-endian encoding).
+pub fn bytes_of<T: Plain>(v: &[T]) -> &[u8] {
+    // SAFETY: `T` is `Plain`: no padding, so every byte of the slice is initialised, and
+    // `u8` has alignment 1; the length is the slice's size in bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
+
+/// The bytes of a slice of `T`s, writable: any bytes written leave valid `T`s.
+pub fn bytes_of_mut<T: Plain>(v: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `bytes_of`; and every bit pattern is a valid `T` (`Plain`), so writing
+    // arbitrary bytes cannot make an invalid value. The borrow is exclusive for its length.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_of_a_slice_are_its_little_endian_encoding() {
+        let mut v = [1.5f64, -2.0];
+        assert_eq!(bytes_of(&v)[..8], 1.5f64.to_le_bytes());
+        bytes_of_mut(&mut v)[8..].copy_from_slice(&7i64.to_le_bytes());
+        assert_eq!(v[1].to_bits(), 7);
+        let z = [Complex::new(1.0f32, 2.0)];
+        assert_eq!(bytes_of(&z).len(), 8);
+    }
 
     #[test]
     fn values_read_the_same_at_any_alignment() {
