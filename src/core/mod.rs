@@ -39,6 +39,7 @@ pub mod result_layout;
 pub mod scalar;
 pub mod scan;
 pub mod selection;
+pub mod softmax;
 pub mod strided;
 pub mod tensor;
 pub mod triangle;

@@ -87,6 +87,7 @@ pub fn new_engine() -> Engine {
         tensor::new::register(&mut r);
         tensor::math::register(&mut r);
         tensor::reduce::register(&mut r);
+        tensor::softmax::register(&mut r);
         tensor::pointwise::register(&mut r);
         tensor::autograd::register(&mut r);
         random_api::register(&mut r);

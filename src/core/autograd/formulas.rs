@@ -104,6 +104,15 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
             )?)]
         }
         BackwardOp::MatMul { a, b } => matmul_grads(a, b, g)?,
+        BackwardOp::Softmax {
+            kind,
+            input,
+            output,
+            dims,
+            keepdim,
+        } => vec![Some(super::softmax_grad::gradient(
+            *kind, input, output, dims, *keepdim, g,
+        )?)],
         BackwardOp::Join {
             dim,
             stacked,

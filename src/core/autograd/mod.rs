@@ -9,5 +9,6 @@
 
 mod engine;
 mod formulas;
+mod softmax_grad;
 
 pub use engine::{backward, backward_retaining};

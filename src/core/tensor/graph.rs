@@ -152,6 +152,21 @@ pub enum BackwardOp {
         /// The right operand, detached.
         b: Tensor,
     },
+    /// `softmax(dim)` / `log_softmax(dim)` / `logsumexp(dims)`, from the saved output
+    /// (`softmax`: `y * (g - sum(g * y))`; `log_softmax`: `g - exp(y) * sum(g)`;
+    /// `logsumexp`: `g * exp(x - y)`, sums and broadcasts along the reduced dims).
+    Softmax {
+        /// Which of the three.
+        kind: SoftmaxKind,
+        /// The input, detached (read by `logsumexp` only).
+        input: Tensor,
+        /// The output, detached.
+        output: Tensor,
+        /// The (wrapped) dims reduced along.
+        dims: Vec<i64>,
+        /// Whether `logsumexp` kept the reduced dims.
+        keepdim: bool,
+    },
     /// `conj()` / `conj_physical()`: the input's gradient is the conjugate of the output's.
     Conj,
     /// `flip(dims)`: the input's gradient is the output's flipped back.
@@ -227,6 +242,17 @@ pub enum BackwardOp {
     },
 }
 
+/// The op a [`BackwardOp::Softmax`] node records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SoftmaxKind {
+    /// `softmax`.
+    Softmax,
+    /// `log_softmax`.
+    LogSoftmax,
+    /// `logsumexp`.
+    LogSumExp,
+}
+
 /// Where an input's gradient goes.
 #[derive(Debug, Clone)]
 pub enum Edge {
@@ -274,9 +300,10 @@ impl BackwardOp {
     pub fn saves_values(&self) -> bool {
         match self {
             BackwardOp::Arith { op, .. } => matches!(op, Arith::Mul | Arith::Div),
-            BackwardOp::Pow { .. } | BackwardOp::MatMul { .. } | BackwardOp::Unsupported { .. } => {
-                true
-            }
+            BackwardOp::Pow { .. }
+            | BackwardOp::MatMul { .. }
+            | BackwardOp::Softmax { .. }
+            | BackwardOp::Unsupported { .. } => true,
             BackwardOp::CopySlices { inner, .. } => inner.saves_values(),
             BackwardOp::Scaled { saved, .. } => saved.is_some(),
             _ => false,

@@ -13,5 +13,6 @@ pub mod new;
 pub mod pointwise;
 pub mod reduce;
 pub mod selection;
+pub mod softmax;
 pub mod unary;
 pub mod views;
