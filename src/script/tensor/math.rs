@@ -265,8 +265,22 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("neg", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
     r.method_and_function("negative", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
     for name in ["neg_", "negative_"] {
-        r.method(name, 0, |x, _| Ok(Dynamic::from(ops::neg_(x).rhai()?)));
+        r.method_and_function(name, 0, |x, _| {
+            crate::core::tensor::record::check_inplace(x).rhai()?;
+            Ok(Dynamic::from(ops::neg_(x).rhai()?))
+        });
     }
+    // `+x`: the tensor itself, refused for bools as PyTorch refuses it.
+    r.method_and_function("positive", 0, |x, _| {
+        if x.dtype() == crate::core::dtype::DType::Bool {
+            return Err(crate::script::errors::to_rhai(
+                crate::core::error::TorchError::not_implemented(
+                    "The `+` operator, on a bool tensor is not supported.",
+                ),
+            ));
+        }
+        Ok(Dynamic::from(x.clone()))
+    });
     type Product = fn(&Tensor, &Tensor) -> crate::core::error::Result<Tensor>;
     let products: [(&str, &str, Product); 3] = [
         ("mm", "mat2", crate::core::linalg::mm),

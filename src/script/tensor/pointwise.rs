@@ -118,6 +118,124 @@ pub fn elementwise_extreme(x: &Tensor, other: &Tensor, max: bool) -> RhaiResult<
     Ok(Dynamic::from(out))
 }
 
+/// Which bounds a clamp takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bounds {
+    /// `clamp`, `clip`: `min` and `max`, either optional.
+    Both,
+    /// `clamp_min`.
+    Min,
+    /// `clamp_max`.
+    Max,
+}
+
+/// The bounds of a clamp call, and PyTorch's node name for its result (the tensor
+/// overloads have their own: `ClampBackward0`, `ClampMinBackward1`, ...).
+fn clamp_bounds(
+    a: &Args,
+    which: Bounds,
+    name: &str,
+) -> RhaiResult<(Option<Arg>, Option<Arg>, &'static str)> {
+    let (min, max) = match which {
+        Bounds::Both => (optional_arg(a, 0, "min")?, optional_arg(a, 1, "max")?),
+        Bounds::Min => (Some(arg(a.req(0, "min", name)?, "min")?), None),
+        Bounds::Max => (None, Some(arg(a.req(0, "max", name)?, "max")?)),
+    };
+    let tensor = min
+        .iter()
+        .chain(max.iter())
+        .any(|b| b.as_tensor().is_some());
+    let node = match (which, tensor) {
+        (Bounds::Both, true) => "ClampBackward0",
+        (Bounds::Both, false) => "ClampBackward1",
+        (Bounds::Min, false) => "ClampMinBackward0",
+        (Bounds::Min, true) => "ClampMinBackward1",
+        (Bounds::Max, false) => "ClampMaxBackward0",
+        (Bounds::Max, true) => "ClampMaxBackward1",
+    };
+    Ok((min, max, node))
+}
+
+/// An in-place clamp's check, before anything is computed: the promoted type of `x` and
+/// its bounds must cast back to `x`'s dtype. PyTorch names the dtype by its C++ type when
+/// the bounds are numbers (`long int`), by its scalar type when one is a tensor (`Long`).
+fn check_clamp_cast<'b>(
+    x: &Tensor,
+    bounds: impl Iterator<Item = &'b Arg> + Clone,
+) -> RhaiResult<()> {
+    let input = Arg::Tensor(x.clone());
+    let mut ops = vec![crate::core::ops::operand(&input)];
+    ops.extend(bounds.clone().map(crate::core::ops::operand));
+    let common = crate::core::promotion::result_type(&ops).rhai()?;
+    if crate::core::promotion::can_cast(common, x.dtype()) {
+        return Ok(());
+    }
+    let tensor = bounds.into_iter().any(|b| b.as_tensor().is_some());
+    let target = if tensor {
+        x.dtype().cpp_name()
+    } else {
+        x.dtype().c_type_name()
+    };
+    Err(crate::script::errors::to_rhai(
+        crate::core::error::TorchError::runtime(format!(
+            "result type {} can't be cast to the desired output type {target}",
+            common.cpp_name()
+        )),
+    ))
+}
+
+/// `clamp`, `clip`, `clamp_min`, `clamp_max` and their in-place forms (methods and
+/// `torch` functions), recorded under PyTorch's node names (without a formula yet).
+fn register_clamps(r: &mut Registry) {
+    for (name, which) in [
+        ("clamp", Bounds::Both),
+        ("clip", Bounds::Both),
+        ("clamp_min", Bounds::Min),
+        ("clamp_max", Bounds::Max),
+    ] {
+        let max_args = if which == Bounds::Both { 2 } else { 1 };
+        r.method_and_function(name, max_args, move |x, a| {
+            let (min, max, node) = clamp_bounds(&a, which, name)?;
+            let bounds: Vec<Tensor> = min
+                .iter()
+                .chain(max.iter())
+                .filter_map(|b| b.as_tensor().cloned())
+                .collect();
+            let out = pointwise::clamp(x, min, max).rhai()?;
+            let mut inputs = vec![x];
+            inputs.extend(bounds.iter());
+            if autograd::any_requires_grad(&inputs) && out.dtype().is_floating_point() {
+                autograd::record_without_formula(&out, node, name, &inputs);
+            }
+            Ok(Dynamic::from(out))
+        });
+        let in_place = format!("{name}_");
+        r.method_and_function(&in_place, max_args, move |x, a| {
+            // The `torch.` form is checked here (the method's declaration checks it too).
+            autograd::check_inplace(x).rhai()?;
+            let (min, max, node) = clamp_bounds(&a, which, name)?;
+            let others: Vec<Tensor> = min
+                .iter()
+                .chain(max.iter())
+                .filter_map(|b| b.as_tensor().cloned())
+                .collect();
+            check_clamp_cast(x, min.iter().chain(max.iter()))?;
+            let out =
+                pointwise::clamp(&crate::core::tensor::graph::detached(x), min, max).rhai()?;
+            crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+            crate::core::copy::copy_(x, &out).rhai()?;
+            let others: Vec<&Tensor> = others.iter().filter(|t| t.requires_grad()).collect();
+            if (x.requires_grad() || !others.is_empty()) && x.dtype().is_floating_point() {
+                let op = BackwardOp::Unsupported {
+                    op: format!("{name}_"),
+                };
+                autograd::record_in_place(x, node, &others, op);
+            }
+            Ok(Dynamic::from(x.clone()))
+        });
+    }
+}
+
 /// Registers the functions and operators.
 pub fn register(r: &mut Registry) {
     let binaries: [(&str, &str, BinaryFn); 3] = [
@@ -167,11 +285,7 @@ pub fn register(r: &mut Registry) {
             Ok(Dynamic::from(pointwise::classify(x, class).rhai()?))
         });
     }
-    r.method_and_function("clamp", 2, |x, a| {
-        let min = optional_arg(&a, 0, "min")?;
-        let max = optional_arg(&a, 1, "max")?;
-        Ok(Dynamic::from(pointwise::clamp(x, min, max).rhai()?))
-    });
+    register_clamps(r);
     r.function("where", 3, |a| {
         let cond = to_tensor(a.req(0, "condition", "where")?, "condition")?;
         if a.pos.len() == 1 && a.kw.is_empty() {
