@@ -10,6 +10,7 @@ pub mod math;
 pub mod meta;
 pub mod mutation;
 pub mod new;
+pub mod order_stats;
 pub mod pointwise;
 pub mod reduce;
 pub mod selection;
