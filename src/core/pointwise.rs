@@ -20,7 +20,7 @@ pub use super::unary::{Unary, unary};
 /// `f(a, b)` elementwise in `compute` on `f64` lanes (floating dtypes), stored as `out`,
 /// in the layout PyTorch gives the result (`engine::zip`: operands read in place, `f`
 /// inlined into the chunk loop).
-fn zip_float(
+pub(crate) fn zip_float(
     a: &Arg,
     b: &Arg,
     compute: DType,
@@ -31,7 +31,7 @@ fn zip_float(
 }
 
 /// `f(a, b)` on `i64` lanes (integer and bool dtypes, bools as 0 and 1, wrapping).
-fn zip_int(
+pub(crate) fn zip_int(
     a: &Arg,
     b: &Arg,
     compute: DType,
@@ -46,7 +46,7 @@ fn zip_int(
 }
 
 /// `f(a, b)` on complex `f64` lanes (complex dtypes, or real ones read as complex).
-fn zip_complex(
+pub(crate) fn zip_complex(
     a: &Arg,
     b: &Arg,
     compute: DType,

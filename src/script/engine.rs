@@ -88,6 +88,7 @@ pub fn new_engine() -> Engine {
         tensor::math::register(&mut r);
         tensor::reduce::register(&mut r);
         tensor::softmax::register(&mut r);
+        tensor::binary_math::register(&mut r);
         tensor::order_stats::register(&mut r);
         tensor::pointwise::register(&mut r);
         tensor::autograd::register(&mut r);

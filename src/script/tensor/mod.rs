@@ -3,6 +3,7 @@
 //! autograd surface with the recording of ops the core does not record itself.
 
 pub mod autograd;
+pub mod binary_math;
 pub mod in_place_views;
 pub mod indexing;
 pub mod join;

@@ -1,0 +1,355 @@
+//! More elementwise functions of two operands, each one typed closure on the engine's zip
+//! mode with PyTorch's dtype rule and refusals (read off the oracle): `atan2`, `hypot`,
+//! `copysign`, `fmod`, `logaddexp`, `logaddexp2`, `xlogy`, `nextafter`, `heaviside`,
+//! `fmax`/`fmin`, `gcd`/`lcm`, the bit shifts, `ldexp`, `float_power` and the logical ops.
+
+use half::{bf16, f16};
+
+use super::defaults::default_dtype;
+use super::dtype::DType;
+use super::error::{Result, TorchError};
+use super::ops::{Arg, operand};
+use super::pointwise::{zip_complex, zip_float, zip_int};
+use super::promotion::result_type;
+use super::tensor::Tensor;
+use super::unbuilt_kernels::not_built;
+
+/// A function of two operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Binary {
+    Atan2,
+    Hypot,
+    Copysign,
+    Fmod,
+    Logaddexp,
+    Logaddexp2,
+    Xlogy,
+    Nextafter,
+    Heaviside,
+    Fmax,
+    Fmin,
+    Gcd,
+    Lcm,
+    LeftShift,
+    RightShift,
+    FloatPower,
+    Ldexp,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+}
+
+impl Binary {
+    /// PyTorch's CPU kernel name, in its refusals.
+    fn kernel(self) -> &'static str {
+        match self {
+            Binary::Atan2 => "atan2_cpu",
+            Binary::Hypot => "hypot_cpu",
+            Binary::Copysign => "copysign_cpu",
+            Binary::Fmod => "fmod_cpu",
+            Binary::Logaddexp => "logaddexp_cpu",
+            Binary::Logaddexp2 => "logaddexp2_cpu",
+            Binary::Xlogy => "xlogy_cpu",
+            Binary::Nextafter => "nextafter_cpu",
+            Binary::Gcd => "gcd_cpu",
+            Binary::Lcm => "lcm_cpu",
+            Binary::LeftShift => "lshift_cpu",
+            Binary::RightShift => "rshift_cpu",
+            _ => "",
+        }
+    }
+}
+
+/// `op(a, b)` elementwise with broadcasting.
+pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
+    let common = result_type(&[operand(a), operand(b)])?;
+    let int_like = common.is_integral() || common == DType::Bool;
+    match op {
+        // Integers compute in the default float dtype.
+        Binary::Atan2 | Binary::Copysign | Binary::Xlogy => {
+            if common.is_complex() {
+                return Err(not_built(op.kernel(), common));
+            }
+            let d = if int_like { default_dtype() } else { common };
+            match op {
+                Binary::Atan2 => zip_float(a, b, d, d, f64::atan2),
+                Binary::Copysign => zip_float(a, b, d, d, f64::copysign),
+                _ => zip_float(a, b, d, d, xlogy),
+            }
+        }
+        // Float kernels only.
+        Binary::Hypot | Binary::Logaddexp | Binary::Logaddexp2 | Binary::Nextafter => {
+            if common.is_complex() && op == Binary::Logaddexp {
+                return zip_complex(a, b, common, common, |x, y| {
+                    // The larger real part taken out, so `exp` cannot overflow.
+                    let (m, o) = if x.re >= y.re { (x, y) } else { (y, x) };
+                    m + ((o - m).exp() + 1.0).ln()
+                });
+            }
+            if int_like || common.is_complex() {
+                return Err(not_built(op.kernel(), common));
+            }
+            match op {
+                Binary::Hypot => zip_float(a, b, common, common, f64::hypot),
+                Binary::Logaddexp => zip_float(a, b, common, common, logaddexp),
+                Binary::Logaddexp2 => zip_float(a, b, common, common, logaddexp2),
+                _ => zip_float(a, b, common, common, move |x, y| next_after(common, x, y)),
+            }
+        }
+        Binary::Fmod => {
+            if common == DType::Bool || common.is_complex() {
+                return Err(not_built(op.kernel(), common));
+            }
+            if int_like {
+                zip_int(a, b, common, common, |p, q| {
+                    if q == 0 {
+                        return Err(TorchError::runtime("ZeroDivisionError"));
+                    }
+                    Ok(p.wrapping_rem(q))
+                })
+            } else {
+                zip_float(a, b, common, common, |x, y| x % y)
+            }
+        }
+        Binary::Heaviside => {
+            let (da, db) = (dtype_of(a), dtype_of(b));
+            if da.is_complex() || db.is_complex() {
+                return Err(TorchError::not_implemented(
+                    "heaviside is not yet implemented for complex tensors.",
+                ));
+            }
+            if da != db {
+                return Err(TorchError::runtime(
+                    "heaviside is not yet implemented for tensors with different dtypes.",
+                ));
+            }
+            let step = |x: f64, v: f64| {
+                if x == 0.0 {
+                    v
+                } else {
+                    f64::from(u8::from(x > 0.0))
+                }
+            };
+            if int_like {
+                zip_int(a, b, common, common, |x, v| {
+                    Ok(if x == 0 { v } else { i64::from(x > 0) })
+                })
+            } else {
+                zip_float(a, b, common, common, step)
+            }
+        }
+        Binary::Fmax | Binary::Fmin => {
+            if common.is_complex() {
+                return Err(TorchError::type_error(format!(
+                    "{} not implemented for complex tensors.",
+                    if op == Binary::Fmax { "fmax" } else { "fmin" }
+                )));
+            }
+            let max = op == Binary::Fmax;
+            if int_like {
+                zip_int(a, b, common, common, move |x, y| {
+                    Ok(if max { x.max(y) } else { x.min(y) })
+                })
+            } else {
+                // NaN on one side gives the other (`f64::max` ignores a NaN).
+                zip_float(
+                    a,
+                    b,
+                    common,
+                    common,
+                    move |x, y| if max { x.max(y) } else { x.min(y) },
+                )
+            }
+        }
+        Binary::Gcd | Binary::Lcm | Binary::LeftShift | Binary::RightShift => {
+            if !common.is_integral() || common == DType::Bool {
+                return Err(not_built(op.kernel(), common));
+            }
+            match op {
+                Binary::Gcd => zip_int(a, b, common, common, |x, y| Ok(gcd(x, y))),
+                Binary::Lcm => zip_int(a, b, common, common, |x, y| {
+                    let g = gcd(x, y);
+                    Ok(if g == 0 {
+                        0
+                    } else {
+                        (x / g).wrapping_mul(y).wrapping_abs()
+                    })
+                }),
+                Binary::LeftShift => zip_int(a, b, common, common, |x, s| {
+                    Ok(if (0..64).contains(&s) {
+                        ((x as u64) << s) as i64
+                    } else {
+                        0
+                    })
+                }),
+                _ => zip_int(a, b, common, common, |x, s| {
+                    Ok(if (0..64).contains(&s) {
+                        x >> s
+                    } else if x < 0 && s >= 64 {
+                        -1
+                    } else {
+                        0
+                    })
+                }),
+            }
+        }
+        Binary::Ldexp => {
+            // PyTorch's definition: `input * 2.0 ** other`.
+            let two = Arg::Number(super::scalar::Scalar::Float(2.0));
+            let scale = super::pointwise::pow(&two, b)?;
+            super::ops::binary_untracked(super::ops::BinaryOp::Mul, a, &Arg::Tensor(scale))
+        }
+        Binary::FloatPower => {
+            // Both sides in double precision (complex128 if either is complex).
+            if common.is_complex() {
+                let d = DType::Complex128;
+                zip_complex(a, b, d, d, |x, y| x.powc(y))
+            } else {
+                let d = DType::Float64;
+                zip_float(a, b, d, d, f64::powf)
+            }
+        }
+        Binary::LogicalAnd | Binary::LogicalOr | Binary::LogicalXor => {
+            let truth = |x: &Arg| -> Result<Arg> {
+                Ok(match x {
+                    Arg::Tensor(t) => Arg::Tensor(super::ops::binary_untracked(
+                        super::ops::BinaryOp::Ne,
+                        &Arg::Tensor(t.clone()),
+                        &Arg::Number(super::scalar::Scalar::Int(0)),
+                    )?),
+                    Arg::Number(s) => Arg::Number(super::scalar::Scalar::Bool(s.to_bool())),
+                })
+            };
+            let (ta, tb) = (truth(a)?, truth(b)?);
+            let d = DType::Bool;
+            zip_int(&ta, &tb, d, d, move |x, y| {
+                let (p, q) = (x != 0, y != 0);
+                Ok(i64::from(match op {
+                    Binary::LogicalAnd => p && q,
+                    Binary::LogicalOr => p || q,
+                    _ => p != q,
+                }))
+            })
+        }
+    }
+}
+
+/// The dtype of an operand as PyTorch's same-dtype checks see it.
+fn dtype_of(a: &Arg) -> DType {
+    match a {
+        Arg::Tensor(t) => t.dtype(),
+        Arg::Number(s) => match s {
+            super::scalar::Scalar::Complex(_) => DType::Complex64,
+            super::scalar::Scalar::Float(_) => default_dtype(),
+            super::scalar::Scalar::Bool(_) => DType::Bool,
+            _ => DType::Int64,
+        },
+    }
+}
+
+/// `x * log(y)`, 0 where `x` is 0 (unless `y` is NaN).
+fn xlogy(x: f64, y: f64) -> f64 {
+    if y.is_nan() {
+        f64::NAN
+    } else if x == 0.0 {
+        0.0
+    } else {
+        x * y.ln()
+    }
+}
+
+/// `log(exp(x) + exp(y))`, stably; equal infinities give themselves.
+fn logaddexp(x: f64, y: f64) -> f64 {
+    if x.is_infinite() && x == y {
+        return x;
+    }
+    let m = x.max(y);
+    m + (-(x - y).abs()).exp().ln_1p()
+}
+
+/// `log2(2^x + 2^y)`, stably.
+fn logaddexp2(x: f64, y: f64) -> f64 {
+    if x.is_infinite() && x == y {
+        return x;
+    }
+    let m = x.max(y);
+    m + (-(x - y).abs()).exp2().ln_1p() / std::f64::consts::LN_2
+}
+
+/// The next representable value of `dtype` after `x` toward `y`.
+fn next_after(dtype: DType, x: f64, y: f64) -> f64 {
+    fn step<B>(
+        x: f64,
+        y: f64,
+        to_bits: impl Fn(f64) -> B,
+        from_bits: impl Fn(B) -> f64,
+        up: impl Fn(B) -> B,
+        down: impl Fn(B) -> B,
+        min_sub: f64,
+    ) -> f64 {
+        if x.is_nan() || y.is_nan() {
+            return f64::NAN;
+        }
+        if x == y {
+            return y;
+        }
+        if x == 0.0 {
+            return if y > 0.0 { min_sub } else { -min_sub };
+        }
+        let bits = to_bits(x);
+        // Away from zero when moving in the direction of x's sign.
+        if (y > x) == (x > 0.0) {
+            from_bits(up(bits))
+        } else {
+            from_bits(down(bits))
+        }
+    }
+    match dtype {
+        DType::Float32 => step(
+            x,
+            y,
+            |v| (v as f32).to_bits(),
+            |b| f32::from_bits(b) as f64,
+            |b| b + 1,
+            |b| b - 1,
+            f64::from(f32::from_bits(1)),
+        ),
+        DType::Float16 => step(
+            x,
+            y,
+            |v| f16::from_f64(v).to_bits(),
+            |b| f16::from_bits(b).to_f64(),
+            |b| b + 1,
+            |b| b - 1,
+            f16::from_bits(1).to_f64(),
+        ),
+        DType::BFloat16 => step(
+            x,
+            y,
+            |v| bf16::from_f64(v).to_bits(),
+            |b| bf16::from_bits(b).to_f64(),
+            |b| b + 1,
+            |b| b - 1,
+            bf16::from_bits(1).to_f64(),
+        ),
+        _ => step(
+            x,
+            y,
+            f64::to_bits,
+            f64::from_bits,
+            |b| b + 1,
+            |b| b - 1,
+            f64::from_bits(1),
+        ),
+    }
+}
+
+/// The greatest common divisor, non-negative (`gcd(0, 0)` is 0).
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a as i64
+}
