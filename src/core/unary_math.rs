@@ -43,11 +43,20 @@ pub enum Unary {
     Sgn,
     Square,
     Relu,
+    Acosh,
+    Asinh,
+    Atanh,
+    Deg2rad,
+    Rad2deg,
+    Erf,
+    Erfc,
+    Lgamma,
+    Sinc,
 }
 
 impl Unary {
     /// Every function with its method name, as scripts call it.
-    pub const ALL: [(&'static str, Unary); 30] = [
+    pub const ALL: [(&'static str, Unary); 39] = [
         ("abs", Unary::Abs),
         ("sqrt", Unary::Sqrt),
         ("exp", Unary::Exp),
@@ -78,6 +87,15 @@ impl Unary {
         ("sgn", Unary::Sgn),
         ("square", Unary::Square),
         ("relu", Unary::Relu),
+        ("acosh", Unary::Acosh),
+        ("asinh", Unary::Asinh),
+        ("atanh", Unary::Atanh),
+        ("deg2rad", Unary::Deg2rad),
+        ("rad2deg", Unary::Rad2deg),
+        ("erf", Unary::Erf),
+        ("erfc", Unary::Erfc),
+        ("lgamma", Unary::Lgamma),
+        ("sinc", Unary::Sinc),
     ];
 
     /// The method name.
@@ -121,6 +139,15 @@ impl Unary {
             Unary::Sgn => "SgnBackward0",
             Unary::Square => "PowBackward0",
             Unary::Relu => "ReluBackward0",
+            Unary::Acosh => "AcoshBackward0",
+            Unary::Asinh => "AsinhBackward0",
+            Unary::Atanh => "AtanhBackward0",
+            Unary::Deg2rad => "Deg2RadBackward0",
+            Unary::Rad2deg => "Rad2DegBackward0",
+            Unary::Erf => "ErfBackward0",
+            Unary::Erfc => "ErfcBackward0",
+            Unary::Lgamma => "LgammaBackward0",
+            Unary::Sinc => "SincBackward0",
         }
     }
 
@@ -209,6 +236,12 @@ impl Unary {
             Unary::Relu if d.is_complex() => Err(TorchError::not_implemented(
                 "clamp is not supported for complex types",
             )),
+            Unary::Deg2rad | Unary::Rad2deg if d.is_complex() => Err(TorchError::not_implemented(
+                format!("{} is not supported for complex tensors.", self.name()),
+            )),
+            Unary::Erf | Unary::Erfc | Unary::Lgamma if d.is_complex() => {
+                unbuilt(&format!("{}_vml_cpu", self.name()))
+            }
             f if f.to_float() && (d.is_integral() || d == DType::Bool) => Ok(default_dtype()),
             _ => Ok(d),
         }
@@ -248,6 +281,15 @@ impl Unary {
             Unary::Sign | Unary::Sgn => sign(x),
             Unary::Square => x * x,
             Unary::Relu => relu(x),
+            Unary::Acosh => x.acosh(),
+            Unary::Asinh => x.asinh(),
+            Unary::Atanh => x.atanh(),
+            Unary::Deg2rad => x * (F::PI() / F::from(180.0).unwrap_or(F::nan())),
+            Unary::Rad2deg => x * (F::from(180.0).unwrap_or(F::nan()) / F::PI()),
+            Unary::Erf => special(x, libm::erff, libm::erf),
+            Unary::Erfc => special(x, libm::erfcf, libm::erfc),
+            Unary::Lgamma => special(x, libm::lgammaf, libm::lgamma),
+            Unary::Sinc => sinc(x),
         }
     }
 
@@ -277,6 +319,28 @@ impl Unary {
             Unary::Reciprocal => one / z,
             Unary::Sgn => complex_sgn(z),
             Unary::Square => z * z,
+            Unary::Acosh => z.acosh(),
+            // Odd functions: a zero real part keeps its sign, as C's `casinh`/`catanh` keep it.
+            Unary::Asinh | Unary::Atanh => {
+                let w = if self == Unary::Asinh {
+                    z.asinh()
+                } else {
+                    z.atanh()
+                };
+                if z.re == 0.0 && w.re == 0.0 {
+                    Complex64::new(0.0f64.copysign(z.re), w.im)
+                } else {
+                    w
+                }
+            }
+            Unary::Sinc => {
+                if z == Complex64::new(0.0, 0.0) {
+                    one
+                } else {
+                    let p = z * std::f64::consts::PI;
+                    smith_div(p.sin(), p)
+                }
+            }
             // Refused for complex by `result_dtype` (`abs` has its own path).
             _ => z,
         }
@@ -305,7 +369,7 @@ impl Unary {
 
     /// Whether tensh has a gradient formula for complex inputs (`complex_factor` is `Some`).
     pub(crate) fn has_complex_factor(self) -> bool {
-        self != Unary::Sgn
+        !matches!(self, Unary::Sgn | Unary::Sinc)
     }
 
     /// The factor the output's gradient is multiplied by, at input `x` with output `y`
@@ -345,6 +409,24 @@ impl Unary {
                     F::zero()
                 }
             }
+            Unary::Acosh => one / (x * x - one).sqrt(),
+            Unary::Asinh => one / (x * x + one).sqrt(),
+            Unary::Atanh => one / (one - x * x),
+            Unary::Deg2rad => F::PI() / F::from(180.0).unwrap_or(F::nan()),
+            Unary::Rad2deg => F::from(180.0).unwrap_or(F::nan()) / F::PI(),
+            Unary::Erf | Unary::Erfc => {
+                let d = two / F::PI().sqrt() * (-(x * x)).exp();
+                if self == Unary::Erf { d } else { -d }
+            }
+            Unary::Lgamma => F::from(digamma(x.to_f64().unwrap_or(f64::NAN))).unwrap_or(F::nan()),
+            Unary::Sinc => {
+                if x == F::zero() {
+                    F::zero()
+                } else {
+                    let p = F::PI() * x;
+                    (p * p.cos() - p.sin()) / (F::PI() * x * x)
+                }
+            }
         }
     }
 
@@ -377,10 +459,78 @@ impl Unary {
             Unary::Rsqrt => w * w * w * -0.5,
             Unary::Reciprocal => -(w * w),
             Unary::Square => z * 2.0,
+            Unary::Acosh => one / ((z - one).sqrt() * (z + one).sqrt()),
+            Unary::Asinh => one / (z * z + one).sqrt(),
+            Unary::Atanh => one / (one - z * z),
+            Unary::Sinc => return None,
             _ => Complex64::new(0.0, 0.0),
         };
         Some(derivative.conj())
     }
+}
+
+/// `a / b` by Smith's method, as C's complex division computes it (the signs of zero
+/// parts come out as PyTorch's do).
+fn smith_div(a: Complex64, b: Complex64) -> Complex64 {
+    let (c, d) = (b.re, b.im);
+    if c.abs() < d.abs() {
+        let ratio = c / d;
+        let denom = c * ratio + d;
+        Complex64::new((a.re * ratio + a.im) / denom, (a.im * ratio - a.re) / denom)
+    } else {
+        let ratio = d / c;
+        let denom = d * ratio + c;
+        Complex64::new((a.im * ratio + a.re) / denom, (a.im - a.re * ratio) / denom)
+    }
+}
+
+/// A special function from `libm`, in `f32` for the narrow dtypes (`F` = `f32`) and `f64`
+/// for `float64`.
+fn special<F: Float>(x: F, narrow: fn(f32) -> f32, wide: fn(f64) -> f64) -> F {
+    if std::mem::size_of::<F>() == 4 {
+        F::from(narrow(x.to_f32().unwrap_or(f32::NAN))).unwrap_or(F::nan())
+    } else {
+        F::from(wide(x.to_f64().unwrap_or(f64::NAN))).unwrap_or(F::nan())
+    }
+}
+
+/// `sin(πx) / (πx)`, 1 at 0, computed in `F` as PyTorch computes it.
+fn sinc<F: Float + FloatConst>(x: F) -> F {
+    if x == F::zero() {
+        return F::one();
+    }
+    let p = F::PI() * x;
+    p.sin() / p
+}
+
+/// The digamma function `ψ(x)` (the derivative of `lgamma`): the reflection formula below
+/// 0, the recurrence up to 6, then the asymptotic series.
+fn digamma(mut x: f64) -> f64 {
+    if x.is_nan() || x == f64::NEG_INFINITY {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        };
+    }
+    if x < 0.0 {
+        if x == x.floor() {
+            return f64::NAN;
+        }
+        return digamma(1.0 - x) - std::f64::consts::PI / (std::f64::consts::PI * x).tan();
+    }
+    let mut result = 0.0;
+    while x < 6.0 {
+        result -= 1.0 / x;
+        x += 1.0;
+    }
+    let f = 1.0 / (x * x);
+    let series =
+        f * (1.0 / 12.0 - f * (1.0 / 120.0 - f * (1.0 / 252.0 - f * (1.0 / 240.0 - f / 132.0))));
+    result + x.ln() - 0.5 / x - series
 }
 
 /// -1, 0 or 1 (NaN stays NaN; the sign of zero is dropped, as in PyTorch).

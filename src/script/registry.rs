@@ -43,8 +43,107 @@ fn tracked(name: &str, body: Box<TensorOpBody>) -> TensorOp {
     })
 }
 
+/// PyTorch's other names for ops (`alias`, `name`): registering `name` registers `alias`
+/// with the same body (so the same checks, results and autograd nodes), as a method and,
+/// where `name` is also a `torch` function or listed in `TORCH_IN_PLACE`, as one.
+const ALIASES: &[(&str, &str)] = &[
+    ("absolute", "abs"),
+    ("absolute_", "abs_"),
+    ("arccos", "acos"),
+    ("arccos_", "acos_"),
+    ("arcsin", "asin"),
+    ("arcsin_", "asin_"),
+    ("arctan", "atan"),
+    ("arctan_", "atan_"),
+    ("arccosh", "acosh"),
+    ("arccosh_", "acosh_"),
+    ("arcsinh", "asinh"),
+    ("arcsinh_", "asinh_"),
+    ("arctanh", "atanh"),
+    ("arctanh_", "atanh_"),
+    ("divide", "div"),
+    ("divide_", "div_"),
+    ("true_divide", "div"),
+    ("true_divide_", "div_"),
+    ("multiply", "mul"),
+    ("multiply_", "mul_"),
+    ("subtract", "sub"),
+    ("subtract_", "sub_"),
+    ("greater", "gt"),
+    ("greater_", "gt_"),
+    ("greater_equal", "ge"),
+    ("greater_equal_", "ge_"),
+    ("less", "lt"),
+    ("less_", "lt_"),
+    ("less_equal", "le"),
+    ("less_equal_", "le_"),
+    ("not_equal", "ne"),
+    ("not_equal_", "ne_"),
+    ("fix", "trunc"),
+    ("fix_", "trunc_"),
+];
+
+/// In-place methods PyTorch also has as `torch` functions (`torch.exp_(x)`).
+const TORCH_IN_PLACE: &[&str] = &[
+    "abs_",
+    "absolute_",
+    "acos_",
+    "arccos_",
+    "acosh_",
+    "arccosh_",
+    "asin_",
+    "arcsin_",
+    "asinh_",
+    "arcsinh_",
+    "atan_",
+    "arctan_",
+    "atanh_",
+    "arctanh_",
+    "ceil_",
+    "cos_",
+    "cosh_",
+    "exp_",
+    "exp2_",
+    "expm1_",
+    "fix_",
+    "floor_",
+    "frac_",
+    "log_",
+    "log10_",
+    "log1p_",
+    "log2_",
+    "reciprocal_",
+    "relu_",
+    "round_",
+    "rsqrt_",
+    "sigmoid_",
+    "sin_",
+    "sinh_",
+    "sqrt_",
+    "square_",
+    "tan_",
+    "tanh_",
+    "trunc_",
+    "deg2rad_",
+    "rad2deg_",
+    "erf_",
+    "erfc_",
+    "i0_",
+    "sinc_",
+    "logit_",
+    "nan_to_num_",
+];
+
+/// `name` followed by its aliases.
+fn names_of(name: &str) -> Vec<&str> {
+    let mut names = vec![name];
+    names.extend(ALIASES.iter().filter(|(_, n)| *n == name).map(|(a, _)| *a));
+    names
+}
+
 impl Registry<'_> {
-    /// A tensor method only.
+    /// A tensor method only (and a `torch` function for the in-place forms PyTorch has
+    /// there), with its aliases.
     pub fn method(
         &mut self,
         name: &str,
@@ -52,10 +151,16 @@ impl Registry<'_> {
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
         let op = tracked(name, Box::new(body));
-        registration::method::<Tensor>(self.engine, name, max, move |t, a| op(t, a));
+        for n in names_of(name) {
+            let m = op.clone();
+            registration::method::<Tensor>(self.engine, n, max, move |t, a| m(t, a));
+            if TORCH_IN_PLACE.contains(&n) {
+                self.function_of_tensor(n, max, op.clone());
+            }
+        }
     }
 
-    /// A tensor method that is also `torch::name(tensor, ...)`.
+    /// A tensor method that is also `torch::name(tensor, ...)`, with its aliases.
     pub fn method_and_function(
         &mut self,
         name: &str,
@@ -63,9 +168,11 @@ impl Registry<'_> {
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
         let op = tracked(name, Box::new(body));
-        let m = op.clone();
-        registration::method::<Tensor>(self.engine, name, max, move |t, a| m(t, a));
-        self.function_of_tensor(name, max, op);
+        for n in names_of(name) {
+            let m = op.clone();
+            registration::method::<Tensor>(self.engine, n, max, move |t, a| m(t, a));
+            self.function_of_tensor(n, max, op.clone());
+        }
     }
 
     /// `torch::name(tensor, ...)` only: for what PyTorch has as a function but not as a

@@ -230,6 +230,22 @@ pub fn register(r: &mut Registry) {
             }
             Ok(Dynamic::from(apply(op, Arg::Tensor(x.clone()), other)?))
         });
+        if !matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
+        ) {
+            // `x.gt_(y)` and the other comparisons: the truth values written back into `x`
+            // in its dtype.
+            r.method(&format!("{name}_"), 1, move |x, a: Args| {
+                let other = arg(other_of(&a, name)?, "other")?;
+                let out = ops::binary_untracked(op, &Arg::Tensor(x.clone()), &other).rhai()?;
+                if out.sizes() != x.sizes() {
+                    ops::check_in_place_result(x, &out.sizes(), x.dtype()).rhai()?;
+                }
+                crate::core::copy::copy_(x, &out).rhai()?;
+                Ok(Dynamic::from(x.clone()))
+            });
+        }
         if matches!(
             op,
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
