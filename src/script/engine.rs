@@ -93,6 +93,7 @@ pub fn new_engine() -> Engine {
         tensor::pointwise::register(&mut r);
         tensor::autograd::register(&mut r);
         random_api::register(&mut r);
+        super::grad_mode_api::register(r.torch);
         storage::untyped::register(&mut r);
         storage::typed::register(&mut r);
         storage::untyped::register_files_and_sharing(&mut r);

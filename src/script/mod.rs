@@ -17,6 +17,7 @@ pub mod files;
 pub mod formats;
 pub mod grad_fn;
 pub mod grad_hook;
+pub mod grad_mode_api;
 pub mod hidden;
 pub mod hints;
 pub mod keyword_audit;
