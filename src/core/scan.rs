@@ -12,6 +12,26 @@ use super::views::conj::resolve_conj;
 
 /// `t.cumsum(dim, dtype=dtype)`.
 pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+    let out = scan(t, dim, dtype, false)?;
+    let op = BackwardOp::Cumsum {
+        dim: wrap_dim(dim, t.ndim().max(1))? as i64,
+        dtype: t.dtype(),
+    };
+    record(&[&out], "CumsumBackward0", &[t], op);
+    Ok(out)
+}
+
+/// `t.cumprod(dim, dtype=dtype)`: running products, accumulated as `cumsum`'s sums are
+/// (floats in `f64` rounded as written, integers wrapping in `int64`). Recorded without a
+/// gradient formula yet.
+pub fn cumprod(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+    let out = scan(t, dim, dtype, true)?;
+    super::tensor::record::record_without_formula(&out, "CumprodBackward0", "cumprod", &[t]);
+    Ok(out)
+}
+
+/// The running sums or products of `t` along `dim`.
+fn scan(t: &Tensor, dim: i64, dtype: Option<DType>, product: bool) -> Result<Tensor> {
     let ndim = t.ndim();
     // A 0-d tensor takes dim 0 or -1, as PyTorch allows.
     let d = wrap_dim(dim, ndim.max(1))?;
@@ -21,8 +41,18 @@ pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
     } else {
         input
     });
-    let kernel = super::engine::scan::cumsum_kernel(out_dtype)
-        .ok_or_else(|| super::unbuilt_kernels::not_built("cumsum_out_cpu", out_dtype))?;
+    let (kernel, name) = if product {
+        (
+            super::engine::scan::cumprod_kernel(out_dtype),
+            "cumprod_out_cpu",
+        )
+    } else {
+        (
+            super::engine::scan::cumsum_kernel(out_dtype),
+            "cumsum_out_cpu",
+        )
+    };
+    let kernel = kernel.ok_or_else(|| super::unbuilt_kernels::not_built(name, out_dtype))?;
     let source = detached(t);
     // The input's bytes are read in place when they already are the output's dtype, row-major
     // and without conjugate or negative bits; else a converted copy is made first.
@@ -53,11 +83,6 @@ pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
             Ok(())
         })?;
     }
-    let op = BackwardOp::Cumsum {
-        dim: d as i64,
-        dtype: input,
-    };
-    record(&[&out], "CumsumBackward0", &[t], op);
     Ok(out)
 }
 

@@ -196,7 +196,13 @@ mod tests {
         let at_end = |line: &str| complete(line, line.len(), &c, &vars).1;
         assert_eq!(
             at_end("x.t().is_c"),
-            ["is_complex(", "is_conj(", "is_contiguous(", "is_cuda"]
+            [
+                "is_complex(",
+                "is_conj(",
+                "is_contiguous(",
+                "is_cpu",
+                "is_cuda"
+            ]
         );
         assert!(at_end("x.T.st").contains(&"stride(".to_string()));
         assert!(at_end("x.untyped_storage().nb").contains(&"nbytes(".to_string()));

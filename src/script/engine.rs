@@ -90,6 +90,7 @@ pub fn new_engine() -> Engine {
         tensor::softmax::register(&mut r);
         tensor::binary_math::register(&mut r);
         tensor::order_stats::register(&mut r);
+        tensor::composite::register(&mut r);
         tensor::pointwise::register(&mut r);
         tensor::autograd::register(&mut r);
         random_api::register(&mut r);

@@ -147,6 +147,14 @@ fn run(root: Edge, seed: Tensor, retain: bool) -> Result<()> {
         for saved in &node.saved {
             saved.check()?;
         }
+        // Non-leaves that asked to keep their gradient (`retain_grad()`) get it now.
+        for (output, weak) in node.retained.borrow().iter() {
+            if let (Some(t), Some(Some(g))) = (weak.upgrade(), grads.get(*output)) {
+                let mut slot = t.grad_state().grad;
+                add_into(&mut slot, contiguous_copy(g)?)?;
+                t.with_grad_mut(|s| s.grad = slot);
+            }
+        }
         let input_grads = apply(&node.op, &grads)?;
         if !retain {
             node.released.set(true);

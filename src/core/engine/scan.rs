@@ -19,6 +19,10 @@ pub trait ScanElem: Copy + Send + Sync + 'static {
     fn zero() -> Self::Acc;
     /// Reads one element from the first `SIZE` bytes and adds it to `acc`.
     fn add(acc: Self::Acc, bytes: &[u8]) -> Self::Acc;
+    /// The empty product.
+    fn one() -> Self::Acc;
+    /// Reads one element from the first `SIZE` bytes and multiplies `acc` by it.
+    fn mul(acc: Self::Acc, bytes: &[u8]) -> Self::Acc;
     /// Writes `acc`, rounded to this type, into the first `SIZE` bytes.
     fn store(acc: Self::Acc, bytes: &mut [u8]);
 }
@@ -37,6 +41,9 @@ macro_rules! float_scan {
             fn zero() -> f64 { 0.0 }
             #[inline(always)]
             fn add(acc: f64, bytes: &[u8]) -> f64 { acc + $from(<$t>::from_le_bytes(le(bytes))) }
+            fn one() -> f64 { 1.0 }
+            #[inline(always)]
+            fn mul(acc: f64, bytes: &[u8]) -> f64 { acc * $from(<$t>::from_le_bytes(le(bytes))) }
             #[inline(always)]
             fn store(acc: f64, bytes: &mut [u8]) {
                 let v: $t = $to(acc);
@@ -60,6 +67,9 @@ macro_rules! int_scan {
             fn zero() -> i64 { 0 }
             #[inline(always)]
             fn add(acc: i64, bytes: &[u8]) -> i64 { acc.wrapping_add(<$t>::from_le_bytes(le(bytes)) as i64) }
+            fn one() -> i64 { 1 }
+            #[inline(always)]
+            fn mul(acc: i64, bytes: &[u8]) -> i64 { acc.wrapping_mul(<$t>::from_le_bytes(le(bytes)) as i64) }
             #[inline(always)]
             fn store(acc: i64, bytes: &mut [u8]) {
                 bytes[..Self::SIZE].copy_from_slice(&(acc as $t).to_le_bytes());
@@ -82,6 +92,14 @@ macro_rules! complex_scan {
                 let im = <$t>::from_le_bytes(le(&bytes[h..])) as f64;
                 acc + Complex64::new(re, im)
             }
+            fn one() -> Complex64 { Complex64::new(1.0, 0.0) }
+            #[inline(always)]
+            fn mul(acc: Complex64, bytes: &[u8]) -> Complex64 {
+                let h = Self::SIZE / 2;
+                let re = <$t>::from_le_bytes(le(bytes)) as f64;
+                let im = <$t>::from_le_bytes(le(&bytes[h..])) as f64;
+                acc * Complex64::new(re, im)
+            }
             #[inline(always)]
             fn store(acc: Complex64, bytes: &mut [u8]) {
                 let h = Self::SIZE / 2;
@@ -93,11 +111,28 @@ macro_rules! complex_scan {
 }
 complex_scan!(f32, f64);
 
-/// The running sums of `outer` blocks of `n × inner` elements of `src`, into `dst`.
-fn blocks<T: ScanElem>(src: &[u8], dst: &mut [u8], n: usize, inner: usize) {
+/// The empty sum or product.
+#[inline(always)]
+fn start<T: ScanElem, const PRODUCT: bool>() -> T::Acc {
+    if PRODUCT { T::one() } else { T::zero() }
+}
+
+/// One step of a running sum or product.
+#[inline(always)]
+fn step<T: ScanElem, const PRODUCT: bool>(acc: T::Acc, bytes: &[u8]) -> T::Acc {
+    if PRODUCT {
+        T::mul(acc, bytes)
+    } else {
+        T::add(acc, bytes)
+    }
+}
+
+/// The running sums (products when `PRODUCT`) of `outer` blocks of `n × inner` elements of
+/// `src`, into `dst`.
+fn blocks<T: ScanElem, const PRODUCT: bool>(src: &[u8], dst: &mut [u8], n: usize, inner: usize) {
     let block = (n * inner * T::SIZE).max(1);
     let row = (inner * T::SIZE).max(1);
-    let mut acc = vec![T::zero(); inner];
+    let mut acc = vec![start::<T, PRODUCT>(); inner];
     for (o, (s, d)) in src
         .chunks_exact(block)
         .zip(dst.chunks_exact_mut(block))
@@ -108,18 +143,18 @@ fn blocks<T: ScanElem>(src: &[u8], dst: &mut [u8], n: usize, inner: usize) {
         }
         if inner == 1 {
             // One lane: a plain running sum.
-            let mut a = T::zero();
+            let mut a = start::<T, PRODUCT>();
             for (x, y) in s.chunks_exact(T::SIZE).zip(d.chunks_exact_mut(T::SIZE)) {
-                a = T::add(a, x);
+                a = step::<T, PRODUCT>(a, x);
                 T::store(a, y);
             }
             continue;
         }
-        acc.fill(T::zero());
+        acc.fill(start::<T, PRODUCT>());
         for (sr, dr) in s.chunks_exact(row).zip(d.chunks_exact_mut(row)) {
             let pairs = sr.chunks_exact(T::SIZE).zip(dr.chunks_exact_mut(T::SIZE));
             for (a, (x, y)) in acc.iter_mut().zip(pairs) {
-                *a = T::add(*a, x);
+                *a = step::<T, PRODUCT>(*a, x);
                 T::store(*a, y);
             }
         }
@@ -129,15 +164,31 @@ fn blocks<T: ScanElem>(src: &[u8], dst: &mut [u8], n: usize, inner: usize) {
 /// Writes into `dst` the running sums along the middle dim of `src` (both contiguous
 /// `[outer, n, inner]` of `T`s); many blocks are split between the threads.
 pub fn cumsum_into<T: ScanElem>(src: &[u8], dst: &mut [u8], outer: usize, n: usize, inner: usize) {
+    scan_into::<T, false>(src, dst, outer, n, inner);
+}
+
+/// Writes into `dst` the running products along the middle dim of `src`.
+pub fn cumprod_into<T: ScanElem>(src: &[u8], dst: &mut [u8], outer: usize, n: usize, inner: usize) {
+    scan_into::<T, true>(src, dst, outer, n, inner);
+}
+
+/// `cumsum_into` or `cumprod_into`.
+fn scan_into<T: ScanElem, const PRODUCT: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+    outer: usize,
+    n: usize,
+    inner: usize,
+) {
     if outer >= 2 && outer * n * inner >= PARALLEL_MIN {
         let at = outer / 2 * n * inner * T::SIZE;
         let ((s1, s2), (d1, d2)) = (src.split_at(at), dst.split_at_mut(at));
         pair::join(
-            || blocks::<T>(s1, d1, n, inner),
-            || blocks::<T>(s2, d2, n, inner),
+            || blocks::<T, PRODUCT>(s1, d1, n, inner),
+            || blocks::<T, PRODUCT>(s2, d2, n, inner),
         );
     } else {
-        blocks::<T>(src, dst, n, inner);
+        blocks::<T, PRODUCT>(src, dst, n, inner);
     }
 }
 
@@ -148,19 +199,35 @@ pub type CumsumKernel = fn(&[u8], &mut [u8], usize, usize, usize);
 /// `int64` (not bool, not the wide unsigned ones), the float types but float8, and
 /// `complex64`/`complex128`; `None` for the others.
 pub fn cumsum_kernel(dtype: crate::core::dtype::DType) -> Option<CumsumKernel> {
+    scan_kernel(dtype, false)
+}
+
+/// The running-product kernel for `dtype` (the same dtypes as `cumsum`'s).
+pub fn cumprod_kernel(dtype: crate::core::dtype::DType) -> Option<CumsumKernel> {
+    scan_kernel(dtype, true)
+}
+
+fn scan_kernel(dtype: crate::core::dtype::DType, product: bool) -> Option<CumsumKernel> {
+    if product {
+        return scan_kernel_of::<true>(dtype);
+    }
+    scan_kernel_of::<false>(dtype)
+}
+
+fn scan_kernel_of<const PRODUCT: bool>(dtype: crate::core::dtype::DType) -> Option<CumsumKernel> {
     use crate::core::dtype::DType as D;
     Some(match dtype {
-        D::UInt8 => cumsum_into::<u8>,
-        D::Int8 => cumsum_into::<i8>,
-        D::Int16 => cumsum_into::<i16>,
-        D::Int32 => cumsum_into::<i32>,
-        D::Int64 => cumsum_into::<i64>,
-        D::Float16 => cumsum_into::<f16>,
-        D::BFloat16 => cumsum_into::<bf16>,
-        D::Float32 => cumsum_into::<f32>,
-        D::Float64 => cumsum_into::<f64>,
-        D::Complex64 => cumsum_into::<Complex<f32>>,
-        D::Complex128 => cumsum_into::<Complex<f64>>,
+        D::UInt8 => scan_into::<u8, PRODUCT>,
+        D::Int8 => scan_into::<i8, PRODUCT>,
+        D::Int16 => scan_into::<i16, PRODUCT>,
+        D::Int32 => scan_into::<i32, PRODUCT>,
+        D::Int64 => scan_into::<i64, PRODUCT>,
+        D::Float16 => scan_into::<f16, PRODUCT>,
+        D::BFloat16 => scan_into::<bf16, PRODUCT>,
+        D::Float32 => scan_into::<f32, PRODUCT>,
+        D::Float64 => scan_into::<f64, PRODUCT>,
+        D::Complex64 => scan_into::<Complex<f32>, PRODUCT>,
+        D::Complex128 => scan_into::<Complex<f64>, PRODUCT>,
         _ => return None,
     })
 }

@@ -34,6 +34,8 @@ pub struct GradState {
     /// For a view made by recorded view ops: the tensor at the root of the chain, whose
     /// history an in-place write through the view changes (PyTorch's `_base`).
     pub base: Option<Tensor>,
+    /// `retain_grad()` was called on this non-leaf: backward stores its gradient in `grad`.
+    pub retains_grad: bool,
 }
 
 /// The four arithmetic ops with gradient formulas.
@@ -285,6 +287,9 @@ pub struct Node {
     /// Set once a `backward()` without `retain_graph` has run this node: PyTorch frees what
     /// the node saved then, so running it again is refused (see `BackwardOp::saves_values`).
     pub released: Cell<bool>,
+    /// Outputs whose tensors asked to keep their gradient (`retain_grad()`): the output
+    /// number and a weak handle (the node must not keep its own output alive).
+    pub retained: std::cell::RefCell<Vec<(usize, super::WeakTensor)>>,
 }
 
 thread_local! {
@@ -386,6 +391,7 @@ pub fn record_saving(
         seq,
         saved,
         released: Cell::new(false),
+        retained: std::cell::RefCell::new(Vec::new()),
     });
     for (i, out) in outputs.iter().enumerate() {
         out.with_grad_mut(|g| {

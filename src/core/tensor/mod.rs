@@ -48,6 +48,18 @@ pub struct TensorImpl {
     pub version: version::VersionCounter,
 }
 
+/// A handle that does not keep a tensor alive (`retain_grad`'s link from a graph node
+/// back to its output).
+#[derive(Debug, Clone)]
+pub struct WeakTensor(std::rc::Weak<RefCell<TensorImpl>>);
+
+impl WeakTensor {
+    /// The tensor, if it is still alive.
+    pub fn upgrade(&self) -> Option<Tensor> {
+        self.0.upgrade().map(Tensor)
+    }
+}
+
 /// A shared handle to a tensor; `clone()` gives another name for the same tensor.
 #[derive(Debug, Clone)]
 pub struct Tensor(Rc<RefCell<TensorImpl>>);
@@ -290,5 +302,32 @@ impl Tensor {
     /// Mutates the autograd fields.
     pub fn with_grad_mut<R>(&self, f: impl FnOnce(&mut GradState) -> R) -> R {
         f(&mut self.0.borrow_mut().grad)
+    }
+
+    /// A weak handle to this tensor.
+    pub fn downgrade(&self) -> WeakTensor {
+        WeakTensor(Rc::downgrade(&self.0))
+    }
+
+    /// `t.retain_grad()`: a non-leaf keeps its gradient after `backward()` (a leaf keeps
+    /// its own anyway); refused for a tensor that does not require grad.
+    pub fn retain_grad(&self) -> crate::core::error::Result<()> {
+        let state = self.grad_state();
+        if !state.requires_grad {
+            return Err(crate::core::error::TorchError::runtime(
+                "can't retain_grad on Tensor that has requires_grad=False",
+            ));
+        }
+        let Some(node) = state.grad_fn else {
+            return Ok(());
+        };
+        if state.retains_grad {
+            return Ok(());
+        }
+        node.retained
+            .borrow_mut()
+            .push((state.output_nr, self.downgrade()));
+        self.with_grad_mut(|g| g.retains_grad = true);
+        Ok(())
     }
 }

@@ -391,9 +391,8 @@ fn formatter_matches(p: Option<&Param>, v: &Dynamic) -> bool {
 /// positionals against the text's items in order (`*` included), keywords by name.
 fn formatter_marks(o: &Overload, args: &Args) -> String {
     let mut params = o.params.iter();
-    let items: Vec<Option<&Param>> = o
-        .text
-        .split(", ")
+    let items: Vec<Option<&Param>> = super::items(o.text)
+        .into_iter()
         .map(|item| if item == "*" { None } else { params.next() })
         .collect();
     describe(args, true, |i, k| match i {

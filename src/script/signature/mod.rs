@@ -134,7 +134,7 @@ impl Declaration {
         table::body_lines(self.body)
             .filter_map(|line| line.split_once(": "))
             .filter(|(tag, _)| matches!(*tag, "parser" | "hidden" | "python" | "cargs"))
-            .flat_map(|(_, text)| text.split(", "))
+            .flat_map(|(_, text)| items(text))
             .filter_map(|item| {
                 let (head, default) = match item.split_once('=') {
                     Some((h, d)) => (h, Some(d)),
@@ -273,7 +273,7 @@ impl Declaration {
                     let implicit = params.starts_with("self") || params.starts_with("cls");
                     positional_items(params) - usize::from(implicit)
                 }
-                "cargs" => text.split(", ").count(),
+                "cargs" => items(text).len(),
                 "builtin" => usize::from(self.owner == "torch"),
                 _ => 0,
             };
@@ -343,7 +343,7 @@ impl Declaration {
                 .overloads
                 .iter()
                 .map(|o| {
-                    let items: Vec<&str> = o.text.split(", ").collect();
+                    let items: Vec<&str> = items(o.text);
                     let default_of = |name: &str| {
                         items.iter().find_map(|item| {
                             item.split_once(" = ")
@@ -463,12 +463,36 @@ pub struct Overload {
     items: usize,
 }
 
+/// The items of an overload's text, split at `, ` outside brackets (a default such as
+/// `dims = [0, 1]` is one item).
+pub(crate) fn items(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' | b'(' => depth += 1,
+            b']' | b')' => depth -= 1,
+            b',' if depth == 0 && bytes.get(i + 1) == Some(&b' ') => {
+                out.push(&text[start..i]);
+                start = i + 2;
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&text[start..]);
+    out
+}
+
 impl Overload {
     /// Parses PyTorch's text of an overload.
     pub fn parse(text: &'static str) -> Overload {
         let mut params = Vec::new();
         let mut keyword_only = false;
-        for item in text.split(", ").filter(|s| !s.is_empty()) {
+        for item in items(text).into_iter().filter(|s| !s.is_empty()) {
             if item == "*" {
                 keyword_only = true;
                 continue;
@@ -504,7 +528,7 @@ impl Overload {
             required_positional,
             gathers_ints,
             required_total,
-            items: text.split(", ").count(),
+            items: items(text).len(),
         }
     }
 

@@ -95,6 +95,8 @@ pub fn register_properties(engine: &mut Engine) {
     engine.register_get("_version", |x: &mut Tensor| i64::from(x.version().get()));
     engine.register_get("requires_grad", |x: &mut Tensor| x.requires_grad());
     engine.register_get("is_leaf", |x: &mut Tensor| x.grad_state().grad_fn.is_none());
+    engine.register_get("retains_grad", |x: &mut Tensor| x.grad_state().retains_grad);
+    engine.register_get("is_cpu", |_: &mut Tensor| true);
     engine.register_get("_base", |x: &mut Tensor| {
         x.with(|i| i.grad.base.clone())
             .map_or(Dynamic::UNIT, Dynamic::from)

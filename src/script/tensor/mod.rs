@@ -4,6 +4,7 @@
 
 pub mod autograd;
 pub mod binary_math;
+pub mod composite;
 pub mod in_place_views;
 pub mod indexing;
 pub mod join;
