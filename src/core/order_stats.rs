@@ -77,15 +77,20 @@ impl Keys {
 }
 
 /// Runs `pick(row_start, positions)` on each row's positions `0..n` (offset by the row's
-/// start in the keys), Ctrl-C checked per row.
-fn per_row(rows: usize, n: usize, mut pick: impl FnMut(usize, &mut Vec<usize>)) {
-    let mut v = Vec::with_capacity(n);
+/// start in the keys), Ctrl-C checked per row. Nothing is allocated for no rows (an empty
+/// tensor may have a huge dim).
+fn per_row(rows: usize, n: usize, mut pick: impl FnMut(usize, &mut Vec<usize>)) -> Result<()> {
+    if rows == 0 {
+        return Ok(());
+    }
+    let mut v = super::memory::alloc::vec_with_capacity(n)?;
     for r in 0..rows {
         super::interrupt::check();
         v.clear();
         v.extend(r * n..(r + 1) * n);
         pick(r * n, &mut v);
     }
+    Ok(())
 }
 
 /// `t` with `dim` moved last, its rows read as keys: (moved view, keys of all rows in
@@ -180,7 +185,7 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result
             keys.lt_nan(a, b)
         }
     };
-    let mut picks = Vec::with_capacity(row_count(&moved, n) * k);
+    let mut picks = Vec::new();
     per_row(row_count(&moved, n), n, |start, v| {
         if k > 0 {
             if k * 64 <= n {
@@ -193,7 +198,7 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result
             }
         }
         picks.extend(v[..k].iter().map(|&i| (i - start) as i64));
-    });
+    })?;
     finish(t, &moved, dim, picks, k, false)
 }
 
@@ -224,7 +229,7 @@ pub fn kthvalue(t: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, 
     per_row(row_count(&moved, n), n, |start, v| {
         select_order::quick_select(v, k, &|a, b| keys.gt_nan(a, b));
         picks.push((v[k] - start) as i64);
-    });
+    })?;
     finish(t, &moved, dim, picks, 1, !keepdim)
 }
 
@@ -262,7 +267,7 @@ pub fn median_dim(
         // equal values, the lowest index first; NaN last).
         v.sort_by(|&a, &b| keys.cmp(a, b));
         picks.push((v[k] - start) as i64);
-    });
+    })?;
     finish(t, &moved, dim, picks, 1, !keepdim)
 }
 
@@ -305,7 +310,7 @@ pub fn mode(t: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
             }
         }
         picks.push((best - start) as i64);
-    });
+    })?;
     finish(t, &moved, dim, picks, 1, !keepdim)
 }
 

@@ -86,7 +86,6 @@ const ALIASES: &[(&str, &str)] = &[
 /// In-place methods PyTorch also has as `torch` functions (`torch.exp_(x)`).
 const TORCH_IN_PLACE: &[&str] = &[
     "abs_",
-    "absolute_",
     "acos_",
     "arccos_",
     "acosh_",

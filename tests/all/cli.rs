@@ -345,7 +345,7 @@ fn tensh_test_needs_a_path_with_something_to_test() {
 #[test]
 fn names_pytorch_has_but_tensh_lacks_say_so_and_unknown_names_stay_attribute_errors() {
     let script = r#"
-for f in [|| torch::arange(3).topk(1), || torch::meshgrid(torch::ones(2)), || torch::arange(3).cumprod,
+for f in [|| torch::arange(3).unique_consecutive(), || torch::meshgrid(torch::ones(2)), || torch::arange(3).scatter_reduce,
           || torch::arange(3).frobnicate(), || torch::frobnicate(1)] {
     try { f.call(); } catch (e) { print(e); }
 }
@@ -354,9 +354,9 @@ for f in [|| torch::arange(3).topk(1), || torch::meshgrid(torch::ones(2)), || to
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "NotImplementedError: tensh does not implement Tensor.topk yet (PyTorch has it)\n\
+        "NotImplementedError: tensh does not implement Tensor.unique_consecutive yet (PyTorch has it)\n\
          NotImplementedError: tensh does not implement torch.meshgrid yet (PyTorch has it)\n\
-         NotImplementedError: tensh does not implement Tensor.cumprod yet (PyTorch has it)\n\
+         NotImplementedError: tensh does not implement Tensor.scatter_reduce yet (PyTorch has it)\n\
          AttributeError: 'Tensor' object has no attribute 'frobnicate'\n\
          AttributeError: module 'torch' has no attribute 'frobnicate'\n"
     );

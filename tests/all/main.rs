@@ -2,6 +2,7 @@
 //! links the library into one executable instead of one per file. Each module is the suite
 //! of one concern; its own doc comment says what it checks.
 
+mod api_coverage;
 mod architecture;
 mod cli;
 mod conformance;

@@ -7,9 +7,10 @@
 //!
 //! Modes built on it so far: functions of one element over a new result (`map`), moves of
 //! whole elements by byte images (`elements`: masked ops, `roll`, `diag`, `nonzero`), reductions
-//! to the extreme and its index over any set of dims (`extreme`), sorts along a dim (`sort`), running sums (`scan`), and moves by index (`gather_rows`: `index_select`,
-//! `gather`). Matrix products have their own kernels (`kernels::gemm`, reached through
-//! `products`).
+//! to the extreme and its index over any set of dims (`extreme`), sorts along a dim (`sort`),
+//! running sums and products (`scan`), moves by index (`gather_rows`: `index_select`,
+//! `gather`), and functions of two broadcast operands read in place (`zip`). Matrix
+//! products have their own kernels (`kernels::gemm`, reached through `products`).
 
 pub mod along;
 pub mod elements;

@@ -106,7 +106,7 @@ pub fn zip<L: ZipLane>(
 ) -> Result<Tensor> {
     let sizes = broadcast_shapes(&shape(a), &shape(b))?;
     let n = alloc::checked_numel(&sizes)?.max(0) as usize;
-    let mut res = alloc::zeroed_bytes(n * out.itemsize())?;
+    let mut res = alloc::zeroed_bytes(alloc::contiguous_nbytes(&sizes, out.itemsize())?)?;
     if n > 0 {
         let (xl, xv) = prepared::<L>(a, &sizes, compute)?;
         let (yl, yv) = prepared::<L>(b, &sizes, compute)?;

@@ -342,6 +342,10 @@ pub fn register(r: &mut Registry) {
         }
         let dims = dims_arg(&a)?;
         let keepdim = a.bool_or(1, "keepdim", false)?;
+        let x = &match a.dtype()? {
+            Some(d) => crate::core::copy::cast_copy(x, d).rhai()?,
+            None => x.clone(),
+        };
         let masked = nan_as_zero(x).rhai()?;
         let total = crate::core::reduce::reduce(
             &masked,
