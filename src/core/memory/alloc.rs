@@ -56,6 +56,7 @@ pub fn zeroed_bytes(nbytes: usize) -> Result<Vec<u8>> {
     if nbytes == 0 {
         return Ok(Vec::new());
     }
+    within_budget(nbytes)?;
     let layout =
         std::alloc::Layout::array::<u8>(nbytes).map_err(|_| cannot_allocate(nbytes as u128))?;
     // SAFETY: `layout` has a non-zero size (checked above). A null return means failure and is
@@ -110,8 +111,22 @@ pub fn copied_bytes(src: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// PyTorch's out-of-memory error for a request that would take the heap past its budget
+/// (`heap::budget`, three quarters of what the machine and `RLIMIT_AS` allow). Zeroed
+/// pages cost nothing until touched, so without this a request the system grants
+/// lazily (two 16 GiB buffers on a 24 GiB machine) ends with the kernel killing the
+/// process once they are written, where the script should get a `RuntimeError`.
+fn within_budget(nbytes: usize) -> Result<()> {
+    let after = super::heap::live_bytes().saturating_add(nbytes);
+    if after > super::heap::budget() {
+        return Err(cannot_allocate(nbytes as u128));
+    }
+    Ok(())
+}
+
 /// An empty vector with room for `n` items, or PyTorch's out-of-memory error.
 pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>> {
+    within_budget(n.saturating_mul(std::mem::size_of::<T>()))?;
     let mut v: Vec<T> = Vec::new();
     v.try_reserve_exact(n)
         .map_err(|_| cannot_allocate((n as u128) * std::mem::size_of::<T>() as u128))?;

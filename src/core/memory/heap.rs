@@ -71,8 +71,26 @@ fn address_space_in_use(page: u128) -> u128 {
         .map_or(0, |pages| pages * page)
 }
 
-/// Three quarters of the smaller of physical memory and what `RLIMIT_AS` leaves.
+thread_local! {
+    /// A lower budget for this thread's scripts (`set_thread_budget`).
+    static THREAD_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// Caps the budget for scripts run on this thread at `bytes` (`usize::MAX`: no cap): the
+/// in-process fuzz tests run thousands of programs beside other tests and must not take
+/// gigabytes, which a program may legitimately ask for (`torch.eye(65536)`).
+pub fn set_thread_budget(bytes: usize) {
+    THREAD_CAP.with(|c| c.set(bytes));
+}
+
+/// Three quarters of the smaller of physical memory and what `RLIMIT_AS` leaves (or this
+/// thread's cap, when lower).
 pub fn budget() -> usize {
+    machine_budget().min(THREAD_CAP.with(std::cell::Cell::get))
+}
+
+/// [`budget`] without a thread's cap, measured once.
+fn machine_budget() -> usize {
     static BUDGET: OnceLock<usize> = OnceLock::new();
     *BUDGET.get_or_init(|| {
         // SAFETY: `sysconf` reads constants; `getrlimit` writes only the struct it is given.
