@@ -7,7 +7,6 @@ use rhai::Dynamic;
 use crate::core::binary_math::{Binary, binary_math};
 use crate::core::ops::Arg;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::record as autograd;
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
@@ -81,20 +80,7 @@ fn tracked(op: Binary, name: &str, a: Arg, b: Arg) -> RhaiResult<Tensor> {
 fn in_place(op: Binary, name: &str, x: &Tensor, y: Arg) -> RhaiResult<()> {
     autograd::check_inplace(x).rhai()?;
     let out = tracked(op, name, Arg::Tensor(x.clone()), y.clone())?;
-    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-    crate::core::copy::copy_(x, &out).rhai()?;
-    if let Some(n) = out.grad_state().grad_fn {
-        let others: Vec<&Tensor> = y
-            .as_tensor()
-            .filter(|t| t.requires_grad())
-            .into_iter()
-            .collect();
-        let op = BackwardOp::Unsupported {
-            op: format!("{name}_"),
-        };
-        autograd::record_in_place(x, &n.name, &others, op);
-    }
-    Ok(())
+    crate::script::tensor::pointwise::write_back(name, x, &y, &out)
 }
 
 /// Registers the functions, their in-place forms and the shift operators.

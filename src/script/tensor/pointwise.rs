@@ -48,8 +48,15 @@ fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
 /// gradient.
 fn apply_in_place(f: BinaryFn, name: &str, x: &Tensor, y: Arg) -> RhaiResult<()> {
     let out = apply_tracked(f, Arg::Tensor(x.clone()), y.clone())?;
+    write_back(name, x, &y, &out)
+}
+
+/// Writes `out`, computed from `x` and `y`, back into `x`: PyTorch's in-place shape and
+/// dtype checks first; when autograd recorded `out`, `x` gets an in-place node of the
+/// same name without a formula (`backward()` through it raises in words).
+pub(crate) fn write_back(name: &str, x: &Tensor, y: &Arg, out: &Tensor) -> RhaiResult<()> {
     crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-    crate::core::copy::copy_(x, &out).rhai()?;
+    crate::core::copy::copy_(x, out).rhai()?;
     if let Some(node) = out.grad_state().grad_fn {
         let others: Vec<&Tensor> = y
             .as_tensor()
