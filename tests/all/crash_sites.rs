@@ -343,3 +343,42 @@ fn ops_on_an_empty_tensor_with_a_huge_dim_do_not_walk_its_rows() {
         "{out}"
     );
 }
+
+#[test]
+fn order_statistics_of_an_empty_tensor_with_a_huge_dim_allocate_nothing() {
+    // Found by the fuzzer: a row buffer sized by the huge dim was a capacity-overflow panic.
+    let out = run(
+        "let t = torch::empty(0, #{dtype: torch::uint8}).resize_([0, 1 << 62, 2]);
+         print(t.mode(1, true).values.shape); print(t.topk(0, #{dim: 1}).values.shape);
+         print(t.kthvalue(1, 1).values.shape); print(t.cummax(1).values.shape);",
+    )
+    .expect("empty results");
+    assert_eq!(
+        out,
+        "torch.Size([0, 1, 2])\ntorch.Size([0, 0, 2])\ntorch.Size([0, 2])\n\
+         torch.Size([0, 4611686018427387904, 2])\n"
+    );
+}
+
+#[test]
+fn a_two_operand_op_over_a_huge_broadcast_is_an_error() {
+    // Found by the fuzzer: the result's byte count overflowed and the walk ran off it.
+    let e = run("torch::bitwise_xor(0, torch::arange(3).as_strided([1 << 61], [0]));").unwrap_err();
+    assert!(e.contains("Storage size calculation overflowed"), "{e}");
+    let e = run("torch::atan2(torch::ones(1).expand(1 << 40), torch::ones(1));").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+}
+
+#[test]
+fn a_request_past_the_budget_is_an_allocation_error_not_a_killed_process() {
+    // `torch.eye(65536, out=t)` asked for two lazily granted 16 GiB buffers on a 24 GiB
+    // machine, and the kernel killed the process once they were written. The gate now
+    // refuses past the budget; here the budget is capped to show it without gigabytes.
+    tensh::core::memory::heap::set_thread_budget(1 << 30);
+    let refused = run("torch::zeros(1 << 29);");
+    let fine = run("print(torch::zeros(1 << 20).sum());");
+    tensh::core::memory::heap::set_thread_budget(usize::MAX);
+    let e = refused.unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    assert_eq!(fine.expect("a small tensor"), "tensor(0.)\n");
+}
