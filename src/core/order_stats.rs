@@ -9,7 +9,6 @@
 
 use std::cmp::Ordering;
 
-use super::copy::cast_copy;
 use super::dtype::DType;
 use super::engine::elements::from_i64s;
 use super::error::{Result, TorchError, wrap_dim};
@@ -102,20 +101,25 @@ fn rows(t: &Tensor, dim: usize) -> Result<(Tensor, Keys, usize)> {
         movedim(t, &[dim as i64], &[-1])?
     };
     let n = *moved.sizes().last().unwrap_or(&1) as usize;
+    // Read once through the typed converters, straight from the storage.
     let keys = if t.dtype().is_floating_point() {
-        let c = cast_copy(&moved, DType::Float64)?;
-        Keys::Float(c.storage().with_bytes(|b| {
-            b.chunks_exact(8)
-                .map(|x| f64::from_le_bytes(x.try_into().unwrap_or([0; 8])))
-                .collect()
-        }))
+        let mut v = Vec::new();
+        super::copy::for_each_chunk_as(&moved, DType::Float64, |b| {
+            v.extend(
+                b.chunks_exact(8)
+                    .map(|x| f64::from_le_bytes(x.try_into().unwrap_or([0; 8]))),
+            );
+        })?;
+        Keys::Float(v)
     } else {
-        let c = cast_copy(&moved, DType::Int64)?;
-        Keys::Int(c.storage().with_bytes(|b| {
-            b.chunks_exact(8)
-                .map(|x| i64::from_le_bytes(x.try_into().unwrap_or([0; 8])))
-                .collect()
-        }))
+        let mut v = Vec::new();
+        super::copy::for_each_chunk_as(&moved, DType::Int64, |b| {
+            v.extend(
+                b.chunks_exact(8)
+                    .map(|x| i64::from_le_bytes(x.try_into().unwrap_or([0; 8]))),
+            );
+        })?;
+        Keys::Int(v)
     };
     Ok((moved, keys, n))
 }

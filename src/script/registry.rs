@@ -127,10 +127,7 @@ const TORCH_IN_PLACE: &[&str] = &[
     "rad2deg_",
     "erf_",
     "erfc_",
-    "i0_",
     "sinc_",
-    "logit_",
-    "nan_to_num_",
 ];
 
 /// `name` followed by its aliases.
