@@ -91,7 +91,8 @@ impl Host {
 
     /// Calls `target` (`torch::zeros`, a method name with a receiver, `array`) with `call`'s
     /// arguments.
-    pub fn call(&self, target: &str, call: HostCall) -> Result<Dynamic, PyException> {
+    pub fn call(&mut self, target: &str, call: HostCall) -> Result<Dynamic, PyException> {
+        self.session.register_mentioned(target);
         let mut values = Vec::with_capacity(call.args.len() + 2);
         let mut code = String::with_capacity(32);
         if let Some(r) = call.receiver {
@@ -226,7 +227,7 @@ mod tests {
 
     #[test]
     fn ops_run_through_the_engine_with_their_errors() {
-        let host = Host::new();
+        let mut host = Host::new();
         let t = host
             .call("torch::arange", call("", None, vec![Dynamic::from(6_i64)]))
             .unwrap();

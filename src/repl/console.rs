@@ -50,7 +50,6 @@ pub struct Console {
     pending: String,
     /// The lines of the input being read, as typed.
     pending_lines: Vec<String>,
-    catalog: Rc<Catalog>,
     /// Lines are arriving from a pasted transcript: output lines between its prompts are
     /// skipped while the lines keep arriving faster than anyone types.
     in_transcript: bool,
@@ -77,16 +76,11 @@ impl Console {
     /// A fresh console.
     pub fn new() -> Console {
         let session = Session::new();
-        let catalog = Rc::new(Catalog::from_engine(
-            session.engine(),
-            &crate::script::engine::receiver_types(),
-        ));
         output::start_recording();
         Console {
             session,
             pending: String::new(),
             pending_lines: Vec::new(),
-            catalog,
             in_transcript: false,
             log: Vec::new(),
             exit: None,
@@ -141,9 +135,22 @@ impl Console {
         &self.session
     }
 
-    /// The engine's catalog of names.
+    /// The catalog of every name a session can call (read once per thread from an engine
+    /// with every name registered: a session registers its names only when a program
+    /// names them).
     pub fn catalog(&self) -> Rc<Catalog> {
-        self.catalog.clone()
+        thread_local! {
+            static CATALOG: std::cell::OnceCell<Rc<Catalog>> = const { std::cell::OnceCell::new() };
+        }
+        CATALOG.with(|c| {
+            c.get_or_init(|| {
+                Rc::new(Catalog::from_engine(
+                    &crate::script::engine::new_engine(),
+                    &crate::script::engine::receiver_types(),
+                ))
+            })
+            .clone()
+        })
     }
 
     /// The prompt for the next line.

@@ -1,7 +1,12 @@
 //! Builds the Rhai engine a session runs in: every type, method, operator and the `torch`
 //! module, PyTorch's spellings of words Rhai reserves, and output hooks.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use rhai::{Engine, Module, Token};
+
+use super::deferred::Deferred;
 
 use super::registry::Registry;
 use super::storage::{self, buffers};
@@ -34,15 +39,34 @@ pub fn configure_rhai(engine: &mut Engine) {
     engine.set_optimization_level(rhai::OptimizationLevel::None);
 }
 
-/// A fully registered engine.
+/// An engine with every name registered (for what lists names: completion, help, tests).
 pub fn new_engine() -> Engine {
+    let (mut engine, deferred) = new_lazy_engine();
+    deferred.borrow_mut().register_all(&mut engine);
+    engine
+}
+
+/// An engine whose tensor methods and `torch` functions are held back in the returned
+/// `Deferred` until a program names them (`Deferred::register_mentioned`); a method named
+/// only at run time is called from there by the missing-function hook.
+pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
+    let deferred = Rc::new(RefCell::new(Deferred::default()));
     let mut engine = Engine::new();
     configure_rhai(&mut engine);
     super::limits::register(&mut engine);
     engine.on_print(output::print_line);
-    // A call of nothing: Python's NameError/AttributeError/TypeError, not Rhai's error map.
+    // A call of nothing: Python's NameError/AttributeError/TypeError, not Rhai's error map
+    // (or a held-back method named at run time, called from where it waits).
+    let held = deferred.clone();
     #[allow(deprecated)]
-    engine.on_missing_function(super::missing::on_missing);
+    engine.on_missing_function(move |name, args, is_method, ctx| {
+        if let Ok(held) = held.try_borrow()
+            && let Some(result) = held.call_method(name, args)
+        {
+            return result.map(Some);
+        }
+        super::missing::on_missing(name, args, is_method, ctx)
+    });
     engine.on_debug(|text, _, _| output::print_line(text));
     #[allow(deprecated)]
     engine.on_parse_token(|token, _, _| match token {
@@ -73,9 +97,11 @@ pub fn new_engine() -> Engine {
     torch_module::register_constants(&mut torch);
     super::formats::register_constants(&mut torch);
     {
+        let mut held = deferred.borrow_mut();
         let mut r = Registry {
             engine: &mut engine,
             torch: &mut torch,
+            deferred: &mut held,
         };
         tensor::meta::register(&mut r);
         tensor::views::register(&mut r);
@@ -112,9 +138,10 @@ pub fn new_engine() -> Engine {
         "TypedStorage",
         storage::typed::class_module("TypedStorage", None),
     );
-    engine.register_static_module("torch", torch.into());
+    deferred.borrow_mut().install_torch(&mut engine, torch);
     engine.register_static_module("safetensors", super::files::safetensors_module().into());
-    engine
+    super::deferred::bump_generation();
+    (engine, deferred)
 }
 
 /// The types scripts call methods on, with the names Rhai knows them by (for completion and

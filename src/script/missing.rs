@@ -24,41 +24,48 @@ use crate::core::error::{ErrorKind, TorchError};
 use crate::core::memory::storage::Storage;
 use crate::core::tensor::Tensor;
 
+/// The first parameter's type of every form of every native function, by `(name,
+/// arguments)`.
+type NativeForms = HashMap<(String, usize), Vec<TypeId>>;
+
 thread_local! {
-    /// The first parameter's type of every form of every native function, by `(name,
-    /// arguments)` (computed at the first missing call).
-    static NATIVE: std::cell::OnceCell<HashMap<(String, usize), Vec<TypeId>>> =
-        const { std::cell::OnceCell::new() };
+    /// `NativeForms` of the engine last asked about, with the engine's address and the
+    /// registration generation it was read at (computed at a missing call, again after
+    /// names were registered late: `deferred`).
+    static NATIVE: std::cell::RefCell<Option<(super::deferred::Stamp, NativeForms)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// The first parameter types of the native functions (tensh's or Rhai's standard
 /// library's, outside modules) named `name` taking `arity` arguments; `None` if there are
 /// none.
 fn native_firsts(engine: &Engine, name: &str, arity: usize) -> Option<Vec<TypeId>> {
-    NATIVE.with(|forms| {
-        forms
-            .get_or_init(|| {
-                let mut all: HashMap<(String, usize), Vec<TypeId>> = HashMap::new();
-                let forms = engine.collect_fn_metadata(
-                    None,
-                    |info| {
-                        let m = info.metadata;
-                        info.namespace.is_empty().then(|| {
-                            (
-                                (m.name.to_string(), m.num_params),
-                                m.param_types.first().copied(),
-                            )
-                        })
-                    },
-                    true,
-                );
-                for (key, first) in forms {
-                    all.entry(key).or_default().extend(first);
-                }
-                all
-            })
-            .get(&(name.to_string(), arity))
-            .cloned()
+    let key = super::deferred::stamp(engine);
+    NATIVE.with(|cell| {
+        let mut cached = cell.borrow_mut();
+        if cached.as_ref().is_none_or(|(k, _)| *k != key) {
+            let mut all: NativeForms = HashMap::new();
+            let forms = engine.collect_fn_metadata(
+                None,
+                |info| {
+                    let m = info.metadata;
+                    info.namespace.is_empty().then(|| {
+                        (
+                            (m.name.to_string(), m.num_params),
+                            m.param_types.first().copied(),
+                        )
+                    })
+                },
+                true,
+            );
+            for (key, first) in forms {
+                all.entry(key).or_default().extend(first);
+            }
+            *cached = Some((key, all));
+        }
+        cached
+            .as_ref()
+            .and_then(|(_, all)| all.get(&(name.to_string(), arity)).cloned())
     })
 }
 

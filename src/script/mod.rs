@@ -6,6 +6,7 @@ pub mod call_check;
 pub mod caught;
 pub mod complex_api;
 pub mod convert;
+pub mod deferred;
 pub mod display;
 pub mod dtype_info;
 pub mod engine;

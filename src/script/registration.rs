@@ -227,6 +227,30 @@ pub fn function(
 }
 
 /// `function` with its body boxed.
+pub fn function_boxed(module: &mut Module, path: &str, max: usize, body: FunctionBody) {
+    register_function(module, path, max, body);
+}
+
+/// Calls a method body once, checked and bound as a registered method's call is, without
+/// registering it (a held-back method called by a name computed at run time:
+/// `deferred::Deferred::call_method`).
+pub fn call_method_once<T: Owner>(
+    name: &str,
+    max: usize,
+    t: &T,
+    a: Args,
+    body: &dyn Fn(&T, Args) -> RhaiResult<Dynamic>,
+) -> RhaiResult<Dynamic> {
+    let declared = declaration(T::OWNER, name);
+    count_call();
+    CallCheck::new(declared, name, max).check(&a)?;
+    if let Some(mutation) = declared.and_then(signature::Declaration::mutation) {
+        t.before_mutation(mutation)?;
+    }
+    let placed = placed(declared).filter(|_| T::OWNER == "Tensor");
+    run_bound(declared, placed, a, |a| body(t, a))
+}
+
 fn register_function(module: &mut Module, path: &str, max: usize, body: FunctionBody) {
     let declared = declaration("torch", path);
     let check = CallCheck::new(declared, path, max);

@@ -6,25 +6,23 @@ use std::rc::Rc;
 use rhai::{Dynamic, Engine, Module};
 
 use super::args::Args;
-use super::convert;
+use super::deferred::Deferred;
 use super::errors::RhaiResult;
-use super::registration;
-use super::signature;
 use crate::core::tensor::Tensor;
 
-/// A tensor op's body: the tensor and the remaining arguments.
-pub type TensorOp = Rc<TensorOpBody>;
+pub use super::deferred::{TensorOp, TensorOpBody};
 
-/// The function behind a [`TensorOp`].
-pub type TensorOpBody = dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>;
-
-/// Where the engine's registrations go: the global namespace (methods, operators) and the
-/// `torch` module (functions, constants).
+/// Where the engine's registrations go: the global namespace (operators, the methods of
+/// other receivers), the `torch` module (constants and a few functions), and the held-back
+/// registrations (tensor methods and `torch` functions, registered when a program names
+/// them: `deferred`).
 pub struct Registry<'a> {
     /// The engine (methods are global functions whose first argument is the receiver).
     pub engine: &'a mut Engine,
     /// The `torch` static module under construction.
     pub torch: &'a mut Module,
+    /// Tensor methods and `torch` functions, held back until named.
+    pub deferred: &'a mut Deferred,
 }
 
 /// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
@@ -131,10 +129,13 @@ const TORCH_IN_PLACE: &[&str] = &[
 ];
 
 /// `name` followed by its aliases.
-fn names_of(name: &str) -> Vec<&str> {
-    let mut names = vec![name];
-    names.extend(ALIASES.iter().filter(|(_, n)| *n == name).map(|(a, _)| *a));
-    names
+fn names_of(name: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(name).chain(
+        ALIASES
+            .iter()
+            .filter(move |(_, n)| *n == name)
+            .map(|(a, _)| *a),
+    )
 }
 
 impl Registry<'_> {
@@ -148,10 +149,9 @@ impl Registry<'_> {
     ) {
         let op = tracked(name, Box::new(body));
         for n in names_of(name) {
-            let m = op.clone();
-            registration::method::<Tensor>(self.engine, n, max, move |t, a| m(t, a));
+            self.deferred.method(n, max, op.clone());
             if TORCH_IN_PLACE.contains(&n) {
-                self.function_of_tensor(n, max, op.clone());
+                self.deferred.tensor_function(n, max, op.clone());
             }
         }
     }
@@ -165,9 +165,8 @@ impl Registry<'_> {
     ) {
         let op = tracked(name, Box::new(body));
         for n in names_of(name) {
-            let m = op.clone();
-            registration::method::<Tensor>(self.engine, n, max, move |t, a| m(t, a));
-            self.function_of_tensor(n, max, op.clone());
+            self.deferred.method(n, max, op.clone());
+            self.deferred.tensor_function(n, max, op.clone());
         }
     }
 
@@ -179,24 +178,8 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        self.function_of_tensor(name, max, tracked(name, Box::new(body)));
-    }
-
-    fn function_of_tensor(&mut self, name: &str, max: usize, op: TensorOp) {
-        // Checked as a whole (input first), against `torch.name`.
-        let numbers_as_input = signature::lookup("torch", name).is_some_and(|d| d.numbers());
-        registration::function(self.torch, name, max + 1, move |mut a| {
-            let input = a.take_first("input");
-            let t = if numbers_as_input && !input.is::<Tensor>() && !input.is_unit() {
-                // `torch.add(1, 2)`: PyTorch's arithmetic takes a number as its input too.
-                let s = convert::to_scalar(&input, "input")?;
-                let dtype = crate::core::creation::scalar_dtype(s);
-                crate::core::creation::full(&[], s, dtype).map_err(super::errors::to_rhai)?
-            } else {
-                convert::to_tensor(&input, "input")?
-            };
-            op(&t, a)
-        });
+        self.deferred
+            .tensor_function(name, max, tracked(name, Box::new(body)));
     }
 
     /// A `torch` function only.
@@ -206,6 +189,6 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        registration::function(self.torch, name, max, body);
+        self.deferred.function(name, max, Rc::new(body));
     }
 }

@@ -11,6 +11,8 @@ use std::collections::HashSet;
 
 use rhai::{Engine, EvalAltResult, Map};
 
+use super::deferred::Stamp;
+
 /// What Rhai reported: its variant name (`ErrorArithmetic`, ...), its message without the
 /// position, and the variant's main field (the function signature, property, type, ...).
 #[derive(Debug, Clone, PartialEq)]
@@ -154,18 +156,22 @@ pub struct Names<'a> {
 }
 
 thread_local! {
-    /// The name of every registered function: `module::name` in a module, `name` for a
-    /// global one (computed on first use).
-    static FUNCTIONS: std::cell::OnceCell<HashSet<String>> =
-        const { std::cell::OnceCell::new() };
+    /// The name of every registered function of the engine last asked about: `module::name`
+    /// in a module, `name` for a global one; kept with the engine's address and the
+    /// registration generation it was read at (`deferred`).
+    static FUNCTIONS: std::cell::RefCell<Option<(Stamp, HashSet<String>)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 impl Names<'_> {
     /// Whether a function `name` is registered (`module::name` for one in a module).
     fn has_function(&self, name: &str) -> bool {
-        FUNCTIONS.with(|set| {
-            set.get_or_init(|| {
-                self.engine
+        let key = super::deferred::stamp(self.engine);
+        FUNCTIONS.with(|cell| {
+            let mut cached = cell.borrow_mut();
+            if cached.as_ref().is_none_or(|(k, _)| *k != key) {
+                let all = self
+                    .engine
                     .collect_fn_metadata(
                         None,
                         |info| {
@@ -178,9 +184,10 @@ impl Names<'_> {
                         true,
                     )
                     .into_iter()
-                    .collect()
-            })
-            .contains(name)
+                    .collect();
+                *cached = Some((key, all));
+            }
+            cached.as_ref().is_some_and(|(_, all)| all.contains(name))
         })
     }
 

@@ -1,17 +1,23 @@
 //! A session: one engine, one scope of variables and the functions defined so far. Scripts run
 //! in one; the REPL feeds it line by line. Testable without a terminal.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, LexError, ParseErrorType, Position, Scope};
 
 use super::caught::{Shifts, bind_caught_errors};
-use super::engine::new_engine;
+use super::deferred::Deferred;
+use super::engine::new_lazy_engine;
 use super::rhai_errors::{Failure, Names, python_words};
 
 /// A script or REPL session.
 pub struct Session {
     engine: Engine,
+    /// Tensor methods and `torch` functions not registered yet: each is registered before
+    /// the first program that names it runs (`register_mentioned`).
+    deferred: Rc<RefCell<Deferred>>,
     scope: Scope<'static>,
     functions: AST,
     interrupt: Option<&'static AtomicBool>,
@@ -198,10 +204,11 @@ impl Default for Session {
 impl Session {
     /// A fresh session.
     pub fn new() -> Session {
-        let mut engine = new_engine();
+        let (mut engine, deferred) = new_lazy_engine();
         engine.on_progress(progress_check(None));
         Session {
             engine,
+            deferred,
             scope: Scope::new(),
             functions: AST::empty(),
             interrupt: None,
@@ -212,6 +219,15 @@ impl Session {
     /// The engine (for completion and help).
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// Registers the held-back tensor methods and `torch` functions that `text` names, so
+    /// that a program compiled from it finds them registered (`prepare` does this for the
+    /// code it runs; the Python front end for its calls).
+    pub fn register_mentioned(&mut self, text: &str) {
+        self.deferred
+            .borrow_mut()
+            .register_mentioned(&mut self.engine, text);
     }
 
     /// The names of the script functions defined so far, each once, sorted.
@@ -347,6 +363,7 @@ impl Session {
         }
         super::errors::forget_raised();
         let code = without_shebang(code);
+        self.register_mentioned(code);
         let (code, shifts) = bind_caught_errors(&self.engine, code);
         self.shifts = shifts;
         let ast = self
@@ -391,5 +408,22 @@ impl Session {
                     .map(|f| f.params.iter().map(|p| p.to_string()).collect())
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_registered_when_a_program_names_them() {
+        let mut s = Session::new();
+        assert!(s.deferred.borrow().is_pending("cumsum"));
+        assert!(s.deferred.borrow().is_pending("logsumexp"));
+        let _ = s
+            .eval("let x = torch::ones(3); let y = x.cumsum(0);")
+            .expect("runs");
+        assert!(!s.deferred.borrow().is_pending("cumsum"));
+        assert!(s.deferred.borrow().is_pending("logsumexp"));
     }
 }

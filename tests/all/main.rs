@@ -8,6 +8,7 @@ mod cli;
 mod conformance;
 mod crash_sites;
 mod fuzz;
+mod held_back_names;
 mod hostile_files;
 mod jupyter;
 mod keywords;

@@ -164,7 +164,9 @@ impl Declaration {
 
     /// Whether some overload has a parameter `name`.
     pub fn declares(&self, name: &str) -> bool {
-        self.params().any(|(param, _)| param == name)
+        // A substring search first: this runs for every registration at start-up, and most
+        // blocks do not mention the name at all.
+        self.body.contains(name) && self.params().any(|(param, _)| param == name)
     }
 
     /// How it takes its arguments (its lines parsed on first use; a unit test parses every

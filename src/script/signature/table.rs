@@ -101,15 +101,18 @@ pub(super) fn body_lines(body: &'static str) -> impl Iterator<Item = &'static st
 /// Every block of the file, in order: its header line and the text up to the next one.
 fn parse_all() -> Result<Vec<Declaration>, String> {
     let mut out = Vec::with_capacity(512);
-    // A block starts at a line beginning with `[` (line ends found with `str::find`'s
-    // memchr: this runs at start-up).
+    // A block starts at a line beginning with `[`: found by searching for `[` (memchr;
+    // this runs at start-up) and checking the byte before it, which is fewer stops than
+    // visiting every line.
     let next_block = |text: &str| {
-        let mut at = 0;
-        while let Some(i) = text[at..].find('\n') {
-            at += i + 1;
-            if text[at..].starts_with('[') {
+        let bytes = text.as_bytes();
+        let mut at = 1;
+        while let Some(i) = text.get(at..).and_then(|t| t.find('[')) {
+            at += i;
+            if bytes[at - 1] == b'\n' {
                 return at;
             }
+            at += 1;
         }
         text.len()
     };
