@@ -229,6 +229,7 @@ macro_rules! for_dtype {
         }
     };
 }
+pub(crate) use for_dtype;
 
 /// A reader of one element of `dtype` as `f64` (as [`read`] then `to_f64`: complex gives
 /// its real part), chosen once for a loop; each is compiled for its dtype, with no `Scalar`

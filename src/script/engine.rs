@@ -106,6 +106,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::meta::register(&mut r);
         tensor::views::register(&mut r);
         tensor::selection::register(&mut r);
+        tensor::scatter::register(&mut r);
         tensor::in_place_views::register(&mut r);
         tensor::unary::register(&mut r);
         tensor::join::register(&mut r);

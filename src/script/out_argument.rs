@@ -39,6 +39,9 @@ enum Rule {
     InputAndOut,
     /// "{name}(): self and result must have the same scalar type".
     SameScalarType,
+    /// "take(): self and out expected to have the same dtype, but got self.dtype = Float and
+    /// out.dtype = Long".
+    SelfAndOut,
     /// "Expected out type to be Float but got Long" (`where`).
     OutType,
     /// `out` must be bool or the result's dtype: "all only supports bool tensor for result".
@@ -63,7 +66,11 @@ fn rule(name: &str) -> Option<Rule> {
         "abs" | "neg" | "negative" | "sgn" | "sign" | "round" | "floor" | "ceil" | "trunc"
         | "frac" | "conj_physical" | "bitwise_not" | "clamp" => Rule::Found,
         "mm" | "bmm" | "mv" | "gather" | "diag" | "tril" | "triu" | "sort" | "msort" | "max"
-        | "min" | "argmax" | "argmin" | "argsort" => Rule::ExpectedOut,
+        | "min" | "argmax" | "argmin" | "argsort" | "scatter" | "scatter_add"
+        | "scatter_reduce" | "index_add" | "index_copy" | "index_reduce" | "take_along_dim" => {
+            Rule::ExpectedOut
+        }
+        "take" => Rule::SelfAndOut,
         "dot" => Rule::ResultDtype,
         "amax" | "amin" => Rule::InputAndOut,
         "masked_select" | "index_select" => Rule::SameScalarType,
@@ -232,6 +239,11 @@ fn refusal(rule: Rule, name: &str, r: DType, o: DType) -> Option<TorchError> {
         )),
         Rule::SameScalarType => runtime(format!(
             "{name}(): self and result must have the same scalar type"
+        )),
+        Rule::SelfAndOut => runtime(format!(
+            "{name}(): self and out expected to have the same dtype, but got self.dtype = {} and out.dtype = {}",
+            r.cpp_name(),
+            o.cpp_name()
         )),
         Rule::OutType => runtime(format!(
             "Expected out type to be {} but got {}",

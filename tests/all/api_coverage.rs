@@ -6,7 +6,7 @@
 use std::process::Command;
 
 /// The most `Tensor` methods and `torch` functions that may be unbuilt (2026-11-26).
-const MOST_UNBUILT: (usize, usize) = (199, 407);
+const MOST_UNBUILT: (usize, usize) = (180, 396);
 
 /// A Python session calling each name with no arguments and listing the unbuilt ones.
 fn probe() -> String {
@@ -85,5 +85,5 @@ fn the_unbuilt_names_only_go_down() {
     );
     // The known ones are really reported (the probe is not vacuous).
     let all = stdout.to_string();
-    assert!(all.contains("scatter_reduce"), "{all}");
+    assert!(all.contains("stft"), "{all}");
 }

@@ -18,6 +18,7 @@ pub mod extreme;
 pub mod gather_rows;
 pub mod map;
 pub mod ordered;
+pub mod place;
 pub mod rows;
 pub mod scan;
 pub mod sort;

@@ -15,6 +15,7 @@ pub mod new;
 pub mod order_stats;
 pub mod pointwise;
 pub mod reduce;
+pub mod scatter;
 pub mod selection;
 pub mod softmax;
 pub mod unary;
