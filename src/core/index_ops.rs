@@ -254,6 +254,38 @@ pub fn index_fill(t: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result
     Ok(elements::from_image(image, t.sizes(), dtype))
 }
 
+/// `t.fill_diagonal_(value, wrap)`: the main diagonal of a matrix, or of a tensor whose
+/// dims all have one length, set to `value`; with `wrap`, a tall matrix's diagonal starts
+/// again after one skipped row, as if the rows ran on.
+pub fn fill_diagonal_(t: &Tensor, value: Scalar, wrap: bool) -> Result<()> {
+    let sizes = t.sizes();
+    if sizes.len() < 2 {
+        return Err(TorchError::runtime("dimensions must larger than 1"));
+    }
+    if sizes.len() > 2 && sizes.iter().any(|&s| s != sizes[0]) {
+        return Err(TorchError::runtime(
+            "all dimensions of input must be of equal length",
+        ));
+    }
+    let numel = sizes.iter().product::<i64>().max(0) as usize;
+    // Row-major, one step along every dim at once.
+    let step = super::scatter::row_major_strides(&sizes)
+        .iter()
+        .sum::<usize>();
+    let n = sizes.iter().copied().min().unwrap_or(0).max(0) as usize;
+    let count = if wrap && sizes.len() == 2 {
+        numel.div_ceil(step.max(1))
+    } else {
+        n
+    };
+    let pairs: Vec<(usize, usize)> = (0..count).map(|k| (k * step, 0)).collect();
+    let dtype = t.dtype();
+    let one = element::encode(dtype, value).0[..dtype.itemsize()].to_vec();
+    let mut image = elements::image(t)?;
+    place::place(dtype, Combine::Replace, true, &mut image, &one, &pairs)?;
+    copy::copy_(t, &elements::from_image(image, sizes, dtype))
+}
+
 /// The result of an index op: `t`'s image with the source slices placed.
 fn apply(
     t: &Tensor,

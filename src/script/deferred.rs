@@ -113,6 +113,15 @@ impl Deferred {
         self.torch = Some(torch);
     }
 
+    /// The tensor op held back as the method (or `torch` function over a tensor) `name`,
+    /// the last one added: for ops composed of another op's body (`view_copy`).
+    pub fn tensor_op(&self, name: &str) -> Option<TensorOp> {
+        self.pending.get(name)?.iter().rev().find_map(|p| match p {
+            Pending::Method { op, .. } | Pending::TensorFunction { op, .. } => Some(op.clone()),
+            Pending::Function { .. } => None,
+        })
+    }
+
     /// Whether `name` is still held back.
     pub fn is_pending(&self, name: &str) -> bool {
         self.pending.contains_key(name)

@@ -54,6 +54,8 @@ impl GradFn {
 /// Whether PyTorch generates the node class from its derivative table: those are named
 /// `<Op>Backward<N>`.
 fn generated(name: &str) -> bool {
+    // The copies of views are generated too (`ViewBackward0_copy`).
+    let name = name.strip_suffix("_copy").unwrap_or(name);
     name.rsplit_once("Backward")
         .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
@@ -105,6 +107,7 @@ mod tests {
     fn generated_names_end_in_backward_and_a_number() {
         assert!(generated("MulBackward0"));
         assert!(generated("FillBackward2"));
+        assert!(generated("DiagonalBackward0_copy"));
         assert!(!generated("CopySlices"));
         assert!(!generated("CopyBackwards"));
         assert!(!generated("AccumulateGrad"));

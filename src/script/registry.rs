@@ -121,6 +121,7 @@ const TORCH_IN_PLACE: &[&str] = &[
     "tan_",
     "tanh_",
     "trunc_",
+    "resize_as_",
     "deg2rad_",
     "rad2deg_",
     "erf_",

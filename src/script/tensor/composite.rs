@@ -70,6 +70,42 @@ fn diff(
     Ok(cur)
 }
 
+/// `x.sum_to_size(size)`: summed over the leading dims `size` lacks and the dims where it
+/// has 1, to that size (the inverse of broadcasting it).
+fn sum_to_size(x: &Tensor, size: &[i64]) -> Result<Tensor> {
+    let sizes = x.sizes();
+    let fits = size.len() <= sizes.len()
+        && size
+            .iter()
+            .rev()
+            .zip(sizes.iter().rev())
+            .all(|(&s, &have)| s == have || s == 1);
+    if !fits {
+        return Err(TorchError::runtime(format!(
+            "size {{{size:?}}} is not expandable to size {{{sizes:?}}}."
+        )));
+    }
+    // As PyTorch's `sum_to`: one sum keeping every summed dim, then a view without the
+    // leading ones.
+    let lead = sizes.len() - size.len();
+    let mut dims: Vec<i64> = (0..lead as i64).collect();
+    dims.extend(
+        (lead..sizes.len())
+            .filter(|&k| size[k - lead] == 1 && sizes[k] != 1)
+            .map(|k| k as i64),
+    );
+    if dims.is_empty() {
+        return Ok(x.clone());
+    }
+    let summed =
+        crate::core::reduce::reduce(x, crate::core::reduce::Reduction::Sum, Some(&dims), true)?;
+    crate::core::tensor::record::record_sum(&summed, x, Some(&dims), true);
+    if lead == 0 {
+        return Ok(summed);
+    }
+    views::view(&summed, size)
+}
+
 /// `x.rot90(k, dims)`: a quarter turn `k` times from `dims[0]` toward `dims[1]` (flips and a
 /// transpose, as PyTorch composes it).
 fn rot90(x: &Tensor, k: i64, dims: &[i64]) -> Result<Tensor> {
@@ -379,6 +415,9 @@ pub fn register(r: &mut Registry) {
             kind: "aminmax",
             fields: vec![("min", Dynamic::from(lo)), ("max", Dynamic::from(hi))],
         }))
+    });
+    r.method("sum_to_size", 8, |x, a| {
+        t(sum_to_size(x, &a.sizes("size")?).rhai()?)
     });
     r.method_and_function("cumprod", 1, |x, a| {
         let dim = a.int(0, "dim", "cumprod")?;

@@ -19,4 +19,6 @@ pub mod scatter;
 pub mod selection;
 pub mod softmax;
 pub mod unary;
+pub mod view_copies;
+pub mod view_scatter;
 pub mod views;
