@@ -216,7 +216,7 @@ pub fn int_writer(dtype: DType) -> fn(i64, &mut [u8]) {
 /// written for one dtype is compiled (and its own `match dtype` folded) once per dtype.
 macro_rules! for_dtype {
     ($dtype:expr, $D:ident => $body:expr) => {
-        for_dtype!(@each $dtype, $D, $body; Bool, UInt8, Int8, Int16, Int32, Int64, UInt16,
+        $crate::core::element::for_dtype!(@each $dtype, $D, $body; Bool, UInt8, Int8, Int16, Int32, Int64, UInt16,
             UInt32, UInt64, Float16, BFloat16, Float32, Float64, Complex32, Complex64,
             Complex128, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ)
     };

@@ -7,6 +7,7 @@ pub mod binary_operands;
 pub mod broadcast;
 pub mod checked_scalar;
 pub mod copy;
+pub mod counting;
 pub mod cpp_format;
 pub mod creation;
 pub mod defaults;
@@ -52,6 +53,7 @@ pub mod triangle;
 pub mod unary;
 pub mod unary_math;
 pub mod unbuilt_kernels;
+pub mod unique;
 pub mod views;
 pub mod why;
 

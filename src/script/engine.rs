@@ -121,6 +121,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::pointwise::register(&mut r);
         tensor::autograd::register(&mut r);
         tensor::view_copies::register(&mut r);
+        tensor::counting::register(&mut r);
         tensor::view_scatter::register(&mut r);
         random_api::register(&mut r);
         super::grad_mode_api::register(r.torch);

@@ -42,6 +42,9 @@ enum Rule {
     /// "take(): self and out expected to have the same dtype, but got self.dtype = Float and
     /// out.dtype = Long".
     SelfAndOut,
+    /// "torch.histogram: input tensor and hist tensor should have the same dtype, but got
+    /// input float and hist long int" (`histc`).
+    HistogramOut,
     /// "Expected out type to be Float but got Long" (`where`).
     OutType,
     /// `out` must be bool or the result's dtype: "all only supports bool tensor for result".
@@ -71,6 +74,7 @@ fn rule(name: &str) -> Option<Rule> {
             Rule::ExpectedOut
         }
         "take" => Rule::SelfAndOut,
+        "histc" => Rule::HistogramOut,
         "dot" => Rule::ResultDtype,
         "amax" | "amin" => Rule::InputAndOut,
         "masked_select" | "index_select" => Rule::SameScalarType,
@@ -239,6 +243,11 @@ fn refusal(rule: Rule, name: &str, r: DType, o: DType) -> Option<TorchError> {
         )),
         Rule::SameScalarType => runtime(format!(
             "{name}(): self and result must have the same scalar type"
+        )),
+        Rule::HistogramOut => runtime(format!(
+            "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {} and hist {}",
+            r.c_type_name(),
+            o.c_type_name()
         )),
         Rule::SelfAndOut => runtime(format!(
             "{name}(): self and out expected to have the same dtype, but got self.dtype = {} and out.dtype = {}",

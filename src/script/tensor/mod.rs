@@ -5,6 +5,7 @@
 pub mod autograd;
 pub mod binary_math;
 pub mod composite;
+pub mod counting;
 pub mod in_place_views;
 pub mod indexing;
 pub mod join;

@@ -1,0 +1,175 @@
+//! Counting and repeating ops, each a method and a `torch` function: `unique`,
+//! `unique_consecutive`, `bincount`, `histc`, `repeat_interleave`.
+
+use rhai::{Array, Dynamic};
+
+use crate::core::copy::contiguous_copy;
+use crate::core::counting;
+use crate::core::dtype::DType;
+use crate::core::error::{Result, TorchError, wrap_dim};
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::detached;
+use crate::core::tensor::record::{record_copy, record_without_formula};
+use crate::core::unique::unique;
+use crate::core::views;
+use crate::script::args::Args;
+use crate::script::convert::to_scalar;
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registry::Registry;
+
+/// `unique`'s result: the values alone, or a tuple with the inverse and counts asked for.
+fn unique_call(x: &Tensor, a: &Args, consecutive: bool) -> RhaiResult<Dynamic> {
+    // `unique` reads `sorted` first (always sorted on the CPU, as PyTorch's is).
+    let skip = usize::from(!consecutive);
+    if !consecutive {
+        a.bool_or(0, "sorted", true)?;
+    }
+    let inverse = a.bool_or(skip, "return_inverse", false)?;
+    let counts = a.bool_or(skip + 1, "return_counts", false)?;
+    let dim = a.opt_int(skip + 2, "dim")?;
+    let u = unique(x, dim, consecutive).rhai()?;
+    if !inverse && !counts {
+        return Ok(Dynamic::from(u.values));
+    }
+    let mut out = Array::new();
+    out.push(Dynamic::from(u.values));
+    if inverse {
+        out.push(Dynamic::from(u.inverse));
+    }
+    if counts {
+        out.push(Dynamic::from(u.counts));
+    }
+    Ok(Dynamic::from(out))
+}
+
+/// The indices `0, 0, 1, 2, 2, ...`: each position repeated its count (`repeats` 1-d,
+/// non-negative integers), in `repeats`' dtype; `alone` for `torch.repeat_interleave(repeats)`,
+/// whose refusals are worded its own way.
+fn repeated_indices(repeats: &Tensor, alone: bool) -> Result<Tensor> {
+    if repeats.ndim() != 1 {
+        return Err(TorchError::runtime(if alone {
+            "repeat_interleave only accept 1D vector as repeat"
+        } else {
+            "repeats must be 0-dim or 1-dim tensor"
+        }));
+    }
+    if !matches!(repeats.dtype(), DType::Int64 | DType::Int32) {
+        return Err(if alone {
+            TorchError::not_implemented(format!(
+                "\"repeat_interleave_cpu\" not implemented for '{}'",
+                repeats.dtype().cpp_name()
+            ))
+        } else {
+            TorchError::runtime("repeats has to be Long or Int tensor")
+        });
+    }
+    let counts = crate::core::engine::elements::int64_values(repeats)?;
+    if counts.iter().any(|&c| c < 0) {
+        return Err(TorchError::runtime("repeats can not be negative"));
+    }
+    let total: i64 = counts.iter().sum();
+    let mut idx = crate::core::memory::alloc::vec_with_capacity(total as usize)?;
+    for (i, &c) in counts.iter().enumerate() {
+        idx.extend(std::iter::repeat_n(i as i64, c as usize));
+    }
+    let out = crate::core::engine::elements::from_i64s(&idx, vec![total])?;
+    if repeats.dtype() == DType::Int64 {
+        return Ok(out);
+    }
+    crate::core::copy::cast_copy(&out, repeats.dtype())
+}
+
+/// `x.repeat_interleave(repeats, dim)` as PyTorch composes it: a number of repeats
+/// expands a new dim after `dim` and folds it in (a copy, then a view); a tensor of them
+/// picks slices with `index_select`.
+fn repeat_interleave(x: &Tensor, repeats: &Dynamic, dim: Option<i64>) -> RhaiResult<Dynamic> {
+    let (input, d) = match dim {
+        Some(dim) => (x.clone(), wrap_dim(dim, x.ndim().max(1)).rhai()?),
+        None => (views::reshape(x, &[x.numel()]).rhai()?, 0),
+    };
+    let count = match repeats.clone().try_cast::<Tensor>() {
+        Some(r) if r.ndim() == 0 => crate::core::copy::to_scalars(&r).rhai()?[0].to_i64(),
+        Some(r) => {
+            let along = if input.ndim() == 0 {
+                1
+            } else {
+                input.sizes()[d]
+            };
+            if r.numel() != along && r.numel() != 1 {
+                return Err(to_rhai(TorchError::runtime(format!(
+                    "repeats must have the same size as input along dim, but got repeats.size(0) = {} and input.size({d}) = {along}",
+                    r.numel()
+                ))));
+            }
+            let r = if r.numel() == 1 && along != 1 {
+                let n = crate::core::copy::to_scalars(&r).rhai()?[0];
+                crate::core::creation::full(&[along], n, r.dtype()).rhai()?
+            } else {
+                r
+            };
+            let idx = repeated_indices(&r, false).rhai()?;
+            let out =
+                crate::core::selection::index_select(&detached(&input), d as i64, &idx).rhai()?;
+            if input.requires_grad() {
+                record_without_formula(&out, "IndexSelectBackward0", "index_select", &[&input]);
+            }
+            return Ok(Dynamic::from(out));
+        }
+        None => to_scalar(repeats, "repeats")?.to_i64(),
+    };
+    if count < 0 {
+        return Err(to_rhai(TorchError::runtime("Repeats must be non-negative")));
+    }
+    let input = if input.ndim() == 0 {
+        views::reshape(&input, &[1]).rhai()?
+    } else {
+        input
+    };
+    let mut sizes = input.sizes();
+    let grown = views::unsqueeze(&input, d as i64 + 1).rhai()?;
+    let mut wide = grown.sizes();
+    wide[d + 1] = count;
+    let expanded = views::expand(&grown, &wide).rhai()?;
+    let copy = contiguous_copy(&detached(&expanded)).rhai()?;
+    if expanded.requires_grad() {
+        record_copy(&copy, &expanded, "CloneBackward0");
+    }
+    sizes[d] *= count;
+    Ok(Dynamic::from(views::view(&copy, &sizes).rhai()?))
+}
+
+/// Registers the counting and repeating ops.
+pub fn register(r: &mut Registry) {
+    r.method_and_function("unique", 4, |x, a| unique_call(x, &a, false));
+    r.method_and_function("unique_consecutive", 3, |x, a| unique_call(x, &a, true));
+    r.method_and_function("bincount", 2, |x, a| {
+        let weights = match a.get(0, "weights") {
+            Some(v) if !v.is_unit() => Some(a.tensor(0, "weights", "bincount")?),
+            _ => None,
+        };
+        let minlength = a.int_or(1, "minlength", 0)?;
+        Ok(Dynamic::from(
+            counting::bincount(x, weights.as_ref(), minlength).rhai()?,
+        ))
+    });
+    r.method_and_function("histc", 3, |x, a| {
+        let bins = a.int_or(0, "bins", 100)?;
+        let bound = |i, name| -> RhaiResult<f64> {
+            Ok(match a.get(i, name) {
+                Some(v) if !v.is_unit() => to_scalar(v, name)?.to_f64(),
+                _ => 0.0,
+            })
+        };
+        let (min, max) = (bound(1, "min")?, bound(2, "max")?);
+        Ok(Dynamic::from(counting::histc(x, bins, min, max).rhai()?))
+    });
+    r.method_and_function("repeat_interleave", 2, |x, a| {
+        let Some(repeats) = a.get(0, "repeats").cloned() else {
+            // `torch.repeat_interleave(repeats)`: the indices each count repeats.
+            return Ok(Dynamic::from(repeated_indices(x, true).rhai()?));
+        };
+        // `output_size` only spares PyTorch a device sync; the result is the same.
+        a.opt_int(usize::MAX, "output_size")?;
+        repeat_interleave(x, &repeats, a.opt_int(1, "dim")?)
+    });
+}
