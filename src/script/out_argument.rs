@@ -356,6 +356,7 @@ fn out_kind(kind: &'static str) -> &'static str {
         "mode" => "mode_out",
         "median" => "median_out",
         "aminmax" => "aminmax_out",
+        "frexp" => "frexp_out",
         other => other,
     }
 }

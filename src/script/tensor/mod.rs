@@ -6,6 +6,8 @@ pub mod autograd;
 pub mod binary_math;
 pub mod composite;
 pub mod counting;
+pub mod float_values;
+pub mod in_place_twins;
 pub mod in_place_views;
 pub mod indexing;
 pub mod join;

@@ -116,6 +116,7 @@ pub fn register(r: &mut Registry) {
         }
         t(selection::nonzero(x).rhai()?)
     });
+    r.method_and_function("argwhere", 0, |x, _| t(selection::nonzero(x).rhai()?));
     r.method_and_function("roll", 2, |x, a| {
         let shifts = to_int_list(a.req(0, "shifts", "roll")?, "shifts")?;
         let dims = match a.get(1, "dims") {

@@ -1,0 +1,218 @@
+//! Ops about special float values, composed of the engine's pointwise ops as PyTorch
+//! defines them: `nan_to_num` (NaN and infinities replaced, by default with the dtype's
+//! limits), `logit` (`log(z / (1 - z))`, `z` clamped to `[eps, 1 - eps]`), `angle` (the
+//! argument of a complex number; `pi` for negative reals), `frexp` (mantissa and
+//! exponent). Each step rounds to the result's dtype, half precision included, as
+//! PyTorch's kernels do; results are recorded under PyTorch's node names.
+
+use rhai::Dynamic;
+
+use crate::core::binary_math::{Binary, binary_math};
+use crate::core::copy::cast_copy;
+use crate::core::dtype::DType;
+use crate::core::element;
+use crate::core::engine::elements;
+use crate::core::error::{Result, TorchError};
+use crate::core::ops::{Arg, BinaryOp, binary_untracked};
+use crate::core::pointwise::{FloatClass, classify, where_};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::detached;
+use crate::core::tensor::record::record_without_formula;
+use crate::core::unary::unary;
+use crate::core::unary_math::Unary;
+use crate::script::args::Args;
+use crate::script::convert::to_scalar;
+use crate::script::dtype_info::FInfo;
+use crate::script::errors::{IntoRhai, RhaiResult};
+use crate::script::registry::Registry;
+use crate::script::return_tuple::ReturnTuple;
+
+fn num(v: f64) -> Arg {
+    Arg::Number(Scalar::Float(v))
+}
+
+/// Records `out` under `node` when `x` requires grad.
+fn recorded(out: Tensor, x: &Tensor, node: &str, op: &str) -> RhaiResult<Dynamic> {
+    if x.requires_grad() {
+        record_without_formula(&out, node, op, &[x]);
+    }
+    Ok(Dynamic::from(out))
+}
+
+/// `nan_to_num` of a real float tensor.
+fn nan_to_num_real(
+    x: &Tensor,
+    nan: f64,
+    posinf: Option<f64>,
+    neginf: Option<f64>,
+) -> Result<Tensor> {
+    let max = FInfo::of(x.dtype())?.max;
+    let t = Arg::Tensor(x.clone());
+    let out = where_(&classify(x, FloatClass::Nan)?, &num(nan), &t)?;
+    let is_pos = binary_untracked(BinaryOp::Eq, &t, &num(f64::INFINITY))?;
+    let out = where_(&is_pos, &num(posinf.unwrap_or(max)), &Arg::Tensor(out))?;
+    let is_neg = binary_untracked(BinaryOp::Eq, &t, &num(f64::NEG_INFINITY))?;
+    where_(&is_neg, &num(neginf.unwrap_or(-max)), &Arg::Tensor(out))
+}
+
+/// `x.nan_to_num(nan=0.0, posinf=None, neginf=None)`: integers and bools are copied;
+/// complex numbers have each part replaced.
+fn nan_to_num(x: &Tensor, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+    let x = detached(x);
+    if x.dtype().is_complex() {
+        let c = crate::core::copy::contiguous_copy(&x)?;
+        let parts = crate::core::views::dtype::view_as_real(&c)?;
+        let fixed = nan_to_num_real(&parts, nan, posinf, neginf)?;
+        let fixed = crate::core::copy::contiguous_copy(&fixed)?;
+        return crate::core::copy::contiguous_copy(&crate::core::views::dtype::view_as_complex(
+            &fixed,
+        )?);
+    }
+    if !x.dtype().is_floating_point() {
+        return crate::core::copy::clone_tensor(&x);
+    }
+    nan_to_num_real(&x, nan, posinf, neginf)
+}
+
+/// `x.logit(eps=None)`.
+fn logit(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
+    let x = detached(x);
+    let result = if x.dtype().is_floating_point() {
+        x.dtype()
+    } else {
+        crate::core::defaults::default_dtype()
+    };
+    // Every step rounds to the dtype, half precision included (as PyTorch's kernel).
+    let work = cast_copy(&x, result)?;
+    let z = match eps {
+        Some(e) => crate::core::pointwise::clamp(&work, Some(num(e)), Some(num(1.0 - e)))?,
+        None => work,
+    };
+    let one_minus = binary_untracked(BinaryOp::Sub, &num(1.0), &Arg::Tensor(z.clone()))?;
+    let ratio = binary_untracked(BinaryOp::Div, &Arg::Tensor(z), &Arg::Tensor(one_minus))?;
+    let out = unary(&ratio, Unary::Log)?;
+    if out.dtype() == result {
+        Ok(out)
+    } else {
+        cast_copy(&out, result)
+    }
+}
+
+/// `x.angle()`: `atan2(imag, real)` of complex numbers; for reals `pi` where negative,
+/// `0` elsewhere, NaN kept (integers give the default float dtype).
+fn angle(x: &Tensor) -> Result<Tensor> {
+    let x = detached(x);
+    if x.dtype().is_complex() {
+        let c = crate::core::copy::contiguous_copy(&x)?;
+        let re = crate::core::views::dtype::real(&c)?;
+        let im = crate::core::views::dtype::imag(&c)?;
+        return binary_math(Binary::Atan2, &Arg::Tensor(im), &Arg::Tensor(re));
+    }
+    let result = if x.dtype().is_floating_point() {
+        x.dtype()
+    } else {
+        crate::core::defaults::default_dtype()
+    };
+    let work = cast_copy(&x, result)?;
+    let negative = binary_untracked(BinaryOp::Lt, &Arg::Tensor(work.clone()), &num(0.0))?;
+    let zero = crate::core::creation::full(&work.sizes(), Scalar::Float(0.0), result)?;
+    let out = where_(&negative, &num(std::f64::consts::PI), &Arg::Tensor(zero))?;
+    where_(
+        &classify(&work, FloatClass::Nan)?,
+        &Arg::Tensor(work),
+        &Arg::Tensor(out),
+    )
+}
+
+/// `x.frexp()`: `(mantissa, exponent)` with `x = mantissa * 2**exponent`, the mantissa's
+/// magnitude in `[0.5, 1)` (0 for 0), the exponent int32.
+fn frexp(x: &Tensor) -> Result<(Tensor, Tensor)> {
+    if !x.dtype().is_floating_point() {
+        return Err(TorchError::runtime(
+            "torch.frexp() only supports floating-point dtypes",
+        ));
+    }
+    let dtype = x.dtype();
+    let item = dtype.itemsize();
+    let values = elements::image(x)?;
+    let read = element::f64_reader(dtype);
+    let write = element::f64_writer(dtype);
+    let mut mantissa = values.clone();
+    let mut exponent = crate::core::memory::alloc::zeroed_bytes(values.len() / item * 4)?;
+    for ((v, m), e) in values
+        .chunks_exact(item)
+        .zip(mantissa.chunks_exact_mut(item))
+        .zip(exponent.chunks_exact_mut(4))
+    {
+        let x = read(v);
+        let (fraction, power) = if x.is_finite() {
+            libm::frexp(x)
+        } else {
+            (x, 0)
+        };
+        write(m, fraction);
+        e.copy_from_slice(&power.to_le_bytes());
+    }
+    let sizes = x.sizes();
+    Ok((
+        elements::from_image(mantissa, sizes.clone(), dtype),
+        elements::from_image(exponent, sizes, DType::Int32),
+    ))
+}
+
+/// An optional float argument.
+fn opt_float(a: &Args, i: usize, name: &str) -> RhaiResult<Option<f64>> {
+    match a.get(i, name) {
+        Some(v) if !v.is_unit() => Ok(Some(to_scalar(v, name)?.to_f64())),
+        _ => Ok(None),
+    }
+}
+
+/// `nan_to_num`'s arguments.
+fn replacements(a: &Args) -> RhaiResult<(f64, Option<f64>, Option<f64>)> {
+    Ok((
+        opt_float(a, 0, "nan")?.unwrap_or(0.0),
+        opt_float(a, 1, "posinf")?,
+        opt_float(a, 2, "neginf")?,
+    ))
+}
+
+/// Registers the float-value ops.
+pub fn register(r: &mut Registry) {
+    r.method_and_function("nan_to_num", 3, |x, a| {
+        let (nan, posinf, neginf) = replacements(&a)?;
+        let out = nan_to_num(x, nan, posinf, neginf).rhai()?;
+        recorded(out, x, "NanToNumBackward0", "nan_to_num")
+    });
+    r.method("nan_to_num_", 3, |x, a| {
+        let (nan, posinf, neginf) = replacements(&a)?;
+        let out = nan_to_num(x, nan, posinf, neginf).rhai()?;
+        crate::core::copy::copy_(x, &out).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method_and_function("logit", 1, |x, a| {
+        let out = logit(x, opt_float(&a, 0, "eps")?).rhai()?;
+        recorded(out, x, "LogitBackward0", "logit")
+    });
+    r.method("logit_", 1, |x, a| {
+        let out = logit(x, opt_float(&a, 0, "eps")?).rhai()?;
+        crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+        crate::core::copy::copy_(x, &out).rhai()?;
+        Ok(Dynamic::from(x.clone()))
+    });
+    r.method_and_function("angle", 0, |x, _| {
+        let out = angle(x).rhai()?;
+        recorded(out, x, "AngleBackward0", "angle")
+    });
+    r.method_and_function("frexp", 0, |x, _| {
+        let (mantissa, exponent) = frexp(x).rhai()?;
+        Ok(Dynamic::from(ReturnTuple {
+            kind: "frexp",
+            fields: vec![
+                ("mantissa", Dynamic::from(mantissa)),
+                ("exponent", Dynamic::from(exponent)),
+            ],
+        }))
+    });
+}

@@ -1,0 +1,125 @@
+//! In-place twins of ops whose out-of-place form tensh has (`bitwise_and_`, `cumsum_`,
+//! `tril_`, `conj_physical_`, `float_power_`, ...): the op's own body runs, its result is
+//! checked against the tensor (PyTorch's wording for each kind of op) and written back,
+//! and the write is recorded under the op's node. So each twin's arguments, checks and
+//! values are its op's.
+
+use rhai::Dynamic;
+
+use crate::core::copy::copy_;
+use crate::core::error::TorchError;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
+use crate::core::tensor::record::record_in_place;
+use crate::script::deferred::TensorOp;
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registry::Registry;
+
+/// How a twin words a result its tensor cannot hold.
+#[derive(Clone, Copy)]
+enum Check {
+    /// As TensorIterator ops: "result type Float can't be cast to the desired output type
+    /// Long".
+    Castable,
+    /// As the scans: "Bad in-place call: input tensor dtype long int and output tensor
+    /// dtype float should match".
+    SameDtype,
+    /// As `float_power_`: the result is double (or complex double) and so must be the base.
+    FloatPower,
+}
+
+/// The in-place twins and the ops they write back.
+const TWINS: &[(&str, &str, Check)] = &[
+    ("bitwise_and_", "bitwise_and", Check::Castable),
+    ("bitwise_or_", "bitwise_or", Check::Castable),
+    ("bitwise_xor_", "bitwise_xor", Check::Castable),
+    ("bitwise_not_", "bitwise_not", Check::Castable),
+    ("cumsum_", "cumsum", Check::SameDtype),
+    ("cumprod_", "cumprod", Check::SameDtype),
+    ("tril_", "tril", Check::Castable),
+    ("triu_", "triu", Check::Castable),
+    ("conj_physical_", "conj_physical", Check::Castable),
+    ("float_power_", "float_power", Check::FloatPower),
+];
+
+/// Writes `out` (the op's result) into `x` after `check`, recording it.
+fn write_back(x: &Tensor, out: &Tensor, check: Check, name: &str) -> RhaiResult<Dynamic> {
+    match check {
+        Check::Castable => {
+            crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+        }
+        Check::SameDtype if x.dtype() == crate::core::dtype::DType::Bool => {
+            return Err(to_rhai(TorchError::not_implemented(format!(
+                "\"{}_out_cpu\" not implemented for 'Bool'",
+                name.trim_end_matches('_')
+            ))));
+        }
+        Check::SameDtype if out.dtype() != x.dtype() => {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "Bad in-place call: input tensor dtype {} and output tensor dtype {} should match",
+                x.dtype().c_type_name(),
+                out.dtype().c_type_name()
+            ))));
+        }
+        Check::FloatPower if out.dtype() != x.dtype() => {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "the base given to float_power_ has dtype {} but the operation's result requires dtype {}",
+                x.dtype().cpp_name(),
+                out.dtype().cpp_name()
+            ))));
+        }
+        _ => {}
+    }
+    if out.sizes() != x.sizes() {
+        crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+    }
+    copy_(x, out).rhai()?;
+    if let Some(node) = out.grad_state().grad_fn {
+        let op = BackwardOp::Unsupported { op: name.into() };
+        record_in_place(x, &node.name, &[], op);
+    }
+    Ok(Dynamic::from(x.clone()))
+}
+
+/// A float operand of a bitwise twin on an integer tensor: PyTorch's cast check comes
+/// before its kernel's dtype check.
+fn refuse_float_into_integers(x: &Tensor, other: &Dynamic) -> RhaiResult<()> {
+    if x.dtype().is_floating_point() || x.dtype().is_complex() {
+        return Ok(());
+    }
+    let float = match other.clone().try_cast::<Tensor>() {
+        Some(t) if t.dtype().is_floating_point() => Some(t.dtype()),
+        Some(_) => None,
+        None => other.is_float().then(crate::core::defaults::default_dtype),
+    };
+    match float {
+        Some(r) => Err(to_rhai(TorchError::runtime(format!(
+            "result type {} can't be cast to the desired output type {}",
+            r.cpp_name(),
+            x.dtype().cpp_name()
+        )))),
+        None => Ok(()),
+    }
+}
+
+/// Registers the in-place twins (each as a method, and as a `torch` function where
+/// PyTorch has one).
+pub fn register(r: &mut Registry) {
+    for &(name, of, check) in TWINS {
+        let Some(op) = r.deferred.tensor_op(of) else {
+            continue;
+        };
+        let op: TensorOp = op;
+        r.method(name, 8, move |x, a| {
+            if let Some(other) = a.get(0, "other") {
+                refuse_float_into_integers(x, other)?;
+            }
+            // The op's own node (on its result) names the recorded write.
+            let out = op(x, a)?;
+            match out.try_cast::<Tensor>() {
+                Some(out) => write_back(x, &out, check, name),
+                None => Ok(Dynamic::from(x.clone())),
+            }
+        });
+    }
+}
