@@ -21,6 +21,7 @@ pub mod reduce;
 pub mod scatter;
 pub mod selection;
 pub mod softmax;
+pub mod stacking;
 pub mod unary;
 pub mod view_copies;
 pub mod view_scatter;
