@@ -70,9 +70,8 @@ fn rule(name: &str) -> Option<Rule> {
         | "frac" | "conj_physical" | "bitwise_not" | "clamp" => Rule::Found,
         "mm" | "bmm" | "mv" | "gather" | "diag" | "tril" | "triu" | "sort" | "msort" | "max"
         | "min" | "argmax" | "argmin" | "argsort" | "scatter" | "scatter_add"
-        | "scatter_reduce" | "index_add" | "index_copy" | "index_reduce" | "take_along_dim" => {
-            Rule::ExpectedOut
-        }
+        | "scatter_reduce" | "index_add" | "index_copy" | "index_reduce" | "take_along_dim"
+        | "addmm" | "addmv" | "addr" | "baddbmm" | "addbmm" => Rule::ExpectedOut,
         "take" => Rule::SelfAndOut,
         "histc" => Rule::HistogramOut,
         "dot" => Rule::ResultDtype,

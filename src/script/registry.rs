@@ -125,6 +125,7 @@ const TORCH_IN_PLACE: &[&str] = &[
     "conj_physical_",
     "nan_to_num_",
     "logit_",
+    "addmv_",
     "deg2rad_",
     "rad2deg_",
     "erf_",
