@@ -31,7 +31,11 @@ fn split_at(sizes: &[i64], d: usize) -> (usize, usize, usize) {
 fn slice_pairs(sizes: &[i64], d: usize, idx: &[i64]) -> Result<Vec<(usize, usize)>> {
     let (outer, size, inner) = split_at(sizes, d);
     let n = idx.len();
-    let mut out = super::memory::alloc::vec_with_capacity(outer * n * inner)?;
+    let total = outer
+        .checked_mul(n)
+        .and_then(|x| x.checked_mul(inner))
+        .ok_or_else(|| TorchError::runtime("index op: too many elements"))?;
+    let mut out = super::memory::alloc::vec_with_capacity(total)?;
     for o in 0..outer {
         for (j, &v) in idx.iter().enumerate() {
             let dst = (o * size + v as usize) * inner;
@@ -40,6 +44,19 @@ fn slice_pairs(sizes: &[i64], d: usize, idx: &[i64]) -> Result<Vec<(usize, usize
         }
     }
     Ok(out)
+}
+
+/// Refuses an index of more than one dim, as `op` words it.
+fn require_vector(op: &str, index: &Tensor) -> Result<()> {
+    if index.ndim() > 1 {
+        return Err(TorchError::index(format!(
+            "{op}: Index is supposed to be a vector, but got dim: {} with type: {} and size: {:?}",
+            index.ndim(),
+            index.dtype().cpp_name(),
+            index.sizes()
+        )));
+    }
+    Ok(())
 }
 
 /// Which op is checking, for its wording.
@@ -65,14 +82,7 @@ fn check_with_source(
         Op::Copy => "index_copy_()",
         Op::Reduce => "index_reduce_()",
     };
-    if index.ndim() > 1 {
-        return Err(TorchError::index(format!(
-            "{name}: Index is supposed to be a vector, but got dim: {} with type: {} and size: {:?}",
-            index.ndim(),
-            index.dtype().cpp_name(),
-            index.sizes()
-        )));
-    }
+    require_vector(name, index)?;
     if op == Op::Copy && index.dtype() != DType::Int64 {
         return Err(TorchError::runtime(format!(
             "{name}: Expected a long tensor for index, but got {}",
@@ -218,14 +228,7 @@ pub fn index_fill(t: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result
             "index_fill_(): Expected dtype int64 for index.",
         ));
     }
-    if index.ndim() > 1 {
-        return Err(TorchError::index(format!(
-            "index_fill_(): Index is supposed to be a vector, but got dim: {} with type: {} and size: {:?}",
-            index.ndim(),
-            index.dtype().cpp_name(),
-            index.sizes()
-        )));
-    }
+    require_vector("index_fill_()", index)?;
     let sizes = sizes_at_least_1d(t);
     let size = sizes[d];
     let mut idx = index_values(index)?;
@@ -242,7 +245,11 @@ pub fn index_fill(t: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result
     let dtype = t.dtype();
     let one = element::encode(dtype, value).0[..dtype.itemsize()].to_vec();
     let (outer, _, inner) = split_at(&sizes, d);
-    let mut pairs = super::memory::alloc::vec_with_capacity(outer * idx.len() * inner)?;
+    let total = outer
+        .checked_mul(idx.len())
+        .and_then(|x| x.checked_mul(inner))
+        .ok_or_else(|| TorchError::runtime("index_fill: too many elements"))?;
+    let mut pairs = super::memory::alloc::vec_with_capacity(total)?;
     for o in 0..outer {
         for &v in &idx {
             let dst = (o * size as usize + v as usize) * inner;

@@ -46,6 +46,9 @@ pub fn run(path: &str, python: bool) -> i32 {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos())
     );
+    // Before the sockets open: the wire thread answers `kernel_info` requests itself, and
+    // the first may come at once.
+    super::introspect::set_python(python);
     let wire = match wire::start(info, session_id) {
         Ok(w) => w,
         Err(e) => {
@@ -63,7 +66,6 @@ pub fn run(path: &str, python: bool) -> i32 {
     let _ = ctrlc::set_handler(crate::core::interrupt::request);
     kernel.console.stop_when(crate::core::interrupt::flag());
     kernel.console.set_python(python);
-    super::introspect::set_python(python);
     while let Ok(request) = wire.requests.recv() {
         kernel.publish(Status::busy(), &request);
         kernel.answer(&request, &wire.requests);

@@ -382,3 +382,29 @@ fn a_request_past_the_budget_is_an_allocation_error_not_a_killed_process() {
     assert!(e.contains("can't allocate memory"), "{e}");
     assert_eq!(fine.expect("a small tensor"), "tensor(0.)\n");
 }
+
+#[test]
+fn index_and_counting_ops_of_huge_sizes_are_refused_not_run_out_of_memory() {
+    let e = run("torch::tril_indices(1000000000000, 1000000000000);").unwrap_err();
+    assert!(e.contains("too many indices"), "{e}");
+    let e = run("torch::triu_indices(4000000000, 4000000000);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let e = run("torch::bincount(torch::tensor([1 << 60]));").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let e = run("torch::histc(torch::ones(2), 1 << 60);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let e = run("torch::ones(2).repeat_interleave(1 << 60);").unwrap_err();
+    assert!(
+        e.contains("can't allocate memory") || e.contains("size calculation overflowed"),
+        "{e}"
+    );
+    let e =
+        run("torch::repeat_interleave(torch::tensor([1 << 62, 1 << 62, 1 << 62]));").unwrap_err();
+    assert!(
+        e.contains("overflows") || e.contains("can't allocate memory"),
+        "{e}"
+    );
+    let e =
+        run("torch::ones(1).expand(1 << 40).index_fill(0, torch::tensor([0]), 1);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+}

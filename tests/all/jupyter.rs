@@ -92,6 +92,7 @@ fn a_notebook_session_through_the_sockets() {
     let (dir, mut kernel, info, runtime) = kernel_for("kernel");
     runtime.block_on(async {
         let mut client = Client::connect(&info).await;
+        assert_eq!(client.language, "rhai");
 
         // Three cells sharing variables: a statement, a printed line and a value.
         let (out, reply) = client
@@ -186,6 +187,8 @@ fn the_python_kernel_runs_python_cells() {
     let (dir, mut kernel, info, runtime) = kernel_for_with("pykernel", &["--python"]);
     runtime.block_on(async {
         let mut client = Client::connect(&info).await;
+        // From its first reply on, the Python kernel says it runs Python.
+        assert_eq!(client.language, "python");
         let (out, reply) = client
             .execute("import torch\nx = torch.arange(6).view(2, 3)")
             .await;

@@ -12,7 +12,11 @@ use tensh::script::session::Session;
 use tensh::script::signature::{self, Kind};
 
 /// What tensh declares (as PyTorch does) and refuses in words when given.
-const NOT_BUILT: &[&str] = &["allocator= argument of UntypedStorage()"];
+const NOT_BUILT: &[&str] = &[
+    "allocator= argument of UntypedStorage()",
+    "out_dtype argument of addmm()",
+    "out_dtype argument of baddbmm()",
+];
 
 /// Receivers of the methods probed.
 fn receiver(owner: &str) -> Option<&'static str> {

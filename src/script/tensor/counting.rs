@@ -67,7 +67,10 @@ fn repeated_indices(repeats: &Tensor, alone: bool) -> Result<Tensor> {
     if counts.iter().any(|&c| c < 0) {
         return Err(TorchError::runtime("repeats can not be negative"));
     }
-    let total: i64 = counts.iter().sum();
+    let total = counts
+        .iter()
+        .try_fold(0i64, |s, &c| s.checked_add(c))
+        .ok_or_else(|| TorchError::runtime("repeats: the total overflows"))?;
     let mut idx = crate::core::memory::alloc::vec_with_capacity(total as usize)?;
     for (i, &c) in counts.iter().enumerate() {
         idx.extend(std::iter::repeat_n(i as i64, c as usize));

@@ -10,7 +10,7 @@ use crate::script::errors::{IntoRhai, RhaiResult, type_error};
 use crate::script::registry::Registry;
 
 /// The list of tensors `value` must be, with PyTorch's errors for anything else.
-fn tensor_list(value: &Dynamic, name: &str) -> RhaiResult<Vec<Tensor>> {
+pub(crate) fn tensor_list(value: &Dynamic, name: &str) -> RhaiResult<Vec<Tensor>> {
     let Some(items) = value.clone().try_cast::<Array>() else {
         return Err(type_error(format!(
             "{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not {}",

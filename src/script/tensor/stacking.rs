@@ -34,27 +34,9 @@ fn tensors_of(a: &Args, func: &str) -> RhaiResult<Vec<Tensor>> {
         .collect()
 }
 
-/// The list argument of `hstack` and friends.
+/// The list argument of `hstack` and friends (`cat`'s reading, with its errors).
 fn tensor_list(a: &Args, func: &str) -> RhaiResult<Vec<Tensor>> {
-    let v = a.req(0, "tensors", func)?;
-    let Some(items) = v.clone().try_cast::<Array>() else {
-        return Err(type_error(format!(
-            "{func}(): argument 'tensors' (position 1) must be tuple of Tensors, not {}",
-            py_type_name(v)
-        )));
-    };
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            v.clone().try_cast::<Tensor>().ok_or_else(|| {
-                type_error(format!(
-                    "expected Tensor as element {i} in argument 0, but got {}",
-                    py_type_name(&v)
-                ))
-            })
-        })
-        .collect()
+    super::join::tensor_list(a.req(0, "tensors", func)?, func)
 }
 
 /// `atleast_Nd` of one tensor: unchanged when it has `n` dims or more.
@@ -148,29 +130,79 @@ fn triangle_indices(a: &Args, upper: bool) -> RhaiResult<Dynamic> {
     let row = a.int(0, "row", func)?;
     let col = a.int(1, "col", func)?;
     let offset = a.int_or(2, "offset", 0)?;
-    if row < 0 || col < 0 {
+    if row < 0 {
         return Err(to_rhai(TorchError::runtime(format!(
             "row must be non-negative, got{row}"
         ))));
     }
-    let (mut rows, mut cols) = (Vec::new(), Vec::new());
-    for i in 0..row {
-        for j in 0..col {
-            let keep = if upper {
-                j - i >= offset
-            } else {
-                j - i <= offset
-            };
-            if keep {
-                rows.push(i);
-                cols.push(j);
-            }
-        }
+    if col < 0 {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "col must be non-negative, got{col}"
+        ))));
     }
-    let n = rows.len() as i64;
-    rows.extend(cols);
-    let out = crate::core::engine::elements::from_i64s(&rows, vec![2, n]).rhai()?;
+    // Row `i` keeps the columns `[from, to)`; only rows that keep some are visited, so
+    // the work is bounded by the result, whose size is checked before it is allocated.
+    let span = |i: i64| -> (i64, i64) {
+        let (i, col, offset) = (i as i128, col as i128, offset as i128);
+        let (from, to) = if upper {
+            ((i + offset).clamp(0, col), col)
+        } else {
+            (0, (i + offset + 1).clamp(0, col))
+        };
+        (from as i64, to.max(from) as i64)
+    };
+    let first = if upper {
+        0
+    } else {
+        (-(offset as i128)).clamp(0, row as i128) as i64
+    };
+    let last = if upper {
+        (col as i128 - offset as i128).clamp(0, row as i128) as i64
+    } else {
+        row
+    };
+    // The count in closed form (the rows may be many): sums of arithmetic series.
+    let series = |a: i128, b: i128, c: i128| -> i128 {
+        // The sum of `i + c` for `i` in `[a, b)`.
+        if b <= a {
+            0
+        } else {
+            (b - a) * (a + b - 1) / 2 + (b - a) * c
+        }
+    };
+    let (first_w, last_w, col_w, off) = (first as i128, last as i128, col as i128, offset as i128);
+    let count: i128 = if upper {
+        let full = (-off).clamp(0, last_w);
+        full * col_w + (last_w - full) * (col_w - off) - series(full, last_w, 0)
+    } else {
+        let k = (col_w - off - 1).clamp(first_w, last_w);
+        series(first_w, k, off + 1) + (last_w - k) * col_w
+    };
+    let n = usize::try_from(count)
+        .map_err(|_| to_rhai(TorchError::runtime(format!("{func}: too many indices"))))?;
+    let mut coords =
+        crate::core::memory::alloc::vec_with_capacity::<i64>(n.saturating_mul(2)).rhai()?;
+    for i in first..last {
+        let (f, t) = span(i);
+        coords.extend(std::iter::repeat_n(i, (t - f) as usize));
+    }
+    for i in first..last {
+        let (f, t) = span(i);
+        coords.extend(f..t);
+    }
+    let out = crate::core::engine::elements::from_i64s(&coords, vec![2, n as i64]).rhai()?;
+    if a.bool_or(usize::MAX, "requires_grad", false)? {
+        return Err(to_rhai(TorchError::runtime(
+            "Only Tensors of floating point and complex dtype can require gradients",
+        )));
+    }
     let dtype = a.dtype()?.unwrap_or(crate::core::dtype::DType::Int64);
+    if !dtype.is_integral() || dtype == crate::core::dtype::DType::Bool {
+        return Err(to_rhai(TorchError::not_implemented(format!(
+            "\"{func}\" not implemented for '{}'",
+            dtype.cpp_name()
+        ))));
+    }
     if dtype == crate::core::dtype::DType::Int64 {
         return Ok(Dynamic::from(out));
     }

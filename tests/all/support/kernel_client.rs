@@ -78,6 +78,8 @@ pub struct Client {
     pub shell: ClientShellConnection,
     pub iopub: ClientIoPubConnection,
     pub control: ClientControlConnection,
+    /// The language the kernel's `kernel_info` reply names.
+    pub language: String,
 }
 
 /// Retries `connect` until the kernel listens.
@@ -122,6 +124,7 @@ impl Client {
             shell,
             iopub,
             control,
+            language: String::new(),
         };
         client.wait_until_ready().await;
         client
@@ -142,7 +145,7 @@ impl Client {
             let JupyterMessageContent::KernelInfoReply(info) = reply.content else {
                 continue;
             };
-            assert_eq!(info.language_info.name, "rhai");
+            self.language = info.language_info.name.clone();
             assert_eq!(info.implementation, "tensh");
             // The request's `idle` on iopub says the subscription is in place (messages sent
             // before it was are lost: then ask again).
