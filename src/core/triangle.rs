@@ -21,11 +21,12 @@ pub fn triangle(t: &Tensor, upper: bool, diagonal: i64) -> Result<Tensor> {
     let out = contiguous_copy(&resolve_conj(&detached(t))?)?;
     let (rows, cols) = (sizes[sizes.len() - 2], sizes[sizes.len() - 1]);
     let item = t.dtype().itemsize();
-    let matrices = if rows == 0 || cols == 0 {
-        0
-    } else {
-        out.numel() / (rows * cols)
-    };
+    // `rows * cols` can overflow only when a leading dim is 0 (the sizes' product fits),
+    // and then there is no matrix.
+    let matrices = rows
+        .checked_mul(cols)
+        .and_then(|per| out.numel().checked_div(per))
+        .unwrap_or(0);
     out.storage().with_bytes_mut(|bytes| {
         for m in 0..matrices {
             super::interrupt::check_every(m as usize);

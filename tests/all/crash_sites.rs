@@ -408,3 +408,15 @@ fn index_and_counting_ops_of_huge_sizes_are_refused_not_run_out_of_memory() {
         run("torch::ones(1).expand(1 << 40).index_fill(0, torch::tensor([0]), 1);").unwrap_err();
     assert!(e.contains("can't allocate memory"), "{e}");
 }
+
+#[test]
+fn a_triangle_of_an_empty_stack_of_huge_matrices_is_empty() {
+    let out = run(
+        "let t = torch::empty([0, 4294967296, 4294967296]); print(t.tril().shape); print(t.triu_(1).shape);",
+    )
+    .expect("no matrix to cut");
+    assert_eq!(
+        out,
+        "torch.Size([0, 4294967296, 4294967296])\ntorch.Size([0, 4294967296, 4294967296])\n"
+    );
+}
