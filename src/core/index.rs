@@ -390,6 +390,30 @@ fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> Result<()> {
     Ok(())
 }
 
+/// The view `t[:, ..., start:end:step]` along `dim` (Python's slice rules for the
+/// bounds).
+pub fn slice_along(
+    t: &Tensor,
+    dim: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    step: i64,
+) -> Result<Tensor> {
+    let d = super::error::wrap_dim(dim, t.ndim().max(1))?;
+    let all = IndexItem::Slice {
+        start: None,
+        stop: None,
+        step: None,
+    };
+    let mut items = vec![all; d];
+    items.push(IndexItem::Slice {
+        start,
+        stop: end,
+        step: Some(step),
+    });
+    index(t, &items)
+}
+
 /// `t[items]`: a view for basic indices, a new tensor for advanced ones.
 pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     check_zero_dim(t, items)?;

@@ -11,14 +11,8 @@ use super::engine::place::{self, Combine};
 use super::error::{Result, TorchError, wrap_dim};
 use super::operand::{Arg, BinaryOp};
 use super::scalar::Scalar;
-use super::scatter::index_values;
+use super::scatter::{index_values, sizes_at_least_1d};
 use super::tensor::Tensor;
-
-/// The sizes of `t`, a 0-d tensor counted as one element of one dimension.
-fn sizes_at_least_1d(t: &Tensor) -> Vec<i64> {
-    let s = t.sizes();
-    if s.is_empty() { vec![1] } else { s }
-}
 
 /// `(outer, size, inner)` of `sizes` split around `d`.
 fn split_at(sizes: &[i64], d: usize) -> (usize, usize, usize) {
@@ -256,9 +250,7 @@ pub fn index_fill(t: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result
             pairs.extend((0..inner).map(|i| (dst + i, 0)));
         }
     }
-    let mut image = elements::image(t)?;
-    place::place(dtype, Combine::Replace, true, &mut image, &one, &pairs)?;
-    Ok(elements::from_image(image, t.sizes(), dtype))
+    place::placed(t, Combine::Replace, true, &one, &pairs)
 }
 
 /// `t.fill_diagonal_(value, wrap)`: the main diagonal of a matrix, or of a tensor whose
@@ -288,9 +280,7 @@ pub fn fill_diagonal_(t: &Tensor, value: Scalar, wrap: bool) -> Result<()> {
     let pairs: Vec<(usize, usize)> = (0..count).map(|k| (k * step, 0)).collect();
     let dtype = t.dtype();
     let one = element::encode(dtype, value).0[..dtype.itemsize()].to_vec();
-    let mut image = elements::image(t)?;
-    place::place(dtype, Combine::Replace, true, &mut image, &one, &pairs)?;
-    copy::copy_(t, &elements::from_image(image, sizes, dtype))
+    copy::copy_(t, &place::placed(t, Combine::Replace, true, &one, &pairs)?)
 }
 
 /// The result of an index op: `t`'s image with the source slices placed.
@@ -304,9 +294,7 @@ fn apply(
 ) -> Result<Tensor> {
     let sizes = sizes_at_least_1d(t);
     let pairs = slice_pairs(&sizes, d, idx)?;
-    let mut image = elements::image(t)?;
-    place::place(t.dtype(), how, include_self, &mut image, src, &pairs)?;
-    Ok(elements::from_image(image, t.sizes(), t.dtype()))
+    place::placed(t, how, include_self, src, &pairs)
 }
 
 #[cfg(test)]

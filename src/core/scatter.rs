@@ -32,7 +32,7 @@ pub(crate) fn row_major_strides(sizes: &[i64]) -> Vec<usize> {
 }
 
 /// The sizes of `t`, a 0-d tensor counted as one element of one dimension.
-fn sizes_at_least_1d(t: &Tensor) -> Vec<i64> {
+pub(crate) fn sizes_at_least_1d(t: &Tensor) -> Vec<i64> {
     let s = t.sizes();
     if s.is_empty() { vec![1] } else { s }
 }
@@ -175,13 +175,12 @@ pub fn scatter(
     if how != Combine::Replace {
         place::check_dtype(how, t.dtype())?;
     }
-    let mut image = elements::image(t)?;
-    if index.numel() > 0 {
-        let pairs = pairs(t, d, index, src)?;
-        let source = source_image(src, t.dtype())?;
-        place::place(t.dtype(), how, include_self, &mut image, &source, &pairs)?;
+    if index.numel() == 0 {
+        return place::placed(t, how, include_self, &[], &[]);
     }
-    Ok(elements::from_image(image, t.sizes(), t.dtype()))
+    let pairs = pairs(t, d, index, src)?;
+    let source = source_image(src, t.dtype())?;
+    place::placed(t, how, include_self, &source, &pairs)
 }
 
 /// `t.scatter*_(...)`: `scatter`, written back into `t`.

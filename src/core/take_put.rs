@@ -84,15 +84,13 @@ pub fn put(t: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Res
     }
     let at = flat_indices(index, numel)?;
     let pairs: Vec<(usize, usize)> = at.into_iter().enumerate().map(|(j, i)| (i, j)).collect();
-    let mut image = elements::image(t)?;
     let src = elements::image(source)?;
     let how = if accumulate {
         Combine::Sum
     } else {
         Combine::Replace
     };
-    place::place(t.dtype(), how, true, &mut image, &src, &pairs)?;
-    Ok(elements::from_image(image, t.sizes(), t.dtype()))
+    place::placed(t, how, true, &src, &pairs)
 }
 
 /// `t.take_along_dim(indices, dim)`: with a dim, `gather` after broadcasting the two in
@@ -165,10 +163,8 @@ pub fn masked_scatter(t: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tens
         .enumerate()
         .map(|(j, (i, _))| (i, j))
         .collect();
-    let mut image = elements::image(&view)?;
     let src = elements::image(source)?;
-    place::place(t.dtype(), Combine::Replace, true, &mut image, &src, &pairs)?;
-    Ok(elements::from_image(image, shape, t.dtype()))
+    place::placed(&view, Combine::Replace, true, &src, &pairs)
 }
 
 /// `t.masked_scatter_(mask, source)`: the mask must broadcast to `t`'s own shape.

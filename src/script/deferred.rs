@@ -211,7 +211,7 @@ impl Deferred {
             max,
             &t,
             given,
-            &move |t, a| op(t, a),
+            Box::new(move |t, a| op(t, a)),
         ))
     }
 }

@@ -131,9 +131,23 @@ struct Method<T> {
 }
 
 /// A method body: the receiver and the call's arguments.
-type MethodBody<T> = dyn Fn(&T, Args) -> RhaiResult<Dynamic>;
+pub type MethodBody<T> = dyn Fn(&T, Args) -> RhaiResult<Dynamic>;
 
 impl<T: Owner> Method<T> {
+    /// The method `name` of `T`, checked against its declaration.
+    fn new(name: &str, max: usize, body: Box<MethodBody<T>>) -> Method<T> {
+        let declared = declaration(T::OWNER, name);
+        Method {
+            check: CallCheck::new(declared, name, max),
+            declared,
+            mutation: declared.and_then(signature::Declaration::mutation),
+            // Storages read their own `device=` (their methods raise other errors than
+            // factories).
+            placed: placed(declared).filter(|_| T::OWNER == "Tensor"),
+            body,
+        }
+    }
+
     #[inline(always)]
     fn call(&self, t: &T, a: Args) -> RhaiResult<Dynamic> {
         count_call();
@@ -181,17 +195,8 @@ fn register_method<T: Variant + Clone + Owner>(
     max: usize,
     body: Box<MethodBody<T>>,
 ) {
-    let declared = declaration(T::OWNER, name);
-    let m = Rc::new(Method {
-        check: CallCheck::new(declared, name, max),
-        declared,
-        mutation: declared.and_then(signature::Declaration::mutation),
-        // Storages read their own `device=` (their methods raise other errors than
-        // factories).
-        placed: placed(declared).filter(|_| T::OWNER == "Tensor"),
-        body,
-    });
-    let max = reachable_arity(declared, max);
+    let m = Rc::new(Method::new(name, max, body));
+    let max = reachable_arity(m.declared, max);
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
@@ -239,16 +244,9 @@ pub fn call_method_once<T: Owner>(
     max: usize,
     t: &T,
     a: Args,
-    body: &dyn Fn(&T, Args) -> RhaiResult<Dynamic>,
+    body: Box<MethodBody<T>>,
 ) -> RhaiResult<Dynamic> {
-    let declared = declaration(T::OWNER, name);
-    count_call();
-    CallCheck::new(declared, name, max).check(&a)?;
-    if let Some(mutation) = declared.and_then(signature::Declaration::mutation) {
-        t.before_mutation(mutation)?;
-    }
-    let placed = placed(declared).filter(|_| T::OWNER == "Tensor");
-    run_bound(declared, placed, a, |a| body(t, a))
+    Method::new(name, max, body).call(t, a)
 }
 
 fn register_function(module: &mut Module, path: &str, max: usize, body: FunctionBody) {

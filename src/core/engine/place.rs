@@ -8,6 +8,7 @@ use crate::core::dtype::DType;
 use crate::core::element::{for_dtype, read, write};
 use crate::core::error::{Result, TorchError};
 use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
 
 /// How a source element meets the destination element it lands on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,4 +185,18 @@ pub fn place(
         }
     });
     Ok(())
+}
+
+/// A new contiguous tensor holding `t`'s values with the source placed into them
+/// (`place` on `t`'s row-major image).
+pub fn placed(
+    t: &Tensor,
+    how: Combine,
+    include_self: bool,
+    src: &[u8],
+    pairs: &[(usize, usize)],
+) -> Result<Tensor> {
+    let mut image = super::elements::image(t)?;
+    place(t.dtype(), how, include_self, &mut image, src, pairs)?;
+    Ok(super::elements::from_image(image, t.sizes(), t.dtype()))
 }

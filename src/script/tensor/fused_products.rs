@@ -219,13 +219,6 @@ pub fn register(r: &mut Registry) {
     ] {
         let (name, ..) = p.names();
         r.method_and_function(name, 3, move |x, a| call(p, x, &a, false));
-        let in_place: &'static str = match p {
-            Product::Mm => "addmm_",
-            Product::Mv => "addmv_",
-            Product::Outer => "addr_",
-            Product::Bmm => "baddbmm_",
-            Product::SumOfBmm => "addbmm_",
-        };
-        r.method(in_place, 2, move |x, a| call(p, x, &a, true));
+        r.method(&format!("{name}_"), 2, move |x, a| call(p, x, &a, true));
     }
 }

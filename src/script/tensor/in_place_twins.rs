@@ -45,9 +45,6 @@ const TWINS: &[(&str, &str, Check)] = &[
 /// Writes `out` (the op's result) into `x` after `check`, recording it.
 fn write_back(x: &Tensor, out: &Tensor, check: Check, name: &str) -> RhaiResult<Dynamic> {
     match check {
-        Check::Castable => {
-            crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-        }
         Check::SameDtype if x.dtype() == crate::core::dtype::DType::Bool => {
             return Err(to_rhai(TorchError::not_implemented(format!(
                 "\"{}_out_cpu\" not implemented for 'Bool'",
@@ -70,9 +67,8 @@ fn write_back(x: &Tensor, out: &Tensor, check: Check, name: &str) -> RhaiResult<
         }
         _ => {}
     }
-    if out.sizes() != x.sizes() {
-        crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-    }
+    // The shape, and for `Castable` the dtype (the others checked theirs above).
+    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
     copy_(x, out).rhai()?;
     if let Some(node) = out.grad_state().grad_fn {
         let op = BackwardOp::Unsupported { op: name.into() };

@@ -8,7 +8,6 @@
 use rhai::{Array, Dynamic};
 
 use crate::core::copy::contiguous_copy;
-use crate::core::index::IndexItem;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
 use crate::core::tensor::record::{record_copy, record_without_formula};
@@ -68,21 +67,7 @@ fn slice_copy(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let start = a.opt_int(1, "start")?;
     let end = a.opt_int(2, "end")?;
     let step = a.int_or(3, "step", 1)?;
-    let d = crate::core::error::wrap_dim(dim, x.ndim().max(1)).rhai()?;
-    let mut items = vec![
-        IndexItem::Slice {
-            start: None,
-            stop: None,
-            step: None
-        };
-        d
-    ];
-    items.push(IndexItem::Slice {
-        start,
-        stop: end,
-        step: Some(step),
-    });
-    let v = crate::core::index::index(x, &items).rhai()?;
+    let v = crate::core::index::slice_along(x, dim, start, end, step).rhai()?;
     let out = contiguous_copy(&detached(&v)).rhai()?;
     if v.grad_state().grad_fn.is_some() {
         record_copy(&out, &v, "SliceBackward0_copy");

@@ -7,7 +7,6 @@ use rhai::Dynamic;
 
 use crate::core::copy::{clone_tensor, copy_};
 use crate::core::error::{Result, TorchError};
-use crate::core::index::IndexItem;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::{BackwardOp, detached};
 use crate::core::tensor::record::{record_in_place, record_without_formula};
@@ -43,29 +42,6 @@ fn scatter_through(
     Ok(Dynamic::from(out))
 }
 
-/// The view `x[:, ..., start:end:step]` along `dim`.
-fn slice_view(
-    x: &Tensor,
-    dim: i64,
-    start: Option<i64>,
-    end: Option<i64>,
-    step: i64,
-) -> Result<Tensor> {
-    let d = crate::core::error::wrap_dim(dim, x.ndim().max(1))?;
-    let all = IndexItem::Slice {
-        start: None,
-        stop: None,
-        step: None,
-    };
-    let mut items = vec![all; d];
-    items.push(IndexItem::Slice {
-        start,
-        stop: end,
-        step: Some(step),
-    });
-    crate::core::index::index(x, &items)
-}
-
 fn slice_scatter(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let src = a.tensor(0, "src", "slice_scatter")?;
     let dim = a.int_or(1, "dim", 0)?;
@@ -73,7 +49,7 @@ fn slice_scatter(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let end = a.opt_int(3, "end")?;
     let step = a.int_or(4, "step", 1)?;
     scatter_through(x, &src, "SliceScatterBackward0", "slice_scatter", |o| {
-        slice_view(o, dim, start, end, step)
+        crate::core::index::slice_along(o, dim, start, end, step)
     })
 }
 
