@@ -17,6 +17,7 @@ pub mod engine;
 pub mod error;
 pub mod flip;
 pub mod float8;
+pub mod fused_pointwise;
 pub mod index;
 pub mod index_ops;
 pub mod index_parse;

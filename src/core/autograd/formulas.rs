@@ -42,6 +42,7 @@ pub fn apply(op: &BackwardOp, grads: &[Option<Tensor>]) -> Result<Vec<Option<Ten
 fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
     Ok(match op {
         BackwardOp::Arith { op, a, b } => arith_grads(*op, a, b, g)?,
+        BackwardOp::Formula { grads, .. } => (grads.0)(g)?,
         BackwardOp::Neg => vec![Some(binary(BinaryOp::Mul, &t(g), &number(-1))?)],
         BackwardOp::Scaled { f, saved: None } => {
             let one = *f == crate::core::unary::Unary::Frac;
@@ -144,6 +145,7 @@ fn input_count(op: &BackwardOp) -> usize {
         BackwardOp::CopyFrom { .. } | BackwardOp::MatMul { .. } => 2,
         BackwardOp::CopySlices { inner, .. } => input_count(inner),
         BackwardOp::Join { parts, .. } => parts.len(),
+        BackwardOp::Formula { inputs, .. } => *inputs,
         _ => 1,
     }
 }
@@ -296,7 +298,7 @@ fn arith_grads(op: Arith, a: &Saved, b: &Saved, g: &Tensor) -> Result<Vec<Option
 }
 
 /// A gradient in its input's dtype (gradients of float32 inputs stay float32).
-fn cast_grad(g: &Tensor, d: DType) -> Result<Tensor> {
+pub fn cast_grad(g: &Tensor, d: DType) -> Result<Tensor> {
     if g.dtype() == d {
         Ok(g.clone())
     } else {
@@ -305,7 +307,7 @@ fn cast_grad(g: &Tensor, d: DType) -> Result<Tensor> {
 }
 
 /// `grad` summed down to `sizes` (undoing broadcasting).
-fn sum_to(grad: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+pub fn sum_to(grad: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let g = grad.sizes();
     if g == sizes {
         return Ok(grad.clone());

@@ -12,3 +12,4 @@ mod formulas;
 mod softmax_grad;
 
 pub use engine::{backward, backward_retaining};
+pub use formulas::{cast_grad, sum_to};

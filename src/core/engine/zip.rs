@@ -104,22 +104,53 @@ pub fn zip<L: ZipLane>(
     out: DType,
     f: ChunkFn<'_, L>,
 ) -> Result<Tensor> {
-    let sizes = broadcast_shapes(&shape(a), &shape(b))?;
+    zip_n::<L, 2>([a, b], compute, out, &|[x, y], o| f(x, y, o))
+}
+
+/// An op's function over a chunk of `N` operands: `out[i] = f(xs[0][i], xs[1][i], ...)`
+/// (every slice has the same length), or the op's error.
+pub type ChunkFnN<'f, L, const N: usize> = &'f (dyn Fn([&[L]; N], &mut [L]) -> Result<()> + Sync);
+
+/// `f` over `N` operands broadcast together (the modes of `zip` with more operands, as
+/// `lerp` and `addcmul` have), computed in `compute` on lanes `L`, stored as `out`.
+pub fn zip_n<L: ZipLane, const N: usize>(
+    args: [&Arg; N],
+    compute: DType,
+    out: DType,
+    f: ChunkFnN<'_, L, N>,
+) -> Result<Tensor> {
+    const { assert!(N >= 1 && N <= 3, "the engine zips one to three operands") };
+    let mut sizes: Vec<i64> = Vec::new();
+    for a in args {
+        sizes = broadcast_shapes(&sizes, &shape(a))?;
+    }
     let n = alloc::checked_numel(&sizes)?.max(0) as usize;
     let mut res = alloc::zeroed_bytes(alloc::contiguous_nbytes(&sizes, out.itemsize())?)?;
     if n > 0 {
-        let (xl, xv) = prepared::<L>(a, &sizes, compute)?;
-        let (yl, yv) = prepared::<L>(b, &sizes, compute)?;
-        let x_storage = a.as_tensor().map(Tensor::storage);
-        let y_storage = b.as_tensor().map(Tensor::storage);
-        let empty: &[u8] = &[];
-        with_optional_bytes(x_storage.as_ref(), |xb| {
-            with_optional_bytes(y_storage.as_ref(), |yb| {
-                let x = source(a, xb.unwrap_or(empty), compute);
-                let y = source(b, yb.unwrap_or(empty), compute);
+        let mut layouts = Vec::with_capacity(N);
+        let mut numbers = Vec::with_capacity(N);
+        for a in args {
+            let (l, v) = prepared::<L>(a, &sizes, compute)?;
+            layouts.push(l);
+            numbers.push(v);
+        }
+        let storages: Vec<_> = args
+            .iter()
+            .map(|a| a.as_tensor().map(Tensor::storage))
+            .collect();
+        with_all_bytes(
+            &storages,
+            Vec::with_capacity(N),
+            &mut |bytes: &[&[u8]]| {
+                let sources: Vec<Source> = args
+                    .iter()
+                    .zip(bytes)
+                    .map(|(a, b)| source(a, b, compute))
+                    .collect();
                 let job = Job {
-                    x: (&x, &xl, xv),
-                    y: (&y, &yl, yv),
+                    sources: &sources,
+                    layouts: &layouts,
+                    numbers: &numbers,
                     compute,
                     to_out: element::converter(L::DTYPE, out),
                     to_lane: element::converter(compute, L::DTYPE),
@@ -127,8 +158,8 @@ pub fn zip<L: ZipLane>(
                     f,
                 };
                 job.run(&sizes, &mut res, n)
-            })
-        })?;
+            },
+        )?;
     }
     Ok(Tensor::from_parts(
         crate::core::memory::storage::Storage::from_vec(res),
@@ -177,35 +208,50 @@ fn source<'a>(a: &Arg, bytes: &'a [u8], compute: DType) -> Source<'a> {
     }
 }
 
-/// Runs `f` with the storage's bytes borrowed, or with `None` for a number.
-fn with_optional_bytes<R>(
-    s: Option<&crate::core::memory::storage::Storage>,
-    f: impl FnOnce(Option<&[u8]>) -> R,
+/// Runs `f` with every storage's bytes borrowed (an empty slice for a number), the
+/// borrows nested one storage at a time.
+fn with_all_bytes<R>(
+    storages: &[Option<crate::core::memory::storage::Storage>],
+    held: Vec<&[u8]>,
+    f: &mut dyn FnMut(&[&[u8]]) -> R,
 ) -> R {
-    match s {
-        Some(s) => s.with_bytes(|b| f(Some(b))),
-        None => f(None),
+    let Some((first, rest)) = storages.split_first() else {
+        return f(&held);
+    };
+    match first {
+        Some(s) => s.with_bytes(|b| {
+            let mut inner: Vec<&[u8]> = held.clone();
+            inner.push(b);
+            with_all_bytes(rest, inner, f)
+        }),
+        None => {
+            let mut inner = held;
+            inner.push(&[]);
+            with_all_bytes(rest, inner, f)
+        }
     }
 }
 
 /// Everything a walk over (part of) the output needs.
-struct Job<'a, 'f, L> {
-    /// Each operand: its source, its broadcast layout, its lane value if a number.
-    x: (&'a Source<'a>, &'a Layout, L),
-    y: (&'a Source<'a>, &'a Layout, L),
+struct Job<'a, 'f, L, const N: usize> {
+    /// Each operand's source, its broadcast layout, its lane value if a number.
+    sources: &'a [Source<'a>],
+    layouts: &'a [Layout],
+    numbers: &'a [L],
     compute: DType,
     to_out: ConvertRun,
     to_lane: ConvertRun,
     out_item: usize,
-    f: ChunkFn<'f, L>,
+    f: ChunkFnN<'f, L, N>,
 }
 
-impl<L: ZipLane> Job<'_, '_, L> {
+impl<L: ZipLane, const N: usize> Job<'_, '_, L, N> {
     /// Walks the whole output, split in two along its first dim of size ≥ 2 when large.
     fn run(&self, sizes: &[i64], res: &mut [u8], n: usize) -> Result<()> {
+        let offsets: [i64; N] = std::array::from_fn(|i| self.layouts[i].offset);
         let split = sizes.iter().position(|&s| s >= 2);
         let Some(d) = split.filter(|_| n >= PARALLEL_MIN && pair::threads() >= 2) else {
-            return self.walk(sizes, [0, self.x.1.offset, self.y.1.offset], res);
+            return self.walk(sizes, 0, offsets, res);
         };
         let half = sizes[d] / 2;
         let inner: i64 = sizes[d + 1..].iter().product();
@@ -215,67 +261,56 @@ impl<L: ZipLane> Job<'_, '_, L> {
         second[d] = sizes[d] - half;
         let at = (half * inner) as usize * self.out_item;
         let (r1, r2) = res.split_at_mut(at);
-        let x2 = self.x.1.offset + half * self.x.1.strides[d];
-        let y2 = self.y.1.offset + half * self.y.1.strides[d];
+        let later: [i64; N] =
+            std::array::from_fn(|i| offsets[i] + half * self.layouts[i].strides[d]);
         let (a, b) = pair::join(
-            || self.walk(&first, [0, self.x.1.offset, self.y.1.offset], r1),
-            || self.walk(&second, [0, x2, y2], r2),
+            || self.walk(&first, 0, offsets, r1),
+            || self.walk(&second, 0, later, r2),
         );
         a.and(b)
     }
 
-    /// Walks the output part of `sizes` whose first elements are at `starts` (output,
-    /// x, y), writing into `res` (that part's bytes).
-    fn walk(&self, sizes: &[i64], starts: [i64; 3], res: &mut [u8]) -> Result<()> {
+    /// Walks the output part of `sizes` whose first elements are at `out_start` and
+    /// `starts` (one per operand), writing into `res` (that part's bytes).
+    fn walk(&self, sizes: &[i64], out_start: i64, starts: [i64; N], res: &mut [u8]) -> Result<()> {
         let out_strides = contiguous_strides(sizes);
-        let mut bufs = Buffers::<L>::new(self.compute, self.x.2, self.y.2);
+        let mut bufs = Buffers::<L, N>::new(self.compute, self.numbers);
         let mut failed = None;
-        for_each_run(
-            sizes,
-            [
-                (&out_strides, starts[0]),
-                (&self.x.1.strides, starts[1]),
-                (&self.y.1.strides, starts[2]),
-            ],
-            |[o0, x0, y0], len, [os, xs, ys]| {
-                let mut done = 0;
-                while done < len && failed.is_none() {
-                    interrupt::check();
-                    let k = (len - done).min(CHUNK);
-                    let at = |start: i64, step: i64| (start + done as i64 * step) as usize;
+        let mut walked = vec![(out_strides.as_slice(), out_start)];
+        walked.extend((0..N).map(|i| (self.layouts[i].strides.as_slice(), starts[i])));
+        walk_operands(sizes, &walked, &mut |first: &[i64], len, steps: &[i64]| {
+            let mut done = 0;
+            while done < len && failed.is_none() {
+                interrupt::check();
+                let k = (len - done).min(CHUNK);
+                let at = |start: i64, step: i64| (start + done as i64 * step) as usize;
+                for i in 0..N {
                     self.lanes(
-                        self.x.0,
-                        at(x0, xs),
-                        xs as usize,
+                        &self.sources[i],
+                        at(first[i + 1], steps[i + 1]),
+                        steps[i + 1] as usize,
                         k,
                         &mut bufs.compute,
-                        &mut bufs.x,
+                        &mut bufs.operands[i],
                     );
-                    self.lanes(
-                        self.y.0,
-                        at(y0, ys),
-                        ys as usize,
-                        k,
-                        &mut bufs.compute,
-                        &mut bufs.y,
-                    );
-                    if let Err(e) = (self.f)(&bufs.x[..k], &bufs.y[..k], &mut bufs.out[..k]) {
-                        failed = Some(e);
-                        break;
-                    }
-                    (self.to_out)(
-                        bytes_of(&bufs.out[..k]),
-                        0,
-                        1,
-                        res,
-                        at(o0, os),
-                        os as usize,
-                        k,
-                    );
-                    done += k;
                 }
-            },
-        );
+                let chunks: [&[L]; N] = std::array::from_fn(|i| &bufs.operands[i][..k]);
+                if let Err(e) = (self.f)(chunks, &mut bufs.out[..k]) {
+                    failed = Some(e);
+                    break;
+                }
+                (self.to_out)(
+                    bytes_of(&bufs.out[..k]),
+                    0,
+                    1,
+                    res,
+                    at(first[0], steps[0]),
+                    steps[0] as usize,
+                    k,
+                );
+                done += k;
+            }
+        });
         failed.map_or(Ok(()), Err)
     }
 
@@ -319,21 +354,35 @@ impl<L: ZipLane> Job<'_, '_, L> {
 }
 
 /// A walk's scratch: a chunk in the compute dtype, each operand's lanes, the results.
-struct Buffers<L> {
+struct Buffers<L, const N: usize> {
     compute: Vec<u8>,
-    x: Vec<L>,
-    y: Vec<L>,
+    operands: [Vec<L>; N],
     out: Vec<L>,
 }
 
-impl<L: ZipLane> Buffers<L> {
+impl<L: ZipLane, const N: usize> Buffers<L, N> {
     /// Buffers for one chunk; a number operand's lanes hold its value throughout.
-    fn new(compute: DType, x: L, y: L) -> Self {
+    fn new(compute: DType, numbers: &[L]) -> Self {
         Buffers {
             compute: vec![0; CHUNK * compute.itemsize()],
-            x: vec![x; CHUNK],
-            y: vec![y; CHUNK],
+            operands: std::array::from_fn(|i| vec![numbers[i]; CHUNK]),
             out: vec![L::default(); CHUNK],
         }
+    }
+}
+
+/// `for_each_run` over the output and up to 3 operands (the arities the engine's ops
+/// have), the runs' starts and steps handed over as slices.
+fn walk_operands(
+    sizes: &[i64],
+    walked: &[(&[i64], i64)],
+    f: &mut dyn FnMut(&[i64], usize, &[i64]),
+) {
+    match walked {
+        [o, a] => for_each_run(sizes, [*o, *a], |s, len, st| f(&s, len, &st)),
+        [o, a, b] => for_each_run(sizes, [*o, *a, *b], |s, len, st| f(&s, len, &st)),
+        [o, a, b, c] => for_each_run(sizes, [*o, *a, *b, *c], |s, len, st| f(&s, len, &st)),
+        // `zip_n` asserts 1 ≤ N ≤ 3 at compile time.
+        _ => unreachable!("the engine zips one to three operands"),
     }
 }

@@ -78,6 +78,20 @@ impl Saved {
     }
 }
 
+/// A gradient formula as a closure: from the output's gradient, one gradient per recorded
+/// input (`None`: that input gets none).
+#[derive(Clone)]
+pub struct GradFormula(pub Rc<GradFn>);
+
+/// The closure a [`GradFormula`] holds.
+pub type GradFn = dyn Fn(&Tensor) -> crate::core::error::Result<Vec<Option<Tensor>>>;
+
+impl std::fmt::Debug for GradFormula {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GradFormula")
+    }
+}
+
 /// What a recorded op was and what it saved: everything its gradient formula needs.
 #[derive(Debug)]
 pub enum BackwardOp {
@@ -236,6 +250,14 @@ pub enum BackwardOp {
         /// Each input's sizes and dtype, and whether `cat` skipped it (a legacy empty
         /// tensor: its gradient is empty).
         parts: Vec<(Vec<i64>, DType, bool)>,
+    },
+    /// An op whose inputs' gradients a closure computes from the output's (the ops composed
+    /// of engine ops: `lerp`, `addcmul`, ...), the tensors it reads captured detached.
+    Formula {
+        /// How many inputs were recorded (the closure returns one gradient per input).
+        inputs: usize,
+        /// The inputs' gradients from the output's.
+        grads: GradFormula,
     },
     /// An op tensh has no formula for: backward through it raises.
     Unsupported {

@@ -329,6 +329,24 @@ fn write_node(
     }
 }
 
+/// Records `out` of an op whose gradients `formula` computes (one per input, from the
+/// output's gradient); `saved` are the inputs the formula reads, so backward refuses once
+/// one of them was written in place.
+pub fn record_formula(
+    out: &Tensor,
+    name: &str,
+    inputs: &[&Tensor],
+    saved: &[&Tensor],
+    formula: impl Fn(&Tensor) -> Result<Vec<Option<Tensor>>> + 'static,
+) {
+    let op = BackwardOp::Formula {
+        inputs: inputs.len(),
+        grads: super::graph::GradFormula(std::rc::Rc::new(formula)),
+    };
+    let reads = saved.iter().map(|t| SavedVersion::input(t)).collect();
+    record_saving(&[out], name, inputs, op, reads);
+}
+
 /// Records an op tensh has no formula for: its output requires grad as in PyTorch, and
 /// `backward` through it raises instead of guessing.
 pub fn record_without_formula(out: &Tensor, name: &str, op: &str, inputs: &[&Tensor]) {

@@ -7,6 +7,7 @@ pub mod binary_math;
 pub mod composite;
 pub mod counting;
 pub mod float_values;
+pub mod fused_pointwise;
 pub mod fused_products;
 pub mod in_place_twins;
 pub mod in_place_views;
