@@ -28,6 +28,7 @@ pub mod layout;
 pub mod linalg;
 pub mod memory;
 pub mod memory_format;
+pub mod norms;
 pub mod operand;
 pub mod ops;
 pub mod ops_fast;

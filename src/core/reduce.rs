@@ -93,7 +93,7 @@ impl Reduction {
 }
 
 /// Reduced dims, sorted, from PyTorch's `dim` argument (`None`, or an empty list: all).
-fn reduced_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
+pub(crate) fn reduced_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
     let Some(dims) = dims.filter(|d| !d.is_empty()) else {
         return Ok((0..ndim).collect());
     };
@@ -368,7 +368,7 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
 
 /// The sizes of a reduction's result: none for a whole reduction without `keepdim`, 1 for
 /// each reduced dim with it, else the kept dims.
-fn out_sizes(sizes: &[i64], reduced: &[usize], all: bool, keepdim: bool) -> Vec<i64> {
+pub(crate) fn out_sizes(sizes: &[i64], reduced: &[usize], all: bool, keepdim: bool) -> Vec<i64> {
     if all && !keepdim {
         vec![]
     } else {

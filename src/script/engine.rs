@@ -125,6 +125,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::in_place_twins::register(&mut r);
         tensor::float_values::register(&mut r);
         tensor::fused_pointwise::register(&mut r);
+        tensor::norms::register(&mut r);
         tensor::stacking::register(&mut r);
         tensor::fused_products::register(&mut r);
         tensor::view_scatter::register(&mut r);

@@ -17,6 +17,7 @@ pub mod math;
 pub mod meta;
 pub mod mutation;
 pub mod new;
+pub mod norms;
 pub mod order_stats;
 pub mod pointwise;
 pub mod reduce;

@@ -1,0 +1,243 @@
+//! `norm` and `dist` (vector norms, `core::norms`), and `std_mean` / `var_mean`, with
+//! their gradients under PyTorch's node names (`LinalgVectorNormBackward0`,
+//! `DistBackward0`).
+
+use rhai::Dynamic;
+
+use crate::core::autograd::{cast_grad, sum_to};
+use crate::core::error::{Result, TorchError};
+use crate::core::norms::vector_norm;
+use crate::core::ops::{Arg, BinaryOp, binary_untracked as binary};
+use crate::core::pointwise::where_;
+use crate::core::reduce::{Reduction, reduce, reduced_dims, variance};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::detached;
+use crate::core::tensor::record::{record_formula, record_without_formula};
+use crate::core::unary::{Unary, unary};
+use crate::script::args::Args;
+use crate::script::convert::{to_float, to_scalar};
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registry::Registry;
+
+fn num(v: f64) -> Arg {
+    Arg::Number(Scalar::Float(v))
+}
+
+fn t(x: &Tensor) -> Arg {
+    Arg::Tensor(x.clone())
+}
+
+/// `r` (reduced over `reduced` without keepdim) with the reduced dims back as size 1.
+fn unsqueezed(r: &Tensor, reduced: &[usize], keepdim: bool) -> Result<Tensor> {
+    if keepdim {
+        return Ok(r.clone());
+    }
+    let mut out = r.clone();
+    for &d in reduced {
+        out = crate::core::views::unsqueeze(&out, d as i64)?;
+    }
+    Ok(out)
+}
+
+/// The gradient of `y = vector_norm(x, p, dims, keepdim)` for the output gradient `g`
+/// (`None` for order 0, as PyTorch: the count has no gradient).
+fn norm_grad(
+    x: &Tensor,
+    y: &Tensor,
+    g: &Tensor,
+    p: f64,
+    dims: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Option<Tensor>> {
+    if p == 0.0 {
+        return Ok(None);
+    }
+    let reduced = if x.ndim() == 0 {
+        Vec::new()
+    } else {
+        reduced_dims(x.ndim(), dims)?
+    };
+    let g = unsqueezed(g, &reduced, keepdim)?;
+    let y = unsqueezed(y, &reduced, keepdim)?;
+    let factor = if p == 1.0 {
+        unary(x, Unary::Sgn)?
+    } else if p.is_infinite() {
+        let magnitude = unary(x, Unary::Abs)?;
+        let at_extreme = binary(BinaryOp::Eq, &t(&magnitude), &t(&y))?;
+        let mask = crate::core::copy::cast_copy(&at_extreme, magnitude.dtype())?;
+        let dims: Vec<i64> = reduced.iter().map(|&d| d as i64).collect();
+        let count = reduce(&mask, Reduction::Sum, Some(&dims), true)?;
+        let share = binary(BinaryOp::Div, &t(&mask), &t(&count))?;
+        binary(BinaryOp::Mul, &t(&unary(x, Unary::Sgn)?), &t(&share))?
+    } else {
+        // x |x|^(p-2) / y^(p-1), zero where the norm is zero.
+        let scaled = if p == 2.0 {
+            x.clone()
+        } else {
+            let magnitude = unary(x, Unary::Abs)?;
+            let power = crate::core::pointwise::pow(&t(&magnitude), &num(p - 2.0))?;
+            binary(BinaryOp::Mul, &t(x), &t(&power))?
+        };
+        let denominator = if p == 2.0 {
+            y.clone()
+        } else {
+            crate::core::pointwise::pow(&t(&y), &num(p - 1.0))?
+        };
+        let quotient = binary(BinaryOp::Div, &t(&scaled), &t(&denominator))?;
+        let zero_norm = binary(BinaryOp::Eq, &t(&y), &num(0.0))?;
+        let zero_element = binary(BinaryOp::Eq, &t(x), &num(0.0))?;
+        let quotient = where_(&zero_norm, &num(0.0), &t(&quotient))?;
+        where_(&zero_element, &num(0.0), &t(&quotient))?
+    };
+    let grad = binary(BinaryOp::Mul, &t(&g), &t(&factor))?;
+    Ok(Some(cast_grad(&grad, x.dtype())?))
+}
+
+/// `norm`'s order: a number, `'fro'` (2 over at most two dims), or a refusal.
+fn order(p: Option<&Dynamic>) -> RhaiResult<f64> {
+    let Some(p) = p.filter(|v| !v.is_unit()) else {
+        return Ok(2.0);
+    };
+    if let Some(text) = p.clone().into_string().ok() {
+        return match text.as_str() {
+            "fro" => Ok(2.0),
+            "nuc" => Err(to_rhai(TorchError::not_implemented(
+                "tensh does not implement the nuclear norm: it needs a singular value decomposition (torch.linalg's decompositions are outside tensh's model)",
+            ))),
+            other => Err(to_rhai(TorchError::runtime(format!(
+                "linalg.matrix_norm: Order {other} not supported."
+            )))),
+        };
+    }
+    Ok(to_float(p, "p")?)
+}
+
+/// A `dim` argument at position `i`: `None`, an int, or a list of ints.
+fn dims_at(a: &Args, i: usize) -> RhaiResult<Option<Vec<i64>>> {
+    match a.get(i, "dim") {
+        None => Ok(None),
+        Some(v) if v.is_unit() => Ok(None),
+        Some(v) => {
+            if let Ok(d) = v.as_int() {
+                return Ok(Some(vec![d]));
+            }
+            crate::script::convert::to_int_list(v, "dim").map(Some)
+        }
+    }
+}
+
+/// Runs `vector_norm` and records it with its formula under `node` (inputs: `inputs`,
+/// whose gradients `grads` maps from the gradient of `x`).
+fn recorded_norm(x: &Tensor, p: f64, dims: Option<Vec<i64>>, keepdim: bool) -> RhaiResult<Tensor> {
+    let input = detached(x);
+    let out = vector_norm(&input, p, dims.as_deref(), keepdim).rhai()?;
+    if x.requires_grad() {
+        let y = detached(&out);
+        record_formula(&out, "LinalgVectorNormBackward0", &[x], &[x], move |g| {
+            Ok(vec![norm_grad(&input, &y, g, p, dims.as_deref(), keepdim)?])
+        });
+    }
+    Ok(out)
+}
+
+/// `x.norm(p='fro', dim=None, keepdim=False, dtype=None)`.
+fn norm(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    let p = order(a.get(0, "p"))?;
+    let dims = dims_at(a, 1)?;
+    let keepdim = a.bool_or(2, "keepdim", false)?;
+    let x = match a.dtype()? {
+        Some(d) if d != x.dtype() => crate::core::copy::cast_copy(x, d).rhai()?,
+        _ => x.clone(),
+    };
+    Ok(Dynamic::from(recorded_norm(&x, p, dims, keepdim)?))
+}
+
+/// `x.dist(other, p=2)`: the norm of `x - other` (broadcast, promoted).
+fn dist(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    let other = a.tensor(0, "other", "dist")?;
+    let p = match a.get(1, "p") {
+        Some(v) if !v.is_unit() => to_scalar(v, "p")?.to_f64(),
+        _ => 2.0,
+    };
+    let (xd, od) = (detached(x), detached(&other));
+    let diff = binary(BinaryOp::Sub, &t(&xd), &t(&od)).rhai()?;
+    let dtype = diff.dtype();
+    if !(dtype.is_floating_point() || dtype.is_complex()) {
+        return Err(to_rhai(TorchError::not_implemented(format!(
+            "norm(): input dtype should be either floating point or complex. Got {} instead.",
+            dtype.cpp_name()
+        ))));
+    }
+    let out = vector_norm(&diff, p, None, false).rhai()?;
+    if x.requires_grad() || other.requires_grad() {
+        let y = detached(&out);
+        record_formula(
+            &out,
+            "DistBackward0",
+            &[x, &other],
+            &[x, &other],
+            move |g| {
+                let Some(grad) = norm_grad(&diff, &y, g, p, None, false)? else {
+                    return Ok(vec![None, None]);
+                };
+                let gx = cast_grad(&sum_to(&grad, &xd.sizes())?, xd.dtype())?;
+                let negated = binary(BinaryOp::Mul, &t(&grad), &num(-1.0))?;
+                let go = cast_grad(&sum_to(&negated, &od.sizes())?, od.dtype())?;
+                Ok(vec![Some(gx), Some(go)])
+            },
+        );
+    }
+    Ok(Dynamic::from(out))
+}
+
+/// `torch.std_mean` / `torch.var_mean`: `(std or var, mean)` over the same dims.
+fn spread_and_mean(x: &Tensor, a: &Args, std: bool) -> RhaiResult<Dynamic> {
+    let name = if std { "std_mean" } else { "var_mean" };
+    let dtype = x.dtype();
+    if !(dtype.is_floating_point() || dtype.is_complex()) {
+        return Err(to_rhai(TorchError::not_implemented(format!(
+            "{name} only support floating point and complex dtypes"
+        ))));
+    }
+    // `(input, unbiased)` is PyTorch's third form; otherwise `dim`, `unbiased`, `keepdim`.
+    let (dims, unbiased, keepdim) = match a.pos.first() {
+        Some(v) if v.is_bool() => (None, v.as_bool().ok(), false),
+        _ => (
+            dims_at(a, 0)?,
+            a.get(1, "unbiased")
+                .map(|_| a.bool_or(1, "unbiased", true))
+                .transpose()?,
+            a.bool_or(2, "keepdim", false)?,
+        ),
+    };
+    let correction = match (a.kw("correction"), unbiased) {
+        (Some(c), _) if !c.is_unit() => to_float(c, "correction")?,
+        (_, Some(false)) => 0.0,
+        _ => 1.0,
+    };
+    let input = detached(x);
+    let spread = variance(&input, dims.as_deref(), correction, keepdim, std).rhai()?;
+    let mean = reduce(&input, Reduction::Mean, dims.as_deref(), keepdim).rhai()?;
+    if x.requires_grad() {
+        let node = if std {
+            "StdMeanBackward0"
+        } else {
+            "VarMeanBackward0"
+        };
+        record_without_formula(&spread, node, name, &[x]);
+        record_without_formula(&mean, node, name, &[x]);
+    }
+    Ok(Dynamic::from(vec![
+        Dynamic::from(spread),
+        Dynamic::from(mean),
+    ]))
+}
+
+/// Registers `norm`, `dist`, `std_mean`, `var_mean`.
+pub fn register(r: &mut Registry) {
+    r.method_and_function("norm", 4, |x, a| norm(x, &a));
+    r.method_and_function("dist", 2, |x, a| dist(x, &a));
+    r.tensor_function("std_mean", 3, |x, a| spread_and_mean(x, &a, true));
+    r.tensor_function("var_mean", 3, |x, a| spread_and_mean(x, &a, false));
+}
