@@ -45,6 +45,7 @@ pub mod result_layout;
 pub mod scalar;
 pub mod scan;
 pub mod scatter;
+pub mod search;
 pub mod select_order;
 pub mod selection;
 pub mod softmax;

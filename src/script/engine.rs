@@ -126,6 +126,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::float_values::register(&mut r);
         tensor::fused_pointwise::register(&mut r);
         tensor::norms::register(&mut r);
+        tensor::search::register(&mut r);
         tensor::stacking::register(&mut r);
         tensor::fused_products::register(&mut r);
         tensor::view_scatter::register(&mut r);

@@ -47,6 +47,8 @@ enum Rule {
     HistogramOut,
     /// "Expected out type to be Float but got Long" (`where`).
     OutType,
+    /// `searchsorted`'s int32-or-int64 check, worded with its `out_int32` flag.
+    SearchOut,
     /// `out` must be bool or the result's dtype: "all only supports bool tensor for result".
     BoolResult,
     /// "signbit does not support non-boolean outputs."
@@ -69,10 +71,11 @@ fn rule(name: &str) -> Option<Rule> {
         "abs" | "neg" | "negative" | "sgn" | "sign" | "round" | "floor" | "ceil" | "trunc"
         | "frac" | "conj_physical" | "bitwise_not" | "clamp" => Rule::Found,
         "mm" | "bmm" | "mv" | "gather" | "diag" | "tril" | "triu" | "sort" | "msort" | "max"
-        | "min" | "argmax" | "argmin" | "argsort" | "scatter" | "scatter_add"
+        | "isin" | "min" | "argmax" | "argmin" | "argsort" | "scatter" | "scatter_add"
         | "scatter_reduce" | "index_add" | "index_copy" | "index_reduce" | "take_along_dim"
         | "addmm" | "addmv" | "addr" | "baddbmm" | "addbmm" => Rule::ExpectedOut,
         "take" => Rule::SelfAndOut,
+        "searchsorted" | "bucketize" => Rule::SearchOut,
         "histc" => Rule::HistogramOut,
         "dot" => Rule::ResultDtype,
         "amax" | "amin" => Rule::InputAndOut,
@@ -252,6 +255,11 @@ fn refusal(rule: Rule, name: &str, r: DType, o: DType) -> Option<TorchError> {
             "{name}(): self and out expected to have the same dtype, but got self.dtype = {} and out.dtype = {}",
             r.cpp_name(),
             o.cpp_name()
+        )),
+        Rule::SearchOut => runtime(format!(
+            "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) depending on whether out_int32 flag is True, but we got output tensor's dtype {} and out_int32 flag is {}",
+            o.cpp_name(),
+            if r == DType::Int32 { "True" } else { "False" }
         )),
         Rule::OutType => runtime(format!(
             "Expected out type to be {} but got {}",

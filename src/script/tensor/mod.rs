@@ -22,6 +22,7 @@ pub mod order_stats;
 pub mod pointwise;
 pub mod reduce;
 pub mod scatter;
+pub mod search;
 pub mod selection;
 pub mod softmax;
 pub mod stacking;
