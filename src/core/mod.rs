@@ -26,6 +26,7 @@ pub mod join;
 pub mod kernels;
 pub mod layout;
 pub mod linalg;
+pub mod log_scan;
 pub mod memory;
 pub mod memory_format;
 pub mod norms;

@@ -127,6 +127,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::fused_pointwise::register(&mut r);
         tensor::norms::register(&mut r);
         tensor::search::register(&mut r);
+        tensor::chained_products::register(&mut r);
         tensor::stacking::register(&mut r);
         tensor::fused_products::register(&mut r);
         tensor::view_scatter::register(&mut r);

@@ -4,6 +4,7 @@
 
 pub mod autograd;
 pub mod binary_math;
+pub mod chained_products;
 pub mod composite;
 pub mod counting;
 pub mod float_values;
