@@ -15,7 +15,8 @@ pub enum TypeNaming {
     Cpp,
 }
 
-fn cpp_type(d: DType) -> &'static str {
+/// The C++ type name PyTorch's conversion messages give `d` (`float`, `int64_t`, ...).
+pub fn cpp_type(d: DType) -> &'static str {
     match d {
         DType::UInt8 => "uint8_t",
         DType::Int8 => "int8_t",

@@ -219,8 +219,20 @@ impl Deferred {
 /// Registers `torch::name(input, ...)`: the tensor op called on its first argument (a
 /// number too where PyTorch's arithmetic takes one, `torch.add(1, 2)`), checked as a whole
 /// against `torch.name`.
+///
+/// An in-place function (`torch.exp_`, `torch.zero_`) refuses what its method refuses (a
+/// leaf that requires grad, ...): the `mutates:` line of its own declaration, or else of
+/// the method of the same name.
 fn register_tensor_function(module: &mut Module, name: &str, max: usize, op: TensorOp) {
+    use signature::Owner;
     let numbers_as_input = signature::lookup("torch", name).is_some_and(|d| d.numbers());
+    let mutation = signature::lookup("torch", name)
+        .and_then(signature::Declaration::mutation)
+        .or_else(|| {
+            signature::lookup("Tensor", name)
+                .filter(|_| name.ends_with('_'))
+                .and_then(signature::Declaration::mutation)
+        });
     registration::function(module, name, max + 1, move |mut a| {
         let input = a.take_first("input");
         let t = if numbers_as_input && !input.is::<Tensor>() && !input.is_unit() {
@@ -230,6 +242,9 @@ fn register_tensor_function(module: &mut Module, name: &str, max: usize, op: Ten
         } else {
             convert::to_tensor(&input, "input")?
         };
+        if let Some(m) = mutation {
+            t.before_mutation(m)?;
+        }
         op(&t, a)
     });
 }

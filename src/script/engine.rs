@@ -93,6 +93,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
     indexing::register(&mut engine);
     explain_api::register(&mut engine);
     tensor::meta::register_properties(&mut engine);
+    tensor::tensor_queries::register_properties(&mut engine);
     let mut torch = Module::new();
     torch_module::register_constants(&mut torch);
     super::formats::register_constants(&mut torch);
@@ -128,6 +129,8 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::norms::register(&mut r);
         tensor::search::register(&mut r);
         tensor::chained_products::register(&mut r);
+        tensor::more_factories::register(&mut r);
+        tensor::tensor_queries::register(&mut r);
         tensor::stacking::register(&mut r);
         tensor::fused_products::register(&mut r);
         tensor::view_scatter::register(&mut r);

@@ -131,6 +131,9 @@ const TORCH_IN_PLACE: &[&str] = &[
     "erf_",
     "erfc_",
     "sinc_",
+    "fill_",
+    "zero_",
+    "detach_",
 ];
 
 /// `name` followed by its aliases.

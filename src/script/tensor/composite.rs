@@ -232,7 +232,7 @@ pub fn register(r: &mut Registry) {
         let to = to_dtype(a.req(1, "to", "can_cast")?)?;
         Ok(Dynamic::from(crate::core::promotion::can_cast(from, to)))
     });
-    r.method("is_same_size", 1, |x, a| {
+    r.method_and_function("is_same_size", 1, |x, a| {
         let other = a.tensor(0, "other", "is_same_size")?;
         Ok(Dynamic::from(x.sizes() == other.sizes()))
     });

@@ -196,8 +196,65 @@ pub fn rounding_mode(a: &Args) -> RhaiResult<Option<crate::core::pointwise::Roun
     }
 }
 
+/// `torch.rsub(input, other, alpha=1)`: `other - alpha * input` (PyTorch's `alpha` checks
+/// and messages, as `sub`'s), recorded as `RsubBackward0` (tensor `other`) or
+/// `RsubBackward1` (number).
+fn rsub(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    let other = arg(a.req(0, "other", "rsub")?, "other")?;
+    let input = Arg::Tensor(crate::core::tensor::graph::detached(x));
+    ops::check_sub_bool(BinaryOp::Sub, &other, &input).rhai()?;
+    let alpha = match a.get(1, "alpha") {
+        Some(v) if !v.is_unit() => crate::script::convert::to_scalar(v, "alpha")?,
+        _ => Scalar::Int(1),
+    };
+    let result = crate::core::promotion::result_type(&[ops::operand(&input), ops::operand(&other)])
+        .rhai()?;
+    check_alpha(alpha, result)?;
+    let scaled = if matches!(alpha, Scalar::Int(1)) {
+        input
+    } else {
+        Arg::Tensor(ops::binary_untracked(BinaryOp::Mul, &input, &Arg::Number(alpha)).rhai()?)
+    };
+    let other_plain = match &other {
+        Arg::Tensor(t) => Arg::Tensor(crate::core::tensor::graph::detached(t)),
+        n => n.clone(),
+    };
+    let out = ops::binary_untracked(BinaryOp::Sub, &other_plain, &scaled).rhai()?;
+    let tensors: Vec<Tensor> = std::iter::once(x.clone())
+        .chain(other.as_tensor().cloned())
+        .collect();
+    if tensors.iter().any(Tensor::requires_grad) {
+        let node = if tensors.len() == 2 {
+            "RsubBackward0"
+        } else {
+            "RsubBackward1"
+        };
+        let shapes: Vec<(Vec<i64>, crate::core::dtype::DType)> =
+            tensors.iter().map(|t| (t.sizes(), t.dtype())).collect();
+        let inputs: Vec<&Tensor> = tensors.iter().collect();
+        crate::core::tensor::record::record_formula(&out, node, &inputs, &[], move |g| {
+            use crate::core::autograd::{cast_grad, sum_to};
+            let negated = ops::binary_untracked(
+                BinaryOp::Mul,
+                &Arg::Tensor(g.clone()),
+                &Arg::Number(-alpha),
+            )?;
+            let mut grads = vec![Some(cast_grad(
+                &sum_to(&negated, &shapes[0].0)?,
+                shapes[0].1,
+            )?)];
+            if let Some((sizes, dtype)) = shapes.get(1) {
+                grads.push(Some(cast_grad(&sum_to(g, sizes)?, *dtype)?));
+            }
+            Ok(grads)
+        });
+    }
+    Ok(Dynamic::from(out))
+}
+
 /// Registers operators and arithmetic methods.
 pub fn register(r: &mut Registry) {
+    r.tensor_function("rsub", 2, |x, a| rsub(x, &a));
     let table = [
         ("+", "add", BinaryOp::Add),
         ("-", "sub", BinaryOp::Sub),

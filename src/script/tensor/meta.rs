@@ -219,10 +219,10 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("is_complex", 0, |x, _| {
         Ok(Dynamic::from(x.dtype().is_complex()))
     });
-    r.method("is_signed", 0, |x, _| {
+    r.method_and_function("is_signed", 0, |x, _| {
         Ok(Dynamic::from(x.dtype().is_signed()))
     });
-    r.method("get_device", 0, |_, _| Ok(Dynamic::from(-1_i64)));
+    r.method_and_function("get_device", 0, |_, _| Ok(Dynamic::from(-1_i64)));
     r.method("is_set_to", 1, |x, a| {
         let other = a.tensor(0, "tensor", "is_set_to")?;
         let same = x.storage().is_same(&other.storage()) && x.layout() == other.layout();

@@ -1,0 +1,215 @@
+//! Factories beside `arange` and `linspace`: `torch.scalar_tensor`, `torch.range` (the
+//! deprecated inclusive range) and `torch.logspace`; and `torch.fill` (a filled copy).
+
+use num_complex::Complex64;
+use rhai::Dynamic;
+
+use crate::core::creation;
+use crate::core::defaults::{default_complex_dtype, default_dtype};
+use crate::core::dtype::DType;
+use crate::core::error::{Result, TorchError};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::detached;
+use crate::core::tensor::record::record_formula;
+use crate::script::args::Args;
+use crate::script::convert::to_scalar;
+use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::registry::Registry;
+use crate::script::tensor::autograd::finish;
+use crate::script::warnings::warn_once;
+
+/// A number argument, or the number in a 0-d tensor (`logspace`'s tensor overloads).
+fn number(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Scalar> {
+    let v = a.req(i, name, func)?;
+    match v.clone().try_cast::<Tensor>() {
+        Some(t) if t.ndim() == 0 => Ok(crate::core::copy::to_scalars(&t).rhai()?[0]),
+        Some(t) => Err(to_rhai(TorchError::runtime(format!(
+            "{func}() only supports 0-dimensional {name} tensors, but got {name} with {} dimension(s).",
+            t.ndim()
+        )))),
+        None => to_scalar(v, name),
+    }
+}
+
+/// `torch.range(start, end, step=1)`: `start + i * step` up to and including `end`, in
+/// the default float dtype unless `dtype=` says otherwise.
+fn range(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
+    if step == 0.0 {
+        return Err(TorchError::runtime("step must be nonzero"));
+    }
+    if (step > 0.0 && end < start) || (step < 0.0 && end > start) {
+        return Err(TorchError::runtime(
+            "upper bound and lower bound inconsistent with step sign",
+        ));
+    }
+    let count = ((end - start) / step).floor() + 1.0;
+    if !count.is_finite() || count > i64::MAX as f64 {
+        return Err(TorchError::runtime(format!(
+            "invalid size, possible overflow?"
+        )));
+    }
+    let n = count as i64;
+    crate::core::memory::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;
+    let mut values = crate::core::memory::alloc::vec_with_capacity(n as usize)?;
+    values.extend((0..n).map(|i| Scalar::Float(start + i as f64 * step)));
+    creation::from_scalars(&values, vec![n], dtype)
+}
+
+/// Rounds a value to the precision `logspace` steps in for `dtype`.
+fn step_rounding(dtype: DType) -> fn(f64) -> f64 {
+    match dtype {
+        DType::Float32 => |v| v as f32 as f64,
+        DType::Float16 => |v| half::f16::from_f64(v).to_f64(),
+        DType::BFloat16 => |v| half::bf16::from_f64(v).to_f64(),
+        _ => |v| v,
+    }
+}
+
+/// `torch.logspace(start, end, steps, base=10.0)`: `base ** e` for `steps` exponents from
+/// `start` to `end`, stepped as PyTorch's kernel steps them (from the nearer end, in the
+/// dtype's precision; integers step in `f64` from their integer ends).
+fn logspace(start: Scalar, end: Scalar, steps: i64, base: f64, dtype: DType) -> Result<Tensor> {
+    if steps < 0 {
+        return Err(TorchError::runtime("number of steps must be non-negative"));
+    }
+    crate::core::memory::alloc::contiguous_nbytes(&[steps], dtype.itemsize())?;
+    let mut values = crate::core::memory::alloc::vec_with_capacity(steps as usize)?;
+    let half = steps / 2;
+    if steps == 1 {
+        // One step is `start` itself.
+        let x = match start {
+            Scalar::Complex(c) => Scalar::Complex(Complex64::new(base, 0.0).powc(c)),
+            s => Scalar::Float(base.powf(s.to_f64())),
+        };
+        return creation::from_scalars(&[x], vec![1], dtype);
+    }
+    if dtype.is_complex() {
+        let c = |s: Scalar| match s {
+            Scalar::Complex(c) => c,
+            other => Complex64::new(other.to_f64(), 0.0),
+        };
+        let (s, e) = (c(start), c(end));
+        let step = if steps > 1 {
+            (e - s) / (steps - 1) as f64
+        } else {
+            Complex64::new(0.0, 0.0)
+        };
+        values.extend((0..steps).map(|i| {
+            let x = if i < half {
+                s + step * i as f64
+            } else {
+                e - step * (steps - i - 1) as f64
+            };
+            Scalar::Complex(Complex64::new(base, 0.0).powc(x))
+        }));
+    } else {
+        let r = step_rounding(dtype);
+        let ends = |s: Scalar| {
+            if dtype.is_integral() {
+                s.to_f64().trunc()
+            } else {
+                r(s.to_f64())
+            }
+        };
+        let (s, e) = (ends(start), ends(end));
+        let step = if steps > 1 {
+            r((e - s) / (steps - 1) as f64)
+        } else {
+            0.0
+        };
+        values.extend((0..steps).map(|i| {
+            let x = if i < half {
+                r(s + r(step * i as f64))
+            } else {
+                r(e - r(step * (steps - i - 1) as f64))
+            };
+            Scalar::Float(base.powf(x))
+        }));
+    }
+    creation::from_scalars(&values, vec![steps], dtype)
+}
+
+/// `torch.fill(input, value)`: a copy of `input` with every element `value` (a number or a
+/// 0-d tensor), recorded as `FillBackward`.
+fn fill(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
+    let v = a.req(0, "value", "fill")?;
+    let (value, node) = match v.clone().try_cast::<Tensor>() {
+        Some(t) if t.ndim() != 0 => {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
+                t.ndim()
+            ))));
+        }
+        Some(t) => (
+            crate::core::copy::to_scalars(&t).rhai()?[0],
+            "FillBackward1",
+        ),
+        None => (to_scalar(v, "value")?, "FillBackward0"),
+    };
+    crate::core::checked_scalar::check_fits(
+        x.dtype(),
+        value,
+        crate::core::checked_scalar::TypeNaming::Cpp,
+    )
+    .rhai()?;
+    let out = creation::full(&x.sizes(), value, x.dtype()).rhai()?;
+    if x.requires_grad() {
+        let input = detached(x);
+        record_formula(&out, node, &[x], &[], move |_| {
+            Ok(vec![Some(Tensor::zeros(input.sizes(), input.dtype())?)])
+        });
+    }
+    Ok(Dynamic::from(out))
+}
+
+/// Registers the factories and `torch.fill`.
+pub fn register(r: &mut Registry) {
+    r.function("scalar_tensor", 1, |a| {
+        let s = to_scalar(a.req(0, "s", "scalar_tensor")?, "s")?;
+        let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+        if let Scalar::Complex(c) = s
+            && !dtype.is_complex()
+            && c.im != 0.0
+        {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "value cannot be converted to type {} without overflow",
+                crate::core::checked_scalar::cpp_type(dtype)
+            ))));
+        }
+        finish(creation::full(&[], s, dtype).rhai()?, &a)
+    });
+    r.function("range", 3, |a| {
+        warn_once(
+            "range_deprecated",
+            "torch.range is deprecated and will be removed in a future release because its behavior is inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in [start, end).",
+        );
+        let start = to_scalar(a.req(0, "start", "range")?, "start")?.to_f64();
+        let end = to_scalar(a.req(1, "end", "range")?, "end")?.to_f64();
+        let step = match a.get(2, "step") {
+            Some(v) if !v.is_unit() => to_scalar(v, "step")?.to_f64(),
+            _ => 1.0,
+        };
+        let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+        finish(range(start, end, step, dtype).rhai()?, &a)
+    });
+    r.function("logspace", 4, |a| {
+        let start = number(&a, 0, "start", "logspace")?;
+        let end = number(&a, 1, "end", "logspace")?;
+        let steps = a.int(2, "steps", "logspace")?;
+        let base = match a.get(3, "base") {
+            Some(v) if !v.is_unit() => to_scalar(v, "base")?.to_f64(),
+            _ => 10.0,
+        };
+        let complex = matches!(start, Scalar::Complex(_)) || matches!(end, Scalar::Complex(_));
+        let dtype = a.dtype()?.unwrap_or_else(|| {
+            if complex {
+                default_complex_dtype()
+            } else {
+                default_dtype()
+            }
+        });
+        finish(logspace(start, end, steps, base, dtype).rhai()?, &a)
+    });
+    r.tensor_function("fill", 1, |x, a| fill(x, &a));
+}

@@ -1,0 +1,100 @@
+//! Questions about a tensor and the session whose answers are fixed by tensh's model: no
+//! other device, layout or storage kind than dense CPU memory (`is_sparse`, `is_meta`,
+//! `is_pinned()`, ...), no inference mode or distribution, default settings for
+//! determinism, anomaly detection and threads; and a tensor's place in its graph
+//! (`output_nr`), its legacy fields (`name`, `volatile`) and pointers.
+
+use rhai::{Dynamic, Engine};
+
+use crate::core::tensor::Tensor;
+use crate::script::registry::Registry;
+use crate::script::values::Device;
+use crate::script::warnings::warn_once;
+
+/// Properties that are `False` for every dense CPU tensor.
+const FALSE_PROPERTIES: [&str; 13] = [
+    "is_meta",
+    "is_mkldnn",
+    "is_mps",
+    "is_mtia",
+    "is_nested",
+    "is_quantized",
+    "is_sparse",
+    "is_sparse_csr",
+    "is_vulkan",
+    "is_xla",
+    "is_xpu",
+    "is_ipu",
+    "is_maia",
+];
+
+/// Registers the properties (getters without parentheses).
+pub fn register_properties(engine: &mut Engine) {
+    for name in FALSE_PROPERTIES {
+        engine.register_get(name, |_: &mut Tensor| false);
+    }
+    engine.register_get("output_nr", |x: &mut Tensor| {
+        x.grad_state().output_nr as i64
+    });
+    engine.register_get("name", |_: &mut Tensor| ());
+    engine.register_get("volatile", |_: &mut Tensor| {
+        warn_once(
+            "volatile_removed",
+            "volatile was removed (Variable.volatile is always False)",
+        );
+        false
+    });
+    engine.register_get("grad_dtype", |x: &mut Tensor| x.dtype());
+}
+
+/// Registers the methods and `torch` functions.
+pub fn register(r: &mut Registry) {
+    for name in ["is_inference", "is_distributed"] {
+        r.method_and_function(name, 0, |_, _| Ok(Dynamic::from(false)));
+    }
+    r.method("is_pinned", 1, |_, a| {
+        if let Some(d) = a.get(0, "device").filter(|d| !d.is_unit()) {
+            crate::script::placement::device("is_pinned", d)?;
+        }
+        Ok(Dynamic::from(false))
+    });
+    r.method("const_data_ptr", 0, |x, _| {
+        Ok(Dynamic::from(x.data_ptr() as i64))
+    });
+    r.method("dense_dim", 0, |x, _| Ok(Dynamic::from(x.ndim() as i64)));
+    r.method("sparse_dim", 0, |_, _| Ok(Dynamic::from(0_i64)));
+    r.function("get_default_device", 0, |_| Ok(Dynamic::from(Device::CPU)));
+    for name in [
+        "are_deterministic_algorithms_enabled",
+        "is_deterministic_algorithms_warn_only_enabled",
+        "is_anomaly_enabled",
+        "is_warn_always_enabled",
+        "is_vulkan_available",
+    ] {
+        r.function(name, 0, |_| Ok(Dynamic::from(false)));
+    }
+    r.function("is_anomaly_check_nan_enabled", 0, |_| {
+        Ok(Dynamic::from(true))
+    });
+    r.function("get_deterministic_debug_mode", 0, |_| {
+        Ok(Dynamic::from(0_i64))
+    });
+    r.function("get_float32_matmul_precision", 0, |_| {
+        Ok(Dynamic::from("highest".to_string()))
+    });
+    r.function("get_num_interop_threads", 0, |_| {
+        Ok(Dynamic::from(crate::core::kernels::pair::threads() as i64))
+    });
+    r.function("typename", 1, |a| {
+        // `None` is an object too (`NoneType`): a unit argument is not a missing one.
+        let v = match a.pos.first().or_else(|| a.kw.get("obj")) {
+            Some(v) => v,
+            None => a.req(0, "obj", "typename")?,
+        };
+        let name = match v.clone().try_cast::<Tensor>() {
+            Some(t) => format!("torch.{}Tensor", t.dtype().cpp_name()),
+            None => crate::script::convert::py_type_name(v),
+        };
+        Ok(Dynamic::from(name))
+    });
+}
