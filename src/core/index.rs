@@ -481,6 +481,15 @@ fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<T
     ))
 }
 
+/// The row-major positions in `t` that `t[indices]` selects (one index tensor per leading
+/// dim, masks and broadcasting as in indexing), in the selection's order, and the
+/// selection's shape: what `index_put(..., accumulate=True)` adds into.
+pub fn advanced_positions(t: &Tensor, indices: &[Tensor]) -> Result<(Vec<i64>, Vec<i64>)> {
+    let items: Vec<IndexItem> = indices.iter().cloned().map(IndexItem::Tensor).collect();
+    let Sliced { view, advanced } = apply_basic_to(&Layout::contiguous(t.sizes()), &items)?;
+    advanced_offsets(&view, advanced, Purpose::WriteTensor)
+}
+
 /// `t[items] = value`: writes through the view (basic) or into the selected elements
 /// (advanced), broadcasting `value` and converting its dtype.
 pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {

@@ -38,6 +38,7 @@ pub mod overlap;
 pub mod pointwise;
 pub mod products;
 pub mod promotion;
+pub mod quantile;
 pub mod random;
 pub mod reduce;
 pub mod repeat;
