@@ -133,6 +133,8 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::tensor_queries::register(&mut r);
         tensor::index_put::register(&mut r);
         tensor::statistics::register(&mut r);
+        tensor::array_builders::register(&mut r);
+        tensor::integration::register(&mut r);
         tensor::stacking::register(&mut r);
         tensor::fused_products::register(&mut r);
         tensor::view_scatter::register(&mut r);

@@ -2,6 +2,7 @@
 //! mutation, arithmetic, pointwise functions, reductions, metadata, indexing), and the
 //! autograd surface with the recording of ops the core does not record itself.
 
+pub mod array_builders;
 pub mod autograd;
 pub mod binary_math;
 pub mod chained_products;
@@ -14,6 +15,7 @@ pub mod in_place_twins;
 pub mod in_place_views;
 pub mod index_put;
 pub mod indexing;
+pub mod integration;
 pub mod join;
 pub mod math;
 pub mod meta;

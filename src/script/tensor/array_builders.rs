@@ -1,0 +1,205 @@
+//! Functions that build a new array from another's elements: `nonzero_static` (the
+//! nonzero indices, cut or padded to a fixed count), `combinations` (the `r`-element
+//! combinations of a vector's entries), `vander` (powers of a vector's entries) and `polar`
+//! (complex numbers from magnitudes and angles).
+
+use num_complex::Complex64;
+use rhai::Dynamic;
+
+use crate::core::dtype::DType;
+use crate::core::engine::elements;
+use crate::core::error::{Result, TorchError};
+use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::detached;
+use crate::core::tensor::record::record_without_formula;
+use crate::core::views;
+use crate::script::args::Args;
+use crate::script::errors::IntoRhai;
+use crate::script::registry::Registry;
+
+/// `x.nonzero_static(size=, fill_value=-1)`: `nonzero`'s `(count, ndim)` indices, the
+/// first `size` rows, padded with `fill_value`.
+fn nonzero_static(x: &Tensor, size: i64, fill: i64) -> Result<Tensor> {
+    if size < 0 {
+        return Err(TorchError::runtime(
+            "nonzero_static: 'size' must be an non-negative integer",
+        ));
+    }
+    let found = crate::core::selection::nonzero(&detached(x))?;
+    let ndim = x.ndim();
+    let values = elements::int64_values(&found)?;
+    let mut out = crate::core::memory::alloc::vec_with_capacity::<i64>(size as usize * ndim)?;
+    out.extend(values.iter().take(size as usize * ndim));
+    out.resize(size as usize * ndim, fill);
+    elements::from_i64s(&out, vec![size, ndim as i64])
+}
+
+/// The index tuples of `combinations`: increasing (or, with replacement, non-decreasing)
+/// `r`-tuples of `0..n`, in lexicographic order.
+fn index_tuples(n: usize, r: usize, with_replacement: bool) -> Vec<Vec<i64>> {
+    let mut out = Vec::new();
+    let mut current = Vec::with_capacity(r);
+    fn extend(
+        n: usize,
+        r: usize,
+        start: usize,
+        repeat: bool,
+        current: &mut Vec<i64>,
+        out: &mut Vec<Vec<i64>>,
+    ) {
+        if current.len() == r {
+            out.push(current.clone());
+            return;
+        }
+        for i in start..n {
+            current.push(i as i64);
+            extend(n, r, if repeat { i } else { i + 1 }, repeat, current, out);
+            current.pop();
+        }
+    }
+    extend(n, r, 0, with_replacement, &mut current, &mut out);
+    out
+}
+
+/// `torch.combinations(input, r=2, with_replacement=False)`.
+fn combinations(x: &Tensor, r: i64, with_replacement: bool) -> Result<Tensor> {
+    if x.ndim() != 1 {
+        return Err(TorchError::runtime(format!(
+            "Expect a 1D vector, but got shape {:?}",
+            x.sizes()
+        )));
+    }
+    if r < 0 {
+        return Err(TorchError::runtime(format!(
+            "Expect a non-negative number, but got {r}"
+        )));
+    }
+    if r == 0 {
+        return Tensor::zeros(vec![0], x.dtype());
+    }
+    let n = x.numel() as usize;
+    // The count is C(n + r - 1, r) at most; refuse what cannot be held before enumerating.
+    let mut count: f64 = 1.0;
+    for k in 0..r as usize {
+        count = count * (n + k) as f64 / (k + 1) as f64;
+    }
+    crate::core::memory::alloc::contiguous_nbytes(&[count as i64, r], 8)?;
+    let tuples = index_tuples(n, r as usize, with_replacement);
+    let flat: Vec<i64> = tuples.iter().flatten().copied().collect();
+    let rows = tuples.len() as i64;
+    let picked = crate::core::engine::gather_rows::index_select(&detached(x), 0, &flat)?;
+    views::reshape(&picked, &[rows, r])
+}
+
+/// `torch.vander(x, N=None, increasing=False)`: the columns `x**0 .. x**(N-1)` (reversed
+/// unless `increasing`), built by running products as PyTorch builds them; integers and
+/// bools in int64.
+fn vander(x: &Tensor, n: Option<i64>, increasing: bool) -> Result<Tensor> {
+    if x.ndim() != 1 {
+        return Err(TorchError::runtime("x must be a one-dimensional tensor."));
+    }
+    let n = n.unwrap_or(x.numel());
+    if n < 0 {
+        return Err(TorchError::runtime("N must be non-negative."));
+    }
+    let dtype = if x.dtype().is_integral() {
+        DType::Int64
+    } else {
+        x.dtype()
+    };
+    let rows = x.numel();
+    let ones = crate::core::creation::full(&[rows, n], crate::core::scalar::Scalar::Int(1), dtype)?;
+    if n > 1 {
+        let cols = views::narrow(&ones, 1, 1, n - 1)?;
+        let column = views::unsqueeze(&crate::core::copy::cast_copy(&detached(x), dtype)?, 1)?;
+        crate::core::copy::copy_(&cols, &views::expand(&column, &[rows, n - 1])?)?;
+    }
+    let powers = crate::core::scan::cumprod(&ones, 1, None)?;
+    if increasing {
+        Ok(powers)
+    } else {
+        crate::core::flip::flip(&powers, &[1])
+    }
+}
+
+/// `torch.polar(abs, angle)`: `abs * (cos(angle) + i sin(angle))`, both float tensors of
+/// one dtype.
+fn polar(magnitude: &Tensor, angle: &Tensor) -> Result<Tensor> {
+    let (m, a) = (magnitude.dtype(), angle.dtype());
+    let float = |d: DType| matches!(d, DType::Float16 | DType::Float32 | DType::Float64);
+    if !float(m) || !float(a) {
+        return Err(TorchError::not_implemented(format!(
+            "Expected both inputs to be Half, Float or Double tensors but got {} and {}",
+            m.cpp_name(),
+            a.cpp_name()
+        )));
+    }
+    if m != a {
+        return Err(TorchError::runtime(format!(
+            "Expected object of scalar type {} but got scalar type {} for second argument",
+            m.cpp_name(),
+            a.cpp_name()
+        )));
+    }
+    let complex = match m {
+        DType::Float16 => DType::Complex32,
+        DType::Float32 => DType::Complex64,
+        _ => DType::Complex128,
+    };
+    let shape = views::broadcast_shapes(&magnitude.sizes(), &angle.sizes())?;
+    let round: fn(f64) -> f64 = match m {
+        DType::Float64 => |v| v,
+        _ => |v| v as f32 as f64,
+    };
+    let (mb, ab) = (
+        elements::image(&crate::core::copy::cast_copy(
+            &views::expand(&detached(magnitude), &shape)?,
+            DType::Float64,
+        )?)?,
+        elements::image(&crate::core::copy::cast_copy(
+            &views::expand(&detached(angle), &shape)?,
+            DType::Float64,
+        )?)?,
+    );
+    let mut out = crate::core::memory::alloc::vec_with_capacity::<u8>(mb.len() * 2)?;
+    for (r, t) in mb.chunks_exact(8).zip(ab.chunks_exact(8)) {
+        let r = f64::from_le_bytes(r.try_into().unwrap_or([0; 8]));
+        let t = f64::from_le_bytes(t.try_into().unwrap_or([0; 8]));
+        let c = Complex64::new(round(r * round(t.cos())), round(r * round(t.sin())));
+        out.extend_from_slice(&c.re.to_le_bytes());
+        out.extend_from_slice(&c.im.to_le_bytes());
+    }
+    let result = elements::from_image(out, shape, DType::Complex128);
+    crate::core::copy::cast_copy(&result, complex)
+}
+
+/// Registers the builders.
+pub fn register(r: &mut Registry) {
+    r.method_and_function("nonzero_static", 0, |x, a| {
+        let size = a.int(usize::MAX, "size", "nonzero_static")?;
+        let fill = a.int_or(usize::MAX, "fill_value", -1)?;
+        Ok(Dynamic::from(nonzero_static(x, size, fill).rhai()?))
+    });
+    r.tensor_function("combinations", 2, |x, a: Args| {
+        let r = a.int_or(0, "r", 2)?;
+        let repeat = a.bool_or(1, "with_replacement", false)?;
+        let out = combinations(x, r, repeat).rhai()?;
+        if x.requires_grad() {
+            record_without_formula(&out, "ViewBackward0", "combinations", &[x]);
+        }
+        Ok(Dynamic::from(out))
+    });
+    r.tensor_function("vander", 2, |x, a: Args| {
+        let n = a.opt_int(0, "N")?;
+        let increasing = a.bool_or(1, "increasing", false)?;
+        Ok(Dynamic::from(vander(x, n, increasing).rhai()?))
+    });
+    r.tensor_function("polar", 1, |x, a: Args| {
+        let angle = a.tensor(0, "angle", "polar")?;
+        let out = polar(x, &angle).rhai()?;
+        if x.requires_grad() || angle.requires_grad() {
+            record_without_formula(&out, "PolarBackward0", "polar", &[x, &angle]);
+        }
+        Ok(Dynamic::from(out))
+    });
+}
