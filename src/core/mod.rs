@@ -51,6 +51,7 @@ pub mod search;
 pub mod select_order;
 pub mod selection;
 pub mod softmax;
+pub mod special_functions;
 pub mod strided;
 pub mod take_put;
 pub mod tensor;

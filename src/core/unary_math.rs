@@ -3,6 +3,8 @@
 //! real and complex arguments. `unary` applies them to tensors.
 
 use num_complex::Complex64;
+
+use super::special_functions as sf;
 use num_traits::{Float, FloatConst};
 
 use super::defaults::default_dtype;
@@ -52,11 +54,14 @@ pub enum Unary {
     Erfc,
     Lgamma,
     Sinc,
+    Digamma,
+    Erfinv,
+    I0,
 }
 
 impl Unary {
     /// Every function with its method name, as scripts call it.
-    pub const ALL: [(&'static str, Unary); 39] = [
+    pub const ALL: [(&'static str, Unary); 42] = [
         ("abs", Unary::Abs),
         ("sqrt", Unary::Sqrt),
         ("exp", Unary::Exp),
@@ -96,6 +101,9 @@ impl Unary {
         ("erfc", Unary::Erfc),
         ("lgamma", Unary::Lgamma),
         ("sinc", Unary::Sinc),
+        ("digamma", Unary::Digamma),
+        ("erfinv", Unary::Erfinv),
+        ("i0", Unary::I0),
     ];
 
     /// The method name.
@@ -148,6 +156,9 @@ impl Unary {
             Unary::Erfc => "ErfcBackward0",
             Unary::Lgamma => "LgammaBackward0",
             Unary::Sinc => "SincBackward0",
+            Unary::Digamma => "DigammaBackward0",
+            Unary::Erfinv => "ErfinvBackward0",
+            Unary::I0 => "I0Backward0",
         }
     }
 
@@ -165,7 +176,8 @@ impl Unary {
             | Unary::Expm1
             | Unary::Rsqrt
             | Unary::Reciprocal
-            | Unary::Relu => Some(true),
+            | Unary::Relu
+            | Unary::Erfinv => Some(true),
             _ => Some(false),
         }
     }
@@ -239,9 +251,12 @@ impl Unary {
             Unary::Deg2rad | Unary::Rad2deg if d.is_complex() => Err(TorchError::not_implemented(
                 format!("{} is not supported for complex tensors.", self.name()),
             )),
-            Unary::Erf | Unary::Erfc | Unary::Lgamma if d.is_complex() => {
+            Unary::Erf | Unary::Erfc | Unary::Lgamma | Unary::Erfinv | Unary::I0
+                if d.is_complex() =>
+            {
                 unbuilt(&format!("{}_vml_cpu", self.name()))
             }
+            Unary::Digamma if d.is_complex() => unbuilt("digamma"),
             f if f.to_float() && (d.is_integral() || d == DType::Bool) => Ok(default_dtype()),
             _ => Ok(d),
         }
@@ -290,6 +305,9 @@ impl Unary {
             Unary::Erfc => special(x, libm::erfcf, libm::erfc),
             Unary::Lgamma => special(x, libm::lgammaf, libm::lgamma),
             Unary::Sinc => sinc(x),
+            Unary::Digamma => special(x, |v| sf::digamma(v as f64) as f32, sf::digamma),
+            Unary::Erfinv => special(x, |v| sf::erfinv(v as f64) as f32, sf::erfinv),
+            Unary::I0 => special(x, |v| sf::i0(v as f64) as f32, sf::i0),
         }
     }
 
@@ -418,7 +436,13 @@ impl Unary {
                 let d = two / F::PI().sqrt() * (-(x * x)).exp();
                 if self == Unary::Erf { d } else { -d }
             }
-            Unary::Lgamma => F::from(digamma(x.to_f64().unwrap_or(f64::NAN))).unwrap_or(F::nan()),
+            Unary::Lgamma => {
+                F::from(sf::digamma(x.to_f64().unwrap_or(f64::NAN))).unwrap_or(F::nan())
+            }
+            Unary::Digamma => sf::trigamma(x),
+            // √π / 2 · exp(erfinv(x)²), from the output.
+            Unary::Erfinv => F::PI().sqrt() / two * (y * y).exp(),
+            Unary::I0 => F::from(sf::i1(x.to_f64().unwrap_or(f64::NAN))).unwrap_or(F::nan()),
             Unary::Sinc => {
                 if x == F::zero() {
                     F::zero()
@@ -501,36 +525,6 @@ fn sinc<F: Float + FloatConst>(x: F) -> F {
     }
     let p = F::PI() * x;
     p.sin() / p
-}
-
-/// The digamma function `ψ(x)` (the derivative of `lgamma`): the reflection formula below
-/// 0, the recurrence up to 6, then the asymptotic series.
-fn digamma(mut x: f64) -> f64 {
-    if x.is_nan() || x == f64::NEG_INFINITY {
-        return f64::NAN;
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() {
-            f64::INFINITY
-        } else {
-            f64::NEG_INFINITY
-        };
-    }
-    if x < 0.0 {
-        if x == x.floor() {
-            return f64::NAN;
-        }
-        return digamma(1.0 - x) - std::f64::consts::PI / (std::f64::consts::PI * x).tan();
-    }
-    let mut result = 0.0;
-    while x < 6.0 {
-        result -= 1.0 / x;
-        x += 1.0;
-    }
-    let f = 1.0 / (x * x);
-    let series =
-        f * (1.0 / 12.0 - f * (1.0 / 120.0 - f * (1.0 / 252.0 - f * (1.0 / 240.0 - f / 132.0))));
-    result + x.ln() - 0.5 / x - series
 }
 
 /// -1, 0 or 1 (NaN stays NaN; the sign of zero is dropped, as in PyTorch).

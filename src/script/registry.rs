@@ -131,6 +131,7 @@ const TORCH_IN_PLACE: &[&str] = &[
     "erf_",
     "erfc_",
     "sinc_",
+    "i0_",
     "fill_",
     "zero_",
     "detach_",

@@ -11,6 +11,7 @@ pub mod counting;
 pub mod float_values;
 pub mod fused_pointwise;
 pub mod fused_products;
+pub mod gamma_functions;
 pub mod in_place_twins;
 pub mod in_place_views;
 pub mod index_put;
