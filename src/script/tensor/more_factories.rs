@@ -1,5 +1,6 @@
 //! Factories beside `arange` and `linspace`: `torch.scalar_tensor`, `torch.range` (the
-//! deprecated inclusive range) and `torch.logspace`; and `torch.fill` (a filled copy).
+//! deprecated inclusive range), `torch.logspace`, `torch.as_tensor` and `torch.asarray`;
+//! and `torch.fill` (a filled copy).
 
 use num_complex::Complex64;
 use rhai::Dynamic;
@@ -163,8 +164,57 @@ fn fill(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(out))
 }
 
+/// `torch.as_tensor(data, dtype=None)` and `torch.asarray(obj, dtype=None, copy=None,
+/// requires_grad=False)`: a tensor is returned itself when nothing asks for a change
+/// (`asarray`'s `copy=True` copies; `copy=False` refuses a dtype change), else converted;
+/// other data is made into a new tensor as `torch.tensor` makes it.
+fn as_tensor(a: &Args, name: &str, asarray: bool) -> RhaiResult<Dynamic> {
+    let data = a.req(0, if asarray { "obj" } else { "data" }, name)?;
+    let dtype = a.dtype()?;
+    let copy = if asarray {
+        match a.kw("copy") {
+            Some(v) => Some(v.as_bool().map_err(|_| {
+                to_rhai(TorchError::type_error(format!(
+                    "{name}(): argument 'copy' must be bool, not {}",
+                    crate::script::convert::py_type_name(v)
+                )))
+            })?),
+            None => None,
+        }
+    } else {
+        None
+    };
+    let requires_grad = asarray && a.bool_or(usize::MAX, "requires_grad", false)?;
+    let Some(x) = data.clone().try_cast::<Tensor>() else {
+        let t =
+            creation::tensor_from_data(&crate::script::convert::to_data(data)?, dtype).rhai()?;
+        if requires_grad {
+            t.with_grad_mut(|g| g.requires_grad = true);
+        }
+        return Ok(Dynamic::from(t));
+    };
+    let target = dtype.unwrap_or(x.dtype());
+    if copy == Some(false) && target != x.dtype() {
+        return Err(to_rhai(TorchError::value(format!(
+            "can't alias tensor with dtype '{}' into dtype '{}'.",
+            x.dtype().cpp_name(),
+            target.cpp_name()
+        ))));
+    }
+    if target == x.dtype() && copy != Some(true) {
+        return Ok(Dynamic::from(x));
+    }
+    let out = crate::core::copy::cast_copy(&detached(&x), target).rhai()?;
+    if x.requires_grad() {
+        crate::core::tensor::record::record_copy(&out, &x, "ToCopyBackward0");
+    }
+    Ok(Dynamic::from(out))
+}
+
 /// Registers the factories and `torch.fill`.
 pub fn register(r: &mut Registry) {
+    r.function("as_tensor", 2, |a| as_tensor(&a, "as_tensor", false));
+    r.function("asarray", 1, |a| as_tensor(&a, "asarray", true));
     r.function("scalar_tensor", 1, |a| {
         let s = to_scalar(a.req(0, "s", "scalar_tensor")?, "s")?;
         let dtype = a.dtype()?.unwrap_or_else(default_dtype);
