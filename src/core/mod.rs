@@ -12,6 +12,7 @@ pub mod cpp_format;
 pub mod creation;
 pub mod defaults;
 pub mod dtype;
+pub mod einsum;
 pub mod element;
 pub mod engine;
 pub mod error;

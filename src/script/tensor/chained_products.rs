@@ -1,7 +1,8 @@
 //! Products built on `matmul`: `cross` (three-component vectors along a dim),
 //! `matrix_power` (repeated squaring, as PyTorch multiplies), `chain_matmul` (the cheapest
 //! order of a chain, as `linalg.multi_dot` picks it) and `tensordot` (contracted dims
-//! folded into one matrix product); and `logcumsumexp` (`core::log_scan`).
+//! folded into one matrix product), `einsum` (`core::einsum`); and `logcumsumexp`
+//! (`core::log_scan`).
 
 use rhai::{Array, Dynamic};
 
@@ -317,8 +318,40 @@ fn contract(x: &Tensor, y: &Tensor, da: &[i64], db: &[i64]) -> Result<Tensor> {
     views::reshape(&product, &shape)
 }
 
+/// `torch.einsum(equation, *operands)` (the operands may also come as one list).
+fn einsum(a: &Args) -> RhaiResult<Dynamic> {
+    let equation = a
+        .req(0, "equation", "einsum")?
+        .clone()
+        .into_string()
+        .map_err(|_| {
+            to_rhai(TorchError::type_error(
+                "einsum(): argument 'equation' must be str",
+            ))
+        })?;
+    let rest = &a.pos[1..];
+    let items: Vec<Dynamic> = match rest {
+        [one] if one.is_array() => one.clone().try_cast::<Array>().unwrap_or_default(),
+        _ => rest.to_vec(),
+    };
+    let mut operands = Vec::with_capacity(items.len());
+    for (i, v) in items.iter().enumerate() {
+        operands.push(v.clone().try_cast::<Tensor>().ok_or_else(|| {
+            to_rhai(TorchError::type_error(format!(
+                "einsum(): argument 'tensors' (position {}) must be tuple of Tensors, not {}",
+                i + 2,
+                crate::script::convert::py_type_name(v)
+            )))
+        })?);
+    }
+    Ok(Dynamic::from(
+        crate::core::einsum::einsum(&equation, &operands).rhai()?,
+    ))
+}
+
 /// Registers the chained products and `logcumsumexp`.
 pub fn register(r: &mut Registry) {
+    r.function("einsum", 8, |a| einsum(&a));
     r.method_and_function("cross", 2, |x, a| cross(x, &a));
     r.method_and_function("matrix_power", 1, |x, a| {
         let n = a.int(0, "n", "matrix_power")?;
