@@ -38,3 +38,4 @@ pub mod unary;
 pub mod view_copies;
 pub mod view_scatter;
 pub mod views;
+pub mod windows;

@@ -234,8 +234,65 @@ fn spread_and_mean(x: &Tensor, a: &Args, std: bool) -> RhaiResult<Dynamic> {
     ]))
 }
 
-/// Registers `norm`, `dist`, `std_mean`, `var_mean`.
+/// `x.renorm(p, dim, maxnorm)`: each slice along `dim` whose `p`-norm (over the other
+/// dims) exceeds `maxnorm` multiplied by `maxnorm / (norm + 1e-7)`.
+fn renorm(x: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<Tensor> {
+    if p <= 0.0 {
+        return Err(TorchError::runtime(
+            "renorm: non-positive-norm not supported",
+        ));
+    }
+    if maxnorm < 0.0 {
+        return Err(TorchError::runtime(format!(
+            "renorm: expected maxnorm to be >= 0 but got {}",
+            crate::core::cpp_format::stream_double(maxnorm)
+        )));
+    }
+    if x.ndim() < 2 {
+        return Err(TorchError::runtime(format!(
+            "renorm: input needs at least 2 dimensions, got {} dimensions",
+            x.ndim()
+        )));
+    }
+    let d = crate::core::error::wrap_dim(dim, x.ndim())?;
+    let others: Vec<i64> = (0..x.ndim())
+        .filter(|&k| k != d)
+        .map(|k| k as i64)
+        .collect();
+    let norms = vector_norm(x, p, Some(&others), true)?;
+    let over = binary(BinaryOp::Gt, &t(&norms), &num(maxnorm))?;
+    let shifted = binary(BinaryOp::Add, &t(&norms), &num(1e-7))?;
+    let scaled = binary(BinaryOp::Div, &num(maxnorm), &t(&shifted))?;
+    let factor = where_(&over, &t(&scaled), &num(1.0))?;
+    let factor = crate::core::copy::cast_copy(&factor, x.dtype())?;
+    binary(BinaryOp::Mul, &t(x), &t(&factor))
+}
+
+/// Registers `norm`, `dist`, `std_mean`, `var_mean`, `renorm`.
 pub fn register(r: &mut Registry) {
+    for name in ["renorm", "renorm_"] {
+        let body = move |x: &Tensor, a: Args| {
+            let p = to_scalar(a.req(0, "p", name)?, "p")?.to_f64();
+            let dim = a.int(1, "dim", name)?;
+            let maxnorm = to_scalar(a.req(2, "maxnorm", name)?, "maxnorm")?.to_f64();
+            let out = renorm(&detached(x), p, dim, maxnorm).rhai()?;
+            if name.ends_with('_') {
+                crate::core::copy::copy_(x, &out).rhai()?;
+                let op = crate::core::tensor::graph::BackwardOp::Unsupported { op: name.into() };
+                crate::core::tensor::record::record_in_place(x, "RenormBackward0", &[], op);
+                return Ok(Dynamic::from(x.clone()));
+            }
+            if x.requires_grad() {
+                record_without_formula(&out, "RenormBackward0", name, &[x]);
+            }
+            Ok(Dynamic::from(out))
+        };
+        if name.ends_with('_') {
+            r.method(name, 3, body);
+        } else {
+            r.method_and_function(name, 3, body);
+        }
+    }
     r.method_and_function("norm", 4, |x, a| norm(x, &a));
     r.method_and_function("dist", 2, |x, a| dist(x, &a));
     r.tensor_function("std_mean", 3, |x, a| spread_and_mean(x, &a, true));
