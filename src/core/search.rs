@@ -35,7 +35,16 @@ fn insertion<T: PartialOrd + Copy>(
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         let m = at(mid);
-        let go_right = if right { !(m > v) } else { !(m >= v) };
+        // NaN compares false both ways, so it sorts last: "not after v" goes right.
+        let after = if right {
+            m.partial_cmp(&v) == Some(std::cmp::Ordering::Greater)
+        } else {
+            matches!(
+                m.partial_cmp(&v),
+                Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+            )
+        };
+        let go_right = !after;
         if go_right {
             lo = mid + 1;
         } else {

@@ -371,13 +371,12 @@ impl<L: ZipLane, const N: usize> Buffers<L, N> {
     }
 }
 
+/// A run's visitor: the run's first element in each walked tensor, its length, the steps.
+type RunFn<'a> = dyn FnMut(&[i64], usize, &[i64]) + 'a;
+
 /// `for_each_run` over the output and up to 3 operands (the arities the engine's ops
 /// have), the runs' starts and steps handed over as slices.
-fn walk_operands(
-    sizes: &[i64],
-    walked: &[(&[i64], i64)],
-    f: &mut dyn FnMut(&[i64], usize, &[i64]),
-) {
+fn walk_operands(sizes: &[i64], walked: &[(&[i64], i64)], f: &mut RunFn<'_>) {
     match walked {
         [o, a] => for_each_run(sizes, [*o, *a], |s, len, st| f(&s, len, &st)),
         [o, a, b] => for_each_run(sizes, [*o, *a, *b], |s, len, st| f(&s, len, &st)),

@@ -46,9 +46,7 @@ fn range(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
     }
     let count = ((end - start) / step).floor() + 1.0;
     if !count.is_finite() || count > i64::MAX as f64 {
-        return Err(TorchError::runtime(format!(
-            "invalid size, possible overflow?"
-        )));
+        return Err(TorchError::runtime("invalid size, possible overflow?"));
     }
     let n = count as i64;
     crate::core::memory::alloc::contiguous_nbytes(&[n], dtype.itemsize())?;

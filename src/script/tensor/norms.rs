@@ -99,7 +99,7 @@ fn order(p: Option<&Dynamic>) -> RhaiResult<f64> {
     let Some(p) = p.filter(|v| !v.is_unit()) else {
         return Ok(2.0);
     };
-    if let Some(text) = p.clone().into_string().ok() {
+    if let Ok(text) = p.clone().into_string() {
         return match text.as_str() {
             "fro" => Ok(2.0),
             "nuc" => Err(to_rhai(TorchError::not_implemented(
@@ -110,7 +110,7 @@ fn order(p: Option<&Dynamic>) -> RhaiResult<f64> {
             )))),
         };
     }
-    Ok(to_float(p, "p")?)
+    to_float(p, "p")
 }
 
 /// A `dim` argument at position `i`: `None`, an int, or a list of ints.
