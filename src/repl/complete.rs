@@ -164,7 +164,7 @@ mod tests {
         let c = catalog();
         let (from, found) = complete("let a = torch::ze", 17, &c, &[]);
         assert_eq!(from, 15);
-        assert_eq!(found, ["zeros(", "zeros_like("]);
+        assert_eq!(found, ["zero_(", "zeros(", "zeros_like("]);
     }
 
     #[test]
