@@ -104,7 +104,7 @@ pub fn quantile(
         if !(0.0..=1.0).contains(&q) {
             return Err(TorchError::runtime(format!(
                 "{name}() q must be in the range [0, 1] but got {}",
-                crate::print::number::float_repr(q)
+                super::cpp_format::stream_double(q)
             )));
         }
     }
@@ -138,10 +138,14 @@ pub fn quantile(
     };
     let n = *rows_tensor.sizes().last().unwrap_or(&1) as usize;
     let work = cast_copy(&rows_tensor, DType::Float64)?;
-    let values: Vec<f64> = elements::image(&work)?
-        .chunks_exact(8)
-        .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
-        .collect();
+    let image = elements::image(&work)?;
+    let mut values = alloc::vec_with_capacity::<f64>(image.len() / 8)?;
+    values.extend(
+        image
+            .chunks_exact(8)
+            .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8]))),
+    );
+    drop(image);
     let rows = values.len() / n.max(1);
     let round: fn(f64) -> f64 = if dtype == DType::Float32 {
         |v| v as f32 as f64
@@ -171,7 +175,8 @@ pub fn quantile(
         shape.push(qs.len() as i64);
     }
     shape.extend(kept);
-    let bytes: Vec<u8> = out.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut bytes = alloc::vec_with_capacity::<u8>(out.len() * 8)?;
+    bytes.extend(out.iter().flat_map(|v| v.to_le_bytes()));
     let result = elements::from_image(bytes, shape, DType::Float64);
     cast_copy(&result, dtype)
 }

@@ -18,10 +18,14 @@ use super::unbuilt_kernels::not_built;
 /// A tensor's values (row-major) read as `f64`.
 fn floats(t: &Tensor) -> Result<Vec<f64>> {
     let c = crate::core::copy::cast_copy(t, DType::Float64)?;
-    Ok(elements::image(&c)?
-        .chunks_exact(8)
-        .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
-        .collect())
+    let image = elements::image(&c)?;
+    let mut out = alloc::vec_with_capacity::<f64>(image.len() / 8)?;
+    out.extend(
+        image
+            .chunks_exact(8)
+            .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8]))),
+    );
+    Ok(out)
 }
 
 /// The first of `len` positions whose value (`at(i)`, ascending) is `>= v` (`right`: `> v`), NaN sorting last.

@@ -420,3 +420,41 @@ fn a_triangle_of_an_empty_stack_of_huge_matrices_is_empty() {
         "torch.Size([0, 4294967296, 4294967296])\ntorch.Size([0, 4294967296, 4294967296])\n"
     );
 }
+
+#[test]
+fn new_ops_of_huge_sizes_are_refused_not_run_out_of_memory() {
+    // Found by the in-process fuzzer: mvlgamma's `p` offsets were collected unchecked.
+    let e = run("torch::ones(3).mvlgamma(1 << 42);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let e = run("torch::hann_window(1 << 50);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let e = run("torch::logspace(0, 1, 1 << 50);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let e = run("torch::range(0, 1 << 52);").unwrap_err();
+    assert!(e.contains("can't allocate memory"), "{e}");
+    let e = run("torch::nonzero_static(torch::ones(2), #{size: 1 << 60});").unwrap_err();
+    assert!(
+        e.contains("can't allocate memory") || e.contains("too large"),
+        "{e}"
+    );
+    let e = run("torch::combinations(torch::arange(100), 50, true);").unwrap_err();
+    assert!(
+        e.contains("can't allocate memory") || e.contains("cannot be held"),
+        "{e}"
+    );
+    // Many columns with replacement: stepped, not recursed (r deep).
+    let out =
+        run("print(torch::combinations(torch::ones(1), 100000, true).shape);").expect("one row");
+    assert!(out.contains("[1, 100000]"), "{out}");
+    let out = run("print(torch::combinations(torch::ones(2), 1 << 40).shape);").expect("none");
+    assert!(out.contains("[0, 1099511627776]"), "{out}");
+}
+
+#[test]
+fn trapezoid_of_a_0d_tensor_is_an_index_error() {
+    let e = run("torch::trapezoid(torch::tensor(1.0));").unwrap_err();
+    assert!(
+        e.contains("Dimension specified as -1 but tensor has no dimensions"),
+        "{e}"
+    );
+}

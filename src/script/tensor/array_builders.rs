@@ -28,37 +28,38 @@ fn nonzero_static(x: &Tensor, size: i64, fill: i64) -> Result<Tensor> {
     let found = crate::core::selection::nonzero(&detached(x))?;
     let ndim = x.ndim();
     let values = elements::int64_values(&found)?;
-    let mut out = crate::core::memory::alloc::vec_with_capacity::<i64>(size as usize * ndim)?;
-    out.extend(values.iter().take(size as usize * ndim));
-    out.resize(size as usize * ndim, fill);
+    let count = (size as usize)
+        .checked_mul(ndim)
+        .ok_or_else(|| TorchError::runtime(format!("nonzero_static: size {size} is too large")))?;
+    let mut out = crate::core::memory::alloc::vec_with_capacity::<i64>(count)?;
+    out.extend(values.iter().take(count));
+    out.resize(count, fill);
     elements::from_i64s(&out, vec![size, ndim as i64])
 }
 
-/// The index tuples of `combinations`: increasing (or, with replacement, non-decreasing)
-/// `r`-tuples of `0..n`, in lexicographic order.
-fn index_tuples(n: usize, r: usize, with_replacement: bool) -> Vec<Vec<i64>> {
+/// The index tuples of `combinations`, one after another: increasing (or, with
+/// replacement, non-decreasing) `r`-tuples of `0..n`, in lexicographic order (stepped
+/// without recursion: `r` may be large).
+fn index_tuples(n: usize, r: usize, with_replacement: bool) -> Vec<i64> {
     let mut out = Vec::new();
-    let mut current = Vec::with_capacity(r);
-    fn extend(
-        n: usize,
-        r: usize,
-        start: usize,
-        repeat: bool,
-        current: &mut Vec<i64>,
-        out: &mut Vec<Vec<i64>>,
-    ) {
-        if current.len() == r {
-            out.push(current.clone());
-            return;
-        }
-        for i in start..n {
-            current.push(i as i64);
-            extend(n, r, if repeat { i } else { i + 1 }, repeat, current, out);
-            current.pop();
+    if n == 0 || (!with_replacement && r > n) {
+        return out;
+    }
+    let gap = usize::from(!with_replacement);
+    let mut idx: Vec<usize> = (0..r).map(|k| k * gap).collect();
+    // The largest value position `k` may hold.
+    let top = |k: usize| if with_replacement { n - 1 } else { n - r + k };
+    loop {
+        crate::core::interrupt::check_every(out.len());
+        out.extend(idx.iter().map(|&i| i as i64));
+        let Some(k) = (0..r).rev().find(|&k| idx[k] < top(k)) else {
+            return out;
+        };
+        idx[k] += 1;
+        for j in k + 1..r {
+            idx[j] = idx[j - 1] + gap;
         }
     }
-    extend(n, r, 0, with_replacement, &mut current, &mut out);
-    out
 }
 
 /// `torch.combinations(input, r=2, with_replacement=False)`.
@@ -78,15 +79,23 @@ fn combinations(x: &Tensor, r: i64, with_replacement: bool) -> Result<Tensor> {
         return Tensor::zeros(vec![0], x.dtype());
     }
     let n = x.numel() as usize;
+    if n == 0 || (!with_replacement && r as usize > n) {
+        return Tensor::zeros(vec![0, r], x.dtype());
+    }
     // The count is C(n + r - 1, r) at most; refuse what cannot be held before enumerating.
     let mut count: f64 = 1.0;
     for k in 0..r as usize {
         count = count * (n + k) as f64 / (k + 1) as f64;
     }
-    crate::core::memory::alloc::contiguous_nbytes(&[count as i64, r], 8)?;
-    let tuples = index_tuples(n, r as usize, with_replacement);
-    let flat: Vec<i64> = tuples.iter().flatten().copied().collect();
-    let rows = tuples.len() as i64;
+    if count > i64::MAX as f64 {
+        return Err(TorchError::runtime(format!(
+            "combinations: {count} combinations cannot be held"
+        )));
+    }
+    let bytes = crate::core::memory::alloc::contiguous_nbytes(&[count as i64, r], 8)?;
+    crate::core::memory::alloc::vec_with_capacity::<u8>(bytes.saturating_mul(2))?;
+    let flat = index_tuples(n, r as usize, with_replacement);
+    let rows = flat.len() as i64 / r;
     let picked = crate::core::engine::gather_rows::index_select(&detached(x), 0, &flat)?;
     views::reshape(&picked, &[rows, r])
 }

@@ -87,9 +87,11 @@ fn mvlgamma(x: &Tensor, p: i64) -> Result<Tensor> {
     } else {
         crate::core::defaults::default_dtype()
     };
-    let offsets: Vec<Scalar> = (0..p)
-        .map(|j| Scalar::Float(-(p - 1 - j) as f64 / 2.0))
-        .collect();
+    // `p` offsets, and `p` values per element: both asked of the heap budget first.
+    crate::core::memory::alloc::contiguous_nbytes(&[x.numel(), p], 8)
+        .and_then(crate::core::memory::alloc::zeroed_bytes)?;
+    let mut offsets = crate::core::memory::alloc::vec_with_capacity::<Scalar>(p as usize)?;
+    offsets.extend((0..p).map(|j| Scalar::Float(-(p - 1 - j) as f64 / 2.0)));
     let offsets = crate::core::creation::from_scalars(&offsets, vec![p], dtype)?;
     let column = crate::core::views::unsqueeze(&cast_copy(&detached(x), dtype)?, -1)?;
     let args = binary(BinaryOp::Add, &Arg::Tensor(offsets), &Arg::Tensor(column))?;

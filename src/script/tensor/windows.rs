@@ -108,7 +108,8 @@ fn window(
         return crate::core::creation::full(&[n], Scalar::Int(1), dtype);
     }
     let length = if periodic { n + 1 } else { n };
-    crate::core::memory::alloc::contiguous_nbytes(&[length], 8)?;
+    // The values are computed into a vector of `length` `f64`s: asked of the budget first.
+    crate::core::memory::alloc::vec_with_capacity::<f64>(length as usize)?;
     let mut all = values(kind, length, rounding(dtype));
     all.truncate(n as usize);
     let scalars: Vec<Scalar> = all.into_iter().map(Scalar::Float).collect();
