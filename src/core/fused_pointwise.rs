@@ -195,15 +195,8 @@ impl Addc {
 
     /// Whether PyTorch builds the op's kernel for `dtype`.
     fn has_kernel(self, dtype: DType) -> bool {
-        let float = matches!(
-            dtype,
-            DType::Float16
-                | DType::BFloat16
-                | DType::Float32
-                | DType::Float64
-                | DType::Complex64
-                | DType::Complex128
-        );
+        // `lerp`'s dtypes: the floats and the wider complex types.
+        let float = has_lerp(dtype);
         match self {
             Addc::Div => float,
             Addc::Mul => {

@@ -137,15 +137,7 @@ pub fn quantile(
         }
     };
     let n = *rows_tensor.sizes().last().unwrap_or(&1) as usize;
-    let work = cast_copy(&rows_tensor, DType::Float64)?;
-    let image = elements::image(&work)?;
-    let mut values = alloc::vec_with_capacity::<f64>(image.len() / 8)?;
-    values.extend(
-        image
-            .chunks_exact(8)
-            .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8]))),
-    );
-    drop(image);
+    let values = elements::f64_values(&rows_tensor)?;
     let rows = values.len() / n.max(1);
     let round: fn(f64) -> f64 = if dtype == DType::Float32 {
         |v| v as f32 as f64

@@ -15,19 +15,6 @@ use super::promotion::result_type;
 use super::tensor::Tensor;
 use super::unbuilt_kernels::not_built;
 
-/// A tensor's values (row-major) read as `f64`.
-fn floats(t: &Tensor) -> Result<Vec<f64>> {
-    let c = crate::core::copy::cast_copy(t, DType::Float64)?;
-    let image = elements::image(&c)?;
-    let mut out = alloc::vec_with_capacity::<f64>(image.len() / 8)?;
-    out.extend(
-        image
-            .chunks_exact(8)
-            .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8]))),
-    );
-    Ok(out)
-}
-
 /// The first of `len` positions whose value (`at(i)`, ascending) is `>= v` (`right`: `> v`), NaN sorting last.
 fn insertion<T: PartialOrd + Copy>(
     len: usize,
@@ -177,7 +164,11 @@ pub fn searchsorted(
         let b = elements::int64_values(boundaries)?;
         rows.search(&b, &elements::int64_values(&value_tensor)?, &mut found);
     } else {
-        rows.search(&floats(boundaries)?, &floats(&value_tensor)?, &mut found);
+        rows.search(
+            &elements::f64_values(boundaries)?,
+            &elements::f64_values(&value_tensor)?,
+            &mut found,
+        );
     }
     let out = elements::from_i64s(&found, vsizes)?;
     if out_int32 {
@@ -222,9 +213,12 @@ pub fn isin(elements_arg: &Arg, test: &Arg, invert: bool) -> Result<Tensor> {
             hits.push(u8::from(pool.binary_search(&x).is_ok() != invert));
         }
     } else {
-        let mut pool: Vec<f64> = floats(&t)?.into_iter().filter(|p| !p.is_nan()).collect();
+        let mut pool: Vec<f64> = elements::f64_values(&t)?
+            .into_iter()
+            .filter(|p| !p.is_nan())
+            .collect();
         pool.sort_unstable_by(f64::total_cmp);
-        for x in floats(&e)? {
+        for x in elements::f64_values(&e)? {
             let i = insertion(pool.len(), |i| pool[i], x, false);
             let present = pool.get(i).is_some_and(|&p| p == x);
             hits.push(u8::from(present != invert));

@@ -118,7 +118,8 @@ pub fn polygamma(n: i64, x: f64) -> f64 {
         0 => digamma(x),
         1 => trigamma(x),
         n => {
-            let factorial: f64 = (1..=n).map(|k| k as f64).product();
+            // n! as PyTorch takes it, `exp(lgamma(n + 1))` (infinite past 170!).
+            let factorial = libm::lgamma(n as f64 + 1.0).exp();
             let sign = if n % 2 == 0 { -1.0 } else { 1.0 };
             sign * factorial * hurwitz_zeta(n as f64 + 1.0, x)
         }
