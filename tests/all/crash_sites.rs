@@ -465,3 +465,11 @@ fn polygamma_of_a_huge_order_does_not_count_to_it() {
     let out = run("print(torch::polygamma(1 << 62, torch::tensor([0.5, 2.0])));").expect("runs");
     assert!(out.contains("tensor("), "{out}");
 }
+
+#[test]
+fn trapezoid_with_sample_points_of_fewer_dims_lines_them_up() {
+    // Found by the in-process fuzzer: the points' dim was looked up in the points' sizes.
+    let out = run("print(torch::trapezoid(torch::ones(2, 3, 4), torch::ones(3, 4), #{dim: 2}));")
+        .expect("runs");
+    assert!(out.contains("tensor("), "{out}");
+}

@@ -64,11 +64,11 @@ fn three_line_function_then_its_call() {
 #[test]
 fn tab_completes_torch_functions_and_tensor_methods() {
     let mut p = spawn(&temp_history("complete"), None);
-    // `torch::ze` has two completions (zeros, zeros_like): the common prefix `zeros` fills
-    // in, then `(2)` finishes the call.
-    p.send("torch::ze").unwrap();
+    // `torch::zer` has three completions (zero_, zeros, zeros_like): the common prefix
+    // `zero` fills in, then `s(2)` finishes the call.
+    p.send("torch::zer").unwrap();
     p.send(ControlCode::HorizontalTabulation).unwrap();
-    p.send("(2)\r").unwrap();
+    p.send("s(2)\r").unwrap();
     p.expect("tensor([0., 0.])").unwrap();
     p.expect(">>> ").unwrap();
     p.send_line("let m = torch::ones(2, 3);").unwrap();

@@ -41,6 +41,17 @@ fn doubled_areas(y: &Tensor, d: i64, spacing: &Spacing) -> Result<Tensor> {
     match spacing {
         Spacing::Step(dx) => binary(BinaryOp::Mul, &t(&sums), &Arg::Number(*dx)),
         Spacing::Points(x) => {
+            // Sample points of several dims line up with `y` from the right (padded with
+            // leading 1s) and take their differences along `y`'s dim.
+            let padded;
+            let x = if x.ndim() > 1 && x.ndim() < y.ndim() {
+                let mut sizes = vec![1; y.ndim() - x.ndim()];
+                sizes.extend(x.sizes());
+                padded = views::reshape(x, &sizes)?;
+                &padded
+            } else {
+                x
+            };
             let xd = if x.ndim() == 1 { 0 } else { d };
             let xn = x.sizes()[xd as usize];
             if x.ndim() == 1 && xn != n {
