@@ -473,3 +473,15 @@ fn trapezoid_with_sample_points_of_fewer_dims_lines_them_up() {
         .expect("runs");
     assert!(out.contains("tensor("), "{out}");
 }
+
+#[test]
+fn cross_and_trapezoid_of_0d_operands_raise_as_pytorch_does() {
+    // Found by the in-process fuzzer: both looked up a dim of a 0-d shape.
+    let e = run("torch::cross(torch::tensor(1.0), torch::tensor(2.0), 0);").unwrap_err();
+    assert!(
+        e.contains("Dimension specified as 0 but tensor has no dimensions"),
+        "{e}"
+    );
+    let e = run("torch::trapezoid(torch::ones(2, 3), torch::tensor(2.0));").unwrap_err();
+    assert!(e.contains("must match the size of tensor b (0)"), "{e}");
+}

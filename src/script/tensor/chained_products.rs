@@ -55,6 +55,11 @@ fn cross(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     );
     let d = match a.opt_int(1, "dim")? {
         Some(d) => {
+            if shape.is_empty() {
+                return Err(to_rhai(TorchError::index(format!(
+                    "Dimension specified as {d} but tensor has no dimensions"
+                ))));
+            }
             let w = wrap_dim(d, shape.len()).rhai()?;
             if shape[w] != 3 {
                 return Err(to_rhai(TorchError::runtime(format!(

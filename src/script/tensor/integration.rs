@@ -43,8 +43,9 @@ fn doubled_areas(y: &Tensor, d: i64, spacing: &Spacing) -> Result<Tensor> {
         Spacing::Points(x) => {
             // Sample points of several dims line up with `y` from the right (padded with
             // leading 1s) and take their differences along `y`'s dim.
+            let one_dim = x.ndim() == 1;
             let padded;
-            let x = if x.ndim() > 1 && x.ndim() < y.ndim() {
+            let x = if !one_dim && x.ndim() < y.ndim() {
                 let mut sizes = vec![1; y.ndim() - x.ndim()];
                 sizes.extend(x.sizes());
                 padded = views::reshape(x, &sizes)?;
@@ -52,9 +53,9 @@ fn doubled_areas(y: &Tensor, d: i64, spacing: &Spacing) -> Result<Tensor> {
             } else {
                 x
             };
-            let xd = if x.ndim() == 1 { 0 } else { d };
+            let xd = if one_dim { 0 } else { d };
             let xn = x.sizes()[xd as usize];
-            if x.ndim() == 1 && xn != n {
+            if one_dim && xn != n {
                 return Err(TorchError::runtime(
                     "trapezoid: There must be one `x` value for each sample point",
                 ));
@@ -64,7 +65,7 @@ fn doubled_areas(y: &Tensor, d: i64, spacing: &Spacing) -> Result<Tensor> {
                 &t(&views::narrow(x, xd, 1, xn - 1)?),
                 &t(&views::narrow(x, xd, 0, xn - 1)?),
             )?;
-            let widths = if x.ndim() == 1 && y.ndim() > 1 {
+            let widths = if one_dim && y.ndim() > 1 {
                 // A 1-d `x` lines up with `y`'s dim `d`.
                 let mut shape = vec![1; y.ndim()];
                 shape[d as usize] = xn - 1;
