@@ -23,20 +23,32 @@ use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::unbuilt_kernels::not_built;
 
-/// Rounds a float lane to the opmath type of the dtype (`f32` or `f64`), chosen once.
-fn float_rounding(dtype: DType) -> fn(f64) -> f64 {
-    match dtype {
-        DType::Float64 | DType::Complex128 => |v| v,
-        _ => |v| v as f32 as f64,
-    }
+/// Runs `$body` with `$r` the rounding of a float lane to the opmath type of `$dtype`
+/// (`f64` for float64 and complex128, else `f32`), chosen once per call: the body is
+/// compiled once per rounding, so the per-element loop calls no function pointer.
+macro_rules! with_float_rounding {
+    ($dtype:expr, |$r:ident| $body:expr) => {
+        if matches!($dtype, DType::Float64 | DType::Complex128) {
+            let $r = |v: f64| v;
+            $body
+        } else {
+            let $r = |v: f64| v as f32 as f64;
+            $body
+        }
+    };
 }
 
-/// Rounds a complex lane's parts like [`float_rounding`].
-fn complex_rounding(dtype: DType) -> fn(Complex64) -> Complex64 {
-    match dtype {
-        DType::Complex128 => |v| v,
-        _ => |v| Complex64::new(v.re as f32 as f64, v.im as f32 as f64),
-    }
+/// `with_float_rounding` for complex lanes (each part rounded).
+macro_rules! with_complex_rounding {
+    ($dtype:expr, |$r:ident| $body:expr) => {
+        if $dtype == DType::Complex128 {
+            let $r = |v: Complex64| v;
+            $body
+        } else {
+            let $r = |v: Complex64| Complex64::new(v.re as f32 as f64, v.im as f32 as f64);
+            $body
+        }
+    };
 }
 
 /// The number as the opmath type takes it: PyTorch's conversion refuses a value that does
@@ -153,25 +165,23 @@ pub fn lerp(start: &Tensor, end: &Tensor, weight: &Arg) -> Result<Tensor> {
         &weight,
     ];
     if dtype.is_complex() {
-        let r = complex_rounding(dtype);
-        run3::<Complex64>(args, dtype, move |s, e, w| {
+        with_complex_rounding!(dtype, |r| run3::<Complex64>(args, dtype, move |s, e, w| {
             let diff = r(e - s);
             if w.norm() < 0.5 {
                 r(s + r(w * diff))
             } else {
                 r(e - r(diff * r(Complex64::new(1.0, 0.0) - w)))
             }
-        })
+        }))
     } else {
-        let r = float_rounding(dtype);
-        run3::<f64>(args, dtype, move |s, e, w| {
+        with_float_rounding!(dtype, |r| run3::<f64>(args, dtype, move |s, e, w| {
             let diff = r(e - s);
             if w.abs() < 0.5 {
                 r(s + r(w * diff))
             } else {
                 r(e - r(diff * r(1.0 - w)))
             }
-        })
+        }))
     }
 }
 
@@ -243,24 +253,26 @@ pub fn addc(op: Addc, input: &Tensor, t1: &Tensor, t2: &Tensor, value: Scalar) -
     let tensors = [input, t1, t2].map(|t| Arg::Tensor(t.clone()));
     let args = [&tensors[0], &tensors[1], &tensors[2]];
     if dtype.is_complex() {
-        let r = complex_rounding(dtype);
         let v = match value {
             Scalar::Complex(c) => c,
             other => Complex64::new(other.to_f64(), 0.0),
         };
-        let v = r(v);
-        return match op {
-            Addc::Mul => run3::<Complex64>(args, dtype, move |x, a, b| r(x + r(r(v * a) * b))),
-            Addc::Div => run3::<Complex64>(args, dtype, move |x, a, b| r(x + r(r(v * a) / b))),
-        };
+        return with_complex_rounding!(dtype, |r| {
+            let v = r(v);
+            match op {
+                Addc::Mul => run3::<Complex64>(args, dtype, move |x, a, b| r(x + r(r(v * a) * b))),
+                Addc::Div => run3::<Complex64>(args, dtype, move |x, a, b| r(x + r(r(v * a) / b))),
+            }
+        });
     }
     if dtype.is_floating_point() {
-        let r = float_rounding(dtype);
-        let v = r(value.to_f64());
-        return match op {
-            Addc::Mul => run3::<f64>(args, dtype, move |x, a, b| r(x + r(r(v * a) * b))),
-            Addc::Div => run3::<f64>(args, dtype, move |x, a, b| r(x + r(r(v * a) / b))),
-        };
+        return with_float_rounding!(dtype, |r| {
+            let v = r(value.to_f64());
+            match op {
+                Addc::Mul => run3::<f64>(args, dtype, move |x, a, b| r(x + r(r(v * a) * b))),
+                Addc::Div => run3::<f64>(args, dtype, move |x, a, b| r(x + r(r(v * a) / b))),
+            }
+        });
     }
     // Integers (only `addcmul` gets here): the value truncated to an integer, wrapping.
     let v = match value {
