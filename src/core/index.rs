@@ -11,7 +11,7 @@ use super::layout::{Layout, fmt_list};
 use super::memory::storage::Storage;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
-use super::tensor::record::{record_view, record_without_formula};
+use super::tensor::record::{record_formula, record_view};
 use super::views::{broadcast_layout, broadcast_shapes};
 use crate::core::layout::Dims;
 
@@ -424,7 +424,16 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
         return Ok(out);
     }
     let out = gather(t, &view, advanced)?;
-    record_without_formula(&out, "IndexBackward0", "index", &[t]);
+    if t.requires_grad() && (t.dtype().is_floating_point() || t.dtype().is_complex()) {
+        // The gradient: each output element's added at the element it was read from
+        // (found again from the indices, which are what PyTorch's node saves).
+        let (sizes, dtype, items) = (t.sizes(), t.dtype(), items.to_vec());
+        record_formula(&out, "IndexBackward0", &[t], &[], move |g| {
+            let positions = read_positions(&sizes, &items)?;
+            let grad = super::index_ops::add_at_positions(&sizes, dtype, &positions, g)?;
+            Ok(vec![Some(grad)])
+        });
+    }
     Ok(out)
 }
 
@@ -479,6 +488,13 @@ fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<T
         dtype,
         Layout::contiguous(shape),
     ))
+}
+
+/// The row-major positions, in a tensor of `sizes`, of the elements `t[items]` reads, in
+/// the result's row-major order.
+fn read_positions(sizes: &[i64], items: &[IndexItem]) -> Result<Vec<i64>> {
+    let Sliced { view, advanced } = apply_basic_to(&Layout::contiguous(sizes.to_vec()), items)?;
+    Ok(advanced_offsets(&view, advanced, Purpose::Read)?.1)
 }
 
 /// The row-major positions in `t` that `t[indices]` selects (one index tensor per leading

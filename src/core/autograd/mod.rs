@@ -9,7 +9,12 @@
 
 mod engine;
 mod formulas;
+pub mod grad_ops;
+pub mod pointwise_grads;
+pub mod reduction_grads;
+pub mod selection_grads;
 mod softmax_grad;
+pub mod tracked;
 
 pub use engine::{backward, backward_retaining};
-pub use formulas::{cast_grad, sum_to};
+pub use formulas::{apply as apply_formula, cast_grad, sum_to};

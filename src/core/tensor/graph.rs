@@ -92,6 +92,19 @@ impl std::fmt::Debug for GradFormula {
     }
 }
 
+impl BackwardOp {
+    /// A `Formula` over `inputs` inputs.
+    pub fn formula(
+        inputs: usize,
+        grads: impl Fn(&Tensor) -> crate::core::error::Result<Vec<Option<Tensor>>> + 'static,
+    ) -> BackwardOp {
+        BackwardOp::Formula {
+            inputs,
+            grads: GradFormula(Rc::new(grads)),
+        }
+    }
+}
+
 /// What a recorded op was and what it saved: everything its gradient formula needs.
 #[derive(Debug)]
 pub enum BackwardOp {

@@ -347,6 +347,15 @@ pub fn record_formula(
     record_saving(&[out], name, inputs, op, reads);
 }
 
+/// Records an op PyTorch itself has no derivative for (its node is `NotImplemented`):
+/// the output requires grad, and `backward` through it raises PyTorch's error.
+pub fn record_not_differentiable(out: &Tensor, op: &str, inputs: &[&Tensor]) {
+    let message = format!("derivative for aten::{op} is not implemented");
+    record_formula(out, "NotImplemented", inputs, &[], move |_| {
+        Err(TorchError::runtime(message.clone()))
+    });
+}
+
 /// Records an op tensh has no formula for: its output requires grad as in PyTorch, and
 /// `backward` through it raises instead of guessing.
 pub fn record_without_formula(out: &Tensor, name: &str, op: &str, inputs: &[&Tensor]) {

@@ -1,16 +1,19 @@
 //! The two-operand functions of `core::binary_math` as methods, `torch` functions and
 //! in-place forms, with `<<` and `>>` for tensors, recorded for autograd under PyTorch's
-//! node names (without formulas yet).
+//! node names with their gradient formulas (`autograd::pointwise_grads`).
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{pointwise_grads, tracked};
 use crate::core::binary_math::{Binary, binary_math};
+use crate::core::error::TorchError;
 use crate::core::ops::Arg;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::record as autograd;
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
 use crate::script::tensor::math::{arg, register_in_place_operator, register_operator};
+use crate::script::tensor::pointwise::in_place_source;
 
 /// Every function: its names (the first is PyTorch's main one), the op, the parameter name
 /// of the second operand, and whether it has an in-place form.
@@ -71,7 +74,17 @@ fn tracked(op: Binary, name: &str, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     if autograd::any_requires_grad(&inputs)
         && (out.dtype().is_floating_point() || out.dtype().is_complex())
     {
-        autograd::record_without_formula(&out, node(op, &a, &b), name, &inputs);
+        let node = node(op, &a, &b);
+        if node == "NotImplemented" {
+            autograd::record_not_differentiable(&out, name, &inputs);
+        } else {
+            let name = name.to_string();
+            tracked::pair(&out, node, &a, &b, move |g, v| {
+                pointwise_grads::binary_math_grads(op, g, v)?.ok_or_else(|| {
+                    TorchError::runtime(format!("derivative for aten::{name} is not implemented"))
+                })
+            });
+        }
     }
     Ok(out)
 }
@@ -79,8 +92,9 @@ fn tracked(op: Binary, name: &str, a: Arg, b: Arg) -> RhaiResult<Tensor> {
 /// `x.op_(y)`: computed, checked against `x`, written back, recorded as an in-place node.
 fn in_place(op: Binary, name: &str, x: &Tensor, y: Arg) -> RhaiResult<()> {
     autograd::check_inplace(x).rhai()?;
-    let out = tracked(op, name, Arg::Tensor(x.clone()), y.clone())?;
-    crate::script::tensor::pointwise::write_back(name, x, &y, &out)
+    let source = in_place_source(x, &y).rhai()?;
+    let out = tracked(op, name, Arg::Tensor(source), y.clone())?;
+    crate::script::tensor::pointwise::write_back(x, &y, &out)
 }
 
 /// Registers the functions, their in-place forms and the shift operators.

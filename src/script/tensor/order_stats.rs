@@ -3,24 +3,35 @@
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{selection_grads, tracked};
 use crate::core::order_stats;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::record::record_without_formula;
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
 use crate::script::return_types::ReturnTuple;
 
+/// How an op's values were picked along `dim`: whether the results kept `dim`, and
+/// whether an element can be picked more than once (the running extremes).
+#[derive(Clone, Copy)]
+struct Picked {
+    dim: i64,
+    keepdim: bool,
+    repeats: bool,
+}
+
 /// The named tuple `kind(values, indices)`, the values recorded for autograd under `node`
-/// (without a formula yet) when `x` requires grad.
+/// when `x` requires grad: each value's gradient goes back to the element it came from.
 fn pair(
     x: &Tensor,
     kind: &'static str,
     node: &str,
+    how: Picked,
     (values, indices): (Tensor, Tensor),
 ) -> RhaiResult<Dynamic> {
-    if x.requires_grad() && (values.dtype().is_floating_point() || values.dtype().is_complex()) {
-        record_without_formula(&values, node, kind, &[x]);
-    }
+    let at = indices.clone();
+    tracked::single(&values, node, x, move |g, x| {
+        selection_grads::to_picked(g, &x.sizes(), how.dim, &at, how.keepdim, how.repeats)
+    });
     Ok(Dynamic::from(ReturnTuple {
         kind,
         fields: vec![
@@ -28,6 +39,14 @@ fn pair(
             ("indices", Dynamic::from(indices)),
         ],
     }))
+}
+
+fn picked(dim: i64, keepdim: bool) -> Picked {
+    Picked {
+        dim,
+        keepdim,
+        repeats: false,
+    }
 }
 
 /// Registers the order statistics.
@@ -38,14 +57,20 @@ pub fn register(r: &mut Registry) {
         let largest = a.bool_or(2, "largest", true)?;
         let sorted = a.bool_or(3, "sorted", true)?;
         let out = order_stats::topk(x, k, dim, largest, sorted).rhai()?;
-        pair(x, "topk", "TopkBackward0", out)
+        pair(x, "topk", "TopkBackward0", picked(dim, true), out)
     });
     r.method_and_function("kthvalue", 3, |x, a| {
         let k = a.int(0, "k", "kthvalue")?;
         let dim = a.int_or(1, "dim", -1)?;
         let keepdim = a.bool_or(2, "keepdim", false)?;
         let out = order_stats::kthvalue(x, k, dim, keepdim).rhai()?;
-        pair(x, "kthvalue", "KthvalueBackward0", out)
+        pair(
+            x,
+            "kthvalue",
+            "KthvalueBackward0",
+            picked(dim, keepdim),
+            out,
+        )
     });
     for (name, ignore_nan) in [("median", false), ("nanmedian", true)] {
         r.method_and_function(name, 2, move |x, a| {
@@ -59,13 +84,13 @@ pub fn register(r: &mut Registry) {
                     let dim = a.int(0, "dim", name)?;
                     let keepdim = a.bool_or(1, "keepdim", false)?;
                     let out = order_stats::median_dim(x, dim, keepdim, ignore_nan).rhai()?;
-                    pair(x, name, dim_node, out)
+                    pair(x, name, dim_node, picked(dim, keepdim), out)
                 }
                 _ => {
                     let out = order_stats::median_all(x, ignore_nan).rhai()?;
-                    if x.requires_grad() && out.dtype().is_floating_point() {
-                        record_without_formula(&out, all_node, name, &[x]);
-                    }
+                    tracked::single_with_output(&out, all_node, x, |g, x, out| {
+                        selection_grads::evenly_distributed(g, x, out)
+                    });
                     Ok(Dynamic::from(out))
                 }
             }
@@ -75,7 +100,7 @@ pub fn register(r: &mut Registry) {
         let dim = a.int_or(0, "dim", -1)?;
         let keepdim = a.bool_or(1, "keepdim", false)?;
         let out = order_stats::mode(x, dim, keepdim).rhai()?;
-        pair(x, "mode", "ModeBackward0", out)
+        pair(x, "mode", "ModeBackward0", picked(dim, keepdim), out)
     });
     for (name, max) in [("cummax", true), ("cummin", false)] {
         r.method_and_function(name, 1, move |x, a| {
@@ -86,7 +111,12 @@ pub fn register(r: &mut Registry) {
             } else {
                 "CumminBackward0"
             };
-            pair(x, name, node, out)
+            let how = Picked {
+                dim,
+                keepdim: true,
+                repeats: true,
+            };
+            pair(x, name, node, how, out)
         });
     }
 }

@@ -4,6 +4,7 @@
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{grad_ops, pointwise_grads, sum_to, tracked};
 use crate::core::ops::Arg;
 use crate::core::pointwise::{self, Bitwise, FloatClass, Rounding};
 use crate::core::tensor::Tensor;
@@ -29,44 +30,71 @@ fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     match (&a, &b) {
         (Arg::Tensor(x), Arg::Number(e)) if is_pow => autograd::record_pow(&out, x, e.to_f64()),
         (Arg::Number(_), _) if is_pow => {
-            autograd::record_without_formula(&out, "PowBackward2", "pow", &inputs)
+            tracked::pair(&out, "PowBackward2", &a, &b, pointwise_grads::pow_grads)
         }
-        _ if is_pow => autograd::record_without_formula(&out, "PowBackward1", "pow", &inputs),
+        _ if is_pow => tracked::pair(&out, "PowBackward1", &a, &b, pointwise_grads::pow_grads),
         _ if std::ptr::fn_addr_eq(f, pointwise::remainder as BinaryFn) => {
-            autograd::record_without_formula(&out, "RemainderBackward0", "remainder", &inputs)
+            let node = if b.as_tensor().is_some() {
+                "RemainderBackward1"
+            } else {
+                "RemainderBackward0"
+            };
+            tracked::pair(&out, node, &a, &b, |g, v| {
+                pointwise_grads::rounded_division_grads(g, &v.a, &v.b, Rounding::Floor)
+            })
         }
         // PyTorch itself has no formula for floor_divide and names the node so.
-        _ => autograd::record_without_formula(&out, "NotImplemented", "floor_divide", &inputs),
+        _ => autograd::record_not_differentiable(&out, "floor_divide", &inputs),
     }
     Ok(out)
 }
 
 /// `f(x, y)` written back into `x`: computed, then copied in, refusing a result whose shape
 /// or dtype `x` cannot hold (PyTorch's in-place rule). When autograd recorded the result,
-/// `x` gets an in-place node of the same name (`PowBackward0`, `RemainderBackward0`, ...),
-/// without a formula: `backward()` through it raises in words rather than dropping the
-/// gradient.
-fn apply_in_place(f: BinaryFn, name: &str, x: &Tensor, y: Arg) -> RhaiResult<()> {
-    let out = apply_tracked(f, Arg::Tensor(x.clone()), y.clone())?;
-    write_back(name, x, &y, &out)
+/// `x` gets an in-place node of the same name and formula (`PowBackward0`, ...).
+fn apply_in_place(f: BinaryFn, x: &Tensor, y: Arg) -> RhaiResult<()> {
+    let source = in_place_source(x, &y).rhai()?;
+    let out = apply_tracked(f, Arg::Tensor(source), y.clone())?;
+    write_back(x, &y, &out)
+}
+
+/// What an in-place op computes from: `x` itself, or, when autograd will record the
+/// write, a copy of `x`'s values standing in for it (requiring grad as `x` does), so the
+/// formula recorded on the result reads `x`'s values from before the write.
+pub(crate) fn in_place_source(x: &Tensor, y: &Arg) -> crate::core::error::Result<Tensor> {
+    let recorded = crate::core::tensor::grad_mode::is_enabled()
+        && (x.requires_grad() || y.as_tensor().is_some_and(Tensor::requires_grad));
+    if !recorded {
+        return Ok(x.clone());
+    }
+    let copy = crate::core::copy::clone_tensor(&crate::core::tensor::graph::detached(x))?;
+    if x.requires_grad() {
+        copy.with_grad_mut(|g| g.requires_grad = true);
+    }
+    Ok(copy)
 }
 
 /// Writes `out`, computed from `x` and `y`, back into `x`: PyTorch's in-place shape and
 /// dtype checks first; when autograd recorded `out`, `x` gets an in-place node of the
-/// same name without a formula (`backward()` through it raises in words).
-pub(crate) fn write_back(name: &str, x: &Tensor, y: &Arg, out: &Tensor) -> RhaiResult<()> {
+/// same name with `out`'s formula.
+pub(crate) fn write_back(x: &Tensor, y: &Arg, out: &Tensor) -> RhaiResult<()> {
     crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
     crate::core::copy::copy_(x, out).rhai()?;
     if let Some(node) = out.grad_state().grad_fn {
-        let others: Vec<&Tensor> = y
-            .as_tensor()
-            .filter(|t| t.requires_grad())
-            .into_iter()
-            .collect();
-        let op = BackwardOp::Unsupported {
-            op: format!("{name}_"),
+        // The result's formula (computed from `x`'s values before the write, see
+        // `in_place_source`) serves the in-place node: its inputs are `x` and the other
+        // operand, as the result's were.
+        let others: Vec<&Tensor> = if node.next.len() > 1 {
+            y.as_tensor().into_iter().collect()
+        } else {
+            Vec::new()
         };
-        autograd::record_in_place(x, &node.name, &others, op);
+        let inputs = node.next.len();
+        let name = node.name.clone();
+        let op = BackwardOp::formula(inputs, move |g| {
+            crate::core::autograd::apply_formula(&node.op, &[Some(g.clone())])
+        });
+        autograd::record_in_place(x, &name, &others, op);
     }
     Ok(())
 }
@@ -116,12 +144,15 @@ fn register_bitwise(r: &mut Registry) {
 /// `torch.maximum(x, other)` / `minimum`, which `max`/`min` given a tensor are.
 pub fn elementwise_extreme(x: &Tensor, other: &Tensor, max: bool) -> RhaiResult<Dynamic> {
     let out = crate::core::pointwise::extreme_of(x, other, max).rhai()?;
-    let (name, op) = if max {
-        ("MaximumBackward0", "maximum")
+    let name = if max {
+        "MaximumBackward0"
     } else {
-        ("MinimumBackward0", "minimum")
+        "MinimumBackward0"
     };
-    crate::core::tensor::record::record_without_formula(&out, name, op, &[x, other]);
+    let (a, b) = (Arg::Tensor(x.clone()), Arg::Tensor(other.clone()));
+    tracked::pair(&out, name, &a, &b, move |g, v| {
+        pointwise_grads::extreme_grads(g, v, max)
+    });
     Ok(Dynamic::from(out))
 }
 
@@ -191,8 +222,61 @@ fn check_clamp_cast<'b>(
     ))
 }
 
+/// The gradients of a clamp of `x` (the values clamped) for `x` and each tensor bound,
+/// in that order, summed down to each one's sizes.
+fn clamp_formula(
+    x: Tensor,
+    min: Option<Arg>,
+    max: Option<Arg>,
+) -> impl Fn(&Tensor) -> crate::core::error::Result<Vec<Option<Tensor>>> + 'static {
+    let detach = |b: Option<Arg>| {
+        b.map(|b| match b {
+            Arg::Tensor(t) => Arg::Tensor(crate::core::tensor::graph::detached(&t)),
+            other => other,
+        })
+    };
+    let (min, max) = (detach(min), detach(max));
+    move |g| {
+        let tensors = min
+            .iter()
+            .chain(max.iter())
+            .any(|b| b.as_tensor().is_some());
+        let [gx, gmin, gmax] = if tensors {
+            pointwise_grads::clamp_by_tensors_grads(g, &x, min.as_ref(), max.as_ref())?
+        } else {
+            let gx = pointwise_grads::clamp_by_numbers_grad(g, &x, min.as_ref(), max.as_ref())?;
+            [gx, g.clone(), g.clone()]
+        };
+        let gx = crate::core::autograd::cast_grad(&sum_to(&gx, &x.sizes())?, x.dtype())?;
+        let mut grads = vec![Some(gx)];
+        for (bound, grad) in [(&min, gmin), (&max, gmax)] {
+            if let Some(Arg::Tensor(b)) = bound {
+                let summed = sum_to(&grad, &b.sizes())?;
+                grads.push(Some(crate::core::autograd::cast_grad(&summed, b.dtype())?));
+            }
+        }
+        Ok(grads)
+    }
+}
+
+/// Records `out = clamp(x, min, max)` with its gradient formula.
+fn record_clamp(out: &Tensor, node: &str, x: &Tensor, min: Option<Arg>, max: Option<Arg>) {
+    let bounds: Vec<Tensor> = min
+        .iter()
+        .chain(max.iter())
+        .filter_map(|b| b.as_tensor().cloned())
+        .collect();
+    let mut inputs = vec![x];
+    inputs.extend(bounds.iter());
+    if !autograd::any_requires_grad(&inputs) || !out.dtype().is_floating_point() {
+        return;
+    }
+    let formula = clamp_formula(crate::core::tensor::graph::detached(x), min, max);
+    autograd::record_formula(out, node, &inputs, &inputs, formula);
+}
+
 /// `clamp`, `clip`, `clamp_min`, `clamp_max` and their in-place forms (methods and
-/// `torch` functions), recorded under PyTorch's node names (without a formula yet).
+/// `torch` functions), recorded under PyTorch's node names with their gradients.
 fn register_clamps(r: &mut Registry) {
     for (name, which) in [
         ("clamp", Bounds::Both),
@@ -203,17 +287,8 @@ fn register_clamps(r: &mut Registry) {
         let max_args = if which == Bounds::Both { 2 } else { 1 };
         r.method_and_function(name, max_args, move |x, a| {
             let (min, max, node) = clamp_bounds(&a, which, name)?;
-            let bounds: Vec<Tensor> = min
-                .iter()
-                .chain(max.iter())
-                .filter_map(|b| b.as_tensor().cloned())
-                .collect();
-            let out = pointwise::clamp(x, min, max).rhai()?;
-            let mut inputs = vec![x];
-            inputs.extend(bounds.iter());
-            if autograd::any_requires_grad(&inputs) && out.dtype().is_floating_point() {
-                autograd::record_without_formula(&out, node, name, &inputs);
-            }
+            let out = pointwise::clamp(x, min.clone(), max.clone()).rhai()?;
+            record_clamp(&out, node, x, min, max);
             Ok(Dynamic::from(out))
         });
         let in_place = format!("{name}_");
@@ -227,20 +302,52 @@ fn register_clamps(r: &mut Registry) {
                 .filter_map(|b| b.as_tensor().cloned())
                 .collect();
             check_clamp_cast(x, min.iter().chain(max.iter()))?;
-            let out =
-                pointwise::clamp(&crate::core::tensor::graph::detached(x), min, max).rhai()?;
+            let out = pointwise::clamp(
+                &crate::core::tensor::graph::detached(x),
+                min.clone(),
+                max.clone(),
+            )
+            .rhai()?;
             crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+            let recorded = (x.requires_grad() || others.iter().any(Tensor::requires_grad))
+                && x.dtype().is_floating_point();
+            // The formula reads `x`'s values from before the write.
+            let before = if recorded {
+                Some(
+                    crate::core::copy::clone_tensor(&crate::core::tensor::graph::detached(x))
+                        .rhai()?,
+                )
+            } else {
+                None
+            };
             crate::core::copy::copy_(x, &out).rhai()?;
-            let others: Vec<&Tensor> = others.iter().filter(|t| t.requires_grad()).collect();
-            if (x.requires_grad() || !others.is_empty()) && x.dtype().is_floating_point() {
-                let op = BackwardOp::Unsupported {
-                    op: format!("{name}_"),
-                };
-                autograd::record_in_place(x, node, &others, op);
+            if let Some(before) = before {
+                let others: Vec<&Tensor> = others.iter().collect();
+                let formula = clamp_formula(before, min, max);
+                autograd::record_in_place(
+                    x,
+                    node,
+                    &others,
+                    BackwardOp::formula(others.len() + 1, formula),
+                );
             }
             Ok(Dynamic::from(x.clone()))
         });
     }
+}
+
+/// `where(cond, x, y)`, recorded: each operand's gradient where it was chosen.
+fn where_tracked(cond: &Tensor, x: Arg, y: Arg) -> RhaiResult<Dynamic> {
+    let out = pointwise::where_(cond, &x, &y).rhai()?;
+    let chosen = crate::core::tensor::graph::detached(cond);
+    tracked::pair(&out, "WhereBackward0", &x, &y, move |g, _| {
+        let zero = grad_ops::n(0.0);
+        Ok((
+            Some(grad_ops::select(&chosen, grad_ops::t(g), zero.clone())?),
+            Some(grad_ops::select(&chosen, zero, grad_ops::t(g))?),
+        ))
+    });
+    Ok(Dynamic::from(out))
 }
 
 /// Registers the functions and operators.
@@ -255,9 +362,7 @@ pub fn register(r: &mut Registry) {
             register_operator(r.engine, symbol, move |a, b| apply_tracked(f, a, b));
             // `x **= y`, `x %= y`: PyTorch's `__ipow__`/`__imod__`, the same as `pow_`.
             let assign = format!("{symbol}=");
-            register_in_place_operator(r.engine, &assign, move |x, y| {
-                apply_in_place(f, name, x, y)
-            });
+            register_in_place_operator(r.engine, &assign, move |x, y| apply_in_place(f, x, y));
         }
         let parameter = if name == "pow" { "exponent" } else { "other" };
         r.method_and_function(name, 1, move |x, a| {
@@ -272,7 +377,7 @@ pub fn register(r: &mut Registry) {
         let in_place = format!("{name}_");
         r.method(&in_place, 1, move |x, a| {
             let other = arg(a.req(0, parameter, name)?, parameter)?;
-            apply_in_place(f, name, x, other)?;
+            apply_in_place(f, x, other)?;
             Ok(Dynamic::from(x.clone()))
         });
     }
@@ -302,14 +407,13 @@ pub fn register(r: &mut Registry) {
         }
         let x = arg(a.req(1, "input", "where")?, "input")?;
         let y = arg(a.req(2, "other", "where")?, "other")?;
-        Ok(Dynamic::from(pointwise::where_(&cond, &x, &y).rhai()?))
+        where_tracked(&cond, x, y)
     });
     // `x.where(condition, y)` is `torch.where(condition, x, y)`.
     r.method("where", 2, |x, a| {
         let cond = to_tensor(a.req(0, "condition", "where")?, "condition")?;
         let y = arg(a.req(1, "other", "where")?, "other")?;
-        let x = Arg::Tensor(x.clone());
-        Ok(Dynamic::from(pointwise::where_(&cond, &x, &y).rhai()?))
+        where_tracked(&cond, Arg::Tensor(x.clone()), y)
     });
     let tolerances = |a: &Args| -> RhaiResult<(f64, f64, bool)> {
         let rtol = a.get(1, "rtol").map_or(Ok(1e-5), |v| to_float(v, "rtol"))?;

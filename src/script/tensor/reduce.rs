@@ -5,12 +5,14 @@
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{reduction_grads, selection_grads, tracked};
 use crate::core::copy::cast_copy;
 use crate::core::dtype::DType;
 use crate::core::error::TorchError;
+use crate::core::reduce::reduced_dims;
 use crate::core::reduce::{Reduction, extreme_with_indices, reduce, variance};
 use crate::core::tensor::Tensor;
-use crate::core::tensor::record::{record_copy, record_without_formula};
+use crate::core::tensor::record::record_copy;
 use crate::script::args::Args;
 use crate::script::convert::{py_type_name, to_float, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
@@ -96,6 +98,20 @@ fn run(t: &Tensor, op: Reduction, a: &Args, list: bool) -> RhaiResult<Dynamic> {
         crate::core::tensor::record::record_sum(&out, t, d.as_deref(), keepdim(a, "sum")?);
     } else if op == Reduction::Mean {
         crate::core::tensor::record::record_mean(&out, t, d.as_deref(), keepdim(a, "mean")?);
+    } else if op == Reduction::Prod {
+        let dim = match &d {
+            Some(d) => reduced_dims(t.ndim(), Some(d)).rhai()?.first().copied(),
+            None => None,
+        };
+        let keep = keepdim(a, "prod")?;
+        let node = if dim.is_some() {
+            "ProdBackward1"
+        } else {
+            "ProdBackward0"
+        };
+        tracked::single_with_output(&out, node, t, move |g, x, out| {
+            reduction_grads::prod_grad(g, x, out, dim, keep)
+        });
     }
     Ok(Dynamic::from(out))
 }
@@ -144,8 +160,16 @@ pub fn register(r: &mut Registry) {
                 (None, _) => 1.0,
             };
             let out = variance(x, d.as_deref(), correction, keep, std).rhai()?;
-            // No gradient formula yet: backward() through it raises, naming the node.
-            record_without_formula(&out, node, name, &[x]);
+            let reduced = reduced_dims(x.ndim(), d.as_deref()).rhai()?;
+            if std {
+                tracked::single_with_output(&out, node, x, move |g, x, out| {
+                    reduction_grads::std_grad(g, x, out, &reduced, correction, keep)
+                });
+            } else {
+                tracked::single(&out, node, x, move |g, x| {
+                    reduction_grads::var_grad(g, x, &reduced, correction, keep)
+                });
+            }
             Ok(Dynamic::from(out))
         });
     }
@@ -167,9 +191,22 @@ pub fn register(r: &mut Registry) {
                 return crate::script::tensor::pointwise::elementwise_extreme(x, &other, max);
             }
             match dims(&a, false)? {
-                None => Ok(Dynamic::from(reduce(x, op, None, false).rhai()?)),
+                None => {
+                    let out = reduce(x, op, None, false).rhai()?;
+                    let node = if max { "MaxBackward1" } else { "MinBackward1" };
+                    tracked::single_with_output(&out, node, x, |g, x, out| {
+                        selection_grads::evenly_distributed(g, x, out)
+                    });
+                    Ok(Dynamic::from(out))
+                }
                 Some(d) => {
-                    let (v, i) = extreme_with_indices(x, max, d[0], keepdim(&a, name)?).rhai()?;
+                    let keep = keepdim(&a, name)?;
+                    let (v, i) = extreme_with_indices(x, max, d[0], keep).rhai()?;
+                    let (dim, indices) = (d[0], i.clone());
+                    let node = if max { "MaxBackward0" } else { "MinBackward0" };
+                    tracked::single(&v, node, x, move |g, x| {
+                        selection_grads::to_picked(g, &x.sizes(), dim, &indices, keep, false)
+                    });
                     Ok(Dynamic::from(ReturnTuple {
                         kind: name,
                         fields: vec![("values", Dynamic::from(v)), ("indices", Dynamic::from(i))],

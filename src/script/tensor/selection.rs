@@ -5,17 +5,19 @@
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{grad_ops, selection_grads, tracked};
 use crate::core::checked_scalar::{TypeNaming, check_fits};
 use crate::core::dtype::DType;
+use crate::core::engine::place::Combine;
 use crate::core::error::TorchError;
 use crate::core::reduce::{Reduction, reduce};
+use crate::core::scalar::Scalar;
+use crate::core::scatter::{Source, scatter};
 use crate::core::selection;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::{
-    record_copy, record_in_place, record_sum_as, record_without_formula,
-};
+use crate::core::tensor::record::{record_copy, record_in_place, record_sum_as};
 use crate::script::args::Args;
 use crate::script::convert::{tensor_array, to_int_list, to_scalar};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
@@ -75,7 +77,26 @@ fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
     }
     let all: Vec<i64> = (0..x.ndim() as i64).collect();
     let dims = if dims.is_empty() { all } else { dims };
-    t(reduce(x, op, Some(&dims), keepdim).rhai()?)
+    let out = reduce(x, op, Some(&dims), keepdim).rhai()?;
+    let reduced = crate::core::reduce::reduced_dims(x.ndim(), Some(&dims)).rhai()?;
+    let node = if max {
+        "AmaxBackward0"
+    } else {
+        "AminBackward0"
+    };
+    tracked::single_with_output(&out, node, x, move |g, x, out| {
+        selection_grads::shared_among_ties(g, x, out, &reduced, keepdim)
+    });
+    t(out)
+}
+
+/// Records `values`, picked from `x` along `dim` at `indices` (of the same dims), with
+/// the gradient that puts each value's back where it came from.
+fn picked(values: &Tensor, node: &str, x: &Tensor, dim: i64, indices: &Tensor) {
+    let indices = indices.clone();
+    tracked::single(values, node, x, move |g, x| {
+        selection_grads::to_picked(g, &x.sizes(), dim, &indices, true, false)
+    });
 }
 
 /// Registers the selection ops.
@@ -83,31 +104,63 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("index_select", 2, |x, a| {
         let dim = a.int(0, "dim", "index_select")?;
         let index = a.tensor(1, "index", "index_select")?;
-        t(selection::index_select(x, dim, &index).rhai()?)
+        let out = selection::index_select(x, dim, &index).rhai()?;
+        tracked::single(&out, "IndexSelectBackward0", x, move |g, x| {
+            let zeros = Tensor::zeros(x.sizes(), g.dtype())?;
+            crate::core::index_ops::index_add(&zeros, dim, &index, g, Scalar::Int(1))
+        });
+        t(out)
     });
     r.method_and_function("gather", 2, |x, a| {
         let dim = a.int(0, "dim", "gather")?;
         let index = a.tensor(1, "index", "gather")?;
-        t(selection::gather(x, dim, &index).rhai()?)
+        let out = selection::gather(x, dim, &index).rhai()?;
+        tracked::single(&out, "GatherBackward0", x, move |g, x| {
+            let zeros = Tensor::zeros(x.sizes(), g.dtype())?;
+            scatter(&zeros, dim, &index, Source::Tensor(g), Combine::Sum, true)
+        });
+        t(out)
     });
     r.method_and_function("masked_fill", 2, |x, a| {
         let mask = a.tensor(0, "mask", "masked_fill")?;
         let value = fill_value(&a, "masked_fill", x.dtype())?;
-        t(selection::masked_fill(x, &mask, value).rhai()?)
+        let out = selection::masked_fill(x, &mask, value).rhai()?;
+        let kept = detached(&mask);
+        tracked::single(&out, "MaskedFillBackward0", x, move |g, _| {
+            grad_ops::select(&kept, grad_ops::n(0.0), grad_ops::t(g))
+        });
+        t(out)
     });
     r.method("masked_fill_", 2, |x, a| {
         let mask = a.tensor(0, "mask", "masked_fill_")?;
         let value = fill_value(&a, "masked_fill_", x.dtype())?;
         selection::masked_fill_(x, &mask, value).rhai()?;
-        let op = BackwardOp::Unsupported {
-            op: "masked_fill_".into(),
-        };
+        let kept = detached(&mask);
+        let op = BackwardOp::formula(1, move |g| {
+            Ok(vec![Some(grad_ops::select(
+                &kept,
+                grad_ops::n(0.0),
+                grad_ops::t(g),
+            )?)])
+        });
         record_in_place(x, "MaskedFillBackward0", &[], op);
         Ok(Dynamic::from(x.clone()))
     });
     r.method_and_function("masked_select", 1, |x, a| {
         let mask = a.tensor(0, "mask", "masked_select")?;
-        t(selection::masked_select(x, &mask).rhai()?)
+        let out = selection::masked_select(x, &mask).rhai()?;
+        let chosen = detached(&mask);
+        tracked::single(&out, "MaskedSelectBackward0", x, move |g, x| {
+            // Into the broadcast shape at the chosen places; `single` sums it down.
+            let shape = crate::core::broadcast::broadcast_shapes(&chosen.sizes(), &x.sizes())?;
+            let wide = crate::core::views::expand(&chosen, &shape)?;
+            let truth = crate::core::engine::elements::truth(&wide)?;
+            let positions: Vec<i64> = (0..truth.len() as i64)
+                .filter(|&i| truth[i as usize] != 0)
+                .collect();
+            selection_grads::to_positions(g, &Tensor::zeros(shape, g.dtype())?, &positions)
+        });
+        t(out)
     });
     r.method_and_function("nonzero", 1, |x, a| {
         if a.bool_or(usize::MAX, "as_tuple", false)? {
@@ -123,12 +176,24 @@ pub fn register(r: &mut Registry) {
             Some(v) => to_int_list(v, "dims")?,
             None => Vec::new(),
         };
-        t(selection::roll(x, &shifts, &dims).rhai()?)
+        let out = selection::roll(x, &shifts, &dims).rhai()?;
+        let back: Vec<i64> = shifts.iter().map(|s| s.wrapping_neg()).collect();
+        tracked::single(&out, "RollBackward0", x, move |g, _| {
+            selection::roll(g, &back, &dims)
+        });
+        t(out)
     });
     r.method_and_function("diag", 1, |x, a| {
         let diagonal = a.int_or(0, "diagonal", 0)?;
         match x.ndim() {
-            1 => t(selection::diag_embed_1d(x, diagonal).rhai()?),
+            1 => {
+                let out = selection::diag_embed_1d(x, diagonal).rhai()?;
+                tracked::single(&out, "DiagEmbedBackward0", x, move |g, _| {
+                    let d = crate::core::views::diagonal(g, diagonal, 0, 1)?;
+                    crate::core::copy::contiguous_copy(&d)
+                });
+                t(out)
+            }
             2 => {
                 // A copy of the diagonal view, recorded as PyTorch's `diagonal_copy`.
                 let d = crate::core::views::diagonal(x, diagonal, 0, 1).rhai()?;
@@ -215,7 +280,7 @@ pub fn register(r: &mut Registry) {
                 } else {
                     "SortBackward0"
                 };
-                record_without_formula(&values, node, "sort", &[x]);
+                picked(&values, node, x, dim, &indices);
             }
             Ok(Dynamic::from(crate::script::return_types::ReturnTuple {
                 kind: "sort",
@@ -229,7 +294,8 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("msort", 0, |x, _| {
         let (values, _) = selection::sort(x, 0, false).rhai()?;
         if x.requires_grad() && values.dtype().is_floating_point() {
-            record_without_formula(&values, "SortBackward0", "msort", &[x]);
+            let (_, indices) = selection::sort(x, 0, false).rhai()?;
+            picked(&values, "SortBackward0", x, 0, &indices);
         }
         t(values)
     });
