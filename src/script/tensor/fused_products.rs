@@ -6,13 +6,14 @@
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{cast_grad, sum_to};
 use crate::core::error::{Result, TorchError};
 use crate::core::linalg;
 use crate::core::ops::{Arg, BinaryOp, binary_untracked};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::record_without_formula;
+use crate::core::tensor::record::record_formula;
 use crate::core::views;
 use crate::script::args::Args;
 use crate::script::convert::to_scalar;
@@ -159,6 +160,50 @@ fn fused(
     binary_untracked(BinaryOp::Add, &Arg::Tensor(base), &Arg::Tensor(scaled))
 }
 
+/// The gradients of `beta * x + alpha * (m1 · m2)`: `beta · g` for `x` (summed down to
+/// its sizes), and each operand's from the product's rule, times `alpha`.
+fn gradients(
+    p: Product,
+    x: &Tensor,
+    m1: &Tensor,
+    m2: &Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+) -> impl Fn(&Tensor) -> Result<Vec<Option<Tensor>>> + 'static {
+    let (x_sizes, x_dtype) = (x.sizes(), x.dtype());
+    let (m1, m2) = (detached(m1), detached(m2));
+    move |g| {
+        let times = |t: Tensor, s: Scalar| {
+            binary_untracked(BinaryOp::Mul, &Arg::Tensor(t), &Arg::Number(s))
+        };
+        let tr = |t: &Tensor| views::transpose(t, -1, -2);
+        let gx = cast_grad(&sum_to(&times(g.clone(), beta)?, &x_sizes)?, x_dtype)?;
+        let (g1, g2) = match p {
+            Product::Mm | Product::Bmm => {
+                (linalg::matmul(g, &tr(&m2)?)?, linalg::matmul(&tr(&m1)?, g)?)
+            }
+            Product::Mv => (
+                linalg::matmul(&views::unsqueeze(g, 1)?, &views::unsqueeze(&m2, 0)?)?,
+                linalg::matmul(&tr(&m1)?, g)?,
+            ),
+            Product::Outer => (linalg::matmul(g, &m2)?, linalg::matmul(&tr(g)?, &m1)?),
+            Product::SumOfBmm => {
+                let batches = m1.sizes()[0];
+                let mut wide = g.sizes();
+                wide.insert(0, batches);
+                let spread = views::expand(&views::unsqueeze(g, 0)?, &wide)?;
+                (
+                    linalg::matmul(&spread, &tr(&m2)?)?,
+                    linalg::matmul(&tr(&m1)?, &spread)?,
+                )
+            }
+        };
+        let g1 = cast_grad(&times(g1, alpha)?, m1.dtype())?;
+        let g2 = cast_grad(&times(g2, alpha)?, m2.dtype())?;
+        Ok(vec![Some(gx), Some(g1), Some(g2)])
+    }
+}
+
 /// Reads the call (`input` is the receiver) and runs it, recorded.
 fn call(p: Product, x: &Tensor, a: &Args, in_place: bool) -> RhaiResult<Dynamic> {
     let (name, first, second, node) = p.names();
@@ -193,17 +238,22 @@ fn call(p: Product, x: &Tensor, a: &Args, in_place: bool) -> RhaiResult<Dynamic>
             )));
         }
         crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+        let formula = gradients(p, x, &m1, &m2, beta, alpha);
         crate::core::copy::copy_(x, &out).rhai()?;
-        crate::core::tensor::record::record_in_place(
-            x,
-            node,
-            &[&m1, &m2],
-            crate::core::tensor::graph::BackwardOp::Unsupported { op: func },
-        );
+        if x.dtype().is_floating_point() || x.dtype().is_complex() {
+            crate::core::tensor::record::record_in_place(
+                x,
+                node,
+                &[&m1, &m2],
+                crate::core::tensor::graph::BackwardOp::formula(3, formula),
+            );
+        }
         return Ok(Dynamic::from(x.clone()));
     }
-    if x.requires_grad() || m1.requires_grad() || m2.requires_grad() {
-        record_without_formula(&out, node, name, &[x, &m1, &m2]);
+    let float = out.dtype().is_floating_point() || out.dtype().is_complex();
+    if float && (x.requires_grad() || m1.requires_grad() || m2.requires_grad()) {
+        let formula = gradients(p, x, &m1, &m2, beta, alpha);
+        record_formula(&out, node, &[x, &m1, &m2], &[&m1, &m2], formula);
     }
     Ok(Dynamic::from(out))
 }

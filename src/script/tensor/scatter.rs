@@ -1,37 +1,97 @@
 //! The index-placing ops, each a method, an in-place twin and (where PyTorch has one) a
 //! `torch` function: `scatter`, `scatter_add`, `scatter_reduce`, `index_add`, `index_copy`,
 //! `index_fill`, `index_reduce`, `take`, `put`, `take_along_dim`, `masked_scatter`. Their
-//! results are recorded under PyTorch's node names; tensh has no gradient formulas for
-//! them yet, so `backward()` through one raises in words.
+//! results (and in-place writes) are recorded under PyTorch's node names with gradient
+//! formulas; `scatter` with a legacy `reduce=`, `scatter_reduce` with `prod` and
+//! `index_reduce` have none yet, so `backward()` through them raises in words.
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{cast_grad, selection_grads, sum_to};
 use crate::core::engine::place::Combine;
+use crate::core::error::Result as CoreResult;
 use crate::core::error::TorchError;
+use crate::core::ops::{Arg, BinaryOp};
 use crate::core::scalar::Scalar;
 use crate::core::scatter::{self, Source};
+use crate::core::selection;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::BackwardOp;
-use crate::core::tensor::record::{record_in_place, record_without_formula};
+use crate::core::tensor::graph::detached;
+use crate::core::tensor::record::record_in_place;
 use crate::core::{index_ops, take_put};
 use crate::script::args::Args;
 use crate::script::convert::to_scalar;
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
 use crate::script::registry::Registry;
+use std::rc::Rc;
 
-/// Records `out` of `op` under `node` when an input requires grad.
-fn recorded(out: Tensor, node: &str, op: &str, inputs: &[&Tensor]) -> RhaiResult<Dynamic> {
-    if inputs.iter().any(|t| t.requires_grad()) {
-        record_without_formula(&out, node, op, inputs);
+/// A gradient formula of an index-placing op: from the output's gradient, those of `x`
+/// (the values before the op) and of each other tensor input, in order.
+type Formula = Rc<dyn Fn(&Tensor) -> CoreResult<Vec<Option<Tensor>>>>;
+
+/// `formula`, or (`None`) a node that raises when backward reaches it.
+fn backward_op(op: &str, inputs: usize, formula: Option<Formula>) -> BackwardOp {
+    match formula {
+        Some(f) => BackwardOp::formula(inputs, move |g| f(g)),
+        None => BackwardOp::Unsupported { op: op.into() },
+    }
+}
+
+/// Records `out` of `op` under `node` when an input requires grad (`inputs`: `x` first).
+fn recorded(
+    out: Tensor,
+    node: &str,
+    op: &str,
+    inputs: &[&Tensor],
+    formula: Option<Formula>,
+) -> RhaiResult<Dynamic> {
+    let float = out.dtype().is_floating_point() || out.dtype().is_complex();
+    if float && inputs.iter().any(|t| t.requires_grad()) {
+        let op = backward_op(op, inputs.len(), formula);
+        crate::core::tensor::graph::record(&[&out], node, inputs, op);
     }
     Ok(Dynamic::from(out))
 }
 
 /// Records the in-place write of `op` into `x` under `node` and returns `x`.
-fn recorded_in_place(x: &Tensor, node: &str, op: &str, others: &[&Tensor]) -> RhaiResult<Dynamic> {
-    let unsupported = BackwardOp::Unsupported { op: op.into() };
-    record_in_place(x, node, others, unsupported);
+fn recorded_in_place(
+    x: &Tensor,
+    node: &str,
+    op: &str,
+    others: &[&Tensor],
+    formula: Option<Formula>,
+) -> RhaiResult<Dynamic> {
+    if x.dtype().is_floating_point() || x.dtype().is_complex() {
+        record_in_place(x, node, others, backward_op(op, others.len() + 1, formula));
+    }
     Ok(Dynamic::from(x.clone()))
+}
+
+/// `t`'s gradient in its dtype, summed down to its sizes.
+fn shaped(g: Tensor, like: &Tensor) -> CoreResult<Option<Tensor>> {
+    Ok(Some(cast_grad(&sum_to(&g, &like.sizes())?, like.dtype())?))
+}
+
+/// The flat row-major position of every element of a tensor of `sizes`, as an int64
+/// tensor of those sizes: an op that moves elements, applied to it, says where each of
+/// its output elements came from.
+fn positions(sizes: &[i64]) -> CoreResult<Tensor> {
+    let numel: i64 = sizes.iter().product();
+    let flat = crate::core::creation::arange(
+        Scalar::Int(0),
+        Scalar::Int(numel),
+        Scalar::Int(1),
+        Some(crate::core::dtype::DType::Int64),
+    )?;
+    crate::core::views::view(&flat, sizes)
+}
+
+/// The gradient of an op that read each output element from one element of `x`, given
+/// the op applied to `x`'s positions (`moved`).
+fn to_sources(g: &Tensor, x: &Tensor, moved: &Tensor) -> CoreResult<Tensor> {
+    let at = crate::core::engine::elements::int64_values(moved)?;
+    selection_grads::to_positions(g, x, &at)
 }
 
 /// A string argument (`reduce`).
@@ -90,14 +150,53 @@ fn scatter_call(x: &Tensor, a: &Args, in_place: bool) -> RhaiResult<Dynamic> {
         "ScatterBackward1"
     };
     let others: Vec<&Tensor> = src.as_ref().ok().into_iter().collect();
+    if how != Combine::Replace {
+        // PyTorch has no derivative for the legacy `reduce=` forms.
+        let out = if in_place {
+            scatter::scatter_(x, dim, &index, source, how, true).rhai()?;
+            x.clone()
+        } else {
+            scatter::scatter(x, dim, &index, source, how, true).rhai()?
+        };
+        let mut inputs = vec![x];
+        inputs.extend(others);
+        let float = out.dtype().is_floating_point() || out.dtype().is_complex();
+        if float && inputs.iter().any(|t| t.requires_grad()) {
+            if in_place {
+                let message = "derivative for aten::scatter_ is not implemented";
+                let op =
+                    BackwardOp::formula(inputs.len(), move |_| Err(TorchError::runtime(message)));
+                record_in_place(x, "NotImplemented", &inputs[1..], op);
+            } else {
+                crate::core::tensor::record::record_not_differentiable(&out, "scatter", &inputs);
+            }
+        }
+        return Ok(Dynamic::from(out));
+    }
+    let formula: Option<Formula> = if how == Combine::Replace {
+        let (idx, src_like) = (index.clone(), src.as_ref().ok().map(detached));
+        let x_like = detached(x);
+        Some(Rc::new(move |g| {
+            // `x` keeps the gradient where nothing was placed; `src` gets what its
+            // elements' places got.
+            let kept = scatter::scatter(g, dim, &idx, Source::Value(Scalar::Int(0)), how, true)?;
+            let mut grads = vec![shaped(kept, &x_like)?];
+            if let Some(s) = &src_like {
+                grads.push(shaped(selection::gather(g, dim, &idx)?, s)?);
+            }
+            Ok(grads)
+        }))
+    } else {
+        None
+    };
     if in_place {
         scatter::scatter_(x, dim, &index, source, how, true).rhai()?;
-        return recorded_in_place(x, node, func, &others);
+        return recorded_in_place(x, node, func, &others, formula);
     }
     let out = scatter::scatter(x, dim, &index, source, how, true).rhai()?;
     let mut inputs = vec![x];
     inputs.extend(others);
-    recorded(out, node, func, &inputs)
+    recorded(out, node, func, &inputs, formula)
 }
 
 /// Runs `scatter_add` or `scatter_reduce` (`reduce` read at `reduce_at`).
@@ -119,12 +218,111 @@ fn scatter_reducing(
         None => (Combine::Sum, "ScatterAddBackward0"),
     };
     let include_self = a.bool_or(usize::MAX, "include_self", true)?;
+    let before = if in_place && x.requires_grad() && matches!(how, Combine::Amax | Combine::Amin) {
+        // The extremes' formula compares `x`'s values from before the write.
+        crate::core::copy::clone_tensor(&detached(x)).rhai()?
+    } else {
+        detached(x)
+    };
     if in_place {
         scatter::scatter_(x, dim, &index, Source::Tensor(&src), how, include_self).rhai()?;
-        return recorded_in_place(x, node, func, &[&src]);
+        let formula = reducing_formula(how, dim, &index, &before, &src, detached(x), include_self);
+        return recorded_in_place(x, node, func, &[&src], formula);
     }
     let out = scatter::scatter(x, dim, &index, Source::Tensor(&src), how, include_self).rhai()?;
-    recorded(out, node, func, &[x, &src])
+    let formula = reducing_formula(
+        how,
+        dim,
+        &index,
+        &before,
+        &src,
+        detached(&out),
+        include_self,
+    );
+    recorded(out, node, func, &[x, &src], formula)
+}
+
+/// The formula of `scatter_add`/`scatter_reduce` (`how`) from `x` (values before),
+/// `src` and the result: `sum` passes the gradient to `x` (except where `include_self`
+/// is false and something was placed) and gathers it for `src`; `mean` divides it by how
+/// many values each place averaged; `amax`/`amin` share it among the values equal to
+/// the result. `prod` has none yet.
+fn reducing_formula(
+    how: Combine,
+    dim: i64,
+    index: &Tensor,
+    x: &Tensor,
+    src: &Tensor,
+    out: Tensor,
+    include_self: bool,
+) -> Option<Formula> {
+    use crate::core::autograd::grad_ops::{cmp, div, keep, t};
+    if !matches!(
+        how,
+        Combine::Sum | Combine::Mean | Combine::Amax | Combine::Amin
+    ) {
+        return None;
+    }
+    let (index, x, src) = (index.clone(), detached(x), detached(src));
+    let zero = Source::Value(Scalar::Int(0));
+    Some(Rc::new(move |g| {
+        let placed = |v: &Tensor| scatter::scatter(v, dim, &index, zero, Combine::Replace, true);
+        let (gx, gs) = match how {
+            Combine::Sum | Combine::Mean => {
+                let g = if how == Combine::Mean {
+                    // How many values each place averaged (itself included or not).
+                    let start = if include_self { 1 } else { 0 };
+                    let ones =
+                        crate::core::creation::full(&src.sizes(), Scalar::Int(1), g.dtype())?;
+                    let base =
+                        crate::core::creation::full(&x.sizes(), Scalar::Int(start), g.dtype())?;
+                    let counts = scatter::scatter(
+                        &base,
+                        dim,
+                        &index,
+                        Source::Tensor(&ones),
+                        Combine::Sum,
+                        true,
+                    )?;
+                    let counts = crate::core::pointwise::clamp(
+                        &counts,
+                        Some(Arg::Number(Scalar::Int(1))),
+                        None,
+                    )?;
+                    div(t(g), t(&counts))?
+                } else {
+                    g.clone()
+                };
+                let gx = if include_self { g.clone() } else { placed(&g)? };
+                (gx, selection::gather(&g, dim, &index)?)
+            }
+            _ => {
+                let x_wins = cmp(BinaryOp::Eq, t(&x), t(&out))?;
+                let x_wins = if include_self {
+                    x_wins
+                } else {
+                    placed(&x_wins)?
+                };
+                let at_src = selection::gather(&out, dim, &index)?;
+                let src_wins = cmp(BinaryOp::Eq, t(&src), t(&at_src))?;
+                let x_count = crate::core::copy::cast_copy(&x_wins, g.dtype())?;
+                let src_count = crate::core::copy::cast_copy(&src_wins, g.dtype())?;
+                let counts = scatter::scatter(
+                    &x_count,
+                    dim,
+                    &index,
+                    Source::Tensor(&src_count),
+                    Combine::Sum,
+                    true,
+                )?;
+                let share = div(t(g), t(&counts))?;
+                let gx = keep(&x_wins, &share)?;
+                let gs = keep(&src_wins, &selection::gather(&share, dim, &index)?)?;
+                (gx, gs)
+            }
+        };
+        Ok(vec![shaped(gx, &x)?, shaped(gs, &src)?])
+    }))
 }
 
 /// Writes `out` into `x` (an in-place index op) and records it, or records `out`.
@@ -135,14 +333,15 @@ fn finish(
     node: &str,
     func: &str,
     others: &[&Tensor],
+    formula: Option<Formula>,
 ) -> RhaiResult<Dynamic> {
     if in_place {
         crate::core::copy::copy_(x, &out).rhai()?;
-        return recorded_in_place(x, node, func, others);
+        return recorded_in_place(x, node, func, others, formula);
     }
     let mut inputs = vec![x];
     inputs.extend_from_slice(others);
-    recorded(out, node, func, &inputs)
+    recorded(out, node, func, &inputs, formula)
 }
 
 fn index_add(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
@@ -154,6 +353,16 @@ fn index_add(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         _ => Scalar::Int(1),
     };
     let out = index_ops::index_add(x, dim, &index, &source, alpha).rhai()?;
+    let (idx, x_like, s_like) = (index.clone(), detached(x), detached(&source));
+    let formula: Formula = Rc::new(move |g| {
+        let picked = selection::index_select(g, dim, &idx)?;
+        let picked = crate::core::autograd::grad_ops::mul(
+            crate::core::autograd::grad_ops::t(&picked),
+            Arg::Number(alpha),
+        )?;
+        let picked = crate::core::views::reshape(&picked, &s_like.sizes())?;
+        Ok(vec![shaped(g.clone(), &x_like)?, shaped(picked, &s_like)?])
+    });
     finish(
         x,
         out,
@@ -161,6 +370,7 @@ fn index_add(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         "IndexAddBackward0",
         func,
         &[&source],
+        Some(formula),
     )
 }
 
@@ -169,6 +379,13 @@ fn index_copy(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
     let index = a.tensor(1, "index", func)?;
     let source = a.tensor(2, "source", func)?;
     let out = index_ops::index_copy(x, dim, &index, &source).rhai()?;
+    let (idx, x_like, s_like) = (index.clone(), detached(x), detached(&source));
+    let formula: Formula = Rc::new(move |g| {
+        let kept = index_ops::index_fill(g, dim, &idx, Scalar::Int(0))?;
+        let picked = selection::index_select(g, dim, &idx)?;
+        let picked = crate::core::views::reshape(&picked, &s_like.sizes())?;
+        Ok(vec![shaped(kept, &x_like)?, shaped(picked, &s_like)?])
+    });
     finish(
         x,
         out,
@@ -176,6 +393,7 @@ fn index_copy(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         "IndexCopyBackward0",
         func,
         &[&source],
+        Some(formula),
     )
 }
 
@@ -197,7 +415,12 @@ fn index_fill(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         None => (to_scalar(v, "value")?, "IndexFillBackward0"),
     };
     let out = index_ops::index_fill(x, dim, &index, value).rhai()?;
-    finish(x, out, func.ends_with('_'), node, func, &[])
+    let (idx, x_like) = (index.clone(), detached(x));
+    let formula: Formula = Rc::new(move |g| {
+        let kept = index_ops::index_fill(g, dim, &idx, Scalar::Int(0))?;
+        Ok(vec![shaped(kept, &x_like)?])
+    });
+    finish(x, out, func.ends_with('_'), node, func, &[], Some(formula))
 }
 
 fn index_reduce(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
@@ -218,6 +441,7 @@ fn index_reduce(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         "IndexReduceBackward0",
         func,
         &[&source],
+        None,
     )
 }
 
@@ -226,6 +450,18 @@ fn put(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
     let source = a.tensor(1, "source", func)?;
     let accumulate = a.bool_or(2, "accumulate", false)?;
     let out = take_put::put(x, &index, &source, accumulate).rhai()?;
+    let (idx, x_like, s_like) = (index.clone(), detached(x), detached(&source));
+    let formula: Formula = Rc::new(move |g| {
+        // Accumulated: `x`'s gradient passes; replaced: not where something landed.
+        let kept = if accumulate {
+            g.clone()
+        } else {
+            let zeros = Tensor::zeros(s_like.sizes(), g.dtype())?;
+            take_put::put(g, &idx, &zeros, false)?
+        };
+        let picked = take_put::take(g, &idx)?;
+        Ok(vec![shaped(kept, &x_like)?, shaped(picked, &s_like)?])
+    });
     finish(
         x,
         out,
@@ -233,18 +469,39 @@ fn put(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         "PutBackward0",
         func,
         &[&source],
+        Some(formula),
     )
 }
 
 fn masked_scatter(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
     let mask = a.tensor(0, "mask", func)?;
     let source = a.tensor(1, "source", func)?;
+    let (chosen, x_like, s_like) = (detached(&mask), detached(x), detached(&source));
+    let formula: Formula = Rc::new(move |g| {
+        // `x` keeps the gradient where the mask is false; the source's first elements,
+        // in order, get the gradients of the places they filled.
+        let kept = selection::masked_fill(g, &chosen, Scalar::Int(0))?;
+        let filled = selection::masked_select(g, &chosen)?;
+        let n = s_like.numel();
+        let flat = Tensor::zeros(vec![n], g.dtype())?;
+        let used = filled.numel().min(n);
+        let head = crate::core::views::narrow(&flat, 0, 0, used)?;
+        crate::core::copy::copy_(&head, &crate::core::views::narrow(&filled, 0, 0, used)?)?;
+        let to_src = crate::core::views::view(&flat, &s_like.sizes())?;
+        Ok(vec![shaped(kept, &x_like)?, shaped(to_src, &s_like)?])
+    });
     if func.ends_with('_') {
         take_put::masked_scatter_(x, &mask, &source).rhai()?;
-        return recorded_in_place(x, "MaskedScatterBackward0", func, &[&source]);
+        return recorded_in_place(x, "MaskedScatterBackward0", func, &[&source], Some(formula));
     }
     let out = take_put::masked_scatter(x, &mask, &source).rhai()?;
-    recorded(out, "MaskedScatterBackward0", func, &[x, &source])
+    recorded(
+        out,
+        "MaskedScatterBackward0",
+        func,
+        &[x, &source],
+        Some(formula),
+    )
 }
 
 /// Registers the index-placing ops.
@@ -278,7 +535,12 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("take", 1, |x, a| {
         let index = a.tensor(0, "index", "take")?;
         let out = take_put::take(x, &index).rhai()?;
-        recorded(out, "TakeBackward0", "take", &[x])
+        let x_like = detached(x);
+        let formula: Formula = Rc::new(move |g| {
+            let moved = take_put::take(&positions(&x_like.sizes())?, &index)?;
+            Ok(vec![Some(to_sources(g, &x_like, &moved)?)])
+        });
+        recorded(out, "TakeBackward0", "take", &[x], Some(formula))
     });
     r.method_and_function("put", 3, |x, a| put(x, &a, "put"));
     r.method("put_", 3, |x, a| put(x, &a, "put_"));
@@ -286,7 +548,18 @@ pub fn register(r: &mut Registry) {
         let indices = a.tensor(0, "indices", "take_along_dim")?;
         let dim = a.opt_int(1, "dim")?;
         let out = take_put::take_along_dim(x, &indices, dim).rhai()?;
-        recorded(out, "GatherBackward0", "take_along_dim", &[x])
+        let x_like = detached(x);
+        let formula: Formula = Rc::new(move |g| {
+            let from = take_put::take_along_dim(&positions(&x_like.sizes())?, &indices, dim)?;
+            Ok(vec![Some(to_sources(g, &x_like, &from)?)])
+        });
+        recorded(
+            out,
+            "GatherBackward0",
+            "take_along_dim",
+            &[x],
+            Some(formula),
+        )
     });
     r.method_and_function("masked_scatter", 2, |x, a| {
         masked_scatter(x, &a, "masked_scatter")
