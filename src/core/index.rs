@@ -493,8 +493,15 @@ fn gather(t: &Tensor, view: &Layout, advanced: Vec<(usize, Tensor)>) -> Result<T
 /// The row-major positions, in a tensor of `sizes`, of the elements `t[items]` reads, in
 /// the result's row-major order.
 fn read_positions(sizes: &[i64], items: &[IndexItem]) -> Result<Vec<i64>> {
+    Ok(indexed_positions(sizes, items)?.1)
+}
+
+/// The shape of `t[items]` for a tensor of `sizes` with an advanced index among `items`,
+/// and the row-major position in `t` of each of its elements, in row-major order: where
+/// `t[items] = v` writes, and where gradients of what it read go back to.
+pub fn indexed_positions(sizes: &[i64], items: &[IndexItem]) -> Result<(Vec<i64>, Vec<i64>)> {
     let Sliced { view, advanced } = apply_basic_to(&Layout::contiguous(sizes.to_vec()), items)?;
-    Ok(advanced_offsets(&view, advanced, Purpose::Read)?.1)
+    advanced_offsets(&view, advanced, Purpose::Read)
 }
 
 /// The row-major positions in `t` that `t[indices]` selects (one index tensor per leading

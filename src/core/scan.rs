@@ -26,7 +26,13 @@ pub fn cumsum(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
 /// gradient formula yet.
 pub fn cumprod(t: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
     let out = scan(t, dim, dtype, true)?;
-    super::tensor::record::record_without_formula(&out, "CumprodBackward0", "cumprod", &[t]);
+    if t.requires_grad() && (out.dtype().is_floating_point() || out.dtype().is_complex()) {
+        let (x, product, input) = (detached(t), detached(&out), t.dtype());
+        super::tensor::record::record_formula(&out, "CumprodBackward0", &[t], &[t], move |g| {
+            let grad = cumprod_backward(g, &x, &product, dim)?;
+            Ok(vec![Some(cast_copy(&grad, input)?)])
+        });
+    }
     Ok(out)
 }
 
@@ -94,6 +100,78 @@ pub fn cumsum_backward(g: &Tensor, dim: i64) -> Result<Tensor> {
     }
     let reversed = super::flip::flip(g, &[dim])?;
     super::flip::flip(&cumsum(&reversed, dim, None)?, &[dim])
+}
+
+/// The gradient of `cumprod` along `dim` (`out` its result): element `i`'s is the sum
+/// over `j >= i` of `g[j]` times the product of `x[..=j]` without `x[i]`. Without zeros
+/// that is PyTorch's `cumsum from the end of (g · out), divided by x`; with zeros, each
+/// lane is walked from its end (`S[i] = g[i] + x[i+1] · S[i+1]`, times the product of
+/// the elements before `i`), in `f64`.
+pub fn cumprod_backward(g: &Tensor, x: &Tensor, out: &Tensor, dim: i64) -> Result<Tensor> {
+    use super::ops::{Arg, BinaryOp, binary_untracked};
+    let conj = |t: &Tensor| -> Result<Tensor> {
+        if t.dtype().is_complex() {
+            super::views::conj::conj_physical(t)
+        } else {
+            Ok(t.clone())
+        }
+    };
+    if x.ndim() == 0 || x.numel() == 0 {
+        return Ok(g.clone());
+    }
+    let zero = binary_untracked(
+        BinaryOp::Eq,
+        &Arg::Tensor(x.clone()),
+        &Arg::Number(super::scalar::Scalar::Int(0)),
+    )?;
+    let any_zero = super::engine::elements::truth(&zero)?
+        .iter()
+        .any(|&b| b != 0);
+    if !any_zero || x.dtype().is_complex() {
+        let weighted = binary_untracked(
+            BinaryOp::Mul,
+            &Arg::Tensor(g.clone()),
+            &Arg::Tensor(conj(out)?),
+        )?;
+        let summed = cumsum_backward(&weighted, dim)?;
+        return binary_untracked(BinaryOp::Div, &Arg::Tensor(summed), &Arg::Tensor(conj(x)?));
+    }
+    let d = wrap_dim(dim, x.ndim())? as i64;
+    let last = x.ndim() as i64 - 1;
+    let lanes = |t: &Tensor| -> Result<Vec<f64>> {
+        let moved = super::views::movedim(&cast_copy(t, DType::Float64)?, &[d], &[last])?;
+        super::engine::elements::f64_values(&moved)
+    };
+    let (xs, gs) = (lanes(x)?, lanes(g)?);
+    let n = x.sizes()[d as usize] as usize;
+    let mut grads = vec![0.0; xs.len()];
+    for ((xl, gl), out) in xs.chunks(n).zip(gs.chunks(n)).zip(grads.chunks_mut(n)) {
+        super::interrupt::check_every(0);
+        let mut tail = 0.0;
+        for i in (0..n).rev() {
+            tail = if i + 1 < n {
+                gl[i] + xl[i + 1] * tail
+            } else {
+                gl[i]
+            };
+            out[i] = tail;
+        }
+        // After the lane's first zero every gradient is zero (exactly: +0, as PyTorch's).
+        let mut before = 1.0;
+        for i in 0..n {
+            out[i] = if before == 0.0 { 0.0 } else { out[i] * before };
+            before *= xl[i];
+        }
+    }
+    let mut moved_sizes = x.sizes();
+    let along = moved_sizes.remove(d as usize);
+    moved_sizes.push(along);
+    let scalars: Vec<super::scalar::Scalar> = grads
+        .into_iter()
+        .map(super::scalar::Scalar::Float)
+        .collect();
+    let lanes_back = super::creation::from_scalars(&scalars, moved_sizes, DType::Float64)?;
+    super::copy::contiguous_copy(&super::views::movedim(&lanes_back, &[last], &[d])?)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 mod engine;
 mod formulas;
 pub mod grad_ops;
+pub mod placing_grads;
 pub mod pointwise_grads;
 pub mod reduction_grads;
 pub mod selection_grads;

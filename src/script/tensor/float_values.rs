@@ -7,6 +7,7 @@
 
 use rhai::Dynamic;
 
+use crate::core::autograd::{cast_grad, grad_ops, tracked};
 use crate::core::binary_math::{Binary, binary_math};
 use crate::core::copy::cast_copy;
 use crate::core::dtype::DType;
@@ -17,8 +18,9 @@ use crate::core::ops::{Arg, BinaryOp, binary_untracked};
 use crate::core::pointwise::{FloatClass, classify, where_};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::record_without_formula;
+use crate::core::tensor::record::record_in_place;
 use crate::core::unary::unary;
 use crate::core::unary_math::Unary;
 use crate::script::args::Args;
@@ -32,12 +34,84 @@ fn num(v: f64) -> Arg {
     Arg::Number(Scalar::Float(v))
 }
 
-/// Records `out` under `node` when `x` requires grad.
-fn recorded(out: Tensor, x: &Tensor, node: &str, op: &str) -> RhaiResult<Dynamic> {
-    if x.requires_grad() {
-        record_without_formula(&out, node, op, &[x]);
-    }
+/// The gradient of one of these ops from the output's, given the input's values.
+type GradOf = fn(&Tensor, &Tensor, Option<f64>) -> Result<Tensor>;
+
+/// Records `out` under `node` when `x` requires grad, with the gradient `grad` computes
+/// (`eps`: `logit`'s).
+fn recorded(
+    out: Tensor,
+    x: &Tensor,
+    node: &str,
+    grad: GradOf,
+    eps: Option<f64>,
+) -> RhaiResult<Dynamic> {
+    tracked::single(&out, node, x, move |g, x| grad(g, x, eps));
     Ok(Dynamic::from(out))
+}
+
+/// Writes `out` into `x` and records the write under `node` with `grad`'s formula,
+/// reading `x`'s values from before it.
+fn written(
+    out: &Tensor,
+    x: &Tensor,
+    node: &str,
+    grad: GradOf,
+    eps: Option<f64>,
+) -> RhaiResult<Dynamic> {
+    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+    let float = x.dtype().is_floating_point() || x.dtype().is_complex();
+    let before = if float && x.requires_grad() {
+        Some(crate::core::copy::clone_tensor(&detached(x)).rhai()?)
+    } else {
+        None
+    };
+    crate::core::copy::copy_(x, out).rhai()?;
+    if let Some(before) = before {
+        let dtype = x.dtype();
+        let op = BackwardOp::formula(1, move |g| {
+            Ok(vec![Some(cast_grad(&grad(g, &before, eps)?, dtype)?)])
+        });
+        record_in_place(x, node, &[], op);
+    }
+    Ok(Dynamic::from(x.clone()))
+}
+
+/// `nan_to_num`'s gradient: it passes where `x` was finite.
+fn nan_to_num_grad(g: &Tensor, x: &Tensor, _: Option<f64>) -> Result<Tensor> {
+    grad_ops::keep(&classify(x, FloatClass::Finite)?, g)
+}
+
+/// `logit`'s gradient, `g / (x (1 - x))`: NaN outside `[0, 1]` without `eps`, zero
+/// outside `[eps, 1 - eps]` with it.
+fn logit_grad(g: &Tensor, x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
+    use grad_ops::{cmp, div, mul, n, or, select, sub, t};
+    let slope = div(t(g), t(&mul(t(x), t(&sub(n(1.0), t(x))?))?))?;
+    let (lo, hi, outside) = match eps {
+        Some(e) => (e, 1.0 - e, 0.0),
+        None => (0.0, 1.0, f64::NAN),
+    };
+    let out_of_range = or(
+        &cmp(BinaryOp::Lt, t(x), n(lo))?,
+        &cmp(BinaryOp::Gt, t(x), n(hi))?,
+    )?;
+    select(&out_of_range, n(outside), t(&slope))
+}
+
+/// `angle`'s gradient: zero for real inputs; `g · i z / |z|²` (zero at 0) for complex.
+fn angle_grad(g: &Tensor, x: &Tensor, _: Option<f64>) -> Result<Tensor> {
+    use grad_ops::{cmp, div, mul, n, select, t};
+    if !x.dtype().is_complex() {
+        return mul(t(g), n(0.0));
+    }
+    let abs2 = crate::core::unary::unary(x, crate::core::unary_math::Unary::Abs)?;
+    let abs2 = mul(t(&abs2), t(&abs2))?;
+    let turned = mul(
+        t(x),
+        Arg::Number(Scalar::Complex(num_complex::Complex64::new(0.0, 1.0))),
+    )?;
+    let grad = mul(t(g), t(&div(t(&turned), t(&abs2))?))?;
+    select(&cmp(BinaryOp::Eq, t(x), n(0.0))?, n(0.0), t(&grad))
 }
 
 /// `nan_to_num` of a real float tensor.
@@ -183,27 +257,26 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("nan_to_num", 3, |x, a| {
         let (nan, posinf, neginf) = replacements(&a)?;
         let out = nan_to_num(x, nan, posinf, neginf).rhai()?;
-        recorded(out, x, "NanToNumBackward0", "nan_to_num")
+        recorded(out, x, "NanToNumBackward0", nan_to_num_grad, None)
     });
     r.method("nan_to_num_", 3, |x, a| {
         let (nan, posinf, neginf) = replacements(&a)?;
         let out = nan_to_num(x, nan, posinf, neginf).rhai()?;
-        crate::core::copy::copy_(x, &out).rhai()?;
-        Ok(Dynamic::from(x.clone()))
+        written(&out, x, "NanToNumBackward0", nan_to_num_grad, None)
     });
     r.method_and_function("logit", 1, |x, a| {
-        let out = logit(x, opt_float(&a, 0, "eps")?).rhai()?;
-        recorded(out, x, "LogitBackward0", "logit")
+        let eps = opt_float(&a, 0, "eps")?;
+        let out = logit(x, eps).rhai()?;
+        recorded(out, x, "LogitBackward0", logit_grad, eps)
     });
     r.method("logit_", 1, |x, a| {
-        let out = logit(x, opt_float(&a, 0, "eps")?).rhai()?;
-        crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-        crate::core::copy::copy_(x, &out).rhai()?;
-        Ok(Dynamic::from(x.clone()))
+        let eps = opt_float(&a, 0, "eps")?;
+        let out = logit(x, eps).rhai()?;
+        written(&out, x, "LogitBackward0", logit_grad, eps)
     });
     r.method_and_function("angle", 0, |x, _| {
         let out = angle(x).rhai()?;
-        recorded(out, x, "AngleBackward0", "angle")
+        recorded(out, x, "AngleBackward0", angle_grad, None)
     });
     r.method_and_function("frexp", 0, |x, _| {
         let (mantissa, exponent) = frexp(x).rhai()?;

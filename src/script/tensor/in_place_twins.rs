@@ -43,7 +43,13 @@ const TWINS: &[(&str, &str, Check)] = &[
 ];
 
 /// Writes `out` (the op's result) into `x` after `check`, recording it.
-fn write_back(x: &Tensor, out: &Tensor, check: Check, name: &str) -> RhaiResult<Dynamic> {
+fn write_back(
+    x: &Tensor,
+    out: &Tensor,
+    check: Check,
+    name: &str,
+    others: &[Tensor],
+) -> RhaiResult<Dynamic> {
     match check {
         Check::SameDtype if x.dtype() == crate::core::dtype::DType::Bool => {
             return Err(to_rhai(TorchError::not_implemented(format!(
@@ -71,8 +77,24 @@ fn write_back(x: &Tensor, out: &Tensor, check: Check, name: &str) -> RhaiResult<
     crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
     copy_(x, out).rhai()?;
     if let Some(node) = out.grad_state().grad_fn {
-        let op = BackwardOp::Unsupported { op: name.into() };
-        record_in_place(x, &node.name, &[], op);
+        // The result's formula (over a copy of `x`'s values, see `register`) serves the
+        // write when its other inputs are the call's tensor arguments.
+        let inputs = node.next.len();
+        let name = node.name.clone();
+        let others: Vec<&Tensor> = others.iter().collect();
+        let op = if inputs == others.len() + 1 {
+            BackwardOp::formula(inputs, move |g| {
+                crate::core::autograd::apply_formula(&node.op, &[Some(g.clone())])
+            })
+        } else {
+            BackwardOp::Unsupported { op: name.clone() }
+        };
+        let others: &[&Tensor] = if inputs == others.len() + 1 {
+            &others
+        } else {
+            &[]
+        };
+        record_in_place(x, &name, others, op);
     }
     Ok(Dynamic::from(x.clone()))
 }
@@ -110,10 +132,22 @@ pub fn register(r: &mut Registry) {
             if let Some(other) = a.get(0, "other") {
                 refuse_float_into_integers(x, other)?;
             }
-            // The op's own node (on its result) names the recorded write.
-            let out = op(x, a)?;
+            // The op's own node (on its result) names the recorded write, and its
+            // formula reads `x`'s values from before it.
+            let others: Vec<Tensor> = a
+                .pos
+                .iter()
+                .chain(a.kw.iter().map(|(_, v)| v))
+                .filter_map(|v| v.clone().try_cast::<Tensor>())
+                .collect();
+            let y = match others.first() {
+                Some(t) => crate::core::ops::Arg::Tensor(t.clone()),
+                None => crate::core::ops::Arg::Number(crate::core::scalar::Scalar::Int(0)),
+            };
+            let source = crate::script::tensor::pointwise::in_place_source(x, &y).rhai()?;
+            let out = op(&source, a)?;
             match out.try_cast::<Tensor>() {
-                Some(out) => write_back(x, &out, check, name),
+                Some(out) => write_back(x, &out, check, name, &others),
                 None => Ok(Dynamic::from(x.clone())),
             }
         });

@@ -3,13 +3,15 @@
 
 use rhai::{Array, Dynamic};
 
+use crate::core::autograd::placing_grads::{Written, put_grads};
 use crate::core::engine::{elements, place};
 use crate::core::error::TorchError;
 use crate::core::index::{IndexItem, Value, advanced_positions, index_put};
 use crate::core::layout::fmt_list;
 use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::{record_in_place, record_without_formula};
+use crate::core::tensor::record::record_in_place;
 use crate::script::args::Args;
 use crate::script::convert::py_type_name;
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
@@ -91,14 +93,31 @@ fn call(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
     let values = a.tensor(1, "values", func)?;
     let accumulate = a.bool_or(2, "accumulate", false)?;
     let out = index_put_copy(x, &idx, &values, accumulate)?;
-    let unsupported = || crate::core::tensor::graph::BackwardOp::Unsupported { op: func.into() };
+    let float = x.dtype().is_floating_point() || x.dtype().is_complex();
+    let recorded = float && (x.requires_grad() || values.requires_grad());
+    let formula = if recorded {
+        let items: Vec<IndexItem> = idx.iter().cloned().map(IndexItem::Tensor).collect();
+        let (shape, positions) =
+            crate::core::index::indexed_positions(&x.sizes(), &items).rhai()?;
+        let written = Written {
+            values: Some((values.sizes(), values.dtype())),
+            accumulate,
+        };
+        Some(BackwardOp::formula(2, move |g| {
+            put_grads(g, &shape, &positions, &written)
+        }))
+    } else {
+        None
+    };
     if func.ends_with('_') {
         crate::core::copy::copy_(x, &out).rhai()?;
-        record_in_place(x, "IndexPutBackward0", &[&values], unsupported());
+        if let Some(op) = formula {
+            record_in_place(x, "IndexPutBackward0", &[&values], op);
+        }
         return Ok(Dynamic::from(x.clone()));
     }
-    if x.requires_grad() || values.requires_grad() {
-        record_without_formula(&out, "IndexPutBackward0", func, &[x, &values]);
+    if let Some(op) = formula {
+        crate::core::tensor::graph::record(&[&out], "IndexPutBackward0", &[x, &values], op);
     }
     Ok(Dynamic::from(out))
 }

@@ -118,8 +118,7 @@ fn value(v: &Dynamic) -> RhaiResult<Value> {
 }
 
 /// Records `t[items] = value` for autograd: a basic index writes a region of `t` (a fill
-/// or a copy), an advanced one is PyTorch's `IndexFillBackward0`/`IndexPutBackward0`,
-/// which tensh records without a formula.
+/// or a copy), an advanced one is PyTorch's `IndexFillBackward0`/`IndexPutBackward0`.
 fn record_put(t: &Tensor, items: &[IndexItem], advanced: bool, value: &Value) -> Result<()> {
     let source = match value {
         Value::Tensor(v) => Some(v),
@@ -131,13 +130,43 @@ fn record_put(t: &Tensor, items: &[IndexItem], advanced: bool, value: &Value) ->
     let others: Vec<&Tensor> = source.into_iter().collect();
     if advanced {
         let name = match (source, items) {
+            (None, [IndexItem::Tensor(m)]) if m.dtype() == crate::core::dtype::DType::Bool => {
+                "MaskedFillBackward0"
+            }
             (None, [IndexItem::Tensor(_)]) => "IndexFillBackward0",
             _ => "IndexPutBackward0",
         };
-        let op = BackwardOp::Unsupported {
-            op: "an indexed assignment with advanced indices".into(),
+        let (shape, positions) = crate::core::index::indexed_positions(&t.sizes(), items)?;
+        let written = crate::core::autograd::placing_grads::Written {
+            values: source.map(|v| (v.sizes(), v.dtype())),
+            accumulate: false,
         };
-        record::record_in_place(t, name, &others, op);
+        let op = BackwardOp::formula(1 + others.len(), move |g| {
+            crate::core::autograd::placing_grads::put_grads(g, &shape, &positions, &written)
+        });
+        // Python indexes a view first when a basic index narrows the tensor, and the
+        // write into that view is PyTorch's `CopySlices` (here around the whole tensor's
+        // formula, which gives the same gradients).
+        let narrowed = items.iter().any(|i| match i {
+            IndexItem::Int(_) | IndexItem::NewAxis => true,
+            IndexItem::Slice { start, stop, step } => {
+                start.is_some() || stop.is_some() || step.is_some_and(|s| s != 1)
+            }
+            _ => false,
+        });
+        if narrowed {
+            let whole = t.layout();
+            let op = BackwardOp::CopySlices {
+                base: whole.clone(),
+                view: whole,
+                dtype: t.dtype(),
+                storage_nbytes: t.storage().nbytes(),
+                inner: Box::new(op),
+            };
+            record::record_in_place(t, "CopySlices", &others, op);
+        } else {
+            record::record_in_place(t, name, &others, op);
+        }
         return Ok(());
     }
     let region =
