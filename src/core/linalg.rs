@@ -4,6 +4,7 @@
 use super::error::{Result, TorchError};
 use super::layout::fmt_list;
 use super::tensor::Tensor;
+use super::tensor::graph::detached;
 use super::views::{broadcast_shapes, expand, unsqueeze};
 
 /// Whether PyTorch's `matmul` folds `a` (3-d or more, times a matrix or vector) into one
@@ -177,7 +178,9 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             sa[0], sa[2], sb[0], sb[1]
         )));
     }
-    matmul(a, b)
+    let out = matmul(&detached(a), &detached(b))?;
+    super::tensor::record::record_matmul_as(&out, a, b, "BmmBackward0");
+    Ok(out)
 }
 
 /// `a.matmul(b)` / `a @ b`.

@@ -36,6 +36,48 @@ pub fn var_grad(
     mul(t(&scaled), t(&sub(t(x), t(&mean))?))
 }
 
+/// The gradient of `mean(dims, keepdim)`: `g / N` at every element.
+pub fn mean_grad(g: &Tensor, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let g = unreduce(g, x.ndim(), dims, keepdim)?;
+    let count = reduced_count(&x.sizes(), dims);
+    expand(&div(t(&g), n(count))?, &x.sizes())
+}
+
+/// The gradient of `nansum(dims, keepdim)`: `g` where `x` is not NaN.
+pub fn nansum_grad(g: &Tensor, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let g = unreduce(g, x.ndim(), dims, keepdim)?;
+    // A product with the mask, as PyTorch's (an infinite `g` gives NaN at a NaN).
+    let number = cmp(BinaryOp::Eq, t(x), t(x))?;
+    mul(t(&expand(&g, &x.sizes())?), t(&number))
+}
+
+/// The gradient of `logcumsumexp` along `dim` (`out` its result): element `i` gets
+/// `Σ_{j ≥ i} g_j exp(x_i - out_j)`, summed in log space from the end, the positive and
+/// negative parts of `g` apart.
+pub fn logcumsumexp_grad(g: &Tensor, x: &Tensor, out: &Tensor, dim: i64) -> Result<Tensor> {
+    use super::grad_ops::{apply, select};
+    use crate::core::unary_math::Unary;
+    if x.ndim() == 0 {
+        return Ok(g.clone());
+    }
+    let lowest = match g.dtype() {
+        crate::core::dtype::DType::Float64 => f64::MIN,
+        crate::core::dtype::DType::Float16 => -65504.0,
+        _ => f32::MIN as f64,
+    };
+    let log_abs = apply(Unary::Log, &apply(Unary::Abs, g)?)?;
+    let from_end = |v: &Tensor| -> Result<Tensor> {
+        let flipped = flip(v, &[dim])?;
+        flip(&crate::core::log_scan::logcumsumexp(&flipped, dim)?, &[dim])
+    };
+    let part = |o: BinaryOp| -> Result<Tensor> {
+        let logs = select(&cmp(o, t(g), n(0.0))?, t(&log_abs), n(lowest))?;
+        let summed = from_end(&sub(t(&logs), t(out))?)?;
+        apply(Unary::Exp, &super::grad_ops::add(t(&summed), t(x))?)
+    };
+    sub(t(&part(BinaryOp::Gt)?), t(&part(BinaryOp::Lt)?))
+}
+
 /// The gradient of `std(...)`, `result` being the standard deviations: `var`'s, from
 /// `g / (2 · result)` (zero where the result is zero).
 pub fn std_grad(

@@ -46,6 +46,17 @@ pub fn single_with_output(
     single(out, name, x, move |g, x| grad(g, x, &od));
 }
 
+/// `out`, computed by tracked steps, under the node name PyTorch's single op gives it: a
+/// node passing the gradient through unchanged is put on top of the steps' own.
+pub fn renamed(out: Tensor, name: &str) -> Tensor {
+    if out.grad_state().grad_fn.is_none() {
+        return out;
+    }
+    let top = detached(&out);
+    record_formula(&top, name, &[&out], &[], |g| Ok(vec![Some(g.clone())]));
+    top
+}
+
 /// The values a two-operand formula reads: each operand (a number stays a number) and
 /// the output.
 pub struct Operands {

@@ -116,6 +116,14 @@ pub fn record_matmul(out: &Tensor, a: &Tensor, b: &Tensor) {
         }
         _ => "UnsafeViewBackward0",
     };
+    record_matmul_as(out, a, b, name);
+}
+
+/// `record_matmul` under PyTorch's node `name` for the op called (`bmm`: `BmmBackward0`).
+pub fn record_matmul_as(out: &Tensor, a: &Tensor, b: &Tensor, name: &str) {
+    if !a.requires_grad() && !b.requires_grad() {
+        return;
+    }
     let op = BackwardOp::MatMul {
         a: detached(a),
         b: detached(b),

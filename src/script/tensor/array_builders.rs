@@ -201,7 +201,24 @@ pub fn register(r: &mut Registry) {
     r.tensor_function("vander", 2, |x, a: Args| {
         let n = a.opt_int(0, "N")?;
         let increasing = a.bool_or(1, "increasing", false)?;
-        Ok(Dynamic::from(vander(x, n, increasing).rhai()?))
+        let out = vander(x, n, increasing).rhai()?;
+        let (rows, width) = (x.numel(), out.sizes().get(1).copied().unwrap_or(0));
+        let float = out.dtype().is_floating_point() || out.dtype().is_complex();
+        if width >= 2 && float && x.requires_grad() {
+            // PyTorch composes `vander` of a cumulative product written in place into a
+            // view of a buffer its backward reads, so its backward always refuses, in
+            // these words.
+            let refused = format!(
+                "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.{}Tensor [{rows}, {}]], which is output 0 of AsStrided, is at version 3; expected version 2 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+                out.dtype().cpp_name(),
+                width - 1
+            );
+            let node = if increasing { "CopySlices" } else { "FlipBackward0" };
+            crate::core::tensor::record::record_formula(&out, node, &[x], &[], move |_| {
+                Err(TorchError::runtime(refused.clone()))
+            });
+        }
+        Ok(Dynamic::from(out))
     });
     r.tensor_function("polar", 1, |x, a: Args| {
         let angle = a.tensor(0, "angle", "polar")?;

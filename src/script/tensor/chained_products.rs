@@ -12,7 +12,7 @@ use crate::core::linalg::matmul;
 use crate::core::ops::{Arg, BinaryOp, binary_untracked as binary};
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::{record_formula, record_without_formula};
+use crate::core::tensor::record::record_formula;
 use crate::core::views;
 use crate::script::args::Args;
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
@@ -367,9 +367,14 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("logcumsumexp", 1, |x, a| {
         let dim = a.int(0, "dim", "logcumsumexp")?;
         let out = crate::core::log_scan::logcumsumexp(x, dim).rhai()?;
-        if x.requires_grad() {
-            record_without_formula(&out, "LogcumsumexpBackward0", "logcumsumexp", &[x]);
-        }
+        crate::core::autograd::tracked::single_with_output(
+            &out,
+            "LogcumsumexpBackward0",
+            x,
+            move |g, x, out| {
+                crate::core::autograd::reduction_grads::logcumsumexp_grad(g, x, out, dim)
+            },
+        );
         Ok(Dynamic::from(out))
     });
 }

@@ -203,6 +203,15 @@ fn diag_embed(x: &Tensor, offset: i64) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `out`, `x`'s last dim laid on diagonal `offset`, recorded: the gradient is that
+/// diagonal of the output's.
+fn embedded(out: Tensor, x: &Tensor, offset: i64) -> Tensor {
+    crate::core::autograd::tracked::single(&out, "DiagEmbedBackward0", x, move |g, _| {
+        crate::core::copy::contiguous_copy(&views::diagonal(g, offset, -2, -1)?)
+    });
+    out
+}
+
 /// `x` with NaNs as zeros (untracked), for `nansum`.
 fn nan_as_zero(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_floating_point() {
@@ -307,7 +316,11 @@ pub fn register(r: &mut Registry) {
             Some(v) => to_int_list(v, "dims")?,
             None => vec![0, 1],
         };
-        t(rot90(x, k, &dims).rhai()?)
+        let out = rot90(&crate::core::tensor::graph::detached(x), k, &dims).rhai()?;
+        crate::core::autograd::tracked::single(&out, "Rot90Backward0", x, move |g, _| {
+            rot90(g, k.wrapping_neg(), &dims)
+        });
+        t(out)
     });
     for name in ["outer", "ger"] {
         r.method_and_function(name, 1, move |x, a| {
@@ -329,12 +342,17 @@ pub fn register(r: &mut Registry) {
         t(crate::core::linalg::dot(&conj, &other).rhai()?)
     });
     r.method_and_function("kron", 1, |x, a| {
-        t(kron(x, &a.tensor(0, "other", "kron")?).rhai()?)
+        let out = kron(x, &a.tensor(0, "other", "kron")?).rhai()?;
+        t(crate::core::autograd::tracked::renamed(
+            out,
+            "UnsafeViewBackward0",
+        ))
     });
     r.method_and_function("diagflat", 1, |x, a| {
         let offset = a.int_or(0, "offset", 0)?;
         let flat = views::reshape(x, &[-1]).rhai()?;
-        t(crate::core::selection::diag_embed_1d(&flat, offset).rhai()?)
+        let out = crate::core::selection::diag_embed_1d(&flat, offset).rhai()?;
+        t(embedded(out, &flat, offset))
     });
     r.method_and_function("diag_embed", 3, |x, a| {
         let offset = a.int_or(0, "offset", 0)?;
@@ -344,7 +362,8 @@ pub fn register(r: &mut Registry) {
                 "tensh does not implement diag_embed with dims other than (-2, -1) yet (PyTorch has it)",
             )));
         }
-        t(diag_embed(x, offset).rhai()?)
+        let out = diag_embed(x, offset).rhai()?;
+        t(embedded(out, x, offset))
     });
     r.method_and_function("nansum", 3, |x, a| {
         let dims = dims_arg(&a)?;
@@ -361,12 +380,10 @@ pub fn register(r: &mut Registry) {
             keepdim,
         )
         .rhai()?;
-        crate::core::tensor::record::record_without_formula(
-            &out,
-            "NansumBackward0",
-            "nansum",
-            &[x],
-        );
+        let reduced = crate::core::reduce::reduced_dims(x.ndim(), dims.as_deref()).rhai()?;
+        crate::core::autograd::tracked::single(&out, "NansumBackward0", x, move |g, x| {
+            crate::core::autograd::reduction_grads::nansum_grad(g, x, &reduced, keepdim)
+        });
         t(out)
     });
     r.method_and_function("nanmean", 3, |x, a| {
@@ -400,7 +417,21 @@ pub fn register(r: &mut Registry) {
             keepdim,
         )
         .rhai()?;
-        t(binary(BinaryOp::Div, &Arg::Tensor(total), &Arg::Tensor(count)).rhai()?)
+        let out = binary(
+            BinaryOp::Div,
+            &Arg::Tensor(total),
+            &Arg::Tensor(count.clone()),
+        )
+        .rhai()?;
+        // PyTorch divides `nansum` by the count: the gradient is `g / count` where `x`
+        // is not NaN.
+        let reduced = crate::core::reduce::reduced_dims(x.ndim(), dims.as_deref()).rhai()?;
+        crate::core::autograd::tracked::single(&out, "DivBackward0", x, move |g, x| {
+            use crate::core::autograd::grad_ops::{div, t};
+            let share = div(t(g), t(&count))?;
+            crate::core::autograd::reduction_grads::nansum_grad(&share, x, &reduced, keepdim)
+        });
+        t(out)
     });
     r.method_and_function("aminmax", 2, |x, a| {
         let dim = match a.get(0, "dim") {
@@ -411,6 +442,22 @@ pub fn register(r: &mut Registry) {
         use crate::core::reduce::{Reduction, reduce};
         let lo = reduce(x, Reduction::Min, dim.as_deref(), keepdim).rhai()?;
         let hi = reduce(x, Reduction::Max, dim.as_deref(), keepdim).rhai()?;
+        // One node per result, each sharing its gradient among the tied elements.
+        let reduced = crate::core::reduce::reduced_dims(x.ndim(), dim.as_deref()).rhai()?;
+        let keep = keepdim && dim.is_some();
+        for extreme in [&lo, &hi] {
+            let reduced = reduced.clone();
+            crate::core::autograd::tracked::single_with_output(
+                extreme,
+                "AminmaxBackward0",
+                x,
+                move |g, x, out| {
+                    crate::core::autograd::selection_grads::shared_among_ties(
+                        g, x, out, &reduced, keep,
+                    )
+                },
+            );
+        }
         Ok(Dynamic::from(ReturnTuple {
             kind: "aminmax",
             fields: vec![("min", Dynamic::from(lo)), ("max", Dynamic::from(hi))],

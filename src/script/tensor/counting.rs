@@ -28,6 +28,18 @@ fn unique_call(x: &Tensor, a: &Args, consecutive: bool) -> RhaiResult<Dynamic> {
     let counts = a.bool_or(skip + 1, "return_counts", false)?;
     let dim = a.opt_int(skip + 2, "dim")?;
     let u = unique(x, dim, consecutive).rhai()?;
+    if x.requires_grad() && (x.dtype().is_floating_point() || x.dtype().is_complex()) {
+        // PyTorch records the values and has no derivative for them.
+        let (node, op) = match (consecutive, dim) {
+            (true, _) => ("UniqueConsecutiveBackward0", "unique_consecutive"),
+            (false, None) => ("Unique2Backward0", "_unique2"),
+            (false, Some(_)) => ("UniqueDimBackward0", "unique_dim"),
+        };
+        let message = format!("the derivative for '{op}' is not implemented.");
+        crate::core::tensor::record::record_formula(&u.values, node, &[x], &[], move |_| {
+            Err(TorchError::not_implemented(message.clone()))
+        });
+    }
     if !inverse && !counts {
         return Ok(Dynamic::from(u.values));
     }

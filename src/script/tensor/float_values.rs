@@ -280,6 +280,12 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("frexp", 0, |x, _| {
         let (mantissa, exponent) = frexp(x).rhai()?;
+        // `x = mantissa · 2^exponent`: the mantissa's gradient is `g / 2^exponent`.
+        let scale = exponent.clone();
+        tracked::single(&mantissa, "FrexpBackward0", x, move |g, _| {
+            let power = crate::core::pointwise::pow(&num(2.0), &Arg::Tensor(scale.clone()))?;
+            grad_ops::div(grad_ops::t(g), grad_ops::t(&power))
+        });
         Ok(Dynamic::from(ReturnTuple {
             kind: "frexp",
             fields: vec![

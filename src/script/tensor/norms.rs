@@ -5,6 +5,7 @@
 use rhai::Dynamic;
 
 use crate::core::autograd::{cast_grad, sum_to};
+use crate::core::autograd::{reduction_grads, tracked};
 use crate::core::error::{Result, TorchError};
 use crate::core::norms::vector_norm;
 use crate::core::ops::{Arg, BinaryOp, binary_untracked as binary};
@@ -225,8 +226,22 @@ fn spread_and_mean(x: &Tensor, a: &Args, std: bool) -> RhaiResult<Dynamic> {
         } else {
             "VarMeanBackward0"
         };
-        record_without_formula(&spread, node, name, &[x]);
-        record_without_formula(&mean, node, name, &[x]);
+        // One node per result (PyTorch has one node with two outputs; the gradients
+        // reaching `x` are the same).
+        let reduced = crate::core::reduce::reduced_dims(x.ndim(), dims.as_deref()).rhai()?;
+        let kept = reduced.clone();
+        if std {
+            tracked::single_with_output(&spread, node, x, move |g, x, out| {
+                reduction_grads::std_grad(g, x, out, &kept, correction, keepdim)
+            });
+        } else {
+            tracked::single(&spread, node, x, move |g, x| {
+                reduction_grads::var_grad(g, x, &kept, correction, keepdim)
+            });
+        }
+        tracked::single(&mean, node, x, move |g, x| {
+            reduction_grads::mean_grad(g, x, &reduced, keepdim)
+        });
     }
     Ok(Dynamic::from(vec![
         Dynamic::from(spread),
