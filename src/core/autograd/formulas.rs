@@ -261,6 +261,17 @@ fn number(n: i64) -> Arg {
     Arg::Number(Scalar::Int(n))
 }
 
+/// `x` conjugated when complex.
+fn conj_arg(x: Arg) -> Result<Arg> {
+    Ok(match x {
+        Arg::Tensor(t) if t.dtype().is_complex() => {
+            Arg::Tensor(crate::core::views::conj::conj_physical(&t)?)
+        }
+        Arg::Number(Scalar::Complex(z)) => Arg::Number(Scalar::Complex(z.conj())),
+        other => other,
+    })
+}
+
 fn arg(s: &Saved) -> Arg {
     match s {
         Saved::Tensor(x) => Arg::Tensor(x.clone()),
@@ -271,7 +282,8 @@ fn arg(s: &Saved) -> Arg {
 /// The gradients of `a op b` for each tensor operand, summed down to its sizes and cast to
 /// its dtype.
 fn arith_grads(op: Arith, a: &Saved, b: &Saved, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
-    let (xa, xb) = (arg(a), arg(b));
+    // Complex operands enter conjugated (PyTorch's convention: `g · conj(b)` for `a · b`).
+    let (xa, xb) = (conj_arg(arg(a))?, conj_arg(arg(b))?);
     let (ga, gb) = match op {
         Arith::Add => (g.clone(), g.clone()),
         Arith::Sub => (g.clone(), binary(BinaryOp::Mul, &t(g), &number(-1))?),

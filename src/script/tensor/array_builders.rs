@@ -224,7 +224,36 @@ pub fn register(r: &mut Registry) {
         let angle = a.tensor(0, "angle", "polar")?;
         let out = polar(x, &angle).rhai()?;
         if x.requires_grad() || angle.requires_grad() {
-            record_without_formula(&out, "PolarBackward0", "polar", &[x, &angle]);
+            // With `z = abs · e^(i angle)`: `abs` gets `Re(conj(g) · z / |z|)`, `angle`
+            // gets `Re(conj(g) · i z)`.
+            let (z, a_like, b_like) = (detached(&out), detached(x), detached(&angle));
+            let formula = move |g: &Tensor| {
+                use crate::core::autograd::grad_ops::{mul, t};
+                let conj = crate::core::views::conj::conj_physical(g)?;
+                let unit = crate::core::unary::unary(&z, crate::core::unary_math::Unary::Sgn)?;
+                let turned = mul(
+                    t(&z),
+                    crate::core::ops::Arg::Number(crate::core::scalar::Scalar::Complex(
+                        num_complex::Complex64::new(0.0, 1.0),
+                    )),
+                )?;
+                let real = |v: Tensor| -> Result<Tensor> {
+                    crate::core::copy::contiguous_copy(&crate::core::views::dtype::real(&v)?)
+                };
+                let ga = real(mul(t(&conj), t(&unit))?)?;
+                let gb = real(mul(t(&conj), t(&turned))?)?;
+                Ok(vec![
+                    Some(crate::core::autograd::sum_to(&ga, &a_like.sizes())?),
+                    Some(crate::core::autograd::sum_to(&gb, &b_like.sizes())?),
+                ])
+            };
+            crate::core::tensor::record::record_formula(
+                &out,
+                "PolarBackward0",
+                &[x, &angle],
+                &[],
+                formula,
+            );
         }
         Ok(Dynamic::from(out))
     });

@@ -176,14 +176,19 @@ pub fn register(r: &mut Registry) {
         check_fits(x.dtype(), value, TypeNaming::Cpp).rhai()?;
         copy::fill_(x, value).rhai()?;
         match a.pos[0].clone().try_cast::<Tensor>() {
-            Some(v) if v.requires_grad() => record_in_place(
-                x,
-                "FillBackward3",
-                &[&v],
-                BackwardOp::Unsupported {
-                    op: "fill_ with a tensor that requires grad".into(),
-                },
-            ),
+            Some(v) if v.requires_grad() => {
+                // The old values get nothing; the value gets every element's gradient.
+                let dtype = v.dtype();
+                let formula = move |g: &Tensor| {
+                    let zeros = Tensor::zeros(g.sizes(), g.dtype())?;
+                    let total = crate::core::ops::sum_all(g)?;
+                    Ok(vec![
+                        Some(zeros),
+                        Some(crate::core::autograd::cast_grad(&total, dtype)?),
+                    ])
+                };
+                record_in_place(x, "FillBackward3", &[&v], BackwardOp::formula(2, formula))
+            }
             Some(_) => record_in_place(x, "FillBackward3", &[], BackwardOp::Overwritten),
             None => record_in_place(x, "FillBackward2", &[], BackwardOp::Overwritten),
         }

@@ -343,12 +343,35 @@ pub fn register(r: &mut Registry) {
         let tensors = tensors_of(&a, "block_diag")?;
         let out = block_diag(&tensors).rhai()?;
         let inputs: Vec<&Tensor> = tensors.iter().collect();
-        if tensors.iter().any(Tensor::requires_grad) {
-            crate::core::tensor::record::record_without_formula(
+        let float = out.dtype().is_floating_point() || out.dtype().is_complex();
+        if float && tensors.iter().any(Tensor::requires_grad) {
+            // Each input's gradient is its block of the output's.
+            let shapes: Vec<(Vec<i64>, crate::core::dtype::DType)> =
+                tensors.iter().map(|t| (t.sizes(), t.dtype())).collect();
+            let formula = move |g: &Tensor| {
+                let (mut r, mut c) = (0, 0);
+                let mut grads = Vec::with_capacity(shapes.len());
+                for (sizes, dtype) in &shapes {
+                    let (h, w) = match sizes.len() {
+                        0 => (1, 1),
+                        1 => (1, sizes[0]),
+                        _ => (sizes[0], sizes[1]),
+                    };
+                    let block = views::narrow(&views::narrow(g, 0, r, h)?, 1, c, w)?;
+                    let block =
+                        views::reshape(&crate::core::copy::contiguous_copy(&block)?, sizes)?;
+                    grads.push(Some(crate::core::autograd::cast_grad(&block, *dtype)?));
+                    r += h;
+                    c += w;
+                }
+                Ok(grads)
+            };
+            crate::core::tensor::record::record_formula(
                 &out,
                 "BlockDiagBackward0",
-                "block_diag",
                 &inputs,
+                &[],
+                formula,
             );
         }
         Ok(Dynamic::from(out))
