@@ -297,6 +297,24 @@ fn apply(
     place::placed(t, how, include_self, src, &pairs)
 }
 
+/// A tensor of `sizes` holding zeros with `values`' row-major elements added at the flat
+/// row-major `positions` (one per element, in order; a position named twice receives
+/// both): the gradient of any op that reads each output element from one input element.
+pub fn add_at_positions(
+    sizes: &[i64],
+    dtype: DType,
+    positions: &[i64],
+    values: &Tensor,
+) -> Result<Tensor> {
+    let numel: i64 = sizes.iter().product();
+    let flat = Tensor::zeros(vec![numel], dtype)?;
+    let values = copy::cast_copy(values, dtype)?;
+    let values = super::views::reshape(&values, &[-1])?;
+    let index = elements::from_i64s(positions, vec![positions.len() as i64])?;
+    let summed = index_add(&flat, 0, &index, &values, Scalar::Int(1))?;
+    super::views::view(&summed, sizes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,22 +341,4 @@ mod tests {
         let r = index_fill(&t, 1, &long(&[-1], vec![1]), Scalar::Int(7)).unwrap();
         assert_eq!(copy::int_values(&r), vec![0, 7, 0, 7, 0, 7]);
     }
-}
-
-/// A tensor of `sizes` holding zeros with `values`' row-major elements added at the flat
-/// row-major `positions` (one per element, in order; a position named twice receives
-/// both): the gradient of any op that reads each output element from one input element.
-pub fn add_at_positions(
-    sizes: &[i64],
-    dtype: DType,
-    positions: &[i64],
-    values: &Tensor,
-) -> Result<Tensor> {
-    let numel: i64 = sizes.iter().product();
-    let flat = Tensor::zeros(vec![numel], dtype)?;
-    let values = copy::cast_copy(values, dtype)?;
-    let values = super::views::reshape(&values, &[-1])?;
-    let index = elements::from_i64s(positions, vec![positions.len() as i64])?;
-    let summed = index_add(&flat, 0, &index, &values, Scalar::Int(1))?;
-    super::views::view(&summed, sizes)
 }

@@ -137,7 +137,7 @@ pub fn register(r: &mut Registry) {
             let others: Vec<Tensor> = a
                 .pos
                 .iter()
-                .chain(a.kw.iter().map(|(_, v)| v))
+                .chain(a.kw.values())
                 .filter_map(|v| v.clone().try_cast::<Tensor>())
                 .collect();
             let y = match others.first() {
