@@ -10,7 +10,6 @@ use crate::core::reduce::{Reduction, reduce};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::record_without_formula;
 use crate::core::views;
 use crate::script::args::Args;
 use crate::script::convert::to_scalar;
@@ -22,6 +21,7 @@ fn t(x: &Tensor) -> Arg {
 }
 
 /// Spacing: none (1), a number, or sample points.
+#[derive(Clone)]
 enum Spacing {
     Step(Scalar),
     Points(Tensor),
@@ -76,6 +76,46 @@ fn doubled_areas(y: &Tensor, d: i64, spacing: &Spacing) -> Result<Tensor> {
             binary(BinaryOp::Mul, &t(&sums), &t(&widths))
         }
     }
+}
+
+/// The gradient for `y` of a rule whose result is a sum of `areas / 2` (`g_areas`: the
+/// gradient each area receives): each trapezoid's width halved, times its gradient, goes
+/// to both of its sides. (The areas are linear in `y`: doubled areas of ones are twice
+/// the widths.)
+fn sides_grad(g_areas: &Tensor, y: &Tensor, d: i64, spacing: &Spacing) -> Result<Tensor> {
+    let n = y.sizes()[d as usize];
+    let ones = crate::core::creation::full(&y.sizes(), Scalar::Int(1), g_areas.dtype())?;
+    let widths2 = doubled_areas(&ones, d, spacing)?;
+    let share = binary(BinaryOp::Mul, &t(g_areas), &t(&widths2))?;
+    let share = binary(BinaryOp::Div, &t(&share), &Arg::Number(Scalar::Float(4.0)))?;
+    let mut wide = share.sizes();
+    wide[d as usize] = n;
+    let grad = Tensor::zeros(wide, share.dtype())?;
+    for start in [0, 1] {
+        let side = views::narrow(&grad, d, start, n - 1)?;
+        let summed = binary(BinaryOp::Add, &t(&side), &t(&share))?;
+        crate::core::copy::copy_(&side, &summed)?;
+    }
+    Ok(grad)
+}
+
+/// Records a rule's result `out` from `y`: `per_area` gives each area's gradient from
+/// the result's.
+fn record_rule(
+    out: &Tensor,
+    node: &str,
+    y: &Tensor,
+    d: i64,
+    spacing: Spacing,
+    per_area: impl Fn(&Tensor) -> Result<Tensor> + 'static,
+) {
+    crate::core::autograd::tracked::single(out, node, y, move |g, y| {
+        let n = y.sizes()[d as usize];
+        if n < 2 {
+            return Tensor::zeros(y.sizes(), g.dtype());
+        }
+        sides_grad(&per_area(g)?, y, d, &spacing)
+    });
 }
 
 /// Checks `y` and returns its wrapped dim.
@@ -144,18 +184,34 @@ pub fn register(r: &mut Registry) {
                 Some(d) => d,
                 None => dim,
             };
-            let out = trapezoid(&detached(y), dim, &spacing(&a)?).rhai()?;
+            let spacing = spacing(&a)?;
+            let out = trapezoid(&detached(y), dim, &spacing).rhai()?;
             if y.requires_grad() {
-                record_without_formula(&out, "DivBackward0", name, &[y]);
+                let d = prepared(y, dim, name).rhai()?;
+                // PyTorch's composition ends in a product (`dx`) or a halving (points).
+                let node = match spacing {
+                    Spacing::Step(_) => "MulBackward1",
+                    Spacing::Points(_) => "DivBackward1",
+                };
+                record_rule(&out, node, y, d, spacing, move |g| views::unsqueeze(g, d));
             }
             Ok(Dynamic::from(out))
         });
     }
     r.tensor_function("cumulative_trapezoid", 2, |y, a| {
         let dim = a.int_or(usize::MAX, "dim", -1)?;
-        let out = cumulative_trapezoid(&detached(y), dim, &spacing(&a)?).rhai()?;
+        let spacing = spacing(&a)?;
+        let out = cumulative_trapezoid(&detached(y), dim, &spacing).rhai()?;
         if y.requires_grad() {
-            record_without_formula(&out, "CumsumBackward0", "cumulative_trapezoid", &[y]);
+            let d = prepared(y, dim, "cumulative_trapezoid").rhai()?;
+            // Area `i` counts in every running sum from `i` on.
+            let node = match spacing {
+                Spacing::Step(_) => "CumsumBackward0",
+                Spacing::Points(_) => "DivBackward1",
+            };
+            record_rule(&out, node, y, d, spacing, move |g| {
+                crate::core::scan::cumsum_backward(g, d)
+            });
         }
         Ok(Dynamic::from(out))
     });
