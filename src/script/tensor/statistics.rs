@@ -169,6 +169,33 @@ fn cov(
     views::squeeze(&c, None)
 }
 
+/// The gradient of a real, unweighted `cov(x)`: with `X` the rows centred on their means,
+/// `C = X Xᵀ / (N - correction)`, so `X` gets `(G + Gᵀ) X / (N - correction)`, and `x`
+/// that less each row's mean.
+fn cov_grad(g: &Tensor, x: &Tensor, correction: f64) -> Result<Tensor> {
+    let input = if x.ndim() < 2 {
+        views::reshape(x, &[1, -1])?
+    } else {
+        x.clone()
+    };
+    let (vars, observations) = (input.sizes()[0], input.sizes()[1]);
+    let float = crate::core::copy::cast_copy(&input, g.dtype())?;
+    let average = reduce(&float, Reduction::Mean, Some(&[1]), true)?;
+    let centred = binary(BinaryOp::Sub, &t(&float), &t(&average))?;
+    let gm = views::reshape(&crate::core::copy::contiguous_copy(g)?, &[vars, vars])?;
+    let both = binary(BinaryOp::Add, &t(&gm), &t(&views::transpose(&gm, 0, 1)?))?;
+    let d_centred = crate::core::linalg::mm(&both, &centred)?;
+    let dof = (observations as f64 - correction).max(0.0);
+    let d_centred = binary(
+        BinaryOp::Div,
+        &t(&d_centred),
+        &Arg::Number(Scalar::Float(dof)),
+    )?;
+    let row_means = reduce(&d_centred, Reduction::Mean, Some(&[1]), true)?;
+    let dx = binary(BinaryOp::Sub, &t(&d_centred), &t(&row_means))?;
+    views::reshape(&crate::core::copy::contiguous_copy(&dx)?, &x.sizes())
+}
+
 /// `torch.corrcoef(input)`: `cov` divided by the products of the standard deviations,
 /// clamped to `[-1, 1]` (real parts for complex inputs).
 fn corrcoef(x: &Tensor) -> Result<Tensor> {
@@ -217,7 +244,13 @@ pub fn register(r: &mut Registry) {
         let (f, w) = (tensor_kw(&a, "fweights")?, tensor_kw(&a, "aweights")?);
         let out = cov(&detached(x), correction, f.as_ref(), w.as_ref()).rhai()?;
         if x.requires_grad() {
-            record_without_formula(&out, "SqueezeBackward0", "cov", &[x]);
+            if x.dtype().is_complex() || f.is_some() || w.is_some() {
+                record_without_formula(&out, "SqueezeBackward0", "cov", &[x]);
+            } else {
+                crate::core::autograd::tracked::single(&out, "SqueezeBackward0", x, move |g, x| {
+                    cov_grad(g, x, correction)
+                });
+            }
         }
         Ok(Dynamic::from(out))
     });
