@@ -188,14 +188,16 @@ fn chain_matmul(a: &Args) -> RhaiResult<Dynamic> {
         "chain_matmul_deprecated",
         "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple parameters.",
     );
+    // Every argument is checked to be a tensor before any is used.
+    if let Some((i, v)) = a.pos.iter().enumerate().find(|(_, v)| !v.is::<Tensor>()) {
+        return Err(to_rhai(TorchError::type_error(format!(
+            "expected Tensor as element {i} in argument 0, but got {}",
+            crate::script::convert::py_type_name(v)
+        ))));
+    }
     let mut ms = Vec::new();
-    for (i, v) in a.pos.iter().enumerate() {
-        let m = v.clone().try_cast::<Tensor>().ok_or_else(|| {
-            to_rhai(TorchError::type_error(format!(
-                "chain_matmul(): argument 'matrices' (position {}) must be tuple of Tensors",
-                i + 1
-            )))
-        })?;
+    for v in a.pos.iter() {
+        let m = v.clone().cast::<Tensor>();
         if m.ndim() != 2 {
             return Err(to_rhai(TorchError::runtime(format!(
                 "Tensor dimension is {}, expected 2 instead.",

@@ -16,17 +16,18 @@ use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use crate::script::registry::Registry;
 
 /// The tensors of a `*tensors` call: loose arguments, or one list (or tuple) of them.
-fn tensors_of(a: &Args, func: &str) -> RhaiResult<Vec<Tensor>> {
+fn tensors_of(a: &Args) -> RhaiResult<Vec<Tensor>> {
     let items: Vec<Dynamic> = match a.pos.first().and_then(|v| v.clone().try_cast::<Array>()) {
         Some(list) if a.pos.len() == 1 => list,
         _ => a.pos.iter().cloned().collect(),
     };
     items
         .into_iter()
-        .map(|v| {
+        .enumerate()
+        .map(|(k, v)| {
             v.clone().try_cast::<Tensor>().ok_or_else(|| {
                 type_error(format!(
-                    "{func}(): argument 'tensors' must be tuple of Tensors, but found element of type {} at pos 0",
+                    "expected Tensor as element {k} in argument 0, but got {}",
                     py_type_name(&v)
                 ))
             })
@@ -257,7 +258,7 @@ fn block_diag(tensors: &[Tensor]) -> Result<Tensor> {
 pub fn register(r: &mut Registry) {
     for (name, n) in [("atleast_1d", 1), ("atleast_2d", 2), ("atleast_3d", 3)] {
         r.function(name, 8, move |a| {
-            let tensors = tensors_of(&a, name)?;
+            let tensors = tensors_of(&a)?;
             let outs: Vec<Tensor> = tensors
                 .iter()
                 .map(|t| at_least(t, n))
@@ -290,7 +291,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(join::cat(&cols, 1).rhai()?))
     });
     r.function("broadcast_tensors", 8, |a| {
-        let tensors = tensors_of(&a, "broadcast_tensors")?;
+        let tensors = tensors_of(&a)?;
         let mut shape: Vec<i64> = Vec::new();
         for t in &tensors {
             shape = broadcast_shapes(&shape, &t.sizes()).rhai()?;
@@ -303,7 +304,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(tensor_array(outs)))
     });
     r.function("meshgrid", 8, |a| {
-        let tensors = tensors_of(&a, "meshgrid")?;
+        let tensors = tensors_of(&a)?;
         let indexing = match a.kw("indexing") {
             Some(v) if !v.is_unit() => v.clone().into_string().unwrap_or_default(),
             _ => {
@@ -327,7 +328,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(tensor_array(meshgrid(&tensors, indexing == "xy").rhai()?)))
     });
     r.function("cartesian_prod", 8, |a| {
-        let tensors = tensors_of(&a, "cartesian_prod")?;
+        let tensors = tensors_of(&a)?;
         if tensors.len() == 1 {
             return Ok(Dynamic::from(tensors[0].clone()));
         }
@@ -340,7 +341,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(join::stack(&flat, 1).rhai()?))
     });
     r.function("block_diag", 8, |a| {
-        let tensors = tensors_of(&a, "block_diag")?;
+        let tensors = tensors_of(&a)?;
         let out = block_diag(&tensors).rhai()?;
         let inputs: Vec<&Tensor> = tensors.iter().collect();
         let float = out.dtype().is_floating_point() || out.dtype().is_complex();
