@@ -36,6 +36,28 @@ pub fn var_grad(
     mul(t(&scaled), t(&sub(t(x), t(&mean))?))
 }
 
+/// Records `out`, `x`'s variance (`std`: standard deviation) over `dims` with
+/// `correction`, under `node`, with its gradient.
+pub fn record_spread(
+    out: &Tensor,
+    node: &str,
+    x: &Tensor,
+    dims: Vec<usize>,
+    correction: f64,
+    keepdim: bool,
+    std: bool,
+) {
+    if std {
+        super::tracked::single_with_output(out, node, x, move |g, x, out| {
+            std_grad(g, x, out, &dims, correction, keepdim)
+        });
+    } else {
+        super::tracked::single(out, node, x, move |g, x| {
+            var_grad(g, x, &dims, correction, keepdim)
+        });
+    }
+}
+
 /// The gradient of `mean(dims, keepdim)`: `g / N` at every element.
 pub fn mean_grad(g: &Tensor, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let g = unreduce(g, x.ndim(), dims, keepdim)?;

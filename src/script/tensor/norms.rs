@@ -230,15 +230,7 @@ fn spread_and_mean(x: &Tensor, a: &Args, std: bool) -> RhaiResult<Dynamic> {
         // reaching `x` are the same).
         let reduced = crate::core::reduce::reduced_dims(x.ndim(), dims.as_deref()).rhai()?;
         let kept = reduced.clone();
-        if std {
-            tracked::single_with_output(&spread, node, x, move |g, x, out| {
-                reduction_grads::std_grad(g, x, out, &kept, correction, keepdim)
-            });
-        } else {
-            tracked::single(&spread, node, x, move |g, x| {
-                reduction_grads::var_grad(g, x, &kept, correction, keepdim)
-            });
-        }
+        reduction_grads::record_spread(&spread, node, x, kept, correction, keepdim, std);
         tracked::single(&mean, node, x, move |g, x| {
             reduction_grads::mean_grad(g, x, &reduced, keepdim)
         });

@@ -161,15 +161,7 @@ pub fn register(r: &mut Registry) {
             };
             let out = variance(x, d.as_deref(), correction, keep, std).rhai()?;
             let reduced = reduced_dims(x.ndim(), d.as_deref()).rhai()?;
-            if std {
-                tracked::single_with_output(&out, node, x, move |g, x, out| {
-                    reduction_grads::std_grad(g, x, out, &reduced, correction, keep)
-                });
-            } else {
-                tracked::single(&out, node, x, move |g, x| {
-                    reduction_grads::var_grad(g, x, &reduced, correction, keep)
-                });
-            }
+            reduction_grads::record_spread(&out, node, x, reduced, correction, keep, std);
             Ok(Dynamic::from(out))
         });
     }
