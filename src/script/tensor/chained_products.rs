@@ -327,15 +327,13 @@ fn contract(x: &Tensor, y: &Tensor, da: &[i64], db: &[i64]) -> Result<Tensor> {
 
 /// `torch.einsum(equation, *operands)` (the operands may also come as one list).
 fn einsum(a: &Args) -> RhaiResult<Dynamic> {
-    let equation = a
-        .req(0, "equation", "einsum")?
-        .clone()
-        .into_string()
-        .map_err(|_| {
-            to_rhai(TorchError::type_error(
-                "einsum(): argument 'equation' must be str",
-            ))
-        })?;
+    let first = a.req(0, "equation", "einsum")?;
+    let equation = first.clone().into_string().map_err(|_| {
+        to_rhai(TorchError::type_error(format!(
+            "einsum(): argument 'equation' (position 1) must be str, not {}",
+            crate::script::convert::py_type_name(first)
+        )))
+    })?;
     let rest = &a.pos[1..];
     let items: Vec<Dynamic> = match rest {
         [one] if one.is_array() => one.clone().try_cast::<Array>().unwrap_or_default(),
