@@ -12,8 +12,8 @@ use crate::core::tensor::Tensor;
 use crate::core::tensor::record as autograd;
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
+use crate::script::tensor::in_place_writes;
 use crate::script::tensor::math::{arg, register_in_place_operator, register_operator};
-use crate::script::tensor::pointwise::in_place_source;
 
 /// Every function: its names (the first is PyTorch's main one), the op, the parameter name
 /// of the second operand, and whether it has an in-place form.
@@ -92,9 +92,10 @@ fn tracked(op: Binary, name: &str, a: Arg, b: Arg) -> RhaiResult<Tensor> {
 /// `x.op_(y)`: computed, checked against `x`, written back, recorded as an in-place node.
 fn in_place(op: Binary, name: &str, x: &Tensor, y: Arg) -> RhaiResult<()> {
     autograd::check_inplace(x).rhai()?;
-    let source = in_place_source(x, &y).rhai()?;
+    let others: Vec<&Tensor> = y.as_tensor().into_iter().collect();
+    let source = in_place_writes::source(x, &others).rhai()?;
     let out = tracked(op, name, Arg::Tensor(source), y.clone())?;
-    crate::script::tensor::pointwise::write_back(x, &y, &out)
+    in_place_writes::write_back(x, &others, &out)
 }
 
 /// Registers the functions, their in-place forms and the shift operators.

@@ -7,7 +7,7 @@
 
 use rhai::Dynamic;
 
-use crate::core::autograd::{cast_grad, grad_ops, tracked};
+use crate::core::autograd::{grad_ops, tracked};
 use crate::core::binary_math::{Binary, binary_math};
 use crate::core::copy::cast_copy;
 use crate::core::dtype::DType;
@@ -18,9 +18,7 @@ use crate::core::ops::{Arg, BinaryOp, binary_untracked};
 use crate::core::pointwise::{FloatClass, classify, where_};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::graph::BackwardOp;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::record_in_place;
 use crate::core::unary::unary;
 use crate::core::unary_math::Unary;
 use crate::script::args::Args;
@@ -29,6 +27,7 @@ use crate::script::dtype_info::FInfo;
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
 use crate::script::return_tuple::ReturnTuple;
+use crate::script::tensor::in_place_writes;
 
 fn num(v: f64) -> Arg {
     Arg::Number(Scalar::Float(v))
@@ -50,30 +49,18 @@ fn recorded(
     Ok(Dynamic::from(out))
 }
 
-/// Writes `out` into `x` and records the write under `node` with `grad`'s formula,
-/// reading `x`'s values from before it.
+/// `x.op_(...)`: `op` computed from `x`'s stand-in, recorded with `grad`, written back.
 fn written(
-    out: &Tensor,
     x: &Tensor,
     node: &str,
+    op: impl Fn(&Tensor) -> Result<Tensor>,
     grad: GradOf,
     eps: Option<f64>,
 ) -> RhaiResult<Dynamic> {
-    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-    let float = x.dtype().is_floating_point() || x.dtype().is_complex();
-    let before = if float && x.requires_grad() {
-        Some(crate::core::copy::clone_tensor(&detached(x)).rhai()?)
-    } else {
-        None
-    };
-    crate::core::copy::copy_(x, out).rhai()?;
-    if let Some(before) = before {
-        let dtype = x.dtype();
-        let op = BackwardOp::formula(1, move |g| {
-            Ok(vec![Some(cast_grad(&grad(g, &before, eps)?, dtype)?)])
-        });
-        record_in_place(x, node, &[], op);
-    }
+    let source = in_place_writes::source(x, &[]).rhai()?;
+    let out = op(&source).rhai()?;
+    tracked::single(&out, node, &source, move |g, x| grad(g, x, eps));
+    in_place_writes::write_back(x, &[], &out)?;
     Ok(Dynamic::from(x.clone()))
 }
 
@@ -261,8 +248,8 @@ pub fn register(r: &mut Registry) {
     });
     r.method("nan_to_num_", 3, |x, a| {
         let (nan, posinf, neginf) = replacements(&a)?;
-        let out = nan_to_num(x, nan, posinf, neginf).rhai()?;
-        written(&out, x, "NanToNumBackward0", nan_to_num_grad, None)
+        let op = move |s: &Tensor| nan_to_num(s, nan, posinf, neginf);
+        written(x, "NanToNumBackward0", op, nan_to_num_grad, None)
     });
     r.method_and_function("logit", 1, |x, a| {
         let eps = opt_float(&a, 0, "eps")?;
@@ -271,8 +258,7 @@ pub fn register(r: &mut Registry) {
     });
     r.method("logit_", 1, |x, a| {
         let eps = opt_float(&a, 0, "eps")?;
-        let out = logit(x, eps).rhai()?;
-        written(&out, x, "LogitBackward0", logit_grad, eps)
+        written(x, "LogitBackward0", |s| logit(s, eps), logit_grad, eps)
     });
     r.method_and_function("angle", 0, |x, _| {
         let out = angle(x).rhai()?;

@@ -18,6 +18,7 @@ use crate::core::unary::{Unary, unary};
 use crate::script::args::Args;
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
+use crate::script::tensor::in_place_writes;
 
 /// `ψ⁽ⁿ⁾` at each element, `float32` and narrower in `f32` arithmetic where PyTorch's
 /// kernel uses it (digamma and trigamma), else from the `f64` value.
@@ -151,12 +152,19 @@ fn recorded_mvlgamma(p: i64, x: &Tensor, out: &Tensor) {
     });
 }
 
-/// Writes `out` into `x` (an in-place form), with PyTorch's checks.
-fn written(x: &Tensor, out: &Tensor, node: &str) -> RhaiResult<Dynamic> {
-    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-    crate::core::copy::copy_(x, out).rhai()?;
-    let op = crate::core::tensor::graph::BackwardOp::Unsupported { op: node.into() };
-    crate::core::tensor::record::record_in_place(x, node, &[], op);
+/// `x.op_(k)`: `op` computed from `x`'s stand-in and recorded there by `record`, then
+/// written back into `x` with PyTorch's checks and the same formula.
+fn written(
+    x: &Tensor,
+    k: i64,
+    op: fn(&Tensor, i64) -> Result<Tensor>,
+    record: fn(i64, &Tensor, &Tensor),
+    node: &str,
+) -> RhaiResult<Dynamic> {
+    let source = in_place_writes::source(x, &[]).rhai()?;
+    let out = op(&source, k).rhai()?;
+    record(k, &source, &out);
+    in_place_writes::write_back_named(x, &[], &out, Some(node))?;
     Ok(Dynamic::from(x.clone()))
 }
 
@@ -170,8 +178,13 @@ pub fn register(r: &mut Registry) {
     });
     r.method("polygamma_", 1, |x, a: Args| {
         let n = a.int(0, "n", "polygamma_")?;
-        let out = polygamma(n, x).rhai()?;
-        written(x, &out, "PolygammaBackward0")
+        written(
+            x,
+            n,
+            |s, n| polygamma(n, s),
+            recorded_polygamma,
+            "PolygammaBackward1",
+        )
     });
     r.function("polygamma", 2, |a| {
         let n = a.int(0, "n", "polygamma")?;
@@ -188,7 +201,6 @@ pub fn register(r: &mut Registry) {
     });
     r.method("mvlgamma_", 1, |x, a: Args| {
         let p = a.int(0, "p", "mvlgamma_")?;
-        let out = mvlgamma(x, p).rhai()?;
-        written(x, &out, "MvlgammaBackward0")
+        written(x, p, mvlgamma, recorded_mvlgamma, "MvlgammaBackward0")
     });
 }

@@ -6,14 +6,12 @@
 
 use rhai::Dynamic;
 
-use crate::core::copy::copy_;
 use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::graph::BackwardOp;
-use crate::core::tensor::record::record_in_place;
 use crate::script::deferred::TensorOp;
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
 use crate::script::registry::Registry;
+use crate::script::tensor::in_place_writes;
 
 /// How a twin words a result its tensor cannot hold.
 #[derive(Clone, Copy)]
@@ -73,29 +71,10 @@ fn write_back(
         }
         _ => {}
     }
-    // The shape, and for `Castable` the dtype (the others checked theirs above).
-    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-    copy_(x, out).rhai()?;
-    if let Some(node) = out.grad_state().grad_fn {
-        // The result's formula (over a copy of `x`'s values, see `register`) serves the
-        // write when its other inputs are the call's tensor arguments.
-        let inputs = node.next.len();
-        let name = node.name.clone();
-        let others: Vec<&Tensor> = others.iter().collect();
-        let op = if inputs == others.len() + 1 {
-            BackwardOp::formula(inputs, move |g| {
-                crate::core::autograd::apply_formula(&node.op, &[Some(g.clone())])
-            })
-        } else {
-            BackwardOp::Unsupported { op: name.clone() }
-        };
-        let others: &[&Tensor] = if inputs == others.len() + 1 {
-            &others
-        } else {
-            &[]
-        };
-        record_in_place(x, &name, others, op);
-    }
+    // The shape, and for `Castable` the dtype (the others checked theirs above); the
+    // write is recorded with the op's formula.
+    let others: Vec<&Tensor> = others.iter().collect();
+    in_place_writes::write_back(x, &others, out)?;
     Ok(Dynamic::from(x.clone()))
 }
 
@@ -140,11 +119,8 @@ pub fn register(r: &mut Registry) {
                 .chain(a.kw.values())
                 .filter_map(|v| v.clone().try_cast::<Tensor>())
                 .collect();
-            let y = match others.first() {
-                Some(t) => crate::core::ops::Arg::Tensor(t.clone()),
-                None => crate::core::ops::Arg::Number(crate::core::scalar::Scalar::Int(0)),
-            };
-            let source = crate::script::tensor::pointwise::in_place_source(x, &y).rhai()?;
+            let tensors: Vec<&Tensor> = others.iter().collect();
+            let source = in_place_writes::source(x, &tensors).rhai()?;
             let out = op(&source, a)?;
             match out.try_cast::<Tensor>() {
                 Some(out) => write_back(x, &out, check, name, &others),

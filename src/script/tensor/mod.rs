@@ -14,6 +14,7 @@ pub mod fused_products;
 pub mod gamma_functions;
 pub mod in_place_twins;
 pub mod in_place_views;
+pub mod in_place_writes;
 pub mod index_put;
 pub mod indexing;
 pub mod integration;

@@ -14,6 +14,7 @@ use crate::script::args::Args;
 use crate::script::convert::{to_float, to_tensor};
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
+use crate::script::tensor::in_place_writes;
 use crate::script::tensor::math::{arg, register_in_place_operator, register_operator};
 
 type BinaryFn = fn(&Arg, &Arg) -> crate::core::error::Result<Tensor>;
@@ -53,50 +54,10 @@ fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
 /// or dtype `x` cannot hold (PyTorch's in-place rule). When autograd recorded the result,
 /// `x` gets an in-place node of the same name and formula (`PowBackward0`, ...).
 fn apply_in_place(f: BinaryFn, x: &Tensor, y: Arg) -> RhaiResult<()> {
-    let source = in_place_source(x, &y).rhai()?;
+    let others: Vec<&Tensor> = y.as_tensor().into_iter().collect();
+    let source = in_place_writes::source(x, &others).rhai()?;
     let out = apply_tracked(f, Arg::Tensor(source), y.clone())?;
-    write_back(x, &y, &out)
-}
-
-/// What an in-place op computes from: `x` itself, or, when autograd will record the
-/// write, a copy of `x`'s values standing in for it (requiring grad as `x` does), so the
-/// formula recorded on the result reads `x`'s values from before the write.
-pub(crate) fn in_place_source(x: &Tensor, y: &Arg) -> crate::core::error::Result<Tensor> {
-    let recorded = crate::core::tensor::grad_mode::is_enabled()
-        && (x.requires_grad() || y.as_tensor().is_some_and(Tensor::requires_grad));
-    if !recorded {
-        return Ok(x.clone());
-    }
-    let copy = crate::core::copy::clone_tensor(&crate::core::tensor::graph::detached(x))?;
-    if x.requires_grad() {
-        copy.with_grad_mut(|g| g.requires_grad = true);
-    }
-    Ok(copy)
-}
-
-/// Writes `out`, computed from `x` and `y`, back into `x`: PyTorch's in-place shape and
-/// dtype checks first; when autograd recorded `out`, `x` gets an in-place node of the
-/// same name with `out`'s formula.
-pub(crate) fn write_back(x: &Tensor, y: &Arg, out: &Tensor) -> RhaiResult<()> {
-    crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
-    crate::core::copy::copy_(x, out).rhai()?;
-    if let Some(node) = out.grad_state().grad_fn {
-        // The result's formula (computed from `x`'s values before the write, see
-        // `in_place_source`) serves the in-place node: its inputs are `x` and the other
-        // operand, as the result's were.
-        let others: Vec<&Tensor> = if node.next.len() > 1 {
-            y.as_tensor().into_iter().collect()
-        } else {
-            Vec::new()
-        };
-        let inputs = node.next.len();
-        let name = node.name.clone();
-        let op = BackwardOp::formula(inputs, move |g| {
-            crate::core::autograd::apply_formula(&node.op, &[Some(g.clone())])
-        });
-        autograd::record_in_place(x, &name, &others, op);
-    }
-    Ok(())
+    in_place_writes::write_back(x, &others, &out)
 }
 
 fn floor_divide(a: &Arg, b: &Arg) -> crate::core::error::Result<Tensor> {
