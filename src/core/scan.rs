@@ -124,9 +124,7 @@ pub fn cumprod_backward(g: &Tensor, x: &Tensor, out: &Tensor, dim: i64) -> Resul
         &Arg::Tensor(x.clone()),
         &Arg::Number(super::scalar::Scalar::Int(0)),
     )?;
-    let any_zero = super::engine::elements::truth(&zero)?
-        .iter()
-        .any(|&b| b != 0);
+    let any_zero = super::engine::elements::any_nonzero(&zero)?;
     if !any_zero || x.dtype().is_complex() {
         let weighted = binary_untracked(
             BinaryOp::Mul,
@@ -166,11 +164,7 @@ pub fn cumprod_backward(g: &Tensor, x: &Tensor, out: &Tensor, dim: i64) -> Resul
     let mut moved_sizes = x.sizes();
     let along = moved_sizes.remove(d as usize);
     moved_sizes.push(along);
-    let scalars: Vec<super::scalar::Scalar> = grads
-        .into_iter()
-        .map(super::scalar::Scalar::Float)
-        .collect();
-    let lanes_back = super::creation::from_scalars(&scalars, moved_sizes, DType::Float64)?;
+    let lanes_back = super::engine::elements::from_f64s(&grads, moved_sizes)?;
     super::copy::contiguous_copy(&super::views::movedim(&lanes_back, &[last], &[d])?)
 }
 

@@ -90,12 +90,6 @@ pub fn zeros(sizes: &[i64], dtype: DType) -> Result<Tensor> {
     Tensor::zeros(sizes.to_vec(), dtype)
 }
 
-/// Zeros of `sizes` with `g`'s elements added at flat `positions`
-/// (`index_ops::add_at_positions`).
-pub fn accumulate_at(sizes: &[i64], dtype: DType, positions: &[i64], g: &Tensor) -> Result<Tensor> {
-    crate::core::index_ops::add_at_positions(sizes, dtype, positions, g)
-}
-
 /// `g` with the reduced `dims` of a result put back as size-1 dims (`keepdim=False`
 /// results), so it broadcasts against the input.
 pub fn unreduce(g: &Tensor, ndim: usize, dims: &[usize], keepdim: bool) -> Result<Tensor> {

@@ -137,8 +137,7 @@ pub fn prod_grad(
     let g = unreduce(g, x.ndim(), &dims, keep_dims)?;
     let result = unreduce(result, x.ndim(), &dims, keep_dims)?;
     let zeros = cmp(BinaryOp::Eq, t(x), n(0.0))?;
-    let any_zero = reduce(&zeros, Reduction::Any, None, false)?;
-    if !crate::core::ops::equal(&any_zero, &Tensor::zeros(vec![], any_zero.dtype())?)? {
+    if crate::core::engine::elements::any_nonzero(&zeros)? {
         let others = match dim {
             Some(d) => products_of_others(x, d as i64)?,
             None => {

@@ -2,7 +2,7 @@
 //! gradient goes to the element chosen, or is shared among the tied ones), and indexing
 //! (each output element's gradient is added to the input element it was read from).
 
-use super::grad_ops::{accumulate_at, cmp, div, isnan, keep, t, unreduce};
+use super::grad_ops::{cmp, div, isnan, keep, t, unreduce};
 use crate::core::dtype::DType;
 use crate::core::engine::place::Combine;
 use crate::core::error::Result;
@@ -16,18 +16,8 @@ use crate::core::views::{expand, unsqueeze};
 /// `median()`): shared evenly among the input elements equal to it (NaN counting as
 /// equal to a NaN result).
 pub fn evenly_distributed(g: &Tensor, input: &Tensor, value: &Tensor) -> Result<Tensor> {
-    let is_nan = value.numel() == 1 && {
-        let v = crate::core::engine::elements::f64_values(&crate::core::copy::cast_copy(
-            value,
-            DType::Float64,
-        )?)?;
-        v.first().is_some_and(|x| x.is_nan())
-    };
-    let mask = if is_nan {
-        isnan(input)?
-    } else {
-        cmp(BinaryOp::Eq, t(input), t(value))?
-    };
+    let both_nan = super::grad_ops::and(&isnan(input)?, &isnan(value)?)?;
+    let mask = super::grad_ops::or(&cmp(BinaryOp::Eq, t(input), t(value))?, &both_nan)?;
     let count = reduce(&mask, Reduction::Sum, None, false)?;
     let share = div(t(g), t(&count))?;
     keep(&mask, &expand(&share, &input.sizes())?)
@@ -86,8 +76,8 @@ pub fn to_picked(
 }
 
 /// The gradient of an op that read each output element from the input element at a flat
-/// row-major position (`positions`, one per output element in row-major order): the
-/// output's gradients added there.
-pub fn to_positions(g: &Tensor, input: &Tensor, positions: &[i64]) -> Result<Tensor> {
-    accumulate_at(&input.sizes(), g.dtype(), positions, g)
+/// row-major position (`positions`, one per output element in row-major order) of a
+/// tensor of `sizes`: the output's gradients added there.
+pub fn to_positions(g: &Tensor, sizes: &[i64], positions: &[i64]) -> Result<Tensor> {
+    crate::core::index_ops::add_at_positions(sizes, g.dtype(), positions, g)
 }

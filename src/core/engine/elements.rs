@@ -83,6 +83,20 @@ pub fn from_i64s(values: &[i64], sizes: Vec<i64>) -> Result<Tensor> {
     Ok(from_image(bytes, sizes, DType::Int64))
 }
 
+/// A float64 tensor of `sizes` holding `values` (row-major).
+pub fn from_f64s(values: &[f64], sizes: Vec<i64>) -> Result<Tensor> {
+    let mut bytes = crate::core::memory::alloc::zeroed_bytes(values.len() * 8)?;
+    for (v, out) in values.iter().zip(bytes.chunks_exact_mut(8)) {
+        out.copy_from_slice(&v.to_le_bytes());
+    }
+    Ok(from_image(bytes, sizes, DType::Float64))
+}
+
+/// Whether any element of `t` is non-zero.
+pub fn any_nonzero(t: &Tensor) -> Result<bool> {
+    Ok(truth(t)?.iter().any(|&b| b != 0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,7 +91,7 @@ fn positions(sizes: &[i64]) -> CoreResult<Tensor> {
 /// the op applied to `x`'s positions (`moved`).
 fn to_sources(g: &Tensor, x: &Tensor, moved: &Tensor) -> CoreResult<Tensor> {
     let at = crate::core::engine::elements::int64_values(moved)?;
-    selection_grads::to_positions(g, x, &at)
+    selection_grads::to_positions(g, &x.sizes(), &at)
 }
 
 /// A string argument (`reduce`).
@@ -173,7 +173,7 @@ fn scatter_call(x: &Tensor, a: &Args, in_place: bool) -> RhaiResult<Dynamic> {
         }
         return Ok(Dynamic::from(out));
     }
-    let formula: Option<Formula> = if how == Combine::Replace {
+    let formula: Option<Formula> = {
         let (idx, src_like) = (index.clone(), src.as_ref().ok().map(detached));
         let x_like = detached(x);
         Some(Rc::new(move |g| {
@@ -186,8 +186,6 @@ fn scatter_call(x: &Tensor, a: &Args, in_place: bool) -> RhaiResult<Dynamic> {
             }
             Ok(grads)
         }))
-    } else {
-        None
     };
     if in_place {
         scatter::scatter_(x, dim, &index, source, how, true).rhai()?;
