@@ -26,6 +26,7 @@ pub mod limits;
 pub mod list_repr;
 pub mod missing;
 pub mod out_argument;
+pub mod out_of_scope;
 pub mod output;
 pub mod placement;
 pub mod pytorch_names;

@@ -21,12 +21,14 @@ pub fn contains(owner: &str, name: &str) -> bool {
         .is_ok()
 }
 
-/// The error for `owner.name` when PyTorch has it and tensh does not.
+/// The error for `owner.name` when PyTorch has it and tensh does not: the reason when the
+/// name belongs to a family tensh leaves out (`out_of_scope`), else "not yet".
 pub fn not_built(owner: &str, name: &str) -> Option<TorchError> {
     contains(owner, name).then(|| {
-        TorchError::not_implemented(format!(
-            "tensh does not implement {owner}.{name} yet (PyTorch has it)"
-        ))
+        TorchError::not_implemented(match super::out_of_scope::reason(name) {
+            Some(why) => format!("tensh leaves {owner}.{name} out: {why}"),
+            None => format!("tensh does not implement {owner}.{name} yet (PyTorch has it)"),
+        })
     })
 }
 

@@ -343,7 +343,7 @@ fn tensh_test_needs_a_path_with_something_to_test() {
 }
 
 #[test]
-fn names_pytorch_has_but_tensh_lacks_say_so_and_unknown_names_stay_attribute_errors() {
+fn names_pytorch_has_but_tensh_leaves_out_say_why_and_unknown_names_stay_attribute_errors() {
     let script = r#"
 for f in [|| torch::arange(3).istft(), || torch::istft(torch::ones(2)), || torch::arange(3).stft,
           || torch::arange(3).frobnicate(), || torch::frobnicate(1)] {
@@ -354,9 +354,9 @@ for f in [|| torch::arange(3).istft(), || torch::istft(torch::ones(2)), || torch
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "NotImplementedError: tensh does not implement Tensor.istft yet (PyTorch has it)\n\
-         NotImplementedError: tensh does not implement torch.istft yet (PyTorch has it)\n\
-         NotImplementedError: tensh does not implement Tensor.stft yet (PyTorch has it)\n\
+        "NotImplementedError: tensh leaves Tensor.istft out: signal processing is outside the tensor memory model\n\
+         NotImplementedError: tensh leaves torch.istft out: signal processing is outside the tensor memory model\n\
+         NotImplementedError: tensh leaves Tensor.stft out: signal processing is outside the tensor memory model\n\
          AttributeError: 'Tensor' object has no attribute 'frobnicate'\n\
          AttributeError: module 'torch' has no attribute 'frobnicate'\n"
     );
