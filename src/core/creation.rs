@@ -152,6 +152,36 @@ pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Ten
     Ok(Tensor::from_parts(Storage::zeroed(nbytes)?, dtype, layout))
 }
 
+/// Memory a factory leaves uninitialized (`torch.empty`, `empty_strided`, `new_empty`,
+/// ...): tensh gives zeros, and under deterministic algorithms PyTorch's fill
+/// (`defaults::uninitialized_value`) over the whole storage.
+pub fn uninitialized(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Tensor> {
+    let t = empty_strided(sizes, strides, dtype)?;
+    fill_uninitialized(&t.storage(), 0, dtype)?;
+    Ok(t)
+}
+
+/// Writes the deterministic fill into `storage`'s elements of `dtype` from byte `from` on,
+/// when deterministic algorithms are on (new memory stays zeroed otherwise).
+pub fn fill_uninitialized(storage: &Storage, from: usize, dtype: DType) -> Result<()> {
+    let value = super::defaults::uninitialized_value(dtype);
+    if matches!(value, Scalar::Int(0)) {
+        return Ok(());
+    }
+    let w = dtype.itemsize();
+    let first = from.div_ceil(w) as i64;
+    let n = (storage.nbytes() / w) as i64 - first;
+    if n <= 0 {
+        return Ok(());
+    }
+    let layout = Layout {
+        sizes: Dims::from_slice(&[n]),
+        strides: Dims::from_slice(&[1]),
+        offset: first,
+    };
+    super::copy::fill_(&Tensor::from_parts(storage.clone(), dtype, layout), value)
+}
+
 /// `torch.arange(start, end, step)`; the dtype is int64 unless a bound is a float.
 pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) -> Result<Tensor> {
     if let Some(d) = dtype

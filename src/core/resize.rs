@@ -46,7 +46,11 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
         sizes: sizes.into(),
         offset: t.offset(),
     };
-    grow_to_fit(&t.storage(), &layout, t.dtype().itemsize())?;
+    let (storage, before) = (t.storage(), t.storage().nbytes());
+    grow_to_fit(&storage, &layout, t.dtype().itemsize())?;
+    if storage.nbytes() > before {
+        crate::core::creation::fill_uninitialized(&storage, before, t.dtype())?;
+    }
     t.set_layout(layout);
     Ok(())
 }

@@ -141,6 +141,8 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::fused_products::register(&mut r);
         tensor::view_scatter::register(&mut r);
         random_api::register(&mut r);
+        super::settings_api::register(&mut r);
+        super::sym_numbers::register(&mut r);
         super::grad_mode_api::register(r.torch);
         storage::untyped::register(&mut r);
         storage::typed::register(&mut r);

@@ -47,6 +47,7 @@ pub fn reset_process_state() {
     crate::print::options::reset();
     crate::core::defaults::reset();
     super::warnings::reset();
+    super::settings_api::reset();
     crate::core::tensor::grad_mode::reset();
     crate::core::kernels::pair::set_threads(2);
 }

@@ -38,8 +38,10 @@ fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
         if format != MemoryFormat::Contiguous {
             crate::core::memory::alloc::check_sizes(&sizes).rhai()?;
             let strides = format.strides(&sizes).rhai()?;
-            return finish(creation::empty_strided(&sizes, &strides, dtype).rhai()?, a);
+            return finish(creation::uninitialized(&sizes, &strides, dtype).rhai()?, a);
         }
+        let value = crate::core::defaults::uninitialized_value(dtype);
+        return finish(creation::full(&sizes, value, dtype).rhai()?, a);
     }
     finish(creation::full(&sizes, value, dtype).rhai()?, a)
 }
@@ -52,6 +54,10 @@ fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
         None => a.scalar(1, "fill_value", name)?,
     };
     let t = empty_like(name, &x, a)?;
+    let value = match name {
+        "empty_like" => crate::core::defaults::uninitialized_value(t.dtype()),
+        _ => value,
+    };
     copy::fill_(&t, value).rhai()?;
     finish(t, a)
 }
@@ -246,7 +252,7 @@ pub fn register(r: &mut Registry) {
         let size = to_int_list(a.req(0, "size", "empty_strided")?, "size")?;
         let stride = to_int_list(a.req(1, "stride", "empty_strided")?, "stride")?;
         let dtype = a.dtype()?.unwrap_or_else(default_dtype);
-        finish(creation::empty_strided(&size, &stride, dtype).rhai()?, &a)
+        finish(creation::uninitialized(&size, &stride, dtype).rhai()?, &a)
     });
     r.function("arange", 4, |a| arange(&a));
     r.function("linspace", 4, |a| {

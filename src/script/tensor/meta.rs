@@ -30,7 +30,7 @@ fn warn_t_deprecated(x: &Tensor) {
 /// The dtype of a tensor type name (`x.type("torch.DoubleTensor")`): `torch.<Name>Tensor`
 /// with a scalar type's name (`Double`, `Long`, `ComplexFloat`); a CUDA type raises what
 /// PyTorch raises without a GPU; anything else is PyTorch's `ValueError`.
-fn tensor_type(name: &str) -> RhaiResult<DType> {
+pub fn tensor_type(name: &str) -> RhaiResult<DType> {
     let dtype_of = |class: &str| {
         let scalar = class.strip_suffix("Tensor")?;
         crate::core::dtype::ALL_DTYPES

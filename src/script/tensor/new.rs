@@ -27,7 +27,12 @@ pub fn register(r: &mut Registry) {
     ] {
         r.method(name, 8, move |x, a| {
             let sizes = a.sizes("size")?;
-            finish(creation::full(&sizes, value, dtype_of(x, &a)?).rhai()?, &a)
+            let dtype = dtype_of(x, &a)?;
+            let value = match name {
+                "new_empty" => crate::core::defaults::uninitialized_value(dtype),
+                _ => value,
+            };
+            finish(creation::full(&sizes, value, dtype).rhai()?, &a)
         });
     }
     r.method("new_full", 2, |x, a| {
@@ -39,7 +44,7 @@ pub fn register(r: &mut Registry) {
         let size = to_int_list(a.req(0, "size", "new_empty_strided")?, "size")?;
         let stride = to_int_list(a.req(1, "stride", "new_empty_strided")?, "stride")?;
         finish(
-            creation::empty_strided(&size, &stride, dtype_of(x, &a)?).rhai()?,
+            creation::uninitialized(&size, &stride, dtype_of(x, &a)?).rhai()?,
             &a,
         )
     });

@@ -1,7 +1,7 @@
 //! Questions about a tensor and the session whose answers are fixed by tensh's model: no
 //! other device, layout or storage kind than dense CPU memory (`is_sparse`, `is_meta`,
 //! `is_pinned()`, ...), no inference mode or distribution, default settings for
-//! determinism, anomaly detection and threads; and a tensor's place in its graph
+//! anomaly detection; and a tensor's place in its graph
 //! (`output_nr`), its legacy fields (`name`, `volatile`) and pointers.
 
 use rhai::{Dynamic, Engine};
@@ -64,26 +64,11 @@ pub fn register(r: &mut Registry) {
     r.method("dense_dim", 0, |x, _| Ok(Dynamic::from(x.ndim() as i64)));
     r.method("sparse_dim", 0, |_, _| Ok(Dynamic::from(0_i64)));
     r.function("get_default_device", 0, |_| Ok(Dynamic::from(Device::CPU)));
-    for name in [
-        "are_deterministic_algorithms_enabled",
-        "is_deterministic_algorithms_warn_only_enabled",
-        "is_anomaly_enabled",
-        "is_warn_always_enabled",
-        "is_vulkan_available",
-    ] {
+    for name in ["is_anomaly_enabled", "is_vulkan_available"] {
         r.function(name, 0, |_| Ok(Dynamic::from(false)));
     }
     r.function("is_anomaly_check_nan_enabled", 0, |_| {
         Ok(Dynamic::from(true))
-    });
-    r.function("get_deterministic_debug_mode", 0, |_| {
-        Ok(Dynamic::from(0_i64))
-    });
-    r.function("get_float32_matmul_precision", 0, |_| {
-        Ok(Dynamic::from("highest".to_string()))
-    });
-    r.function("get_num_interop_threads", 0, |_| {
-        Ok(Dynamic::from(crate::core::kernels::pair::threads() as i64))
     });
     r.function("typename", 1, |a| {
         // `None` is an object too (`NoneType`): a unit argument is not a missing one.
