@@ -259,6 +259,27 @@ pub fn named_tuple(kind: &str) -> Rc<TypeObject> {
 }
 
 /// The class of a tensh value, by its Rhai type name (`Tensor` is `torch.Tensor`).
+/// The class of an autograd node (`type(y.grad_fn)`): `MulBackward0` (a class PyTorch
+/// generates, printed without a module) or a Python autograd function's
+/// (`torch.autograd.function.ResizeBackward`).
+pub fn node_class(name: &str, module: &'static str) -> Rc<TypeObject> {
+    TYPES.with(|t| {
+        let mut map = t.borrow_mut();
+        let object = map.get("object").cloned();
+        map.entry(format!("node:{module}:{name}"))
+            .or_insert_with(|| {
+                Rc::new(TypeObject {
+                    name: name.into(),
+                    module,
+                    base: object,
+                    kind: TypeKind::Host,
+                })
+            })
+            .clone()
+    })
+}
+
+/// The class of a tensh value, by the name Rhai knows its type by.
 pub fn host_type(rhai_name: &str) -> Rc<TypeObject> {
     // Python's name for it: `torch.storage.UntypedStorage` is `UntypedStorage` of
     // `torch.storage`; a name without a module is `torch`'s.

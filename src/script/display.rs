@@ -4,7 +4,7 @@
 use rhai::Engine;
 
 use super::errors::{IntoRhai, RhaiResult};
-use super::values::{Device, PyComplex, Size};
+use super::values::{Device, PyComplex, Size, StorageClass};
 use crate::core::dtype::DType;
 use crate::core::tensor::Tensor;
 use crate::print::tensor_repr::tensor_repr;
@@ -16,6 +16,9 @@ pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<Size>("Size");
     engine.register_type_with_name::<Device>("device");
     engine.register_type_with_name::<PyComplex>("complex");
+    engine.register_type_with_name::<StorageClass>("type");
+    engine.register_fn("==", |a: StorageClass, b: StorageClass| a == b);
+    engine.register_fn("!=", |a: StorageClass, b: StorageClass| a != b);
     // Python's `None` is Rhai's `()`, and prints as `()` (Rhai would print nothing).
     engine.register_fn("to_string", |_: ()| "()".to_string());
     engine.register_fn("print", |_: ()| "()".to_string());
@@ -34,6 +37,7 @@ pub fn register(engine: &mut Engine) {
         engine.register_fn(name, |s: &mut Size| s.repr());
         engine.register_fn(name, |d: &mut Device| d.repr());
         engine.register_fn(name, |c: &mut PyComplex| c.repr());
+        engine.register_fn(name, |c: &mut StorageClass| c.repr());
     }
     // A string joined to a tensor with `+` (either side) is joined to its repr, and a repr
     // that fails raises: Rhai's own `+` would join the type name instead. (A template

@@ -33,7 +33,7 @@ impl GradFn {
     /// ones (`MulBackward0`, `FillBackward2`) have none.
     pub fn name(&self) -> String {
         let name = self.0.name.as_str();
-        if generated(name) {
+        if generated(name) || python_function(name) {
             name.to_string()
         } else {
             format!("torch::autograd::{name}")
@@ -43,12 +43,31 @@ impl GradFn {
     /// Python's default repr: `<MulBackward0 object at 0x7f...>`, the address being the
     /// node's (stable while it lives, like CPython's `id`).
     pub fn repr(&self) -> String {
+        let module = match self.class_module() {
+            "builtins" => String::new(),
+            m => format!("{m}."),
+        };
         format!(
-            "<{} object at {:#x}>",
+            "<{module}{} object at {:#x}>",
             self.0.name,
             Rc::as_ptr(&self.0) as usize
         )
     }
+
+    /// The module of the node's class: `builtins` for PyTorch's C++ nodes,
+    /// `torch.autograd.function` for the ones its Python autograd functions make.
+    pub fn class_module(&self) -> &'static str {
+        if python_function(&self.0.name) {
+            "torch.autograd.function"
+        } else {
+            "builtins"
+        }
+    }
+}
+
+/// Whether PyTorch makes the node with a Python autograd function (`Tensor.resize`'s).
+fn python_function(name: &str) -> bool {
+    name == "ResizeBackward"
 }
 
 /// Whether PyTorch generates the node class from its derivative table: those are named

@@ -59,6 +59,8 @@ enum Rule {
     ObjectOfScalarType,
     /// `torch.cat(): input types can't be cast to the desired output type Long` (TypeError).
     Concatenation,
+    /// "Expected result to be of dtype uint64, but got Float" (`hash_tensor`).
+    ResultOfDtype,
     /// A factory: `out`'s dtype is the result's, unless `dtype=` says otherwise (an error).
     Factory,
 }
@@ -75,6 +77,7 @@ fn rule(name: &str) -> Option<Rule> {
         | "scatter_reduce" | "index_add" | "index_copy" | "index_reduce" | "take_along_dim"
         | "addmm" | "addmv" | "addr" | "baddbmm" | "addbmm" => Rule::ExpectedOut,
         "take" => Rule::SelfAndOut,
+        "hash_tensor" => Rule::ResultOfDtype,
         "searchsorted" | "bucketize" => Rule::SearchOut,
         "histc" => Rule::HistogramOut,
         "dot" => Rule::ResultDtype,
@@ -232,6 +235,11 @@ fn refusal(rule: Rule, name: &str, r: DType, o: DType) -> Option<TorchError> {
             "Expected out tensor to have dtype {}, but got {} instead",
             r.c_type_name(),
             o.c_type_name()
+        )),
+        Rule::ResultOfDtype => runtime(format!(
+            "Expected result to be of dtype {}, but got {}",
+            r.short_name(),
+            o.cpp_name()
         )),
         Rule::ResultDtype => runtime(format!(
             "result dtype {} does not match input dtype {}",

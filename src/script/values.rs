@@ -62,3 +62,15 @@ impl IntoIterator for Size {
         self.0.into_iter()
     }
 }
+
+/// A legacy storage class as a value (`x.storage_type()` is `torch.FloatStorage`), which
+/// prints as Python prints a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StorageClass(pub &'static str);
+
+impl StorageClass {
+    /// `<class 'torch.FloatStorage'>`.
+    pub fn repr(&self) -> String {
+        format!("<class 'torch.{}'>", self.0)
+    }
+}

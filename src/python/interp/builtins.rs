@@ -1059,6 +1059,9 @@ impl Interpreter {
                 if let Some(r) = d.read_lock::<crate::script::return_tuple::ReturnTuple>() {
                     return types::named_tuple(r.kind);
                 }
+                if let Some(g) = d.read_lock::<crate::script::grad_fn::GradFn>() {
+                    return types::node_class(&g.0.name, g.class_module());
+                }
                 types::host_type(&self.host.type_name(d))
             }
             Value::HostPath(p) if &**p == "torch" => types::builtin("module"),

@@ -1,7 +1,7 @@
 //! Ops PyTorch itself composes of others, composed here the same way (so their values,
 //! layouts and autograd nodes follow from the parts): `broadcast_to`, `diff`, `rot90`,
 //! `outer`/`ger`, `inner`, `vdot`, `kron`, `diagflat`, `diag_embed`, `nansum`, `nanmean`,
-//! `aminmax`, `cumprod`; and small predicates: `is_same_size`, `is_nonzero`, `isreal`,
+//! `aminmax`, `cumprod`; `hash_tensor` (a row reduction of `core::hash_tensor`); and small predicates: `is_same_size`, `is_nonzero`, `isreal`,
 //! `isposinf`, `isneginf`, `dim_order`, `torch.can_cast`; `retain_grad`.
 
 use rhai::Dynamic;
@@ -364,6 +364,12 @@ pub fn register(r: &mut Registry) {
         }
         let out = diag_embed(x, offset).rhai()?;
         t(embedded(out, x, offset))
+    });
+    r.method_and_function("hash_tensor", 3, |x, a| {
+        let dims = dims_arg(&a)?.unwrap_or_default();
+        let keepdim = a.bool_or(1, "keepdim", false)?;
+        let mode = a.int_or(usize::MAX, "mode", 0)?;
+        t(crate::core::hash_tensor::hash_tensor(x, &dims, keepdim, mode).rhai()?)
     });
     r.method_and_function("nansum", 3, |x, a| {
         let dims = dims_arg(&a)?;

@@ -19,6 +19,7 @@ pub mod index_put;
 pub mod indexing;
 pub mod integration;
 pub mod join;
+pub mod legacy_methods;
 pub mod math;
 pub mod meta;
 pub mod more_factories;

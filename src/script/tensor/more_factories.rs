@@ -1,6 +1,7 @@
 //! Factories beside `arange` and `linspace`: `torch.scalar_tensor`, `torch.range` (the
 //! deprecated inclusive range), `torch.logspace`, `torch.as_tensor` and `torch.asarray`;
-//! and `torch.fill` (a filled copy).
+//! `torch.empty_permuted` (uninitialized memory laid out in a given dim order); and
+//! `torch.fill` (a filled copy).
 
 use num_complex::Complex64;
 use rhai::Dynamic;
@@ -19,6 +20,46 @@ use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
 use crate::script::registry::Registry;
 use crate::script::tensor::autograd::finish;
 use crate::script::warnings::warn_once;
+
+/// `torch.empty_permuted(sizes, order)`: uninitialized memory whose dims, outermost to
+/// innermost in memory, are `order` (a permutation of the dims), seen in `sizes`' order.
+fn empty_permuted(sizes: &[i64], order: &[i64], dtype: DType) -> Result<Tensor> {
+    if sizes.len() != order.len() {
+        return Err(TorchError::runtime(format!(
+            "Number of dimensions in size does not match the length of the physical_layout; i.e. len(size) = {} is not equal to len(physical_layout) = {}",
+            sizes.len(),
+            order.len()
+        )));
+    }
+    let n = sizes.len();
+    let mut seen = vec![false; n];
+    for (i, &d) in order.iter().enumerate() {
+        let Some(slot) = usize::try_from(d).ok().and_then(|d| seen.get_mut(d)) else {
+            return Err(TorchError::runtime(format!(
+                "Dimension out of range (expected to be between 0 and {}, but got {d} at index {i}).  NB: negative dims not currently supported; file an issue if you want it.",
+                n as i64 - 1
+            )));
+        };
+        if *slot {
+            return Err(TorchError::runtime("Duplicate dim not allowed"));
+        }
+        *slot = true;
+    }
+    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
+        return Err(TorchError::runtime(format!(
+            "Trying to create tensor with negative dimension {s}: {}",
+            crate::core::layout::fmt_list(sizes)
+        )));
+    }
+    // Strides of the dims in memory order, then given back to each dim.
+    let physical: Vec<i64> = order.iter().map(|&d| sizes[d as usize]).collect();
+    let physical_strides = crate::core::layout::contiguous_strides(&physical);
+    let mut strides = vec![0; n];
+    for (k, &d) in order.iter().enumerate() {
+        strides[d as usize] = physical_strides[k];
+    }
+    creation::uninitialized(sizes, &strides, dtype)
+}
 
 /// A number argument, or the number in a 0-d tensor (`logspace`'s tensor overloads).
 fn number(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Scalar> {
@@ -211,6 +252,16 @@ fn as_tensor(a: &Args, name: &str, asarray: bool) -> RhaiResult<Dynamic> {
 
 /// Registers the factories and `torch.fill`.
 pub fn register(r: &mut Registry) {
+    r.function("empty_permuted", 2, |a| {
+        let sizes =
+            crate::script::convert::to_int_list(a.req(0, "size", "empty_permuted")?, "size")?;
+        let order = crate::script::convert::to_int_list(
+            a.req(1, "physical_layout", "empty_permuted")?,
+            "physical_layout",
+        )?;
+        let dtype = a.dtype()?.unwrap_or_else(default_dtype);
+        finish(empty_permuted(&sizes, &order, dtype).rhai()?, &a)
+    });
     r.function("as_tensor", 2, |a| as_tensor(&a, "as_tensor", false));
     r.function("asarray", 1, |a| as_tensor(&a, "asarray", true));
     r.function("scalar_tensor", 1, |a| {

@@ -163,7 +163,7 @@ pub fn register(r: &mut Registry) {
         resize(x, template.sizes().to_vec()).rhai()?;
         Ok(Dynamic::from(x.clone()))
     });
-    r.method("as_strided_", 3, |x, a| {
+    r.method_and_function("as_strided_", 3, |x, a| {
         let size = to_int_list(a.req(0, "size", "as_strided_")?, "size")?;
         let stride = to_int_list(a.req(1, "stride", "as_strided_")?, "stride")?;
         let layout =
