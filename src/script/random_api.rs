@@ -291,6 +291,49 @@ pub fn register(r: &mut Registry) {
         record_in_place(x, "NormalBackward0", &[], BackwardOp::Overwritten);
         Ok(Dynamic::from(x.clone()))
     });
+    // The fills of one uniform double per element, each with its two parameters.
+    type Fill = fn(&Tensor, f64, f64) -> crate::core::error::Result<()>;
+    let fills: [(&str, [(&str, f64); 2], Fill, &str); 4] = [
+        (
+            "exponential_",
+            [("lambd", 1.0), ("", 0.0)],
+            |t, l, _| crate::core::random::fills::exponential_(t, l),
+            "ExponentialBackward0",
+        ),
+        (
+            "cauchy_",
+            [("median", 0.0), ("sigma", 1.0)],
+            crate::core::random::fills::cauchy_,
+            "CauchyBackward0",
+        ),
+        (
+            "log_normal_",
+            [("mean", 1.0), ("std", 2.0)],
+            crate::core::random::fills::log_normal_,
+            "LogNormalBackward0",
+        ),
+        (
+            "geometric_",
+            [("p", f64::NAN), ("", 0.0)],
+            |t, p, _| crate::core::random::fills::geometric_(t, p),
+            "GeometricBackward0",
+        ),
+    ];
+    for (name, params, fill, node) in fills {
+        r.method(name, 2, move |x, a| {
+            let mut values = [0.0; 2];
+            for (i, (param, default)) in params.into_iter().enumerate() {
+                values[i] = match a.get(i, param).filter(|_| !param.is_empty()) {
+                    Some(v) => to_float(v, param)?,
+                    None if default.is_nan() => to_float(a.req(i, param, name)?, param)?,
+                    None => default,
+                };
+            }
+            fill(x, values[0], values[1]).rhai()?;
+            record_in_place(x, node, &[], BackwardOp::Overwritten);
+            Ok(Dynamic::from(x.clone()))
+        });
+    }
     r.method("random_", 2, |x, a| {
         let (low, high, node) = match (a.opt_int(0, "from")?, a.opt_int(1, "to")?) {
             (Some(high), None) => (0, high, "RandomBackward1"),

@@ -1,6 +1,7 @@
 //! PyTorch's CPU random streams: the generator and how each op consumes it.
 
 pub mod distributions;
+pub mod fills;
 pub mod generator;
 pub mod mathfun;
 pub mod mt19937;

@@ -21,7 +21,7 @@ fn fill_with(t: &Tensor, next: impl FnMut() -> Scalar) -> Result<()> {
 
 /// Writes `next()` into every element of `t` with `put` (which encodes one value into an
 /// element's bytes, chosen once for the dtype), in memory order (Ctrl-C stops a long fill).
-fn fill_slots<V>(
+pub(super) fn fill_slots<V>(
     t: &Tensor,
     put: impl Fn(V, &mut [u8]),
     mut next: impl FnMut() -> V,

@@ -1,0 +1,119 @@
+//! The in-place fills from continuous and discrete distributions PyTorch builds on one
+//! uniform double per element (53 bits of two draws), in memory order as its serial CPU
+//! kernels visit elements: `exponential_` (`-ln(1 - u) / lambda`), `cauchy_`
+//! (`median + sigma * tan(pi * (u - 1/2))`), `geometric_` (`ceil(ln u / ln(1 - p))`, for
+//! integer tensors too) and `log_normal_` (`exp` of the cached double Box–Muller normal).
+//! Each value is computed in double and rounded once to the element's dtype (through
+//! float for the half types, as PyTorch's conversions go).
+
+use super::distributions::{normal_scalar, uniform};
+use super::generator::with_global;
+use super::ops::fill_slots;
+use crate::core::copy::check_no_internal_overlap;
+use crate::core::dtype::DType;
+use crate::core::error::{Result, TorchError};
+use crate::core::tensor::Tensor;
+use crate::core::unbuilt_kernels::{not_built, require_random_kernel};
+
+/// One uniform double in `[0, 1)`.
+fn unit(g: &mut super::generator::Generator) -> f64 {
+    uniform(g, DType::Float64, 0.0, 1.0)
+}
+
+/// A writer of a double into a floating element of `dtype`, chosen once per fill: the half
+/// types round through float, as PyTorch's `static_cast` does.
+fn float_writer(dtype: DType) -> fn(f64, &mut [u8]) {
+    match dtype {
+        DType::Float64 => |v, o| o[..8].copy_from_slice(&v.to_le_bytes()),
+        DType::Float32 => |v, o| o[..4].copy_from_slice(&(v as f32).to_le_bytes()),
+        DType::Float16 => |v, o| o[..2].copy_from_slice(&half::f16::from_f32(v as f32).to_le_bytes()),
+        _ => |v, o| o[..2].copy_from_slice(&half::bf16::from_f32(v as f32).to_le_bytes()),
+    }
+}
+
+/// Fills `t` with `value(u)` of one uniform double per element, for a floating `t`.
+fn fill_floats(t: &Tensor, mut value: impl FnMut(&mut super::generator::Generator) -> f64) -> Result<()> {
+    let put = float_writer(t.dtype());
+    with_global(|g| fill_slots(t, put, || value(g)))
+}
+
+/// PyTorch's refusal of a non-floating tensor for a continuous distribution `name`.
+fn require_continuous(t: &Tensor, name: &str, kernel: &str, c_type: bool) -> Result<()> {
+    let d = t.dtype();
+    if !d.is_floating_point() {
+        return Err(TorchError::runtime(format!(
+            "{name} distribution is a continuous probability distribution. dtype must be a floating point but you specified {}",
+            if c_type { d.c_type_name() } else { d.cpp_name() }
+        )));
+    }
+    require_random_kernel(kernel, d)
+}
+
+/// `t.exponential_(lambd)`.
+pub fn exponential_(t: &Tensor, lambd: f64) -> Result<()> {
+    if !(lambd > 0.0) {
+        return Err(TorchError::runtime(format!(
+            "exponential_ expects lambda > 0.0, but found lambda={}",
+            crate::core::cpp_format::stream_double(lambd)
+        )));
+    }
+    require_continuous(t, "Exponential", "exponential_cpu", false)?;
+    check_no_internal_overlap(&t.layout())?;
+    fill_floats(t, |g| (-1.0 / lambd) * (1.0 - unit(g)).ln())
+}
+
+/// `t.cauchy_(median, sigma)`.
+pub fn cauchy_(t: &Tensor, median: f64, sigma: f64) -> Result<()> {
+    if !(sigma > 0.0) {
+        return Err(TorchError::runtime(format!(
+            "cauchy_ expects sigma > 0.0, but found sigma={}",
+            crate::core::cpp_format::stream_double(sigma)
+        )));
+    }
+    require_continuous(t, "Cauchy", "cauchy_cpu", true)?;
+    check_no_internal_overlap(&t.layout())?;
+    fill_floats(t, |g| {
+        median + sigma * (std::f64::consts::PI * (unit(g) - 0.5)).tan()
+    })
+}
+
+/// `t.log_normal_(mean, std)`.
+pub fn log_normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
+    if !(std > 0.0) {
+        return Err(TorchError::runtime(format!(
+            "log_normal_ expects std > 0.0, but found std={}",
+            crate::core::cpp_format::stream_double(std)
+        )));
+    }
+    if !t.dtype().is_floating_point() {
+        return Err(not_built("log_normal_cpu", t.dtype()));
+    }
+    require_random_kernel("log_normal_cpu", t.dtype())?;
+    check_no_internal_overlap(&t.layout())?;
+    fill_floats(t, |g| normal_scalar(g, mean, std).exp())
+}
+
+/// `t.geometric_(p)`: the number of trials up to the first success, for floating and
+/// integer tensors.
+pub fn geometric_(t: &Tensor, p: f64) -> Result<()> {
+    if !(p > 0.0 && p < 1.0) {
+        return Err(TorchError::runtime(format!(
+            "geometric_ expects p to be in (0, 1), but got p={}",
+            crate::core::cpp_format::stream_double(p)
+        )));
+    }
+    let d = t.dtype();
+    if d == DType::Bool || d.is_complex() {
+        return Err(not_built("geometric_cpu", d));
+    }
+    crate::core::unbuilt_kernels::require_kernel("geometric_cpu", d)?;
+    require_random_kernel("geometric_cpu", d)?;
+    check_no_internal_overlap(&t.layout())?;
+    let scale = (-p).ln_1p();
+    let draw = move |g: &mut super::generator::Generator| (unit(g).ln() / scale).ceil();
+    if d.is_floating_point() {
+        return fill_floats(t, draw);
+    }
+    let put = crate::core::element::int_writer(d);
+    with_global(|g| fill_slots(t, put, || draw(g) as i64))
+}
