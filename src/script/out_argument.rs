@@ -59,6 +59,8 @@ enum Rule {
     ObjectOfScalarType,
     /// `torch.cat(): input types can't be cast to the desired output type Long` (TypeError).
     Concatenation,
+    /// "multinomial expects Long tensor out, got: Float".
+    LongOut,
     /// "Expected result to be of dtype uint64, but got Float" (`hash_tensor`).
     ResultOfDtype,
     /// A factory: `out`'s dtype is the result's, unless `dtype=` says otherwise (an error).
@@ -78,6 +80,7 @@ fn rule(name: &str) -> Option<Rule> {
         | "addmm" | "addmv" | "addr" | "baddbmm" | "addbmm" => Rule::ExpectedOut,
         "take" => Rule::SelfAndOut,
         "hash_tensor" => Rule::ResultOfDtype,
+        "multinomial" => Rule::LongOut,
         "searchsorted" | "bucketize" => Rule::SearchOut,
         "histc" => Rule::HistogramOut,
         "dot" => Rule::ResultDtype,
@@ -176,6 +179,15 @@ pub fn prepare(name: &'static str, out: Dynamic, a: &mut Args) -> RhaiResult<Out
             "{name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
         ))));
     }
+    // `multinomial` refuses a non-Long `out` before it draws (so the stream stays put).
+    if rule == Rule::LongOut
+        && let Some(o) = outs.first().filter(|o| o.dtype() != DType::Int64)
+    {
+        return Err(to_rhai(TorchError::runtime(format!(
+            "{name} expects Long tensor out, got: {}",
+            o.dtype().cpp_name()
+        ))));
+    }
     if rule == Rule::Factory
         && let Some(o) = outs.first()
     {
@@ -235,6 +247,10 @@ fn refusal(rule: Rule, name: &str, r: DType, o: DType) -> Option<TorchError> {
             "Expected out tensor to have dtype {}, but got {} instead",
             r.c_type_name(),
             o.c_type_name()
+        )),
+        Rule::LongOut => runtime(format!(
+            "{name} expects Long tensor out, got: {}",
+            o.cpp_name()
         )),
         Rule::ResultOfDtype => runtime(format!(
             "Expected result to be of dtype {}, but got {}",

@@ -334,6 +334,12 @@ pub fn register(r: &mut Registry) {
             Ok(Dynamic::from(x.clone()))
         });
     }
+    r.method_and_function("multinomial", 2, |x, a| {
+        let n = a.int(0, "num_samples", "multinomial")?;
+        let replacement = a.bool_or(1, "replacement", false)?;
+        let out = crate::core::random::multinomial::multinomial(x, n, replacement).rhai()?;
+        Ok(Dynamic::from(out))
+    });
     r.method("random_", 2, |x, a| {
         let (low, high, node) = match (a.opt_int(0, "from")?, a.opt_int(1, "to")?) {
             (Some(high), None) => (0, high, "RandomBackward1"),

@@ -26,13 +26,18 @@ fn float_writer(dtype: DType) -> fn(f64, &mut [u8]) {
     match dtype {
         DType::Float64 => |v, o| o[..8].copy_from_slice(&v.to_le_bytes()),
         DType::Float32 => |v, o| o[..4].copy_from_slice(&(v as f32).to_le_bytes()),
-        DType::Float16 => |v, o| o[..2].copy_from_slice(&half::f16::from_f32(v as f32).to_le_bytes()),
+        DType::Float16 => {
+            |v, o| o[..2].copy_from_slice(&half::f16::from_f32(v as f32).to_le_bytes())
+        }
         _ => |v, o| o[..2].copy_from_slice(&half::bf16::from_f32(v as f32).to_le_bytes()),
     }
 }
 
 /// Fills `t` with `value(u)` of one uniform double per element, for a floating `t`.
-fn fill_floats(t: &Tensor, mut value: impl FnMut(&mut super::generator::Generator) -> f64) -> Result<()> {
+fn fill_floats(
+    t: &Tensor,
+    mut value: impl FnMut(&mut super::generator::Generator) -> f64,
+) -> Result<()> {
     let put = float_writer(t.dtype());
     with_global(|g| fill_slots(t, put, || value(g)))
 }
@@ -43,7 +48,11 @@ fn require_continuous(t: &Tensor, name: &str, kernel: &str, c_type: bool) -> Res
     if !d.is_floating_point() {
         return Err(TorchError::runtime(format!(
             "{name} distribution is a continuous probability distribution. dtype must be a floating point but you specified {}",
-            if c_type { d.c_type_name() } else { d.cpp_name() }
+            if c_type {
+                d.c_type_name()
+            } else {
+                d.cpp_name()
+            }
         )));
     }
     require_random_kernel(kernel, d)

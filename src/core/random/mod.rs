@@ -5,4 +5,5 @@ pub mod fills;
 pub mod generator;
 pub mod mathfun;
 pub mod mt19937;
+pub mod multinomial;
 pub mod ops;
