@@ -344,10 +344,10 @@ pub fn register(r: &mut Registry) {
         let (low, high, node) = match (a.opt_int(0, "from")?, a.opt_int(1, "to")?) {
             (Some(high), None) => (0, high, "RandomBackward1"),
             (Some(low), Some(high)) => (low, high, "RandomBackward0"),
-            _ => {
-                return Err(to_rhai(TorchError::not_implemented(
-                    "random_() without bounds is not built in tensh yet",
-                )));
+            (None, _) => {
+                crate::core::random::fills::random_full_(x).rhai()?;
+                record_in_place(x, "RandomBackward2", &[], BackwardOp::Overwritten);
+                return Ok(Dynamic::from(x.clone()));
             }
         };
         ops::random_from_to_(x, low, high).rhai()?;

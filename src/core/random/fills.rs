@@ -4,7 +4,9 @@
 //! (`median + sigma * tan(pi * (u - 1/2))`), `geometric_` (`ceil(ln u / ln(1 - p))`, for
 //! integer tensors too) and `log_normal_` (`exp` of the cached double Box–Muller normal).
 //! Each value is computed in double and rounded once to the element's dtype (through
-//! float for the half types, as PyTorch's conversions go).
+//! float for the half types, as PyTorch's conversions go). Also `random_()` without bounds:
+//! one draw per element (64 bits for int64 and double), reduced modulo the dtype's range
+//! (`0..=2^mantissa digits` for floating types).
 
 use super::distributions::{normal_scalar, uniform};
 use super::generator::with_global;
@@ -122,6 +124,39 @@ pub fn geometric_(t: &Tensor, p: f64) -> Result<()> {
     let draw = move |g: &mut super::generator::Generator| (unit(g).ln() / scale).ceil();
     if d.is_floating_point() {
         return fill_floats(t, draw);
+    }
+    let put = crate::core::element::int_writer(d);
+    with_global(|g| fill_slots(t, put, || draw(g) as i64))
+}
+
+/// `t.random_()`: integers from 0 to the dtype's largest (to `2^digits` for floating
+/// types, where every integer is exact), one draw per element.
+pub fn random_full_(t: &Tensor) -> Result<()> {
+    let d = t.dtype();
+    if d.is_complex() || matches!(d, DType::UInt16 | DType::UInt32 | DType::UInt64) {
+        return Err(not_built("random_kernel_cpu", d));
+    }
+    require_random_kernel("random_kernel_cpu", d)?;
+    check_no_internal_overlap(&t.layout())?;
+    // How many values the dtype can hold from 0 (the modulus), and whether a draw takes 64 bits.
+    let (modulus, wide): (u64, bool) = match d {
+        DType::Bool => (2, false),
+        DType::UInt8 => (1 << 8, false),
+        DType::Int8 => (1 << 7, false),
+        DType::Int16 => (1 << 15, false),
+        DType::Int32 => (1 << 31, false),
+        DType::Int64 => (1 << 63, true),
+        DType::Float64 => ((1 << 53) + 1, true),
+        DType::Float32 => ((1 << 24) + 1, false),
+        DType::Float16 => ((1 << 11) + 1, false),
+        _ => ((1 << 8) + 1, false),
+    };
+    let draw = move |g: &mut super::generator::Generator| {
+        let v = if wide { g.random64() } else { g.random() as u64 };
+        v % modulus
+    };
+    if d.is_floating_point() {
+        return fill_floats(t, move |g| draw(g) as f64);
     }
     let put = crate::core::element::int_writer(d);
     with_global(|g| fill_slots(t, put, || draw(g) as i64))
