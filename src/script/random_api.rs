@@ -334,6 +334,29 @@ pub fn register(r: &mut Registry) {
             Ok(Dynamic::from(x.clone()))
         });
     }
+    r.function("poisson", 1, |a| {
+        let rates = a.tensor(0, "input", "poisson")?;
+        let d = rates.dtype();
+        if !d.is_floating_point() {
+            return Err(to_rhai(crate::core::unbuilt_kernels::not_built(
+                "poisson_cpu",
+                d,
+            )));
+        }
+        crate::core::unbuilt_kernels::require_random_kernel("poisson_cpu", d).rhai()?;
+        let values = crate::core::engine::elements::f64_values(&rates).rhai()?;
+        if values.iter().any(|v| !(*v >= 0.0)) {
+            return Err(to_rhai(TorchError::runtime(
+                "invalid Poisson rate, expected rate to be non-negative",
+            )));
+        }
+        let out = crate::core::random::poisson::poisson(&rates).rhai()?;
+        // The draws do not depend on the rates smoothly: their gradient is zero.
+        crate::core::autograd::tracked::single(&out, "PoissonBackward0", &rates, |g, _| {
+            Tensor::zeros(g.sizes(), g.dtype())
+        });
+        Ok(Dynamic::from(out))
+    });
     r.method_and_function("multinomial", 2, |x, a| {
         let n = a.int(0, "num_samples", "multinomial")?;
         let replacement = a.bool_or(1, "replacement", false)?;

@@ -152,7 +152,11 @@ pub fn random_full_(t: &Tensor) -> Result<()> {
         _ => ((1 << 8) + 1, false),
     };
     let draw = move |g: &mut super::generator::Generator| {
-        let v = if wide { g.random64() } else { g.random() as u64 };
+        let v = if wide {
+            g.random64()
+        } else {
+            g.random() as u64
+        };
         v % modulus
     };
     if d.is_floating_point() {

@@ -7,3 +7,4 @@ pub mod mathfun;
 pub mod mt19937;
 pub mod multinomial;
 pub mod ops;
+pub mod poisson;
