@@ -37,6 +37,7 @@ pub mod ops;
 pub mod ops_fast;
 pub mod order_stats;
 pub mod overlap;
+pub mod padding;
 pub mod pointwise;
 pub mod products;
 pub mod promotion;

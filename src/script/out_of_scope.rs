@@ -39,6 +39,7 @@ const FAMILIES: &[Family] = &[
             "dsmm",
             "saddmm",
             "spmm",
+            "native_norm",
         ],
     },
     Family {

@@ -1,7 +1,7 @@
 //! Ops PyTorch itself composes of others, composed here the same way (so their values,
 //! layouts and autograd nodes follow from the parts): `broadcast_to`, `diff`, `rot90`,
 //! `outer`/`ger`, `inner`, `vdot`, `kron`, `diagflat`, `diag_embed`, `nansum`, `nanmean`,
-//! `aminmax`, `cumprod`; `hash_tensor` (a row reduction of `core::hash_tensor`); and small predicates: `is_same_size`, `is_nonzero`, `isreal`,
+//! `aminmax`, `cumprod`, `constant_pad_nd` (core/padding.rs); `hash_tensor` (a row reduction of `core::hash_tensor`); and small predicates: `is_same_size`, `is_nonzero`, `isreal`,
 //! `isposinf`, `isneginf`, `dim_order`, `torch.can_cast`; `retain_grad`.
 
 use rhai::Dynamic;
@@ -364,6 +364,26 @@ pub fn register(r: &mut Registry) {
         }
         let out = diag_embed(x, offset).rhai()?;
         t(embedded(out, x, offset))
+    });
+    r.function("constant_pad_nd", 3, |a| {
+        let x = a.tensor(0, "input", "constant_pad_nd")?;
+        let pad = to_int_list(a.req(1, "pad", "constant_pad_nd")?, "pad")?;
+        let value = match a.get(2, "value") {
+            Some(v) => crate::script::convert::to_scalar(v, "value")?,
+            None => crate::core::scalar::Scalar::Int(0),
+        };
+        let out = crate::core::padding::constant_pad_nd(
+            &crate::core::tensor::graph::detached(&x),
+            &pad,
+            value,
+        )
+        .rhai()?;
+        // The gradient is the result's gradient with the padding cut off again.
+        let back: Vec<i64> = pad.iter().map(|p| -p).collect();
+        crate::core::autograd::tracked::single(&out, "ConstantPadNdBackward0", &x, move |g, _| {
+            crate::core::padding::constant_pad_nd(g, &back, crate::core::scalar::Scalar::Int(0))
+        });
+        t(out)
     });
     r.method_and_function("hash_tensor", 3, |x, a| {
         let dims = dims_arg(&a)?.unwrap_or_default();

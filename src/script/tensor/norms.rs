@@ -301,6 +301,53 @@ pub fn register(r: &mut Registry) {
         }
     }
     r.method_and_function("norm", 4, |x, a| norm(x, &a));
+    r.function("frobenius_norm", 3, |a| {
+        let x = a.tensor(0, "input", "frobenius_norm")?;
+        let dims = crate::script::convert::to_int_list(a.req(1, "dim", "frobenius_norm")?, "dim")?;
+        let keepdim = a.bool_or(2, "keepdim", false)?;
+        crate::script::warnings::warn_once(
+            "frobenius_norm",
+            "at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed in a future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead",
+        );
+        if dims.len() > 2 {
+            return Err(to_rhai(TorchError::runtime(format!(
+                "Expected at most 2 dimensions, but got {} dimensions instead.",
+                dims.len()
+            ))));
+        }
+        if !(x.dtype().is_floating_point() || x.dtype().is_complex()) {
+            return Err(to_rhai(TorchError::not_implemented(format!(
+                "norm(): input dtype should be either floating point or complex. Got {} instead.",
+                x.dtype().cpp_name()
+            ))));
+        }
+        Ok(Dynamic::from(recorded_norm(&x, 2.0, Some(dims), keepdim)?))
+    });
+    r.function("norm_except_dim", 3, |a| {
+        let v = a.tensor(0, "v", "norm_except_dim")?;
+        let p = a.int_or(1, "pow", 2)? as f64;
+        let dim = a.int_or(2, "dim", 0)?;
+        // `dim == -1` is the whole norm; any other dim is kept (size 1 elsewhere).
+        if dim == -1 {
+            return Ok(Dynamic::from(recorded_norm(&v, p, None, false)?));
+        }
+        let kept = crate::core::error::wrap_dim(dim, v.ndim()).rhai()?;
+        let others: Vec<i64> = (0..v.ndim())
+            .filter(|&d| d != kept)
+            .map(|d| d as i64)
+            .collect();
+        let out = if others.is_empty() {
+            let magnitude = unary(&detached(&v), Unary::Abs).rhai()?;
+            let out = crate::core::copy::cast_copy(&magnitude, v.dtype().to_real()).rhai()?;
+            tracked::single(&out, "AbsBackward0", &v, |g, x| {
+                binary(BinaryOp::Mul, &t(g), &t(&unary(x, Unary::Sgn)?))
+            });
+            out
+        } else {
+            recorded_norm(&v, p, Some(others), true)?
+        };
+        Ok(Dynamic::from(out))
+    });
     r.method_and_function("dist", 2, |x, a| dist(x, &a));
     r.tensor_function("std_mean", 3, |x, a| spread_and_mean(x, &a, true));
     r.tensor_function("var_mean", 3, |x, a| spread_and_mean(x, &a, false));
