@@ -53,6 +53,7 @@ pub mod scatter;
 pub mod search;
 pub mod select_order;
 pub mod selection;
+pub mod similarity;
 pub mod softmax;
 pub mod special_functions;
 pub mod strided;

@@ -301,6 +301,60 @@ pub fn register(r: &mut Registry) {
         }
     }
     r.method_and_function("norm", 4, |x, a| norm(x, &a));
+    r.function("cosine_similarity", 4, |a| {
+        let x1 = a.tensor(0, "x1", "cosine_similarity")?;
+        let x2 = a.tensor(1, "x2", "cosine_similarity")?;
+        let dim = a.int_or(2, "dim", 1)?;
+        let eps = match a.get(3, "eps") {
+            Some(v) => to_float(v, "eps")?,
+            None => 1e-8,
+        };
+        let (p, q) =
+            crate::core::similarity::common_floating(&detached(&x1), &detached(&x2)).rhai()?;
+        let out = crate::core::similarity::cosine_similarity(&p, &q, dim, eps).rhai()?;
+        if x1.requires_grad() || x2.requires_grad() {
+            let (s1, d1, s2, d2) = (x1.sizes(), x1.dtype(), x2.sizes(), x2.dtype());
+            record_formula(&out, "SumBackward1", &[&x1, &x2], &[&x1, &x2], move |g| {
+                let (ga, gb) =
+                    crate::core::similarity::cosine_similarity_grads(g, &p, &q, dim, eps)?;
+                Ok(vec![
+                    Some(cast_grad(&sum_to(&ga, &s1)?, d1)?),
+                    Some(cast_grad(&sum_to(&gb, &s2)?, d2)?),
+                ])
+            });
+        }
+        Ok(Dynamic::from(out))
+    });
+    r.function("pairwise_distance", 5, |a| {
+        let x1 = a.tensor(0, "x1", "pairwise_distance")?;
+        let x2 = a.tensor(1, "x2", "pairwise_distance")?;
+        let p = match a.get(2, "p") {
+            Some(v) => to_float(v, "p")?,
+            None => 2.0,
+        };
+        let eps = match a.get(3, "eps") {
+            Some(v) => to_float(v, "eps")?,
+            None => 1e-6,
+        };
+        let keepdim = a.bool_or(4, "keepdim", false)?;
+        let (xd, od) = (detached(&x1), detached(&x2));
+        let diff = crate::core::similarity::pairwise_distance_input(&xd, &od, eps).rhai()?;
+        let dims = vec![-1];
+        let out = vector_norm(&diff, p, Some(&dims), keepdim).rhai()?;
+        if x1.requires_grad() || x2.requires_grad() {
+            let y = detached(&out);
+            record_formula(&out, "NormBackward1", &[&x1, &x2], &[&x1, &x2], move |g| {
+                let Some(grad) = norm_grad(&diff, &y, g, p, Some(&dims), keepdim)? else {
+                    return Ok(vec![None, None]);
+                };
+                let gx = cast_grad(&sum_to(&grad, &xd.sizes())?, xd.dtype())?;
+                let negated = binary(BinaryOp::Mul, &t(&grad), &num(-1.0))?;
+                let go = cast_grad(&sum_to(&negated, &od.sizes())?, od.dtype())?;
+                Ok(vec![Some(gx), Some(go)])
+            });
+        }
+        Ok(Dynamic::from(out))
+    });
     r.function("frobenius_norm", 3, |a| {
         let x = a.tensor(0, "input", "frobenius_norm")?;
         let dims = crate::script::convert::to_int_list(a.req(1, "dim", "frobenius_norm")?, "dim")?;
