@@ -20,6 +20,7 @@ pub mod flip;
 pub mod float8;
 pub mod fused_pointwise;
 pub mod hash_tensor;
+pub mod histogram;
 pub mod index;
 pub mod index_ops;
 pub mod index_parse;

@@ -178,6 +178,44 @@ pub fn register(r: &mut Registry) {
         let (min, max) = (bound(1, "min")?, bound(2, "max")?);
         Ok(Dynamic::from(counting::histc(x, bins, min, max).rhai()?))
     });
+    r.method_and_function("histogram", 2, |x, a| {
+        let bins_arg = a.get(0, "bins").filter(|v| !v.is_unit()).cloned();
+        let edges = bins_arg.as_ref().and_then(|v| v.clone().try_cast::<Tensor>());
+        let bins = match (&edges, &bins_arg) {
+            (Some(e), _) => crate::core::histogram::Bins::Edges(e),
+            (None, Some(v)) => crate::core::histogram::Bins::Count(crate::script::convert::to_int(v, "bins")?),
+            (None, None) => crate::core::histogram::Bins::Count(100),
+        };
+        let range = match a.kw("range").filter(|v| !v.is_unit()) {
+            Some(v) => {
+                let items = v.clone().try_cast::<rhai::Array>().unwrap_or_default();
+                let r = items
+                    .iter()
+                    .map(|x| crate::script::convert::to_float(x, "range"))
+                    .collect::<RhaiResult<Vec<f64>>>()?;
+                match r.as_slice() {
+                    [lo, hi] => Some((*lo, *hi)),
+                    _ => {
+                        return Err(to_rhai(crate::core::error::TorchError::runtime(format!(
+                            "torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, but got {}",
+                            r.len()
+                        ))));
+                    }
+                }
+            }
+            None => None,
+        };
+        let weight = match a.kw("weight").filter(|v| !v.is_unit()) {
+            Some(v) => Some(crate::script::convert::to_tensor(v, "weight")?),
+            None => None,
+        };
+        let density = a.kw("density").map(|v| v.as_bool().unwrap_or(false)).unwrap_or(false);
+        let (hist, edges) = crate::core::histogram::histogram(x, bins, range, weight.as_ref(), density).rhai()?;
+        Ok(Dynamic::from(crate::script::return_tuple::ReturnTuple {
+            kind: "histogram",
+            fields: vec![("hist", Dynamic::from(hist)), ("bin_edges", Dynamic::from(edges))],
+        }))
+    });
     r.method_and_function("repeat_interleave", 2, |x, a| {
         let Some(repeats) = a.get(0, "repeats").cloned() else {
             // `torch.repeat_interleave(repeats)`: the indices each count repeats.
