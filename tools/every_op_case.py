@@ -11,11 +11,12 @@ declaration allows), in Python and in Rhai; the oracle then fills in PyTorch's o
 import sys
 # `torch` functions whose wrong calls PyTorch words from its Python-level machinery (the
 # grad-mode context managers' `__new__`/`__init__`, `unique`'s boolean dispatch to
-# `_return_output`, C functions that ignore positionals); tensh words them its own way,
+# `_return_output`, C functions that ignore positionals, pybind11's "incompatible function
+# arguments" of `init_num_threads`); tensh words them its own way,
 # so they are left out rather than expected to differ.
 SKIP = {'as_tensor', 'asarray', 'enable_grad', 'no_grad', 'inference_mode', 'set_grad_enabled',
         'is_grad_enabled', 'is_inference_mode_enabled', 'is_vulkan_available', 'unique',
-        'unique_consecutive'}
+        'unique_consecutive', 'init_num_threads'}
 RECV = {
  'Tensor': ('def X(): return torch.arange(6.).view(2, 3)', 'fn X() { torch::arange(6.0).view(2, 3) }'),
  'UntypedStorage': ('def U(): return torch.UntypedStorage(4)', 'fn U() { torch::UntypedStorage(4) }'),

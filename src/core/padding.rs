@@ -10,7 +10,7 @@ use crate::core::views::narrow;
 
 /// `torch.constant_pad_nd(t, pad, value)`, untracked.
 pub fn constant_pad_nd(t: &Tensor, pad: &[i64], value: Scalar) -> Result<Tensor> {
-    if pad.len() % 2 != 0 {
+    if !pad.len().is_multiple_of(2) {
         return Err(TorchError::runtime(format!(
             "Length of pad must be even but instead it equals {}",
             pad.len()

@@ -293,7 +293,9 @@ pub fn register(r: &mut Registry) {
     });
     // The fills of one uniform double per element, each with its two parameters.
     type Fill = fn(&Tensor, f64, f64) -> crate::core::error::Result<()>;
-    let fills: [(&str, [(&str, f64); 2], Fill, &str); 4] = [
+    // Each: the method, its two parameters with defaults (NaN: required), the fill, the node.
+    type FillEntry = (&'static str, [(&'static str, f64); 2], Fill, &'static str);
+    let fills: [FillEntry; 4] = [
         (
             "exponential_",
             [("lambd", 1.0), ("", 0.0)],
@@ -345,7 +347,7 @@ pub fn register(r: &mut Registry) {
         }
         crate::core::unbuilt_kernels::require_random_kernel("poisson_cpu", d).rhai()?;
         let values = crate::core::engine::elements::f64_values(&rates).rhai()?;
-        if values.iter().any(|v| !(*v >= 0.0)) {
+        if values.iter().any(|v| v.is_nan() || *v < 0.0) {
             return Err(to_rhai(TorchError::runtime(
                 "invalid Poisson rate, expected rate to be non-negative",
             )));

@@ -150,12 +150,11 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(x.sqrt()))
     });
     r.function("sym_sum", 1, |a| {
+        // One list of numbers, or the numbers themselves (PyTorch takes both).
         let v = a.req(0, "args", "sym_sum")?;
-        let Some(items) = v.read_lock::<rhai::Array>().map(|l| l.clone()) else {
-            return Err(to_rhai(TorchError::type_error(format!(
-                "'{}' object is not iterable",
-                py_type_name(v)
-            ))));
+        let items = match (a.pos.len(), v.read_lock::<rhai::Array>()) {
+            (1, Some(list)) => list.clone(),
+            _ => a.pos.to_vec(),
         };
         let (mut int, mut float, mut any_float) = (0_i64, 0.0_f64, false);
         for item in &items {

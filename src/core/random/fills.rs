@@ -62,7 +62,7 @@ fn require_continuous(t: &Tensor, name: &str, kernel: &str, c_type: bool) -> Res
 
 /// `t.exponential_(lambd)`.
 pub fn exponential_(t: &Tensor, lambd: f64) -> Result<()> {
-    if !(lambd > 0.0) {
+    if lambd.is_nan() || lambd <= 0.0 {
         return Err(TorchError::runtime(format!(
             "exponential_ expects lambda > 0.0, but found lambda={}",
             crate::core::cpp_format::stream_double(lambd)
@@ -75,7 +75,7 @@ pub fn exponential_(t: &Tensor, lambd: f64) -> Result<()> {
 
 /// `t.cauchy_(median, sigma)`.
 pub fn cauchy_(t: &Tensor, median: f64, sigma: f64) -> Result<()> {
-    if !(sigma > 0.0) {
+    if sigma.is_nan() || sigma <= 0.0 {
         return Err(TorchError::runtime(format!(
             "cauchy_ expects sigma > 0.0, but found sigma={}",
             crate::core::cpp_format::stream_double(sigma)
@@ -90,7 +90,7 @@ pub fn cauchy_(t: &Tensor, median: f64, sigma: f64) -> Result<()> {
 
 /// `t.log_normal_(mean, std)`.
 pub fn log_normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
-    if !(std > 0.0) {
+    if std.is_nan() || std <= 0.0 {
         return Err(TorchError::runtime(format!(
             "log_normal_ expects std > 0.0, but found std={}",
             crate::core::cpp_format::stream_double(std)

@@ -127,7 +127,7 @@ fn with_replacement(
         let (mut sum32, mut sum64) = (0.0_f32, 0.0_f64);
         for &v in row {
             // NaN fails the first test, as in PyTorch.
-            if !(v >= 0.0) {
+            if v.is_nan() || v < 0.0 {
                 return Err(TorchError::runtime(
                     "invalid multinomial distribution (encountering probability entry < 0)",
                 ));

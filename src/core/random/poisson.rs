@@ -18,7 +18,8 @@ fn unit(g: &mut Generator) -> f64 {
 /// A double converted to int64 as the CPU's conversion does it: a NaN or a value out of
 /// range gives the smallest int64 (an infinite rate draws it, as in PyTorch).
 fn c_int64(x: f64) -> i64 {
-    if x.is_nan() || x >= 9.223_372_036_854_775_808e18 || x < -9.223_372_036_854_775_808e18 {
+    let limit = 2f64.powi(63);
+    if !(-limit..limit).contains(&x) {
         i64::MIN
     } else {
         x as i64

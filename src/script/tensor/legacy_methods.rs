@@ -110,7 +110,7 @@ fn resize_shape(x: &Tensor, sizes: Vec<i64>, op: &'static str) -> RhaiResult<Dyn
     let product = |s: &[i64]| s.iter().try_fold(1_i64, |p, &d| p.checked_mul(d));
     let shape = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
     let requested = product(&sizes);
-    if requested != Some(x.numel() as i64) {
+    if requested != Some(x.numel()) {
         return Err(to_rhai(TorchError::runtime(format!(
             "requested resize to {} ({} elements in total), but the given tensor has a size of {} ({} elements). autograd's resize can only change the shape of a given tensor, while preserving the number of elements. ",
             shape(&sizes),
