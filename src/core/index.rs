@@ -301,7 +301,11 @@ fn advanced_offsets(
     let dims: Vec<usize> = indices.iter().map(|(d, _, _)| *d).collect();
     let adjacent = dims.windows(2).all(|w| w[1] == w[0] + 1);
     let rest: Vec<usize> = (0..view.ndim()).filter(|d| !dims.contains(d)).collect();
-    let first = dims[0];
+    let Some(&first) = dims.first() else {
+        return Err(TorchError::index(
+            "advanced indexing needs at least one index tensor",
+        ));
+    };
     let before: Vec<usize> = if adjacent {
         rest.iter().copied().filter(|&d| d < first).collect()
     } else {

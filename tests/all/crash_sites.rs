@@ -485,3 +485,15 @@ fn cross_and_trapezoid_of_0d_operands_raise_as_pytorch_does() {
     let e = run("torch::trapezoid(torch::ones(2, 3), torch::tensor(2.0));").unwrap_err();
     assert!(e.contains("must match the size of tensor b (0)"), "{e}");
 }
+
+#[test]
+fn index_put_with_no_index_tensors_is_pytorchs_error() {
+    // Found by the fuzz run of 2026-11-27: an empty index list reached `dims[0]`.
+    let e = run("torch::ones(3).index_put([], torch::tensor(5.0));").unwrap_err();
+    assert!(
+        e.contains("sym_strides() called on an undefined Tensor"),
+        "{e}"
+    );
+    let e = run("torch::ones(3).index_put_([], torch::ones(3), #{accumulate: true});").unwrap_err();
+    assert!(e.contains("INTERNAL ASSERT FAILED"), "{e}");
+}

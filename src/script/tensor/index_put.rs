@@ -92,6 +92,16 @@ fn call(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
     let idx = indices(a.req(0, "indices", func)?)?;
     let values = a.tensor(1, "values", func)?;
     let accumulate = a.bool_or(2, "accumulate", false)?;
+    if idx.is_empty() {
+        // PyTorch has no index to write through and fails inside its kernels.
+        return Err(to_rhai(crate::core::error::TorchError::runtime(
+            if accumulate || values.ndim() > 0 {
+                "ntensor >= 3 INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/aten/src/ATen/native/cpu/IndexKernelUtils.h\":8, please report a bug to PyTorch. "
+            } else {
+                "sym_strides() called on an undefined Tensor"
+            },
+        )));
+    }
     let out = index_put_copy(x, &idx, &values, accumulate)?;
     let float = x.dtype().is_floating_point() || x.dtype().is_complex();
     let recorded = float && (x.requires_grad() || values.requires_grad());
