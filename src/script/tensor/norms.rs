@@ -179,17 +179,29 @@ fn dist(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
             &[x, &other],
             &[x, &other],
             move |g| {
-                let Some(grad) = norm_grad(&diff, &y, g, p, None, false)? else {
-                    return Ok(vec![None, None]);
-                };
-                let gx = cast_grad(&sum_to(&grad, &xd.sizes())?, xd.dtype())?;
-                let negated = binary(BinaryOp::Mul, &t(&grad), &num(-1.0))?;
-                let go = cast_grad(&sum_to(&negated, &od.sizes())?, od.dtype())?;
-                Ok(vec![Some(gx), Some(go)])
+                let grad = norm_grad(&diff, &y, g, p, None, false)?;
+                difference_grads(grad, &xd, &od)
             },
         );
     }
     Ok(Dynamic::from(out))
+}
+
+/// The gradients of `x` and `other` for a norm of `x - other` (`dist`,
+/// `pairwise_distance`) from the difference's gradient: it, and its negation, each summed
+/// to its operand's sizes and cast to its dtype.
+fn difference_grads(
+    grad: Option<Tensor>,
+    x: &Tensor,
+    other: &Tensor,
+) -> Result<Vec<Option<Tensor>>> {
+    let Some(grad) = grad else {
+        return Ok(vec![None, None]);
+    };
+    let gx = cast_grad(&sum_to(&grad, &x.sizes())?, x.dtype())?;
+    let negated = binary(BinaryOp::Mul, &t(&grad), &num(-1.0))?;
+    let go = cast_grad(&sum_to(&negated, &other.sizes())?, other.dtype())?;
+    Ok(vec![Some(gx), Some(go)])
 }
 
 /// `torch.std_mean` / `torch.var_mean`: `(std or var, mean)` over the same dims.
@@ -344,13 +356,8 @@ pub fn register(r: &mut Registry) {
         if x1.requires_grad() || x2.requires_grad() {
             let y = detached(&out);
             record_formula(&out, "NormBackward1", &[&x1, &x2], &[&x1, &x2], move |g| {
-                let Some(grad) = norm_grad(&diff, &y, g, p, Some(&dims), keepdim)? else {
-                    return Ok(vec![None, None]);
-                };
-                let gx = cast_grad(&sum_to(&grad, &xd.sizes())?, xd.dtype())?;
-                let negated = binary(BinaryOp::Mul, &t(&grad), &num(-1.0))?;
-                let go = cast_grad(&sum_to(&negated, &od.sizes())?, od.dtype())?;
-                Ok(vec![Some(gx), Some(go)])
+                let grad = norm_grad(&diff, &y, g, p, Some(&dims), keepdim)?;
+                difference_grads(grad, &xd, &od)
             });
         }
         Ok(Dynamic::from(out))
