@@ -164,10 +164,9 @@ pub fn uninitialized(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Ten
 /// Writes the deterministic fill into `storage`'s elements of `dtype` from byte `from` on,
 /// when deterministic algorithms are on (new memory stays zeroed otherwise).
 pub fn fill_uninitialized(storage: &Storage, from: usize, dtype: DType) -> Result<()> {
-    let value = super::defaults::uninitialized_value(dtype);
-    if matches!(value, Scalar::Int(0)) {
+    let Some(value) = super::defaults::uninitialized_value(dtype) else {
         return Ok(());
-    }
+    };
     let w = dtype.itemsize();
     let first = from.div_ceil(w) as i64;
     let n = (storage.nbytes() / w) as i64 - first;

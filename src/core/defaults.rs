@@ -61,14 +61,14 @@ pub fn set_determinism(d: Determinism) {
     DETERMINISTIC.with(|c| c.set(d));
 }
 
-/// What new uninitialized memory of `dtype` holds: zeros, or under deterministic
-/// algorithms PyTorch's fill (NaN for floating and complex elements, the largest value for
-/// integers, `True` for bools).
-pub fn uninitialized_value(dtype: DType) -> Scalar {
+/// What new uninitialized memory of `dtype` is filled with under deterministic algorithms
+/// (NaN for floating and complex elements, the largest value for integers, `True` for
+/// bools); `None` when they are off (tensh's new memory is zeroed).
+pub fn uninitialized_value(dtype: DType) -> Option<Scalar> {
     if !determinism().enabled {
-        return Scalar::Int(0);
+        return None;
     }
-    match dtype {
+    Some(match dtype {
         DType::Bool => Scalar::Bool(true),
         DType::UInt8 => Scalar::Int(u8::MAX as i64),
         DType::Int8 => Scalar::Int(i8::MAX as i64),
@@ -80,7 +80,7 @@ pub fn uninitialized_value(dtype: DType) -> Scalar {
         DType::UInt64 => Scalar::UInt(u64::MAX),
         d if d.is_complex() => Scalar::Complex(num_complex::Complex64::new(f64::NAN, 0.0)),
         _ => Scalar::Float(f64::NAN),
-    }
+    })
 }
 
 /// `torch.get_float32_matmul_precision()`.

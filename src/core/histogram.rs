@@ -5,7 +5,7 @@
 //! above it; the last bin also holds its right edge; elements outside the edges (and
 //! NaNs) are not counted. Counts accumulate in the input's dtype, in row-major order.
 
-use crate::core::copy::{cast_copy, contiguous_copy};
+use crate::core::copy::cast_copy;
 use crate::core::dtype::DType;
 use crate::core::engine::elements::f64_values;
 use crate::core::error::{Result, TorchError};
@@ -40,21 +40,11 @@ fn equal_edges(
     let (mut lo, mut hi) = match range {
         Some(r) => r,
         None if data.is_empty() => (0.0, 1.0),
+        // A NaN makes both ends NaN, as PyTorch's `aminmax` does.
+        None if data.iter().any(|v| v.is_nan()) => (f64::NAN, f64::NAN),
         None => (
-            data.iter().copied().fold(f64::INFINITY, |a, b| {
-                if b.is_nan() || a.is_nan() {
-                    f64::NAN
-                } else {
-                    a.min(b)
-                }
-            }),
-            data.iter().copied().fold(f64::NEG_INFINITY, |a, b| {
-                if b.is_nan() || a.is_nan() {
-                    f64::NAN
-                } else {
-                    a.max(b)
-                }
-            }),
+            data.iter().copied().fold(f64::INFINITY, f64::min),
+            data.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         ),
     };
     if lo > hi {
@@ -111,7 +101,7 @@ pub fn histogram(
             crate::core::layout::fmt_list(&w.sizes())
         )));
     }
-    let data = f64_values(&contiguous_copy(t)?)?;
+    let data = f64_values(t)?;
     let edges = match bins {
         Bins::Count(n) => equal_edges(&data, n, range, dtype)?,
         Bins::Edges(e) => {
@@ -128,13 +118,13 @@ pub fn histogram(
                     e.ndim()
                 )));
             }
-            contiguous_copy(e)?
+            e.clone()
         }
     };
     let edge_values = f64_values(&edges)?;
     let bins = edge_values.len().saturating_sub(1);
     let weights = match weight {
-        Some(w) => Some(f64_values(&contiguous_copy(w)?)?),
+        Some(w) => Some(f64_values(w)?),
         None => None,
     };
     // Each step rounded to the dtype the counts are kept in.
@@ -176,16 +166,13 @@ pub fn histogram(
             }
         }
     }
-    let mut out = crate::core::engine::elements::from_f64s(&hist, vec![bins as i64])?;
     if density {
+        // Divided by the total, then by each bin's width, each step rounded.
         let total = round(hist.iter().fold(0.0, |s, &h| round(s + h)));
-        let widths: Vec<f64> = edge_values.windows(2).map(|w| round(w[1] - w[0])).collect();
-        let scaled: Vec<f64> = hist
-            .iter()
-            .zip(&widths)
-            .map(|(&h, &w)| round(round(h / total) / w))
-            .collect();
-        out = crate::core::engine::elements::from_f64s(&scaled, vec![bins as i64])?;
+        for (h, w) in hist.iter_mut().zip(edge_values.windows(2)) {
+            *h = round(round(*h / total) / round(w[1] - w[0]));
+        }
     }
+    let out = crate::core::engine::elements::from_f64s(&hist, vec![bins as i64])?;
     Ok((cast_copy(&out, dtype)?, cast_copy(&edges, dtype)?))
 }

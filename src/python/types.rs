@@ -240,33 +240,12 @@ pub fn exception_class(kind: &str) -> Rc<TypeObject> {
     })
 }
 
-/// The class of a named tuple an op returns (`torch.return_types.max`).
-pub fn named_tuple(kind: &str) -> Rc<TypeObject> {
+/// A class of tensh's values, made once per `key` and kept (so `type(a) is type(b)` holds).
+fn host_class(key: String, name: &str, module: &'static str) -> Rc<TypeObject> {
     TYPES.with(|t| {
         let mut map = t.borrow_mut();
         let object = map.get("object").cloned();
-        map.entry(format!("return_types:{kind}"))
-            .or_insert_with(|| {
-                Rc::new(TypeObject {
-                    name: kind.into(),
-                    module: "torch.return_types",
-                    base: object,
-                    kind: TypeKind::Host,
-                })
-            })
-            .clone()
-    })
-}
-
-/// The class of a tensh value, by its Rhai type name (`Tensor` is `torch.Tensor`).
-/// The class of an autograd node (`type(y.grad_fn)`): `MulBackward0` (a class PyTorch
-/// generates, printed without a module) or a Python autograd function's
-/// (`torch.autograd.function.ResizeBackward`).
-pub fn node_class(name: &str, module: &'static str) -> Rc<TypeObject> {
-    TYPES.with(|t| {
-        let mut map = t.borrow_mut();
-        let object = map.get("object").cloned();
-        map.entry(format!("node:{module}:{name}"))
+        map.entry(key)
             .or_insert_with(|| {
                 Rc::new(TypeObject {
                     name: name.into(),
@@ -279,7 +258,19 @@ pub fn node_class(name: &str, module: &'static str) -> Rc<TypeObject> {
     })
 }
 
-/// The class of a tensh value, by the name Rhai knows its type by.
+/// The class of a named tuple an op returns (`torch.return_types.max`).
+pub fn named_tuple(kind: &str) -> Rc<TypeObject> {
+    host_class(format!("return_types:{kind}"), kind, "torch.return_types")
+}
+
+/// The class of an autograd node (`type(y.grad_fn)`): `MulBackward0` (a class PyTorch
+/// generates, printed without a module) or a Python autograd function's
+/// (`torch.autograd.function.ResizeBackward`).
+pub fn node_class(name: &str, module: &'static str) -> Rc<TypeObject> {
+    host_class(format!("node:{module}:{name}"), name, module)
+}
+
+/// The class of a tensh value, by its Rhai type name (`Tensor` is `torch.Tensor`).
 pub fn host_type(rhai_name: &str) -> Rc<TypeObject> {
     // Python's name for it: `torch.storage.UntypedStorage` is `UntypedStorage` of
     // `torch.storage`; a name without a module is `torch`'s.
@@ -289,20 +280,7 @@ pub fn host_type(rhai_name: &str) -> Rc<TypeObject> {
         Some((_, n)) => ("torch", n),
         None => ("torch", python),
     };
-    TYPES.with(|t| {
-        let mut map = t.borrow_mut();
-        let object = map.get("object").cloned();
-        map.entry(format!("host:{short}"))
-            .or_insert_with(|| {
-                Rc::new(TypeObject {
-                    name: short.into(),
-                    module,
-                    base: object,
-                    kind: TypeKind::Host,
-                })
-            })
-            .clone()
-    })
+    host_class(format!("host:{short}"), short, module)
 }
 
 #[cfg(test)]

@@ -181,12 +181,11 @@ pub fn prepare(name: &'static str, out: Dynamic, a: &mut Args) -> RhaiResult<Out
     }
     // `multinomial` refuses a non-Long `out` before it draws (so the stream stays put).
     if rule == Rule::LongOut
-        && let Some(o) = outs.first().filter(|o| o.dtype() != DType::Int64)
+        && let Some(e) = outs
+            .first()
+            .and_then(|o| refusal(rule, name, DType::Int64, o.dtype()))
     {
-        return Err(to_rhai(TorchError::runtime(format!(
-            "{name} expects Long tensor out, got: {}",
-            o.dtype().cpp_name()
-        ))));
+        return Err(to_rhai(e));
     }
     if rule == Rule::Factory
         && let Some(o) = outs.first()

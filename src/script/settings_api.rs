@@ -112,23 +112,25 @@ fn set_float32_matmul_precision(a: &Args) -> RhaiResult<Dynamic> {
     Ok(Dynamic::UNIT)
 }
 
+/// A thread count given to `op` (`set_num_threads`, `set_num_interop_threads`): a
+/// positive int, or PyTorch's error in `op`'s name.
+pub fn thread_count(v: &Dynamic, op: &str) -> RhaiResult<i64> {
+    match v.as_int() {
+        Ok(n) if n > 0 => Ok(n),
+        Ok(_) => Err(to_rhai(TorchError::runtime(format!(
+            "{op} expects a positive integer"
+        )))),
+        Err(_) => Err(to_rhai(TorchError::runtime(format!(
+            "{op} expects an int, but got {}",
+            py_type_name(v)
+        )))),
+    }
+}
+
 /// `torch.set_num_interop_threads(n)`: a positive count, once per session.
 fn set_num_interop_threads(a: &Args) -> RhaiResult<Dynamic> {
     let v = a.req(0, "int", "set_num_interop_threads")?;
-    let n = match v.as_int() {
-        Ok(n) if n > 0 => n,
-        Ok(_) => {
-            return Err(to_rhai(TorchError::runtime(
-                "set_num_interop_threads expects a positive integer",
-            )));
-        }
-        Err(_) => {
-            return Err(to_rhai(TorchError::runtime(format!(
-                "set_num_interop_threads expects an int, but got {}",
-                py_type_name(v)
-            ))));
-        }
-    };
+    let n = thread_count(v, "set_num_interop_threads")?;
     if INTEROP_THREADS.with(|c| c.get()).is_some() {
         return Err(to_rhai(TorchError::runtime(
             "Error: cannot set number of interop threads after parallel work has started or set_num_interop_threads called",

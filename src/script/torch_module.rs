@@ -40,8 +40,8 @@ fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
             let strides = format.strides(&sizes).rhai()?;
             return finish(creation::uninitialized(&sizes, &strides, dtype).rhai()?, a);
         }
-        let value = crate::core::defaults::uninitialized_value(dtype);
-        return finish(creation::full(&sizes, value, dtype).rhai()?, a);
+        let strides = crate::core::layout::contiguous_strides(&sizes);
+        return finish(creation::uninitialized(&sizes, &strides, dtype).rhai()?, a);
     }
     finish(creation::full(&sizes, value, dtype).rhai()?, a)
 }
@@ -54,11 +54,11 @@ fn like(name: &str, a: &Args, value: Option<Scalar>) -> RhaiResult<Dynamic> {
         None => a.scalar(1, "fill_value", name)?,
     };
     let t = empty_like(name, &x, a)?;
-    let value = match name {
-        "empty_like" => crate::core::defaults::uninitialized_value(t.dtype()),
-        _ => value,
-    };
-    copy::fill_(&t, value).rhai()?;
+    if name == "empty_like" {
+        creation::fill_uninitialized(&t.storage(), 0, t.dtype()).rhai()?;
+    } else {
+        copy::fill_(&t, value).rhai()?;
+    }
     finish(t, a)
 }
 
@@ -199,20 +199,7 @@ pub fn register(r: &mut Registry) {
     });
     r.function("set_num_threads", 1, |a| {
         let v = a.pos.first().cloned().unwrap_or(Dynamic::UNIT);
-        let n = match v.as_int() {
-            Ok(n) if n > 0 => n,
-            Ok(_) => {
-                return Err(to_rhai(TorchError::runtime(
-                    "set_num_threads expects a positive integer",
-                )));
-            }
-            Err(_) => {
-                let got = super::convert::py_type_name(&v);
-                return Err(to_rhai(TorchError::runtime(format!(
-                    "set_num_threads expects an int, but got {got}"
-                ))));
-            }
-        };
+        let n = super::settings_api::thread_count(&v, "set_num_threads")?;
         crate::core::kernels::pair::set_threads(usize::try_from(n).unwrap_or(usize::MAX));
         Ok(Dynamic::UNIT)
     });

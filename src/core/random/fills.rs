@@ -3,7 +3,8 @@
 //! kernels visit elements: `exponential_` (`-ln(1 - u) / lambda`), `cauchy_`
 //! (`median + sigma * tan(pi * (u - 1/2))`), `geometric_` (`ceil(ln u / ln(1 - p))`, for
 //! integer tensors too) and `log_normal_` (`exp` of the cached double Box–Muller normal).
-//! Each value is computed in double and rounded once to the element's dtype (through
+//! `fill_slots` refuses a tensor whose elements share memory before drawing. Each value is
+//! computed in double and rounded once to the element's dtype (through
 //! float for the half types, as PyTorch's conversions go). Also `random_()` without bounds:
 //! one draw per element (64 bits for int64 and double), reduced modulo the dtype's range
 //! (`0..=2^mantissa digits` for floating types).
@@ -11,7 +12,6 @@
 use super::distributions::{normal_scalar, uniform};
 use super::generator::with_global;
 use super::ops::fill_slots;
-use crate::core::copy::check_no_internal_overlap;
 use crate::core::dtype::DType;
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
@@ -60,29 +60,28 @@ fn require_continuous(t: &Tensor, name: &str, kernel: &str, c_type: bool) -> Res
     require_random_kernel(kernel, d)
 }
 
+/// PyTorch's refusal of a parameter `name` of `op` that is not above zero (NaN included).
+fn require_positive(op: &str, name: &str, value: f64) -> Result<()> {
+    if value > 0.0 {
+        return Ok(());
+    }
+    Err(TorchError::runtime(format!(
+        "{op} expects {name} > 0.0, but found {name}={}",
+        crate::core::cpp_format::stream_double(value)
+    )))
+}
+
 /// `t.exponential_(lambd)`.
 pub fn exponential_(t: &Tensor, lambd: f64) -> Result<()> {
-    if lambd.is_nan() || lambd <= 0.0 {
-        return Err(TorchError::runtime(format!(
-            "exponential_ expects lambda > 0.0, but found lambda={}",
-            crate::core::cpp_format::stream_double(lambd)
-        )));
-    }
+    require_positive("exponential_", "lambda", lambd)?;
     require_continuous(t, "Exponential", "exponential_cpu", false)?;
-    check_no_internal_overlap(&t.layout())?;
     fill_floats(t, |g| (-1.0 / lambd) * (1.0 - unit(g)).ln())
 }
 
 /// `t.cauchy_(median, sigma)`.
 pub fn cauchy_(t: &Tensor, median: f64, sigma: f64) -> Result<()> {
-    if sigma.is_nan() || sigma <= 0.0 {
-        return Err(TorchError::runtime(format!(
-            "cauchy_ expects sigma > 0.0, but found sigma={}",
-            crate::core::cpp_format::stream_double(sigma)
-        )));
-    }
+    require_positive("cauchy_", "sigma", sigma)?;
     require_continuous(t, "Cauchy", "cauchy_cpu", true)?;
-    check_no_internal_overlap(&t.layout())?;
     fill_floats(t, |g| {
         median + sigma * (std::f64::consts::PI * (unit(g) - 0.5)).tan()
     })
@@ -90,17 +89,11 @@ pub fn cauchy_(t: &Tensor, median: f64, sigma: f64) -> Result<()> {
 
 /// `t.log_normal_(mean, std)`.
 pub fn log_normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
-    if std.is_nan() || std <= 0.0 {
-        return Err(TorchError::runtime(format!(
-            "log_normal_ expects std > 0.0, but found std={}",
-            crate::core::cpp_format::stream_double(std)
-        )));
-    }
+    require_positive("log_normal_", "std", std)?;
     if !t.dtype().is_floating_point() {
         return Err(not_built("log_normal_cpu", t.dtype()));
     }
     require_random_kernel("log_normal_cpu", t.dtype())?;
-    check_no_internal_overlap(&t.layout())?;
     fill_floats(t, |g| normal_scalar(g, mean, std).exp())
 }
 
@@ -119,7 +112,6 @@ pub fn geometric_(t: &Tensor, p: f64) -> Result<()> {
     }
     crate::core::unbuilt_kernels::require_kernel("geometric_cpu", d)?;
     require_random_kernel("geometric_cpu", d)?;
-    check_no_internal_overlap(&t.layout())?;
     let scale = (-p).ln_1p();
     let draw = move |g: &mut super::generator::Generator| (unit(g).ln() / scale).ceil();
     if d.is_floating_point() {
@@ -133,11 +125,11 @@ pub fn geometric_(t: &Tensor, p: f64) -> Result<()> {
 /// types, where every integer is exact), one draw per element.
 pub fn random_full_(t: &Tensor) -> Result<()> {
     let d = t.dtype();
-    if d.is_complex() || matches!(d, DType::UInt16 | DType::UInt32 | DType::UInt64) {
+    if d.is_complex() {
         return Err(not_built("random_kernel_cpu", d));
     }
+    crate::core::unbuilt_kernels::require_kernel("random_kernel_cpu", d)?;
     require_random_kernel("random_kernel_cpu", d)?;
-    check_no_internal_overlap(&t.layout())?;
     // How many values the dtype can hold from 0 (the modulus), and whether a draw takes 64 bits.
     let (modulus, wide): (u64, bool) = match d {
         DType::Bool => (2, false),

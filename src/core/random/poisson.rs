@@ -68,10 +68,20 @@ fn sample(g: &mut Generator, rate: f64) -> f64 {
     }
 }
 
-/// `torch.poisson(rates)`: a tensor like `rates` of draws (the dtype must be floating,
-/// which the caller checks).
+/// `torch.poisson(rates)`: a tensor like `rates` of draws, with PyTorch's refusals of a
+/// non-floating dtype and of a negative or NaN rate (checked before any draw).
 pub fn poisson(rates: &Tensor) -> Result<Tensor> {
-    let values = f64_values(&crate::core::copy::contiguous_copy(rates)?)?;
+    let d = rates.dtype();
+    if !d.is_floating_point() {
+        return Err(crate::core::unbuilt_kernels::not_built("poisson_cpu", d));
+    }
+    crate::core::unbuilt_kernels::require_random_kernel("poisson_cpu", d)?;
+    let values = f64_values(rates)?;
+    if values.iter().any(|v| v.is_nan() || *v < 0.0) {
+        return Err(crate::core::error::TorchError::runtime(
+            "invalid Poisson rate, expected rate to be non-negative",
+        ));
+    }
     let mut out = crate::core::memory::alloc::vec_with_capacity::<f64>(values.len())?;
     with_global(|g| {
         for (i, &rate) in values.iter().enumerate() {

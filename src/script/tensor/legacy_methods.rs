@@ -62,16 +62,13 @@ fn new(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
             }
             return Ok(Dynamic::from(t));
         }
-        if first.is_array() || first.is::<crate::script::values::Size>() {
-            if first.is::<crate::script::values::Size>() || !first.is_array() {
-                return sized(x, a);
-            }
+        if first.is_array() {
             let data = to_data(first)?;
             return Ok(Dynamic::from(
                 creation::tensor_from_data(&data, Some(dtype)).rhai()?,
             ));
         }
-        if first.as_int().is_err() {
+        if first.as_int().is_err() && !first.is::<crate::script::values::Size>() {
             return Err(type_error(format!(
                 "new(): data must be a sequence (got {})",
                 py_type_name(first)
@@ -81,15 +78,10 @@ fn new(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     sized(x, a)
 }
 
-/// `x.new(2, 3)`: an uninitialized tensor of those sizes in `x`'s dtype.
+/// `x.new(2, 3)`: an uninitialized tensor of those sizes in `x`'s dtype (a negative size
+/// gets PyTorch's error from the allocation).
 fn sized(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let sizes = a.sizes("size")?;
-    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
-        return Err(to_rhai(TorchError::runtime(format!(
-            "Trying to create tensor with negative dimension {s}: {}",
-            crate::core::layout::fmt_list(&sizes)
-        ))));
-    }
     let strides = contiguous_strides(&sizes);
     Ok(Dynamic::from(
         creation::uninitialized(&sizes, &strides, x.dtype()).rhai()?,

@@ -45,13 +45,8 @@ fn empty_permuted(sizes: &[i64], order: &[i64], dtype: DType) -> Result<Tensor> 
         }
         *slot = true;
     }
-    if let Some(&s) = sizes.iter().find(|&&s| s < 0) {
-        return Err(TorchError::runtime(format!(
-            "Trying to create tensor with negative dimension {s}: {}",
-            crate::core::layout::fmt_list(sizes)
-        )));
-    }
-    // Strides of the dims in memory order, then given back to each dim.
+    // Strides of the dims in memory order, then given back to each dim (a negative size
+    // gets PyTorch's error from the allocation).
     let physical: Vec<i64> = order.iter().map(|&d| sizes[d as usize]).collect();
     let physical_strides = crate::core::layout::contiguous_strides(&physical);
     let mut strides = vec![0; n];

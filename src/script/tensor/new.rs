@@ -28,10 +28,10 @@ pub fn register(r: &mut Registry) {
         r.method(name, 8, move |x, a| {
             let sizes = a.sizes("size")?;
             let dtype = dtype_of(x, &a)?;
-            let value = match name {
-                "new_empty" => crate::core::defaults::uninitialized_value(dtype),
-                _ => value,
-            };
+            if name == "new_empty" {
+                let strides = crate::core::layout::contiguous_strides(&sizes);
+                return finish(creation::uninitialized(&sizes, &strides, dtype).rhai()?, &a);
+            }
             finish(creation::full(&sizes, value, dtype).rhai()?, &a)
         });
     }

@@ -154,6 +154,18 @@ fn norm(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(recorded_norm(&x, p, dims, keepdim)?))
 }
 
+/// `torch.norm`'s refusal of a dtype that is neither floating nor complex (`dist`,
+/// `frobenius_norm`).
+fn require_norm_dtype(dtype: crate::core::dtype::DType) -> RhaiResult<()> {
+    if dtype.is_floating_point() || dtype.is_complex() {
+        return Ok(());
+    }
+    Err(to_rhai(TorchError::not_implemented(format!(
+        "norm(): input dtype should be either floating point or complex. Got {} instead.",
+        dtype.cpp_name()
+    ))))
+}
+
 /// `x.dist(other, p=2)`: the norm of `x - other` (broadcast, promoted).
 fn dist(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let other = a.tensor(0, "other", "dist")?;
@@ -163,13 +175,7 @@ fn dist(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     };
     let (xd, od) = (detached(x), detached(&other));
     let diff = binary(BinaryOp::Sub, &t(&xd), &t(&od)).rhai()?;
-    let dtype = diff.dtype();
-    if !(dtype.is_floating_point() || dtype.is_complex()) {
-        return Err(to_rhai(TorchError::not_implemented(format!(
-            "norm(): input dtype should be either floating point or complex. Got {} instead.",
-            dtype.cpp_name()
-        ))));
-    }
+    require_norm_dtype(diff.dtype())?;
     let out = vector_norm(&diff, p, None, false).rhai()?;
     if x.requires_grad() || other.requires_grad() {
         let y = detached(&out);
@@ -376,12 +382,7 @@ pub fn register(r: &mut Registry) {
                 dims.len()
             ))));
         }
-        if !(x.dtype().is_floating_point() || x.dtype().is_complex()) {
-            return Err(to_rhai(TorchError::not_implemented(format!(
-                "norm(): input dtype should be either floating point or complex. Got {} instead.",
-                x.dtype().cpp_name()
-            ))));
-        }
+        require_norm_dtype(x.dtype())?;
         Ok(Dynamic::from(recorded_norm(&x, 2.0, Some(dims), keepdim)?))
     });
     r.function("norm_except_dim", 3, |a| {
