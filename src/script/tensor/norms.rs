@@ -329,12 +329,11 @@ pub fn register(r: &mut Registry) {
         };
         let (p, q) =
             crate::core::similarity::common_floating(&detached(&x1), &detached(&x2)).rhai()?;
-        let out = crate::core::similarity::cosine_similarity(&p, &q, dim, eps).rhai()?;
+        let (out, cosine) = crate::core::similarity::Cosine::new(&p, &q, dim, eps).rhai()?;
         if x1.requires_grad() || x2.requires_grad() {
             let (s1, d1, s2, d2) = (x1.sizes(), x1.dtype(), x2.sizes(), x2.dtype());
             record_formula(&out, "SumBackward1", &[&x1, &x2], &[&x1, &x2], move |g| {
-                let (ga, gb) =
-                    crate::core::similarity::cosine_similarity_grads(g, &p, &q, dim, eps)?;
+                let (ga, gb) = cosine.grads(g)?;
                 Ok(vec![
                     Some(cast_grad(&sum_to(&ga, &s1)?, d1)?),
                     Some(cast_grad(&sum_to(&gb, &s2)?, d2)?),
