@@ -1,13 +1,15 @@
 //! More elementwise functions of two operands, each one typed closure on the engine's zip
 //! mode with PyTorch's dtype rule and refusals (read off the oracle): `atan2`, `hypot`,
 //! `copysign`, `fmod`, `logaddexp`, `logaddexp2`, `xlogy`, `nextafter`, `heaviside`,
-//! `fmax`/`fmin`, `gcd`/`lcm`, the bit shifts, `ldexp`, `float_power` and the logical ops.
+//! `fmax`/`fmin`, `gcd`/`lcm`, the bit shifts, `ldexp`, `float_power`, the logical ops and
+//! `igamma`/`igammac`.
 
 use half::{bf16, f16};
 
 use super::defaults::default_dtype;
 use super::dtype::DType;
 use super::error::{Result, TorchError};
+use super::incomplete_gamma::{lower_regularized, upper_regularized};
 use super::ops::{Arg, operand};
 use super::pointwise::{zip_complex, zip_float, zip_int};
 use super::promotion::result_type;
@@ -38,6 +40,8 @@ pub enum Binary {
     LogicalAnd,
     LogicalOr,
     LogicalXor,
+    Igamma,
+    Igammac,
 }
 
 impl Binary {
@@ -56,6 +60,8 @@ impl Binary {
             Binary::Lcm => "lcm_cpu",
             Binary::LeftShift => "lshift_cpu",
             Binary::RightShift => "rshift_cpu",
+            Binary::Igamma => "igamma_cpu",
+            Binary::Igammac => "igammac_cpu",
             _ => "",
         }
     }
@@ -79,7 +85,12 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
             }
         }
         // Float kernels only.
-        Binary::Hypot | Binary::Logaddexp | Binary::Logaddexp2 | Binary::Nextafter => {
+        Binary::Hypot
+        | Binary::Logaddexp
+        | Binary::Logaddexp2
+        | Binary::Nextafter
+        | Binary::Igamma
+        | Binary::Igammac => {
             if common.is_complex() && op == Binary::Logaddexp {
                 return zip_complex(a, b, common, common, |x, y| {
                     // The larger real part taken out, so `exp` cannot overflow.
@@ -94,6 +105,8 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
                 Binary::Hypot => zip_float(a, b, common, common, f64::hypot),
                 Binary::Logaddexp => zip_float(a, b, common, common, logaddexp),
                 Binary::Logaddexp2 => zip_float(a, b, common, common, logaddexp2),
+                Binary::Igamma => zip_float(a, b, common, common, lower_regularized),
+                Binary::Igammac => zip_float(a, b, common, common, upper_regularized),
                 _ => zip_float(a, b, common, common, move |x, y| next_after(common, x, y)),
             }
         }

@@ -21,6 +21,7 @@ pub mod float8;
 pub mod fused_pointwise;
 pub mod hash_tensor;
 pub mod histogram;
+pub mod incomplete_gamma;
 pub mod index;
 pub mod index_ops;
 pub mod index_parse;

@@ -9,7 +9,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 
 use super::formulas::apply;
-use crate::core::copy::{contiguous_copy, copy_};
+use crate::core::copy::{cast_copy, contiguous_copy, copy_};
 use crate::core::creation::full;
 use crate::core::error::{Result, TorchError};
 use crate::core::ops::{Arg, BinaryOp, binary_untracked};
@@ -39,17 +39,51 @@ pub fn backward(t: &Tensor) -> Result<()> {
 /// `t.backward(retain_graph=retain)`: without `retain`, each node that ran is released, and
 /// a later walk through a released node that saved values is refused, as in PyTorch.
 pub fn backward_retaining(t: &Tensor, retain: bool) -> Result<()> {
-    if t.numel() != 1 {
-        return Err(TorchError::runtime(
-            "grad can be implicitly created only for scalar outputs",
-        ));
-    }
+    backward_from(t, None, retain)
+}
+
+/// `t.backward(gradient, retain_graph=retain)`: the walk starts from `gradient` (of `t`'s
+/// shape; cast to `t`'s dtype, as PyTorch casts it, except that a complex side needs the
+/// same dtype on both), or from ones when `t` has one element and no gradient is given.
+pub fn backward_from(t: &Tensor, gradient: Option<&Tensor>, retain: bool) -> Result<()> {
+    let seed = match gradient {
+        Some(g) => {
+            let size = |x: &Tensor| {
+                let parts: Vec<String> = x.sizes().iter().map(i64::to_string).collect();
+                format!("torch.Size([{}])", parts.join(", "))
+            };
+            if g.sizes() != t.sizes() {
+                return Err(TorchError::runtime(format!(
+                    "Mismatch in shape: grad_output[0] has a shape of {} and output[0] has a shape of {}.",
+                    size(g),
+                    size(t)
+                )));
+            }
+            if (g.dtype().is_complex() || t.dtype().is_complex()) && g.dtype() != t.dtype() {
+                return Err(TorchError::runtime(format!(
+                    "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in dtype: grad_output[0] has a dtype of {} and output[0] has a dtype of {}.",
+                    g.dtype(),
+                    t.dtype()
+                )));
+            }
+            Some(g)
+        }
+        None if t.numel() != 1 => {
+            return Err(TorchError::runtime(
+                "grad can be implicitly created only for scalar outputs",
+            ));
+        }
+        None => None,
+    };
     let Some(root) = edge_of(t) else {
         return Err(TorchError::runtime(
             "element 0 of tensors does not require grad and does not have a grad_fn",
         ));
     };
-    let seed = full(&t.sizes(), Scalar::Int(1), t.dtype())?;
+    let seed = match seed {
+        Some(g) => cast_copy(g, t.dtype())?,
+        None => full(&t.sizes(), Scalar::Int(1), t.dtype())?,
+    };
     run(root, seed, retain)
 }
 

@@ -101,6 +101,27 @@ pub fn binary_math_grads(op: Binary, g: &Tensor, v: &Operands) -> Result<Option<
             both(ga, gb)?
         }
         Binary::FloatPower => pow_grads(g, v)?,
+        Binary::Igamma | Binary::Igammac => {
+            // Only `x` has a gradient: `±g · exp((a − 1) ln x − x − lgamma(a))`.
+            let Arg::Tensor(at) = a else {
+                return Ok(None);
+            };
+            let Arg::Tensor(xt) = b else {
+                return Ok(None);
+            };
+            let power = mul(t(&sub(a.clone(), n(1.0))?), t(&apply(Unary::Log, xt)?))?;
+            let exponent = sub(
+                t(&sub(t(&power), b.clone())?),
+                t(&apply(Unary::Lgamma, at)?),
+            )?;
+            let density = apply(Unary::Exp, &exponent)?;
+            let signed = if op == Binary::Igamma {
+                g.clone()
+            } else {
+                neg(g)?
+            };
+            (None, Some(mul(t(&signed), t(&density))?))
+        }
         _ => return Ok(None),
     };
     Ok(Some(grads))

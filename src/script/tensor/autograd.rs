@@ -89,6 +89,37 @@ pub fn finish(t: Tensor, a: &crate::script::args::Args) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(t))
 }
 
+/// `backward`'s `gradient`: a tensor, `None`, or a sequence of them (one per output, so
+/// its first), with PyTorch's errors for anything else.
+fn backward_gradient(g: Option<&Dynamic>) -> RhaiResult<Option<Tensor>> {
+    let Some(g) = g.filter(|g| !g.is_unit()) else {
+        return Ok(None);
+    };
+    if let Some(t) = g.clone().try_cast::<Tensor>() {
+        return Ok(Some(t));
+    }
+    let Some(items) = g.clone().try_cast::<rhai::Array>() else {
+        return Err(crate::script::errors::type_error(format!(
+            "'{}' object is not iterable",
+            crate::script::convert::py_type_name(g)
+        )));
+    };
+    for item in &items {
+        if !item.is_unit() && !item.is::<Tensor>() {
+            return Err(crate::script::errors::type_error(format!(
+                "gradients can be either Tensors or None, but got {}",
+                crate::script::convert::py_type_name(item)
+            )));
+        }
+    }
+    match items.first() {
+        None => Err(to_rhai(TorchError::runtime(
+            "got 1 tensors and 0 gradients",
+        ))),
+        Some(first) => Ok(first.clone().try_cast::<Tensor>()),
+    }
+}
+
 /// Registers `backward` and the attribute assignments `t.requires_grad = flag`, `t.grad = g`.
 pub fn register(r: &mut crate::script::registry::Registry) {
     r.engine.register_set(
@@ -104,17 +135,15 @@ pub fn register(r: &mut crate::script::registry::Registry) {
         .register_set("grad", |t: &mut Tensor, g: Dynamic| assign_grad(t, g));
     r.method("backward", 3, |x, a| {
         // PyTorch's keywords are declared; what tensh has not built is refused, not ignored.
-        if let Some(g) = a.get(0, "gradient")
-            && !g.is::<crate::core::tensor::Tensor>()
-            && !g.is_array()
+        let gradient = backward_gradient(a.get(0, "gradient"))?;
+        let asked = |i: usize, name: &str| {
+            a.get(i, name)
+                .is_some_and(|v| !v.is_unit() && v.as_bool().unwrap_or(true))
+        };
+        if let Some(name) = [(2, "create_graph"), (3, "inputs")]
+            .into_iter()
+            .find_map(|(i, n)| asked(i, n).then_some(n))
         {
-            return Err(crate::script::errors::type_error(format!(
-                "'{}' object is not iterable",
-                crate::script::convert::py_type_name(g)
-            )));
-        }
-        let names = [(0, "gradient"), (2, "create_graph"), (3, "inputs")];
-        if let Some((_, name)) = names.iter().find(|(i, n)| a.get(*i, n).is_some()) {
             return Err(to_rhai(crate::core::error::TorchError::not_implemented(
                 format!("tensh does not implement the {name}= argument of backward()"),
             )));
@@ -131,7 +160,7 @@ pub fn register(r: &mut crate::script::registry::Registry) {
                 )));
             }
         };
-        crate::core::autograd::backward_retaining(x, retain).map_err(to_rhai)?;
+        crate::core::autograd::backward_from(x, gradient.as_ref(), retain).map_err(to_rhai)?;
         Ok(rhai::Dynamic::UNIT)
     });
 }

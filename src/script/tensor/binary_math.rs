@@ -17,7 +17,7 @@ use crate::script::tensor::math::{arg, register_in_place_operator, register_oper
 
 /// Every function: its names (the first is PyTorch's main one), the op, the parameter name
 /// of the second operand, and whether it has an in-place form.
-const FUNCTIONS: [(&str, Binary, &str, bool); 21] = [
+const FUNCTIONS: [(&str, Binary, &str, bool); 23] = [
     ("atan2", Binary::Atan2, "other", true),
     ("arctan2", Binary::Atan2, "other", true),
     ("hypot", Binary::Hypot, "other", true),
@@ -39,6 +39,8 @@ const FUNCTIONS: [(&str, Binary, &str, bool); 21] = [
     ("logical_and", Binary::LogicalAnd, "other", true),
     ("logical_or", Binary::LogicalOr, "other", true),
     ("logical_xor", Binary::LogicalXor, "other", true),
+    ("igamma", Binary::Igamma, "other", true),
+    ("igammac", Binary::Igammac, "other", true),
 ];
 
 /// PyTorch's node for `op(a, b)` (its overloads for a number operand have their own).
@@ -63,6 +65,8 @@ fn node(op: Binary, a: &Arg, b: &Arg) -> &'static str {
         Binary::Ldexp => "LdexpBackward0",
         Binary::FloatPower if number(b) => "PowBackward0",
         Binary::FloatPower => "PowBackward1",
+        Binary::Igamma => "IgammaBackward0",
+        Binary::Igammac => "IgammacBackward0",
         _ => "NotImplemented",
     }
 }
@@ -79,7 +83,15 @@ fn tracked(op: Binary, name: &str, a: Arg, b: Arg) -> RhaiResult<Tensor> {
             autograd::record_not_differentiable(&out, name, &inputs);
         } else {
             let name = name.to_string();
+            // PyTorch has no formula for `igamma`'s first operand: backward refuses.
+            let underivable_first = matches!(op, Binary::Igamma | Binary::Igammac)
+                && a.as_tensor().is_some_and(Tensor::requires_grad);
             tracked::pair(&out, node, &a, &b, move |g, v| {
+                if underivable_first {
+                    return Err(TorchError::not_implemented(format!(
+                        "the derivative for '{name}: input' is not implemented."
+                    )));
+                }
                 pointwise_grads::binary_math_grads(op, g, v)?.ok_or_else(|| {
                     TorchError::runtime(format!("derivative for aten::{name} is not implemented"))
                 })
