@@ -34,6 +34,7 @@ pub mod log_scan;
 pub mod memory;
 pub mod memory_format;
 pub mod norms;
+pub mod numeric_gradient;
 pub mod operand;
 pub mod ops;
 pub mod ops_fast;

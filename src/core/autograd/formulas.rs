@@ -378,6 +378,10 @@ fn view_grad(
     grads: &[Option<Tensor>],
 ) -> Result<Tensor> {
     let scratch = Storage::zeroed(nbytes)?;
+    // Which element starts (byte offsets) a gradient has reached: the first value is
+    // stored as it is (so `-0.0` stays `-0.0`, as PyTorch's plain reshape of the gradient
+    // keeps it); later ones, from overlapping or stride-0 views, are added.
+    let mut reached = vec![false; nbytes];
     for ((layout, d), grad) in outputs.iter().zip(grads) {
         let Some(grad) = grad else { continue };
         let item = d.itemsize();
@@ -391,9 +395,15 @@ fn view_grad(
                 [(&layout.strides, layout.offset)],
                 |[start], n, [step]| {
                     for (i, v) in (0..n as i64).zip(values.by_ref()) {
-                        let at = &mut bytes[(start + i * step) as usize * item..];
-                        let sum = add_scalars(element::read(*d, at), *v);
-                        element::write(*d, at, sum);
+                        let offset = (start + i * step) as usize * item;
+                        let at = &mut bytes[offset..];
+                        let first = !std::mem::replace(&mut reached[offset], true);
+                        let value = if first {
+                            *v
+                        } else {
+                            add_scalars(element::read(*d, at), *v)
+                        };
+                        element::write(*d, at, value);
                     }
                 },
             );

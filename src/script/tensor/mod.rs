@@ -26,6 +26,7 @@ pub mod more_factories;
 pub mod mutation;
 pub mod new;
 pub mod norms;
+pub mod numeric_gradient;
 pub mod order_stats;
 pub mod pointwise;
 pub mod reduce;
