@@ -1,9 +1,11 @@
-//! `torch.histogram(input, bins, range=, weight=, density=)`: the counts (or summed
-//! weights) of the input's elements, all of them, in bins given by their number (equal
-//! bins over the data's range or `range`, edges from `linspace` in the input's dtype) or
-//! by a tensor of edges. An element belongs to the bin whose left edge is the last one not
-//! above it; the last bin also holds its right edge; elements outside the edges (and
-//! NaNs) are not counted. Counts accumulate in the input's dtype, in row-major order.
+//! `torch.histogram` and `torch.histogramdd`: the counts (or summed weights) of points in
+//! bins. `histogramdd` reads its input as rows of `D` coordinates (the innermost dim);
+//! `histogram` is its one-dimensional case over all elements. Along each dim the bins are
+//! given by their number (equal bins over that dim's data range or `range`, edges from
+//! `linspace` in the input's dtype) or by a tensor of edges. A coordinate belongs to the
+//! bin whose left edge is the last one not above it; the last bin also holds its right
+//! edge; points outside the edges (and NaNs) are not counted. Counts accumulate in the
+//! input's dtype, in row-major order, one run per thread (see `count`).
 
 use crate::core::copy::cast_copy;
 use crate::core::dtype::DType;
@@ -27,36 +29,37 @@ fn shown(x: f64) -> String {
 /// The edges of `count` equal bins over `range`, or over the data's range (widened by a
 /// half on each side when all values are one).
 fn equal_edges(
-    data: &[f64],
+    column: impl Iterator<Item = f64> + Clone,
+    dim: usize,
     count: i64,
     range: Option<(f64, f64)>,
     dtype: DType,
 ) -> Result<Tensor> {
     if count <= 0 {
         return Err(TorchError::runtime(format!(
-            "torch.histogram(): bins must be > 0, but got {count} for dimension 0"
+            "torch.histogram(): bins must be > 0, but got {count} for dimension {dim}"
         )));
     }
     let (mut lo, mut hi) = match range {
         Some(r) => r,
-        None if data.is_empty() => (0.0, 1.0),
+        None if column.clone().next().is_none() => (0.0, 1.0),
         // A NaN makes both ends NaN, as PyTorch's `aminmax` does.
-        None if data.iter().any(|v| v.is_nan()) => (f64::NAN, f64::NAN),
+        None if column.clone().any(|v| v.is_nan()) => (f64::NAN, f64::NAN),
         None => (
-            data.iter().copied().fold(f64::INFINITY, f64::min),
-            data.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            column.clone().fold(f64::INFINITY, f64::min),
+            column.fold(f64::NEG_INFINITY, f64::max),
         ),
     };
     if lo > hi {
         return Err(TorchError::runtime(format!(
-            "torch.histogramdd: min should not exceed max, but got min {} max {} for dimension 0",
+            "torch.histogramdd: min should not exceed max, but got min {} max {} for dimension {dim}",
             shown(lo),
             shown(hi)
         )));
     }
     if !lo.is_finite() || !hi.is_finite() {
         return Err(TorchError::runtime(format!(
-            "torch.histogramdd: dimension 0's range [{}, {}] is not finite",
+            "torch.histogramdd: dimension {dim}'s range [{}, {}] is not finite",
             shown(lo),
             shown(hi)
         )));
@@ -68,7 +71,7 @@ fn equal_edges(
     crate::core::creation::linspace(lo, hi, count + 1, dtype)
 }
 
-/// `torch.histogram`: `(hist, bin_edges)`.
+/// `torch.histogram`: `(hist, bin_edges)` over all of `t`'s elements.
 pub fn histogram(
     t: &Tensor,
     bins: Bins,
@@ -76,13 +79,52 @@ pub fn histogram(
     weight: Option<&Tensor>,
     density: bool,
 ) -> Result<(Tensor, Tensor)> {
+    let flat = t.numel() as i64;
+    let points = crate::core::views::reshape(t, &[flat, 1])?;
+    // A weight of the input's shape weighs the element at the same place.
+    let weight = match weight {
+        Some(w) if w.sizes() == t.sizes() => Some(crate::core::views::reshape(w, &[flat])?),
+        other => other.cloned(),
+    };
+    let range = range.map(|(lo, hi)| vec![lo, hi]);
+    let (hist, mut edges) =
+        histogramdd(&points, &[bins], range.as_deref(), weight.as_ref(), density)?;
+    // One dim was asked for, so one edge tensor came back.
+    match edges.pop() {
+        Some(e) => Ok((hist, e)),
+        None => Err(TorchError::runtime("histogram: no bin edges")),
+    }
+}
+
+/// `torch.histogramdd`: `(hist, bin_edges)` of the rows of `t` (`..., D`), one entry of
+/// `bins` per dim, `range` as `[min₀, max₀, min₁, max₁, ...]`.
+pub fn histogramdd(
+    t: &Tensor,
+    bins: &[Bins],
+    range: Option<&[f64]>,
+    weight: Option<&Tensor>,
+    density: bool,
+) -> Result<(Tensor, Vec<Tensor>)> {
     let dtype = t.dtype();
+    if t.ndim() < 2 {
+        return Err(TorchError::runtime(
+            "torch.histogramdd: input tensor should have at least 2 dimensions",
+        ));
+    }
+    let sizes = t.sizes();
+    let dims = sizes.last().copied().unwrap_or(0) as usize;
+    if bins.len() != dims {
+        return Err(TorchError::runtime(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input.",
+        ));
+    }
     if !matches!(dtype, DType::Float32 | DType::Float64) {
         return Err(TorchError::not_implemented(format!(
             "\"histogramdd\" not implemented for '{}'",
             dtype.cpp_name()
         )));
     }
+    let rows_shape = &sizes[..sizes.len() - 1];
     if let Some(w) = weight
         && w.dtype() != dtype
     {
@@ -92,42 +134,65 @@ pub fn histogram(
             w.dtype().c_type_name()
         )));
     }
+    let rows = rows_shape.iter().product::<i64>().max(0) as usize;
     if let Some(w) = weight
-        && w.sizes() != t.sizes()
+        && w.sizes() != rows_shape
     {
         return Err(TorchError::runtime(format!(
-            "torch.histogramdd: if weight tensor is provided it should have the same shape as the input tensor excluding its innermost dimension, but got input with shape [{}, 1] and weight with shape {}",
-            t.numel(),
+            "torch.histogramdd: if weight tensor is provided it should have the same shape as the input tensor excluding its innermost dimension, but got input with shape [{rows}, {dims}] and weight with shape {}",
             crate::core::layout::fmt_list(&w.sizes())
         )));
     }
+    if let Some(r) = range
+        && r.len() != 2 * dims
+    {
+        return Err(TorchError::runtime(format!(
+            "torch.histogramdd: for a {dims}-dimensional histogram range should have {} elements, but got {}",
+            2 * dims,
+            r.len()
+        )));
+    }
     let data = f64_values(t)?;
-    let edges = match bins {
-        Bins::Count(n) => equal_edges(&data, n, range, dtype)?,
-        Bins::Edges(e) => {
-            if e.dtype() != dtype {
-                return Err(TorchError::runtime(format!(
-                    "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype {} and bins for dimension 0 with dtype {}",
-                    dtype.c_type_name(),
-                    e.dtype().c_type_name()
-                )));
+    let column = |d: usize| data.iter().skip(d).step_by(dims.max(1)).copied();
+    let mut edges = Vec::with_capacity(dims);
+    for d in 0..dims {
+        let e = match bins.get(d) {
+            Some(Bins::Edges(e)) => {
+                if e.dtype() != dtype {
+                    return Err(TorchError::runtime(format!(
+                        "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype {} and bins for dimension {d} with dtype {}",
+                        dtype.c_type_name(),
+                        e.dtype().c_type_name()
+                    )));
+                }
+                if e.ndim() != 1 {
+                    return Err(TorchError::runtime(format!(
+                        "torch.histogramdd: bins tensor should have one dimension, but got {} dimensions in the bins tensor for dimension {d}",
+                        e.ndim()
+                    )));
+                }
+                (*e).clone()
             }
-            if e.ndim() != 1 {
-                return Err(TorchError::runtime(format!(
-                    "torch.histogramdd: bins tensor should have one dimension, but got {} dimensions in the bins tensor for dimension 0",
-                    e.ndim()
-                )));
+            Some(Bins::Count(n)) => {
+                let r = range.and_then(|r| Some((*r.get(2 * d)?, *r.get(2 * d + 1)?)));
+                equal_edges(column(d), d, *n, r, dtype)?
             }
-            e.clone()
-        }
-    };
-    let edge_values = f64_values(&edges)?;
-    let bins = edge_values.len().saturating_sub(1);
+            None => equal_edges(column(d), d, 100, None, dtype)?,
+        };
+        edges.push(e);
+    }
+    let edge_values = edges
+        .iter()
+        .map(f64_values)
+        .collect::<Result<Vec<Vec<f64>>>>()?;
+    let counts: Vec<usize> = edge_values
+        .iter()
+        .map(|e| e.len().saturating_sub(1))
+        .collect();
     let weights = match weight {
         Some(w) => Some(f64_values(w)?),
         None => None,
     };
-    // Each step rounded to the dtype the counts are kept in.
     let round = |x: f64| {
         if dtype == DType::Float32 {
             x as f32 as f64
@@ -135,44 +200,92 @@ pub fn histogram(
             x
         }
     };
-    let mut hist = crate::core::memory::alloc::vec_with_capacity::<f64>(bins)?;
-    hist.resize(bins, 0.0);
-    if let (Some(&first), Some(&last)) = (edge_values.first(), edge_values.last())
-        && bins > 0
-    {
-        // PyTorch splits the elements in one run per thread, each counting on its own,
-        // then adds the runs' counts in order: weighted float32 counts round that way.
-        let threads = crate::core::kernels::pair::threads().max(1);
-        let run = data.len().div_ceil(threads).max(1);
-        let mut local = crate::core::memory::alloc::vec_with_capacity::<f64>(bins)?;
-        for (r, chunk) in data.chunks(run).enumerate() {
-            local.clear();
-            local.resize(bins, 0.0);
-            for (k, &x) in chunk.iter().enumerate() {
-                crate::core::interrupt::check_every(k);
-                if !(x >= first && x <= last) {
-                    continue;
+    let mut hist = count(
+        &data,
+        dims,
+        rows,
+        &edge_values,
+        &counts,
+        weights.as_deref(),
+        round,
+    )?;
+    if density {
+        // Divided by the total, then by each dim's bin widths in turn, each step rounded.
+        let total = round(hist.iter().fold(0.0, |s, &h| round(s + h)));
+        for h in hist.iter_mut() {
+            *h = round(*h / total);
+        }
+        let mut inner = hist.len();
+        for (d, e) in edge_values.iter().enumerate() {
+            inner /= counts[d].max(1);
+            for (i, h) in hist.iter_mut().enumerate() {
+                let bin = (i / inner.max(1)) % counts[d].max(1);
+                if let [lo, hi] = e.get(bin..bin + 2).unwrap_or(&[0.0, 1.0]) {
+                    *h = round(*h / round(hi - lo));
+                }
+            }
+        }
+    }
+    let shape: Vec<i64> = counts.iter().map(|&c| c as i64).collect();
+    let out = crate::core::engine::elements::from_f64s(&hist, shape)?;
+    let edges = edges
+        .iter()
+        .map(|e| cast_copy(e, dtype))
+        .collect::<Result<Vec<Tensor>>>()?;
+    Ok((cast_copy(&out, dtype)?, edges))
+}
+
+/// The counts (or weight sums) of the `rows` points of `data` in the cells the edges make,
+/// row-major over the dims. PyTorch splits the points in one run per thread, each
+/// counting on its own, then adds the runs' counts in order: weighted float32 counts round
+/// that way (`round` rounds to the dtype).
+fn count(
+    data: &[f64],
+    dims: usize,
+    rows: usize,
+    edges: &[Vec<f64>],
+    counts: &[usize],
+    weights: Option<&[f64]>,
+    round: impl Fn(f64) -> f64,
+) -> Result<Vec<f64>> {
+    let cells: usize = counts.iter().product();
+    let mut hist = crate::core::memory::alloc::vec_with_capacity::<f64>(cells)?;
+    hist.resize(cells, 0.0);
+    if cells == 0 || dims == 0 {
+        return Ok(hist);
+    }
+    let threads = crate::core::kernels::pair::threads().max(1);
+    let run = rows.div_ceil(threads).max(1);
+    let mut local = crate::core::memory::alloc::vec_with_capacity::<f64>(cells)?;
+    for first_row in (0..rows).step_by(run) {
+        local.clear();
+        local.resize(cells, 0.0);
+        for row in first_row..(first_row + run).min(rows) {
+            crate::core::interrupt::check_every(row);
+            let point = data.get(row * dims..(row + 1) * dims).unwrap_or(&[]);
+            let mut cell = 0;
+            let mut inside = true;
+            for ((&x, e), &n) in point.iter().zip(edges).zip(counts) {
+                let (Some(&lo), Some(&hi)) = (e.first(), e.last()) else {
+                    inside = false;
+                    break;
+                };
+                if !(x >= lo && x <= hi) {
+                    inside = false;
+                    break;
                 }
                 // The last edge not above `x`; the right edge belongs to the last bin.
-                let pos = edge_values
-                    .partition_point(|&e| e <= x)
-                    .saturating_sub(1)
-                    .min(bins - 1);
-                let w = weights.as_ref().map_or(1.0, |w| w[r * run + k]);
-                local[pos] = round(local[pos] + w);
+                let bin = e.partition_point(|&v| v <= x).saturating_sub(1).min(n - 1);
+                cell = cell * n + bin;
             }
-            for (h, l) in hist.iter_mut().zip(&local) {
-                *h = round(*h + l);
+            if inside {
+                let w = weights.and_then(|w| w.get(row).copied()).unwrap_or(1.0);
+                local[cell] = round(local[cell] + w);
             }
         }
-    }
-    if density {
-        // Divided by the total, then by each bin's width, each step rounded.
-        let total = round(hist.iter().fold(0.0, |s, &h| round(s + h)));
-        for (h, w) in hist.iter_mut().zip(edge_values.windows(2)) {
-            *h = round(round(*h / total) / round(w[1] - w[0]));
+        for (h, l) in hist.iter_mut().zip(&local) {
+            *h = round(*h + l);
         }
     }
-    let out = crate::core::engine::elements::from_f64s(&hist, vec![bins as i64])?;
-    Ok((cast_copy(&out, dtype)?, cast_copy(&edges, dtype)?))
+    Ok(hist)
 }

@@ -26,9 +26,16 @@ impl ReturnTuple {
         let mut out = format!("torch.return_types.{}(", self.kind);
         for (k, (name, value)) in self.fields.iter().enumerate() {
             let sep = if k + 1 == self.fields.len() { ")" } else { "," };
-            let text = match value.clone().try_cast::<crate::core::tensor::Tensor>() {
-                Some(t) => crate::print::tensor_repr::tensor_repr(&t).map_err(to_rhai)?,
-                None => value.to_string(),
+            let text = match value.read_lock::<rhai::Array>() {
+                // A tuple field (`histogramdd`'s `bin_edges`): Python's tuple repr.
+                Some(items) => {
+                    let parts = items.iter().map(repr_of).collect::<RhaiResult<Vec<_>>>()?;
+                    match parts.as_slice() {
+                        [one] => format!("({one},)"),
+                        _ => format!("({})", parts.join(", ")),
+                    }
+                }
+                None => repr_of(value)?,
             };
             out.push_str(&format!("\n{name}={text}{sep}"));
         }
@@ -58,6 +65,16 @@ impl ReturnTuple {
                 )))
             })
     }
+}
+
+/// A field's repr: a tensor's as PyTorch prints it, anything else as displayed.
+fn repr_of(value: &Dynamic) -> RhaiResult<String> {
+    Ok(
+        match value.clone().try_cast::<crate::core::tensor::Tensor>() {
+            Some(t) => crate::print::tensor_repr::tensor_repr(&t).map_err(to_rhai)?,
+            None => value.to_string(),
+        },
+    )
 }
 
 impl IntoIterator for ReturnTuple {

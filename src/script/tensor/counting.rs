@@ -216,6 +216,78 @@ pub fn register(r: &mut Registry) {
             fields: vec![("hist", Dynamic::from(hist)), ("bin_edges", Dynamic::from(edges))],
         }))
     });
+    r.tensor_function("histogramdd", 4, |x, a| {
+        use crate::core::histogram::Bins;
+        let bins_arg = a.req(0, "bins", "histogramdd")?;
+        let edges: Vec<Tensor> = match bins_arg.read_lock::<rhai::Array>() {
+            Some(items) if items.iter().any(|i| i.is::<Tensor>()) => items
+                .iter()
+                .enumerate()
+                .map(|(k, i)| {
+                    i.clone().try_cast::<Tensor>().ok_or_else(|| {
+                        crate::script::errors::type_error(format!(
+                            "expected Tensor as element {k} in argument 1, but got {}",
+                            crate::script::convert::py_type_name(i)
+                        ))
+                    })
+                })
+                .collect::<RhaiResult<Vec<Tensor>>>()?,
+            _ => Vec::new(),
+        };
+        let dims = x.sizes().last().copied().unwrap_or(0) as usize;
+        let bins: Vec<Bins> = if let Ok(n) = bins_arg.as_int() {
+            // One number of bins serves every dim.
+            (0..dims).map(|_| Bins::Count(n)).collect()
+        } else if edges.is_empty() {
+            crate::script::convert::to_int_list(bins_arg, "bins")?
+                .into_iter()
+                .map(Bins::Count)
+                .collect()
+        } else {
+            edges.iter().map(Bins::Edges).collect()
+        };
+        let range = match a.get(1, "range").filter(|v| !v.is_unit()) {
+            Some(v) => Some(
+                v.clone()
+                    .try_cast::<rhai::Array>()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|x| crate::script::convert::to_float(x, "range"))
+                    .collect::<RhaiResult<Vec<f64>>>()?,
+            ),
+            None => None,
+        };
+        let weight = match a.get(2, "weight").filter(|v| !v.is_unit()) {
+            Some(v) => Some(crate::script::convert::to_tensor(v, "weight")?),
+            None => None,
+        };
+        let density = a.get(3, "density").is_some_and(|v| v.as_bool().unwrap_or(false));
+        // PyTorch wants one sequence of edges per dim.
+        if !edges.is_empty() && edges.len() != dims && x.ndim() >= 2 {
+            return Err(to_rhai(crate::core::error::TorchError::runtime(format!(
+                "torch.histogramdd: expected {dims} sequences of bin edges for a {dims}-dimensional histogram but got {}",
+                edges.len()
+            ))));
+        }
+        let (hist, edges) = crate::core::histogram::histogramdd(
+            x,
+            &bins,
+            range.as_deref(),
+            weight.as_ref(),
+            density,
+        )
+        .rhai()?;
+        Ok(Dynamic::from(crate::script::return_tuple::ReturnTuple {
+            kind: "histogramdd",
+            fields: vec![
+                ("hist", Dynamic::from(hist)),
+                (
+                    "bin_edges",
+                    Dynamic::from(crate::script::convert::tensor_array(edges)),
+                ),
+            ],
+        }))
+    });
     r.method_and_function("repeat_interleave", 2, |x, a| {
         let Some(repeats) = a.get(0, "repeats").cloned() else {
             // `torch.repeat_interleave(repeats)`: the indices each count repeats.
