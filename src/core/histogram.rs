@@ -79,7 +79,7 @@ pub fn histogram(
     weight: Option<&Tensor>,
     density: bool,
 ) -> Result<(Tensor, Tensor)> {
-    let flat = t.numel() as i64;
+    let flat = t.numel();
     let points = crate::core::views::reshape(t, &[flat, 1])?;
     // A weight of the input's shape weighs the element at the same place.
     let weight = match weight {
