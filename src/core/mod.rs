@@ -54,6 +54,7 @@ pub mod scalar;
 pub mod scan;
 pub mod scatter;
 pub mod search;
+pub mod segment_reduce;
 pub mod select_order;
 pub mod selection;
 pub mod similarity;

@@ -32,6 +32,7 @@ pub mod pointwise;
 pub mod reduce;
 pub mod scatter;
 pub mod search;
+pub mod segments;
 pub mod selection;
 pub mod softmax;
 pub mod stacking;
