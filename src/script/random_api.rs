@@ -336,6 +336,18 @@ pub fn register(r: &mut Registry) {
             Ok(Dynamic::from(x.clone()))
         });
     }
+    r.function("binomial", 2, |a| {
+        let count = a.tensor(0, "count", "binomial")?;
+        let prob = a.tensor(1, "prob", "binomial")?;
+        if a.get(2, "generator").is_some_and(|g| !g.is_unit()) {
+            return Err(to_rhai(crate::core::error::TorchError::not_implemented(
+                "tensh does not implement the generator= argument of binomial()",
+            )));
+        }
+        let out = crate::core::random::binomial::binomial(&count, &prob).rhai()?;
+        crate::core::tensor::record::record_not_differentiable(&out, "binomial", &[&count, &prob]);
+        Ok(Dynamic::from(out))
+    });
     r.function("poisson", 1, |a| {
         let rates = a.tensor(0, "input", "poisson")?;
         let out = crate::core::random::poisson::poisson(&rates).rhai()?;

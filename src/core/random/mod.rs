@@ -1,5 +1,6 @@
 //! PyTorch's CPU random streams: the generator and how each op consumes it.
 
+pub mod binomial;
 pub mod distributions;
 pub mod fills;
 pub mod generator;
