@@ -11,6 +11,7 @@ pub mod counting;
 pub mod cpp_format;
 pub mod creation;
 pub mod defaults;
+pub mod distance;
 pub mod dtype;
 pub mod einsum;
 pub mod element;

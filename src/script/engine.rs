@@ -136,6 +136,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::array_builders::register(&mut r);
         tensor::integration::register(&mut r);
         tensor::numeric_gradient::register(&mut r);
+        tensor::distances::register(&mut r);
         tensor::segments::register(&mut r);
         tensor::gamma_functions::register(&mut r);
         tensor::windows::register(&mut r);

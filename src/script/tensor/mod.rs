@@ -8,6 +8,7 @@ pub mod binary_math;
 pub mod chained_products;
 pub mod composite;
 pub mod counting;
+pub mod distances;
 pub mod float_values;
 pub mod fused_pointwise;
 pub mod fused_products;
