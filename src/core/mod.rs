@@ -15,6 +15,7 @@ pub mod distance;
 pub mod dtype;
 pub mod einsum;
 pub mod element;
+pub mod element_visit;
 pub mod engine;
 pub mod error;
 pub mod flip;

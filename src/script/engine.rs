@@ -144,6 +144,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::fused_products::register(&mut r);
         tensor::view_scatter::register(&mut r);
         tensor::legacy_methods::register(&mut r);
+        tensor::element_functions::register(r.engine);
         random_api::register(&mut r);
         super::settings_api::register(&mut r);
         super::sym_numbers::register(&mut r);

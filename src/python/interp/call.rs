@@ -244,6 +244,11 @@ impl Interpreter {
         if let Some(v) = self.python_method_of_host(&receiver, name, &call)? {
             return Ok(v);
         }
+        if matches!(name, "apply_" | "map_" | "map2_")
+            && let Some(t) = receiver.clone().try_cast::<crate::core::tensor::Tensor>()
+        {
+            return self.visit_elements(t, name, call);
+        }
         let call = self.host_arguments(Some(receiver), call)?;
         let result = self.host.call(name, call);
         let arrays = if LIST_RESULTS.contains(&name) {
@@ -252,6 +257,106 @@ impl Interpreter {
             Arrays::Tuples
         };
         Ok(from_dynamic(self.lift(result)?, arrays))
+    }
+
+    /// `t.apply_(f)`, `t.map_(other, f)`, `t.map2_(x, y, f)` with a Python callable: `f`
+    /// called on each element (`core::element_visit`), its result written back at once.
+    fn visit_elements(
+        &mut self,
+        t: crate::core::tensor::Tensor,
+        name: &str,
+        call: CallArgs,
+    ) -> Flow<Value> {
+        use crate::core::element_visit::{Visit, refused_result};
+        use crate::core::scalar::Scalar;
+        let tensors = match name {
+            "apply_" => 0,
+            "map_" => 1,
+            _ => 2,
+        };
+        if call.args.len() != tensors + 1 || !call.keywords.is_empty() {
+            return self.raise(
+                "TypeError",
+                format!(
+                    "{name}() takes exactly {} argument{} ({} given)",
+                    tensors + 1,
+                    if tensors == 0 { "" } else { "s" },
+                    call.args.len()
+                ),
+            );
+        }
+        let mut others = Vec::with_capacity(tensors);
+        for v in &call.args[..tensors] {
+            let other = match v {
+                Value::Host(d) => d.clone().try_cast::<crate::core::tensor::Tensor>(),
+                _ => None,
+            };
+            let Some(other) = other else {
+                return self.raise(
+                    "TypeError",
+                    format!("{name}(): argument must be Tensor, not {}", v.type_name()),
+                );
+            };
+            others.push(other);
+        }
+        let f = call.args[tensors].clone();
+        let names = ["'other'", "argument 'x'", "argument 'y'"];
+        let labelled: Vec<(&crate::core::tensor::Tensor, &str)> = others
+            .iter()
+            .zip(if tensors == 1 {
+                &names[..1]
+            } else {
+                &names[1..]
+            })
+            .map(|(t, n)| (t, *n))
+            .collect();
+        let visit = match Visit::new(&t, &labelled, name) {
+            Ok(v) => v,
+            Err(e) => return self.raise(e.kind.name(), e.message),
+        };
+        let dtype = visit.dtype();
+        for k in 0..visit.len() {
+            self.check_interrupt()?;
+            let values = match visit.values(k) {
+                Ok(v) => v,
+                Err(e) => return self.raise(e.kind.name(), e.message),
+            };
+            let args = values
+                .into_iter()
+                .map(|s| match s {
+                    Scalar::Bool(b) => Value::Bool(b),
+                    Scalar::Int(i) => Value::Int(i),
+                    Scalar::UInt(u) => Value::Int(u as i64),
+                    Scalar::Float(x) => Value::Float(x),
+                    Scalar::Complex(c) => Value::Complex(c),
+                })
+                .collect();
+            let out = self.call_value(
+                &f,
+                CallArgs {
+                    args,
+                    keywords: Vec::new(),
+                },
+            )?;
+            let value = match out {
+                Value::Bool(b) => Scalar::Bool(b),
+                Value::Int(i) => Scalar::Int(i),
+                Value::BigInt(_) if !(dtype.is_floating_point() || dtype.is_complex()) => {
+                    return self.raise("ValueError", "Overflow when unpacking long long");
+                }
+                Value::BigInt(i) => Scalar::Float(i as f64),
+                Value::Float(x) => Scalar::Float(x),
+                Value::Complex(c) => Scalar::Complex(c),
+                other => {
+                    let e = refused_result(dtype, &other.type_name());
+                    return self.raise(e.kind.name(), e.message);
+                }
+            };
+            if let Err(e) = visit.write(k, value) {
+                return self.raise(e.kind.name(), e.message);
+            }
+        }
+        Ok(Value::Host(rhai::Dynamic::from(t)))
     }
 
     /// What Python itself answers for a method of a tensh value: its special methods

@@ -9,6 +9,7 @@ pub mod chained_products;
 pub mod composite;
 pub mod counting;
 pub mod distances;
+pub mod element_functions;
 pub mod float_values;
 pub mod fused_pointwise;
 pub mod fused_products;
