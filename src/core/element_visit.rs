@@ -143,3 +143,63 @@ pub fn refused_result(dtype: DType, type_name: &str) -> TorchError {
         ))
     }
 }
+
+/// PyTorch's refusal of a call of `method` (`apply_`, `map_`, `map2_`) whose arguments do
+/// not fit: `given` holds Python's type name of each positional argument (`"Tensor"` for
+/// a tensor, `"function"` for something callable), `keywords` whether any was given by
+/// keyword. `None` when the call fits.
+pub fn refused_call(method: &str, given: &[&str], keywords: bool) -> Option<TorchError> {
+    let params: &[&str] = match method {
+        "apply_" => &["callable"],
+        "map_" => &["other", "callable"],
+        _ => &["x", "y", "callable"],
+    };
+    if method == "apply_" {
+        if keywords {
+            return Some(TorchError::type_error(
+                "TensorBase.apply_() takes no keyword arguments",
+            ));
+        }
+        if given.len() != 1 {
+            return Some(TorchError::type_error(format!(
+                "TensorBase.apply_() takes exactly one argument ({} given)",
+                given.len()
+            )));
+        }
+    }
+    if keywords || given.len() < params.len() {
+        let missing: Vec<String> = params[given.len().min(params.len())..]
+            .iter()
+            .map(|p| format!("\"{p}\""))
+            .collect();
+        // PyTorch's wording: "arguments" for one missing, "argument" for more.
+        let noun = if missing.len() == 1 { "arguments" } else { "argument" };
+        return Some(TorchError::type_error(format!(
+            "{method}() missing {} required positional {noun}: {}",
+            missing.len(),
+            missing.join(", ")
+        )));
+    }
+    if given.len() > params.len() {
+        return Some(TorchError::type_error(format!(
+            "{method}() takes {} positional arguments but {} were given",
+            params.len(),
+            given.len()
+        )));
+    }
+    for (k, (param, ty)) in params.iter().zip(given).enumerate() {
+        if *param == "callable" {
+            if *ty != "function" {
+                return Some(TorchError::type_error(format!(
+                    "'{ty}' object is not callable"
+                )));
+            }
+        } else if *ty != "Tensor" {
+            return Some(TorchError::type_error(format!(
+                "{method}(): argument '{param}' (position {}) must be Tensor, not {ty}",
+                k + 1
+            )));
+        }
+    }
+    None
+}

@@ -274,31 +274,32 @@ impl Interpreter {
             "map_" => 1,
             _ => 2,
         };
-        if call.args.len() != tensors + 1 || !call.keywords.is_empty() {
-            return self.raise(
-                "TypeError",
-                format!(
-                    "{name}() takes exactly {} argument{} ({} given)",
-                    tensors + 1,
-                    if tensors == 0 { "" } else { "s" },
-                    call.args.len()
-                ),
-            );
+        let given: Vec<String> = call
+            .args
+            .iter()
+            .map(|v| match v {
+                Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => "Tensor".into(),
+                Value::Function(_)
+                | Value::Builtin(_)
+                | Value::Method(_)
+                | Value::Type(_)
+                | Value::HostPath(_) => "function".into(),
+                other => other.type_name().to_string(),
+            })
+            .collect();
+        let given: Vec<&str> = given.iter().map(String::as_str).collect();
+        if let Some(e) =
+            crate::core::element_visit::refused_call(name, &given, !call.keywords.is_empty())
+        {
+            return self.raise(e.kind.name(), e.message);
         }
-        let mut others = Vec::with_capacity(tensors);
-        for v in &call.args[..tensors] {
-            let other = match v {
+        let others: Vec<crate::core::tensor::Tensor> = call.args[..tensors]
+            .iter()
+            .filter_map(|v| match v {
                 Value::Host(d) => d.clone().try_cast::<crate::core::tensor::Tensor>(),
                 _ => None,
-            };
-            let Some(other) = other else {
-                return self.raise(
-                    "TypeError",
-                    format!("{name}(): argument must be Tensor, not {}", v.type_name()),
-                );
-            };
-            others.push(other);
-        }
+            })
+            .collect();
         let f = call.args[tensors].clone();
         let names = ["'other'", "argument 'x'", "argument 'y'"];
         let labelled: Vec<(&crate::core::tensor::Tensor, &str)> = others

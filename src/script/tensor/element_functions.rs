@@ -4,7 +4,7 @@
 
 use rhai::{Dynamic, FnPtr, NativeCallContext};
 
-use crate::core::element_visit::{Visit, refused_result};
+use crate::core::element_visit::{Visit, refused_call, refused_result};
 use crate::core::tensor::Tensor;
 use crate::script::convert::{as_scalar, py_type_name, scalar_to_dynamic};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
@@ -27,8 +27,47 @@ fn run(ctx: &NativeCallContext, visit: &Visit, f: &FnPtr) -> RhaiResult<()> {
     Ok(())
 }
 
-/// Registers the three methods.
+/// PyTorch's refusal of a call whose arguments do not fit (`None`: they fit).
+fn refusal(method: &str, args: &[Dynamic]) -> RhaiResult<()> {
+    let keywords = args.last().is_some_and(|a| a.is_map());
+    let positional = if keywords {
+        &args[..args.len() - 1]
+    } else {
+        args
+    };
+    let given: Vec<String> = positional
+        .iter()
+        .map(|a| {
+            if a.is::<Tensor>() {
+                "Tensor".into()
+            } else if a.is_fnptr() {
+                "function".into()
+            } else {
+                py_type_name(a)
+            }
+        })
+        .collect();
+    let given: Vec<&str> = given.iter().map(String::as_str).collect();
+    match refused_call(method, &given, keywords) {
+        Some(e) => Err(to_rhai(e)),
+        None => Ok(()),
+    }
+}
+
+/// Registers the three methods, and for calls whose arguments do not fit them, PyTorch's
+/// refusals (Rhai tries the typed forms first).
 pub fn register(engine: &mut rhai::Engine) {
+    for method in ["apply_", "map_", "map2_"] {
+        engine.register_fn(method, move |_: &mut Tensor| refusal(method, &[]));
+        engine.register_fn(method, move |_: &mut Tensor, a: Dynamic| refusal(method, &[a]));
+        engine.register_fn(method, move |_: &mut Tensor, a: Dynamic, b: Dynamic| {
+            refusal(method, &[a, b])
+        });
+        engine.register_fn(
+            method,
+            move |_: &mut Tensor, a: Dynamic, b: Dynamic, c: Dynamic| refusal(method, &[a, b, c]),
+        );
+    }
     engine.register_fn(
         "apply_",
         |ctx: NativeCallContext, t: &mut Tensor, f: FnPtr| -> RhaiResult<Tensor> {
