@@ -173,7 +173,11 @@ pub fn refused_call(method: &str, given: &[&str], keywords: bool) -> Option<Torc
             .map(|p| format!("\"{p}\""))
             .collect();
         // PyTorch's wording: "arguments" for one missing, "argument" for more.
-        let noun = if missing.len() == 1 { "arguments" } else { "argument" };
+        let noun = if missing.len() == 1 {
+            "arguments"
+        } else {
+            "argument"
+        };
         return Some(TorchError::type_error(format!(
             "{method}() missing {} required positional {noun}: {}",
             missing.len(),

@@ -59,7 +59,9 @@ fn refusal(method: &str, args: &[Dynamic]) -> RhaiResult<()> {
 pub fn register(engine: &mut rhai::Engine) {
     for method in ["apply_", "map_", "map2_"] {
         engine.register_fn(method, move |_: &mut Tensor| refusal(method, &[]));
-        engine.register_fn(method, move |_: &mut Tensor, a: Dynamic| refusal(method, &[a]));
+        engine.register_fn(method, move |_: &mut Tensor, a: Dynamic| {
+            refusal(method, &[a])
+        });
         engine.register_fn(method, move |_: &mut Tensor, a: Dynamic, b: Dynamic| {
             refusal(method, &[a, b])
         });
