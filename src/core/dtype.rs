@@ -125,6 +125,11 @@ impl DType {
         }
     }
 
+    /// The legacy tensor type name, as `Tensor.type()` gives it (`torch.FloatTensor`).
+    pub fn legacy_tensor_type(self) -> String {
+        format!("torch.{}Tensor", self.cpp_name())
+    }
+
     /// The C++ scalar type name PyTorch uses in error messages (`Short`, `Float`).
     pub fn cpp_name(self) -> &'static str {
         match self {

@@ -298,6 +298,17 @@ pub fn encode(dtype: DType, value: Scalar) -> ([u8; 16], usize) {
     (buf, dtype.itemsize())
 }
 
+/// Rounds a double to the precision of the floating `dtype` (the value PyTorch stores;
+/// `float32` for any other dtype).
+pub fn round_to(dtype: DType, x: f64) -> f64 {
+    match dtype {
+        DType::Float64 => x,
+        DType::Float16 => half::f16::from_f64(x).to_f64(),
+        DType::BFloat16 => half::bf16::from_f64(x).to_f64(),
+        _ => x as f32 as f64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,11 +25,6 @@ fn logical_offsets(t: &Tensor) -> Result<Vec<i64>> {
     Ok(offsets)
 }
 
-/// `[torch.FloatTensor]`-style legacy type name of a dtype (`torch.FloatTensor`).
-fn legacy_type(d: DType) -> String {
-    format!("torch.{}Tensor", d.cpp_name())
-}
-
 /// One tensor visited: it and the storage offsets of its elements.
 struct Visited {
     tensor: Tensor,
@@ -72,8 +67,8 @@ impl Visit {
             if other.dtype() != target.dtype() {
                 return Err(TorchError::type_error(format!(
                     "{method}: expected {} for {name} (got {})",
-                    legacy_type(target.dtype()),
-                    legacy_type(other.dtype())
+                    target.dtype().legacy_tensor_type(),
+                    other.dtype().legacy_tensor_type()
                 )));
             }
             let spread =

@@ -193,13 +193,7 @@ pub fn histogramdd(
         Some(w) => Some(f64_values(w)?),
         None => None,
     };
-    let round = |x: f64| {
-        if dtype == DType::Float32 {
-            x as f32 as f64
-        } else {
-            x
-        }
-    };
+    let round = |x: f64| crate::core::element::round_to(dtype, x);
     let mut hist = count(
         &data,
         dims,

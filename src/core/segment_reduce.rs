@@ -7,9 +7,9 @@
 //! rules: even shares among tied extremes, and a product's zeros handled apart.
 
 use super::dtype::DType;
+use super::element::round_to;
 use super::engine::elements::{f64_values, from_f64s, int64_values};
 use super::error::{Result, TorchError, wrap_dim};
-use super::random::distributions::round_to;
 use super::tensor::Tensor;
 
 /// The reduction applied to each segment.
@@ -283,9 +283,12 @@ pub fn segment_reduce_grad(
                         slots.for_each(|p| out[p] = share);
                     }
                     SegmentReduction::Max | SegmentReduction::Min => {
-                        let tied: Vec<usize> = slots.filter(|&p| values[p] == r).collect();
-                        let share = round(g / tied.len() as f64);
-                        tied.into_iter().for_each(|p| out[p] = share);
+                        // Counted, then written: no list of the tied places.
+                        let tied = slots.filter(|&p| values[p] == r);
+                        let share = round(g / tied.clone().count() as f64);
+                        for p in tied {
+                            out[p] = share;
+                        }
                     }
                     SegmentReduction::Prod => {
                         let zeros = slots.clone().filter(|&p| values[p] == 0.0).count();

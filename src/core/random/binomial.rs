@@ -4,17 +4,12 @@
 //! "The generation of binomial random variates"), whose constants come from the paper.
 //! A `p` above one half draws `n − X` with `1 − p`. Drawn in double, stored in the dtype.
 
-use super::distributions::uniform;
+use super::distributions::unit_double;
 use super::generator::{Generator, with_global};
 use crate::core::dtype::DType;
 use crate::core::engine::elements::f64_values;
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
-
-/// One uniform double in `[0, 1)`.
-fn unit(g: &mut Generator) -> f64 {
-    uniform(g, DType::Float64, 0.0, 1.0)
-}
 
 /// `ln k! − (Stirling's approximation of it)`: `(k + ½) ln(k + 1) − (k + 1) + ½ ln 2π`.
 fn stirling_tail(k: f64) -> f64 {
@@ -33,7 +28,7 @@ fn inversion(g: &mut Generator, count: f64, prob: f64) -> f64 {
     let (mut waited, mut successes) = (0.0, 0.0);
     loop {
         crate::core::interrupt::check_every(0);
-        waited += (unit(g).ln() / log_q).ceil();
+        waited += (unit_double(g).ln() / log_q).ceil();
         if waited > count {
             return successes;
         }
@@ -53,8 +48,8 @@ fn btrs(g: &mut Generator, count: f64, prob: f64) -> f64 {
     let m = ((count + 1.0) * prob).floor();
     loop {
         crate::core::interrupt::check_every(0);
-        let u = unit(g) - 0.5;
-        let v = unit(g);
+        let u = unit_double(g) - 0.5;
+        let v = unit_double(g);
         let us = 0.5 - u.abs();
         let k = ((2.0 * a / us + b) * u + c).floor();
         if k < 0.0 || k > count {

@@ -6,6 +6,7 @@
 use super::generator::Generator;
 use super::mathfun::{log_ps, sincos_ps};
 use crate::core::dtype::DType;
+use crate::core::element::round_to;
 
 /// One uniform draw in `[from, to)` for `dtype`, before rounding to it: doubles take 53 bits
 /// of two draws; every other floating type takes 24 bits of one draw.
@@ -26,14 +27,9 @@ fn uniform_24_bits(draw: u32, from: f64, to: f64) -> f64 {
     x * (to - from) + from
 }
 
-/// Rounds to the precision of `dtype` (the value PyTorch stores).
-pub fn round_to(dtype: DType, x: f64) -> f64 {
-    match dtype {
-        DType::Float64 => x,
-        DType::Float16 => half::f16::from_f64(x).to_f64(),
-        DType::BFloat16 => half::bf16::from_f64(x).to_f64(),
-        _ => x as f32 as f64,
-    }
+/// One uniform double in `[0, 1)`: the draw behind PyTorch's samplers that work in double.
+pub fn unit_double(g: &mut Generator) -> f64 {
+    uniform(g, DType::Float64, 0.0, 1.0)
 }
 
 /// One normal sample from the double Box–Muller pair, using and refilling the cache.

@@ -9,18 +9,13 @@
 //! one draw per element (64 bits for int64 and double), reduced modulo the dtype's range
 //! (`0..=2^mantissa digits` for floating types).
 
-use super::distributions::{normal_scalar, uniform};
+use super::distributions::{normal_scalar, unit_double};
 use super::generator::with_global;
 use super::ops::fill_slots;
 use crate::core::dtype::DType;
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
 use crate::core::unbuilt_kernels::{not_built, require_random_kernel};
-
-/// One uniform double in `[0, 1)`.
-fn unit(g: &mut super::generator::Generator) -> f64 {
-    uniform(g, DType::Float64, 0.0, 1.0)
-}
 
 /// A writer of a double into a floating element of `dtype`, chosen once per fill: the half
 /// types round through float, as PyTorch's `static_cast` does.
@@ -75,7 +70,7 @@ fn require_positive(op: &str, name: &str, value: f64) -> Result<()> {
 pub fn exponential_(t: &Tensor, lambd: f64) -> Result<()> {
     require_positive("exponential_", "lambda", lambd)?;
     require_continuous(t, "Exponential", "exponential_cpu", false)?;
-    fill_floats(t, |g| (-1.0 / lambd) * (1.0 - unit(g)).ln())
+    fill_floats(t, |g| (-1.0 / lambd) * (1.0 - unit_double(g)).ln())
 }
 
 /// `t.cauchy_(median, sigma)`.
@@ -83,7 +78,7 @@ pub fn cauchy_(t: &Tensor, median: f64, sigma: f64) -> Result<()> {
     require_positive("cauchy_", "sigma", sigma)?;
     require_continuous(t, "Cauchy", "cauchy_cpu", true)?;
     fill_floats(t, |g| {
-        median + sigma * (std::f64::consts::PI * (unit(g) - 0.5)).tan()
+        median + sigma * (std::f64::consts::PI * (unit_double(g) - 0.5)).tan()
     })
 }
 
@@ -113,7 +108,7 @@ pub fn geometric_(t: &Tensor, p: f64) -> Result<()> {
     crate::core::unbuilt_kernels::require_kernel("geometric_cpu", d)?;
     require_random_kernel("geometric_cpu", d)?;
     let scale = (-p).ln_1p();
-    let draw = move |g: &mut super::generator::Generator| (unit(g).ln() / scale).ceil();
+    let draw = move |g: &mut super::generator::Generator| (unit_double(g).ln() / scale).ceil();
     if d.is_floating_point() {
         return fill_floats(t, draw);
     }

@@ -3,11 +3,12 @@
 //! `randperm`, `bernoulli`). Values are written in memory order, as PyTorch's serial kernels
 //! visit elements after sorting dimensions by stride.
 
-use super::distributions::{self, round_to};
+use super::distributions;
 use super::generator::with_global;
 use crate::core::copy::{to_scalars, write_through_negation};
 use crate::core::dtype::DType;
 use crate::core::element;
+use crate::core::element::round_to;
 use crate::core::error::{Result, TorchError};
 use crate::core::scalar::Scalar;
 use crate::core::strided::for_each_run;

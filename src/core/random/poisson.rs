@@ -3,17 +3,11 @@
 //! `exp(-rate)`; rates of 10 and more use Hörmann's transformed rejection (PTRS, 1993),
 //! whose constants come from the paper. Drawn in double, rounded once to the dtype.
 
-use super::distributions::uniform;
+use super::distributions::unit_double;
 use super::generator::{Generator, with_global};
-use crate::core::dtype::DType;
 use crate::core::engine::elements::f64_values;
 use crate::core::error::Result;
 use crate::core::tensor::Tensor;
-
-/// One uniform double in `[0, 1)`.
-fn unit(g: &mut Generator) -> f64 {
-    uniform(g, DType::Float64, 0.0, 1.0)
-}
 
 /// A double converted to int64 as the CPU's conversion does it: a NaN or a value out of
 /// range gives the smallest int64 (an infinite rate draws it, as in PyTorch).
@@ -37,8 +31,8 @@ fn sample(g: &mut Generator, rate: f64) -> f64 {
         let vr = 0.9277 - 3.6224 / (b - 2.0);
         loop {
             crate::core::interrupt::check_every(0);
-            let u = unit(g) - 0.5;
-            let v = unit(g);
+            let u = unit_double(g) - 0.5;
+            let v = unit_double(g);
             let us = 0.5 - u.abs();
             let k = c_int64(((2.0 * a / us + b) * u + rate + 0.43).floor());
             if us >= 0.07 && v <= vr {
@@ -59,7 +53,7 @@ fn sample(g: &mut Generator, rate: f64) -> f64 {
     let limit = (-rate).exp();
     let (mut count, mut product) = (0_i64, 1.0_f64);
     loop {
-        product *= unit(g);
+        product *= unit_double(g);
         if product > limit {
             count += 1;
         } else {

@@ -322,15 +322,10 @@ impl Interpreter {
                 Ok(v) => v,
                 Err(e) => return self.raise(e.kind.name(), e.message),
             };
+            // Each element as `item()` gives it.
             let args = values
                 .into_iter()
-                .map(|s| match s {
-                    Scalar::Bool(b) => Value::Bool(b),
-                    Scalar::Int(i) => Value::Int(i),
-                    Scalar::UInt(u) => Value::Int(u as i64),
-                    Scalar::Float(x) => Value::Float(x),
-                    Scalar::Complex(c) => Value::Complex(c),
-                })
+                .map(|s| from_dynamic(crate::script::convert::scalar_to_dynamic(s), Arrays::Tuples))
                 .collect();
             let out = self.call_value(
                 &f,

@@ -258,10 +258,7 @@ pub fn register(r: &mut Registry) {
         convert(x, other.dtype(), MemoryFormat::Preserve, false)
     });
     r.method("type", 1, |x, a| match a.get(0, "dtype") {
-        None => Ok(Dynamic::from(format!(
-            "torch.{}Tensor",
-            x.dtype().cpp_name()
-        ))),
+        None => Ok(Dynamic::from(x.dtype().legacy_tensor_type())),
         Some(d) if d.is_string() => cast_method(x, tensor_type(&d.to_string())?, "type", &a),
         Some(d) => cast_method(x, to_dtype(d)?, "type", &a),
     });

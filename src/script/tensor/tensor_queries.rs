@@ -77,7 +77,7 @@ pub fn register(r: &mut Registry) {
             None => a.req(0, "obj", "typename")?,
         };
         let name = match v.clone().try_cast::<Tensor>() {
-            Some(t) => format!("torch.{}Tensor", t.dtype().cpp_name()),
+            Some(t) => t.dtype().legacy_tensor_type(),
             None => crate::script::convert::py_type_name(v),
         };
         Ok(Dynamic::from(name))
