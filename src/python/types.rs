@@ -278,6 +278,8 @@ pub fn host_type(rhai_name: &str) -> Rc<TypeObject> {
     let (module, short): (&'static str, &str) = match python.rsplit_once('.') {
         Some(("torch.storage", n)) => ("torch.storage", n),
         Some((_, n)) => ("torch", n),
+        // A class PyTorch defines in Python, named without its module in messages.
+        None if python == "RemovableHandle" => ("torch.utils.hooks", python),
         None => ("torch", python),
     };
     host_class(format!("host:{short}"), short, module)

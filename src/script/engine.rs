@@ -121,6 +121,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::composite::register(&mut r);
         tensor::pointwise::register(&mut r);
         tensor::autograd::register(&mut r);
+        tensor::hooks::register(&mut r);
         tensor::view_copies::register(&mut r);
         tensor::counting::register(&mut r);
         tensor::in_place_twins::register(&mut r);

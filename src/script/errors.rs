@@ -28,6 +28,12 @@ pub(crate) fn forget_raised() {
     RAISED.with(|r| r.set(false));
 }
 
+/// Marks a raise of an error that did not come through `to_rhai` (a script function's own,
+/// passed on by a tensh function that called it).
+pub(crate) fn mark_raised() {
+    RAISED.with(|r| r.set(true));
+}
+
 /// Converts a core error into the Rhai error a script sees.
 pub fn to_rhai(e: TorchError) -> Box<EvalAltResult> {
     RAISED.with(|r| r.set(true));

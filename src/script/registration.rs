@@ -6,7 +6,7 @@
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rhai::{Dynamic, Engine, FuncRegistration, Module, Variant};
+use rhai::{Dynamic, Engine, FuncRegistration, Module, NativeCallContext, Variant};
 
 use super::args::Args;
 use super::call_check::CallCheck;
@@ -123,50 +123,89 @@ fn reachable_arity(declaration: Option<&signature::Declaration>, max: usize) -> 
 /// receiver, and the body. `call` is inlined into each arity's closure, so a call pays one
 /// dynamic call (the body) beyond Rhai's own.
 struct Method<T> {
+    gate: Gate,
+    body: Box<MethodBody<T>>,
+}
+
+/// A method's check of its call, before its body runs.
+struct Gate {
     check: CallCheck,
     declared: Option<&'static signature::Declaration>,
     mutation: Option<signature::Mutation>,
     placed: Option<&'static str>,
-    body: Box<MethodBody<T>>,
 }
 
 /// A method body: the receiver and the call's arguments.
 pub type MethodBody<T> = dyn Fn(&T, Args) -> RhaiResult<Dynamic>;
 
-impl<T: Owner> Method<T> {
-    /// The method `name` of `T`, checked against its declaration.
-    fn new(name: &str, max: usize, body: Box<MethodBody<T>>) -> Method<T> {
-        let declared = declaration(T::OWNER, name);
-        Method {
+/// A method body that calls script functions (a hook, a closure): the call's context, the
+/// receiver and the call's arguments.
+pub type ContextMethodBody<T> = dyn Fn(&NativeCallContext, &T, Args) -> RhaiResult<Dynamic>;
+
+impl Gate {
+    /// The gate of method `name` of `owner`, checked against its declaration.
+    fn new(owner: &str, name: &str, max: usize) -> Gate {
+        let declared = declaration(owner, name);
+        Gate {
             check: CallCheck::new(declared, name, max),
             declared,
             mutation: declared.and_then(signature::Declaration::mutation),
             // Storages read their own `device=` (their methods raise other errors than
             // factories).
-            placed: placed(declared).filter(|_| T::OWNER == "Tensor"),
+            placed: placed(declared).filter(|_| owner == "Tensor"),
+        }
+    }
+
+    #[inline(always)]
+    fn call<T: Owner>(
+        &self,
+        t: &T,
+        a: Args,
+        body: impl FnOnce(&T, Args) -> RhaiResult<Dynamic>,
+    ) -> RhaiResult<Dynamic> {
+        count_call();
+        self.check.check(&a)?;
+        if let Some(mutation) = self.mutation {
+            t.before_mutation(mutation)?;
+        }
+        run_bound(self.declared, self.placed, a, |a| body(t, a))
+    }
+
+    /// `call` without arguments.
+    #[inline(always)]
+    fn call_without_arguments<T: Owner>(
+        &self,
+        t: &T,
+        body: impl FnOnce(&T, Args) -> RhaiResult<Dynamic>,
+    ) -> RhaiResult<Dynamic> {
+        count_call();
+        self.check.check_without_arguments()?;
+        if let Some(mutation) = self.mutation {
+            t.before_mutation(mutation)?;
+        }
+        body(t, Args::default())
+    }
+}
+
+impl<T: Owner> Method<T> {
+    /// The method `name` of `T`, checked against its declaration.
+    fn new(name: &str, max: usize, body: Box<MethodBody<T>>) -> Method<T> {
+        Method {
+            gate: Gate::new(T::OWNER, name, max),
             body,
         }
     }
 
     #[inline(always)]
     fn call(&self, t: &T, a: Args) -> RhaiResult<Dynamic> {
-        count_call();
-        self.check.check(&a)?;
-        if let Some(mutation) = self.mutation {
-            t.before_mutation(mutation)?;
-        }
-        run_bound(self.declared, self.placed, a, |a| (self.body)(t, a))
+        self.gate.call(t, a, |t, a| (self.body)(t, a))
     }
 
     /// `call` without arguments.
     #[inline(always)]
     fn call_without_arguments(&self, t: &T) -> RhaiResult<Dynamic> {
-        count_call();
-        self.check.check_without_arguments()?;
-        if let Some(mutation) = self.mutation {
-            t.before_mutation(mutation)?;
-        }
-        (self.body)(t, Args::default())
+        self.gate
+            .call_without_arguments(t, |t, a| (self.body)(t, a))
     }
 }
 
@@ -196,7 +235,7 @@ fn register_method<T: Variant + Clone + Owner>(
     body: Box<MethodBody<T>>,
 ) {
     let m = Rc::new(Method::new(name, max, body));
-    let max = reachable_arity(m.declared, max);
+    let max = reachable_arity(m.gate.declared, max);
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
             if max + 1 >= $n {
@@ -210,6 +249,36 @@ fn register_method<T: Variant + Clone + Owner>(
     {
         let m = m.clone();
         engine.register_fn(name, move |t: T| m.call_without_arguments(&t));
+    }
+    for_each_arity!(arity);
+}
+
+/// `method` for a body that calls script functions, so gets the call's context. Registered
+/// at once (not held back): Rhai passes the context only to functions it registered so.
+pub fn method_with_context<T: Variant + Clone + Owner>(
+    engine: &mut Engine,
+    name: &str,
+    max: usize,
+    body: impl Fn(&NativeCallContext, &T, Args) -> RhaiResult<Dynamic> + 'static,
+) {
+    let body: Rc<ContextMethodBody<T>> = Rc::new(body);
+    let gate = Rc::new(Gate::new(T::OWNER, name, max));
+    let max = reachable_arity(gate.declared, max);
+    macro_rules! arity {
+        ($n:expr; $($a:ident),*) => {
+            if max + 1 >= $n {
+                let (gate, body) = (gate.clone(), body.clone());
+                engine.register_fn(name, move |ctx: NativeCallContext, t: T, $($a: Dynamic),*| {
+                    gate.call(&t, Args::new(smallvec::smallvec![$($a),*]), |t, a| body(&ctx, t, a))
+                });
+            }
+        };
+    }
+    {
+        let (gate, body) = (gate.clone(), body.clone());
+        engine.register_fn(name, move |ctx: NativeCallContext, t: T| {
+            gate.call_without_arguments(&t, |t, a| body(&ctx, t, a))
+        });
     }
     for_each_arity!(arity);
 }

@@ -49,6 +49,7 @@ pub fn reset_process_state() {
     super::warnings::reset();
     super::settings_api::reset();
     crate::core::tensor::grad_mode::reset();
+    crate::core::tensor::hooks::reset_ids();
     crate::core::kernels::pair::set_threads(2);
 }
 

@@ -16,6 +16,9 @@ use crate::core::ops::{Arg, BinaryOp, binary_untracked};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::{Edge, Node, edge_of};
+use crate::core::tensor::hooks::{
+    HookRunner, NoHooks, run_gradient_hooks, run_post_accumulate_hooks,
+};
 
 /// A gradient waiting for its target: per output of a node, or for a leaf.
 type Buffer = Vec<Option<Tensor>>;
@@ -42,10 +45,22 @@ pub fn backward_retaining(t: &Tensor, retain: bool) -> Result<()> {
     backward_from(t, None, retain)
 }
 
+/// `t.backward(gradient, retain_graph=retain)` where no gradient hook can be called (one
+/// met is refused).
+pub fn backward_from(t: &Tensor, gradient: Option<&Tensor>, retain: bool) -> Result<()> {
+    backward_with_hooks(t, gradient, retain, &mut NoHooks)
+}
+
 /// `t.backward(gradient, retain_graph=retain)`: the walk starts from `gradient` (of `t`'s
 /// shape; cast to `t`'s dtype, as PyTorch casts it, except that a complex side needs the
 /// same dtype on both), or from ones when `t` has one element and no gradient is given.
-pub fn backward_from(t: &Tensor, gradient: Option<&Tensor>, retain: bool) -> Result<()> {
+/// Gradient hooks met on the way are called by `runner`.
+pub fn backward_with_hooks(
+    t: &Tensor,
+    gradient: Option<&Tensor>,
+    retain: bool,
+    runner: &mut dyn HookRunner,
+) -> Result<()> {
     let seed = match gradient {
         Some(g) => {
             let size = |x: &Tensor| {
@@ -84,7 +99,7 @@ pub fn backward_from(t: &Tensor, gradient: Option<&Tensor>, retain: bool) -> Res
         Some(g) => cast_copy(g, t.dtype())?,
         None => full(&t.sizes(), Scalar::Int(1), t.dtype())?,
     };
-    run(root, seed, retain)
+    run(root, seed, retain, runner)
 }
 
 const FREED: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
@@ -136,11 +151,32 @@ fn add_into(slot: &mut Option<Tensor>, grad: Tensor) -> Result<()> {
     Ok(())
 }
 
-/// Adds a finished gradient into a leaf's `.grad`.
-fn accumulate(leaf: &Tensor, grad: Tensor) -> Result<()> {
+/// Runs a leaf's gradient hooks on its finished gradient, adds the result into its `.grad`,
+/// then runs its post-accumulate hooks.
+fn accumulate(leaf: &Tensor, grad: Tensor, runner: &mut dyn HookRunner) -> Result<()> {
     if !leaf.requires_grad() {
         return Ok(());
     }
+    let state = leaf.grad_state();
+    let grad = if state.hooks.is_empty() {
+        grad
+    } else {
+        match run_gradient_hooks(&state.hooks, Some(grad), runner)? {
+            Some(g) => g,
+            None => return Ok(()),
+        }
+    };
+    add_to_grad(leaf, grad)?;
+    if state.post_accumulate_hooks.is_empty() {
+        return Ok(());
+    }
+    // Hooks registered by the hooks above are seen too, as PyTorch reads the list now.
+    let post = leaf.grad_state().post_accumulate_hooks;
+    run_post_accumulate_hooks(leaf, &post, runner)
+}
+
+/// Adds a finished gradient into a leaf's `.grad`.
+fn add_to_grad(leaf: &Tensor, grad: Tensor) -> Result<()> {
     let total = match leaf.grad_state().grad {
         None => contiguous_copy(&grad)?,
         Some(old) => {
@@ -161,9 +197,9 @@ fn accumulate(leaf: &Tensor, grad: Tensor) -> Result<()> {
     Ok(())
 }
 
-fn run(root: Edge, seed: Tensor, retain: bool) -> Result<()> {
+fn run(root: Edge, seed: Tensor, retain: bool, runner: &mut dyn HookRunner) -> Result<()> {
     let (root, output) = match root {
-        Edge::Leaf(leaf) => return accumulate(&leaf, seed),
+        Edge::Leaf(leaf) => return accumulate(&leaf, seed, runner),
         Edge::Node { node, output } => (node, output),
     };
     let mut deps = count_dependencies(&root);
@@ -174,7 +210,8 @@ fn run(root: Edge, seed: Tensor, retain: bool) -> Result<()> {
     let mut ready = BinaryHeap::from([Ready(root)]);
     let mut leaves: HashMap<usize, Option<Tensor>> = HashMap::new();
     while let Some(Ready(node)) = ready.pop() {
-        let grads = buffers.remove(&node_key(&node)).unwrap_or_default();
+        let mut grads = buffers.remove(&node_key(&node)).unwrap_or_default();
+        run_node_hooks(&node, &mut grads, runner)?;
         if node.released.get() && node.op.saves_values() {
             return Err(TorchError::runtime(FREED));
         }
@@ -223,11 +260,25 @@ fn run(root: Edge, seed: Tensor, retain: bool) -> Result<()> {
                     if remaining == 0
                         && let Some(total) = leaves.remove(&key).flatten()
                     {
-                        accumulate(leaf, total)?;
+                        accumulate(leaf, total, runner)?;
                     }
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// Runs the gradient hooks registered on `node`'s outputs, in the order registered, each
+/// on its output's gradient (`None` where none arrived), before the node runs.
+fn run_node_hooks(node: &Node, grads: &mut Buffer, runner: &mut dyn HookRunner) -> Result<()> {
+    // A copy: a hook may register hooks itself.
+    let hooks = node.hooks.borrow().clone();
+    for (output, hook) in &hooks {
+        let Some(slot) = grads.get_mut(*output) else {
+            continue;
+        };
+        *slot = run_gradient_hooks([hook], slot.take(), runner)?;
     }
     Ok(())
 }
@@ -289,6 +340,114 @@ mod tests {
             e.to_string()
                 .contains("backward through the graph a second time")
         );
+    }
+
+    /// A runner whose hooks are factors: each multiplies the gradient it gets, and
+    /// post-accumulate hooks note the leaf's gradient.
+    #[derive(Default)]
+    struct Factors {
+        seen: Vec<f64>,
+    }
+
+    impl HookRunner for Factors {
+        fn name(&self, _: &crate::core::tensor::hooks::Hook) -> String {
+            "factor".into()
+        }
+
+        fn call(
+            &mut self,
+            hook: &crate::core::tensor::hooks::Hook,
+            grad: Option<&Tensor>,
+        ) -> Result<Option<Tensor>> {
+            let factor = *hook.downcast_ref::<f64>().unwrap();
+            let g = grad.unwrap();
+            self.seen.push(value(g));
+            binary(
+                BinaryOp::Mul,
+                &Arg::Tensor(g.clone()),
+                &Arg::Number(Scalar::Float(factor)),
+            )
+            .map(Some)
+        }
+
+        fn call_post_accumulate(
+            &mut self,
+            _: &crate::core::tensor::hooks::Hook,
+            leaf: &Tensor,
+        ) -> Result<()> {
+            self.seen.push(value(&leaf.grad_state().grad.unwrap()));
+            Ok(())
+        }
+    }
+
+    /// Hooks run in order, each on what the one before returned, on a leaf before it
+    /// accumulates and on a non-leaf before its node runs; a removed one is skipped.
+    #[test]
+    fn hooks_run_in_order_and_removed_ones_are_skipped() {
+        use crate::core::tensor::hooks::{register_hook, register_post_accumulate_hook};
+        let x = leaf(1.0);
+        let y = binary(
+            BinaryOp::Mul,
+            &Arg::Tensor(x.clone()),
+            &Arg::Number(Scalar::Float(3.0)),
+        )
+        .unwrap();
+        register_hook(&x, Rc::new(2.0)).unwrap();
+        let removed = register_hook(&x, Rc::new(100.0)).unwrap();
+        register_hook(&x, Rc::new(5.0)).unwrap();
+        register_hook(&y, Rc::new(7.0)).unwrap();
+        register_post_accumulate_hook(&x, Rc::new(0.0)).unwrap();
+        removed.remove();
+        let mut runner = Factors::default();
+        backward_with_hooks(&y, None, false, &mut runner).unwrap();
+        // y's hook sees 1, x's first 21, its last 42; the post hook sees 210.
+        assert_eq!(runner.seen, [1.0, 21.0, 42.0, 210.0]);
+        assert_eq!(value(&x.grad_state().grad.unwrap()), 210.0);
+        // Without a runner, a hook is refused rather than skipped.
+        let y = binary(
+            BinaryOp::Mul,
+            &Arg::Tensor(x.clone()),
+            &Arg::Number(Scalar::Float(3.0)),
+        )
+        .unwrap();
+        assert!(backward(&y).is_err());
+    }
+
+    /// A hook's result of another size is refused with PyTorch's words.
+    #[test]
+    fn a_hook_may_not_change_the_size() {
+        struct Summing;
+        impl HookRunner for Summing {
+            fn name(&self, _: &crate::core::tensor::hooks::Hook) -> String {
+                "summing".into()
+            }
+            fn call(
+                &mut self,
+                _: &crate::core::tensor::hooks::Hook,
+                grad: Option<&Tensor>,
+            ) -> Result<Option<Tensor>> {
+                crate::core::ops::sum_all(grad.unwrap()).map(Some)
+            }
+            fn call_post_accumulate(
+                &mut self,
+                _: &crate::core::tensor::hooks::Hook,
+                _: &Tensor,
+            ) -> Result<()> {
+                Ok(())
+            }
+        }
+        let x = full(&[2], Scalar::Float(1.0), DType::Float32).unwrap();
+        x.with_grad_mut(|g| g.requires_grad = true);
+        crate::core::tensor::hooks::register_hook(&x, Rc::new(())).unwrap();
+        let y = binary(
+            BinaryOp::Mul,
+            &Arg::Tensor(x.clone()),
+            &Arg::Number(Scalar::Float(3.0)),
+        )
+        .unwrap();
+        let e = backward_with_hooks(&y, Some(&y), false, &mut Summing).unwrap_err();
+        assert_eq!(e.message, "hook 'summing' has changed the size of value");
+        assert!(x.grad_state().grad.is_none());
     }
 
     /// A graph without saved tensors may be walked twice (as in PyTorch); the leaf adds.

@@ -17,5 +17,5 @@ pub mod selection_grads;
 mod softmax_grad;
 pub mod tracked;
 
-pub use engine::{backward, backward_from, backward_retaining};
+pub use engine::{backward, backward_from, backward_retaining, backward_with_hooks};
 pub use formulas::{apply as apply_formula, cast_grad, sum_to};

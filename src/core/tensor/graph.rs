@@ -36,6 +36,11 @@ pub struct GradState {
     pub base: Option<Tensor>,
     /// `retain_grad()` was called on this non-leaf: backward stores its gradient in `grad`.
     pub retains_grad: bool,
+    /// A leaf's gradient hooks (`register_hook`), in the order registered; a non-leaf's
+    /// live in its node.
+    pub hooks: Vec<super::hooks::TensorHook>,
+    /// A leaf's post-accumulate hooks (`register_post_accumulate_grad_hook`).
+    pub post_accumulate_hooks: Vec<super::hooks::TensorHook>,
 }
 
 /// The four arithmetic ops with gradient formulas.
@@ -325,6 +330,10 @@ pub struct Node {
     /// Outputs whose tensors asked to keep their gradient (`retain_grad()`): the output
     /// number and a weak handle (the node must not keep its own output alive).
     pub retained: std::cell::RefCell<Vec<(usize, super::WeakTensor)>>,
+    /// Gradient hooks registered on its outputs (`register_hook` on a non-leaf): the
+    /// output number and the hook, in the order registered (PyTorch calls them in that
+    /// order whichever output each is on).
+    pub hooks: std::cell::RefCell<Vec<(usize, super::hooks::TensorHook)>>,
 }
 
 thread_local! {
@@ -427,6 +436,7 @@ pub fn record_saving(
         saved,
         released: Cell::new(false),
         retained: std::cell::RefCell::new(Vec::new()),
+        hooks: std::cell::RefCell::new(Vec::new()),
     });
     for (i, out) in outputs.iter().enumerate() {
         out.with_grad_mut(|g| {

@@ -6,6 +6,7 @@
 
 pub mod grad_mode;
 pub mod graph;
+pub mod hooks;
 pub mod record;
 pub mod version;
 

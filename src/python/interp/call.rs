@@ -207,7 +207,11 @@ impl Interpreter {
     }
 
     /// The engine's form of a call's arguments.
-    fn host_arguments(&self, receiver: Option<Dynamic>, call: CallArgs) -> Flow<HostCall> {
+    pub(super) fn host_arguments(
+        &self,
+        receiver: Option<Dynamic>,
+        call: CallArgs,
+    ) -> Flow<HostCall> {
         let mut args = Vec::with_capacity(call.args.len());
         for a in &call.args {
             args.push(self.host_argument(a)?);
@@ -248,6 +252,11 @@ impl Interpreter {
             && let Some(t) = receiver.clone().try_cast::<crate::core::tensor::Tensor>()
         {
             return self.visit_elements(t, name, call);
+        }
+        if Self::is_hook_method(name)
+            && let Some(t) = receiver.clone().try_cast::<crate::core::tensor::Tensor>()
+        {
+            return self.call_hook_method(t, name, call);
         }
         let call = self.host_arguments(Some(receiver), call)?;
         let result = self.host.call(name, call);

@@ -8,6 +8,7 @@ mod builtins;
 mod call;
 mod expr;
 mod files;
+mod hooks;
 mod iterate;
 mod methods;
 mod modules;

@@ -120,21 +120,19 @@ fn backward_gradient(g: Option<&Dynamic>) -> RhaiResult<Option<Tensor>> {
     }
 }
 
-/// Registers `backward` and the attribute assignments `t.requires_grad = flag`, `t.grad = g`.
-pub fn register(r: &mut crate::script::registry::Registry) {
-    r.engine.register_set(
-        "requires_grad",
-        |t: &mut Tensor, flag: Dynamic| -> RhaiResult<()> {
-            let flag = flag
-                .as_bool()
-                .map_err(|_| to_rhai(TorchError::runtime("requires_grad must be a bool")))?;
-            set_requires_grad(t, flag, GradRequest::Attribute)
-        },
-    );
-    r.engine
-        .register_set("grad", |t: &mut Tensor, g: Dynamic| assign_grad(t, g));
-    r.method("backward", 3, |x, a| {
-        // PyTorch's keywords are declared; what tensh has not built is refused, not ignored.
+/// What a `backward(...)` call asks for, read from its arguments.
+#[derive(Debug, Clone)]
+pub struct BackwardRequest {
+    /// The gradient to start from (`None`: ones, for a one-element tensor).
+    pub gradient: Option<Tensor>,
+    /// `retain_graph`.
+    pub retain: bool,
+}
+
+impl BackwardRequest {
+    /// Reads `backward`'s arguments. PyTorch's keywords are declared; what tensh has not
+    /// built is refused, not ignored.
+    pub fn read(a: &crate::script::args::Args) -> RhaiResult<BackwardRequest> {
         let gradient = backward_gradient(a.get(0, "gradient"))?;
         let asked = |i: usize, name: &str| {
             a.get(i, name)
@@ -144,9 +142,9 @@ pub fn register(r: &mut crate::script::registry::Registry) {
             .into_iter()
             .find_map(|(i, n)| asked(i, n).then_some(n))
         {
-            return Err(to_rhai(crate::core::error::TorchError::not_implemented(
-                format!("tensh does not implement the {name}= argument of backward()"),
-            )));
+            return Err(to_rhai(TorchError::not_implemented(format!(
+                "tensh does not implement the {name}= argument of backward()"
+            ))));
         }
         // PyTorch reads the flag as C++ reads an integer: any int is true unless zero.
         let retain = match a.get(1, "retain_graph") {
@@ -160,7 +158,42 @@ pub fn register(r: &mut crate::script::registry::Registry) {
                 )));
             }
         };
-        crate::core::autograd::backward_from(x, gradient.as_ref(), retain).map_err(to_rhai)?;
-        Ok(rhai::Dynamic::UNIT)
-    });
+        Ok(BackwardRequest { gradient, retain })
+    }
+
+    /// Runs the walk from `x`, its hooks called by `runner`.
+    pub fn run(
+        &self,
+        x: &Tensor,
+        runner: &mut dyn crate::core::tensor::hooks::HookRunner,
+    ) -> crate::core::error::Result<()> {
+        crate::core::autograd::backward_with_hooks(x, self.gradient.as_ref(), self.retain, runner)
+    }
+}
+
+/// Registers `backward` and the attribute assignments `t.requires_grad = flag`, `t.grad = g`.
+pub fn register(r: &mut crate::script::registry::Registry) {
+    r.engine.register_set(
+        "requires_grad",
+        |t: &mut Tensor, flag: Dynamic| -> RhaiResult<()> {
+            let flag = flag
+                .as_bool()
+                .map_err(|_| to_rhai(TorchError::runtime("requires_grad must be a bool")))?;
+            set_requires_grad(t, flag, GradRequest::Attribute)
+        },
+    );
+    r.engine
+        .register_set("grad", |t: &mut Tensor, g: Dynamic| assign_grad(t, g));
+    crate::script::registration::method_with_context::<Tensor>(
+        r.engine,
+        "backward",
+        3,
+        |ctx, x, a| {
+            let request = BackwardRequest::read(&a)?;
+            let mut runner = super::hooks::RhaiHooks::new(ctx);
+            let walked = request.run(x, &mut runner);
+            runner.finish(walked)?;
+            Ok(Dynamic::UNIT)
+        },
+    );
 }

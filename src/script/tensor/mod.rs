@@ -14,6 +14,7 @@ pub mod float_values;
 pub mod fused_pointwise;
 pub mod fused_products;
 pub mod gamma_functions;
+pub mod hooks;
 pub mod in_place_twins;
 pub mod in_place_views;
 pub mod in_place_writes;

@@ -1,0 +1,180 @@
+//! Gradient hooks with Python functions: `t.register_hook(f)`,
+//! `t.register_post_accumulate_grad_hook(f)` and the `t.backward(...)` that calls them. The
+//! engine cannot call a Python function, so these three methods are run here, on the same
+//! declarations and core functions as the Rhai front's (`script::tensor::hooks`).
+
+use std::rc::Rc;
+
+use rhai::{Dynamic, Map};
+
+use super::expr::CallArgs;
+use super::{Flow, Interpreter, Unwind};
+use crate::core::error::{Result, TorchError};
+use crate::core::tensor::Tensor;
+use crate::core::tensor::hooks::{self, Hook, HookRunner};
+use crate::python::exception::PyException;
+use crate::python::value::Value;
+use crate::script::args::Args;
+use crate::script::registration::call_method_once;
+use crate::script::tensor::autograd::BackwardRequest;
+use crate::script::tensor::hooks::RemovableHandle;
+
+/// Calls Python hooks during a walk; the first exception a hook raises is kept, to be
+/// raised as it is.
+struct PythonHooks<'a> {
+    interp: &'a mut Interpreter,
+    failure: Option<Unwind>,
+}
+
+/// PyTorch's refusal of a hook's result that is neither `None` nor a tensor.
+fn not_a_tensor(out: &Value) -> TorchError {
+    TorchError::type_error(format!(
+        "expected Variable, but hook returned '{}'",
+        out.type_name()
+    ))
+}
+
+impl PythonHooks<'_> {
+    fn call_hook(&mut self, hook: &Hook, arg: Value) -> Result<Value> {
+        let f = hook.downcast_ref::<Value>().cloned().unwrap_or(Value::None);
+        let call = CallArgs {
+            args: vec![arg],
+            keywords: Vec::new(),
+        };
+        self.interp.call_value(&f, call).map_err(|e| {
+            self.failure.get_or_insert(e);
+            TorchError::runtime("a gradient hook failed")
+        })
+    }
+}
+
+impl HookRunner for PythonHooks<'_> {
+    fn name(&self, hook: &Hook) -> String {
+        match hook.downcast_ref::<Value>() {
+            Some(Value::Function(f)) => f.name.to_string(),
+            Some(Value::Builtin(b)) => b.rsplit('.').next().unwrap_or(b).to_string(),
+            _ => "hook".into(),
+        }
+    }
+
+    fn call(&mut self, hook: &Hook, grad: Option<&Tensor>) -> Result<Option<Tensor>> {
+        let arg = grad.map_or(Value::None, |g| Value::Host(Dynamic::from(g.clone())));
+        match self.call_hook(hook, arg)? {
+            Value::None => Ok(None),
+            Value::Host(d) if d.is::<Tensor>() => Ok(d.try_cast::<Tensor>()),
+            other => Err(not_a_tensor(&other)),
+        }
+    }
+
+    fn call_post_accumulate(&mut self, hook: &Hook, leaf: &Tensor) -> Result<()> {
+        match self.call_hook(hook, Value::Host(Dynamic::from(leaf.clone())))? {
+            Value::None => Ok(()),
+            Value::Host(d) if d.is::<Tensor>() => Err(TorchError::runtime(
+                "Tensor post accumulate grad hooks should return None.",
+            )),
+            other => Err(not_a_tensor(&other)),
+        }
+    }
+}
+
+impl Interpreter {
+    /// Whether `name` is one of the methods this module runs.
+    pub(super) fn is_hook_method(name: &str) -> bool {
+        matches!(
+            name,
+            "backward" | "register_hook" | "register_post_accumulate_grad_hook"
+        )
+    }
+
+    /// `t.name(...)` for one of `is_hook_method`'s names.
+    pub(super) fn call_hook_method(
+        &mut self,
+        t: Tensor,
+        name: &str,
+        call: CallArgs,
+    ) -> Flow<Value> {
+        if name == "backward" {
+            return self.backward(t, call);
+        }
+        // Checked against the declaration as the engine checks it, the function standing
+        // for itself (the engine takes no Python function).
+        let hook = call.args.first().cloned().or_else(|| {
+            call.keywords
+                .iter()
+                .find(|(k, _)| k.as_ref() == "hook")
+                .map(|(_, v)| v.clone())
+        });
+        let stand_in = |v: &Value| match v {
+            Value::Function(_) | Value::Builtin(_) | Value::Method(_) => Value::None,
+            other => other.clone(),
+        };
+        let call = CallArgs {
+            args: call.args.iter().map(stand_in).collect(),
+            keywords: call
+                .keywords
+                .iter()
+                .map(|(k, v)| (k.clone(), stand_in(v)))
+                .collect(),
+        };
+        let _ = self.checked(&t, name, 1, call, |_| Ok(Dynamic::UNIT))?;
+        let hook: Hook = Rc::new(hook.unwrap_or(Value::None));
+        let handle = if name == "register_hook" {
+            hooks::register_hook(&t, hook)
+        } else {
+            hooks::register_post_accumulate_hook(&t, hook)
+        };
+        match handle {
+            Ok(h) => Ok(Value::Host(Dynamic::from(RemovableHandle(h)))),
+            Err(e) => self.raise(e.kind.name(), e.message),
+        }
+    }
+
+    /// `t.backward(...)`, its hooks called here.
+    fn backward(&mut self, t: Tensor, call: CallArgs) -> Flow<Value> {
+        let request = self.checked(&t, "backward", 3, call, |a| {
+            Ok(Dynamic::from(BackwardRequest::read(&a)?))
+        })?;
+        let Some(request) = request.try_cast::<BackwardRequest>() else {
+            return Ok(Value::None);
+        };
+        let mut runner = PythonHooks {
+            interp: self,
+            failure: None,
+        };
+        let walked = request.run(&t, &mut runner);
+        let failure = runner.failure.take();
+        match (walked, failure) {
+            (Ok(()), _) => Ok(Value::None),
+            (Err(_), Some(failure)) => Err(failure),
+            (Err(e), None) => self.raise(e.kind.name(), e.message),
+        }
+    }
+
+    /// Runs `body` on `t.name(...)`'s arguments, checked and bound by `name`'s declaration
+    /// as the engine's registered methods are.
+    fn checked(
+        &mut self,
+        t: &Tensor,
+        name: &str,
+        max: usize,
+        call: CallArgs,
+        body: impl Fn(Args) -> crate::script::errors::RhaiResult<Dynamic> + 'static,
+    ) -> Flow<Dynamic> {
+        let host = self.host_arguments(None, call)?;
+        let mut values: crate::script::args::Positionals = host.args.into_iter().collect();
+        // A dict passed last stays positional: an empty keyword map follows it.
+        if !host.keywords.is_empty() || values.last().is_some_and(|v| v.is::<Map>()) {
+            values.push(Dynamic::from(host.keywords));
+        }
+        let result = call_method_once::<Tensor>(
+            name,
+            max,
+            t,
+            Args::new(values),
+            Box::new(move |_, a| body(a)),
+        );
+        self.lift(
+            result.map_err(|e| PyException::from_host_text(&crate::script::errors::error_text(&e))),
+        )
+    }
+}
