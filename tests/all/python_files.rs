@@ -180,7 +180,7 @@ fn constructs_refused_while_running_say_so_with_their_line() {
             "ImportError: attempted relative import with no known parent package",
         ),
         (
-            "import torch\nt = torch.ones(2, requires_grad=True)\nt.register_hook(lambda g: g)\n",
+            "import torch\nt = torch.ones(2)\nt.add(lambda g: g)\n",
             3,
             "NotImplementedError: tensh's Python does not pass Python functions to torch functions yet",
         ),
