@@ -71,6 +71,60 @@ fn pick(sorted: &[f64], n: usize, q: f64, how: Interpolation, r: fn(f64) -> f64)
     }
 }
 
+/// The ranks (0-based, in ascending order) a quantile's gradient goes to and the weight
+/// of each, for a row whose first `n` sorted values count (`n = 0`: `empty_rank`, where
+/// PyTorch reads a row with nothing to count). PyTorch's backward takes the linear weight
+/// from the rank computed in double from `q` in the dtype: `w = rank - floor(rank)`, and
+/// `1 - w` for the rank below.
+fn gradient_ranks(
+    empty_rank: usize,
+    n: usize,
+    q: f64,
+    how: Interpolation,
+    r: fn(f64) -> f64,
+) -> [(usize, f64); 2] {
+    if n == 0 {
+        return [(empty_rank, 1.0), (empty_rank, 0.0)];
+    }
+    let at = |i: f64| (i as usize).min(n - 1);
+    let rank = r(q * (n - 1) as f64);
+    let one = |i: f64| [(at(i), 1.0), (at(i), 0.0)];
+    match how {
+        Interpolation::Lower => one(rank.floor()),
+        Interpolation::Higher => one(rank.ceil()),
+        Interpolation::Nearest => one(rank.round_ties_even()),
+        Interpolation::Midpoint => [(at(rank.floor()), 0.5), (at(rank.ceil()), 0.5)],
+        Interpolation::Linear => {
+            let exact = r(q) * (n - 1) as f64;
+            let w = r(exact - exact.floor());
+            [(at(exact.floor()), r(1.0 - w)), (at(exact.ceil()), w)]
+        }
+    }
+}
+
+/// The positions in `row` of its elements in ascending order (NaN above every number),
+/// equal elements in their order (PyTorch's sort, whose order the gradient follows).
+fn sorted_positions(row: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..row.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (row[a], row[b]);
+        x.is_nan()
+            .cmp(&y.is_nan())
+            .then(x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal))
+    });
+    order
+}
+
+/// What backward needs of a quantile: for each output element (row-major), the flat
+/// row-major positions in the input it was read from and their weights.
+#[derive(Debug, Clone, Default)]
+pub struct QuantileSources {
+    /// Input positions, two per output element.
+    pub positions: Vec<i64>,
+    /// The weight of each position.
+    pub weights: Vec<f64>,
+}
+
 /// `torch.quantile(t, q, dim, keepdim, interpolation)` (`ignore_nan`: `nanquantile`);
 /// `qs` are the quantiles, `q_is_vector` whether `q` was a 1-d tensor (its dim leads the
 /// result).
@@ -84,6 +138,21 @@ pub fn quantile(
     how: Interpolation,
     ignore_nan: bool,
 ) -> Result<Tensor> {
+    quantile_with_sources(t, qs, q_is_vector, dim, keepdim, how, ignore_nan, false).map(|(q, _)| q)
+}
+
+/// `quantile`, with where each value was read from when `sources` is asked (for backward).
+#[allow(clippy::too_many_arguments)]
+pub fn quantile_with_sources(
+    t: &Tensor,
+    qs: &[f64],
+    q_is_vector: bool,
+    dim: Option<i64>,
+    keepdim: bool,
+    how: Interpolation,
+    ignore_nan: bool,
+    sources: bool,
+) -> Result<(Tensor, QuantileSources)> {
     let dtype = t.dtype();
     let name = if ignore_nan {
         "nanquantile"
@@ -109,9 +178,20 @@ pub fn quantile(
         }
     }
     let sizes = t.sizes();
+    // The rows as views of `t`, and of `t`'s flat positions when sources are asked.
+    let rows_of = |t: &Tensor| -> Result<Tensor> {
+        match dim {
+            None => super::views::reshape(t, &[1, t.numel()]),
+            Some(_) if t.ndim() == 0 => super::views::reshape(t, &[1]),
+            Some(d) => {
+                let w = wrap_dim(d, t.ndim())?;
+                movedim(t, &[w as i64], &[t.ndim() as i64 - 1])
+            }
+        }
+    };
     let (rows_tensor, kept): (Tensor, Vec<i64>) = match dim {
         None => (
-            super::views::reshape(t, &[1, t.numel()])?,
+            rows_of(t)?,
             if keepdim {
                 vec![1; sizes.len()]
             } else {
@@ -120,11 +200,7 @@ pub fn quantile(
         ),
         Some(d) => {
             let w = wrap_dim(d, t.ndim().max(1))?;
-            let moved = if t.ndim() == 0 {
-                super::views::reshape(t, &[1])?
-            } else {
-                movedim(t, &[w as i64], &[t.ndim() as i64 - 1])?
-            };
+            let moved = rows_of(t)?;
             let mut kept = sizes.clone();
             if keepdim {
                 if !kept.is_empty() {
@@ -146,6 +222,18 @@ pub fn quantile(
     };
     let mut out = alloc::vec_with_capacity::<f64>(rows * qs.len())?;
     out.resize(rows * qs.len(), 0.0);
+    let positions = if sources {
+        let flat: Vec<i64> = (0..t.numel()).collect();
+        let all = elements::from_i64s(&flat, sizes.clone())?;
+        elements::i64_values(&rows_of(&all)?)?
+    } else {
+        Vec::new()
+    };
+    let mut found = QuantileSources::default();
+    if sources {
+        found.positions.resize(out.len() * 2, 0);
+        found.weights.resize(out.len() * 2, 0.0);
+    }
     let mut sorted = Vec::with_capacity(n);
     for (r, row) in values.chunks_exact(n.max(1)).enumerate() {
         super::interrupt::check_every(r);
@@ -154,12 +242,31 @@ pub fn quantile(
         // NaNs last whatever their sign.
         sorted.sort_by(|a, b| a.is_nan().cmp(&b.is_nan()).then(a.total_cmp(b)));
         let valid = sorted.iter().take_while(|v| !v.is_nan()).count();
+        // A row holding NaN gives NaN.
+        let counted = if valid < n && !ignore_nan { 0 } else { valid };
+        let order = if sources {
+            sorted_positions(row)
+        } else {
+            Vec::new()
+        };
         for (k, &q) in qs.iter().enumerate() {
-            out[k * rows + r] = if valid < n && !ignore_nan {
+            let j = k * rows + r;
+            out[j] = if counted == 0 {
                 f64::NAN
             } else {
-                pick(&sorted, valid, q, how, round)
+                pick(&sorted, counted, q, how, round)
             };
+            if sources {
+                // A row with NaN reads its last rank (a NaN); `nanquantile`'s row of NaNs
+                // its first.
+                let empty_rank = if ignore_nan { 0 } else { n.saturating_sub(1) };
+                let ranks = gradient_ranks(empty_rank, counted, q, how, round);
+                for (s, (rank, weight)) in ranks.into_iter().enumerate() {
+                    let at = r * n + order.get(rank).copied().unwrap_or(0);
+                    found.positions[j * 2 + s] = positions.get(at).copied().unwrap_or(0);
+                    found.weights[j * 2 + s] = weight;
+                }
+            }
         }
     }
     let mut shape = Vec::new();
@@ -170,5 +277,30 @@ pub fn quantile(
     let mut bytes = alloc::vec_with_capacity::<u8>(out.len() * 8)?;
     bytes.extend(out.iter().flat_map(|v| v.to_le_bytes()));
     let result = elements::from_image(bytes, shape, DType::Float64);
-    cast_copy(&result, dtype)
+    Ok((cast_copy(&result, dtype)?, found))
+}
+
+/// The gradient of a quantile from its output's gradient `g`: each output element's
+/// gradient, times each source's weight, added at the source's input position.
+pub fn quantile_grad(g: &Tensor, sizes: &[i64], found: &QuantileSources) -> Result<Tensor> {
+    let dtype = g.dtype();
+    let round: fn(f64) -> f64 = if dtype == DType::Float32 {
+        |v| v as f32 as f64
+    } else {
+        |v| v
+    };
+    let grads = elements::f64_values(g)?;
+    let mut values = alloc::vec_with_capacity::<f64>(found.weights.len())?;
+    values.extend(
+        found
+            .weights
+            .iter()
+            .enumerate()
+            .map(|(i, w)| round(grads.get(i / 2).copied().unwrap_or(0.0) * w)),
+    );
+    let mut bytes = alloc::vec_with_capacity::<u8>(values.len() * 8)?;
+    bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    let spread = elements::from_image(bytes, vec![values.len() as i64], DType::Float64);
+    let spread = cast_copy(&spread, dtype)?;
+    super::index_ops::add_at_positions(sizes, dtype, &found.positions, &spread)
 }

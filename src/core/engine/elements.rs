@@ -49,6 +49,19 @@ pub fn f64_values(t: &Tensor) -> Result<Vec<f64>> {
     })
 }
 
+/// The values of `t` in row-major order, as `i64`.
+pub fn i64_values(t: &Tensor) -> Result<Vec<i64>> {
+    let copy = cast_copy(t, DType::Int64)?;
+    copy.storage().with_bytes(|b| {
+        let mut out = crate::core::memory::alloc::vec_with_capacity::<i64>(b.len() / 8)?;
+        out.extend(
+            b.chunks_exact(8)
+                .map(|v| i64::from_le_bytes(v.try_into().unwrap_or([0; 8]))),
+        );
+        Ok(out)
+    })
+}
+
 /// An operand of an elementwise op as element bytes of `dtype` at the broadcast `sizes`,
 /// with the step between elements: a tensor's broadcast image (step: the item size), or a
 /// number's one element (step 0: the same for every position).

@@ -228,6 +228,15 @@ pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str) {
     mark_views(outs, x);
 }
 
+/// Records `outs`, tensors over `x`'s storage that PyTorch does not track as views
+/// (`unsafe_split`), as outputs of one node with the view rule's gradient: in-place writes
+/// to them are allowed and leave `x`'s history alone.
+pub fn record_untracked_views(outs: &[Tensor], x: &Tensor, name: &str) {
+    if x.requires_grad() {
+        record_views_of_tracked(outs, x, name, false);
+    }
+}
+
 /// Marks `outs` as views of `x`: their base (PyTorch's `_base`) is the root of `x`'s chain
 /// of views, or `x`. Every view op calls this, tracked or not, so `_base`, `_is_view()`
 /// and the refusal of `detach_()` on a view hold for every view; an in-place write through

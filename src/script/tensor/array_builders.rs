@@ -11,7 +11,6 @@ use crate::core::engine::elements;
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::record_without_formula;
 use crate::core::views;
 use crate::script::args::Args;
 use crate::script::errors::IntoRhai;
@@ -63,7 +62,9 @@ fn index_tuples(n: usize, r: usize, with_replacement: bool) -> Vec<i64> {
 }
 
 /// `torch.combinations(input, r=2, with_replacement=False)`.
-fn combinations(x: &Tensor, r: i64, with_replacement: bool) -> Result<Tensor> {
+/// `torch.combinations`, and the flat positions in `x` its elements were read from (`None`
+/// for `r = 0`, whose empty result PyTorch makes apart from `x`).
+fn combinations(x: &Tensor, r: i64, with_replacement: bool) -> Result<(Tensor, Option<Vec<i64>>)> {
     if x.ndim() != 1 {
         return Err(TorchError::runtime(format!(
             "Expect a 1D vector, but got shape {:?}",
@@ -76,11 +77,11 @@ fn combinations(x: &Tensor, r: i64, with_replacement: bool) -> Result<Tensor> {
         )));
     }
     if r == 0 {
-        return Tensor::zeros(vec![0], x.dtype());
+        return Ok((Tensor::zeros(vec![0], x.dtype())?, None));
     }
     let n = x.numel() as usize;
     if n == 0 || (!with_replacement && r as usize > n) {
-        return Tensor::zeros(vec![0, r], x.dtype());
+        return Ok((Tensor::zeros(vec![0, r], x.dtype())?, Some(Vec::new())));
     }
     // The count is C(n + r - 1, r) at most; refuse what cannot be held before enumerating.
     let mut count: f64 = 1.0;
@@ -97,7 +98,7 @@ fn combinations(x: &Tensor, r: i64, with_replacement: bool) -> Result<Tensor> {
     let flat = index_tuples(n, r as usize, with_replacement);
     let rows = flat.len() as i64 / r;
     let picked = crate::core::engine::gather_rows::index_select(&detached(x), 0, &flat)?;
-    views::reshape(&picked, &[rows, r])
+    Ok((views::reshape(&picked, &[rows, r])?, Some(flat)))
 }
 
 /// `torch.vander(x, N=None, increasing=False)`: the columns `x**0 .. x**(N-1)` (reversed
@@ -192,9 +193,13 @@ pub fn register(r: &mut Registry) {
     r.tensor_function("combinations", 2, |x, a: Args| {
         let r = a.int_or(0, "r", 2)?;
         let repeat = a.bool_or(1, "with_replacement", false)?;
-        let out = combinations(x, r, repeat).rhai()?;
-        if x.requires_grad() {
-            record_without_formula(&out, "ViewBackward0", "combinations", &[x]);
+        let (out, positions) = combinations(x, r, repeat).rhai()?;
+        if let Some(positions) = positions {
+            // Each element was read from one element of `x`: its gradient goes back there.
+            let sizes = x.sizes();
+            crate::core::autograd::tracked::single(&out, "IndexBackward0", x, move |g, _| {
+                crate::core::autograd::selection_grads::to_positions(g, &sizes, &positions)
+            });
         }
         Ok(Dynamic::from(out))
     });

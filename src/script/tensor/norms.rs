@@ -14,7 +14,7 @@ use crate::core::reduce::{Reduction, reduce, reduced_dims, variance};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::{record_formula, record_without_formula};
+use crate::core::tensor::record::record_formula;
 use crate::core::unary::{Unary, unary};
 use crate::script::args::Args;
 use crate::script::convert::{to_float, to_scalar};
@@ -293,6 +293,35 @@ fn renorm(x: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<Tensor> {
     binary(BinaryOp::Mul, &t(x), &t(&factor))
 }
 
+/// The gradient of `renorm(x, p, dim, maxnorm)`: a slice left alone passes `g` through; a
+/// scaled one (`x · maxnorm / (n + 1e-7)`, `n` its norm) gets `g` times the factor, less
+/// `maxnorm / (n + 1e-7)²` times the slice's `sum(g · x)` times the norm's own gradient.
+fn renorm_grad(x: &Tensor, g: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<Tensor> {
+    let d = crate::core::error::wrap_dim(dim, x.ndim())?;
+    let others: Vec<i64> = (0..x.ndim())
+        .filter(|&k| k != d)
+        .map(|k| k as i64)
+        .collect();
+    let norms = vector_norm(x, p, Some(&others), true)?;
+    let over = binary(BinaryOp::Gt, &t(&norms), &num(maxnorm))?;
+    let shifted = binary(BinaryOp::Add, &t(&norms), &num(1e-7))?;
+    let scaled = binary(BinaryOp::Div, &num(maxnorm), &t(&shifted))?;
+    let factor = where_(&over, &t(&scaled), &num(1.0))?;
+    let direct = binary(BinaryOp::Mul, &t(g), &t(&factor))?;
+    let along = binary(BinaryOp::Mul, &t(g), &t(x))?;
+    let along = reduce(&along, Reduction::Sum, Some(&others), true)?;
+    let squared = binary(BinaryOp::Mul, &t(&shifted), &t(&shifted))?;
+    let slope = binary(BinaryOp::Div, &num(-maxnorm), &t(&squared))?;
+    let slope = where_(&over, &t(&slope), &num(0.0))?;
+    let outer = binary(BinaryOp::Mul, &t(&slope), &t(&along))?;
+    let through_norm = norm_grad(x, &norms, &outer, p, Some(&others), true)?;
+    let grad = match through_norm {
+        Some(n) => binary(BinaryOp::Add, &t(&direct), &t(&n))?,
+        None => direct,
+    };
+    cast_grad(&grad, x.dtype())
+}
+
 /// Registers `norm`, `dist`, `std_mean`, `var_mean`, `renorm`.
 pub fn register(r: &mut Registry) {
     for name in ["renorm", "renorm_"] {
@@ -300,16 +329,21 @@ pub fn register(r: &mut Registry) {
             let p = to_scalar(a.req(0, "p", name)?, "p")?.to_f64();
             let dim = a.int(1, "dim", name)?;
             let maxnorm = to_scalar(a.req(2, "maxnorm", name)?, "maxnorm")?.to_f64();
-            let out = renorm(&detached(x), p, dim, maxnorm).rhai()?;
+            let input = detached(x);
+            let out = renorm(&input, p, dim, maxnorm).rhai()?;
             if name.ends_with('_') {
+                // The formula reads the values before the write.
+                let old = crate::core::copy::contiguous_copy(&input).rhai()?;
                 crate::core::copy::copy_(x, &out).rhai()?;
-                let op = crate::core::tensor::graph::BackwardOp::Unsupported { op: name.into() };
+                let op = crate::core::tensor::graph::BackwardOp::formula(1, move |g| {
+                    Ok(vec![Some(renorm_grad(&old, g, p, dim, maxnorm)?)])
+                });
                 crate::core::tensor::record::record_in_place(x, "RenormBackward0", &[], op);
                 return Ok(Dynamic::from(x.clone()));
             }
-            if x.requires_grad() {
-                record_without_formula(&out, "RenormBackward0", name, &[x]);
-            }
+            tracked::single(&out, "RenormBackward0", x, move |g, x| {
+                renorm_grad(x, g, p, dim, maxnorm)
+            });
             Ok(Dynamic::from(out))
         };
         if name.ends_with('_') {

@@ -2,8 +2,8 @@
 //! `torch` function: `scatter`, `scatter_add`, `scatter_reduce`, `index_add`, `index_copy`,
 //! `index_fill`, `index_reduce`, `take`, `put`, `take_along_dim`, `masked_scatter`. Their
 //! results (and in-place writes) are recorded under PyTorch's node names with gradient
-//! formulas; `scatter` with a legacy `reduce=`, `scatter_reduce` with `prod` and
-//! `index_reduce` have none yet, so `backward()` through them raises in words.
+//! formulas; `scatter` with a legacy `reduce=` has none (as in PyTorch), so `backward()`
+//! through it raises in words.
 
 use rhai::Dynamic;
 
@@ -216,7 +216,10 @@ fn scatter_reducing(
         None => (Combine::Sum, "ScatterAddBackward0"),
     };
     let include_self = a.bool_or(usize::MAX, "include_self", true)?;
-    let before = if in_place && x.requires_grad() && matches!(how, Combine::Amax | Combine::Amin) {
+    let before = if in_place
+        && x.requires_grad()
+        && matches!(how, Combine::Amax | Combine::Amin | Combine::Prod)
+    {
         // The extremes' formula compares `x`'s values from before the write.
         crate::core::copy::clone_tensor(&detached(x)).rhai()?
     } else {
@@ -224,7 +227,16 @@ fn scatter_reducing(
     };
     if in_place {
         scatter::scatter_(x, dim, &index, Source::Tensor(&src), how, include_self).rhai()?;
-        let formula = reducing_formula(how, dim, &index, &before, &src, detached(x), include_self);
+        let formula = reducing_formula(
+            how,
+            dim,
+            &index,
+            &before,
+            &src,
+            detached(x),
+            include_self,
+            false,
+        );
         return recorded_in_place(x, node, func, &[&src], formula);
     }
     let out = scatter::scatter(x, dim, &index, Source::Tensor(&src), how, include_self).rhai()?;
@@ -236,6 +248,7 @@ fn scatter_reducing(
         &src,
         detached(&out),
         include_self,
+        false,
     );
     recorded(out, node, func, &[x, &src], formula)
 }
@@ -244,7 +257,8 @@ fn scatter_reducing(
 /// `src` and the result: `sum` passes the gradient to `x` (except where `include_self`
 /// is false and something was placed) and gathers it for `src`; `mean` divides it by how
 /// many values each place averaged; `amax`/`amin` share it among the values equal to
-/// the result. `prod` has none yet.
+/// the result; `prod` gives each factor the product of the others (`prod_grads`).
+#[allow(clippy::too_many_arguments)]
 fn reducing_formula(
     how: Combine,
     dim: i64,
@@ -253,12 +267,10 @@ fn reducing_formula(
     src: &Tensor,
     out: Tensor,
     include_self: bool,
+    ties_count_x: bool,
 ) -> Option<Formula> {
     use crate::core::autograd::grad_ops::{cmp, div, keep, t};
-    if !matches!(
-        how,
-        Combine::Sum | Combine::Mean | Combine::Amax | Combine::Amin
-    ) {
+    if how == Combine::Replace {
         return None;
     }
     let (index, x, src) = (index.clone(), detached(x), detached(src));
@@ -266,6 +278,7 @@ fn reducing_formula(
     Some(Rc::new(move |g| {
         let placed = |v: &Tensor| scatter::scatter(v, dim, &index, zero, Combine::Replace, true);
         let (gx, gs) = match how {
+            Combine::Prod => prod_grads(g, dim, &index, &x, &src, &out, include_self)?,
             Combine::Sum | Combine::Mean => {
                 let g = if how == Combine::Mean {
                     // How many values each place averaged (itself included or not).
@@ -295,15 +308,18 @@ fn reducing_formula(
                 (gx, selection::gather(&g, dim, &index)?)
             }
             _ => {
-                let x_wins = cmp(BinaryOp::Eq, t(&x), t(&out))?;
+                let x_equal = cmp(BinaryOp::Eq, t(&x), t(&out))?;
                 let x_wins = if include_self {
-                    x_wins
+                    x_equal.clone()
                 } else {
-                    placed(&x_wins)?
+                    placed(&x_equal)?
                 };
+                // `index_reduce` counts an excluded `x` equal to the result among the ties
+                // (it then gets no share); `scatter_reduce` does not.
+                let x_counted = if ties_count_x { &x_equal } else { &x_wins };
                 let at_src = selection::gather(&out, dim, &index)?;
                 let src_wins = cmp(BinaryOp::Eq, t(&src), t(&at_src))?;
-                let x_count = crate::core::copy::cast_copy(&x_wins, g.dtype())?;
+                let x_count = crate::core::copy::cast_copy(x_counted, g.dtype())?;
                 let src_count = crate::core::copy::cast_copy(&src_wins, g.dtype())?;
                 let counts = scatter::scatter(
                     &x_count,
@@ -321,6 +337,74 @@ fn reducing_formula(
         };
         Ok(vec![shaped(gx, &x)?, shaped(gs, &src)?])
     }))
+}
+
+/// The gradients of a `prod` scatter: each factor gets the product of the others at its
+/// place. Where a factor is not zero that is `result / factor`; a zero `x` gets the
+/// product of what was placed on it, and the only zero among the values placed at a place
+/// the product with it taken as 1 (two zeros there leave every factor a zero product).
+fn prod_grads(
+    g: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    x: &Tensor,
+    src: &Tensor,
+    out: &Tensor,
+    include_self: bool,
+) -> CoreResult<(Tensor, Tensor)> {
+    use crate::core::autograd::grad_ops::{cmp, div, mul, select, t};
+    let one = Arg::Number(Scalar::Int(1));
+    let reduce_onto = |base: &Tensor, values: &Tensor| {
+        scatter::scatter(
+            base,
+            dim,
+            index,
+            Source::Tensor(values),
+            Combine::Prod,
+            include_self,
+        )
+    };
+    // x: g * (the product with x taken as 1) / (x, its zeros taken as 1).
+    let x_zero = cmp(BinaryOp::Eq, t(x), Arg::Number(Scalar::Int(0)))?;
+    let masked_x = select(&x_zero, one.clone(), t(x))?;
+    let masked_x_result = reduce_onto(&masked_x, src)?;
+    let gx = div(t(&mul(t(g), t(&masked_x_result))?), t(&masked_x))?;
+    let gx = if include_self {
+        gx
+    } else {
+        scatter::scatter(
+            &gx,
+            dim,
+            index,
+            Source::Value(Scalar::Int(0)),
+            Combine::Replace,
+            true,
+        )?
+    };
+    // src: how many zeros were placed at each value's place.
+    let src_zero = cmp(BinaryOp::Eq, t(src), Arg::Number(Scalar::Int(0)))?;
+    let zeros = crate::core::creation::full(&x.sizes(), Scalar::Int(0), g.dtype())?;
+    let zero_counts = crate::core::copy::cast_copy(&src_zero, g.dtype())?;
+    let counts = scatter::scatter(
+        &zeros,
+        dim,
+        index,
+        Source::Tensor(&zero_counts),
+        Combine::Sum,
+        true,
+    )?;
+    let counts = selection::gather(&counts, dim, index)?;
+    let single = cmp(BinaryOp::Eq, t(&counts), one.clone())?;
+    let single_zero = mul(t(&src_zero), t(&single))?;
+    let single_zero = cmp(BinaryOp::Ne, t(&single_zero), Arg::Number(Scalar::Int(0)))?;
+    let masked_src = select(&single_zero, one.clone(), t(src))?;
+    let masked_src_result = reduce_onto(x, &masked_src)?;
+    let by_zero = selection::gather(&mul(t(g), t(&masked_src_result))?, dim, index)?;
+    let by_result = selection::gather(&mul(t(g), t(out))?, dim, index)?;
+    let masked = select(&src_zero, one, t(src))?;
+    let by_result = div(t(&by_result), t(&masked))?;
+    let gs = select(&single_zero, t(&by_zero), t(&by_result))?;
+    Ok((gx, gs))
 }
 
 /// Writes `out` into `x` (an in-place index op) and records it, or records `out`.
@@ -431,7 +515,30 @@ fn index_reduce(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         "index_reduce_beta",
         "index_reduce() is in beta and the API may change at any time.",
     );
+    let before = if func.ends_with('_') && x.requires_grad() {
+        // The formula reads `x`'s values from before the write.
+        crate::core::copy::clone_tensor(&detached(x)).rhai()?
+    } else {
+        detached(x)
+    };
     let out = index_ops::index_reduce(x, dim, &index, &source, how, include_self).rhai()?;
+    // An index along `dim` is the scatter whose index repeats it across `source`'s other
+    // dims, so the scatter's formula serves.
+    let formula = if x.requires_grad() || source.requires_grad() {
+        let spread = spread_index(&index, dim, &source).rhai()?;
+        reducing_formula(
+            how,
+            dim,
+            &spread,
+            &before,
+            &source,
+            detached(&out),
+            include_self,
+            true,
+        )
+    } else {
+        None
+    };
     finish(
         x,
         out,
@@ -439,8 +546,20 @@ fn index_reduce(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         "IndexReduceBackward0",
         func,
         &[&source],
-        None,
+        formula,
     )
+}
+
+/// A 1-d `index` along `dim` as a scatter index of `source`'s shape: each slice of
+/// `source` along `dim` takes its entry.
+fn spread_index(index: &Tensor, dim: i64, source: &Tensor) -> CoreResult<Tensor> {
+    let nd = source.ndim().max(1);
+    let d = crate::core::error::wrap_dim(dim, nd)?;
+    let mut shape = vec![1i64; nd];
+    shape[d] = index.numel();
+    let column = crate::core::views::reshape(index, &shape)?;
+    let spread = crate::core::views::expand(&column, &source.sizes())?;
+    crate::core::copy::contiguous_copy(&spread)
 }
 
 fn put(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {

@@ -8,7 +8,7 @@ use rhai::Dynamic;
 use crate::core::dtype::DType;
 use crate::core::error::{Result, TorchError};
 use crate::core::ops::{Arg, BinaryOp, binary_untracked as binary};
-use crate::core::quantile::{Interpolation, quantile};
+use crate::core::quantile::{Interpolation, quantile_with_sources};
 use crate::core::reduce::{Reduction, reduce};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
@@ -56,63 +56,55 @@ fn quantile_call(x: &Tensor, a: &Args, ignore_nan: bool) -> RhaiResult<Dynamic> 
         Some(v) => Interpolation::parse(&v.clone().into_string().unwrap_or_default()).rhai()?,
         None => Interpolation::Linear,
     };
-    let out = quantile(&detached(x), &qs, vector, dim, keepdim, how, ignore_nan).rhai()?;
-    if x.requires_grad() {
-        let node = if ignore_nan {
-            "NanquantileBackward0"
-        } else {
-            "QuantileBackward0"
-        };
-        record_without_formula(&out, node, name, &[x]);
+    let wanted = x.requires_grad() && crate::core::tensor::grad_mode::is_enabled();
+    let (out, found) = quantile_with_sources(
+        &detached(x),
+        &qs,
+        vector,
+        dim,
+        keepdim,
+        how,
+        ignore_nan,
+        wanted,
+    )
+    .rhai()?;
+    if wanted {
+        // PyTorch composes quantile of a sort, a gather, a lerp and a squeeze, which
+        // names the node; the gradient goes back to the elements each value was read from.
+        let sizes = x.sizes();
+        crate::core::autograd::tracked::single(&out, "SqueezeBackward4", x, move |g, _| {
+            crate::core::quantile::quantile_grad(g, &sizes, &found)
+        });
     }
     Ok(Dynamic::from(out))
 }
 
-/// `torch.cov(input, correction=1, fweights=None, aweights=None)` of the rows of a 2-d
-/// `input` (variables × observations) or of a 1-d one.
-fn cov(
-    x: &Tensor,
+/// `cov`'s rows as a 2-d tensor (a 1-d input is one row).
+fn as_rows(x: &Tensor) -> Result<Tensor> {
+    if x.ndim() < 2 {
+        views::reshape(x, &[1, -1])
+    } else {
+        Ok(x.clone())
+    }
+}
+
+/// `cov`'s observation weights (`fweights * aweights`, either, or none) and its divisor
+/// (the weight sum less `correction`, scaled as `aweights` ask), as a 0-d tensor.
+fn weights_and_norm(
+    observations: i64,
     correction: f64,
     fweights: Option<&Tensor>,
     aweights: Option<&Tensor>,
-) -> Result<Tensor> {
-    if x.ndim() > 2 {
-        return Err(TorchError::runtime(format!(
-            "cov(): expected input to have two or fewer dimensions but got an input with {} dimensions",
-            x.ndim()
-        )));
-    }
-    let input = if x.ndim() < 2 {
-        views::reshape(x, &[1, -1])?
-    } else {
-        x.clone()
-    };
-    let observations = input.sizes()[1];
+) -> Result<(Option<Tensor>, Tensor)> {
     let weights = match (fweights, aweights) {
         (Some(f), Some(w)) => Some(binary(BinaryOp::Mul, &t(f), &t(w))?),
         (Some(f), None) => Some(f.clone()),
         (None, Some(w)) => Some(w.clone()),
         (None, None) => None,
     };
-    let float = if input.dtype().is_floating_point() || input.dtype().is_complex() {
-        input.clone()
-    } else {
-        crate::core::copy::cast_copy(&input, crate::core::defaults::default_dtype())?
-    };
-    let (average, weight_sum) = match &weights {
-        None => (
-            reduce(&float, Reduction::Mean, Some(&[1]), false)?,
-            Arg::Number(Scalar::Int(observations)),
-        ),
-        Some(w) => {
-            let sum = reduce(w, Reduction::Sum, None, false)?;
-            let weighted = binary(BinaryOp::Mul, &t(&float), &t(w))?;
-            let total = reduce(&weighted, Reduction::Sum, Some(&[1]), false)?;
-            (
-                binary(BinaryOp::Div, &t(&total), &t(&sum))?,
-                Arg::Tensor(sum),
-            )
-        }
+    let weight_sum = match &weights {
+        None => Arg::Number(Scalar::Int(observations)),
+        Some(w) => Arg::Tensor(reduce(w, Reduction::Sum, None, false)?),
     };
     let norm = match (&weights, aweights) {
         (None, _) => binary(
@@ -154,11 +146,46 @@ fn cov(
     } else {
         norm
     };
-    let centred = binary(
-        BinaryOp::Sub,
-        &t(&float),
-        &t(&views::unsqueeze(&average, 1)?),
-    )?;
+    Ok((weights, norm))
+}
+
+/// The rows of `float` centred on their (weighted) means.
+fn centred_rows(float: &Tensor, weights: Option<&Tensor>) -> Result<Tensor> {
+    let average = match weights {
+        None => reduce(float, Reduction::Mean, Some(&[1]), true)?,
+        Some(w) => {
+            let sum = reduce(w, Reduction::Sum, None, false)?;
+            let weighted = binary(BinaryOp::Mul, &t(float), &t(w))?;
+            let total = reduce(&weighted, Reduction::Sum, Some(&[1]), true)?;
+            binary(BinaryOp::Div, &t(&total), &t(&sum))?
+        }
+    };
+    binary(BinaryOp::Sub, &t(float), &t(&average))
+}
+
+/// `torch.cov(input, correction=1, fweights=None, aweights=None)` of the rows of a 2-d
+/// `input` (variables × observations) or of a 1-d one.
+fn cov(
+    x: &Tensor,
+    correction: f64,
+    fweights: Option<&Tensor>,
+    aweights: Option<&Tensor>,
+) -> Result<Tensor> {
+    if x.ndim() > 2 {
+        return Err(TorchError::runtime(format!(
+            "cov(): expected input to have two or fewer dimensions but got an input with {} dimensions",
+            x.ndim()
+        )));
+    }
+    let input = as_rows(x)?;
+    let observations = input.sizes()[1];
+    let (weights, norm) = weights_and_norm(observations, correction, fweights, aweights)?;
+    let float = if input.dtype().is_floating_point() || input.dtype().is_complex() {
+        input.clone()
+    } else {
+        crate::core::copy::cast_copy(&input, crate::core::defaults::default_dtype())?
+    };
+    let centred = centred_rows(&float, weights.as_ref())?;
     let right = match &weights {
         Some(w) => binary(BinaryOp::Mul, &t(&centred), &t(w))?,
         None => centred.clone(),
@@ -169,30 +196,44 @@ fn cov(
     views::squeeze(&c, None)
 }
 
-/// The gradient of a real, unweighted `cov(x)`: with `X` the rows centred on their means,
-/// `C = X Xᵀ / (N - correction)`, so `X` gets `(G + Gᵀ) X / (N - correction)`, and `x`
-/// that less each row's mean.
-fn cov_grad(g: &Tensor, x: &Tensor, correction: f64) -> Result<Tensor> {
-    let input = if x.ndim() < 2 {
-        views::reshape(x, &[1, -1])?
-    } else {
-        x.clone()
-    };
+/// The gradient of `cov(x)`: with `X` the rows centred on their (weighted) means and `W`
+/// the weights, `C = X W Xᴴ / n`, so `X` gets `(G + Gᴴ) X W / n`, and `x` that less each
+/// row's weighted mean of it (the centring's share).
+fn cov_grad(
+    g: &Tensor,
+    x: &Tensor,
+    correction: f64,
+    fweights: Option<&Tensor>,
+    aweights: Option<&Tensor>,
+) -> Result<Tensor> {
+    let input = as_rows(x)?;
     let (vars, observations) = (input.sizes()[0], input.sizes()[1]);
+    let (weights, norm) = weights_and_norm(observations, correction, fweights, aweights)?;
     let float = crate::core::copy::cast_copy(&input, g.dtype())?;
-    let average = reduce(&float, Reduction::Mean, Some(&[1]), true)?;
-    let centred = binary(BinaryOp::Sub, &t(&float), &t(&average))?;
+    let centred = centred_rows(&float, weights.as_ref())?;
     let gm = views::reshape(&crate::core::copy::contiguous_copy(g)?, &[vars, vars])?;
-    let both = binary(BinaryOp::Add, &t(&gm), &t(&views::transpose(&gm, 0, 1)?))?;
-    let d_centred = crate::core::linalg::mm(&both, &centred)?;
-    let dof = (observations as f64 - correction).max(0.0);
-    let d_centred = binary(
-        BinaryOp::Div,
-        &t(&d_centred),
-        &Arg::Number(Scalar::Float(dof)),
+    let adjoint = crate::core::views::conj::conj(&views::transpose(&gm, 0, 1)?);
+    let both = binary(BinaryOp::Add, &t(&gm), &t(&adjoint))?;
+    let weighted = match &weights {
+        Some(w) => binary(BinaryOp::Mul, &t(&centred), &t(w))?,
+        None => centred,
+    };
+    let d_centred = crate::core::linalg::mm(
+        &crate::core::copy::contiguous_copy(&both)?,
+        &crate::core::copy::contiguous_copy(&weighted)?,
     )?;
-    let row_means = reduce(&d_centred, Reduction::Mean, Some(&[1]), true)?;
-    let dx = binary(BinaryOp::Sub, &t(&d_centred), &t(&row_means))?;
+    let d_centred = binary(BinaryOp::Div, &t(&d_centred), &t(&norm))?;
+    let d_centred = crate::core::copy::cast_copy(&d_centred, g.dtype())?;
+    let share = match &weights {
+        None => reduce(&d_centred, Reduction::Mean, Some(&[1]), true)?,
+        Some(w) => {
+            let sum = reduce(w, Reduction::Sum, None, false)?;
+            let total = reduce(&d_centred, Reduction::Sum, Some(&[1]), true)?;
+            let per = binary(BinaryOp::Div, &t(w), &t(&sum))?;
+            binary(BinaryOp::Mul, &t(&total), &t(&per))?
+        }
+    };
+    let dx = binary(BinaryOp::Sub, &t(&d_centred), &t(&share))?;
     views::reshape(&crate::core::copy::contiguous_copy(&dx)?, &x.sizes())
 }
 
@@ -232,6 +273,54 @@ fn tensor_kw(a: &Args, name: &str) -> RhaiResult<Option<Tensor>> {
     })
 }
 
+/// The gradient of a real `corrcoef(x)` from its output's gradient `g`, back through the
+/// steps the forward takes: the clamp (passing where `-1 <= r <= 1`), the two divisions by
+/// the standard deviations, their square roots of `cov`'s diagonal, and `cov` itself. A
+/// 1-d `x` gives `c / c`, whose gradient is `g / c - g c / c²`.
+fn corrcoef_grad(g: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let c = cov(x, 1.0, None, None)?;
+    let c = crate::core::copy::cast_copy(&c, g.dtype())?;
+    if c.ndim() == 0 {
+        let direct = binary(BinaryOp::Div, &t(g), &t(&c))?;
+        let squared = binary(BinaryOp::Mul, &t(&c), &t(&c))?;
+        let through = binary(BinaryOp::Mul, &t(g), &t(&c))?;
+        let through = binary(BinaryOp::Div, &t(&through), &t(&squared))?;
+        let gc = binary(BinaryOp::Sub, &t(&direct), &t(&through))?;
+        return cov_grad(&gc, x, 1.0, None, None);
+    }
+    let n = c.sizes()[0];
+    let d = crate::core::copy::contiguous_copy(&views::diagonal(&c, 0, 0, 1)?)?;
+    let std = crate::core::unary::unary(&d, crate::core::unary::Unary::Sqrt)?;
+    let rows = views::unsqueeze(&std, 1)?;
+    let columns = views::unsqueeze(&std, 0)?;
+    let by_rows = binary(BinaryOp::Div, &t(&c), &t(&rows))?;
+    let both = binary(BinaryOp::Div, &t(&by_rows), &t(&columns))?;
+    let low = binary(BinaryOp::Ge, &t(&both), &Arg::Number(Scalar::Float(-1.0)))?;
+    let high = binary(BinaryOp::Le, &t(&both), &Arg::Number(Scalar::Float(1.0)))?;
+    let inside = binary(BinaryOp::Mul, &t(&low), &t(&high))?;
+    let zero = Arg::Number(Scalar::Float(0.0));
+    let g = crate::core::pointwise::where_(&inside, &t(g), &zero)?;
+    // both = by_rows / columns.
+    let g_by_rows = binary(BinaryOp::Div, &t(&g), &t(&columns))?;
+    let column_share = binary(BinaryOp::Mul, &t(&g), &t(&both))?;
+    let column_share = binary(BinaryOp::Div, &t(&column_share), &t(&columns))?;
+    let d_columns = reduce(&column_share, Reduction::Sum, Some(&[0]), false)?;
+    // by_rows = c / rows.
+    let mut g_c = binary(BinaryOp::Div, &t(&g_by_rows), &t(&rows))?;
+    let row_share = binary(BinaryOp::Mul, &t(&g_by_rows), &t(&by_rows))?;
+    let row_share = binary(BinaryOp::Div, &t(&row_share), &t(&rows))?;
+    let d_rows = reduce(&row_share, Reduction::Sum, Some(&[1]), false)?;
+    let d_std = binary(BinaryOp::Add, &t(&d_rows), &t(&d_columns))?;
+    let d_std = binary(BinaryOp::Mul, &t(&d_std), &Arg::Number(Scalar::Float(-1.0)))?;
+    // std = sqrt(d): d gets d_std / (2 std), on the diagonal.
+    let twice = binary(BinaryOp::Mul, &t(&std), &Arg::Number(Scalar::Float(2.0)))?;
+    let d_diag = binary(BinaryOp::Div, &t(&d_std), &t(&twice))?;
+    let eye = crate::core::creation::eye(n, n, g_c.dtype())?;
+    let on_diagonal = binary(BinaryOp::Mul, &t(&eye), &t(&views::unsqueeze(&d_diag, 0)?))?;
+    g_c = binary(BinaryOp::Add, &t(&g_c), &t(&on_diagonal))?;
+    cov_grad(&g_c, x, 1.0, None, None)
+}
+
 /// Registers the statistics.
 pub fn register(r: &mut Registry) {
     r.method_and_function("quantile", 2, |x, a| quantile_call(x, &a, false));
@@ -244,20 +333,27 @@ pub fn register(r: &mut Registry) {
         let (f, w) = (tensor_kw(&a, "fweights")?, tensor_kw(&a, "aweights")?);
         let out = cov(&detached(x), correction, f.as_ref(), w.as_ref()).rhai()?;
         if x.requires_grad() {
-            if x.dtype().is_complex() || f.is_some() || w.is_some() {
-                record_without_formula(&out, "SqueezeBackward0", "cov", &[x]);
-            } else {
-                crate::core::autograd::tracked::single(&out, "SqueezeBackward0", x, move |g, x| {
-                    cov_grad(g, x, correction)
-                });
-            }
+            let (f, w) = (f.map(|f| detached(&f)), w.map(|w| detached(&w)));
+            crate::core::autograd::tracked::single(&out, "SqueezeBackward0", x, move |g, x| {
+                cov_grad(g, x, correction, f.as_ref(), w.as_ref())
+            });
         }
         Ok(Dynamic::from(out))
     });
     r.method_and_function("corrcoef", 0, |x, _| {
         let out = corrcoef(&detached(x)).rhai()?;
         if x.requires_grad() {
-            record_without_formula(&out, "ClampBackward1", "corrcoef", &[x]);
+            if x.dtype().is_complex() {
+                // PyTorch clamps the real and imaginary parts apart and joins them.
+                record_without_formula(&out, "ComplexBackward0", "corrcoef", &[x]);
+            } else {
+                let node = if out.ndim() == 0 {
+                    "DivBackward0"
+                } else {
+                    "ClampBackward1"
+                };
+                crate::core::autograd::tracked::single(&out, node, x, corrcoef_grad);
+            }
         }
         Ok(Dynamic::from(out))
     });

@@ -10,7 +10,7 @@ use rhai::{Array, Dynamic};
 use crate::core::copy::contiguous_copy;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::{record_copy, record_without_formula};
+use crate::core::tensor::record::{record_copy, record_untracked_views, record_without_formula};
 use crate::script::args::Args;
 use crate::script::deferred::TensorOp;
 use crate::script::errors::{IntoRhai, RhaiResult};
@@ -75,7 +75,8 @@ fn slice_copy(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(out))
 }
 
-/// The views of a split recorded as PyTorch's `unsafe_*` splits record them (`node`).
+/// The views of a split recorded as PyTorch's `unsafe_*` splits record them (`node`): one
+/// node for all of them, and no view tracking.
 fn unsafe_views(result: Dynamic, x: &Tensor, node: &'static str) -> RhaiResult<Dynamic> {
     let Some(items) = result.clone().try_cast::<Array>() else {
         return Ok(result);
@@ -83,18 +84,17 @@ fn unsafe_views(result: Dynamic, x: &Tensor, node: &'static str) -> RhaiResult<D
     if !x.requires_grad() {
         return Ok(result);
     }
-    let mut out = Array::with_capacity(items.len());
-    for item in items {
-        match item.clone().try_cast::<Tensor>() {
-            Some(v) => {
-                let c = detached(&v);
-                record_without_formula(&c, node, "unsafe_split", &[x]);
-                out.push(Dynamic::from(c));
-            }
-            None => out.push(item),
-        }
+    let parts: Vec<Tensor> = items
+        .iter()
+        .filter_map(|item| item.read_lock::<Tensor>().map(|v| detached(&v)))
+        .collect();
+    if parts.len() != items.len() {
+        return Ok(result);
     }
-    Ok(Dynamic::from(out))
+    record_untracked_views(&parts, x, node);
+    Ok(Dynamic::from(
+        parts.into_iter().map(Dynamic::from).collect::<Array>(),
+    ))
 }
 
 /// Registers the copies of views and the unsafe splits.
