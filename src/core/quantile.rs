@@ -73,9 +73,9 @@ fn pick(sorted: &[f64], n: usize, q: f64, how: Interpolation, r: fn(f64) -> f64)
 
 /// The ranks (0-based, in ascending order) a quantile's gradient goes to and the weight
 /// of each, for a row whose first `n` sorted values count (`n = 0`: `empty_rank`, where
-/// PyTorch reads a row with nothing to count). PyTorch's backward takes the linear weight
-/// from the rank computed in double from `q` in the dtype: `w = rank - floor(rank)`, and
-/// `1 - w` for the rank below.
+/// PyTorch reads a row with nothing to count). PyTorch's backward computes the rank in
+/// double from `q` in the dtype (the forward, in the dtype), and takes its ranks and the
+/// linear weight from it: `w = rank - floor(rank)`, and `1 - w` for the rank below.
 fn gradient_ranks(
     empty_rank: usize,
     n: usize,
@@ -87,7 +87,7 @@ fn gradient_ranks(
         return [(empty_rank, 1.0), (empty_rank, 0.0)];
     }
     let at = |i: f64| (i as usize).min(n - 1);
-    let rank = r(q * (n - 1) as f64);
+    let rank = r(q) * (n - 1) as f64;
     let one = |i: f64| [(at(i), 1.0), (at(i), 0.0)];
     match how {
         Interpolation::Lower => one(rank.floor()),
@@ -95,9 +95,8 @@ fn gradient_ranks(
         Interpolation::Nearest => one(rank.round_ties_even()),
         Interpolation::Midpoint => [(at(rank.floor()), 0.5), (at(rank.ceil()), 0.5)],
         Interpolation::Linear => {
-            let exact = r(q) * (n - 1) as f64;
-            let w = r(exact - exact.floor());
-            [(at(exact.floor()), r(1.0 - w)), (at(exact.ceil()), w)]
+            let w = r(rank - rank.floor());
+            [(at(rank.floor()), r(1.0 - w)), (at(rank.ceil()), w)]
         }
     }
 }

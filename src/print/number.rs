@@ -97,10 +97,17 @@ pub fn float_repr(x: f64) -> String {
     }
     // Rust's shortest round-trip text gives the digit count; Python then takes the
     // correctly rounded string of that many digits (ties to even), which precision
-    // formatting gives. The two differ when the value lies exactly halfway.
+    // formatting gives. The two differ when the value lies exactly halfway, unless the
+    // rounded string would not read back as `x` (a power of two has a narrower gap below
+    // it, so the tie below can fall outside it): then the shortest text is Python's.
     let shortest = format!("{x:e}");
     let digits = shortest.chars().filter(char::is_ascii_digit).count() - exponent_digits(&shortest);
-    let sci = format!("{x:.prec$e}", prec = digits.saturating_sub(1));
+    let rounded = format!("{x:.prec$e}", prec = digits.saturating_sub(1));
+    let sci = if rounded.parse::<f64>() == Ok(x) {
+        rounded
+    } else {
+        shortest
+    };
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let negative = mantissa.starts_with('-');
@@ -215,6 +222,9 @@ mod repr_tie_tests {
     fn halfway_values_round_to_even() {
         // 23.0691070556640625 is exactly between two 17-digit strings.
         assert_eq!(float_repr(23.0691070556640625), "23.069107055664062");
+        // A power of two: the tie below it does not read back.
+        assert_eq!(float_repr(2f64.powi(-24)), "5.960464477539063e-08");
+        assert_eq!(float_repr(2f64.powi(-25)), "2.9802322387695312e-08");
         assert_eq!(float_repr(-0.95175933837890625), "-0.9517593383789062");
         assert_eq!(float_repr(0.1), "0.1");
         assert_eq!(float_repr(1e22), "1e+22");

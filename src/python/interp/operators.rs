@@ -560,11 +560,18 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
                 (Some(p), Some(q)) => p.ptr_eq(&q),
                 _ => {
                     // dtypes are singletons in PyTorch: `x.dtype is torch.float32` holds.
-                    match (
+                    if let (Some(p), Some(q)) = (
                         x.read_lock::<crate::core::dtype::DType>(),
                         y.read_lock::<crate::core::dtype::DType>(),
                     ) {
-                        (Some(p), Some(q)) => *p == *q,
+                        return *p == *q;
+                    }
+                    // Handles to one autograd node are one Python object.
+                    match (
+                        x.read_lock::<crate::script::grad_fn::GradFn>(),
+                        y.read_lock::<crate::script::grad_fn::GradFn>(),
+                    ) {
+                        (Some(p), Some(q)) => Rc::ptr_eq(&p.0, &q.0),
                         _ => false,
                     }
                 }

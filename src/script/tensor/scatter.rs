@@ -220,7 +220,7 @@ fn scatter_reducing(
         && x.requires_grad()
         && matches!(how, Combine::Amax | Combine::Amin | Combine::Prod)
     {
-        // The extremes' formula compares `x`'s values from before the write.
+        // The extremes' and the product's formulas read `x`'s values from before the write.
         crate::core::copy::clone_tensor(&detached(x)).rhai()?
     } else {
         detached(x)
