@@ -137,7 +137,7 @@ const HOST_TYPES: &[(&str, &str, &str)] = &[
     ("device", "device", "torch"),
     ("UntypedStorage", "UntypedStorage", "torch.storage"),
     ("TypedStorage", "TypedStorage", "torch.storage"),
-    ("Generator", "Generator", "torch"),
+    ("Generator", "Generator", "torch._C"),
     ("array", "array", "array"),
     ("bytearray", "bytearray", "builtins"),
 ];

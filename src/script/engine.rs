@@ -12,7 +12,8 @@ use super::registry::Registry;
 use super::storage::{self, buffers};
 use super::tensor::{self, indexing};
 use super::{
-    complex_api, display, explain_api, output, random_api, return_types, torch_module, values_api,
+    complex_api, display, explain_api, output, random_api, random_generator, return_types,
+    torch_module, values_api,
 };
 
 /// Words Rhai reserves that PyTorch's API uses as names (`s.new()`, `#{shared: true}`,
@@ -147,6 +148,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         tensor::legacy_methods::register(&mut r);
         tensor::element_functions::register(r.engine);
         random_api::register(&mut r);
+        random_generator::register(&mut r);
         super::settings_api::register(&mut r);
         super::sym_numbers::register(&mut r);
         super::grad_mode_api::register(r.torch);

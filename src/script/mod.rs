@@ -31,6 +31,7 @@ pub mod output;
 pub mod placement;
 pub mod pytorch_names;
 pub mod random_api;
+pub mod random_generator;
 pub mod registration;
 pub mod registry;
 pub mod renamed;

@@ -130,13 +130,16 @@ fn randint(a: &Args, like: Option<&Tensor>) -> RhaiResult<Dynamic> {
     finish(t, a)
 }
 
-/// Refuses `generator=`: tensh has one global generator, and an ignored keyword would
-/// draw from the wrong stream silently.
-fn refuse_generator(a: &Args) -> RhaiResult<()> {
+/// Checks `generator=`: a `torch.Generator` (which the call draws from, see
+/// `random_generator`) or `None`.
+fn check_generator(a: &Args) -> RhaiResult<()> {
     match a.kw("generator") {
-        Some(g) if !g.is_unit() => Err(to_rhai(TorchError::not_implemented(
-            "generator= is not built in tensh yet: random ops draw from the global generator (torch::manual_seed)",
-        ))),
+        Some(g) if !g.is::<super::random_generator::GeneratorObject>() => {
+            Err(crate::script::errors::type_error(format!(
+                "generator must be a torch.Generator, not {}",
+                crate::script::convert::py_type_name(g)
+            )))
+        }
         _ => Ok(()),
     }
 }
@@ -205,7 +208,7 @@ pub fn register(r: &mut Registry) {
         )
     });
     r.method_and_function("bernoulli", 1, |x, a| {
-        refuse_generator(&a)?;
+        check_generator(&a)?;
         match a.get(0, "p") {
             // `bernoulli(input, p)`: a tensor like `input`, filled as `bernoulli_(p)`.
             Some(p) => {
@@ -217,7 +220,7 @@ pub fn register(r: &mut Registry) {
         }
     });
     r.method("bernoulli_", 1, |x, a| {
-        refuse_generator(&a)?;
+        check_generator(&a)?;
         let node = match a.get(0, "p") {
             Some(p) if p.is::<Tensor>() => {
                 let p = p.clone().cast::<Tensor>();
@@ -339,11 +342,6 @@ pub fn register(r: &mut Registry) {
     r.function("binomial", 2, |a| {
         let count = a.tensor(0, "count", "binomial")?;
         let prob = a.tensor(1, "prob", "binomial")?;
-        if a.get(2, "generator").is_some_and(|g| !g.is_unit()) {
-            return Err(to_rhai(crate::core::error::TorchError::not_implemented(
-                "tensh does not implement the generator= argument of binomial()",
-            )));
-        }
         let out = crate::core::random::binomial::binomial(&count, &prob).rhai()?;
         crate::core::tensor::record::record_not_differentiable(&out, "binomial", &[&count, &prob]);
         Ok(Dynamic::from(out))

@@ -71,9 +71,26 @@ fn run_bound(
     body: impl FnOnce(Args) -> RhaiResult<Dynamic>,
 ) -> RhaiResult<Dynamic> {
     if a.kw.is_empty() {
+        if let Some(g) = positional_generator(&a) {
+            return g.drawing(|| body(a));
+        }
         return body(a);
     }
     run_with_keywords(declared, placed, a, body)
+}
+
+/// A `torch.Generator` passed positionally (the few ops whose `generator` is not
+/// keyword-only): one check of each argument's type.
+#[inline(always)]
+fn positional_generator(a: &Args) -> Option<super::random_generator::GeneratorObject> {
+    if a.pos
+        .iter()
+        .any(|v| v.is::<super::random_generator::GeneratorObject>())
+    {
+        super::random_generator::passed(a, "").ok().flatten()
+    } else {
+        None
+    }
 }
 
 /// `run_bound` for a call with keywords.
@@ -94,7 +111,12 @@ fn run_with_keywords(
     {
         placement::check(op, &a)?;
     }
-    let result = body(a)?;
+    // `generator=`: the call draws from it (and so honours the keyword).
+    let op = declared.map_or("", |d| d.name.rsplit("::").next().unwrap_or(d.name));
+    let result = match super::random_generator::passed(&a, op)? {
+        Some(g) => g.drawing(|| body(a))?,
+        None => body(a)?,
+    };
     audit.map_or(Ok(()), KeywordAudit::finish)?;
     match out_call {
         Some(call) => call.write(result),

@@ -109,6 +109,18 @@ pub fn with_global<R>(f: impl FnOnce(&mut Generator) -> R) -> R {
     GLOBAL.with(|g| f(&mut g.borrow_mut()))
 }
 
+/// PyTorch's seed of a new `torch.Generator()` (`default_rng_seed_val`).
+pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
+
+/// Runs `f` drawing from `g` instead of the session's generator (`generator=`): `g` takes
+/// the session generator's place for the call, and each goes back to its own after it.
+pub fn with_generator<R>(g: &mut Generator, f: impl FnOnce() -> R) -> R {
+    GLOBAL.with(|cur| std::mem::swap(&mut *cur.borrow_mut(), g));
+    let out = f();
+    GLOBAL.with(|cur| std::mem::swap(&mut *cur.borrow_mut(), g));
+    out
+}
+
 /// `torch.get_rng_state()` as bytes.
 pub fn get_state() -> Vec<u8> {
     with_global(|g| g.state_bytes())

@@ -566,6 +566,12 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
                     ) {
                         return *p == *q;
                     }
+                    if let (Some(p), Some(q)) = (
+                        x.read_lock::<crate::script::random_generator::GeneratorObject>(),
+                        y.read_lock::<crate::script::random_generator::GeneratorObject>(),
+                    ) {
+                        return p.same(&q);
+                    }
                     // Handles to one autograd node are one Python object.
                     match (
                         x.read_lock::<crate::script::grad_fn::GradFn>(),
