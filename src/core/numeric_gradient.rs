@@ -51,6 +51,12 @@ pub fn gradient(
             }
             let mut wrapped: Vec<usize> = Vec::with_capacity(dims.len());
             for &d in dims {
+                // PyTorch wraps these dims without allowing a 0-d tensor's 0 and -1.
+                if input.ndim() == 0 {
+                    return Err(TorchError::index(format!(
+                        "Dimension specified as {d} but tensor has no dimensions"
+                    )));
+                }
                 let w = wrap_dim(d, input.ndim())?;
                 if wrapped.contains(&w) {
                     return Err(TorchError::runtime(format!(
@@ -80,7 +86,10 @@ pub fn gradient(
         )));
     }
     let sizes = input.sizes();
-    if dims.iter().any(|&d| sizes[d] < edge_order + 1) {
+    if dims
+        .iter()
+        .any(|&d| sizes.get(d).is_none_or(|&n| n < edge_order + 1))
+    {
         return Err(TorchError::runtime(
             "torch.gradient expected each dimension size to be at least edge_order+1",
         ));

@@ -126,21 +126,7 @@ pub struct QuantileSources {
 
 /// `torch.quantile(t, q, dim, keepdim, interpolation)` (`ignore_nan`: `nanquantile`);
 /// `qs` are the quantiles, `q_is_vector` whether `q` was a 1-d tensor (its dim leads the
-/// result).
-#[allow(clippy::too_many_arguments)]
-pub fn quantile(
-    t: &Tensor,
-    qs: &[f64],
-    q_is_vector: bool,
-    dim: Option<i64>,
-    keepdim: bool,
-    how: Interpolation,
-    ignore_nan: bool,
-) -> Result<Tensor> {
-    quantile_with_sources(t, qs, q_is_vector, dim, keepdim, how, ignore_nan, false).map(|(q, _)| q)
-}
-
-/// `quantile`, with where each value was read from when `sources` is asked (for backward).
+/// result). With `sources`, also where each value was read from (for backward).
 #[allow(clippy::too_many_arguments)]
 pub fn quantile_with_sources(
     t: &Tensor,

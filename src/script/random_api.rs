@@ -134,7 +134,7 @@ fn randint(a: &Args, like: Option<&Tensor>) -> RhaiResult<Dynamic> {
 /// `random_generator`) or `None`.
 fn check_generator(a: &Args) -> RhaiResult<()> {
     match a.kw("generator") {
-        Some(g) if !g.is::<super::random_generator::GeneratorObject>() => {
+        Some(g) if !g.is::<super::generator_object::GeneratorObject>() => {
             Err(crate::script::errors::type_error(format!(
                 "generator must be a torch.Generator, not {}",
                 crate::script::convert::py_type_name(g)

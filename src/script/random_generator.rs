@@ -1,89 +1,19 @@
-//! `torch.Generator`: a random generator of its own (PyTorch's `torch._C.Generator`), and
-//! the `generator=` argument of every random op. A call given one draws from it instead of
-//! the session's generator (`core::random::generator::with_generator`), so each op needs
-//! nothing of its own for it.
+//! `torch.Generator`: a random generator of its own (PyTorch's `torch._C.Generator`):
+//! `torch::Generator()`, `torch::default_generator` and the generator's methods. The value
+//! and the `generator=` argument live in `generator_object`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use rhai::Dynamic;
 
+use super::generator_object::GeneratorObject;
 use crate::core::dtype::DType;
 use crate::core::error::TorchError;
-use crate::core::random::generator::{DEFAULT_SEED, Generator, with_generator};
+use crate::core::random::generator::{DEFAULT_SEED, Generator};
 use crate::core::tensor::Tensor;
-use crate::script::args::Args;
 use crate::script::errors::{RhaiResult, to_rhai, type_error};
 use crate::script::registry::Registry;
-
-/// A `torch.Generator` value: a generator of its own (handles to one share its state), or
-/// `torch.default_generator`, the session's.
-#[derive(Debug, Clone)]
-pub enum GeneratorObject {
-    /// Made by `torch.Generator()`.
-    Own(Rc<RefCell<Generator>>),
-    /// `torch.default_generator`.
-    Default,
-}
-
-impl GeneratorObject {
-    /// Runs `f` drawing from this generator.
-    pub fn drawing<R>(&self, f: impl FnOnce() -> R) -> R {
-        match self {
-            GeneratorObject::Own(g) => with_generator(&mut g.borrow_mut(), f),
-            GeneratorObject::Default => f(),
-        }
-    }
-
-    /// Runs `f` on the generator's state.
-    fn with_state<R>(&self, f: impl FnOnce(&mut Generator) -> R) -> R {
-        match self {
-            GeneratorObject::Own(g) => f(&mut g.borrow_mut()),
-            GeneratorObject::Default => crate::core::random::generator::with_global(f),
-        }
-    }
-
-    /// Whether both are the same generator (Python's `is`).
-    pub fn same(&self, other: &GeneratorObject) -> bool {
-        match (self, other) {
-            (GeneratorObject::Own(a), GeneratorObject::Own(b)) => Rc::ptr_eq(a, b),
-            (GeneratorObject::Default, GeneratorObject::Default) => true,
-            _ => false,
-        }
-    }
-
-    fn repr(&self) -> String {
-        let address = match self {
-            GeneratorObject::Own(g) => Rc::as_ptr(g) as usize,
-            // A fixed address: the session's generator is one object for the whole session.
-            GeneratorObject::Default => 0x7f00_0000_1000,
-        };
-        format!("<torch._C.Generator object at {address:#x}>")
-    }
-}
-
-/// The generator a call passes (positionally or as `generator=`), if any, or PyTorch's
-/// refusal of a `generator=` that is not one. Reading the keyword counts as honouring it
-/// (`keyword_audit`).
-pub fn passed(a: &Args, op: &str) -> RhaiResult<Option<GeneratorObject>> {
-    let positional = a
-        .pos
-        .iter()
-        .find_map(|v| v.read_lock::<GeneratorObject>().map(|g| g.clone()));
-    if positional.is_some() {
-        return Ok(positional);
-    }
-    match a.kw("generator") {
-        None => Ok(None),
-        Some(v) => match v.read_lock::<GeneratorObject>() {
-            Some(g) => Ok(Some(g.clone())),
-            None => Err(type_error(format!(
-                "{op}(): argument 'generator' must be torch.Generator, not {}",
-                crate::script::convert::py_type_name(v)
-            ))),
-        },
-    }
-}
 
 /// A seed argument as PyTorch's `manual_seed` reads it: an int of 64 bits (negative ones
 /// wrap), refused otherwise.

@@ -82,12 +82,12 @@ fn run_bound(
 /// A `torch.Generator` passed positionally (the few ops whose `generator` is not
 /// keyword-only): one check of each argument's type.
 #[inline(always)]
-fn positional_generator(a: &Args) -> Option<super::random_generator::GeneratorObject> {
+fn positional_generator(a: &Args) -> Option<super::generator_object::GeneratorObject> {
     if a.pos
         .iter()
-        .any(|v| v.is::<super::random_generator::GeneratorObject>())
+        .any(|v| v.is::<super::generator_object::GeneratorObject>())
     {
-        super::random_generator::passed(a, "").ok().flatten()
+        super::generator_object::passed(a, "").ok().flatten()
     } else {
         None
     }
@@ -113,7 +113,7 @@ fn run_with_keywords(
     }
     // `generator=`: the call draws from it (and so honours the keyword).
     let op = declared.map_or("", |d| d.name.rsplit("::").next().unwrap_or(d.name));
-    let result = match super::random_generator::passed(&a, op)? {
+    let result = match super::generator_object::passed(&a, op)? {
         Some(g) => g.drawing(|| body(a))?,
         None => body(a)?,
     };

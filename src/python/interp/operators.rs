@@ -567,8 +567,8 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
                         return *p == *q;
                     }
                     if let (Some(p), Some(q)) = (
-                        x.read_lock::<crate::script::random_generator::GeneratorObject>(),
-                        y.read_lock::<crate::script::random_generator::GeneratorObject>(),
+                        x.read_lock::<crate::script::generator_object::GeneratorObject>(),
+                        y.read_lock::<crate::script::generator_object::GeneratorObject>(),
                     ) {
                         return p.same(&q);
                     }

@@ -279,34 +279,54 @@ fn renorm(x: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<Tensor> {
             x.ndim()
         )));
     }
-    let d = crate::core::error::wrap_dim(dim, x.ndim())?;
-    let others: Vec<i64> = (0..x.ndim())
-        .filter(|&k| k != d)
-        .map(|k| k as i64)
-        .collect();
-    let norms = vector_norm(x, p, Some(&others), true)?;
-    let over = binary(BinaryOp::Gt, &t(&norms), &num(maxnorm))?;
-    let shifted = binary(BinaryOp::Add, &t(&norms), &num(1e-7))?;
-    let scaled = binary(BinaryOp::Div, &num(maxnorm), &t(&shifted))?;
-    let factor = where_(&over, &t(&scaled), &num(1.0))?;
-    let factor = crate::core::copy::cast_copy(&factor, x.dtype())?;
+    let scale = RenormScale::of(x, p, dim, maxnorm)?;
+    let factor = crate::core::copy::cast_copy(&scale.factor, x.dtype())?;
     binary(BinaryOp::Mul, &t(x), &t(&factor))
+}
+
+/// What `renorm` computes per slice along `dim`: the dims summed over, each slice's norm,
+/// whether it exceeds `maxnorm`, the norm plus `1e-7`, and the factor applied.
+struct RenormScale {
+    others: Vec<i64>,
+    norms: Tensor,
+    over: Tensor,
+    shifted: Tensor,
+    factor: Tensor,
+}
+
+impl RenormScale {
+    fn of(x: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<RenormScale> {
+        let d = crate::core::error::wrap_dim(dim, x.ndim())?;
+        let others: Vec<i64> = (0..x.ndim())
+            .filter(|&k| k != d)
+            .map(|k| k as i64)
+            .collect();
+        let norms = vector_norm(x, p, Some(&others), true)?;
+        let over = binary(BinaryOp::Gt, &t(&norms), &num(maxnorm))?;
+        let shifted = binary(BinaryOp::Add, &t(&norms), &num(1e-7))?;
+        let scaled = binary(BinaryOp::Div, &num(maxnorm), &t(&shifted))?;
+        let factor = where_(&over, &t(&scaled), &num(1.0))?;
+        Ok(RenormScale {
+            others,
+            norms,
+            over,
+            shifted,
+            factor,
+        })
+    }
 }
 
 /// The gradient of `renorm(x, p, dim, maxnorm)`: a slice left alone passes `g` through; a
 /// scaled one (`x · maxnorm / (n + 1e-7)`, `n` its norm) gets `g` times the factor, less
 /// `maxnorm / (n + 1e-7)²` times the slice's `sum(g · x)` times the norm's own gradient.
 fn renorm_grad(x: &Tensor, g: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<Tensor> {
-    let d = crate::core::error::wrap_dim(dim, x.ndim())?;
-    let others: Vec<i64> = (0..x.ndim())
-        .filter(|&k| k != d)
-        .map(|k| k as i64)
-        .collect();
-    let norms = vector_norm(x, p, Some(&others), true)?;
-    let over = binary(BinaryOp::Gt, &t(&norms), &num(maxnorm))?;
-    let shifted = binary(BinaryOp::Add, &t(&norms), &num(1e-7))?;
-    let scaled = binary(BinaryOp::Div, &num(maxnorm), &t(&shifted))?;
-    let factor = where_(&over, &t(&scaled), &num(1.0))?;
+    let RenormScale {
+        others,
+        norms,
+        over,
+        shifted,
+        factor,
+    } = RenormScale::of(x, p, dim, maxnorm)?;
     let direct = binary(BinaryOp::Mul, &t(g), &t(&factor))?;
     let along = binary(BinaryOp::Mul, &t(g), &t(x))?;
     let along = reduce(&along, Reduction::Sum, Some(&others), true)?;

@@ -225,21 +225,12 @@ fn scatter_reducing(
     } else {
         detached(x)
     };
-    if in_place {
+    let out = if in_place {
         scatter::scatter_(x, dim, &index, Source::Tensor(&src), how, include_self).rhai()?;
-        let formula = reducing_formula(
-            how,
-            dim,
-            &index,
-            &before,
-            &src,
-            detached(x),
-            include_self,
-            false,
-        );
-        return recorded_in_place(x, node, func, &[&src], formula);
-    }
-    let out = scatter::scatter(x, dim, &index, Source::Tensor(&src), how, include_self).rhai()?;
+        x.clone()
+    } else {
+        scatter::scatter(x, dim, &index, Source::Tensor(&src), how, include_self).rhai()?
+    };
     let formula = reducing_formula(
         how,
         dim,
@@ -250,6 +241,9 @@ fn scatter_reducing(
         include_self,
         false,
     );
+    if in_place {
+        return recorded_in_place(x, node, func, &[&src], formula);
+    }
     recorded(out, node, func, &[x, &src], formula)
 }
 
