@@ -13,7 +13,6 @@ use crate::core::reduce::{Reduction, reduce};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::detached;
-use crate::core::tensor::record::record_without_formula;
 use crate::core::views;
 use crate::script::args::Args;
 use crate::script::convert::to_scalar;
@@ -253,10 +252,13 @@ fn corrcoef(x: &Tensor) -> Result<Tensor> {
     let std = crate::core::unary::unary(&real, crate::core::unary::Unary::Sqrt)?;
     let by_rows = binary(BinaryOp::Div, &t(&c), &t(&views::unsqueeze(&std, 1)?))?;
     let both = binary(BinaryOp::Div, &t(&by_rows), &t(&views::unsqueeze(&std, 0)?))?;
-    if both.dtype().is_complex() {
-        return Ok(both);
-    }
+    // Clamped to [-1, 1]: a complex result's real and imaginary parts each.
     let one = |v: f64| Some(Arg::Number(Scalar::Float(v)));
+    if both.dtype().is_complex() {
+        let parts = crate::core::views::dtype::view_as_real(&both)?;
+        let clamped = crate::core::pointwise::clamp(&parts, one(-1.0), one(1.0))?;
+        return crate::core::views::dtype::view_as_complex(&clamped);
+    }
     crate::core::pointwise::clamp(&both, one(-1.0), one(1.0))
 }
 
@@ -273,11 +275,23 @@ fn tensor_kw(a: &Args, name: &str) -> RhaiResult<Option<Tensor>> {
     })
 }
 
-/// The gradient of a real `corrcoef(x)` from its output's gradient `g`, back through the
-/// steps the forward takes: the clamp (passing where `-1 <= r <= 1`), the two divisions by
-/// the standard deviations, their square roots of `cov`'s diagonal, and `cov` itself. A
-/// 1-d `x` gives `c / c`, whose gradient is `g / c - g c / c²`.
+/// The real part of `v` (itself when real).
+fn real_part(v: &Tensor) -> Result<Tensor> {
+    if v.dtype().is_complex() {
+        crate::core::views::dtype::real(&crate::core::copy::contiguous_copy(v)?)
+    } else {
+        Ok(v.clone())
+    }
+}
+
+/// The gradient of `corrcoef(x)` from its output's gradient `g`, back through the steps
+/// the forward takes: the clamp (passing where `-1 <= r <= 1`; a complex result's parts
+/// each), the two divisions by the standard deviations (real: their gradients are the real
+/// parts of PyTorch's conjugated quotient rule), their square roots of the real part of
+/// `cov`'s diagonal, and `cov` itself. A 1-d `x` gives `c / c`, whose gradient is
+/// `g / c - g c / c²`.
 fn corrcoef_grad(g: &Tensor, x: &Tensor) -> Result<Tensor> {
+    use crate::core::views::conj::conj;
     let c = cov(x, 1.0, None, None)?;
     let c = crate::core::copy::cast_copy(&c, g.dtype())?;
     if c.ndim() == 0 {
@@ -290,35 +304,55 @@ fn corrcoef_grad(g: &Tensor, x: &Tensor) -> Result<Tensor> {
     }
     let n = c.sizes()[0];
     let d = crate::core::copy::contiguous_copy(&views::diagonal(&c, 0, 0, 1)?)?;
-    let std = crate::core::unary::unary(&d, crate::core::unary::Unary::Sqrt)?;
+    let std = crate::core::unary::unary(&real_part(&d)?, crate::core::unary::Unary::Sqrt)?;
     let rows = views::unsqueeze(&std, 1)?;
     let columns = views::unsqueeze(&std, 0)?;
     let by_rows = binary(BinaryOp::Div, &t(&c), &t(&rows))?;
     let both = binary(BinaryOp::Div, &t(&by_rows), &t(&columns))?;
-    let low = binary(BinaryOp::Ge, &t(&both), &Arg::Number(Scalar::Float(-1.0)))?;
-    let high = binary(BinaryOp::Le, &t(&both), &Arg::Number(Scalar::Float(1.0)))?;
-    let inside = binary(BinaryOp::Mul, &t(&low), &t(&high))?;
-    let zero = Arg::Number(Scalar::Float(0.0));
-    let g = crate::core::pointwise::where_(&inside, &t(g), &zero)?;
+    // The clamp passes the gradient where its input lay in [-1, 1] (each part apart).
+    let g = crate::core::copy::contiguous_copy(g)?;
+    let g = if both.dtype().is_complex() {
+        let parts = crate::core::views::dtype::view_as_real(&both)?;
+        let kept = inside_unit(&parts)?;
+        let g_parts = crate::core::views::dtype::view_as_real(&g)?;
+        let zero = Arg::Number(Scalar::Float(0.0));
+        let masked = crate::core::pointwise::where_(&kept, &t(&g_parts), &zero)?;
+        crate::core::views::dtype::view_as_complex(&crate::core::copy::contiguous_copy(&masked)?)?
+    } else {
+        let zero = Arg::Number(Scalar::Float(0.0));
+        crate::core::pointwise::where_(&inside_unit(&both)?, &t(&g), &zero)?
+    };
     // both = by_rows / columns.
     let g_by_rows = binary(BinaryOp::Div, &t(&g), &t(&columns))?;
-    let column_share = binary(BinaryOp::Mul, &t(&g), &t(&both))?;
+    let column_share = binary(BinaryOp::Mul, &t(&g), &t(&conj(&both)))?;
     let column_share = binary(BinaryOp::Div, &t(&column_share), &t(&columns))?;
-    let d_columns = reduce(&column_share, Reduction::Sum, Some(&[0]), false)?;
+    let d_columns = reduce(
+        &real_part(&column_share)?,
+        Reduction::Sum,
+        Some(&[0]),
+        false,
+    )?;
     // by_rows = c / rows.
     let mut g_c = binary(BinaryOp::Div, &t(&g_by_rows), &t(&rows))?;
-    let row_share = binary(BinaryOp::Mul, &t(&g_by_rows), &t(&by_rows))?;
+    let row_share = binary(BinaryOp::Mul, &t(&g_by_rows), &t(&conj(&by_rows)))?;
     let row_share = binary(BinaryOp::Div, &t(&row_share), &t(&rows))?;
-    let d_rows = reduce(&row_share, Reduction::Sum, Some(&[1]), false)?;
+    let d_rows = reduce(&real_part(&row_share)?, Reduction::Sum, Some(&[1]), false)?;
     let d_std = binary(BinaryOp::Add, &t(&d_rows), &t(&d_columns))?;
     let d_std = binary(BinaryOp::Mul, &t(&d_std), &Arg::Number(Scalar::Float(-1.0)))?;
-    // std = sqrt(d): d gets d_std / (2 std), on the diagonal.
+    // std = sqrt(real(d)): d gets d_std / (2 std) (a real gradient), on the diagonal.
     let twice = binary(BinaryOp::Mul, &t(&std), &Arg::Number(Scalar::Float(2.0)))?;
     let d_diag = binary(BinaryOp::Div, &t(&d_std), &t(&twice))?;
-    let eye = crate::core::creation::eye(n, n, g_c.dtype())?;
+    let eye = crate::core::creation::eye(n, n, d_diag.dtype())?;
     let on_diagonal = binary(BinaryOp::Mul, &t(&eye), &t(&views::unsqueeze(&d_diag, 0)?))?;
     g_c = binary(BinaryOp::Add, &t(&g_c), &t(&on_diagonal))?;
     cov_grad(&g_c, x, 1.0, None, None)
+}
+
+/// Where `v` lies in `[-1, 1]`.
+fn inside_unit(v: &Tensor) -> Result<Tensor> {
+    let low = binary(BinaryOp::Ge, &t(v), &Arg::Number(Scalar::Float(-1.0)))?;
+    let high = binary(BinaryOp::Le, &t(v), &Arg::Number(Scalar::Float(1.0)))?;
+    crate::core::pointwise::where_(&low, &t(&high), &Arg::Number(Scalar::Bool(false)))
 }
 
 /// Registers the statistics.
@@ -343,17 +377,14 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("corrcoef", 0, |x, _| {
         let out = corrcoef(&detached(x)).rhai()?;
         if x.requires_grad() {
-            if x.dtype().is_complex() {
-                // PyTorch clamps the real and imaginary parts apart and joins them.
-                record_without_formula(&out, "ComplexBackward0", "corrcoef", &[x]);
-            } else {
-                let node = if out.ndim() == 0 {
-                    "DivBackward0"
-                } else {
-                    "ClampBackward1"
-                };
-                crate::core::autograd::tracked::single(&out, node, x, corrcoef_grad);
-            }
+            // PyTorch clamps a complex result's real and imaginary parts apart and joins
+            // them (`ComplexBackward0`).
+            let node = match (out.ndim(), x.dtype().is_complex()) {
+                (0, _) => "DivBackward0",
+                (_, true) => "ComplexBackward0",
+                _ => "ClampBackward1",
+            };
+            crate::core::autograd::tracked::single(&out, node, x, corrcoef_grad);
         }
         Ok(Dynamic::from(out))
     });
