@@ -269,23 +269,12 @@ pub fn quantile_with_sources(
 /// gradient, times each source's weight, added at the source's input position.
 pub fn quantile_grad(g: &Tensor, sizes: &[i64], found: &QuantileSources) -> Result<Tensor> {
     let dtype = g.dtype();
-    let round: fn(f64) -> f64 = if dtype == DType::Float32 {
-        |v| v as f32 as f64
-    } else {
-        |v| v
-    };
     let grads = elements::f64_values(g)?;
     let mut values = alloc::vec_with_capacity::<f64>(found.weights.len())?;
-    values.extend(
-        found
-            .weights
-            .iter()
-            .enumerate()
-            .map(|(i, w)| round(grads.get(i / 2).copied().unwrap_or(0.0) * w)),
-    );
-    let mut bytes = alloc::vec_with_capacity::<u8>(values.len() * 8)?;
-    bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
-    let spread = elements::from_image(bytes, vec![values.len() as i64], DType::Float64);
+    values.extend(found.weights.iter().enumerate().map(|(i, w)| {
+        super::element::round_to(dtype, grads.get(i / 2).copied().unwrap_or(0.0) * w)
+    }));
+    let spread = elements::from_f64s(&values, vec![values.len() as i64])?;
     let spread = cast_copy(&spread, dtype)?;
     super::index_ops::add_at_positions(sizes, dtype, &found.positions, &spread)
 }

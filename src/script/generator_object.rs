@@ -61,12 +61,8 @@ impl GeneratorObject {
 /// refusal of a `generator=` that is not one. Reading the keyword counts as honouring it
 /// (`keyword_audit`).
 pub fn passed(a: &Args, op: &str) -> RhaiResult<Option<GeneratorObject>> {
-    let positional = a
-        .pos
-        .iter()
-        .find_map(|v| v.read_lock::<GeneratorObject>().map(|g| g.clone()));
-    if positional.is_some() {
-        return Ok(positional);
+    if let Some(g) = positional(a) {
+        return Ok(Some(g));
     }
     match a.kw("generator") {
         None => Ok(None),
@@ -78,4 +74,12 @@ pub fn passed(a: &Args, op: &str) -> RhaiResult<Option<GeneratorObject>> {
             ))),
         },
     }
+}
+
+/// A generator passed positionally (the few ops whose `generator` is not keyword-only):
+/// one check of each argument's type.
+pub fn positional(a: &Args) -> Option<GeneratorObject> {
+    a.pos
+        .iter()
+        .find_map(|v| v.read_lock::<GeneratorObject>().map(|g| g.clone()))
 }

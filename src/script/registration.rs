@@ -71,26 +71,12 @@ fn run_bound(
     body: impl FnOnce(Args) -> RhaiResult<Dynamic>,
 ) -> RhaiResult<Dynamic> {
     if a.kw.is_empty() {
-        if let Some(g) = positional_generator(&a) {
+        if let Some(g) = super::generator_object::positional(&a) {
             return g.drawing(|| body(a));
         }
         return body(a);
     }
     run_with_keywords(declared, placed, a, body)
-}
-
-/// A `torch.Generator` passed positionally (the few ops whose `generator` is not
-/// keyword-only): one check of each argument's type.
-#[inline(always)]
-fn positional_generator(a: &Args) -> Option<super::generator_object::GeneratorObject> {
-    if a.pos
-        .iter()
-        .any(|v| v.is::<super::generator_object::GeneratorObject>())
-    {
-        super::generator_object::passed(a, "").ok().flatten()
-    } else {
-        None
-    }
 }
 
 /// `run_bound` for a call with keywords.

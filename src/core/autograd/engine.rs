@@ -288,6 +288,7 @@ mod tests {
     use super::*;
     use crate::core::dtype::DType;
     use crate::core::ops::binary;
+    use crate::core::tensor::hooks::Returned;
 
     fn leaf(v: f64) -> Tensor {
         let x = full(&[1], Scalar::Float(v), DType::Float64).unwrap();
@@ -342,8 +343,8 @@ mod tests {
         );
     }
 
-    /// A runner whose hooks are factors: each multiplies the gradient it gets, and
-    /// post-accumulate hooks note the leaf's gradient.
+    /// A runner whose gradient hooks are factors (an `f64`): each multiplies the gradient
+    /// it gets; a post-accumulate hook (`()`) notes the leaf's gradient.
     #[derive(Default)]
     struct Factors {
         seen: Vec<f64>,
@@ -357,26 +358,20 @@ mod tests {
         fn call(
             &mut self,
             hook: &crate::core::tensor::hooks::Hook,
-            grad: Option<&Tensor>,
-        ) -> Result<Option<Tensor>> {
-            let factor = *hook.downcast_ref::<f64>().unwrap();
-            let g = grad.unwrap();
-            self.seen.push(value(g));
+            arg: Option<&Tensor>,
+        ) -> Result<Returned> {
+            let t = arg.unwrap();
+            let Some(&factor) = hook.downcast_ref::<f64>() else {
+                self.seen.push(value(&t.grad_state().grad.unwrap()));
+                return Ok(Returned::Nothing);
+            };
+            self.seen.push(value(t));
             binary(
                 BinaryOp::Mul,
-                &Arg::Tensor(g.clone()),
+                &Arg::Tensor(t.clone()),
                 &Arg::Number(Scalar::Float(factor)),
             )
-            .map(Some)
-        }
-
-        fn call_post_accumulate(
-            &mut self,
-            _: &crate::core::tensor::hooks::Hook,
-            leaf: &Tensor,
-        ) -> Result<()> {
-            self.seen.push(value(&leaf.grad_state().grad.unwrap()));
-            Ok(())
+            .map(Returned::Tensor)
         }
     }
 
@@ -396,7 +391,7 @@ mod tests {
         let removed = register_hook(&x, Rc::new(100.0)).unwrap();
         register_hook(&x, Rc::new(5.0)).unwrap();
         register_hook(&y, Rc::new(7.0)).unwrap();
-        register_post_accumulate_hook(&x, Rc::new(0.0)).unwrap();
+        register_post_accumulate_hook(&x, Rc::new(())).unwrap();
         removed.remove();
         let mut runner = Factors::default();
         backward_with_hooks(&y, None, false, &mut runner).unwrap();
@@ -425,15 +420,8 @@ mod tests {
                 &mut self,
                 _: &crate::core::tensor::hooks::Hook,
                 grad: Option<&Tensor>,
-            ) -> Result<Option<Tensor>> {
-                crate::core::ops::sum_all(grad.unwrap()).map(Some)
-            }
-            fn call_post_accumulate(
-                &mut self,
-                _: &crate::core::tensor::hooks::Hook,
-                _: &Tensor,
-            ) -> Result<()> {
-                Ok(())
+            ) -> Result<Returned> {
+                crate::core::ops::sum_all(grad.unwrap()).map(Returned::Tensor)
             }
         }
         let x = full(&[2], Scalar::Float(1.0), DType::Float32).unwrap();

@@ -38,25 +38,23 @@ pub fn int64_values(t: &Tensor) -> Result<Vec<i64>> {
 /// `t`'s values converted to float64, in row-major order (the vector asked of the heap
 /// budget).
 pub fn f64_values(t: &Tensor) -> Result<Vec<f64>> {
-    let copy = cast_copy(t, DType::Float64)?;
-    copy.storage().with_bytes(|b| {
-        let mut out = crate::core::memory::alloc::vec_with_capacity::<f64>(b.len() / 8)?;
-        out.extend(
-            b.chunks_exact(8)
-                .map(|v| f64::from_le_bytes(v.try_into().unwrap_or([0; 8]))),
-        );
-        Ok(out)
-    })
+    values_as(t, DType::Float64, f64::from_le_bytes)
 }
 
-/// The values of `t` in row-major order, as `i64`.
+/// `t`'s values converted to int64, in row-major order (the vector asked of the heap
+/// budget).
 pub fn i64_values(t: &Tensor) -> Result<Vec<i64>> {
-    let copy = cast_copy(t, DType::Int64)?;
+    values_as(t, DType::Int64, i64::from_le_bytes)
+}
+
+/// `t`'s values cast to the 8-byte `dtype`, each read by `read`.
+fn values_as<T>(t: &Tensor, dtype: DType, read: fn([u8; 8]) -> T) -> Result<Vec<T>> {
+    let copy = cast_copy(t, dtype)?;
     copy.storage().with_bytes(|b| {
-        let mut out = crate::core::memory::alloc::vec_with_capacity::<i64>(b.len() / 8)?;
+        let mut out = crate::core::memory::alloc::vec_with_capacity::<T>(b.len() / 8)?;
         out.extend(
             b.chunks_exact(8)
-                .map(|v| i64::from_le_bytes(v.try_into().unwrap_or([0; 8]))),
+                .map(|v| read(v.try_into().unwrap_or([0; 8]))),
         );
         Ok(out)
     })

@@ -130,18 +130,32 @@ pub fn register_post_accumulate_hook(t: &Tensor, hook: Hook) -> Result<HookHandl
     Ok(handle)
 }
 
+/// What a script function returned to the walk.
+pub enum Returned {
+    /// `None`.
+    Nothing,
+    /// A tensor.
+    Tensor(Tensor),
+    /// Anything else, by its Python type name (refused).
+    Other(String),
+}
+
+/// The error a runner returns when the script function itself failed (it keeps the
+/// script's own error, to be raised as it is).
+pub fn script_failed() -> TorchError {
+    TorchError::runtime("a gradient hook failed")
+}
+
 /// What calls hooks during a backward walk: the script front that runs it.
 pub trait HookRunner {
     /// PyTorch's name of the hook in its errors (a function's name, `<lambda>`).
     fn name(&self, hook: &Hook) -> String;
 
-    /// Calls a gradient hook on `grad` (`None` where no gradient reached that output);
-    /// `Ok(None)` keeps the gradient, `Ok(Some(g))` replaces it. An error of the script
-    /// function itself is kept by the runner, which returns any error to stop the walk.
-    fn call(&mut self, hook: &Hook, grad: Option<&Tensor>) -> Result<Option<Tensor>>;
-
-    /// Calls a post-accumulate hook on the leaf; it must return nothing.
-    fn call_post_accumulate(&mut self, hook: &Hook, leaf: &Tensor) -> Result<()>;
+    /// Calls a hook on `arg` (a gradient, `None` where no gradient reached that output, or
+    /// the leaf for a post-accumulate hook) and says what it returned. A value that is
+    /// not callable is refused with Python's `TypeError`; when the script function itself
+    /// fails, the runner keeps its error and returns `script_failed()`.
+    fn call(&mut self, hook: &Hook, arg: Option<&Tensor>) -> Result<Returned>;
 }
 
 /// A runner for walks started where no script function can be called (the core's own
@@ -153,17 +167,18 @@ impl HookRunner for NoHooks {
         "hook".into()
     }
 
-    fn call(&mut self, _: &Hook, _: Option<&Tensor>) -> Result<Option<Tensor>> {
+    fn call(&mut self, _: &Hook, _: Option<&Tensor>) -> Result<Returned> {
         Err(TorchError::runtime(
             "tensh cannot call a gradient hook from this backward pass",
         ))
     }
+}
 
-    fn call_post_accumulate(&mut self, _: &Hook, _: &Tensor) -> Result<()> {
-        Err(TorchError::runtime(
-            "tensh cannot call a gradient hook from this backward pass",
-        ))
-    }
+/// PyTorch's refusal of a hook's result that is neither `None` nor a tensor.
+fn not_a_tensor(type_name: &str) -> TorchError {
+    TorchError::type_error(format!(
+        "expected Variable, but hook returned '{type_name}'"
+    ))
 }
 
 /// The type PyTorch names in a hook's type error: the legacy class of the eight dtypes that
@@ -193,8 +208,10 @@ pub fn run_gradient_hooks<'a>(
         if h.is_removed() {
             continue;
         }
-        let Some(new) = with_grad_mode_off(|| runner.call(&h.hook, grad.as_ref()))? else {
-            continue;
+        let new = match with_grad_mode_off(|| runner.call(&h.hook, grad.as_ref()))? {
+            Returned::Nothing => continue,
+            Returned::Tensor(t) => t,
+            Returned::Other(type_name) => return Err(not_a_tensor(&type_name)),
         };
         if let Some(old) = &grad {
             if new.sizes() != old.sizes() {
@@ -224,7 +241,15 @@ pub fn run_post_accumulate_hooks(
     runner: &mut dyn HookRunner,
 ) -> Result<()> {
     for h in hooks.iter().filter(|h| !h.is_removed()) {
-        with_grad_mode_off(|| runner.call_post_accumulate(&h.hook, leaf))?;
+        match with_grad_mode_off(|| runner.call(&h.hook, Some(leaf)))? {
+            Returned::Nothing => {}
+            Returned::Tensor(_) => {
+                return Err(TorchError::runtime(
+                    "Tensor post accumulate grad hooks should return None.",
+                ));
+            }
+            Returned::Other(type_name) => return Err(not_a_tensor(&type_name)),
+        }
     }
     Ok(())
 }

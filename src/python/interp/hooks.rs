@@ -9,9 +9,9 @@ use rhai::{Dynamic, Map};
 
 use super::expr::CallArgs;
 use super::{Flow, Interpreter, Unwind};
-use crate::core::error::{Result, TorchError};
+use crate::core::error::Result;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::hooks::{self, Hook, HookRunner};
+use crate::core::tensor::hooks::{self, Hook, HookRunner, Returned};
 use crate::python::exception::PyException;
 use crate::python::value::Value;
 use crate::script::args::Args;
@@ -26,28 +26,6 @@ struct PythonHooks<'a> {
     failure: Option<Unwind>,
 }
 
-/// PyTorch's refusal of a hook's result that is neither `None` nor a tensor.
-fn not_a_tensor(out: &Value) -> TorchError {
-    TorchError::type_error(format!(
-        "expected Variable, but hook returned '{}'",
-        out.type_name()
-    ))
-}
-
-impl PythonHooks<'_> {
-    fn call_hook(&mut self, hook: &Hook, arg: Value) -> Result<Value> {
-        let f = hook.downcast_ref::<Value>().cloned().unwrap_or(Value::None);
-        let call = CallArgs {
-            args: vec![arg],
-            keywords: Vec::new(),
-        };
-        self.interp.call_value(&f, call).map_err(|e| {
-            self.failure.get_or_insert(e);
-            TorchError::runtime("a gradient hook failed")
-        })
-    }
-}
-
 impl HookRunner for PythonHooks<'_> {
     fn name(&self, hook: &Hook) -> String {
         match hook.downcast_ref::<Value>() {
@@ -57,23 +35,24 @@ impl HookRunner for PythonHooks<'_> {
         }
     }
 
-    fn call(&mut self, hook: &Hook, grad: Option<&Tensor>) -> Result<Option<Tensor>> {
-        let arg = grad.map_or(Value::None, |g| Value::Host(Dynamic::from(g.clone())));
-        match self.call_hook(hook, arg)? {
-            Value::None => Ok(None),
-            Value::Host(d) if d.is::<Tensor>() => Ok(d.try_cast::<Tensor>()),
-            other => Err(not_a_tensor(&other)),
-        }
-    }
-
-    fn call_post_accumulate(&mut self, hook: &Hook, leaf: &Tensor) -> Result<()> {
-        match self.call_hook(hook, Value::Host(Dynamic::from(leaf.clone())))? {
-            Value::None => Ok(()),
-            Value::Host(d) if d.is::<Tensor>() => Err(TorchError::runtime(
-                "Tensor post accumulate grad hooks should return None.",
-            )),
-            other => Err(not_a_tensor(&other)),
-        }
+    fn call(&mut self, hook: &Hook, arg: Option<&Tensor>) -> Result<Returned> {
+        let f = hook.downcast_ref::<Value>().cloned().unwrap_or(Value::None);
+        let arg = arg.map_or(Value::None, |t| Value::Host(Dynamic::from(t.clone())));
+        let call = CallArgs {
+            args: vec![arg],
+            keywords: Vec::new(),
+        };
+        let out = self.interp.call_value(&f, call).map_err(|e| {
+            self.failure.get_or_insert(e);
+            hooks::script_failed()
+        })?;
+        Ok(match out {
+            Value::None => Returned::Nothing,
+            Value::Host(d) if d.is::<Tensor>() => d
+                .try_cast::<Tensor>()
+                .map_or(Returned::Nothing, Returned::Tensor),
+            other => Returned::Other(other.type_name().to_string()),
+        })
     }
 }
 

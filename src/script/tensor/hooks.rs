@@ -8,7 +8,7 @@ use rhai::{Dynamic, EvalAltResult, FnPtr, NativeCallContext};
 
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
-use crate::core::tensor::hooks::{self, Hook, HookHandle, HookRunner};
+use crate::core::tensor::hooks::{self, Hook, HookHandle, HookRunner, Returned};
 use crate::script::convert::py_type_name;
 use crate::script::errors::{RhaiResult, to_rhai};
 
@@ -26,9 +26,6 @@ impl RemovableHandle {
         )
     }
 }
-
-/// The message of a failed hook whose own error the runner keeps.
-const HOOK_FAILED: &str = "a gradient hook failed";
 
 /// Calls Rhai hooks during a walk, with the context of the `backward()` call; the first
 /// error a hook raises is kept, to be raised as it is (`finish`).
@@ -54,28 +51,6 @@ impl<'a> RhaiHooks<'a> {
             (Err(e), None) => Err(to_rhai(e)),
         }
     }
-
-    fn call_hook(&mut self, hook: &Hook, arg: Dynamic) -> Result<Dynamic> {
-        let value = hook.downcast_ref::<Dynamic>().cloned().unwrap_or_default();
-        let Some(f) = value.clone().try_cast::<FnPtr>() else {
-            return Err(TorchError::type_error(format!(
-                "'{}' object is not callable",
-                py_type_name(&value)
-            )));
-        };
-        f.call_raw(self.ctx, None, [arg]).map_err(|e| {
-            self.failure.get_or_insert(e);
-            TorchError::runtime(HOOK_FAILED)
-        })
-    }
-}
-
-/// PyTorch's refusal of a hook's result that is neither `None` nor a tensor.
-fn not_a_tensor(out: &Dynamic) -> TorchError {
-    TorchError::type_error(format!(
-        "expected Variable, but hook returned '{}'",
-        py_type_name(out)
-    ))
 }
 
 impl HookRunner for RhaiHooks<'_> {
@@ -90,29 +65,26 @@ impl HookRunner for RhaiHooks<'_> {
         }
     }
 
-    fn call(&mut self, hook: &Hook, grad: Option<&Tensor>) -> Result<Option<Tensor>> {
-        let arg = grad.map_or(Dynamic::UNIT, |g| Dynamic::from(g.clone()));
-        let out = self.call_hook(hook, arg)?;
-        if out.is_unit() {
-            return Ok(None);
-        }
-        out.clone()
-            .try_cast::<Tensor>()
-            .map(Some)
-            .ok_or_else(|| not_a_tensor(&out))
-    }
-
-    fn call_post_accumulate(&mut self, hook: &Hook, leaf: &Tensor) -> Result<()> {
-        let out = self.call_hook(hook, Dynamic::from(leaf.clone()))?;
-        if out.is_unit() {
-            Ok(())
-        } else if out.is::<Tensor>() {
-            Err(TorchError::runtime(
-                "Tensor post accumulate grad hooks should return None.",
-            ))
+    fn call(&mut self, hook: &Hook, arg: Option<&Tensor>) -> Result<Returned> {
+        let value = hook.downcast_ref::<Dynamic>().cloned().unwrap_or_default();
+        let Some(f) = value.clone().try_cast::<FnPtr>() else {
+            return Err(TorchError::type_error(format!(
+                "'{}' object is not callable",
+                py_type_name(&value)
+            )));
+        };
+        let arg = arg.map_or(Dynamic::UNIT, |t| Dynamic::from(t.clone()));
+        let out: Dynamic = f.call_raw(self.ctx, None, [arg]).map_err(|e| {
+            self.failure.get_or_insert(e);
+            hooks::script_failed()
+        })?;
+        Ok(if out.is_unit() {
+            Returned::Nothing
+        } else if let Some(t) = out.read_lock::<Tensor>() {
+            Returned::Tensor(t.clone())
         } else {
-            Err(not_a_tensor(&out))
-        }
+            Returned::Other(py_type_name(&out))
+        })
     }
 }
 
