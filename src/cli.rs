@@ -32,6 +32,9 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [--python | --lang
                         write a documentation page as a notebook
   tensh jupyter check EXECUTED.ipynb
                         compare an executed notebook with the outputs its cells expect
+  tensh web [--port N] [--dir DIR]
+                        serve the playground page (built by web/build) on
+                        http://127.0.0.1:8432/ (or port N)
   tensh --version       print the version
   --color=WHEN          colour errors and warnings (and the prompt's input): auto (on a
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never
@@ -135,6 +138,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
         }
         Some("test") => crate::transcript::main(&args[1..]),
         Some("jupyter") => crate::jupyter::main(&args[1..]),
+        Some("web") => crate::page_server::main(&args[1..]),
         Some("-i") => match args.get(1) {
             Some(path) if std::path::Path::new(path).is_file() => crate::repl::run(
                 color,

@@ -1,7 +1,7 @@
 //! tensh: a REPL and script runner, scripted in Rhai, over a Rust re-implementation of
 //! PyTorch's strided tensor memory model.
 //!
-//! Layers depend one way: `core` ← `print` ← `script` ← `repl` ← `transcript` ← `jupyter` ← `cli`
+//! Layers depend one way: `platform` ← `core` ← `print` ← `script` ← `repl` ← `transcript` ← `page` ← `jupyter` ← `page_server` ← `cli`
 //! (`tests/architecture.rs` keeps it so).
 
 #![warn(missing_docs)]
@@ -16,10 +16,16 @@ pub fn version() -> String {
     format!("tensh {}", env!("CARGO_PKG_VERSION"))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod core;
 pub mod fuzz;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod jupyter;
+pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod page_server;
+pub mod platform;
 pub mod print;
 pub mod python;
 pub mod repl;

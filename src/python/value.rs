@@ -27,7 +27,7 @@ pub struct PyFile {
     /// The path as given.
     pub name: String,
     /// The open file, until `close()`.
-    pub file: Option<std::fs::File>,
+    pub file: Option<crate::platform::fs::File>,
     /// Opened with `b` in its mode (reads and writes bytes).
     pub binary: bool,
 }

@@ -1,6 +1,6 @@
 //! Meta-commands: lines starting with `:` talk to the REPL, not to Rhai.
 
-use std::time::Instant;
+use crate::platform::clock::Instant;
 
 use super::console::{Console, Outcome, Step, is_hidden};
 use super::{help, timing};
@@ -107,7 +107,7 @@ fn save(console: &mut Console, path: &str) {
         text += &entry.output;
     }
     let cut = console.log().iter().filter(|e| e.cut).count();
-    match std::fs::write(path, text) {
+    match crate::platform::fs::write(path, text) {
         Ok(()) if cut > 0 => output::print_line(&format!(
             "(saved {} inputs to {path}; {cut} printed more than {} MiB, kept in part: \
              `tensh test --bless {path}` writes it whole)",
@@ -124,7 +124,7 @@ fn save(console: &mut Console, path: &str) {
 
 /// `:load FILE`: runs a script into the session (and `tensh -i FILE`).
 pub fn load(console: &mut Console, path: &str) {
-    match std::fs::read_to_string(path) {
+    match crate::platform::fs::read_to_string(path) {
         Ok(code) if console.is_python() => match console.evaluate(&code) {
             Outcome::Raised { report, .. } => output::stderr_raw(&report),
             Outcome::Exit(status) => console.request_exit(status),

@@ -304,8 +304,8 @@ fn print_text(text: &str) {
 
 /// Writes `text` to `path` as Python's `open(path, "w").write(text)` would, with its errors.
 pub fn write_file(path: &str, text: &str) -> RhaiResult<()> {
-    crate::core::memory::open::write(path, text).map_err(|e| {
-        let code = e.raw_os_error().unwrap_or(0);
+    crate::platform::fs::write(path, text).map_err(|e| {
+        let code = crate::platform::fs::error_code(&e);
         let reason = e.to_string();
         let reason = reason
             .split(" (os error")

@@ -49,9 +49,9 @@ impl GeneratorObject {
     /// Python's default repr, the address the generator's.
     pub fn repr(&self) -> String {
         let address = match self {
-            GeneratorObject::Own(g) => Rc::as_ptr(g) as usize,
+            GeneratorObject::Own(g) => Rc::as_ptr(g) as usize as u64,
             // A fixed address: the session's generator is one object for the whole session.
-            GeneratorObject::Default => 0x7f00_0000_1000,
+            GeneratorObject::Default => 0x7f00_0000_1000u64,
         };
         format!("<torch._C.Generator object at {address:#x}>")
     }

@@ -243,9 +243,10 @@ fn write_failed(e: &std::io::Error) -> ! {
 
 /// An I/O error as Python prints it: `BrokenPipeError: [Errno 32] Broken pipe`.
 pub fn python_os_error(e: &std::io::Error) -> String {
-    let Some(code) = e.raw_os_error() else {
+    let code = crate::platform::fs::error_code(e);
+    if code == 0 {
         return format!("OSError: {e}");
-    };
+    }
     let class = match e.kind() {
         std::io::ErrorKind::BrokenPipe => "BrokenPipeError",
         _ => "OSError",

@@ -182,10 +182,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(with_global(|g| g.initial_seed()) as i64))
     });
     r.function("seed", 0, |_| {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64 & (i64::MAX as u64))
-            .unwrap_or(0);
+        let seed = crate::platform::clock::since_epoch().as_nanos() as u64 & (i64::MAX as u64);
         manual_seed(seed);
         Ok(Dynamic::from(seed as i64))
     });

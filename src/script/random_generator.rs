@@ -33,10 +33,8 @@ fn seed_of(v: &Dynamic) -> RhaiResult<u64> {
 /// A fresh seed for `seed()`: from the clock and the process, as PyTorch reads
 /// `/dev/urandom` (not reproducible by design).
 fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mixed = nanos ^ (u64::from(std::process::id()) << 32) ^ 0x9e37_79b9_7f4a_7c15;
+    let nanos = crate::platform::clock::since_epoch().as_nanos() as u64;
+    let mixed = nanos ^ (u64::from(crate::platform::process_id()) << 32) ^ 0x9e37_79b9_7f4a_7c15;
     // One round of splitmix64, so close clocks give distant seeds.
     let mut z = mixed.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

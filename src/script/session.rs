@@ -263,7 +263,7 @@ impl Session {
     fn time_inner(&mut self, code: &str, loops: usize) -> Result<std::time::Duration, ScriptError> {
         let merged = self.prepare(code)?;
         let keep = self.scope.len();
-        let start = std::time::Instant::now();
+        let start = crate::platform::clock::Instant::now();
         for _ in 0..loops {
             let run = self
                 .engine

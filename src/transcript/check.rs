@@ -48,13 +48,13 @@ pub fn line_matches(pattern: &str, actual: &str) -> bool {
 }
 
 /// True when every expected line matches the actual line at its place.
-fn output_matches(expected: &[String], actual: &[String]) -> bool {
+pub fn output_matches(expected: &[String], actual: &[String]) -> bool {
     expected.len() == actual.len() && expected.iter().zip(actual).all(|(e, a)| line_matches(e, a))
 }
 
 /// Runs one entry in `console` and returns the lines it printed, and whether its input was
 /// complete.
-fn run_entry(console: &mut Console, entry: &Entry) -> (Vec<String>, bool) {
+pub fn run_entry(console: &mut Console, entry: &Entry) -> (Vec<String>, bool) {
     output::start_capture();
     let mut step = Step::Done;
     for line in &entry.input {
@@ -89,7 +89,7 @@ fn blessed_lines(expected: &[String], actual: Vec<String>) -> Vec<String> {
 }
 
 /// A console in a fresh session (variables and process-wide state alike).
-fn fresh_console() -> Console {
+pub fn fresh_console() -> Console {
     let mut c = Console::new();
     c.session_mut().reset();
     c

@@ -350,13 +350,16 @@ fn script_modules_form_no_cycle() {
 
 /// The crate's layers, lowest first: each may use only those before it.
 const LAYERS: &[&str] = &[
+    "platform",
     "core",
     "print",
     "script",
     "python",
     "repl",
     "transcript",
+    "page",
     "jupyter",
+    "page_server",
     "cli",
 ];
 

@@ -74,8 +74,10 @@ pub fn zeroed_bytes(nbytes: usize) -> Result<Vec<u8>> {
 }
 
 /// Buffers from this size up ask the kernel for 2 MiB pages.
+#[cfg(target_os = "linux")]
 const HUGE_PAGE_MIN: usize = 4 << 20;
 /// The size of a transparent huge page on x86-64 Linux.
+#[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Asks Linux to back the 2 MiB-aligned interior of a large buffer with transparent huge

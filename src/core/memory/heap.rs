@@ -10,7 +10,6 @@
 //! stacks, the binary), whichever is smaller, so one more doubling step still fits.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Bytes allocated and not yet freed.
@@ -63,6 +62,7 @@ pub fn live_bytes() -> usize {
     LIVE.load(Ordering::Relaxed)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Address space in use now, from `/proc/self/statm` (0 where it cannot be read).
 fn address_space_in_use(page: u128) -> u128 {
     std::fs::read_to_string("/proc/self/statm")
@@ -89,9 +89,16 @@ pub fn budget() -> usize {
     machine_budget().min(THREAD_CAP.with(std::cell::Cell::get))
 }
 
-/// [`budget`] without a thread's cap, measured once.
+/// The page's budget: three quarters of what a 32-bit WebAssembly memory can reach (4 GiB).
+#[cfg(target_arch = "wasm32")]
 fn machine_budget() -> usize {
-    static BUDGET: OnceLock<usize> = OnceLock::new();
+    3 << 30
+}
+
+/// [`budget`] without a thread's cap, measured once.
+#[cfg(not(target_arch = "wasm32"))]
+fn machine_budget() -> usize {
+    static BUDGET: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *BUDGET.get_or_init(|| {
         // SAFETY: `sysconf` reads constants; `getrlimit` writes only the struct it is given.
         let (pages, page, limit) = unsafe {

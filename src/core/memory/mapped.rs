@@ -1,13 +1,11 @@
-//! Storages over memory maps: files (`from_file`, shared or private) and POSIX shared memory
-//! (`share_memory_`), through memmap2.
+//! Storages over memory maps: files (`from_file`, shared or private) and shared memory
+//! (`share_memory_`), through the platform's maps (`platform::map`).
 
-use std::fs::OpenOptions;
-
-use memmap2::MmapOptions;
-
-use super::shm::{os_error, shared_memory};
+use super::shm::shared_memory;
 use super::storage::{FileOrigin, Storage};
 use crate::core::error::{Result, TorchError};
+use crate::platform::fs::{OpenOptions, os_error};
+use crate::platform::map;
 
 /// `UntypedStorage.from_file(filename, shared, nbytes)`: a shared map writes through to the
 /// file (created, and extended to `nbytes`, when needed); a private map is copy-on-write and
@@ -15,10 +13,7 @@ use crate::core::error::{Result, TorchError};
 pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage> {
     // As PyTorch: an empty map opens (and creates) no file at all.
     if nbytes == 0 {
-        let map = MmapOptions::new()
-            .len(1)
-            .map_anon()
-            .map_err(|e| TorchError::runtime(os_error(&e)))?;
+        let map = map::anonymous(1).map_err(|e| TorchError::runtime(os_error(&e)))?;
         return Ok(Storage::mapped(
             map,
             0,
@@ -28,7 +23,7 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
         ));
     }
     let mode = if shared { "read-write" } else { "read-only" };
-    let file = super::open::open(
+    let file = crate::platform::fs::open(
         filename,
         OpenOptions::new()
             .read(true)
@@ -57,21 +52,7 @@ pub fn from_file(filename: &str, shared: bool, nbytes: usize) -> Result<Storage>
             )));
         }
     }
-    // SAFETY: memmap2 maps are unsafe because another process may change the file under the
-    // map. tensh reads and writes the map only as bytes (every value is valid for u8), through
-    // bounds-checked slices, so a concurrent change can alter values but never memory safety.
-    // A file truncated below the map would fault (SIGBUS) on access: the storage keeps the
-    // file (`FileOrigin`) and checks its size before handing out the bytes, and a truncation
-    // in the middle of an access is answered by the SIGBUS guard (`sigbus`). Two maps of one
-    // file alias; `Storage::shares_memory` knows them by device and inode.
-    let map = unsafe {
-        if shared {
-            MmapOptions::new().len(nbytes).map_mut(&file)
-        } else {
-            MmapOptions::new().len(nbytes).map_copy(&file)
-        }
-    }
-    .map_err(|e| {
+    let map = map::map_file(&file, shared, nbytes).map_err(|e| {
         TorchError::runtime(format!(
             "unable to mmap {nbytes} bytes from file <{filename}>: {}",
             os_error(&e)

@@ -4,8 +4,9 @@
 pub mod alloc;
 pub mod heap;
 pub mod mapped;
-pub mod open;
 pub mod read;
+#[cfg_attr(target_arch = "wasm32", path = "page_shm.rs")]
 pub mod shm;
+#[cfg_attr(target_arch = "wasm32", path = "page_sigbus.rs")]
 pub mod sigbus;
 pub mod storage;

@@ -2,10 +2,10 @@
 //! no zero-fill pass, and a large run read by two threads at once (each reads its half at
 //! its own offset), so the copy out of the page cache is shared.
 
-use std::fs::File;
 use std::io;
 use std::mem::MaybeUninit;
-use std::os::fd::AsRawFd;
+
+use crate::platform::fs::File;
 
 /// Reads the `len` bytes of `file` from offset `start` into `buf`, which must be empty:
 /// afterwards `buf` holds exactly those bytes. The bytes go straight into `buf`'s unwritten
@@ -17,6 +17,10 @@ pub fn read_run(file: &File, start: u64, len: usize, buf: &mut Vec<u8>) -> io::R
     buf.try_reserve_exact(len)
         .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
     let spare = &mut buf.spare_capacity_mut()[..len];
+    // The page's files are not `Sync`, and the page has no second thread.
+    #[cfg(target_arch = "wasm32")]
+    pread_exact(file, spare, start)?;
+    #[cfg(not(target_arch = "wasm32"))]
     if len < crate::core::kernels::PARALLEL_MIN_BYTES {
         pread_exact(file, spare, start)?;
     } else {
@@ -37,7 +41,9 @@ pub fn read_run(file: &File, start: u64, len: usize, buf: &mut Vec<u8>) -> io::R
 
 /// Fills `buf` from `file` at `offset` with positional reads (safe from two threads at
 /// once), retrying short reads and interruptions.
+#[cfg(not(target_arch = "wasm32"))]
 fn pread_exact(file: &File, mut buf: &mut [MaybeUninit<u8>], mut offset: u64) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
     while !buf.is_empty() {
         let offset_arg = libc::off_t::try_from(offset)
             .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
@@ -65,6 +71,19 @@ fn pread_exact(file: &File, mut buf: &mut [MaybeUninit<u8>], mut offset: u64) ->
         let n = n as usize;
         buf = &mut buf[n..];
         offset += n as u64;
+    }
+    Ok(())
+}
+
+/// The page's positional read: the in-memory file's bytes at `offset` (`platform::memfs`).
+#[cfg(target_arch = "wasm32")]
+fn pread_exact(file: &File, buf: &mut [MaybeUninit<u8>], offset: u64) -> io::Result<()> {
+    let mut bytes = vec![0u8; buf.len()];
+    if file.read_at(&mut bytes, offset)? < bytes.len() {
+        return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+    }
+    for (slot, b) in buf.iter_mut().zip(bytes) {
+        slot.write(b);
     }
     Ok(())
 }

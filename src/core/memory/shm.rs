@@ -8,14 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use memmap2::{MmapMut, MmapOptions};
 
 use crate::core::error::{Result, TorchError};
-
-/// An OS error as PyTorch words it: the text, then the code in parentheses.
-pub fn os_error(e: &std::io::Error) -> String {
-    let code = e.raw_os_error().unwrap_or(0);
-    let text = e.to_string();
-    let text = text.split(" (os error").next().unwrap_or(&text).to_string();
-    format!("{text} ({code})")
-}
+use crate::platform::fs::os_error;
 
 static SHM_COUNTER: AtomicUsize = AtomicUsize::new(0);
 

@@ -9,6 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::core::error::{Result, TorchError};
+use crate::platform::map::{self, MapMut};
 
 /// Where a storage's bytes live.
 #[derive(Debug)]
@@ -22,7 +23,7 @@ pub enum Backing {
         /// is dropped, and the guard removed, before the map is unmapped.
         fault_guard: Option<super::sigbus::Registration>,
         /// The mapping; shared maps write through to the file, private ones never do.
-        map: memmap2::MmapMut,
+        map: MapMut,
         /// Bytes of the map that belong to the storage (a map is never empty, a storage may be).
         len: usize,
         /// The file name, for shared file maps (`storage.filename`).
@@ -49,19 +50,15 @@ pub enum Backing {
 /// share memory.
 #[derive(Debug)]
 pub struct FileOrigin {
-    file: std::fs::File,
+    file: crate::platform::fs::File,
     id: (u64, u64),
 }
 
 impl FileOrigin {
     /// The origin of a map of `file`.
-    pub fn new(file: std::fs::File) -> std::io::Result<FileOrigin> {
-        use std::os::unix::fs::MetadataExt;
-        let m = file.metadata()?;
-        Ok(FileOrigin {
-            file,
-            id: (m.dev(), m.ino()),
-        })
+    pub fn new(file: crate::platform::fs::File) -> std::io::Result<FileOrigin> {
+        let id = crate::platform::fs::file_id(&file)?;
+        Ok(FileOrigin { file, id })
     }
 
     /// Whether the file still covers `len` bytes. Touching a page of a map past the end of
@@ -103,6 +100,24 @@ impl Backing {
                 map, len, origin, ..
             } => &mut map[..live_len(*len, origin)],
             Backing::Window { .. } => &mut [],
+        }
+    }
+
+    /// Writes a map's bytes through to its file where the platform keeps them apart
+    /// (`platform::map::sync_out`; nothing natively).
+    #[inline]
+    fn sync_out(&self) {
+        if let Backing::Mapped { map, .. } = self {
+            map::sync_out(map);
+        }
+    }
+
+    /// Brings a map's bytes up to date with its file (see `sync_out`). A file that became
+    /// shorter than the map leaves them as they were: `live_len` then hands out none.
+    #[cfg(target_arch = "wasm32")]
+    fn sync_in(&mut self) {
+        if let Backing::Mapped { map, .. } = self {
+            map::sync_in(map);
         }
     }
 
@@ -158,7 +173,7 @@ impl Storage {
     /// A storage over a memory map.
     /// `len` is the storage's size; the map must be at least that long.
     pub fn mapped(
-        map: memmap2::MmapMut,
+        map: MapMut,
         len: usize,
         filename: Option<String>,
         shared_memory: bool,
@@ -184,7 +199,7 @@ impl Storage {
 
     /// Moves the bytes into `map` in place (`share_memory_`): every tensor over this storage
     /// now reads and writes the new memory. The map must be at least as long.
-    pub fn move_into(&self, mut map: memmap2::MmapMut) {
+    pub fn move_into(&self, mut map: MapMut) {
         let bytes = self.to_vec();
         let len = bytes.len().min(map.len());
         map[..len].copy_from_slice(&bytes[..len]);
@@ -324,6 +339,8 @@ impl Storage {
     /// Calls `visit` once with the bytes (the borrow behind `with_bytes`, compiled once
     /// rather than once per caller's closure).
     fn visit_bytes(&self, visit: &mut dyn FnMut(&[u8])) {
+        #[cfg(target_arch = "wasm32")]
+        self.sync_in();
         match &*self.0.backing.borrow() {
             // A window's parent is always a root (see `window`), never another window.
             Backing::Window { parent, start, len } => visit(
@@ -341,17 +358,33 @@ impl Storage {
 
     /// Calls `visit` once with the bytes, mutably.
     fn visit_bytes_mut(&self, visit: &mut dyn FnMut(&mut [u8])) {
+        #[cfg(target_arch = "wasm32")]
+        self.sync_in();
         match &mut *self.0.backing.borrow_mut() {
-            Backing::Window { parent, start, len } => visit(
-                parent
-                    .0
-                    .backing
-                    .borrow_mut()
-                    .own_mut()
-                    .get_mut(*start..*start + *len)
-                    .unwrap_or(&mut []),
-            ),
-            root => visit(root.own_mut()),
+            Backing::Window { parent, start, len } => {
+                let mut root = parent.0.backing.borrow_mut();
+                visit(
+                    root.own_mut()
+                        .get_mut(*start..*start + *len)
+                        .unwrap_or(&mut []),
+                );
+                root.sync_out();
+            }
+            root => {
+                visit(root.own_mut());
+                root.sync_out();
+            }
+        }
+    }
+
+    /// Brings a map of an in-memory file up to date with the file before its bytes are
+    /// used (the page's maps are copies: `platform::map`). Skipped while the storage is
+    /// borrowed, by an access that already did it.
+    #[cfg(target_arch = "wasm32")]
+    fn sync_in(&self) {
+        let root = self.root();
+        if let Ok(mut backing) = root.0.backing.try_borrow_mut() {
+            backing.sync_in();
         }
     }
 

@@ -13,7 +13,7 @@ impl Interpreter {
     /// `open(path, mode)`.
     pub(super) fn open_file(&mut self, path: &str, mode: &str) -> Flow<Value> {
         let binary = mode.contains('b');
-        let mut options = std::fs::OpenOptions::new();
+        let mut options = crate::platform::fs::OpenOptions::new();
         match mode.replace(['b', 't'], "").as_str() {
             "r" => options.read(true),
             "w" => options.write(true).create(true).truncate(true),
@@ -37,7 +37,7 @@ impl Interpreter {
                     std::io::ErrorKind::AlreadyExists => "FileExistsError",
                     _ => "OSError",
                 };
-                let code = e.raw_os_error().unwrap_or(0);
+                let code = crate::platform::fs::error_code(&e);
                 let what = crate::script::output::python_os_error(&e);
                 let what = what.split(": ").next().unwrap_or(&what).to_string();
                 self.raise(kind, format!("[Errno {code}] {what}: '{path}'"))

@@ -165,13 +165,11 @@ impl Interpreter {
             }
             "sys.stdout.flush" | "sys.stderr.flush" => Ok(Value::None),
             "time.time" => Ok(Value::Float(
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0.0, |d| d.as_secs_f64()),
+                crate::platform::clock::since_epoch().as_secs_f64(),
             )),
             "time.perf_counter" | "time.monotonic" | "time.process_time" => {
                 thread_local! {
-                    static START: std::time::Instant = std::time::Instant::now();
+                    static START: crate::platform::clock::Instant = crate::platform::clock::Instant::now();
                 }
                 Ok(Value::Float(START.with(|s| s.elapsed().as_secs_f64())))
             }
@@ -180,12 +178,11 @@ impl Interpreter {
                 if !(0.0..=1e9).contains(&secs) {
                     return self.raise("ValueError", "sleep length must be non-negative");
                 }
-                let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
-                while std::time::Instant::now() < end {
+                let length = std::time::Duration::from_secs_f64(secs);
+                let start = crate::platform::clock::Instant::now();
+                while let Some(left) = length.checked_sub(start.elapsed()) {
                     self.check_interrupt()?;
-                    std::thread::sleep(
-                        std::time::Duration::from_millis(10).min(end - std::time::Instant::now()),
-                    );
+                    crate::platform::clock::sleep(std::time::Duration::from_millis(10).min(left));
                 }
                 Ok(Value::None)
             }
@@ -259,12 +256,12 @@ impl Interpreter {
                 Ok(Value::None)
             }
             "os.path.exists" => match args.first() {
-                Some(Value::Str(p)) => Ok(Value::Bool(std::path::Path::new(&**p).exists())),
+                Some(Value::Str(p)) => Ok(Value::Bool(crate::platform::fs::exists(&**p))),
                 _ => self.raise("TypeError", "exists() argument must be str"),
             },
             "os.path.getsize" => match args.first() {
-                Some(Value::Str(p)) => match std::fs::metadata(&**p) {
-                    Ok(m) => Ok(Value::Int(m.len() as i64)),
+                Some(Value::Str(p)) => match crate::platform::fs::len(&**p) {
+                    Ok(n) => Ok(Value::Int(n as i64)),
                     Err(e) => self.raise(
                         "FileNotFoundError",
                         crate::script::output::python_os_error(&e),
@@ -283,7 +280,7 @@ impl Interpreter {
                 std::env::current_dir().map_or(String::new(), |p| p.to_string_lossy().into_owned()),
             )),
             "os.remove" => match args.first() {
-                Some(Value::Str(p)) => match std::fs::remove_file(&**p) {
+                Some(Value::Str(p)) => match crate::platform::fs::remove_file(&**p) {
                     Ok(()) => Ok(Value::None),
                     Err(e) => self.raise(
                         "FileNotFoundError",

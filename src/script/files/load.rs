@@ -175,12 +175,12 @@ pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
     let not_found = |e: std::io::Error| {
         super::read_error(&e, format!("[Errno 2] No such file or directory: '{path}'"))
     };
-    let size = std::fs::metadata(path).map_err(not_found)?.len() as usize;
+    let size = crate::platform::fs::len(path).map_err(not_found)? as usize;
     if size == 0 {
         // PyTorch's reader finds nothing to unpickle and says no more.
         return Err(TorchError::new(ErrorKind::Eof, ""));
     }
-    let mut file = crate::core::memory::open::open_read(path).map_err(not_found)?;
+    let mut file = crate::platform::fs::open_read(path).map_err(not_found)?;
     let mut head = [0u8; 4];
     {
         use std::io::Read;
@@ -215,9 +215,9 @@ pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
 fn read_start(path: &str) -> Result<Vec<u8>> {
     use std::io::Read;
     let mut v = Vec::new();
-    crate::core::memory::open::open_read(path)
+    crate::platform::fs::open_read(path)
         .and_then(|f| f.take(1 << 20).read_to_end(&mut v))
-        .map_err(|e| TorchError::runtime(crate::core::memory::shm::os_error(&e)))?;
+        .map_err(|e| TorchError::runtime(crate::platform::fs::os_error(&e)))?;
     Ok(v)
 }
 

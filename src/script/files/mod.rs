@@ -24,7 +24,7 @@ fn read_error(e: &std::io::Error, missing: String) -> TorchError {
     if e.kind() == std::io::ErrorKind::NotFound {
         TorchError::new(crate::core::error::ErrorKind::FileNotFound, missing)
     } else {
-        TorchError::runtime(crate::core::memory::shm::os_error(e))
+        TorchError::runtime(crate::platform::fs::os_error(e))
     }
 }
 

@@ -231,19 +231,28 @@ pub fn save_file(tensors: &Map, path: &str, metadata: Option<&Map>) -> Result<()
         .collect::<Result<Vec<_>>>()?;
     // The crate orders the tensors (largest alignment first, then by name), writes the
     // header padded to 8 bytes, and replaces the file only once it is whole.
-    ::safetensors::serialize_to_file(
+    #[cfg(not(target_arch = "wasm32"))]
+    return ::safetensors::serialize_to_file(
         views.iter().map(|(n, v)| (*n, v)),
         metadata,
         std::path::Path::new(path),
     )
-    .map_err(|e| safetensor_error(format!("Error while serializing: {e}")))
+    .map_err(|e| safetensor_error(format!("Error while serializing: {e}")));
+    // The page's files are the platform's (`platform::memfs`): the crate makes the bytes.
+    #[cfg(target_arch = "wasm32")]
+    {
+        let bytes = ::safetensors::serialize(views.iter().map(|(n, v)| (*n, v)), metadata)
+            .map_err(|e| safetensor_error(format!("Error while serializing: {e}")))?;
+        crate::platform::fs::write(path, bytes)
+            .map_err(|e| safetensor_error(format!("Error while serializing: {e}")))
+    }
 }
 
 /// `load_file(path)`: every tensor of the file, each in its own storage.
 pub fn load_file(path: &str) -> Result<Dynamic> {
-    let size = std::fs::metadata(path)
+    let size = crate::platform::fs::len(path)
         .map_err(|e| super::read_error(&e, format!("No such file or directory: {path}")))?
-        .len() as usize;
+        as usize;
     if size < 8 {
         return Err(safetensor_error(
             "Error while deserializing header: header too small",

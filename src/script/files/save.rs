@@ -271,7 +271,7 @@ pub fn save(value: &Dynamic, path: &str) -> Result<()> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = parent
-        && !dir.is_dir()
+        && !crate::platform::fs::is_dir(dir)
     {
         return Err(TorchError::runtime(format!(
             "Parent directory {} does not exist.",
@@ -298,9 +298,9 @@ pub fn save(value: &Dynamic, path: &str) -> Result<()> {
     let io_error = |e: std::io::Error| {
         TorchError::runtime(format!(
             "File {path} cannot be opened: {}",
-            crate::core::memory::shm::os_error(&e)
+            crate::platform::fs::os_error(&e)
         ))
     };
-    let file = crate::core::memory::open::create(path).map_err(io_error)?;
+    let file = crate::platform::fs::create(path).map_err(io_error)?;
     archive::write(BufWriter::new(file), &folder_name(path), &records).map_err(io_error)
 }

@@ -21,7 +21,7 @@ use crate::script::storage::typed::{LEGACY_CLASSES, TypedStorage};
 /// Where records' bytes come from.
 pub enum Source {
     /// The open file: each storage reads its own record.
-    File(std::fs::File),
+    File(crate::platform::fs::File),
     /// The file mapped privately: each storage is a window of the map.
     Mapped(Storage),
 }

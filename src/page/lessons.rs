@@ -1,0 +1,158 @@
+//! The tutorials of `docs/` as the page's lessons: each page's prose and its sessions, in
+//! order, and the exercises of `docs/exercises`. Built into the module, so the page needs
+//! no file but its own.
+
+use serde_json::{Value, json};
+
+use crate::transcript::parse::parse_markdown;
+
+/// The lessons, in the order a learner takes them: (name, the page's text).
+const LESSONS: &[(&str, &str)] = &[
+    ("layout", include_str!("../../docs/layout.md")),
+    ("view", include_str!("../../docs/view.md")),
+    ("tensor-views", include_str!("../../docs/tensor-views.md")),
+    ("storage", include_str!("../../docs/storage.md")),
+    ("frombuffer", include_str!("../../docs/frombuffer.md")),
+    ("confusions", include_str!("../../docs/confusions.md")),
+    ("files", include_str!("../../docs/files.md")),
+    ("explain", include_str!("../../docs/explain.md")),
+    ("python", include_str!("../../docs/python.md")),
+    (
+        "python-to-rhai",
+        include_str!("../../docs/python-to-rhai.md"),
+    ),
+    ("pytorch-pages", include_str!("../../docs/pytorch-pages.md")),
+];
+
+/// The exercises' page (its table says what each answer returns).
+const EXERCISES: &str = include_str!("../../docs/exercises/README.md");
+
+/// Whether a fence line opens a session (```` ```tensh ```` or ```` ```pycon ````).
+fn opens_session(line: &str) -> bool {
+    let info = line.trim_start().strip_prefix("```").map(str::trim);
+    matches!(
+        info.and_then(|i| i.split_whitespace().next()),
+        Some("tensh" | "pycon")
+    )
+}
+
+/// A page cut into prose and sessions, in order.
+fn parts(text: &str) -> Vec<Value> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut parts = Vec::new();
+    let mut prose: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let fence = lines[i].trim_start().starts_with("```");
+        if !fence {
+            prose.push(lines[i]);
+            i += 1;
+            continue;
+        }
+        let mut end = i + 1;
+        while end < lines.len() && !lines[end].trim_start().starts_with("```") {
+            end += 1;
+        }
+        let block_lines = &lines[i..(end + 1).min(lines.len())];
+        if opens_session(lines[i]) {
+            if !prose.is_empty() {
+                parts.push(json!({ "prose": prose.join("\n") }));
+                prose.clear();
+            }
+            let block = block_lines.join("\n");
+            for b in parse_markdown(&block) {
+                parts.push(json!({ "block": {
+                    "python": b.python,
+                    "fresh": b.fresh,
+                    "entries": b.entries.iter().map(|e| json!({
+                        "input": e.input,
+                        "expected": e.expected,
+                    })).collect::<Vec<_>>(),
+                }}));
+            }
+        } else {
+            prose.extend_from_slice(block_lines);
+        }
+        i = end + 1;
+    }
+    if !prose.is_empty() {
+        parts.push(json!({ "prose": prose.join("\n") }));
+    }
+    parts
+}
+
+/// One exercise per row of the exercises' table: its name and what the answer returns.
+fn exercises() -> Vec<Value> {
+    EXERCISES
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let name = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            crate::transcript::exercise::CHECKS
+                .iter()
+                .any(|(n, _)| *n == name)
+                .then(|| {
+                    json!({
+                        "name": name,
+                        "returns": cells.get(2).copied().unwrap_or(""),
+                        "rule": cells.get(3).copied().unwrap_or(""),
+                    })
+                })
+        })
+        .collect()
+}
+
+/// Every lesson (name, title, parts) and every exercise.
+pub fn all() -> Value {
+    let lessons: Vec<Value> = LESSONS
+        .iter()
+        .map(|(name, text)| {
+            let title = text.lines().next().unwrap_or(name).trim_start_matches("# ");
+            json!({ "name": name, "title": title, "parts": parts(text) })
+        })
+        .collect();
+    json!({ "lessons": lessons, "exercises": exercises() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_keeps_its_sessions_and_prose_in_order() {
+        let text = "# T\nintro\n```tensh\n>>> 1 + 1\n2\n```\nmiddle\n```text\nnot run\n```\n```pycon fresh\n>>> 2\n2\n```\n";
+        let p = parts(text);
+        assert_eq!(p.len(), 4);
+        assert_eq!(p[0]["prose"], "# T\nintro");
+        assert_eq!(p[1]["block"]["entries"][0]["input"], json!(["1 + 1"]));
+        assert_eq!(p[2]["prose"], "middle\n```text\nnot run\n```");
+        assert_eq!(p[3]["block"]["python"], true);
+        assert_eq!(p[3]["block"]["fresh"], true);
+    }
+
+    #[test]
+    fn every_tutorial_with_sessions_is_a_lesson() {
+        let all = all();
+        let names: Vec<&str> = all["lessons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["name"].as_str().unwrap())
+            .collect();
+        for t in [
+            "layout",
+            "view",
+            "tensor-views",
+            "storage",
+            "frombuffer",
+            "confusions",
+            "files",
+        ] {
+            assert!(names.contains(&t), "{t}");
+        }
+        assert_eq!(
+            all["exercises"].as_array().unwrap().len(),
+            crate::transcript::exercise::CHECKS.len()
+        );
+    }
+}

@@ -1,0 +1,27 @@
+//! What a native process and a browser page do differently, behind one boundary: the clock,
+//! files, and memory maps. Everything above this layer calls these names and runs the same
+//! on both.
+//!
+//! Native (`not(target_arch = "wasm32")`): the system's clock and files, files opened without
+//! blocking, `memmap2` maps. In the page (`wasm32`): the clock is the page's
+//! (`performance.now()`, `Date.now()`, through `web-time`), files live in an in-memory
+//! file system (`memfs`) so that `torch.save`, `torch.load` and `from_file` still run, and a
+//! "map" is bytes kept in step with its in-memory file.
+//!
+//! The rest of what is native only is switched off where it is declared: the terminal
+//! (`repl::run`), signals (`core::memory::sigbus`, Ctrl-C), POSIX shared memory
+//! (`core::memory::shm`), Jupyter and the command line (`jupyter`, `cli`); helper threads
+//! are never started in the page (`core::kernels::pair`).
+
+pub mod clock;
+pub mod fs;
+pub mod map;
+pub mod memfs;
+
+/// This process's id (the page has none: 0).
+pub fn process_id() -> u32 {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::process::id();
+    #[cfg(target_arch = "wasm32")]
+    return 0;
+}
