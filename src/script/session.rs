@@ -50,7 +50,7 @@ pub fn reset_process_state() {
     super::settings_api::reset();
     crate::core::tensor::grad_mode::reset();
     crate::core::tensor::hooks::reset_ids();
-    crate::core::kernels::pair::set_threads(2);
+    crate::core::kernels::pair::set_threads(crate::core::kernels::pair::DEFAULT_THREADS);
 }
 
 /// The character at `pos` in `code`.

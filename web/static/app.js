@@ -412,7 +412,15 @@ async function main() {
   lessonData = await lessons.call({ op: 'lessons' });
   for (const l of lessonData.lessons) $('lesson').append(new Option(l.title, l.name));
   $('lesson').append(new Option('Exercises', 'exercises'));
-  showLesson(lessonData.lessons[0].name);
+  // ?lesson=NAME opens a lesson; ?view=prompt or ?view=lessons shows one pane (for embedding).
+  const params = new URLSearchParams(location.search);
+  const chosen = params.get('lesson');
+  const first = chosen && Array.from($('lesson').options).some((o) => o.value === chosen) ? chosen : lessonData.lessons[0].name;
+  $('lesson').value = first;
+  showLesson(first);
+  if (params.get('view') === 'prompt' || params.get('view') === 'lessons') {
+    document.body.classList.add(`only-${params.get('view')}`);
+  }
   let restored = [];
   const match = /#s=([A-Za-z0-9_-]*)/.exec(location.hash);
   try {

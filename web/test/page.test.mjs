@@ -120,6 +120,7 @@ async function main() {
     .map((f) => [f, fs.statSync(path.join(dist, f)).size, gzipSize(path.join(dist, f))]);
   metrics.bytes = weight.reduce((n, [, b]) => n + b, 0);
   metrics.gzipBytes = weight.reduce((n, [, , g]) => n + g, 0);
+  metrics.brotliBytes = weight.reduce((n, [f]) => n + zlib.brotliCompressSync(fs.readFileSync(path.join(dist, f))).length, 0);
 
   const { server, url } = await startServer();
   const browser = await chromium.launch({
@@ -136,6 +137,7 @@ async function main() {
     await page.goto(url);
     await ready(page);
     metrics.loadToPromptMs = Date.now() - t0;
+    metrics.pageReadyMs = Number(await page.evaluate(() => document.body.dataset.readyMs));
     check(await page.locator('#prompt-label').textContent() === '>>> ', 'the prompt is ready');
 
     // Every lesson, against the native binary.
@@ -239,6 +241,13 @@ async function main() {
     check(await other.evaluate(() => document.querySelectorAll('#output .picture svg').length) > 0, 'a shared link replays the session');
     await type(other, 'x.sum()');
     check(await lastOf(other, '#output pre.out') === 'tensor(21)', 'a shared link restores the variables', await lastOf(other, '#output pre.out'));
+
+    // Embedding: a lesson chosen and one pane shown by the address.
+    const embedded = await (await browser.newContext()).newPage();
+    await embedded.goto(`${url}?lesson=storage&view=lessons`);
+    await ready(embedded);
+    check(await embedded.locator('#lesson').inputValue() === 'storage', '?lesson= opens a lesson');
+    check(!(await embedded.locator('#prompt').isVisible()), '?view=lessons shows the lessons alone');
 
     // Offline, once loaded.
     await page.evaluate(() => navigator.serviceWorker.ready);

@@ -20,8 +20,12 @@ static HELPER: Mutex<Option<Sender<Job>>> = Mutex::new(None);
 
 /// The threads kernels may use (`torch.set_num_threads`): two by default, as on this
 /// machine's PyTorch; one runs every kernel on the calling thread. More than two are taken as
-/// two (kernels split in two at most).
-static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(2);
+/// two (kernels split in two at most). The page has one thread: there, one.
+static THREADS: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(DEFAULT_THREADS);
+
+/// How many threads kernels use until told otherwise.
+pub const DEFAULT_THREADS: usize = if cfg!(target_arch = "wasm32") { 1 } else { 2 };
 
 /// Sets how many threads kernels use (`n` ≥ 1).
 pub fn set_threads(n: usize) {
@@ -71,7 +75,8 @@ where
 
 /// [`join`] on type-erased halves: `a` runs here, `b` on the helper.
 fn join_erased(a: &mut dyn FnMut(), b: Box<dyn FnOnce() + Send + '_>) {
-    if ON_HELPER.with(|h| h.get()) || threads() < 2 {
+    // The page never starts a helper (it has no threads, nor a clock `std` can read).
+    if cfg!(target_arch = "wasm32") || ON_HELPER.with(|h| h.get()) || threads() < 2 {
         a();
         b();
         return;
