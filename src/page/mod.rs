@@ -14,7 +14,7 @@
 //! - `step` `{input, expected, python, fresh}`: runs one lesson entry in the lesson
 //!   session as `tensh test` runs it; answers the `actual` lines and whether they `match`.
 //! - `exercise` `{name, answer}`: checks an answer as `tensh test` does.
-//! - `files`: the in-memory files; `reset`: a fresh session.
+//! - `reset`: a fresh session.
 
 pub mod events;
 pub mod lessons;
@@ -71,12 +71,6 @@ impl Page {
                 Ok(()) => json!({ "passed": true, "message": "passed" }),
                 Err(message) => json!({ "passed": false, "message": message }),
             },
-            "files" => json!({
-                "files": crate::platform::memfs::list()
-                    .into_iter()
-                    .map(|(path, size)| json!({ "path": path, "size": size }))
-                    .collect::<Vec<_>>()
-            }),
             "reset" => {
                 *self = Page::new();
                 self.prompt_state(json!({}))

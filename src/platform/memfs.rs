@@ -100,17 +100,6 @@ pub fn get(path: &str) -> Option<Vec<u8>> {
     lookup(Path::new(path)).map(|n| n.bytes.borrow().clone())
 }
 
-/// Every file's path and size, in path order.
-pub fn list() -> Vec<(String, usize)> {
-    TABLE.with(|t| {
-        t.borrow()
-            .files
-            .iter()
-            .map(|(k, n)| (k.clone(), n.len()))
-            .collect()
-    })
-}
-
 /// The size of the file at `path`.
 pub fn len(path: &Path) -> io::Result<u64> {
     lookup(path).map(|n| n.len() as u64).ok_or_else(not_found)
@@ -401,7 +390,6 @@ mod tests {
         assert!(node.read_into(&mut two));
         node.write_from(&[7, 7, 7, 7, 7, 7]);
         assert_eq!(get(path).unwrap(), vec![7; 4]);
-        assert!(list().iter().any(|(p, n)| p == path && *n == 4));
         assert!(OpenOptions::new().open(path).is_err(), "no access asked");
     }
 }
