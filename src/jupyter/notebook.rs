@@ -11,39 +11,23 @@
 use serde_json::{Value, json};
 
 use crate::transcript::check::line_matches;
-use crate::transcript::parse::{Block, parse_markdown};
+use crate::transcript::parse::{Block, Section, parse_markdown, sections};
 
 /// The notebook for the Markdown `page`, as nbformat 4.5 JSON text.
 pub fn from_page(page: &str) -> String {
     let parsed = parse_markdown(page);
     // A page of Python transcripts (```pycon) is a notebook for the "tensh (Python)" kernel.
     let python = parsed.first().is_some_and(|b| b.python);
-    let mut blocks = parsed.into_iter();
-    let lines: Vec<&str> = page.lines().collect();
     let mut cells: Vec<Value> = Vec::new();
     let mut prose: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let info = lines[i].trim_start().strip_prefix("```").map(str::trim);
-        let Some(info) = info else {
-            prose.push(lines[i]);
-            i += 1;
-            continue;
-        };
-        // The closing fence of the block opened here (the same rule `parse_markdown` uses).
-        let mut end = i + 1;
-        while end < lines.len() && !lines[end].trim_start().starts_with("```") {
-            end += 1;
-        }
-        if matches!(info.split_whitespace().next(), Some("tensh" | "pycon")) {
-            markdown_cell(&mut cells, &mut prose);
-            if let Some(block) = blocks.next() {
+    for section in sections(page) {
+        match section {
+            Section::Prose(lines) => prose.extend(lines),
+            Section::Session(block) => {
+                markdown_cell(&mut cells, &mut prose);
                 code_cells(&mut cells, &block);
             }
-        } else {
-            prose.extend(&lines[i..(end + 1).min(lines.len())]);
         }
-        i = end + 1;
     }
     markdown_cell(&mut cells, &mut prose);
     for (n, cell) in cells.iter_mut().enumerate() {

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::transcript::parse::parse_markdown;
+use crate::transcript::parse::{Section, sections};
 
 /// The lessons, in the order a learner takes them: (name, the page's text).
 const LESSONS: &[(&str, &str)] = &[
@@ -27,58 +27,22 @@ const LESSONS: &[(&str, &str)] = &[
 /// The exercises' page (its table says what each answer returns).
 const EXERCISES: &str = include_str!("../../docs/exercises/README.md");
 
-/// Whether a fence line opens a session (```` ```tensh ```` or ```` ```pycon ````).
-fn opens_session(line: &str) -> bool {
-    let info = line.trim_start().strip_prefix("```").map(str::trim);
-    matches!(
-        info.and_then(|i| i.split_whitespace().next()),
-        Some("tensh" | "pycon")
-    )
-}
-
 /// A page cut into prose and sessions, in order.
 fn parts(text: &str) -> Vec<Value> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut parts = Vec::new();
-    let mut prose: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let fence = lines[i].trim_start().starts_with("```");
-        if !fence {
-            prose.push(lines[i]);
-            i += 1;
-            continue;
-        }
-        let mut end = i + 1;
-        while end < lines.len() && !lines[end].trim_start().starts_with("```") {
-            end += 1;
-        }
-        let block_lines = &lines[i..(end + 1).min(lines.len())];
-        if opens_session(lines[i]) {
-            if !prose.is_empty() {
-                parts.push(json!({ "prose": prose.join("\n") }));
-                prose.clear();
-            }
-            let block = block_lines.join("\n");
-            for b in parse_markdown(&block) {
-                parts.push(json!({ "block": {
-                    "python": b.python,
-                    "fresh": b.fresh,
-                    "entries": b.entries.iter().map(|e| json!({
-                        "input": e.input,
-                        "expected": e.expected,
-                    })).collect::<Vec<_>>(),
-                }}));
-            }
-        } else {
-            prose.extend_from_slice(block_lines);
-        }
-        i = end + 1;
-    }
-    if !prose.is_empty() {
-        parts.push(json!({ "prose": prose.join("\n") }));
-    }
-    parts
+    sections(text)
+        .into_iter()
+        .map(|section| match section {
+            Section::Prose(lines) => json!({ "prose": lines.join("\n") }),
+            Section::Session(b) => json!({ "block": {
+                "python": b.python,
+                "fresh": b.fresh,
+                "entries": b.entries.iter().map(|e| json!({
+                    "input": e.input,
+                    "expected": e.expected,
+                })).collect::<Vec<_>>(),
+            }}),
+        })
+        .collect()
 }
 
 /// One exercise per row of the exercises' table: its name and what the answer returns.

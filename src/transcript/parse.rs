@@ -107,6 +107,53 @@ pub fn parse_markdown(text: &str) -> Vec<Block> {
     blocks
 }
 
+/// A piece of a Markdown page: prose (any fenced block that is not a session included), or
+/// one of its sessions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Section<'a> {
+    /// Lines of prose, in order.
+    Prose(Vec<&'a str>),
+    /// A ```` ```tensh ```` or ```` ```pycon ```` session, as `parse_markdown` reads it.
+    Session(Block),
+}
+
+/// A Markdown page cut into prose and sessions, in order (what a notebook's cells and the
+/// page's lessons are made of). The sessions are `parse_markdown`'s.
+pub fn sections(text: &str) -> Vec<Section<'_>> {
+    let mut sessions = parse_markdown(text).into_iter();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut prose: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(info) = lines[i].trim_start().strip_prefix("```").map(str::trim) else {
+            prose.push(lines[i]);
+            i += 1;
+            continue;
+        };
+        // The closing fence of the block opened here (the rule `parse_markdown` uses).
+        let mut end = i + 1;
+        while end < lines.len() && !lines[end].trim_start().starts_with("```") {
+            end += 1;
+        }
+        if matches!(info.split_whitespace().next(), Some("tensh" | "pycon")) {
+            if !prose.is_empty() {
+                out.push(Section::Prose(std::mem::take(&mut prose)));
+            }
+            if let Some(block) = sessions.next() {
+                out.push(Section::Session(block));
+            }
+        } else {
+            prose.extend(&lines[i..(end + 1).min(lines.len())]);
+        }
+        i = end + 1;
+    }
+    if !prose.is_empty() {
+        out.push(Section::Prose(prose));
+    }
+    out
+}
+
 /// A `.tensh` file: one session.
 pub fn parse_tensh(text: &str, python: bool) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
