@@ -309,6 +309,8 @@ impl Storage {
     /// storage meanwhile. A window has no bytes of its own: borrow its `root_and_start()` instead
     /// (asked of a window, this is empty).
     pub fn borrow_root_bytes(&self) -> std::cell::Ref<'_, [u8]> {
+        #[cfg(target_arch = "wasm32")]
+        self.sync_in();
         std::cell::Ref::map(self.0.backing.borrow(), |b| match b {
             Backing::Window { .. } => &[][..],
             root => root.own(),
