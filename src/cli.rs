@@ -5,8 +5,6 @@ use std::io::{IsTerminal, Read};
 
 use crate::repl::color::ColorChoice;
 use crate::script::output;
-use crate::script::session::{ScriptError, Session};
-use crate::script::source_excerpt::placed;
 
 const USAGE: &str = "usage: tensh [--color=auto|always|never] [--python | --lang python|rhai]
              [[-i] FILE.rhai|FILE.py [ARGS...] | -e CODE]
@@ -40,44 +38,8 @@ const USAGE: &str = "usage: tensh [--color=auto|always|never] [--python | --lang
                         terminal, unless NO_COLOR is set or TERM=dumb), always, never
 ";
 
-/// Reports a script's error on standard error: `FILE:LINE:COLUMN: message` (with the script
-/// function it happened in), the source line with a caret under the call that failed, and for
-/// an error inside a function, the call that led there; then a hint when one applies.
-fn report(name: &str, code: &str, e: &ScriptError) {
-    let place = match (e.line, e.column) {
-        (Some(l), Some(c)) => format!("{name}:{l}:{c}: "),
-        (Some(l), None) => format!("{name}:{l}: "),
-        _ => format!("{name}: "),
-    };
-    let within = e
-        .function
-        .as_ref()
-        .map_or(String::new(), |f| format!("in {f}(): "));
-    output::error(&format!("{place}{within}{}", e.message));
-    // A script's functions are defined in the script, so the place is always in `code`.
-    for text in placed(code, e, true) {
-        output::error(&text);
-    }
-    if e.function.is_none()
-        && let Some(hint) = crate::script::hints::python_hint(code, e)
-    {
-        output::error(&hint);
-    }
-}
-
 fn run_code(name: &str, code: &str, args: &[String]) -> i32 {
-    let mut session = Session::new();
-    session.set_args(args);
-    let status = match session.eval(code) {
-        Ok(_) => 0,
-        Err(ScriptError {
-            exit: Some(status), ..
-        }) => status,
-        Err(e) => {
-            report(name, code, &e);
-            1
-        }
-    };
+    let (status, session) = crate::script::script_file::run(name, code, args);
     // The process exits next, and the system takes its memory back at once. Freeing the
     // engine's thousands of registered functions one by one first was a fifth of start-up
     // (callgrind: 0.85 M of 4.1 M instructions for `tensh -e '1'`). Nothing is lost: no

@@ -165,14 +165,9 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
                     Ok(if max { x.max(y) } else { x.min(y) })
                 })
             } else {
-                // NaN on one side gives the other (`f64::max` ignores a NaN).
-                zip_float(
-                    a,
-                    b,
-                    common,
-                    common,
-                    move |x, y| if max { x.max(y) } else { x.min(y) },
-                )
+                zip_float(a, b, common, common, move |x, y| {
+                    if max { fmax(x, y) } else { fmin(x, y) }
+                })
             }
         }
         Binary::Gcd | Binary::Lcm | Binary::LeftShift | Binary::RightShift => {
@@ -365,4 +360,24 @@ fn gcd(a: i64, b: i64) -> i64 {
         (a, b) = (b, a % b);
     }
     a as i64
+}
+
+/// `torch.fmax`'s rule: NaN on one side gives the other, and of two equal values (`0.` and
+/// `-0.`) the first. (`f64::max` leaves the sign of zero to the platform: the page's
+/// WebAssembly and x86 answer differently.)
+fn fmax(x: f64, y: f64) -> f64 {
+    if y.is_nan() || (!x.is_nan() && x >= y) {
+        x
+    } else {
+        y
+    }
+}
+
+/// `torch.fmin`'s rule: as `fmax`, the smaller.
+fn fmin(x: f64, y: f64) -> f64 {
+    if y.is_nan() || (!x.is_nan() && x <= y) {
+        x
+    } else {
+        y
+    }
 }

@@ -14,7 +14,9 @@
 //! - `step` `{input, expected, python, fresh}`: runs one lesson entry in the lesson
 //!   session as `tensh test` runs it; answers the `actual` lines and whether they `match`.
 //! - `exercise` `{name, answer}`: checks an answer as `tensh test` does.
-//! - `reset`: a fresh session.
+//! - `script` `{name, code, python}`: runs code as `tensh FILE` runs a file, in a fresh
+//!   session; answers its `events` and exit `status`.
+//! - `reset`: a fresh session, with no files.
 
 pub mod events;
 pub mod lessons;
@@ -71,7 +73,9 @@ impl Page {
                 Ok(()) => json!({ "passed": true, "message": "passed" }),
                 Err(message) => json!({ "passed": false, "message": message }),
             },
+            "script" => self.script(text("name"), text("code"), flag("python")),
             "reset" => {
+                crate::platform::memfs::clear();
                 *self = Page::new();
                 self.prompt_state(json!({}))
             }
@@ -118,6 +122,21 @@ impl Page {
             "start": line[..start].chars().count(),
             "candidates": candidates,
         })
+    }
+
+    /// Code run as a file is: as a new process would, from fresh process state. The prompt's
+    /// session is started afresh after it.
+    fn script(&mut self, name: &str, code: &str, python: bool) -> Value {
+        crate::script::session::reset_process_state();
+        let shown = events::Collector::start();
+        let status = if python {
+            crate::python::run_file(name, code, &[])
+        } else {
+            crate::script::script_file::run(name, code, &[]).0
+        };
+        let events = shown.finish();
+        self.console = fresh_console();
+        json!({ "events": events, "status": status })
     }
 
     /// One lesson entry, in the lesson's own session (the page runs lessons in a module of
@@ -208,6 +227,25 @@ mod tests {
                 .any(|c| c == "is_contiguous("),
             "{a}"
         );
+    }
+
+    #[test]
+    fn a_script_runs_as_a_file_does() {
+        let mut page = Page::new();
+        let a = ask(
+            &mut page,
+            json!({"op": "script", "name": "s.rhai", "code": "print(torch::arange(3));\nlet y = 1;\ntorch::ones(2).view(3)"}),
+        );
+        assert_eq!(a["status"], 1);
+        assert_eq!(a["events"][0], json!(["out", "tensor([0, 1, 2])\n"]));
+        let err = a["events"][1][1].as_str().unwrap();
+        assert!(err.starts_with("s.rhai:3:"), "{err}");
+        let a = ask(
+            &mut page,
+            json!({"op": "script", "name": "s.py", "python": true, "code": "import torch\nprint(torch.zeros(2).stride())"}),
+        );
+        assert_eq!(a["events"], json!([["out", "(1,)\n"]]), "{a}");
+        assert_eq!(a["status"], 0);
     }
 
     #[test]

@@ -95,6 +95,11 @@ pub fn put(path: &str, bytes: Vec<u8>) {
     });
 }
 
+/// Removes every file (a fresh session's file system).
+pub fn clear() {
+    TABLE.with(|t| t.borrow_mut().files.clear());
+}
+
 /// A copy of the bytes of the file at `path`.
 pub fn get(path: &str) -> Option<Vec<u8>> {
     lookup(Path::new(path)).map(|n| n.bytes.borrow().clone())

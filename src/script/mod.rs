@@ -39,6 +39,7 @@ pub mod renamed;
 pub mod return_tuple;
 pub mod return_types;
 pub mod rhai_errors;
+pub mod script_file;
 pub mod session;
 pub mod settings_api;
 pub mod signature;

@@ -23,6 +23,13 @@ pub fn check_sizes(sizes: &[i64]) -> Result<()> {
     Ok(())
 }
 
+/// `n` (non-negative) bytes as a size in memory: on a 32-bit target (the browser page) a count
+/// past the address space is PyTorch's out-of-memory error, as asking a 64-bit machine for
+/// it would be.
+pub fn byte_count(n: i64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| cannot_allocate(n.max(0) as u128))
+}
+
 /// Bytes for a contiguous tensor of `sizes`, or PyTorch's negative-size or overflow error.
 pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
     check_sizes(sizes)?;
@@ -34,12 +41,13 @@ pub fn contiguous_nbytes(sizes: &[i64], itemsize: usize) -> Result<usize> {
     let n = sizes
         .iter()
         .try_fold(itemsize as i64, |acc, &s| acc.checked_mul(s));
-    n.and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
-        TorchError::runtime(format!(
+    match n {
+        Some(n) => byte_count(n),
+        None => Err(TorchError::runtime(format!(
             "Storage size calculation overflowed with sizes={}",
             fmt_list(sizes)
-        ))
-    })
+        ))),
+    }
 }
 
 /// Bytes a strided layout at offset 0 spans (0 when empty), or PyTorch's overflow error

@@ -216,7 +216,8 @@ fn byte_list(v: &Dynamic, func: &str) -> RhaiResult<Vec<u8>> {
         if n < 0 {
             return Err(to_rhai(TorchError::value("negative count")));
         }
-        return crate::core::memory::alloc::zeroed_bytes(n as usize).map_err(to_rhai);
+        let n = crate::core::memory::alloc::byte_count(n).map_err(to_rhai)?;
+        return crate::core::memory::alloc::zeroed_bytes(n).map_err(to_rhai);
     }
     // Python words the range error by the type being made.
     let byte = |i: INT| {

@@ -23,9 +23,10 @@ pub use crate::script::storage::typed_value::{LEGACY_CLASSES, TypedStorage};
 /// Bytes of `n` (non-negative) elements of `dtype`: PyTorch's `ValueError` when the count
 /// no longer fits in `i64` (it converts `n * itemsize` to a C `long long`).
 fn typed_nbytes(n: i64, dtype: DType) -> RhaiResult<usize> {
-    n.checked_mul(dtype.itemsize() as i64)
-        .and_then(|b| usize::try_from(b).ok())
-        .ok_or_else(|| to_rhai(TorchError::value("Overflow when unpacking long long")))
+    let bytes = n
+        .checked_mul(dtype.itemsize() as i64)
+        .ok_or_else(|| to_rhai(TorchError::value("Overflow when unpacking long long")))?;
+    crate::core::memory::alloc::byte_count(bytes).map_err(to_rhai)
 }
 
 /// PyTorch's deprecation warning, shown once per session.

@@ -1,5 +1,6 @@
 //! `torch.UntypedStorage` in scripts: the constructor, methods, indexing and slicing.
 
+use crate::core::memory::alloc::byte_count;
 use rhai::{Array, Dynamic, Engine, INT};
 
 use crate::core::copy::fill_layout;
@@ -32,7 +33,7 @@ fn new_storage(a: &Args) -> RhaiResult<Storage> {
                     n as u64
                 ))));
             }
-            Storage::zeroed(n as usize).rhai()
+            Storage::zeroed(byte_count(n).rhai()?).rhai()
         }
     }
 }
@@ -150,7 +151,7 @@ pub fn register(r: &mut Registry) {
                 n as u64
             ))));
         }
-        s.resize(n as usize).rhai()?;
+        s.resize(byte_count(n).rhai()?).rhai()?;
         Ok(Dynamic::from(s.clone()))
     });
     engine.register_get("device", |_: &mut Storage| {
@@ -220,7 +221,8 @@ pub fn untyped_storage_module() -> rhai::Module {
             ))));
         }
         Ok(Dynamic::from(
-            crate::core::memory::mapped::from_file(&name, shared, nbytes as usize).rhai()?,
+            crate::core::memory::mapped::from_file(&name, shared, byte_count(nbytes).rhai()?)
+                .rhai()?,
         ))
     });
     registration::function(&mut m, "UntypedStorage::from_buffer", 2, |a| {
