@@ -1,5 +1,6 @@
-// Keeps the page working offline: every file of the page is cached when it first loads,
-// and served from the cache (refreshed from the network when there is one).
+// Keeps the page working offline: every file of the page is cached when it first loads.
+// Requests go to the network first (so a rebuilt page is never mixed with a cached one) and
+// fall back to the cache when there is no network.
 const CACHE = 'tensh-page-v1';
 const FILES = ['./', 'index.html', 'style.css', 'app.js', 'worker.js', 'tensh_web.js', 'tensh_web_bg.wasm'];
 
@@ -14,15 +15,13 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   if (event.request.method !== 'GET') return;
   event.respondWith(
-    caches.open(CACHE).then(async (cache) => {
-      const cached = await cache.match(event.request, { ignoreSearch: true });
-      const fresh = fetch(event.request)
+    caches.open(CACHE).then((cache) =>
+      fetch(event.request)
         .then((response) => {
           if (response.ok) cache.put(event.request, response.clone());
           return response;
         })
-        .catch(() => cached);
-      return cached || fresh;
-    }),
+        .catch(() => cache.match(event.request, { ignoreSearch: true })
+          .then((cached) => cached || Response.error()))),
   );
 });
