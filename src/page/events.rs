@@ -38,13 +38,14 @@ impl Collector {
 
     /// Stops gathering; the events as `[kind, text]` pairs in the order shown.
     pub fn finish(self) -> Value {
-        output::set_sink(None);
         let shown = std::mem::take(&mut *self.shown.borrow_mut());
         Value::Array(shown.into_iter().map(|(k, t)| json!([k, t])).collect())
     }
 }
 
 impl Drop for Collector {
+    /// The output goes back to the terminal (or capture) when gathering ends, `finish`ed or
+    /// not.
     fn drop(&mut self) {
         output::set_sink(None);
     }

@@ -58,8 +58,8 @@ impl Page {
     }
 
     fn answer(&mut self, r: &Value) -> Value {
-        let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
-        let flag = |k: &str| r.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let text = |k: &str| text(r, k);
+        let flag = |k: &str| flag(r, k);
         match text("op") {
             "line" => self.line(text("text")),
             "complete" => self.complete(text("line"), r.get("cursor").and_then(Value::as_u64)),
@@ -153,7 +153,7 @@ impl Page {
                 })
                 .unwrap_or_default()
         };
-        let flag = |k: &str| r.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let flag = |k: &str| flag(r, k);
         if flag("fresh") || !self.lesson_started {
             self.console = fresh_console();
             self.lesson_started = true;
@@ -174,6 +174,16 @@ impl Page {
             "complete": complete,
         })
     }
+}
+
+/// A request's text field (empty when missing).
+fn text<'a>(r: &'a Value, key: &str) -> &'a str {
+    r.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// A request's flag (false when missing).
+fn flag(r: &Value, key: &str) -> bool {
+    r.get(key).and_then(Value::as_bool).unwrap_or(false)
 }
 
 #[cfg(test)]

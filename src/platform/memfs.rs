@@ -82,8 +82,8 @@ fn lookup(path: &Path) -> Option<Rc<Node>> {
     TABLE.with(|t| t.borrow().files.get(&key(path)).cloned())
 }
 
-/// Makes (or replaces) the file at `path` with these bytes: how the page hands a file in.
-pub fn put(path: &str, bytes: Vec<u8>) {
+/// Makes (or replaces) the file at `path` with these bytes; the new file.
+fn insert(path: &Path, bytes: Vec<u8>) -> Rc<Node> {
     TABLE.with(|t| {
         let mut t = t.borrow_mut();
         t.next_id += 1;
@@ -91,8 +91,14 @@ pub fn put(path: &str, bytes: Vec<u8>) {
             id: t.next_id,
             bytes: RefCell::new(bytes),
         });
-        t.files.insert(key(Path::new(path)), node);
-    });
+        t.files.insert(key(path), node.clone());
+        node
+    })
+}
+
+/// Makes (or replaces) the file at `path` with these bytes: how the page hands a file in.
+pub fn put(path: &str, bytes: Vec<u8>) {
+    insert(Path::new(path), bytes);
 }
 
 /// Removes every file (a fresh session's file system).
@@ -183,10 +189,7 @@ impl OpenOptions {
                 return Err(io::Error::new(io::ErrorKind::AlreadyExists, "File exists"));
             }
             Some(node) => node,
-            None if writes && (self.create || self.create_new) => {
-                put(&path.to_string_lossy(), Vec::new());
-                lookup(path).ok_or_else(not_found)?
-            }
+            None if writes && (self.create || self.create_new) => insert(path, Vec::new()),
             None => return Err(not_found()),
         };
         if self.truncate && writes {

@@ -2,7 +2,7 @@
 // Requests go to the network first (so a rebuilt page is never mixed with a cached one) and
 // fall back to the cache when there is no network.
 const CACHE = 'tensh-page-v1';
-const FILES = ['./', 'index.html', 'style.css', 'app.js', 'worker.js', 'tensh_web.js', 'tensh_web_bg.wasm'];
+const FILES = ['./', 'index.html', 'style.css', 'app.js', 'worker.js', 'call.js', 'tensh_web.js', 'tensh_web_bg.wasm'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -14,17 +14,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'web/dist');
 const { initSync } = await import(path.join(dist, 'tensh_web.js'));
-const wasm = initSync({ module: fs.readFileSync(path.join(dist, 'tensh_web_bg.wasm')) });
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-function call(request) {
-  const bytes = encoder.encode(JSON.stringify(request));
-  const at = wasm.tensh_buffer(bytes.length);
-  new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
-  const n = wasm.tensh_call(bytes.length);
-  return JSON.parse(decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.tensh_answer(), n)));
-}
+const { caller } = await import(path.join(dist, 'call.js'));
+const callText = caller(initSync({ module: fs.readFileSync(path.join(dist, 'tensh_web_bg.wasm')) }));
+const call = (request) => JSON.parse(callText(JSON.stringify(request)));
 
 function parse(file) {
   const sections = { header: [] };

@@ -116,7 +116,7 @@ async function ready(page) {
 
 async function main() {
   const metrics = {};
-  const weight = ['tensh_web_bg.wasm', 'tensh_web.js', 'app.js', 'worker.js', 'index.html', 'style.css', 'sw.js']
+  const weight = ['tensh_web_bg.wasm', 'tensh_web.js', 'app.js', 'worker.js', 'call.js', 'index.html', 'style.css', 'sw.js']
     .map((f) => [f, fs.statSync(path.join(dist, f)).size, gzipSize(path.join(dist, f))]);
   metrics.bytes = weight.reduce((n, [, b]) => n + b, 0);
   metrics.gzipBytes = weight.reduce((n, [, , g]) => n + g, 0);

@@ -13,13 +13,12 @@ use crate::core::interrupt;
 
 /// Multiply-adds per block of rows: about 50 ms on one core of the reference machine, so a
 /// 4096² product stops within a fraction of a second of Ctrl-C, and a 1024² one is a single
-/// call. (1 << 32 where `usize` has 64 bits; unbounded on the page's 32 bits, where no product
-/// can be that large.)
-const BLOCK_FLOPS: usize = if usize::BITS > 32 {
-    1 << (usize::BITS / 2)
-} else {
-    usize::MAX
-};
+/// call.
+#[cfg(target_pointer_width = "64")]
+const BLOCK_FLOPS: usize = 1 << 32;
+/// On 32 bits (the browser page) no product is that large: one block.
+#[cfg(not(target_pointer_width = "64"))]
+const BLOCK_FLOPS: usize = usize::MAX;
 
 /// Multiply-adds from which a product's rows are split between the two threads.
 const PARALLEL_FLOPS: usize = 1 << 21;

@@ -3,7 +3,6 @@
 //! its own offset), so the copy out of the page cache is shared.
 
 use std::io;
-use std::mem::MaybeUninit;
 
 use crate::platform::fs::File;
 
@@ -16,33 +15,47 @@ pub fn read_run(file: &File, start: u64, len: usize, buf: &mut Vec<u8>) -> io::R
     buf.clear();
     buf.try_reserve_exact(len)
         .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
-    let spare = &mut buf.spare_capacity_mut()[..len];
-    // The page's files are not `Sync`, and the page has no second thread.
+    // The page's in-memory files are read in one copy (they are not `Sync`, and the page has
+    // no second thread).
     #[cfg(target_arch = "wasm32")]
-    pread_exact(file, spare, start)?;
-    #[cfg(not(target_arch = "wasm32"))]
-    if len < crate::core::kernels::PARALLEL_MIN_BYTES {
-        pread_exact(file, spare, start)?;
-    } else {
-        let half = len / 2;
-        let (first, second) = spare.split_at_mut(half);
-        let (a, b) = crate::core::kernels::pair::join(
-            || pread_exact(file, first, start),
-            || pread_exact(file, second, start + half as u64),
-        );
-        a.and(b)?;
+    {
+        buf.resize(len, 0);
+        if file.read_at(buf, start)? < len {
+            buf.clear();
+            return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+        }
+        Ok(())
     }
-    // SAFETY: `pread_exact` returned Ok for every part, so each of the first `len` bytes of
-    // the spare capacity was written by the kernel; `len` is within the capacity reserved
-    // above.
-    unsafe { buf.set_len(len) };
-    Ok(())
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let spare = &mut buf.spare_capacity_mut()[..len];
+        if len < crate::core::kernels::PARALLEL_MIN_BYTES {
+            pread_exact(file, spare, start)?;
+        } else {
+            let half = len / 2;
+            let (first, second) = spare.split_at_mut(half);
+            let (a, b) = crate::core::kernels::pair::join(
+                || pread_exact(file, first, start),
+                || pread_exact(file, second, start + half as u64),
+            );
+            a.and(b)?;
+        }
+        // SAFETY: `pread_exact` returned Ok for every part, so each of the first `len` bytes
+        // of the spare capacity was written by the kernel; `len` is within the capacity
+        // reserved above.
+        unsafe { buf.set_len(len) };
+        Ok(())
+    }
 }
 
 /// Fills `buf` from `file` at `offset` with positional reads (safe from two threads at
 /// once), retrying short reads and interruptions.
 #[cfg(not(target_arch = "wasm32"))]
-fn pread_exact(file: &File, mut buf: &mut [MaybeUninit<u8>], mut offset: u64) -> io::Result<()> {
+fn pread_exact(
+    file: &File,
+    mut buf: &mut [std::mem::MaybeUninit<u8>],
+    mut offset: u64,
+) -> io::Result<()> {
     use std::os::fd::AsRawFd;
     while !buf.is_empty() {
         let offset_arg = libc::off_t::try_from(offset)
@@ -71,19 +84,6 @@ fn pread_exact(file: &File, mut buf: &mut [MaybeUninit<u8>], mut offset: u64) ->
         let n = n as usize;
         buf = &mut buf[n..];
         offset += n as u64;
-    }
-    Ok(())
-}
-
-/// The page's positional read: the in-memory file's bytes at `offset` (`platform::memfs`).
-#[cfg(target_arch = "wasm32")]
-fn pread_exact(file: &File, buf: &mut [MaybeUninit<u8>], offset: u64) -> io::Result<()> {
-    let mut bytes = vec![0u8; buf.len()];
-    if file.read_at(&mut bytes, offset)? < bytes.len() {
-        return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
-    }
-    for (slot, b) in buf.iter_mut().zip(bytes) {
-        slot.write(b);
     }
     Ok(())
 }
