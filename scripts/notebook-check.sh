@@ -17,9 +17,10 @@ pages=("$@")
 for page in "${pages[@]}"; do
     name=$(basename "$page" .md)
     "$tensh" jupyter notebook "$page" > "$work/$name.ipynb"
-    # Pages run from their own folder, as `tensh test` runs them.
+    # Pages run from their own folder, as `tensh test` runs them. A cell whose transcript
+    # raises is tagged `raises-exception`, so no --allow-errors is needed.
     # Each notebook names its kernel: "tensh", or "tensh-python" for a page of ```pycon blocks.
-    (cd "$(dirname "$page")" && jupyter nbconvert --to notebook --execute --allow-errors \
+    (cd "$(dirname "$page")" && jupyter nbconvert --to notebook --execute \
         "$work/$name.ipynb" \
         --output "$work/$name-run.ipynb" > /dev/null 2>&1)
     "$tensh" jupyter check "$work/$name-run.ipynb"

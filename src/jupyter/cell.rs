@@ -16,7 +16,7 @@ use jupyter_protocol::{
 
 use super::state::Kernel;
 use super::wire::Outgoing;
-use crate::repl::console::{Console, Outcome, Step, message_of, report_lines};
+use crate::repl::console::{Console, Outcome, Step, failure_of, report_lines};
 use crate::script::output::{self, Shown, Stream};
 use tokio::sync::mpsc::Sender;
 
@@ -83,8 +83,12 @@ impl Pending {
     }
 }
 
-/// Runs the cell `request` asks for and answers it; returns whether it failed.
-pub fn execute(kernel: &mut Kernel, parent: &JupyterMessage, request: &ExecuteRequest) -> bool {
+/// Runs the cell `request` asks for and answers it; returns when it failed, if it did.
+pub fn execute(
+    kernel: &mut Kernel,
+    parent: &JupyterMessage,
+    request: &ExecuteRequest,
+) -> Option<Instant> {
     let silent = request.silent;
     if !silent && request.store_history {
         kernel.execution_count += 1;
@@ -113,6 +117,7 @@ pub fn execute(kernel: &mut Kernel, parent: &JupyterMessage, request: &ExecuteRe
         }
     })));
     let outcome = run(&mut kernel.console, &request.code);
+    let ended = Instant::now();
     output::set_sink(None);
     pending.borrow_mut().flush();
 
@@ -156,7 +161,7 @@ pub fn execute(kernel: &mut Kernel, parent: &JupyterMessage, request: &ExecuteRe
     }
     let failed = reply.status == ReplyStatus::Error;
     kernel.reply(reply, parent);
-    failed
+    failed.then_some(ended)
 }
 
 /// The error name, value and traceback lines of a failed cell.
@@ -168,31 +173,53 @@ fn failure_parts(outcome: Outcome, code: &str) -> (String, String, Vec<String>) 
             message,
         } => (kind, message, report.lines().map(String::from).collect()),
         Outcome::Failed(e) => {
-            let (ename, evalue) = exception_names(&message_of(&e));
-            (ename, evalue, report_lines(code, &e))
+            let failure = failure_of(&e);
+            (failure.kind, failure.message, report_lines(code, &e))
         }
         _ => (String::new(), String::new(), Vec::new()),
     }
 }
 
 /// Runs a cell: a single line the prompt answers itself (`:explain x`, `?torch::zeros`)
-/// as the prompt does; anything else as one input, whose last value is the result.
+/// and a pasted transcript (its first line starts with `>>> `) as the prompt runs them,
+/// the cell failing when an input or command did; anything else as one input, whose last
+/// value is the result.
 fn run(console: &mut Console, code: &str) -> Outcome {
     let line = code.trim();
     if line.is_empty() {
         return Outcome::Nothing;
     }
-    if !line.contains('\n') && crate::repl::lines::is_command(line) {
-        return match crate::repl::lines::feed(console, line) {
-            Step::Quit => Outcome::Exit(console.exit_status()),
-            Step::More => {
-                console.cancel();
-                Outcome::Nothing
-            }
-            Step::Done => Outcome::Nothing,
-        };
+    let command = !line.contains('\n') && crate::repl::lines::is_command(line);
+    let transcript = crate::repl::paste::after_prompt(line, crate::repl::paste::PRIMARY).is_some();
+    if !command && !transcript {
+        return console.evaluate(code);
     }
-    console.evaluate(code)
+    let _ = console.take_failure();
+    let mut step = if command {
+        crate::repl::lines::feed(console, line)
+    } else {
+        crate::repl::lines::feed_text(console, code, false)
+    };
+    if step == Step::More {
+        // The transcript's last input is finished as Enter on an empty line finishes it (a
+        // Python block); one still unfinished does not wait for another cell.
+        step = crate::repl::lines::feed(console, "");
+        if step == Step::More {
+            console.cancel();
+        }
+    }
+    if step == Step::Quit {
+        return Outcome::Exit(console.exit_status());
+    }
+    match console.take_failure() {
+        // Shown on standard error as it happened: the error message carries no traceback.
+        Some(failure) => Outcome::Raised {
+            report: String::new(),
+            kind: failure.kind,
+            message: failure.message,
+        },
+        None => Outcome::Nothing,
+    }
 }
 
 /// The reply to an execution not run because one before it failed.
@@ -203,49 +230,5 @@ pub fn aborted_reply(count: usize) -> ExecuteReply {
         payload: Vec::new(),
         user_expressions: None,
         error: None,
-    }
-}
-
-/// An error line `Kind: message` as the exception's name and value (`KeyboardInterrupt`
-/// alone has no value); a line in no such form is an `Error` with the line as its value.
-pub fn exception_names(line: &str) -> (String, String) {
-    let is_name = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-            && s.chars().next().is_some_and(char::is_alphabetic)
-    };
-    if let Some((kind, value)) = line.split_once(": ")
-        && is_name(kind)
-    {
-        return (kind.to_string(), value.to_string());
-    }
-    if is_name(line) {
-        return (line.to_string(), String::new());
-    }
-    ("Error".to_string(), line.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::exception_names;
-
-    #[test]
-    fn exception_lines_split_into_name_and_value() {
-        assert_eq!(
-            exception_names("RuntimeError: view size is not compatible: use .reshape(...)"),
-            (
-                "RuntimeError".to_string(),
-                "view size is not compatible: use .reshape(...)".to_string()
-            )
-        );
-        assert_eq!(
-            exception_names("KeyboardInterrupt"),
-            ("KeyboardInterrupt".to_string(), String::new())
-        );
-        assert_eq!(
-            exception_names("no such thing here: x"),
-            ("Error".to_string(), "no such thing here: x".to_string())
-        );
     }
 }

@@ -8,9 +8,11 @@ use jupyter_protocol::{
 };
 
 use super::state::Kernel;
-use super::wire;
+use super::wire::{self, Arrived};
 use crate::repl::console::Console;
 use crate::script::output;
+use std::sync::mpsc::Receiver;
+use std::time::Instant;
 
 /// The connection file's contents, checked: tensh signs with HMAC-SHA256 (or not at all,
 /// when the key is empty).
@@ -67,6 +69,7 @@ pub fn run(path: &str, python: bool) -> i32 {
     kernel.console.stop_when(crate::core::interrupt::flag());
     kernel.console.set_python(python);
     while let Ok(request) = wire.requests.recv() {
+        let request = request.message;
         kernel.publish(Status::busy(), &request);
         kernel.answer(&request, &wire.requests);
         kernel.publish(Status::idle(), &request);
@@ -75,16 +78,13 @@ pub fn run(path: &str, python: bool) -> i32 {
 }
 
 impl Kernel {
-    fn answer(
-        &mut self,
-        request: &JupyterMessage,
-        queue: &std::sync::mpsc::Receiver<JupyterMessage>,
-    ) {
+    fn answer(&mut self, request: &JupyterMessage, queue: &Receiver<Arrived>) {
         match &request.content {
             JupyterMessageContent::ExecuteRequest(r) => {
-                let failed = super::cell::execute(self, request, r);
-                if failed && r.stop_on_error {
-                    self.abort_queued(queue);
+                if let Some(failed_at) = super::cell::execute(self, request, r)
+                    && r.stop_on_error
+                {
+                    self.abort_queued(queue, failed_at);
                 }
             }
             JupyterMessageContent::CompleteRequest(r) => {
@@ -120,16 +120,29 @@ impl Kernel {
         }
     }
 
-    /// After a failed cell, the executions already queued behind it are not run: each is
-    /// answered `aborted`, as Jupyter's kernels do, so a notebook stops at its first error.
-    fn abort_queued(&mut self, queue: &std::sync::mpsc::Receiver<JupyterMessage>) {
+    /// After a cell failed at `failed_at`, the executions that had arrived by then are not
+    /// run: each is answered `aborted`, as Jupyter's kernels do, so a notebook stops at its
+    /// first error. A request sent after the failure's reply (a front end's next cell) runs.
+    fn abort_queued(&mut self, queue: &Receiver<Arrived>, failed_at: Instant) {
+        let mut later = Vec::new();
         while let Ok(next) = queue.try_recv() {
+            if next.at > failed_at {
+                later.push(next);
+                continue;
+            }
+            let next = next.message;
             self.publish(Status::busy(), &next);
             if let JupyterMessageContent::ExecuteRequest(_) = next.content {
                 self.reply(super::cell::aborted_reply(self.execution_count), &next);
             } else {
                 self.answer(&next, queue);
             }
+            self.publish(Status::idle(), &next);
+        }
+        for next in later {
+            let next = next.message;
+            self.publish(Status::busy(), &next);
+            self.answer(&next, queue);
             self.publish(Status::idle(), &next);
         }
     }

@@ -13,6 +13,7 @@ pub mod introspect;
 pub mod kernel;
 pub mod notebook;
 pub mod replays;
+pub mod signed;
 pub mod spec;
 pub mod state;
 pub mod wire;

@@ -77,14 +77,33 @@ fn code_cells(cells: &mut Vec<Value>, block: &Block) {
     }
 }
 
+/// A code cell that expects `expected`. A cell whose transcript ends in an exception is
+/// tagged `raises-exception`, as Jupyter's tools read it, so a front end that runs the
+/// notebook (`nbconvert --execute`) goes on past it as the page does.
 fn code_cell(source: &str, expected: &str) -> Value {
+    let mut metadata = json!({ "tensh": { "expected": expected } });
+    if ends_in_exception(expected) {
+        metadata["tags"] = json!(["raises-exception"]);
+    }
     json!({
         "cell_type": "code",
         "execution_count": null,
-        "metadata": { "tensh": { "expected": expected } },
+        "metadata": metadata,
         "outputs": [],
         "source": source,
     })
+}
+
+/// Whether an expected output's last line is an exception's (`RuntimeError: ...`,
+/// `KeyboardInterrupt`): a name ending in `Error`, `Exception` or `Interrupt`.
+fn ends_in_exception(expected: &str) -> bool {
+    let Some(last) = expected.lines().last() else {
+        return false;
+    };
+    let (kind, _) = crate::repl::console::exception_names(last);
+    ["Error", "Exception", "Interrupt"]
+        .iter()
+        .any(|end| kind.len() > end.len() && kind.ends_with(end))
 }
 
 /// nbformat's multi-line strings: a string, or a list of strings to join.
@@ -184,6 +203,22 @@ mod tests {
         assert_eq!(cells[3]["metadata"]["tensh"]["expected"], "3");
         assert_eq!(cells[4]["source"], "```rhai\n```tensh inside\n```\n\nMore.");
         assert_eq!(nb["metadata"]["kernelspec"]["name"], "tensh");
+    }
+
+    #[test]
+    fn cells_whose_transcript_raises_are_tagged_for_front_ends() {
+        let page = "```tensh\n>>> torch::ones(2).view(3)\nRuntimeError: shape '[3]' is invalid for input of size 2\n>>> print(\"Error: no\")\nError: no\n>>> 1\n1\n```\n";
+        let nb: Value = serde_json::from_str(&from_page(page)).unwrap();
+        let tags: Vec<&Value> = nb["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| &c["metadata"]["tags"])
+            .collect();
+        assert_eq!(
+            tags,
+            [&json!(["raises-exception"]), &Value::Null, &Value::Null]
+        );
     }
 
     #[test]

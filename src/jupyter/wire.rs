@@ -27,6 +27,7 @@ use std::rc::Rc;
 use tokio::sync::mpsc::{Receiver, Sender, channel};
 
 use super::replays::Replays;
+use super::signed::{self, Signed};
 
 /// How many messages may wait to go out (libzmq's default high-water mark): a cell that
 /// prints faster than the wire sends waits for room, so memory stays bounded.
@@ -42,10 +43,19 @@ pub enum Outgoing {
     Exit,
 }
 
+/// A shell request and when it arrived (after a failed cell, only the requests that were
+/// already waiting are aborted).
+pub struct Arrived {
+    /// The request.
+    pub message: JupyterMessage,
+    /// When it was read from the socket.
+    pub at: std::time::Instant,
+}
+
 /// The session's ends of the wire.
 pub struct Wire {
     /// Shell requests for the session, in the order they came.
-    pub requests: mpsc::Receiver<JupyterMessage>,
+    pub requests: mpsc::Receiver<Arrived>,
     /// Where the session sends what goes out (`blocking_send`: it waits while the queue is
     /// at its high-water mark).
     pub outgoing: Sender<Outgoing>,
@@ -83,7 +93,7 @@ pub fn start(info: ConnectionInfo, session_id: String) -> Result<Wire, String> {
 async fn serve(
     info: ConnectionInfo,
     session_id: String,
-    requests: mpsc::Sender<JupyterMessage>,
+    requests: mpsc::Sender<Arrived>,
     to_front: Sender<Outgoing>,
     queue: Receiver<Outgoing>,
     bound: mpsc::Sender<Result<(), String>>,
@@ -146,13 +156,13 @@ async fn answer_here(reply: JupyterMessage, parent: &JupyterMessage, out: &Sende
         .await;
 }
 
-/// Whether `message` is new; a replayed one is reported and dropped.
-fn fresh(message: &JupyterMessage, replays: &RefCell<Replays>, socket: &str) -> bool {
-    let first = replays.borrow_mut().first_time(message);
+/// Whether `signed` is new; a replayed one is reported and dropped.
+fn fresh(signed: &Signed, replays: &RefCell<Replays>, socket: &str) -> bool {
+    let first = replays.borrow_mut().first_time(&signed.signature);
     if !first {
         crate::script::output::stderr_text(&format!(
             "tensh kernel: {socket}: dropped a replayed message ({})\n",
-            message.header.msg_id
+            signed.message.header.msg_id
         ));
     }
     first
@@ -160,12 +170,12 @@ fn fresh(message: &JupyterMessage, replays: &RefCell<Replays>, socket: &str) -> 
 
 async fn read_shell(
     mut shell: jupyter_zmq_client::RouterRecvConnection,
-    requests: mpsc::Sender<JupyterMessage>,
+    requests: mpsc::Sender<Arrived>,
     out: Sender<Outgoing>,
     replays: Rc<RefCell<Replays>>,
 ) {
     loop {
-        let message = match shell.read().await {
+        let signed = match signed::read(&mut shell).await {
             Ok(m) => m,
             Err(e) => {
                 // A message with a bad signature or shape is dropped, as Jupyter's kernels do.
@@ -174,9 +184,10 @@ async fn read_shell(
                 continue;
             }
         };
-        if !fresh(&message, &replays, "shell") {
+        if !fresh(&signed, &replays, "shell") {
             continue;
         }
+        let message = signed.message;
         match &message.content {
             JupyterMessageContent::KernelInfoRequest(_) => {
                 let reply = child(super::introspect::kernel_info(), &message);
@@ -194,7 +205,8 @@ async fn read_shell(
                 let _ = out.send(Outgoing::Exit).await;
             }
             _ => {
-                if requests.send(message).is_err() {
+                let at = std::time::Instant::now();
+                if requests.send(Arrived { message, at }).is_err() {
                     return;
                 }
             }
@@ -216,7 +228,7 @@ async fn serve_control(
     replays: Rc<RefCell<Replays>>,
 ) {
     loop {
-        let message = match control.read().await {
+        let signed = match signed::read(&mut control).await {
             Ok(m) => m,
             Err(e) => {
                 crate::script::output::stderr_text(&format!("tensh kernel: control: {e}\n"));
@@ -224,9 +236,10 @@ async fn serve_control(
                 continue;
             }
         };
-        if !fresh(&message, &replays, "control") {
+        if !fresh(&signed, &replays, "control") {
             continue;
         }
+        let message = signed.message;
         let reply: JupyterMessageContent = match &message.content {
             JupyterMessageContent::InterruptRequest(_) => {
                 crate::core::interrupt::request();

@@ -44,6 +44,16 @@ pub struct Logged {
     pub cut: bool,
 }
 
+/// An error an input or a meta-command reported, as an exception: its name (`RuntimeError`;
+/// IPython's `UsageError` for a meta-command used wrongly) and its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The exception's name.
+    pub kind: String,
+    /// Its message (empty for `KeyboardInterrupt`).
+    pub message: String,
+}
+
 /// A session at a prompt.
 pub struct Console {
     session: Session,
@@ -64,6 +74,8 @@ pub struct Console {
     python_mode: bool,
     /// The flag Ctrl-C sets, for a Python session made later.
     interrupt: Option<&'static std::sync::atomic::AtomicBool>,
+    /// The first error reported since `take_failure` (a notebook cell's status).
+    failure: Option<Failure>,
 }
 
 impl Default for Console {
@@ -88,6 +100,7 @@ impl Console {
             python: None,
             python_mode: false,
             interrupt: None,
+            failure: None,
         }
     }
 
@@ -306,10 +319,44 @@ impl Console {
         match self.evaluate(code) {
             Outcome::Nothing => {}
             Outcome::Value(text) => output::print_line(&text),
-            Outcome::Failed(e) => report(code, &e),
-            Outcome::Raised { report, .. } => output::stderr_raw(&report),
+            Outcome::Failed(e) => self.report(code, &e),
+            Outcome::Raised {
+                report,
+                kind,
+                message,
+            } => {
+                output::stderr_raw(&report);
+                self.note_failure(Failure { kind, message });
+            }
             Outcome::Exit(status) => self.exit = Some(status),
         }
+    }
+
+    /// Shows the error `code` raised (`report`) and notes it as the input's failure.
+    pub fn report(&mut self, code: &str, e: &ScriptError) {
+        report(code, e);
+        self.note_failure(failure_of(e));
+    }
+
+    /// Shows a meta-command's complaint on standard error and notes it as a failure
+    /// (IPython's `UsageError`).
+    pub fn usage_error(&mut self, text: &str) {
+        output::error(text);
+        self.note_failure(Failure {
+            kind: "UsageError".to_string(),
+            message: text.to_string(),
+        });
+    }
+
+    /// Keeps `failure` unless an earlier one since `take_failure` is kept already.
+    pub fn note_failure(&mut self, failure: Failure) {
+        self.failure.get_or_insert(failure);
+    }
+
+    /// The first error reported since the last call, if any (shown already when it was
+    /// reported).
+    pub fn take_failure(&mut self) -> Option<Failure> {
+        self.failure.take()
     }
 
     /// Runs a whole input as `run` does, and returns what the prompt would show instead of
@@ -463,6 +510,32 @@ fn defines_function(code: &str, name: &str) -> bool {
                     .is_some_and(|after| after.trim_start().starts_with('('))
             })
     })
+}
+
+/// The exception `e` is, from its `Kind: message` line.
+pub fn failure_of(e: &ScriptError) -> Failure {
+    let (kind, message) = exception_names(&message_of(e));
+    Failure { kind, message }
+}
+
+/// An error line `Kind: message` as the exception's name and value (`KeyboardInterrupt`
+/// alone has no value); a line in no such form is an `Error` with the line as its value.
+pub fn exception_names(line: &str) -> (String, String) {
+    let is_name = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && s.chars().next().is_some_and(char::is_alphabetic)
+    };
+    if let Some((kind, value)) = line.split_once(": ")
+        && is_name(kind)
+    {
+        return (kind.to_string(), value.to_string());
+    }
+    if is_name(line) {
+        return (line.to_string(), String::new());
+    }
+    ("Error".to_string(), line.to_string())
 }
 
 /// The error's `Kind: message` line, with the prompt's `_` named as typed.
@@ -711,6 +784,46 @@ mod tests {
         let log = c.log();
         assert!(log[0].cut && log[0].output.len() <= output::RECORD_LIMIT);
         assert!(!log[1].cut && log[1].output == "1\n");
+    }
+
+    #[test]
+    fn exception_lines_split_into_name_and_value() {
+        assert_eq!(
+            exception_names("RuntimeError: view size is not compatible: use .reshape(...)"),
+            (
+                "RuntimeError".to_string(),
+                "view size is not compatible: use .reshape(...)".to_string()
+            )
+        );
+        assert_eq!(
+            exception_names("KeyboardInterrupt"),
+            ("KeyboardInterrupt".to_string(), String::new())
+        );
+        assert_eq!(
+            exception_names("no such thing here: x"),
+            ("Error".to_string(), "no such thing here: x".to_string())
+        );
+    }
+
+    #[test]
+    fn the_first_failure_of_inputs_and_commands_is_kept_until_taken() {
+        let mut c = Console::new();
+        feed_all(
+            &mut c,
+            &["let x = torch::ones(2);", "x.view(3)", ":explain y"],
+        );
+        assert_eq!(
+            c.take_failure(),
+            Some(Failure {
+                kind: "RuntimeError".to_string(),
+                message: "shape '[3]' is invalid for input of size 2".to_string()
+            })
+        );
+        assert_eq!(c.take_failure(), None);
+        feed_all(&mut c, &[":explain"]);
+        assert_eq!(c.take_failure().unwrap().kind, "UsageError");
+        feed_all(&mut c, &[":explain x", "x.sum()"]);
+        assert_eq!(c.take_failure(), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::platform::clock::Instant;
 
-use super::console::{Console, Outcome, Step, is_hidden};
+use super::console::{Console, Failure, Outcome, Step, failure_of, is_hidden};
 use super::{help, timing};
 use crate::script::output;
 
@@ -16,7 +16,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
         ":help" | ":h" if rest.is_empty() => output::print_line(&help::overview()),
         ":help" | ":h" => match help_text(console, rest) {
             Some(text) => output::print_line(&text),
-            None => output::error(&format!(
+            None => console.usage_error(&format!(
                 "no function, method or property named {rest:?} (`:help` lists the topics)"
             )),
         },
@@ -29,25 +29,29 @@ pub fn run(console: &mut Console, line: &str) -> Step {
             console.set_python(false);
             output::print_line("(Rhai from here on; :python goes back)");
         }
-        ":why" => super::why_command::run(rest, console.last_failure()),
+        ":why" => {
+            if let Err(complaint) = super::why_command::run(rest, console.last_failure()) {
+                console.usage_error(&complaint);
+            }
+        }
         ":reset" => {
             console.session_mut().reset();
             console.clear_log();
             output::print_line("(a fresh session)");
         }
-        ":load" if rest.is_empty() => output::error(":load needs a FILE"),
+        ":load" if rest.is_empty() => console.usage_error(":load needs a FILE"),
         ":load" => {
             load(console, rest);
             if console.exit_requested().is_some() {
                 return Step::Quit;
             }
         }
-        ":explain" if rest.is_empty() => output::error(":explain needs an EXPR"),
+        ":explain" if rest.is_empty() => console.usage_error(":explain needs an EXPR"),
         ":explain" => {
             let code = super::explain_command::call(rest);
             console.run(&code);
         }
-        ":time" if rest.is_empty() => output::error(":time needs an EXPR"),
+        ":time" if rest.is_empty() => console.usage_error(":time needs an EXPR"),
         ":time" => {
             let start = Instant::now();
             console.run(rest);
@@ -56,12 +60,12 @@ pub fn run(console: &mut Console, line: &str) -> Step {
                 timing::format_time(start.elapsed())
             ));
         }
-        ":timeit" if rest.is_empty() => output::error(":timeit needs an EXPR"),
+        ":timeit" if rest.is_empty() => console.usage_error(":timeit needs an EXPR"),
         ":timeit" => timing::timeit(console, rest),
-        ":save" if rest.is_empty() => output::error(":save needs a FILE"),
+        ":save" if rest.is_empty() => console.usage_error(":save needs a FILE"),
         ":save" => save(console, rest),
         ":quit" | ":q" | ":exit" => return Step::Quit,
-        _ => output::error(&format!("unknown command {command} (`:help` lists them)")),
+        _ => console.usage_error(&format!("unknown command {command} (`:help` lists them)")),
     }
     Step::Done
 }
@@ -118,7 +122,7 @@ fn save(console: &mut Console, path: &str) {
             "(saved {} inputs to {path}; `tensh test {path}` checks them)",
             console.log().len()
         )),
-        Err(e) => output::error(&format!("cannot write {path}: {e}")),
+        Err(e) => console.usage_error(&format!("cannot write {path}: {e}")),
     }
 }
 
@@ -126,7 +130,14 @@ fn save(console: &mut Console, path: &str) {
 pub fn load(console: &mut Console, path: &str) {
     match crate::platform::fs::read_to_string(path) {
         Ok(code) if console.is_python() => match console.evaluate(&code) {
-            Outcome::Raised { report, .. } => output::stderr_raw(&report),
+            Outcome::Raised {
+                report,
+                kind,
+                message,
+            } => {
+                output::stderr_raw(&report);
+                console.note_failure(Failure { kind, message });
+            }
             Outcome::Exit(status) => console.request_exit(status),
             _ => {}
         },
@@ -142,9 +153,10 @@ pub fn load(console: &mut Console, path: &str) {
                     _ => format!("{path}: "),
                 };
                 output::error(&format!("{place}{}", e.message));
+                console.note_failure(failure_of(&e));
             }
         }
-        Err(e) => output::error(&format!("cannot read {path}: {e}")),
+        Err(e) => console.usage_error(&format!("cannot read {path}: {e}")),
     }
 }
 

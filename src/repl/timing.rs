@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::console::{Console, report};
+use super::console::Console;
 use crate::script::output;
 
 /// How many timed runs `:timeit` makes.
@@ -78,7 +78,7 @@ fn timed(console: &mut Console, code: &str, loops: usize) -> Option<Duration> {
     match console.session_mut().time(code, loops) {
         Ok(d) => Some(d),
         Err(e) => {
-            report(code, &e);
+            console.report(code, &e);
             None
         }
     }
@@ -129,9 +129,9 @@ fn timeit_options(text: &str) -> Result<TimeitOptions<'_>, String> {
 /// Ctrl-C stops it (the progress hook raises `KeyboardInterrupt` inside the code).
 pub fn timeit(console: &mut Console, text: &str) {
     let options = match timeit_options(text) {
-        Ok(o) if o.code.is_empty() => return output::error(":timeit needs an EXPR"),
+        Ok(o) if o.code.is_empty() => return console.usage_error(":timeit needs an EXPR"),
         Ok(o) => o,
-        Err(e) => return output::error(&e),
+        Err(e) => return console.usage_error(&e),
     };
     let (code, runs) = (options.code, options.runs);
     let mut loops = options.loops.unwrap_or(1);

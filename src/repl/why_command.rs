@@ -13,11 +13,11 @@ an in-place write into an expanded tensor, set_ or as_strided out of bounds, a n
 step, or frombuffer's warning on a bytes buffer. The last input raised none of them.";
 
 /// Runs `:why REST`; `failed` is the last input and its error, if it failed: the tensor the
-/// explanation is about is named as the input wrote it (`x.t()`), else `t`.
-pub fn run(rest: &str, failed: Option<&(String, ScriptError)>) {
+/// explanation is about is named as the input wrote it (`x.t()`), else `t`. A complaint
+/// (nothing to explain, a wrong argument, a picture that cannot be written) is returned.
+pub fn run(rest: &str, failed: Option<&(String, ScriptError)>) -> Result<(), String> {
     let Some(noted) = why::last() else {
-        output::error(NOTHING);
-        return;
+        return Err(NOTHING.to_string());
     };
     let name = failed
         .and_then(|(code, e)| receiver_text(code, e.line?, e.column?))
@@ -27,20 +27,26 @@ pub fn run(rest: &str, failed: Option<&(String, ScriptError)>) {
     }
     let Some(path) = rest.strip_prefix('>').map(str::trim) else {
         if !rest.is_empty() {
-            output::error("`:why` takes nothing, or `> FILE.svg` to draw the tensor involved");
+            return Err(
+                "`:why` takes nothing, or `> FILE.svg` to draw the tensor involved".to_string(),
+            );
         }
-        return;
+        return Ok(());
     };
     let Some(tensor) = crate::print::why::subject(&noted) else {
-        output::error("this error has no tensor to draw: its explanation above is the picture");
-        return;
+        return Err(
+            "this error has no tensor to draw: its explanation above is the picture".to_string(),
+        );
     };
     match svg::picture(&[(name, tensor)]) {
         Ok(picture) => match crate::script::explain_api::write_file(path, &picture.svg) {
-            Ok(()) => output::print_line(&format!("picture written to {path}")),
-            Err(e) => output::error(&crate::script::errors::error_text(&e)),
+            Ok(()) => {
+                output::print_line(&format!("picture written to {path}"));
+                Ok(())
+            }
+            Err(e) => Err(crate::script::errors::error_text(&e)),
         },
-        Err(e) => output::error(&format!("{}: {}", e.kind.name(), e.message)),
+        Err(e) => Err(format!("{}: {}", e.kind.name(), e.message)),
     }
 }
 

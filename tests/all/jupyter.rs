@@ -141,7 +141,11 @@ fn a_notebook_session_through_the_sockets() {
             }
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
-        let interrupt: JupyterMessage = InterruptRequest {}.into();
+        // With the running cell's id: jupyter_client's kernel manager and its clients hold
+        // copies of one session whose message counts start alike, so ids repeat; only a
+        // repeated signature is a replay.
+        let mut interrupt: JupyterMessage = InterruptRequest {}.into();
+        interrupt.header.msg_id = id.clone();
         client.control.send(interrupt).await.unwrap();
         let answer = timeout(PATIENCE, client.control.read()).await.unwrap().unwrap();
         assert!(matches!(answer.content, JupyterMessageContent::InterruptReply(_)));
@@ -161,8 +165,10 @@ fn a_notebook_session_through_the_sockets() {
             .unwrap()
             .unwrap();
 
-        // Shutdown: a reply, then the process ends by itself.
-        let shutdown: JupyterMessage = ShutdownRequest { restart: false }.into();
+        // Shutdown (under an id used before, as jupyter_client may send it): a reply, then
+        // the process ends by itself.
+        let mut shutdown: JupyterMessage = ShutdownRequest { restart: false }.into();
+        shutdown.header.msg_id = id.clone();
         client.control.send(shutdown).await.unwrap();
         let answer = timeout(PATIENCE, client.control.read()).await.unwrap().unwrap();
         assert!(matches!(answer.content, JupyterMessageContent::ShutdownReply(_)));
@@ -400,6 +406,15 @@ fn a_hostile_peer_neither_kills_the_kernel_nor_replays_a_request() {
         client.shell.send(request).await.unwrap();
         let (out, _) = client.execute("n").await;
         assert_eq!(text_result(&out).as_deref(), Some("1"));
+
+        // Another request under the same id is no replay: its signature is new.
+        let mut other: JupyterMessage = ExecuteRequest::new("n += 10;".to_string()).into();
+        other.header.msg_id = id.clone();
+        client.shell.send(other).await.unwrap();
+        client.outputs_of(&id).await;
+        client.reply_to(&id).await;
+        let (out, _) = client.execute("n").await;
+        assert_eq!(text_result(&out).as_deref(), Some("11"));
         drop(peers);
     });
     let _ = std::fs::remove_dir_all(&dir);

@@ -11,6 +11,7 @@ mod fuzz;
 mod held_back_names;
 mod hostile_files;
 mod jupyter;
+mod jupyter_client;
 mod keywords;
 mod limits;
 mod load_fuzz;
