@@ -7,7 +7,7 @@ use super::defaults::{default_complex_dtype, default_dtype};
 use super::dtype::DType;
 use super::element;
 use super::error::{Result, TorchError};
-use super::layout::Layout;
+use super::layout::{Layout, contiguous_strides};
 use super::memory::storage::Storage;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
@@ -150,6 +150,25 @@ pub fn empty_strided(sizes: &[i64], strides: &[i64], dtype: DType) -> Result<Ten
         offset: 0,
     };
     Ok(Tensor::from_parts(Storage::zeroed(nbytes)?, dtype, layout))
+}
+
+/// `uninitialized` for a dense tensor (`torch.empty` in any memory format, `new_empty`,
+/// `x.new(...)`, `empty_permuted`): PyTorch allocates it contiguously in memory order and
+/// then gives it its strides, so its bytes are counted from `physical`, its sizes in memory
+/// order, and an overflow names those sizes and no strides.
+pub fn uninitialized_dense(
+    sizes: &[i64],
+    strides: &[i64],
+    physical: &[i64],
+    dtype: DType,
+) -> Result<Tensor> {
+    super::memory::alloc::contiguous_nbytes(physical, dtype.itemsize())?;
+    uninitialized(sizes, strides, dtype)
+}
+
+/// `uninitialized_dense` with contiguous strides.
+pub fn uninitialized_contiguous(sizes: &[i64], dtype: DType) -> Result<Tensor> {
+    uninitialized_dense(sizes, &contiguous_strides(sizes), sizes, dtype)
 }
 
 /// Memory a factory leaves uninitialized (`torch.empty`, `empty_strided`, `new_empty`,

@@ -205,8 +205,8 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     if let Arg::Tensor(other) = b {
         super::overlap::check_no_partial_overlap(a, other)?;
     }
-    // The caller (a declared method or an in-place operator) counted the version.
-    record::check_inplace_allowed(a)?;
+    // The caller (a declared method or an in-place operator) counts the write.
+    record::check_inplace(a)?;
     if !super::ops_fast::try_binary_inplace(op, a, b, compute_dtype, out_dtype)? {
         let tmp = binary_untracked(op, &lhs, b)?;
         copy::copy_(a, &tmp)?;

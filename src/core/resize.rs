@@ -30,8 +30,9 @@ pub fn grow_to_fit(storage: &Storage, layout: &Layout, itemsize: usize) -> Resul
 }
 
 /// `t.resize_(sizes)`: contiguous strides, growing the storage when needed; to the sizes it
-/// already has, nothing changes (a transpose keeps its strides), as in PyTorch.
-pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
+/// already has, nothing changes (a transpose keeps its strides), as in PyTorch. Returns
+/// whether the tensor changed (PyTorch counts a version only then).
+pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<bool> {
     if sizes.iter().any(|&s| s < 0) {
         return Err(TorchError::runtime(
             "numel: integer multiplication overflow",
@@ -39,8 +40,11 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
     }
     crate::core::memory::alloc::checked_numel(&sizes)?;
     if sizes == t.sizes() {
-        return Ok(());
+        return Ok(false);
     }
+    // Contiguous: PyTorch counts the bytes from the sizes alone (an overflow names no
+    // strides).
+    crate::core::memory::alloc::contiguous_nbytes(&sizes, t.dtype().itemsize())?;
     let layout = Layout {
         strides: contiguous_strides(&sizes).into(),
         sizes: sizes.into(),
@@ -52,5 +56,5 @@ pub fn resize(t: &Tensor, sizes: Vec<i64>) -> Result<()> {
         crate::core::creation::fill_uninitialized(&storage, before, t.dtype())?;
     }
     t.set_layout(layout);
-    Ok(())
+    Ok(true)
 }

@@ -142,16 +142,7 @@ pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
             1
         }
         Err(payload) => {
-            let what = if payload.is::<crate::core::interrupt::Interrupted>() {
-                "KeyboardInterrupt".to_string()
-            } else {
-                let detail = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                format!("InternalError: tensh hit a bug ({detail}); please report it")
-            };
+            let what = crate::core::interrupt::unwound_line(&*payload);
             crate::script::output::stderr_text(&format!("{what}\n"));
             1
         }

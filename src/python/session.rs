@@ -142,15 +142,8 @@ impl PythonSession {
         let result = match outcome {
             Ok(r) => r,
             Err(payload) => {
-                let interrupted = payload.is::<crate::core::interrupt::Interrupted>();
-                let (kind, message) = if interrupted {
-                    ("KeyboardInterrupt".to_string(), String::new())
-                } else {
-                    (
-                        "InternalError".to_string(),
-                        "tensh hit a bug; please report it".to_string(),
-                    )
-                };
+                let (kind, message) = crate::core::interrupt::unwound_exception(&*payload);
+                let kind = kind.to_string();
                 let line = if message.is_empty() {
                     kind.clone()
                 } else {

@@ -242,10 +242,10 @@ fn register_tensor_function(module: &mut Module, name: &str, max: usize, op: Ten
         } else {
             convert::to_tensor(&input, "input")?
         };
-        if let Some(m) = mutation {
-            t.before_mutation(m)?;
+        match mutation {
+            None => op(&t, a),
+            Some(m) => t.mutating(m, || op(&t, a)),
         }
-        op(&t, a)
     });
 }
 

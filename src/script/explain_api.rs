@@ -41,9 +41,11 @@ pub fn register(engine: &mut Engine) {
 
 /// The variable names of the caller's scope holding `t` itself, first one found.
 fn name_in_scope(ctx: &EvalContext, t: &Tensor) -> Option<String> {
+    // Read in place: a clone of every variable would copy each list in scope (the list
+    // being explained among them) once per tensor.
     ctx.scope().iter_raw().find_map(|(name, _, v)| {
         (!super::hidden::is_hidden_name(name)
-            && v.clone().try_cast::<Tensor>().is_some_and(|o| o.ptr_eq(t)))
+            && v.read_lock::<Tensor>().is_some_and(|o| o.ptr_eq(t)))
         .then(|| name.to_string())
     })
 }
@@ -55,7 +57,7 @@ fn sharing(ctx: &EvalContext, t: &Tensor, same_storage_only: bool) -> Vec<(Strin
     let mut found: Vec<(String, Tensor)> = Vec::new();
     for (name, _, v) in ctx.scope().iter_raw() {
         if !super::hidden::is_hidden_name(name)
-            && let Some(other) = v.clone().try_cast::<Tensor>()
+            && let Some(other) = v.read_lock::<Tensor>().map(|o| o.clone())
             && !other.ptr_eq(t)
             && other.storage().shares_memory(&storage)
             && (!same_storage_only || other.storage().is_same(&storage))
@@ -283,15 +285,13 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
 /// The tensors grouped by the storage they view, groups and members in the order given.
 fn by_storage(named: &[(String, Tensor)]) -> Vec<Vec<(String, Tensor)>> {
     let mut groups: Vec<Vec<(String, Tensor)>> = Vec::new();
+    let mut group_of: std::collections::HashMap<usize, usize> = Default::default();
     for (name, t) in named {
-        let storage = t.storage();
-        match groups
-            .iter_mut()
-            .find(|g| g[0].1.storage().is_same(&storage))
-        {
-            Some(group) => group.push((name.clone(), t.clone())),
-            None => groups.push(vec![(name.clone(), t.clone())]),
-        }
+        let k = *group_of.entry(t.storage().identity()).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[k].push((name.clone(), t.clone()));
     }
     groups
 }

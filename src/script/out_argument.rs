@@ -358,7 +358,7 @@ impl OutCall {
         for (o, r) in outs.iter().zip(&results) {
             fit(o, r, rule == Rule::Factory).map_err(to_rhai)?;
             crate::core::copy::copy_(o, r).map_err(to_rhai)?;
-            o.version().bump();
+            crate::core::tensor::record::count_write(o);
         }
         Ok(match tuple {
             None => out,
@@ -408,7 +408,7 @@ fn fit(o: &Tensor, r: &Tensor, factory: bool) -> crate::core::error::Result<()> 
     }
     let rl = r.layout();
     if !rl.is_non_overlapping_and_dense() {
-        return crate::core::resize::resize(o, sizes);
+        return crate::core::resize::resize(o, sizes).map(|_| ());
     }
     let layout = Layout {
         sizes: rl.sizes,

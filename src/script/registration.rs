@@ -173,10 +173,12 @@ impl Gate {
     ) -> RhaiResult<Dynamic> {
         count_call();
         self.check.check(&a)?;
-        if let Some(mutation) = self.mutation {
-            t.before_mutation(mutation)?;
+        match self.mutation {
+            None => run_bound(self.declared, self.placed, a, |a| body(t, a)),
+            Some(mutation) => t.mutating(mutation, || {
+                run_bound(self.declared, self.placed, a, |a| body(t, a))
+            }),
         }
-        run_bound(self.declared, self.placed, a, |a| body(t, a))
     }
 
     /// `call` without arguments.
@@ -188,10 +190,10 @@ impl Gate {
     ) -> RhaiResult<Dynamic> {
         count_call();
         self.check.check_without_arguments()?;
-        if let Some(mutation) = self.mutation {
-            t.before_mutation(mutation)?;
+        match self.mutation {
+            None => body(t, Args::default()),
+            Some(mutation) => t.mutating(mutation, || body(t, Args::default())),
         }
-        body(t, Args::default())
     }
 }
 

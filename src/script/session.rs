@@ -28,16 +28,18 @@ pub struct Session {
 /// What an interrupted run reports.
 const INTERRUPTED: &str = "KeyboardInterrupt";
 
-/// What stops a script whose values have grown past the heap budget.
-const OUT_OF_MEMORY: &str = "MemoryError: the script's values fill three quarters of this machine's memory (or of `ulimit -v`); it was stopped before memory ran out";
-
 /// The check Rhai runs between operations: a Ctrl-C seen on `flag`, or a heap over budget.
 fn progress_check(flag: Option<&'static AtomicBool>) -> impl Fn(u64) -> Option<Dynamic> {
     move |_| {
         if flag.is_some_and(|f| f.swap(false, Ordering::Relaxed)) {
             return Some(Dynamic::from(INTERRUPTED));
         }
-        crate::core::memory::heap::over_budget().then(|| Dynamic::from(OUT_OF_MEMORY))
+        crate::core::memory::heap::over_budget().then(|| {
+            Dynamic::from(format!(
+                "MemoryError: {}",
+                crate::core::interrupt::OUT_OF_MEMORY
+            ))
+        })
     }
 }
 
@@ -128,21 +130,12 @@ fn without_shebang(code: &str) -> &str {
 }
 
 /// Runs `f`, turning an unwinding into an error: Ctrl-C inside a long operation
-/// (`core::interrupt`) is `KeyboardInterrupt`; any other is a bug, reported rather than
-/// aborting (no input should panic, but the tensor state a panic interrupted is only ever
-/// bytes within bounds, so going on is safe).
+/// (`core::interrupt`) is `KeyboardInterrupt`, a heap past its budget `MemoryError`; any
+/// other is a bug, reported rather than aborting (no input should panic, but the tensor state
+/// a panic interrupted is only ever bytes within bounds, so going on is safe).
 fn guarded<T>(f: impl FnOnce() -> Result<T, ScriptError>) -> Result<T, ScriptError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-        let message = if payload.is::<crate::core::interrupt::Interrupted>() {
-            INTERRUPTED.to_string()
-        } else {
-            let what = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            format!("InternalError: tensh hit a bug ({what}); please report it")
-        };
+        let message = crate::core::interrupt::unwound_line(&*payload);
         Err(ScriptError {
             message,
             line: None,

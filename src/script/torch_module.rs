@@ -38,10 +38,10 @@ fn filled(name: &str, a: &Args, value: Scalar) -> RhaiResult<Dynamic> {
         if format != MemoryFormat::Contiguous {
             crate::core::memory::alloc::check_sizes(&sizes).rhai()?;
             let strides = format.strides(&sizes).rhai()?;
-            return finish(creation::uninitialized(&sizes, &strides, dtype).rhai()?, a);
+            let t = creation::uninitialized_dense(&sizes, &strides, &sizes, dtype).rhai()?;
+            return finish(t, a);
         }
-        let strides = crate::core::layout::contiguous_strides(&sizes);
-        return finish(creation::uninitialized(&sizes, &strides, dtype).rhai()?, a);
+        return finish(creation::uninitialized_contiguous(&sizes, dtype).rhai()?, a);
     }
     finish(creation::full(&sizes, value, dtype).rhai()?, a)
 }

@@ -122,3 +122,38 @@ fn printing_a_huge_list_is_a_memory_error_not_an_abort() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn explain_of_a_long_list_is_linear_and_bounded() {
+    let dir = std::env::temp_dir().join(format!("tensh-explain-list-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("makes a folder");
+    let script = dir.join("explain.rhai");
+    // 65,536 empty views: the pairs alone were 2^31 lines, and the process grew until it
+    // aborted under this limit.
+    std::fs::write(
+        &script,
+        "let parts = torch::zeros(0, 3).vsplit(65536); explain(parts);",
+    )
+    .expect("writes");
+    let out = run_in_kib(&script, 4 << 20);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("viewed by #0, #1, "), "{stdout}");
+    assert!(stdout.contains(" and 65520 more\n"), "{stdout}");
+    assert!(stdout.len() < 64 << 10, "{} bytes", stdout.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_python_loop_grown_until_memory_runs_out_is_stopped_not_aborted() {
+    let dir = std::env::temp_dir().join(format!("tensh-py-grow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("makes a folder");
+    let script = dir.join("grow.py");
+    std::fs::write(&script, "l = []\nwhile True:\n    l.append([0] * 100000)\n").expect("writes");
+    let out = run_in_kib(&script, 1 << 20);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("\nMemoryError: "), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -289,6 +289,12 @@ impl Storage {
         })
     }
 
+    /// A number naming this storage while it lives: equal for two handles exactly when
+    /// `is_same` holds (a key to group tensors by storage).
+    pub fn identity(&self) -> usize {
+        Rc::as_ptr(&self.0).cast::<()>() as usize
+    }
+
     /// Whether two handles name the same storage.
     pub fn is_same(&self, other: &Storage) -> bool {
         Rc::ptr_eq(&self.0, &other.0)

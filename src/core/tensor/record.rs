@@ -380,18 +380,34 @@ pub fn record_without_formula(out: &Tensor, name: &str, op: &str, inputs: &[&Ten
     record(&[out], name, inputs, op);
 }
 
-/// PyTorch's error for an in-place op on a leaf that requires grad, on a view of one, or
-/// on an output of an op returning several views. Every in-place write a script makes
-/// passes here first, so an allowed write also counts one version of `t` (and its views).
-pub fn check_inplace(t: &Tensor) -> Result<()> {
-    check_inplace_allowed(t)?;
+/// Counts one in-place write of `t` (and its views: they share the counter). Writes are
+/// counted in one place each, never by an op's body: `counted_write` around a declared
+/// mutating method, an in-place operator or an index assignment; this after an `out=` write.
+pub fn count_write(t: &Tensor) {
     t.version().bump();
-    Ok(())
 }
 
-/// `check_inplace` without counting a version: for core ops whose callers counted it
-/// (a declared mutating method, an in-place operator).
-pub fn check_inplace_allowed(t: &Tensor) -> Result<()> {
+/// Runs the write `f` to `t`, counted as one version. The count comes first, as PyTorch
+/// counts a write before it records the op (an in-place node saves `t` at its new version),
+/// and is taken back when `f` refuses the write, so a refused write counts nothing.
+pub fn counted_write<T, E>(
+    t: &Tensor,
+    f: impl FnOnce() -> std::result::Result<T, E>,
+) -> std::result::Result<T, E> {
+    let counter = t.version();
+    let before = counter.get();
+    counter.bump();
+    let done = f();
+    if done.is_err() {
+        counter.restore(before);
+    }
+    done
+}
+
+/// PyTorch's error for an in-place op on a leaf that requires grad, on a view of one, or
+/// on an output of an op returning several views. Every in-place write a script makes
+/// passes here first; the write is counted after it succeeds (`count_write`).
+pub fn check_inplace(t: &Tensor) -> Result<()> {
     if !super::grad_mode::is_enabled() {
         // Under `no_grad` nothing is recorded, so writing a leaf is allowed.
         return Ok(());
@@ -413,7 +429,6 @@ pub fn check_inplace_allowed(t: &Tensor) -> Result<()> {
 /// the write goes to a view, and a leaf that requires grad is refused as a view of itself.
 pub fn check_write_through_view(t: &Tensor) -> Result<()> {
     if !super::grad_mode::is_enabled() {
-        t.version().bump();
         return Ok(());
     }
     let leaf = t.with(|i| i.grad.requires_grad && i.grad.grad_fn.is_none());

@@ -23,6 +23,11 @@ impl VersionCounter {
     pub fn bump(&self) {
         self.0.set(self.0.get().wrapping_add(1));
     }
+
+    /// Puts the count back to `version` (a write counted before it ran was refused).
+    pub fn restore(&self, version: u32) {
+        self.0.set(version);
+    }
 }
 
 /// How a saved tensor relates to the node that saved it (for the message).

@@ -1,7 +1,8 @@
 //! `explain([a, b])`: several tensors over one storage, in text. One strip of slots (the
 //! smallest item size among them), a column per tensor naming the index that reads each
 //! slot, and for each pair whether they overlap: a write through one is seen through the
-//! other exactly where they do.
+//! other exactly where they do. At most [`MAX_DRAWN`] tensors are drawn; the rest of a longer
+//! list is counted, so the text stays linear in the list and bounded.
 
 use super::arithmetic::hex;
 use super::value_of;
@@ -13,6 +14,8 @@ use crate::core::tensor::Tensor;
 const MAX_COMPARED_SLOTS: usize = 1 << 24;
 /// Byte ranges named in an overlap line before "...".
 const RANGES_NAMED: usize = 4;
+/// Tensors drawn side by side at most (columns, and the overlap of each pair of them).
+pub const MAX_DRAWN: usize = 16;
 
 /// The storage's slot size for the tensors: the smallest item size among them.
 pub fn slot_size(named: &[(String, Tensor)]) -> usize {
@@ -82,23 +85,35 @@ struct Cell {
     count: u64,
 }
 
-/// The picture of `named` (name, tensor) over the storage they share.
+/// The picture of `named` (name, tensor) over the storage they share: the first
+/// [`MAX_DRAWN`] of them, and a count of the others.
 pub fn explain_shared(named: &[(String, Tensor)]) -> Result<String> {
     check_one_storage(named)?;
+    let (named, others) = named.split_at(named.len().min(MAX_DRAWN));
     let storage = named[0].1.storage();
     let bytes = storage.to_vec();
     let slot = slot_size(named);
     let slots = bytes.len().div_ceil(slot);
+    let mut names = named
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if !others.is_empty() {
+        names += &format!(" and {} more", others.len());
+    }
     let mut out = vec![format!(
-        "storage: {} bytes, {slots} slots of {slot} byte{}, viewed by {}",
+        "storage: {} bytes, {slots} slots of {slot} byte{}, viewed by {names}",
         bytes.len(),
         if slot == 1 { "" } else { "s" },
-        named
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
     )];
+    if !others.is_empty() {
+        out.push(format!(
+            "  (the first {MAX_DRAWN} are drawn; the other {} view this storage too: explain \
+             them {MAX_DRAWN} at a time)",
+            others.len()
+        ));
+    }
     for (name, t) in named {
         let l = t.layout();
         out.push(format!(
@@ -112,14 +127,14 @@ pub fn explain_shared(named: &[(String, Tensor)]) -> Result<String> {
     let shown = walk::shown_slots(slots, used_slots(named, slot));
     let mut cells = vec![vec![Cell::default(); named.len()]; shown.len()];
     let compare = slots <= MAX_COMPARED_SLOTS;
-    let mut read = vec![vec![false; if compare { slots } else { 0 }]; named.len()];
+    let mut read = vec![SlotSet::new(if compare { slots } else { 0 }); named.len()];
     let walked = each_cover(named, slot, |k, index, first, last| {
         let last = last.min(slots.saturating_sub(1));
         if first > last {
             return;
         }
         if compare {
-            read[k][first..=last].fill(true);
+            read[k].insert(first..=last);
         }
         for s in first..=last {
             if let Ok(row) = shown.binary_search(&s) {
@@ -194,12 +209,39 @@ pub fn explain_shared(named: &[(String, Tensor)]) -> Result<String> {
     Ok(out.join("\n"))
 }
 
+/// The slots a tensor reads, a bit each.
+#[derive(Clone)]
+struct SlotSet {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl SlotSet {
+    fn new(len: usize) -> SlotSet {
+        SlotSet {
+            words: vec![0; len.div_ceil(64)],
+            len,
+        }
+    }
+
+    fn insert(&mut self, slots: std::ops::RangeInclusive<usize>) {
+        for s in slots {
+            self.words[s / 64] |= 1 << (s % 64);
+        }
+    }
+
+    fn contains(&self, s: usize) -> bool {
+        self.words[s / 64] & (1 << (s % 64)) != 0
+    }
+}
+
 /// Whether two tensors read common slots, and which bytes.
-fn overlap_line(na: &str, nb: &str, a: &[bool], b: &[bool], slot: usize) -> String {
+fn overlap_line(na: &str, nb: &str, a: &SlotSet, b: &SlotSet, slot: usize) -> String {
     let mut ranges: Vec<(usize, usize)> = Vec::new();
     let mut common = 0usize;
-    for s in 0..a.len() {
-        if a[s] && b[s] {
+    for s in 0..a.len {
+        crate::core::interrupt::check_every(s);
+        if a.contains(s) && b.contains(s) {
             common += 1;
             match ranges.last_mut() {
                 Some(r) if r.1 == s * slot => r.1 += slot,
@@ -273,6 +315,25 @@ mod tests {
         assert!(text.contains("4 slots of 2 bytes"), "{text}");
         assert!(text.contains("     2  00 00  [0]  [1]"), "{text}");
         assert!(!text.contains("value"), "{text}");
+    }
+
+    #[test]
+    fn a_long_list_draws_its_first_tensors_and_counts_the_rest() {
+        let x = range(4);
+        let named: Vec<(String, Tensor)> = (0..65536)
+            .map(|k| (format!("#{k}"), narrow(&x, 0, k % 4, 1).unwrap()))
+            .collect();
+        let text = explain_shared(&named).unwrap();
+        assert!(text.contains("viewed by #0, #1, "), "{text}");
+        assert!(text.contains("#15 and 65520 more\n"), "{text}");
+        assert!(
+            text.contains("the other 65520 view this storage too"),
+            "{text}"
+        );
+        let pairs = text.lines().filter(|l| l.contains(" overlap")).count();
+        assert_eq!(pairs, MAX_DRAWN * (MAX_DRAWN - 1) / 2);
+        assert!(text.contains("#0 and #4 overlap in 1 slot"), "{text}");
+        assert!(text.len() < 16 << 10, "{} bytes", text.len());
     }
 
     #[test]

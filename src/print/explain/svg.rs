@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use super::arithmetic::hex;
-use super::shared::{check_one_storage, slot_size, used_slots};
+use super::shared::{MAX_DRAWN, check_one_storage, slot_size, used_slots};
 use super::value_read_by;
 use super::walk::{self, index_text, tuple};
 use crate::core::error::{Result, TorchError};
@@ -166,6 +166,13 @@ fn slot_height(plan: &Plan) -> u32 {
 /// Draws `named` (one tensor, or several over one storage) as an SVG picture.
 pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
     check_one_storage(named)?;
+    if named.len() > MAX_DRAWN {
+        return Err(TorchError::value(format!(
+            "explain(..., #{{svg}}) draws at most {MAX_DRAWN} tensors at a time so that the \
+             picture stays readable; the list has {} (draw a few, e.g. [a, b])",
+            named.len()
+        )));
+    }
     for (name, t) in named {
         if t.numel() > MAX_CELLS {
             return Err(TorchError::value(format!(

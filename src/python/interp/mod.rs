@@ -209,10 +209,14 @@ impl Interpreter {
         r.map_err(|e| self.throw(e))
     }
 
-    /// Stops a long Python loop when Ctrl-C was pressed.
+    /// Stops a long Python loop when Ctrl-C was pressed, or when its values have grown past
+    /// the heap budget (`MemoryError`, as Rhai scripts are stopped).
     fn check_interrupt(&self) -> Flow<()> {
         if crate::core::interrupt::flag().swap(false, std::sync::atomic::Ordering::Relaxed) {
             return self.raise("KeyboardInterrupt", "");
+        }
+        if crate::core::memory::heap::over_budget() {
+            return self.raise("MemoryError", crate::core::interrupt::OUT_OF_MEMORY);
         }
         Ok(())
     }

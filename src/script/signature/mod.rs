@@ -23,22 +23,38 @@ pub trait Owner {
     /// `Tensor`, `UntypedStorage`, `TypedStorage`, `Size`, `buffer`, ...
     const OWNER: &'static str;
 
-    /// Refuses a method declared to change the receiver (`mutates:`) where PyTorch would;
-    /// runs after the arguments are checked, before the method's body.
-    fn before_mutation(&self, _mutation: Mutation) -> RhaiResult<()> {
-        Ok(())
+    /// Runs the body of a method declared to change the receiver (`mutates:`): refuses it
+    /// where PyTorch would (after the arguments are checked, before the body), and counts
+    /// the change the body made (a tensor's version, once, and only when it succeeded).
+    fn mutating(
+        &self,
+        _mutation: Mutation,
+        body: impl FnOnce() -> RhaiResult<rhai::Dynamic>,
+    ) -> RhaiResult<rhai::Dynamic> {
+        body()
     }
 }
 
 impl Owner for crate::core::tensor::Tensor {
     const OWNER: &'static str = "Tensor";
 
-    fn before_mutation(&self, mutation: Mutation) -> RhaiResult<()> {
+    fn mutating(
+        &self,
+        mutation: Mutation,
+        body: impl FnOnce() -> RhaiResult<rhai::Dynamic>,
+    ) -> RhaiResult<rhai::Dynamic> {
         use crate::core::tensor::record;
         use crate::script::errors::IntoRhai;
         match mutation {
-            Mutation::Values => record::check_inplace(self).rhai(),
-            Mutation::Resize => record::check_resize(self).rhai(),
+            Mutation::Values => {
+                record::check_inplace(self).rhai()?;
+                record::counted_write(self, body)
+            }
+            // A resize counts a write only when it changed the tensor: its body counts it.
+            Mutation::Resize => {
+                record::check_resize(self).rhai()?;
+                body()
+            }
         }
     }
 }

@@ -214,8 +214,10 @@ pub fn register(engine: &mut Engine) {
                 record::check_write_through_view(t).rhai()?;
             }
             let value = value(&v)?;
-            index_put(t, &items, &value).rhai()?;
-            record_put(t, &items, advanced, &value).rhai()
+            record::counted_write(t, || {
+                index_put(t, &items, &value).rhai()?;
+                record_put(t, &items, advanced, &value).rhai()
+            })
         },
     );
 }

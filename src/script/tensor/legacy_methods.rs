@@ -9,7 +9,7 @@ use crate::core::tensor::graph::detached;
 
 use crate::core::creation;
 use crate::core::error::TorchError;
-use crate::core::layout::{Layout, contiguous_strides};
+use crate::core::layout::Layout;
 use crate::core::memory::storage::Storage;
 use crate::core::tensor::Tensor;
 use crate::script::args::Args;
@@ -82,9 +82,8 @@ fn new(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
 /// gets PyTorch's error from the allocation).
 fn sized(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     let sizes = a.sizes("size")?;
-    let strides = contiguous_strides(&sizes);
     Ok(Dynamic::from(
-        creation::uninitialized(&sizes, &strides, x.dtype()).rhai()?,
+        creation::uninitialized_contiguous(&sizes, x.dtype()).rhai()?,
     ))
 }
 

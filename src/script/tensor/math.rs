@@ -37,10 +37,11 @@ pub fn register_in_place_operator(
     symbol: &str,
     f: impl Fn(&Tensor, Arg) -> RhaiResult<()> + Clone + Send + Sync + 'static,
 ) {
-    // Every compound assignment is an in-place write: autograd's checks, one version.
-    let f = move |x: &Tensor, y: Arg| {
+    // Every compound assignment is an in-place write: autograd's checks, and one version
+    // once it is written.
+    let f = move |x: &Tensor, y: Arg| -> RhaiResult<()> {
         crate::core::tensor::record::check_inplace(x).rhai()?;
-        f(x, y)
+        crate::core::tensor::record::counted_write(x, || f(x, y))
     };
     let g = f.clone();
     engine.register_fn(symbol, move |x: &mut Tensor, y: Tensor| {
@@ -338,10 +339,7 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("neg", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
     r.method_and_function("negative", 0, |x, _| Ok(Dynamic::from(ops::neg(x).rhai()?)));
     for name in ["neg_", "negative_"] {
-        r.method_and_function(name, 0, |x, _| {
-            crate::core::tensor::record::check_inplace(x).rhai()?;
-            Ok(Dynamic::from(ops::neg_(x).rhai()?))
-        });
+        r.method_and_function(name, 0, |x, _| Ok(Dynamic::from(ops::neg_(x).rhai()?)));
     }
     // `+x`: the tensor itself, refused for bools as PyTorch refuses it.
     r.method_and_function("positive", 0, |x, _| {

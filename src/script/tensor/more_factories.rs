@@ -53,7 +53,7 @@ fn empty_permuted(sizes: &[i64], order: &[i64], dtype: DType) -> Result<Tensor> 
     for (k, &d) in order.iter().enumerate() {
         strides[d as usize] = physical_strides[k];
     }
-    creation::uninitialized(sizes, &strides, dtype)
+    creation::uninitialized_dense(sizes, &strides, &physical, dtype)
 }
 
 /// A number argument, or the number in a 0-d tensor (`logspace`'s tensor overloads).

@@ -154,13 +154,19 @@ fn fill_value(a: &Args, func: &str) -> RhaiResult<Scalar> {
 /// Registers the in-place methods.
 pub fn register(r: &mut Registry) {
     r.method("set_", 4, |x, a| set_(x, &a));
+    // A resize is counted as a write when it changed the tensor (the declaration's
+    // `mutates: resize` counts nothing itself).
     r.method("resize_", 8, |x, a| {
-        resize(x, a.sizes("size")?).rhai()?;
+        if resize(x, a.sizes("size")?).rhai()? {
+            crate::core::tensor::record::count_write(x);
+        }
         Ok(Dynamic::from(x.clone()))
     });
     r.method("resize_as_", 1, |x, a| {
         let template = a.tensor(0, "the_template", "resize_as_")?;
-        resize(x, template.sizes().to_vec()).rhai()?;
+        if resize(x, template.sizes().to_vec()).rhai()? {
+            crate::core::tensor::record::count_write(x);
+        }
         Ok(Dynamic::from(x.clone()))
     });
     r.method_and_function("as_strided_", 3, |x, a| {

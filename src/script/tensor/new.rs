@@ -29,8 +29,10 @@ pub fn register(r: &mut Registry) {
             let sizes = a.sizes("size")?;
             let dtype = dtype_of(x, &a)?;
             if name == "new_empty" {
-                let strides = crate::core::layout::contiguous_strides(&sizes);
-                return finish(creation::uninitialized(&sizes, &strides, dtype).rhai()?, &a);
+                return finish(
+                    creation::uninitialized_contiguous(&sizes, dtype).rhai()?,
+                    &a,
+                );
             }
             finish(creation::full(&sizes, value, dtype).rhai()?, &a)
         });

@@ -254,8 +254,6 @@ fn register_clamps(r: &mut Registry) {
         });
         let in_place = format!("{name}_");
         r.method_and_function(&in_place, max_args, move |x, a| {
-            // The `torch.` form is checked here (the method's declaration checks it too).
-            autograd::check_inplace(x).rhai()?;
             let (min, max, node) = clamp_bounds(&a, which, name)?;
             let others: Vec<Tensor> = min
                 .iter()
