@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use crate::transcript::check::line_matches;
+use crate::transcript::matching::output_matches;
 use crate::transcript::parse::{Block, Section, parse_markdown, sections};
 
 /// The notebook for the Markdown `page`, as nbformat 4.5 JSON text.
@@ -155,10 +155,13 @@ pub fn check(text: &str) -> Result<usize, String> {
         compared += 1;
         let outputs = cell["outputs"].as_array().map_or(&[][..], Vec::as_slice);
         let actual = printed(outputs);
-        let want: Vec<&str> = expected.lines().collect();
-        let got: Vec<&str> = actual.trim_end_matches('\n').lines().collect();
-        let same =
-            want.len() == got.len() && want.iter().zip(&got).all(|(w, g)| line_matches(w, g));
+        let want: Vec<String> = expected.lines().map(str::to_string).collect();
+        let got: Vec<String> = actual
+            .trim_end_matches('\n')
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let same = output_matches(&want, &got);
         if !same {
             let (old, new) = (format!("{expected}\n"), format!("{}\n", got.join("\n")));
             differences += &format!(

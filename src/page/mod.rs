@@ -166,6 +166,7 @@ impl Page {
             expected: lines("expected"),
             first_line: 0,
             end_line: 0,
+            skip: false,
         };
         let (actual, complete) = run_entry(&mut self.console, &entry);
         json!({

@@ -1,5 +1,5 @@
 //! What a native process and a browser page do differently, behind one boundary: the clock,
-//! files, and memory maps. Everything above this layer calls these names and runs the same
+//! files, and memory maps (and `varies`, the note that a value read the clock or an address). Everything above this layer calls these names and runs the same
 //! on both.
 //!
 //! Native (`not(target_arch = "wasm32")`): the system's clock and files, files opened without
@@ -17,6 +17,7 @@ pub mod clock;
 pub mod fs;
 pub mod map;
 pub mod memfs;
+pub mod varies;
 
 /// This process's id (the page has none: 0).
 pub fn process_id() -> u32 {

@@ -42,6 +42,11 @@ pub struct Logged {
     pub output: String,
     /// Whether `output` was cut.
     pub cut: bool,
+    /// Whether it printed something that differs from run to run (a clock, an address:
+    /// `platform::varies`).
+    pub varies: bool,
+    /// Whether Ctrl-C (or a kernel's interrupt) stopped it.
+    pub interrupted: bool,
 }
 
 /// An error an input or a meta-command reported, as an exception: its name (`RuntimeError`;
@@ -76,6 +81,8 @@ pub struct Console {
     interrupt: Option<&'static std::sync::atomic::AtomicBool>,
     /// The first error reported since `take_failure` (a notebook cell's status).
     failure: Option<Failure>,
+    /// The input being run was stopped by an interrupt (kept in its log entry).
+    interrupted: bool,
 }
 
 impl Default for Console {
@@ -101,6 +108,7 @@ impl Console {
             python_mode: false,
             interrupt: None,
             failure: None,
+            interrupted: false,
         }
     }
 
@@ -290,6 +298,22 @@ impl Console {
         self.pending.push_str(line);
         self.pending.push('\n');
         self.pending_lines.push(line.to_string());
+        self.run_if_complete()
+    }
+
+    /// Adds the lines of one input at once (a transcript entry's), asking once whether the
+    /// input is complete, and runs it if it is.
+    pub fn input_lines(&mut self, lines: &[String]) -> Step {
+        for line in lines {
+            self.pending.push_str(line);
+            self.pending.push('\n');
+            self.pending_lines.push(line.clone());
+        }
+        self.run_if_complete()
+    }
+
+    /// Runs the pending input once its language can parse it whole.
+    fn run_if_complete(&mut self) -> Step {
         let incomplete = match (&self.python, self.python_mode) {
             (Some(p), true) => p.is_incomplete(&self.pending),
             _ => self.session.is_incomplete(&self.pending),
@@ -310,7 +334,20 @@ impl Console {
     /// Logs an input with what it printed.
     pub fn keep(&mut self, input: Vec<String>) {
         let (output, cut) = output::take_recorded();
-        self.log.push(Logged { input, output, cut });
+        self.log.push(Logged {
+            input,
+            output,
+            cut,
+            varies: crate::platform::varies::take(),
+            interrupted: std::mem::take(&mut self.interrupted),
+        });
+    }
+
+    /// Forgets what the log would say of the input about to run (its output, its notes).
+    pub fn start_input(&mut self) {
+        let _ = output::take_recorded();
+        let _ = crate::platform::varies::take();
+        self.interrupted = false;
     }
 
     /// Runs a whole input: echoes an expression's value (and keeps it as `_`), reports an
@@ -350,6 +387,9 @@ impl Console {
 
     /// Keeps `failure` unless an earlier one since `take_failure` is kept already.
     pub fn note_failure(&mut self, failure: Failure) {
+        if failure.kind == "KeyboardInterrupt" {
+            self.interrupted = true;
+        }
         self.failure.get_or_insert(failure);
     }
 

@@ -6,7 +6,6 @@
 
 use super::console::{Console, Step};
 use super::{meta, paste};
-use crate::script::output;
 
 /// Whether `line` is one the prompt answers itself rather than Rhai: a meta-command
 /// (`:vars`) or a request for help (`?name`, `help(name)`).
@@ -62,7 +61,7 @@ fn feed_transcript_line(console: &mut Console, line: &str, in_paste: bool) -> St
 /// of the console's pending input.
 pub fn feed(console: &mut Console, line: &str) -> Step {
     if console.at_start() {
-        let _ = output::take_recorded();
+        console.start_input();
         if let Some(command) = help_request(line) {
             let step = meta::run(console, &command);
             console.keep(vec![line.to_string()]);
@@ -81,6 +80,15 @@ pub fn feed(console: &mut Console, line: &str) -> Step {
         }
     }
     console.input_line(line)
+}
+
+/// Feeds the lines of one input at once (a transcript entry's `>>> ` and `... ` lines):
+/// completeness is asked once, for the whole.
+pub fn feed_input(console: &mut Console, lines: &[String]) -> Step {
+    if console.at_start() {
+        console.start_input();
+    }
+    console.input_lines(lines)
 }
 
 /// `?name`, `name?`, `help(name)` or `help("name")` as the `:help` command it asks for.

@@ -2,7 +2,7 @@
 
 use crate::platform::clock::Instant;
 
-use super::console::{Console, Failure, Outcome, Step, failure_of, is_hidden};
+use super::console::{Console, Failure, Logged, Outcome, Step, failure_of, is_hidden};
 use super::{help, timing};
 use crate::script::output;
 
@@ -96,10 +96,50 @@ fn receiver_typed(console: &Console, name: &str) -> String {
     name.to_string()
 }
 
-/// Writes the log as a `.tensh` transcript.
+/// Writes the log as a `.tensh` transcript that `tensh test` finishes and passes: an input
+/// an interrupt stopped is left out (run again, it would run until stopped again), and the
+/// output of an input that read the clock or an address is written as `[..]` lines.
 fn save(console: &mut Console, path: &str) {
+    let log = console.log();
+    let text = transcript_of(log);
+    let saved = log.iter().filter(|e| !e.interrupted).count();
+    let mut notes = Vec::new();
+    let interrupted = log.len() - saved;
+    if interrupted > 0 {
+        notes.push(format!(
+            "{interrupted} stopped by Ctrl-C left out, as they would not finish"
+        ));
+    }
+    let varies = log.iter().filter(|e| e.varies && !e.interrupted).count();
+    if varies > 0 {
+        notes.push(format!(
+            "{varies} printing the clock or an address kept as [..]"
+        ));
+    }
+    let cut = log.iter().filter(|e| e.cut && !e.interrupted).count();
+    if cut > 0 {
+        notes.push(format!(
+            "{cut} printed more than {} MiB, kept in part: `tensh test --bless {path}` writes \
+             it whole",
+            output::RECORD_LIMIT >> 20
+        ));
+    }
+    if notes.is_empty() {
+        notes.push(format!("`tensh test {path}` checks them"));
+    }
+    match crate::platform::fs::write(path, text) {
+        Ok(()) => output::print_line(&format!(
+            "(saved {saved} inputs to {path}; {})",
+            notes.join("; ")
+        )),
+        Err(e) => console.usage_error(&format!("cannot write {path}: {e}")),
+    }
+}
+
+/// The transcript `:save` writes for `log`.
+pub fn transcript_of(log: &[Logged]) -> String {
     let mut text = String::new();
-    for entry in console.log() {
+    for entry in log.iter().filter(|e| !e.interrupted) {
         for (i, line) in entry.input.iter().enumerate() {
             let prompt = if i == 0 { ">>>" } else { "..." };
             if line.is_empty() {
@@ -108,22 +148,15 @@ fn save(console: &mut Console, path: &str) {
                 text += &format!("{prompt} {line}\n");
             }
         }
-        text += &entry.output;
+        if entry.varies {
+            for line in entry.output.lines() {
+                text += if line.is_empty() { "\n" } else { "[..]\n" };
+            }
+        } else {
+            text += &entry.output;
+        }
     }
-    let cut = console.log().iter().filter(|e| e.cut).count();
-    match crate::platform::fs::write(path, text) {
-        Ok(()) if cut > 0 => output::print_line(&format!(
-            "(saved {} inputs to {path}; {cut} printed more than {} MiB, kept in part: \
-             `tensh test --bless {path}` writes it whole)",
-            console.log().len(),
-            output::RECORD_LIMIT >> 20
-        )),
-        Ok(()) => output::print_line(&format!(
-            "(saved {} inputs to {path}; `tensh test {path}` checks them)",
-            console.log().len()
-        )),
-        Err(e) => console.usage_error(&format!("cannot write {path}: {e}")),
-    }
+    text
 }
 
 /// `:load FILE`: runs a script into the session (and `tensh -i FILE`).
@@ -262,6 +295,59 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(saved.contains("stride"), "{saved}");
         assert!(!saved.contains('\x1b'), "{saved}");
+    }
+
+    #[test]
+    fn save_writes_a_transcript_that_finishes_and_passes() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let mut c = Console::new();
+        c.stop_when(&STOP);
+        let dir = std::env::temp_dir().join(format!("tensh-save-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("session.tensh");
+        run(&mut c, &["let k = 0;"]);
+        let stopper = std::thread::spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            STOP.store(true, Ordering::Relaxed);
+        });
+        let out = run(&mut c, &["loop { k += 1; }"]);
+        stopper.join().unwrap();
+        assert!(out.contains("KeyboardInterrupt"), "{out}");
+        run(
+            &mut c,
+            &[
+                "let t = timestamp();",
+                "t.elapsed > -1.0",
+                "torch::zeros(2).data_ptr()",
+                "torch::set_printoptions(#{threshold: 1000000});",
+                "let big = torch::zeros(300000);",
+                "big",
+                "big.numel()",
+            ],
+        );
+        let said = run(&mut c, &[&format!(":save {}", file.display())]);
+        assert!(said.contains("1 stopped by Ctrl-C left out"), "{said}");
+        assert!(
+            said.contains("3 printing the clock or an address kept as [..]"),
+            "{said}"
+        );
+        assert!(
+            said.contains("1 printed more than 1 MiB, kept in part"),
+            "{said}"
+        );
+        let saved = std::fs::read_to_string(&file).unwrap();
+        assert!(!saved.contains("loop"), "{saved}");
+        assert!(
+            saved.contains(">>> t.elapsed > -1.0\n[..]\n>>> torch::zeros(2).data_ptr()\n[..]\n")
+        );
+        // The cut output ends with its last whole line: the next input starts a line.
+        assert!(
+            saved.contains("\n>>> big.numel()\n300000\n"),
+            "{}",
+            &saved[saved.len() - 200..]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -69,6 +69,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         super::missing::on_missing(name, args, is_method, ctx)
     });
     engine.on_debug(|text, _, _| output::print_line(text));
+    clock_reads_vary(&mut engine);
     #[allow(deprecated)]
     engine.on_parse_token(|token, _, _| match token {
         Token::Reserved(word) if PYTORCH_NAMES_RHAI_RESERVES.contains(&word.as_str()) => {
@@ -200,4 +201,20 @@ pub fn receiver_types() -> Vec<(std::any::TypeId, &'static str)> {
         ),
         (TypeId::of::<super::grad_fn::GradFn>(), "grad_fn"),
     ]
+}
+
+/// Rhai's clock, `timestamp()` and a timestamp's `elapsed`, noted as reads that differ from
+/// run to run (`platform::varies`); registered over the standard package's own, with its
+/// meaning.
+fn clock_reads_vary(engine: &mut Engine) {
+    engine.register_fn("timestamp", || {
+        crate::platform::varies::note();
+        rhai::Instant::now()
+    });
+    let elapsed = |t: &mut rhai::Instant| {
+        crate::platform::varies::note();
+        t.elapsed().as_secs_f64()
+    };
+    engine.register_get("elapsed", elapsed);
+    engine.register_fn("elapsed", elapsed);
 }

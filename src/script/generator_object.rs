@@ -49,7 +49,10 @@ impl GeneratorObject {
     /// Python's default repr, the address the generator's.
     pub fn repr(&self) -> String {
         let address = match self {
-            GeneratorObject::Own(g) => Rc::as_ptr(g) as usize as u64,
+            GeneratorObject::Own(g) => {
+                crate::platform::varies::note();
+                Rc::as_ptr(g) as usize as u64
+            }
             // A fixed address: the session's generator is one object for the whole session.
             GeneratorObject::Default => 0x7f00_0000_1000u64,
         };

@@ -43,6 +43,7 @@ impl GradFn {
     /// Python's default repr: `<MulBackward0 object at 0x7f...>`, the address being the
     /// node's (stable while it lives, like CPython's `id`).
     pub fn repr(&self) -> String {
+        crate::platform::varies::note();
         let module = match self.class_module() {
             "builtins" => String::new(),
             m => format!("{m}."),

@@ -95,8 +95,9 @@ pub fn start_recording() {
     RECORD.with(|r| *r.borrow_mut() = Some(String::new()));
 }
 
-/// What was recorded since the last call (recording goes on), and whether it was cut at
-/// `RECORD_LIMIT` bytes.
+/// What was recorded since the last call (recording goes on), and whether it was cut: past
+/// `RECORD_LIMIT` bytes the text is cut after its last whole line within the limit, so it
+/// still ends with a line break.
 pub fn take_recorded() -> (String, bool) {
     let text = RECORD.with(|r| {
         r.borrow_mut()
@@ -105,10 +106,9 @@ pub fn take_recorded() -> (String, bool) {
             .unwrap_or_default()
     });
     if text.len() > RECORD_LIMIT {
-        return (
-            text[..text.floor_char_boundary(RECORD_LIMIT)].to_string(),
-            true,
-        );
+        let within = &text[..text.floor_char_boundary(RECORD_LIMIT)];
+        let end = within.rfind('\n').map_or(0, |i| i + 1);
+        return (text[..end].to_string(), true);
     }
     (text, false)
 }

@@ -182,8 +182,9 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(with_global(|g| g.initial_seed()) as i64))
     });
     r.function("seed", 0, |_| {
-        let seed = crate::platform::clock::since_epoch().as_nanos() as u64 & (i64::MAX as u64);
-        manual_seed(seed);
+        let fresh = crate::core::random::generator::Generator::from_clock();
+        let seed = fresh.initial_seed();
+        crate::core::random::generator::with_global(|g| *g = fresh);
         Ok(Dynamic::from(seed as i64))
     });
     r.function("rand", 8, |a| {

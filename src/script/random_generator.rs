@@ -30,18 +30,6 @@ fn seed_of(v: &Dynamic) -> RhaiResult<u64> {
     }
 }
 
-/// A fresh seed for `seed()`: from the clock and the process, as PyTorch reads
-/// `/dev/urandom` (not reproducible by design).
-fn fresh_seed() -> u64 {
-    let nanos = crate::platform::clock::since_epoch().as_nanos() as u64;
-    let mixed = nanos ^ (u64::from(crate::platform::process_id()) << 32) ^ 0x9e37_79b9_7f4a_7c15;
-    // One round of splitmix64, so close clocks give distant seeds.
-    let mut z = mixed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) & ((1 << 63) - 1)
-}
-
 /// Registers `torch::Generator(device="cpu")` and the generator's methods.
 pub fn register(r: &mut Registry) {
     r.engine
@@ -67,8 +55,9 @@ pub fn register(r: &mut Registry) {
         },
     );
     r.engine.register_fn("seed", |g: &mut GeneratorObject| {
-        let seed = fresh_seed();
-        g.with_state(|s| *s = Generator::new(seed));
+        let fresh = Generator::from_clock();
+        let seed = fresh.initial_seed();
+        g.with_state(|s| *s = fresh);
         seed as i64
     });
     r.engine

@@ -1,10 +1,23 @@
 //! Running a transcript file: each entry's input goes to a console, and what it prints is
-//! compared with the expected lines. A failing file gets a unified diff against the text it
-//! would have with the actual output, which is also what `--bless` writes.
+//! compared with the expected lines (`matching`). A failing file gets a unified diff against
+//! the text it would have with the actual output, which is also what `--bless` writes.
 
 use super::parse::{Block, Entry};
 use crate::repl::console::{Console, Step};
 use crate::script::output;
+
+pub use super::matching::{line_matches, output_matches};
+
+/// A time limit for each entry: armed before an entry runs, disarmed after it; it stops an
+/// entry whose time is up as Ctrl-C would (`deadline::Watchdog` natively; the page has none).
+pub trait EntryLimit {
+    /// Starts the entry's time.
+    fn arm(&self);
+    /// Ends it; true when the time ran out and the entry was stopped.
+    fn disarm(&self) -> bool;
+    /// The limit, for the message.
+    fn seconds(&self) -> u64;
+}
 
 /// The outcome of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,45 +34,31 @@ pub struct FileOutcome {
     /// open, often continuation lines written without `... `): they fail, and blessing
     /// leaves them alone rather than replacing code with output.
     pub incomplete: Vec<usize>,
-}
-
-/// True when `actual` matches the expected line `pattern`, where each `[..]` matches any
-/// text.
-pub fn line_matches(pattern: &str, actual: &str) -> bool {
-    let pieces: Vec<&str> = pattern.split("[..]").collect();
-    if pieces.len() == 1 {
-        return pattern == actual;
-    }
-    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
-    if !actual.starts_with(first) || actual.len() < first.len() + last.len() {
-        return false;
-    }
-    if !actual.ends_with(last) {
-        return false;
-    }
-    let mut rest = &actual[first.len()..actual.len() - last.len()];
-    for piece in &pieces[1..pieces.len() - 1] {
-        match rest.find(piece) {
-            Some(i) => rest = &rest[i + piece.len()..],
-            None => return false,
-        }
-    }
-    true
-}
-
-/// True when every expected line matches the actual line at its place.
-pub fn output_matches(expected: &[String], actual: &[String]) -> bool {
-    expected.len() == actual.len() && expected.iter().zip(actual).all(|(e, a)| line_matches(e, a))
+    /// 1-based lines of entries stopped by the time limit: they fail, and blessing leaves
+    /// them alone.
+    pub timed_out: Vec<usize>,
+    /// Entries marked `doctest: +SKIP`, not run.
+    pub skipped: usize,
 }
 
 /// Runs one entry in `console` and returns the lines it printed, and whether its input was
-/// complete.
+/// complete. The entry's lines are one input, as doctest reads an example's `...` lines (a
+/// prompt would ask whether the input is complete after each of them: a cost growing with
+/// the square of the lines); an entry that is a prompt command (`:explain x`) runs as the
+/// prompt runs it.
 pub fn run_entry(console: &mut Console, entry: &Entry) -> (Vec<String>, bool) {
     output::start_capture();
-    let mut step = Step::Done;
-    for line in &entry.input {
-        step = crate::repl::lines::feed(console, line);
-    }
+    let mut step = match entry.input.as_slice() {
+        [line] => crate::repl::lines::feed(console, line),
+        [first, ..] if crate::repl::lines::is_command(first) => {
+            let mut step = Step::Done;
+            for line in &entry.input {
+                step = crate::repl::lines::feed(console, line);
+            }
+            step
+        }
+        lines => crate::repl::lines::feed_input(console, lines),
+    };
     if step == Step::More && console.is_python() {
         // A Python block ends at the entry's end, as a blank `... ` line would end it.
         step = crate::repl::lines::feed(console, "");
@@ -75,14 +74,16 @@ pub fn run_entry(console: &mut Console, entry: &Entry) -> (Vec<String>, bool) {
     (lines, step != Step::More)
 }
 
-/// The lines blessing writes: the actual ones, except expected `[..]` lines that still match
-/// theirs.
+/// The lines blessing writes: the actual ones, except expected lines with a wildcard
+/// (`[..]`, `...`) that still match theirs.
 fn blessed_lines(expected: &[String], actual: Vec<String>) -> Vec<String> {
     actual
         .into_iter()
         .enumerate()
         .map(|(i, a)| match expected.get(i) {
-            Some(e) if e.contains("[..]") && line_matches(e, &a) => e.clone(),
+            Some(e) if (e.contains("[..]") || e.contains("...")) && line_matches(e, &a) => {
+                e.clone()
+            }
             _ => a,
         })
         .collect()
@@ -95,24 +96,42 @@ pub fn fresh_console() -> Console {
     c
 }
 
-/// Runs the blocks of the file whose text is `text`.
-pub fn check_file(text: &str, blocks: &[Block]) -> FileOutcome {
+/// Runs the blocks of the file whose text is `text`, each entry within `limit` when given.
+pub fn check_file(text: &str, blocks: &[Block], limit: Option<&dyn EntryLimit>) -> FileOutcome {
     let lines: Vec<&str> = text.lines().collect();
     // Replacements: (first line, end line, new lines), in file order.
     let mut replacements: Vec<(usize, usize, Vec<String>)> = Vec::new();
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut incomplete = Vec::new();
-    let mut console = fresh_console();
+    let mut timed_out = Vec::new();
+    let new_console = || {
+        let mut c = fresh_console();
+        if limit.is_some() {
+            c.stop_when(crate::core::interrupt::flag());
+        }
+        c
+    };
+    let mut console = new_console();
     for (i, block) in blocks.iter().enumerate() {
         if block.fresh && i > 0 {
-            console = fresh_console();
+            console = new_console();
         }
         if console.is_python() != block.python {
             console.set_python(block.python);
         }
         for entry in &block.entries {
+            if entry.skip {
+                skipped += 1;
+                continue;
+            }
+            if let Some(l) = limit {
+                l.arm();
+            }
             let (actual, complete) = run_entry(&mut console, entry);
-            if output_matches(&entry.expected, &actual) {
+            if limit.is_some_and(|l| l.disarm()) {
+                failed += 1;
+                timed_out.push(entry.first_line + 1);
+            } else if output_matches(&entry.expected, &actual) {
                 passed += 1;
             } else if !complete {
                 failed += 1;
@@ -130,6 +149,8 @@ pub fn check_file(text: &str, blocks: &[Block]) -> FileOutcome {
         failed,
         blessed: apply(text, &lines, &replacements),
         incomplete,
+        timed_out,
+        skipped,
     }
 }
 
@@ -159,20 +180,9 @@ mod tests {
     use crate::transcript::parse::{parse_markdown, parse_tensh};
 
     #[test]
-    fn wildcards_match_any_text() {
-        assert!(line_matches("ptr [..] end", "ptr 0x1234 end"));
-        assert!(line_matches("[..]", "anything"));
-        assert!(line_matches("a[..]b[..]c", "a1b2c"));
-        assert!(line_matches("a[..]", "a"));
-        assert!(!line_matches("a[..]b", "ab-"));
-        assert!(!line_matches("ab[..]ba", "aba"));
-        assert!(!line_matches("exact", "exact "));
-    }
-
-    #[test]
     fn matching_transcript_passes_unchanged() {
         let text = ">>> let t = torch::arange(4);\n>>> t.view(2, 2)\ntensor([[0, 1],\n        [2, 3]])\n>>> t.data_ptr()\n[..]\n";
-        let out = check_file(text, &parse_tensh(text, false));
+        let out = check_file(text, &parse_tensh(text, false), None);
         assert_eq!((out.passed, out.failed), (3, 0));
         assert_eq!(out.blessed, text);
     }
@@ -180,7 +190,7 @@ mod tests {
     #[test]
     fn wrong_expectation_fails_and_blesses_to_actual() {
         let text = "```tensh\n>>> torch::ones(2)\ntensor([9., 9.])\n>>> 1 + 1\n2\n```\n";
-        let out = check_file(text, &parse_markdown(text));
+        let out = check_file(text, &parse_markdown(text), None);
         assert_eq!((out.passed, out.failed), (1, 1));
         assert_eq!(
             out.blessed,
@@ -191,7 +201,7 @@ mod tests {
     #[test]
     fn blocks_share_a_session_unless_fresh() {
         let text = "```tensh\n>>> let a = 2;\n```\n```tensh\n>>> a\n2\n```\n```tensh fresh\n>>> a\n  a\n  ^\nNameError: name 'a' is not defined\n```\n";
-        let out = check_file(text, &parse_markdown(text));
+        let out = check_file(text, &parse_markdown(text), None);
         assert_eq!((out.passed, out.failed), (3, 0), "{}", out.blessed);
     }
 
@@ -200,7 +210,7 @@ mod tests {
         // Continuation lines written without `... ` read as expected output: blessing must
         // not replace the code with the actual output.
         let text = ">>> torch::zeros(2).view(3)\nRuntimeError: shape '[3]' is invalid for input of size 2\n>>> fn f() {\n  1\n}\n>>> 2\n2\n";
-        let out = check_file(text, &parse_tensh(text, false));
+        let out = check_file(text, &parse_tensh(text, false), None);
         assert_eq!((out.passed, out.failed), (2, 1));
         assert_eq!(out.incomplete, [3]);
         assert_eq!(out.blessed, text);
@@ -210,7 +220,7 @@ mod tests {
     fn blessing_keeps_wildcard_lines_that_still_match() {
         let text =
             ">>> let t = torch::arange(2);\n>>> print(t.data_ptr()); t\n[..]\ntensor([0, 9])\n";
-        let out = check_file(text, &parse_tensh(text, false));
+        let out = check_file(text, &parse_tensh(text, false), None);
         assert_eq!((out.passed, out.failed), (1, 1));
         assert_eq!(out.blessed, text.replace("[0, 9]", "[0, 1]"));
     }
@@ -218,7 +228,7 @@ mod tests {
     #[test]
     fn python_transcripts_run_as_pythons_prompt_does() {
         let text = ">>> import torch\n>>> x = torch.arange(4)\n>>> for i in range(2):\n...     print(i)\n0\n1\n>>> x.view(2, 2).stride()\n(2, 1)\n>>> x.view(3)\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\nRuntimeError: shape '[3]' is invalid for input of size 4\n";
-        let out = check_file(text, &parse_tensh(text, true));
+        let out = check_file(text, &parse_tensh(text, true), None);
         assert_eq!((out.passed, out.failed), (5, 0), "{}", out.blessed);
     }
 }

@@ -1,36 +1,75 @@
-//! `tensh test`: transcript tests. Markdown files' ```` ```tensh ```` blocks and `.tensh`
-//! files (Rhai), ```` ```pycon ```` blocks and `.pycon` files (Python) are sessions whose
-//! output is checked exactly (`[..]` matches any text in a line);
-//! a mismatch shows a unified diff, and `--bless` writes the actual output back.
+//! `tensh test`: transcript tests. Markdown files' ```` ```tensh ```` blocks (and
+//! ```` ```rhai ```` blocks with prompts) and `.tensh` files are Rhai sessions,
+//! ```` ```pycon ```` blocks (and ```` ```python ```` blocks with prompts) and `.pycon` files
+//! Python sessions, whose output is checked exactly by the rules of `matching` (`[..]` and
+//! doctest's `...` and elided tracebacks); a mismatch shows a unified diff, and `--bless`
+//! writes the actual output back. Each entry runs within a time limit.
 
 pub mod check;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod deadline;
 pub mod exercise;
+pub mod matching;
 pub mod parse;
 pub mod unified_diff;
 
 use crate::script::output;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-const USAGE: &str = "usage: tensh test [--bless] PATHS...
+const USAGE: &str = "usage: tensh test [--bless] [--timeout SECONDS] [--color=WHEN] PATHS...
 
   Runs the transcripts in PATHS (files, or folders searched for *.md, *.tensh and *.pycon;
-  `.` for the current folder): ```tensh blocks and .tensh files are Rhai sessions, ```pycon
-  blocks and .pycon files Python sessions. --bless (or TENSH_BLESS=1) rewrites failing expectations.
+  `.` for the current folder): ```tensh blocks (and ```rhai blocks with >>> prompts) and
+  .tensh files are Rhai sessions, ```pycon blocks (and ```python blocks with prompts) and
+  .pycon files Python sessions. In expected output `[..]` matches any text in a line and
+  `...` any text (doctest's ellipsis); an expected traceback matches by its exception; an
+  input marked `# doctest: +SKIP` is not run. Other fences with prompts are named, untested.
+  --bless (or TENSH_BLESS=1) rewrites failing expectations.
+  --timeout SECONDS stops an entry that runs longer (default 60; 0: no limit).
+  --color=auto|always|never colours the diffs (auto: on a terminal).
   An exercise answer (a .rhai file starting `// exercise: NAME`, see docs/exercises) is
   checked by the exercise's own check.
 ";
 
+/// An entry's time limit unless `--timeout` says otherwise.
+const DEFAULT_TIMEOUT_SECONDS: u64 = 60;
+
+#[cfg(not(target_arch = "wasm32"))]
 /// Runs `tensh test ARGS`; returns the exit status (0 all passed or blessed, 1 failures,
-/// 2 bad usage).
-pub fn main(args: &[String]) -> i32 {
+/// 2 bad usage). `color` is what `tensh --color=WHEN` decided for standard output.
+pub fn main(args: &[String], mut color: bool) -> i32 {
     let mut bless = std::env::var("TENSH_BLESS").is_ok_and(|v| v == "1");
     let mut paths = Vec::new();
-    for a in args {
+    let mut timeout = DEFAULT_TIMEOUT_SECONDS;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         match a.as_str() {
             "--bless" => bless = true,
             "--help" | "-h" => {
                 output::stdout_text(USAGE);
                 return 0;
+            }
+            "--timeout" => match args.next().and_then(|s| s.parse::<u64>().ok()) {
+                Some(s) => timeout = s,
+                None => {
+                    output::stderr_text(&format!(
+                        "tensh test: --timeout needs a whole number of seconds\n{USAGE}"
+                    ));
+                    return 2;
+                }
+            },
+            flag if flag.starts_with("--color=") => {
+                use std::io::IsTerminal;
+                match crate::repl::color::ColorChoice::parse(&flag["--color=".len()..]) {
+                    Some(choice) => color = choice.resolve_here(std::io::stdout().is_terminal()),
+                    None => {
+                        output::stderr_text(&format!(
+                            "tensh test: --color must be auto, always or never\n{USAGE}"
+                        ));
+                        return 2;
+                    }
+                }
             }
             flag if flag.starts_with("--") => {
                 output::stderr_text(&format!("tensh test: unknown option {flag}\n{USAGE}"));
@@ -65,7 +104,11 @@ pub fn main(args: &[String]) -> i32 {
             return 2;
         }
     }
-    let (mut passed, mut failed) = (0, 0);
+    // An entry past its time is stopped as Ctrl-C stops it, on this thread.
+    crate::core::interrupt::check_on_this_thread();
+    let watchdog = (timeout > 0).then(|| deadline::Watchdog::start(Duration::from_secs(timeout)));
+    let limit = watchdog.as_ref().map(|w| w as &dyn check::EntryLimit);
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     for file in &files {
         let Ok(text) = std::fs::read_to_string(file) else {
             output::stderr_text(&format!("tensh test: cannot read {}\n", file.display()));
@@ -87,17 +130,32 @@ pub fn main(args: &[String]) -> i32 {
             }
             continue;
         }
+        let name = file.display().to_string();
+        if is_markdown(file) {
+            for (line, language) in parse::untested_prompt_fences(&text) {
+                output::stdout_text(&format!(
+                    "{name}:{line}: a ```{language} block with >>> prompts is not tested (mark \
+                     it ```tensh or ```rhai for Rhai, ```pycon or ```python for Python)\n"
+                ));
+            }
+        }
         let blocks = blocks_of(file, &text);
         if blocks.iter().all(|b| b.entries.is_empty()) {
             continue;
         }
-        let outcome = check::check_file(&text, &blocks);
+        let outcome = check::check_file(&text, &blocks, limit);
         passed += outcome.passed;
-        let name = file.display().to_string();
+        skipped += outcome.skipped;
         for line in &outcome.incomplete {
             output::stdout_text(&format!(
                 "{name}:{line}: the input never completes (a block, bracket or string left \
                  open; continuation lines need `... `); --bless leaves it as it is\n"
+            ));
+        }
+        for line in &outcome.timed_out {
+            output::stdout_text(&format!(
+                "{name}:{line}: stopped after {timeout} s, this entry's time limit (--timeout \
+                 SECONDS sets it); --bless leaves it as it is\n"
             ));
         }
         if outcome.failed == 0 {
@@ -105,8 +163,9 @@ pub fn main(args: &[String]) -> i32 {
             continue;
         }
         if bless {
-            let blessed = outcome.failed - outcome.incomplete.len();
-            failed += outcome.incomplete.len();
+            let kept = outcome.incomplete.len() + outcome.timed_out.len();
+            let blessed = outcome.failed - kept;
+            failed += kept;
             match std::fs::write(file, &outcome.blessed) {
                 Ok(()) => {
                     output::stdout_text(&format!("{name}: blessed {blessed} entries\n"));
@@ -121,16 +180,32 @@ pub fn main(args: &[String]) -> i32 {
         }
         failed += outcome.failed;
         output::stdout_text(&format!("{name}: {} failed\n", outcome.failed));
-        output::stdout_text(&unified_diff::unified_diff(
+        let diff = unified_diff::unified_diff(
             &text,
             &outcome.blessed,
             &format!("{name} (expected)"),
             &format!("{name} (actual)"),
             3,
-        ));
+        );
+        output::stdout_text(&if color {
+            unified_diff::coloured(&diff)
+        } else {
+            diff
+        });
     }
-    output::stdout_text(&format!("{passed} passed, {failed} failed\n"));
+    let mut last = format!("{passed} passed, {failed} failed");
+    if skipped > 0 {
+        last += &format!(", {skipped} skipped");
+    }
+    output::stdout_text(&format!("{last}\n"));
     i32::from(failed > 0)
+}
+
+/// Whether `file` is read as Markdown (neither `.tensh` nor `.pycon`).
+fn is_markdown(file: &Path) -> bool {
+    !file
+        .extension()
+        .is_some_and(|e| e == "tensh" || e == "pycon")
 }
 
 /// Whether a file is an exercise answer: a `.rhai` file naming its exercise on line one.

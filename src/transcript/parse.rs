@@ -12,6 +12,8 @@ pub struct Entry {
     pub first_line: usize,
     /// 0-based index one past the entry's last expected line (before trailing blank lines).
     pub end_line: usize,
+    /// Marked `# doctest: +SKIP` (or `// doctest: +SKIP`): not run, as doctest skips it.
+    pub skip: bool,
 }
 
 /// A session (a Markdown code block, or a whole `.tensh` file).
@@ -46,6 +48,7 @@ fn parse_session(lines: &[&str], from: usize, to: usize) -> Vec<Entry> {
             expected: Vec::new(),
             first_line: i,
             end_line: i + 1,
+            skip: false,
         };
         i += 1;
         while i < to {
@@ -64,47 +67,105 @@ fn parse_session(lines: &[&str], from: usize, to: usize) -> Vec<Entry> {
         while e.expected.last().is_some_and(|l| l.trim().is_empty()) {
             e.expected.pop();
         }
+        e.skip = e.input.iter().any(|l| skips(l));
         e.end_line = e.first_line + e.input.len() + e.expected.len();
     }
     entries
 }
 
-/// The sessions of a Markdown file: each ```` ```tensh ```` block (info string `tensh`,
-/// optionally followed by `fresh`).
-pub fn parse_markdown(text: &str) -> Vec<Block> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut blocks = Vec::new();
+/// Whether an input line carries doctest's `+SKIP` directive in a comment.
+fn skips(line: &str) -> bool {
+    let comment = line
+        .find('#')
+        .or_else(|| line.find("//"))
+        .map_or("", |at| &line[at..]);
+    comment.contains("doctest:") && comment.contains("+SKIP")
+}
+
+/// The language of a fenced block that is a session, by its info string's first word and
+/// its lines: `Some(true)` for Python, `Some(false)` for Rhai. ```` ```tensh ```` and
+/// ```` ```pycon ```` blocks always are; ```` ```rhai ````, ```` ```python ```` and
+/// ```` ```py ```` blocks are when they hold `>>> ` prompts (without, they are scripts).
+fn session_language(language: &str, body: &[&str]) -> Option<bool> {
+    let prompts = || body.iter().any(|l| after_prompt(l, PROMPT).is_some());
+    match language {
+        "tensh" => Some(false),
+        "pycon" => Some(true),
+        "rhai" if prompts() => Some(false),
+        "python" | "py" | "python3" if prompts() => Some(true),
+        _ => None,
+    }
+}
+
+/// A fenced block of a Markdown file: where its lines are and its info string's words.
+struct Fence<'a> {
+    /// The opening fence's line (0-based).
+    open: usize,
+    /// The closing fence's line (or the end of the file).
+    close: usize,
+    language: &'a str,
+    fresh: bool,
+}
+
+/// The fenced blocks of `lines`, in order.
+fn fences<'a>(lines: &[&'a str]) -> Vec<Fence<'a>> {
+    let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let info = lines[i].trim_start().strip_prefix("```").map(str::trim);
-        let mut words = info.unwrap_or("").split_whitespace();
-        let language = words.next();
-        if info.is_some() && matches!(language, Some("tensh" | "pycon")) {
-            let python = language == Some("pycon");
-            let fresh = words.any(|w| w == "fresh");
-            let start = i + 1;
-            let mut end = start;
-            while end < lines.len() && !lines[end].trim_start().starts_with("```") {
-                end += 1;
-            }
-            blocks.push(Block {
-                python,
-                fresh,
-                entries: parse_session(&lines, start, end),
-            });
-            i = end + 1;
-        } else if info.is_some() {
-            // Skip any other fenced block whole, so its contents are never read as a fence.
+        let Some(info) = lines[i].trim_start().strip_prefix("```").map(str::trim) else {
             i += 1;
-            while i < lines.len() && !lines[i].trim_start().starts_with("```") {
-                i += 1;
-            }
-            i += 1;
-        } else {
-            i += 1;
+            continue;
+        };
+        let mut words = info.split_whitespace();
+        let language = words.next().unwrap_or("");
+        let fresh = words.any(|w| w == "fresh");
+        let mut close = i + 1;
+        while close < lines.len() && !lines[close].trim_start().starts_with("```") {
+            close += 1;
         }
+        out.push(Fence {
+            open: i,
+            close,
+            language,
+            fresh,
+        });
+        i = close + 1;
     }
-    blocks
+    out
+}
+
+/// The sessions of a Markdown file: each ```` ```tensh ```` or ```` ```pycon ```` block, and
+/// each ```` ```rhai ```` or ```` ```python ```` block with prompts (`session_language`); an
+/// info string's `fresh` starts a new session.
+pub fn parse_markdown(text: &str) -> Vec<Block> {
+    let lines: Vec<&str> = text.lines().collect();
+    fences(&lines)
+        .into_iter()
+        .filter_map(|f| {
+            let python = session_language(f.language, &lines[f.open + 1..f.close])?;
+            Some(Block {
+                python,
+                fresh: f.fresh,
+                entries: parse_session(&lines, f.open + 1, f.close),
+            })
+        })
+        .collect()
+}
+
+/// The fenced blocks of a Markdown file that hold `>>> ` prompts but are no session
+/// (```` ```text ````, ```` ```console ````, a fence without a language): their 1-based
+/// line and info string, for `tensh test` to say it leaves them untested.
+pub fn untested_prompt_fences(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    fences(&lines)
+        .into_iter()
+        .filter(|f| {
+            let body = &lines[f.open + 1..f.close];
+            session_language(f.language, body).is_none()
+                && body.iter().any(|l| after_prompt(l, PROMPT).is_some())
+        })
+        .map(|f| (f.open + 1, f.language.to_string()))
+        .collect()
 }
 
 /// A piece of a Markdown page: prose (any fenced block that is not a session included), or
@@ -120,34 +181,28 @@ pub enum Section<'a> {
 /// A Markdown page cut into prose and sessions, in order (what a notebook's cells and the
 /// page's lessons are made of). The sessions are `parse_markdown`'s.
 pub fn sections(text: &str) -> Vec<Section<'_>> {
-    let mut sessions = parse_markdown(text).into_iter();
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut prose: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let Some(info) = lines[i].trim_start().strip_prefix("```").map(str::trim) else {
-            prose.push(lines[i]);
-            i += 1;
-            continue;
-        };
-        // The closing fence of the block opened here (the rule `parse_markdown` uses).
-        let mut end = i + 1;
-        while end < lines.len() && !lines[end].trim_start().starts_with("```") {
-            end += 1;
-        }
-        if matches!(info.split_whitespace().next(), Some("tensh" | "pycon")) {
-            if !prose.is_empty() {
-                out.push(Section::Prose(std::mem::take(&mut prose)));
+    let mut next = 0;
+    for f in fences(&lines) {
+        prose.extend(&lines[next..f.open]);
+        next = (f.close + 1).min(lines.len());
+        match session_language(f.language, &lines[f.open + 1..f.close]) {
+            Some(python) => {
+                if !prose.is_empty() {
+                    out.push(Section::Prose(std::mem::take(&mut prose)));
+                }
+                out.push(Section::Session(Block {
+                    python,
+                    fresh: f.fresh,
+                    entries: parse_session(&lines, f.open + 1, f.close),
+                }));
             }
-            if let Some(block) = sessions.next() {
-                out.push(Section::Session(block));
-            }
-        } else {
-            prose.extend(&lines[i..(end + 1).min(lines.len())]);
+            None => prose.extend(&lines[f.open..next]),
         }
-        i = end + 1;
     }
+    prose.extend(&lines[next..]);
     if !prose.is_empty() {
         out.push(Section::Prose(prose));
     }
@@ -201,6 +256,31 @@ mod tests {
         let e = &blocks[0].entries;
         assert_eq!(e[0].expected, ["a", "", "b"]);
         assert_eq!(e[1].input, ["y"]);
+    }
+
+    #[test]
+    fn rhai_and_python_fences_with_prompts_are_sessions_and_others_are_named() {
+        let md = "```rhai\n>>> 1 + 1\n3\n```\n```rhai\nlet a = 1;\n```\n```python\n>>> 1\n1\n```\n```text\n>>> 2\n```\n```\n>>> 3\n```\n";
+        let blocks = parse_markdown(md);
+        assert_eq!(blocks.len(), 2);
+        assert!(!blocks[0].python && blocks[1].python);
+        assert_eq!(blocks[0].entries[0].expected, ["3"]);
+        assert_eq!(
+            untested_prompt_fences(md),
+            [(10, "text".to_string()), (13, String::new())]
+        );
+        let kinds: Vec<bool> = sections(md)
+            .iter()
+            .map(|s| matches!(s, Section::Session(_)))
+            .collect();
+        assert_eq!(kinds, [true, false, true, false]);
+    }
+
+    #[test]
+    fn doctest_skip_marks_an_entry() {
+        let e = &parse_tensh(">>> x = f()  # doctest: +SKIP\n>>> 1\n1\n", true)[0].entries;
+        assert!(e[0].skip && !e[1].skip);
+        assert!(parse_tensh(">>> f() // doctest: +SKIP\n", false)[0].entries[0].skip);
     }
 
     #[test]

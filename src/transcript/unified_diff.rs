@@ -81,6 +81,33 @@ fn write_lines(out: &mut String, mark: char, lines: &[&str]) {
     }
 }
 
+/// A unified diff with colours, as `git diff` shows one: the file names bold, hunk headers
+/// cyan, removed lines red, added lines green.
+pub fn coloured(diff: &str) -> String {
+    use owo_colors::OwoColorize;
+    let mut out = String::with_capacity(diff.len() + diff.len() / 4);
+    for line in diff.split_inclusive('\n') {
+        let (text, end) = match line.strip_suffix('\n') {
+            Some(text) => (text, "\n"),
+            None => (line, ""),
+        };
+        let painted = if text.starts_with("---") || text.starts_with("+++") {
+            text.bold().to_string()
+        } else if text.starts_with("@@") {
+            text.cyan().to_string()
+        } else if text.starts_with('-') {
+            text.red().to_string()
+        } else if text.starts_with('+') {
+            text.green().to_string()
+        } else {
+            text.to_string()
+        };
+        out.push_str(&painted);
+        out.push_str(end);
+    }
+    out
+}
+
 /// A hunk's line range as diff writes it: 1-based start and length, the length left out
 /// when it is 1, and the start of an empty range being the line before it.
 struct HunkRange(usize, usize);
@@ -98,6 +125,19 @@ impl std::fmt::Display for HunkRange {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn coloured_diffs_paint_each_kind_of_line() {
+        let diff = super::unified_diff("a\nb\n", "a\nc\n", "x", "y", 3);
+        let painted = super::coloured(&diff);
+        assert!(painted.contains("\x1b[31m-b\x1b[39m\n"), "{painted:?}");
+        assert!(painted.contains("\x1b[32m+c\x1b[39m\n"), "{painted:?}");
+        assert!(
+            painted.contains("\x1b[36m@@ -1,2 +1,2 @@\x1b[39m"),
+            "{painted:?}"
+        );
+        assert!(painted.contains(" a\n"));
+    }
+
     use super::*;
 
     #[test]

@@ -113,3 +113,136 @@ fn tensh_files_are_one_session() {
     assert!(String::from_utf8_lossy(&out.stdout).ends_with("2 passed, 0 failed\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A folder of the test's own with `files` written into it.
+fn folder_with(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tensh-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn every_fence_with_prompts_is_tested_or_named() {
+    let dir = folder_with(
+        "fences",
+        &[(
+            "page.md",
+            "```rhai\n>>> 1 + 1\n3\n```\n\n```python\n>>> 2 * 3\n6\n```\n\n```text\n>>> 1 + 1\n3\n```\n",
+        )],
+    );
+    let out = tensh(&["test", dir.join("page.md").to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("page.md:11: a ```text block with >>> prompts is not tested"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("-3\n+2\n"), "{stdout}");
+    assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn doctests_conventions_hold_elided_tracebacks_ellipses_and_skips() {
+    let dir = folder_with(
+        "doctest",
+        &[(
+            "session.pycon",
+            ">>> import torch\n\
+             >>> torch.arange(4).view(3)\n\
+             Traceback (most recent call last):\n\
+             \x20 ...\n\
+             RuntimeError: shape '[3]' is invalid for input of size 4\n\
+             >>> torch.arange(6).view(3, 2)\n\
+             tensor([[0, 1],\n\
+             ...\n\
+             \x20       [4, 5]])\n\
+             >>> print('a long line with', 12345, 'in it')\n\
+             a long line ... in it\n\
+             >>> while True: pass  # doctest: +SKIP\n\
+             >>> 1 + 1\n\
+             2\n",
+        )],
+    );
+    let out = tensh(&["test", dir.join("session.pycon").to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.ends_with("5 passed, 0 failed, 1 skipped\n"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_entry_past_its_time_limit_fails_in_words_and_the_run_goes_on() {
+    let dir = folder_with(
+        "timeout",
+        &[(
+            "saved.tensh",
+            ">>> let k = 0;\n>>> loop { k += 1; }\nKeyboardInterrupt\n>>> 1 + 1\n2\n",
+        )],
+    );
+    let file = dir.join("saved.tensh");
+    let out = tensh(&["test", "--timeout", "1", file.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("saved.tensh:2: stopped after 1 s, this entry's time limit"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("2 passed, 1 failed\n"), "{stdout}");
+    // Blessing leaves the entry as it is.
+    let out = tensh(&["test", "--bless", "--timeout", "1", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains(">>> loop { k += 1; }\nKeyboardInterrupt\n")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diffs_are_coloured_when_asked() {
+    let dir = folder_with("colour", &[("wrong.tensh", ">>> 1 + 1\n3\n")]);
+    let file = dir.join("wrong.tensh");
+    for args in [
+        vec!["--color=always", "test", file.to_str().unwrap()],
+        vec!["test", "--color=always", file.to_str().unwrap()],
+    ] {
+        let out = tensh(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("\x1b[31m-3\x1b[39m\n"),
+            "{args:?}: {stdout:?}"
+        );
+        assert!(
+            stdout.contains("\x1b[32m+2\x1b[39m\n"),
+            "{args:?}: {stdout:?}"
+        );
+    }
+    let out = tensh(&["test", file.to_str().unwrap()]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_entry_of_many_continuation_lines_is_read_once() {
+    // 20,000 `... ` lines: asking after each whether the input was complete took minutes.
+    let mut text = String::from(">>> let a = [\n");
+    for i in 0..20_000 {
+        text += &format!("...     {i},\n");
+    }
+    text += "... ];\n>>> a.len()\n20000\n";
+    let dir = folder_with("long-entry", &[("long.tensh", &text)]);
+    let out = tensh(&["test", dir.join("long.tensh").to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.ends_with("2 passed, 0 failed\n"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,9 @@ pub struct Generator {
     pub next_double_normal: Option<f64>,
     /// The unused second sample of the last float Box–Muller pair.
     pub next_float_normal: Option<f32>,
+    /// Seeded from the clock (`seed()`): every draw differs from run to run, and notes it
+    /// (`platform::varies`).
+    from_clock: bool,
 }
 
 impl Generator {
@@ -24,21 +27,43 @@ impl Generator {
             initial_seed: seed,
             next_double_normal: None,
             next_float_normal: None,
+            from_clock: false,
+        }
+    }
+
+    /// A generator seeded from the clock and the process, as PyTorch's `seed()` seeds one
+    /// from `/dev/urandom` (not reproducible by design).
+    pub fn from_clock() -> Generator {
+        crate::platform::varies::note();
+        Generator {
+            from_clock: true,
+            ..Generator::new(clock_seed())
+        }
+    }
+
+    /// Notes a draw that differs from run to run.
+    #[inline]
+    fn note_draw(&self) {
+        if self.from_clock {
+            crate::platform::varies::note();
         }
     }
 
     /// 32 random bits.
     pub fn random(&mut self) -> u32 {
+        self.note_draw();
         self.mt.next_u32()
     }
 
     /// `out.len()` draws of 32 bits, the same as that many `random` calls.
     pub fn fill_random(&mut self, out: &mut [u32]) {
+        self.note_draw();
         self.mt.fill(out);
     }
 
     /// 64 random bits: two draws, the first as the high half.
     pub fn random64(&mut self) -> u64 {
+        self.note_draw();
         let hi = self.mt.next_u32() as u64;
         let lo = self.mt.next_u32() as u64;
         (hi << 32) | lo
@@ -92,6 +117,8 @@ impl Generator {
             initial_seed: u64_at(0),
             next_double_normal,
             next_float_normal,
+            // A state given back is the same on every run.
+            from_clock: false,
         })
     }
 }
@@ -140,4 +167,15 @@ pub fn set_state(bytes: &[u8]) -> bool {
 /// `torch.manual_seed(seed)`.
 pub fn manual_seed(seed: u64) {
     with_global(|g| *g = Generator::new(seed));
+}
+
+/// A seed from the clock and the process, below 2^63 (one round of splitmix64 over them, so
+/// close clocks give distant seeds).
+fn clock_seed() -> u64 {
+    let nanos = crate::platform::clock::since_epoch().as_nanos() as u64;
+    let mixed = nanos ^ (u64::from(crate::platform::process_id()) << 32) ^ 0x9e37_79b9_7f4a_7c15;
+    let mut z = mixed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) & ((1 << 63) - 1)
 }

@@ -452,6 +452,9 @@ impl Interpreter {
             }
             "id" | "hash" => {
                 self.arity(name, &args, 1, 1)?;
+                if name == "id" {
+                    crate::platform::varies::note();
+                }
                 Ok(Value::Int(self.identity(&args[0], name == "hash")?))
             }
             "callable" => {

@@ -164,10 +164,14 @@ impl Interpreter {
                 Ok(Value::Int(s.chars().count() as i64))
             }
             "sys.stdout.flush" | "sys.stderr.flush" => Ok(Value::None),
-            "time.time" => Ok(Value::Float(
-                crate::platform::clock::since_epoch().as_secs_f64(),
-            )),
+            "time.time" => {
+                crate::platform::varies::note();
+                Ok(Value::Float(
+                    crate::platform::clock::since_epoch().as_secs_f64(),
+                ))
+            }
             "time.perf_counter" | "time.monotonic" | "time.process_time" => {
+                crate::platform::varies::note();
                 thread_local! {
                     static START: crate::platform::clock::Instant = crate::platform::clock::Instant::now();
                 }

@@ -130,11 +130,14 @@ impl Interpreter {
                 self.repr_at(&parts[2], depth + 1)?
             ),
             Value::Ellipsis => "Ellipsis".into(),
-            Value::Function(f) => format!(
-                "<function {} at {:#x}>",
-                f.name,
-                std::rc::Rc::as_ptr(f) as usize
-            ),
+            Value::Function(f) => {
+                crate::platform::varies::note();
+                format!(
+                    "<function {} at {:#x}>",
+                    f.name,
+                    std::rc::Rc::as_ptr(f) as usize
+                )
+            }
             Value::Builtin(name) => format!(
                 "<built-in function {}>",
                 name.rsplit('.').next().unwrap_or(name)

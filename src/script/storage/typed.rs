@@ -268,6 +268,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(t.dtype.itemsize() as INT))
     });
     m(engine, "data_ptr", 0, |t, _| {
+        crate::platform::varies::note();
         Ok(Dynamic::from(t.storage.data_ptr() as INT))
     });
     m(engine, "tolist", 0, |t, _| {

@@ -101,6 +101,7 @@ pub fn register(r: &mut Registry) {
         Ok(Dynamic::from(1 as INT))
     });
     registration::method::<Storage>(engine, "data_ptr", 0, |s, _| {
+        crate::platform::varies::note();
         Ok(Dynamic::from(s.data_ptr() as INT))
     });
     registration::method::<Storage>(engine, "resizable", 0, |s, _| {

@@ -20,6 +20,7 @@ impl RemovableHandle {
     /// Python's default repr, the address being the handle's switch (stable while it lives,
     /// like CPython's `id`).
     pub fn repr(&self) -> String {
+        crate::platform::varies::note();
         format!(
             "<torch.utils.hooks.RemovableHandle object at {:#x}>",
             self.0.address()

@@ -211,7 +211,10 @@ pub fn register(r: &mut Registry) {
                 .is_contiguous(&x.layout()),
         }))
     });
-    r.method("data_ptr", 0, |x, _| Ok(Dynamic::from(x.data_ptr() as i64)));
+    r.method("data_ptr", 0, |x, _| {
+        crate::platform::varies::note();
+        Ok(Dynamic::from(x.data_ptr() as i64))
+    });
     r.method("untyped_storage", 0, |x, _| Ok(Dynamic::from(x.storage())));
     r.method_and_function("is_floating_point", 0, |x, _| {
         Ok(Dynamic::from(x.dtype().is_floating_point()))
