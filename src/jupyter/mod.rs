@@ -18,6 +18,8 @@ pub mod spec;
 pub mod state;
 pub mod wire;
 
+use std::io::Write;
+
 use crate::script::output;
 
 const USAGE: &str = "usage: tensh jupyter install [--user|--sys-prefix]
@@ -69,8 +71,15 @@ pub fn main(args: &[String]) -> i32 {
         ["kernel", "--python", file] => kernel::run(file, true),
         ["notebook", page] => match std::fs::read_to_string(page) {
             Ok(text) => {
-                output::stdout_text(&notebook::from_page(&text));
-                0
+                let stdout = std::io::stdout();
+                let mut out = std::io::BufWriter::new(stdout.lock());
+                match notebook::write_page(&text, &mut out).and_then(|()| out.flush()) {
+                    Ok(()) => 0,
+                    Err(e) => {
+                        output::stderr_text(&format!("tensh jupyter: cannot write: {e}\n"));
+                        1
+                    }
+                }
             }
             Err(e) => {
                 output::stderr_text(&format!("tensh jupyter: cannot read {page}: {e}\n"));

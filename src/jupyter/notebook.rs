@@ -11,29 +11,57 @@
 use serde_json::{Value, json};
 
 use crate::transcript::matching::output_matches;
-use crate::transcript::parse::{Block, Section, parse_markdown, sections};
+use crate::transcript::parse::{Block, Section, each_section};
 
 /// The notebook for the Markdown `page`, as nbformat 4.5 JSON text.
 pub fn from_page(page: &str) -> String {
-    let parsed = parse_markdown(page);
-    // A page of Python transcripts (```pycon) is a notebook for the "tensh (Python)" kernel.
-    let python = parsed.first().is_some_and(|b| b.python);
-    let mut cells: Vec<Value> = Vec::new();
+    let mut text = Vec::new();
+    // Writing into memory cannot fail.
+    let _ = write_page(page, &mut text);
+    String::from_utf8(text).unwrap_or_default()
+}
+
+/// Writes the notebook for the Markdown `page` to `out`, as nbformat 4.5 JSON text laid out
+/// as `serde_json`'s pretty printer lays out the whole, each cell written as soon as it is
+/// made (a long page never holds its notebook in memory).
+pub fn write_page(page: &str, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    // A page whose first session is Python (```pycon) is a notebook for the "tensh
+    // (Python)" kernel.
+    let python = each_section(page)
+        .find_map(|s| match s {
+            Section::Session(b) => Some(b.python),
+            Section::Prose(_) => None,
+        })
+        .unwrap_or(false);
+    let mut cells = CellWriter { out, written: 0 };
     let mut prose: Vec<&str> = Vec::new();
-    for section in sections(page) {
+    for section in each_section(page) {
         match section {
             Section::Prose(lines) => prose.extend(lines),
             Section::Session(block) => {
-                markdown_cell(&mut cells, &mut prose);
-                code_cells(&mut cells, &block);
+                cells.markdown(&mut prose)?;
+                cells.code_cells(&block)?;
             }
         }
     }
-    markdown_cell(&mut cells, &mut prose);
-    for (n, cell) in cells.iter_mut().enumerate() {
-        cell["id"] = json!(format!("cell-{}", n + 1));
-    }
-    let metadata = if python {
+    cells.markdown(&mut prose)?;
+    let (out, written) = (cells.out, cells.written);
+    out.write_all(if written == 0 {
+        b"{\n  \"cells\": []"
+    } else {
+        b"\n  ]"
+    })?;
+    let metadata = serde_json::to_string_pretty(&metadata(python)).unwrap_or_default();
+    write!(
+        out,
+        ",\n  \"metadata\": {},\n  \"nbformat\": 4,\n  \"nbformat_minor\": 5\n}}\n",
+        metadata.replace('\n', "\n  ")
+    )
+}
+
+/// The notebook's metadata: its kernel and language.
+fn metadata(python: bool) -> Value {
+    if python {
         json!({
             "kernelspec": { "name": "tensh-python", "display_name": "tensh (Python)", "language": "python" },
             "language_info": { "name": "python", "file_extension": ".py", "mimetype": "text/x-python" },
@@ -43,37 +71,53 @@ pub fn from_page(page: &str) -> String {
             "kernelspec": { "name": "tensh", "display_name": "tensh", "language": "rhai" },
             "language_info": { "name": "rhai", "file_extension": ".rhai", "mimetype": "text/x-rhai" },
         })
-    };
-    let notebook = json!({
-        "cells": cells,
-        "metadata": metadata,
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    });
-    serde_json::to_string_pretty(&notebook).unwrap_or_default() + "\n"
+    }
 }
 
-/// Adds the prose gathered so far as a Markdown cell (blank lines around it dropped).
-fn markdown_cell(cells: &mut Vec<Value>, prose: &mut Vec<&str>) {
-    let text = prose.join("\n");
-    prose.clear();
-    let text = text.trim_matches('\n');
-    if text.trim().is_empty() {
-        return;
-    }
-    cells.push(json!({ "cell_type": "markdown", "metadata": {}, "source": text }));
+/// Writes the notebook's cells as they are made, numbering them.
+struct CellWriter<'w, W: std::io::Write> {
+    out: &'w mut W,
+    written: usize,
 }
 
-/// Adds a code cell per input of `block`; a block marked `fresh` starts with `:reset`.
-fn code_cells(cells: &mut Vec<Value>, block: &Block) {
-    if block.fresh {
-        cells.push(code_cell(":reset", "(a fresh session)"));
+impl<W: std::io::Write> CellWriter<'_, W> {
+    /// Writes `cell` (with its id) into the `cells` array.
+    fn write(&mut self, mut cell: Value) -> std::io::Result<()> {
+        self.written += 1;
+        cell["id"] = json!(format!("cell-{}", self.written));
+        let text = serde_json::to_string_pretty(&cell).unwrap_or_default();
+        let lead: &[u8] = if self.written == 1 {
+            b"{\n  \"cells\": [\n    "
+        } else {
+            b",\n    "
+        };
+        self.out.write_all(lead)?;
+        self.out.write_all(text.replace('\n', "\n    ").as_bytes())
     }
-    for entry in &block.entries {
-        cells.push(code_cell(
-            &entry.input.join("\n"),
-            &entry.expected.join("\n"),
-        ));
+
+    /// Writes the prose gathered so far as a Markdown cell (blank lines around it dropped).
+    fn markdown(&mut self, prose: &mut Vec<&str>) -> std::io::Result<()> {
+        let text = prose.join("\n");
+        prose.clear();
+        let text = text.trim_matches('\n');
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        self.write(json!({ "cell_type": "markdown", "metadata": {}, "source": text }))
+    }
+
+    /// Writes a code cell per input of `block`; a block marked `fresh` starts with `:reset`.
+    fn code_cells(&mut self, block: &Block) -> std::io::Result<()> {
+        if block.fresh {
+            self.write(code_cell(":reset", "(a fresh session)"))?;
+        }
+        for entry in &block.entries {
+            self.write(code_cell(
+                &entry.input.join("\n"),
+                &entry.expected.join("\n"),
+            ))?;
+        }
+        Ok(())
     }
 }
 

@@ -181,32 +181,70 @@ pub enum Section<'a> {
 /// A Markdown page cut into prose and sessions, in order (what a notebook's cells and the
 /// page's lessons are made of). The sessions are `parse_markdown`'s.
 pub fn sections(text: &str) -> Vec<Section<'_>> {
+    each_section(text).collect()
+}
+
+/// `sections` one at a time, each made when it is asked for (a notebook writes each cell
+/// as it is made, so a long page never holds all its sessions at once).
+pub fn each_section(text: &str) -> impl Iterator<Item = Section<'_>> {
     let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    let mut prose: Vec<&str> = Vec::new();
-    let mut next = 0;
-    for f in fences(&lines) {
-        prose.extend(&lines[next..f.open]);
-        next = (f.close + 1).min(lines.len());
-        match session_language(f.language, &lines[f.open + 1..f.close]) {
-            Some(python) => {
-                if !prose.is_empty() {
-                    out.push(Section::Prose(std::mem::take(&mut prose)));
-                }
-                out.push(Section::Session(Block {
-                    python,
-                    fresh: f.fresh,
-                    entries: parse_session(&lines, f.open + 1, f.close),
-                }));
-            }
-            None => prose.extend(&lines[f.open..next]),
+    let fences = fences(&lines).into_iter();
+    Sections {
+        lines,
+        fences,
+        next: 0,
+        waiting: None,
+        done: false,
+    }
+}
+
+/// The state of `each_section`.
+struct Sections<'a> {
+    lines: Vec<&'a str>,
+    fences: std::vec::IntoIter<Fence<'a>>,
+    /// The first line not yet given out.
+    next: usize,
+    /// A session found after prose, given out after it.
+    waiting: Option<Block>,
+    done: bool,
+}
+
+impl<'a> Iterator for Sections<'a> {
+    type Item = Section<'a>;
+
+    fn next(&mut self) -> Option<Section<'a>> {
+        if let Some(block) = self.waiting.take() {
+            return Some(Section::Session(block));
         }
+        if self.done {
+            return None;
+        }
+        let lines = &self.lines;
+        let mut prose: Vec<&'a str> = Vec::new();
+        for f in self.fences.by_ref() {
+            prose.extend(&lines[self.next..f.open]);
+            self.next = (f.close + 1).min(lines.len());
+            match session_language(f.language, &lines[f.open + 1..f.close]) {
+                Some(python) => {
+                    let block = Block {
+                        python,
+                        fresh: f.fresh,
+                        entries: parse_session(lines, f.open + 1, f.close),
+                    };
+                    if prose.is_empty() {
+                        return Some(Section::Session(block));
+                    }
+                    self.waiting = Some(block);
+                    return Some(Section::Prose(prose));
+                }
+                None => prose.extend(&lines[f.open..self.next]),
+            }
+        }
+        prose.extend(&lines[self.next..]);
+        self.next = lines.len();
+        self.done = true;
+        (!prose.is_empty()).then_some(Section::Prose(prose))
     }
-    prose.extend(&lines[next..]);
-    if !prose.is_empty() {
-        out.push(Section::Prose(prose));
-    }
-    out
 }
 
 /// A `.tensh` file: one session.

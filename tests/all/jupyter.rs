@@ -490,3 +490,36 @@ fn a_client_that_reads_receives_all_output() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_long_page_becomes_a_notebook_cell_by_cell() {
+    // 200,000 small sessions (a 10 MB page): the notebook as one value took 1.5 GB.
+    let dir = std::env::temp_dir().join(format!("tensh-long-page-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("long.md");
+    let mut text = String::new();
+    for i in 0..200_000 {
+        text += &format!("Step {i}.\n\n```tensh\n>>> {i} + 1\n{}\n```\n\n", i + 1);
+    }
+    std::fs::write(&page, text).unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 262144 && exec '{}' jupyter notebook '{}'",
+            env!("CARGO_BIN_EXE_tensh"),
+            page.display()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let notebook: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cells = notebook["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 400_000);
+    assert_eq!(cells[399_999]["id"], "cell-400000");
+    assert_eq!(cells[399_999]["metadata"]["tensh"]["expected"], "200000");
+    let _ = std::fs::remove_dir_all(&dir);
+}
