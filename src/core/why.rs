@@ -94,6 +94,12 @@ pub fn last() -> Option<Noted> {
     LAST.with(|l| l.borrow().clone())
 }
 
+/// Puts back a note taken with `last` (something ran that is no input of the user's: a
+/// picture drawn again).
+pub fn restore(noted: Option<Noted>) {
+    LAST.with(|l| *l.borrow_mut() = noted);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,8 @@
 //!   (echo, errors, `?name` help, `:commands`, pastes); answers the `events` it showed (text
 //!   on `out`/`err`, `svg` pictures) and the next `prompt` and `indent`; `exit` when the
 //!   session ended (a fresh one follows).
+//! - `picture` `{code}`: draws again the picture an earlier input drew (`explain(x)`), as no
+//!   input of the user's (`Console::redraw`): `:why`, `_` and the log are left as they were.
 //! - `complete` `{line, cursor}`: Tab completion, `start` (in characters) and `candidates`.
 //! - `language` `{python}`: switches the prompt's syntax.
 //! - `lessons`: the tutorials of `docs/` as lessons, and the exercises.
@@ -62,6 +64,11 @@ impl Page {
         let flag = |k: &str| flag(r, k);
         match text("op") {
             "line" => self.line(text("text")),
+            "picture" => {
+                let shown = events::Collector::start();
+                self.console.redraw(text("code"));
+                json!({ "events": shown.finish() })
+            }
             "complete" => self.complete(text("line"), r.get("cursor").and_then(Value::as_u64)),
             "language" => {
                 self.console.set_python(flag("python"));
@@ -238,6 +245,42 @@ mod tests {
                 .any(|c| c == "is_contiguous("),
             "{a}"
         );
+    }
+
+    #[test]
+    fn a_picture_drawn_again_is_no_input() {
+        let mut page = Page::new();
+        for line in [
+            "let x = torch::arange(6).view(2, 3);",
+            "explain(x)",
+            "x.t().view(6)",
+        ] {
+            ask(&mut page, json!({"op": "line", "text": line}));
+        }
+        // The page redraws the picture on screen after each input.
+        let a = ask(&mut page, json!({"op": "picture", "code": "explain(x)"}));
+        assert!(
+            a["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e[0] == "svg"),
+            "{a}"
+        );
+        let a = ask(&mut page, json!({"op": "picture", "code": ":explain x"}));
+        assert!(
+            a["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e[0] == "svg"),
+            "{a}"
+        );
+        let a = ask(&mut page, json!({"op": "line", "text": ":why"}));
+        let why = a["events"].to_string();
+        assert!(why.contains("cannot merge"), "{why}");
+        // The log (what `:save` writes) holds the four inputs, not the pictures drawn again.
+        assert_eq!(page.console.log().len(), 4);
     }
 
     #[test]

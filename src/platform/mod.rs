@@ -19,6 +19,29 @@ pub mod map;
 pub mod memfs;
 pub mod varies;
 
+/// The width of the terminal standard output shows, in columns, when it is one (natively:
+/// the terminal's own size; `COLUMNS` when that cannot be read).
+pub fn terminal_columns() -> Option<usize> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::io::IsTerminal;
+        if !std::io::stdout().is_terminal() {
+            return None;
+        }
+        // SAFETY: TIOCGWINSZ writes only the `winsize` it is given.
+        let columns = unsafe {
+            let mut size: libc::winsize = std::mem::zeroed();
+            (libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) == 0)
+                .then_some(size.ws_col as usize)
+        };
+        columns
+            .filter(|&c| c > 0)
+            .or_else(|| std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()))
+    }
+    #[cfg(target_arch = "wasm32")]
+    None
+}
+
 /// This process's id (the page has none: 0).
 pub fn process_id() -> u32 {
     #[cfg(not(target_arch = "wasm32"))]

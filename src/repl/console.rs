@@ -399,6 +399,29 @@ impl Console {
         self.failure.take()
     }
 
+    /// Draws again the picture an earlier input drew (`explain(x)`, `:explain x`), showing
+    /// what it prints, as no input of the user's: nothing is logged, `_` and the failure
+    /// `:why` explains stay those of the last input, and nothing counts as a failure.
+    pub fn redraw(&mut self, code: &str) {
+        let code = match code.trim().strip_prefix(":explain") {
+            Some(rest) if rest.starts_with(char::is_whitespace) => {
+                super::explain_command::call(rest)
+            }
+            _ => code.to_string(),
+        };
+        let why = crate::core::why::last();
+        let last_failure = self.last_failure.take();
+        let failure = self.failure.take();
+        let last_value = self.session.scope().get_value::<rhai::Dynamic>(LAST_VALUE);
+        let _ = self.evaluate(&code);
+        crate::core::why::restore(why);
+        self.last_failure = last_failure;
+        self.failure = failure;
+        if let Some(v) = last_value {
+            self.session.scope_mut().set_value(LAST_VALUE, v);
+        }
+    }
+
     /// Runs a whole input as `run` does, and returns what the prompt would show instead of
     /// showing it (a notebook cell's result). A value's repr is kept as `_`; `exit()` is
     /// returned, not acted on. What the code printed while it ran has been shown already.

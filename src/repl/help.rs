@@ -29,9 +29,20 @@ pub fn overview() -> String {
     s
 }
 
-fn arities(counts: &BTreeSet<usize>) -> String {
-    let lo = counts.first().copied().unwrap_or(0);
-    let hi = counts.last().copied().unwrap_or(0);
+/// How many arguments a name takes: as its declared signatures say (PyTorch's), else as
+/// its registrations do.
+fn arities(owner: &str, name: &str, counts: &BTreeSet<usize>) -> String {
+    let declared = signature::all()
+        .into_iter()
+        .filter(|d| d.owner == owner && d.name == name)
+        .filter_map(signature::Declaration::argument_counts)
+        .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)));
+    let (lo, hi) = declared.unwrap_or_else(|| {
+        (
+            counts.first().copied().unwrap_or(0),
+            counts.last().copied().unwrap_or(0),
+        )
+    });
     match (lo, hi) {
         (0, 0) => "no arguments".to_string(),
         (l, h) if l == h => format!("{l} argument{}", if l == 1 { "" } else { "s" }),
@@ -53,7 +64,10 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
     let mut found = Vec::new();
     if only_type.is_none() {
         if let Some(counts) = catalog.functions.get(bare) {
-            found.push(format!("torch::{bare}  (function, {})", arities(counts)));
+            found.push(format!(
+                "torch::{bare}  (function, {})",
+                arities("torch", bare, counts)
+            ));
         }
         if catalog.constants.contains(bare) {
             found.push(format!("torch::{bare}  (constant)"));
@@ -68,7 +82,7 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
         if let Some(counts) = catalog.methods.get(id).and_then(|m| m.get(bare)) {
             found.push(format!(
                 "{type_name}.{bare}()  (method, {})",
-                arities(counts)
+                arities(type_name, bare, counts)
             ));
         }
         if catalog.properties.get(id).is_some_and(|p| p.contains(bare)) {
@@ -115,10 +129,86 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
     Some(text)
 }
 
+/// `text` with each line longer than `width` columns broken at spaces, each continuation
+/// indented four columns past its line's own indentation (a word longer than the width
+/// stays whole).
+pub fn wrapped(text: &str, width: usize) -> String {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let mut rest = line;
+        let mut lead = "";
+        let hanging = " ".repeat(indent + 4);
+        while lead.chars().count() + rest.chars().count() > width {
+            let room = width.saturating_sub(lead.chars().count());
+            let spaces: Vec<usize> = rest
+                .char_indices()
+                .take_while(|(i, _)| rest[..*i].chars().count() <= room)
+                .filter(|(i, c)| *c == ' ' && *i > indent)
+                .map(|(i, _)| i)
+                .collect();
+            // After a comma where there is one (a signature breaks between parameters).
+            let cut = spaces
+                .iter()
+                .rev()
+                .find(|&&i| rest[..i].ends_with(','))
+                .or(spaces.last())
+                .copied();
+            let Some(cut) = cut else { break };
+            out.push(format!("{lead}{}", rest[..cut].trim_end()));
+            rest = rest[cut..].trim_start();
+            lead = &hanging;
+        }
+        out.push(format!("{lead}{rest}"));
+    }
+    out.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::script::engine::{new_engine, receiver_types};
+
+    #[test]
+    fn help_counts_the_arguments_pytorch_declares() {
+        let c = Catalog::from_engine(&new_engine(), &receiver_types());
+        let text = lookup(&c, "transpose").expect("transpose is registered");
+        assert!(
+            text.contains("torch::transpose  (function, 3 arguments)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Tensor.transpose()  (method, 2 arguments)"),
+            "{text}"
+        );
+        let text = lookup(&c, "t").expect("t is registered");
+        assert!(
+            text.contains("Tensor.t()  (method, no arguments)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn long_lines_break_at_spaces_with_a_hanging_indent() {
+        let line = "  torch::sum(Tensor input, *, torch.dtype dtype = None) and more words here";
+        let text = wrapped(line, 30);
+        for l in text.lines() {
+            assert!(l.chars().count() <= 30, "{l:?} in {text}");
+        }
+        assert!(
+            text.starts_with("  torch::sum(Tensor input, *,\n      torch.dtype dtype"),
+            "{text}"
+        );
+        assert_eq!(
+            text.split_whitespace().collect::<Vec<_>>().join(" "),
+            line.trim()
+        );
+        assert_eq!(wrapped("short", 30), "short");
+        assert_eq!(
+            wrapped("averyveryverylongwordthatdoesnotfit here", 10),
+            "averyveryverylongwordthatdoesnotfit\n    here"
+        );
+    }
 
     #[test]
     fn help_shows_the_declared_signatures() {

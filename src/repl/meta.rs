@@ -13,9 +13,9 @@ pub fn run(console: &mut Console, line: &str) -> Step {
         None => (line, ""),
     };
     match command {
-        ":help" | ":h" if rest.is_empty() => output::print_line(&help::overview()),
+        ":help" | ":h" if rest.is_empty() => output::print_line(&help_width(&help::overview())),
         ":help" | ":h" => match help_text(console, rest) {
-            Some(text) => output::print_line(&text),
+            Some(text) => output::print_line(&help_width(&text)),
             None => console.usage_error(&format!(
                 "no function, method or property named {rest:?} (`:help` lists the topics)"
             )),
@@ -68,6 +68,12 @@ pub fn run(console: &mut Console, line: &str) -> Step {
         _ => console.usage_error(&format!("unknown command {command} (`:help` lists them)")),
     }
     Step::Done
+}
+
+/// Help text wrapped at words to the terminal's width (100 columns elsewhere).
+fn help_width(text: &str) -> String {
+    let columns = crate::platform::terminal_columns().unwrap_or(100);
+    help::wrapped(text, columns.max(40) - 1)
 }
 
 /// Whether a meta-command belongs in the session's log (what `:save` writes): those whose
@@ -193,6 +199,8 @@ pub fn load(console: &mut Console, path: &str) {
     }
 }
 
+/// `:vars`: each variable with its type, and its value where it is short (a number, a
+/// bool, a string) or its layout (a tensor, a storage); then the script functions defined.
 fn vars(console: &mut Console) {
     let session = console.session_mut();
     // The scope lists the newest definitions first; keep each name's newest (a shadowed
@@ -217,14 +225,15 @@ fn vars(console: &mut Console) {
             });
         format!("storage=#{} ({} bytes)", k + 1, s.nbytes())
     };
-    let lines: Vec<String> = newest_first
+    let mut lines: Vec<String> = newest_first
         .into_iter()
         .map(|(name, _, value)| {
             let mut line = format!(
                 "{name}: {}",
                 session.engine().map_type_name(value.type_name())
             );
-            if let Some(t) = value.clone().try_cast::<crate::core::tensor::Tensor>() {
+            // Read in place: a clone would copy a list or map whole.
+            if let Some(t) = value.read_lock::<crate::core::tensor::Tensor>() {
                 line += &format!(
                     "  size={:?} dtype=torch.{} stride={:?} offset={} {}",
                     t.sizes(),
@@ -233,30 +242,60 @@ fn vars(console: &mut Console) {
                     t.offset(),
                     storage_label(&t.storage())
                 );
-            } else if let Some(s) = value
-                .clone()
-                .try_cast::<crate::core::memory::storage::Storage>()
-            {
+            } else if let Some(s) = value.read_lock::<crate::core::memory::storage::Storage>() {
                 line += &format!("  {}", storage_label(&s));
-            } else if let Some(s) = value
-                .clone()
-                .try_cast::<crate::script::storage::typed::TypedStorage>()
+            } else if let Some(s) = value.read_lock::<crate::script::storage::typed::TypedStorage>()
             {
                 line += &format!(
                     "  dtype=torch.{} {}",
                     s.dtype.short_name(),
                     storage_label(&s.storage)
                 );
+            } else if let Some(shown) = short_value(value) {
+                line += &format!(" = {shown}");
+            } else if let Some(a) = value.read_lock::<rhai::Array>() {
+                line += &format!("  ({} items)", a.len());
+            } else if let Some(m) = value.read_lock::<rhai::Map>() {
+                line += &format!("  ({} keys)", m.len());
             }
             line
         })
         .collect();
+    lines.extend(
+        session
+            .function_signatures()
+            .into_iter()
+            .map(|f| format!("fn {f}")),
+    );
     if lines.is_empty() {
         output::print_line("(no variables)");
     }
     for line in lines {
         output::print_line(&line);
     }
+}
+
+/// A number, bool, character or string as `:vars` shows it (a string cut at 60 characters).
+fn short_value(value: &rhai::Dynamic) -> Option<String> {
+    if let Ok(i) = value.as_int() {
+        return Some(i.to_string());
+    }
+    if let Ok(f) = value.as_float() {
+        return Some(format!("{f:?}"));
+    }
+    if let Ok(b) = value.as_bool() {
+        return Some(b.to_string());
+    }
+    if let Ok(c) = value.as_char() {
+        return Some(format!("{c:?}"));
+    }
+    let text = value.read_lock::<rhai::ImmutableString>()?;
+    let cut: String = text.chars().take(60).collect();
+    Some(if cut.len() < text.len() {
+        format!("{:?}...", cut)
+    } else {
+        format!("{cut:?}")
+    })
 }
 
 #[cfg(test)]
@@ -385,9 +424,26 @@ mod tests {
         assert_eq!(
             out,
             "t: Tensor  size=[3, 2] dtype=torch.float32 stride=[1, 3] offset=0 storage=#1 (24 bytes)\n\
-             n: i64\n\
+             n: i64 = 3\n\
              u: UntypedStorage  storage=#1 (24 bytes)\n\
              other: Tensor  size=[1] dtype=torch.int8 stride=[1] offset=0 storage=#2 (1 bytes)\n"
+        );
+        let out = run(
+            &mut c,
+            &[
+                ":reset",
+                "let k = 0.5;",
+                "let s = \"hi\";",
+                "let a = [1, 2];",
+                "fn offset_of(t, i) { t.stride(0) * i }",
+                ":vars",
+            ],
+        );
+        assert!(
+            out.ends_with(
+                "k: f64 = 0.5\ns: string = \"hi\"\na: array  (2 items)\nfn offset_of(t, i)\n"
+            ),
+            "{out}"
         );
     }
 

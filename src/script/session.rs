@@ -237,6 +237,19 @@ impl Session {
         names
     }
 
+    /// The script functions defined so far as they are called: `name(a, b)`, sorted.
+    pub fn function_signatures(&self) -> Vec<String> {
+        let mut found: Vec<String> = self
+            .functions
+            .iter_functions()
+            .filter(|f| !super::hidden::is_hidden_name(f.name))
+            .map(|f| format!("{}({})", f.name, f.params.join(", ")))
+            .collect();
+        found.sort();
+        found.dedup();
+        found
+    }
+
     /// The variables defined so far.
     pub fn scope(&self) -> &Scope<'static> {
         &self.scope

@@ -16,6 +16,7 @@ mod keywords;
 mod limits;
 mod load_fuzz;
 mod no_panic;
+mod page_server;
 mod paste;
 mod pictures;
 mod python_files;

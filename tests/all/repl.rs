@@ -540,3 +540,28 @@ fn ctrl_c_stops_a_long_sort_and_a_long_matrix_product() {
             .unwrap();
     }
 }
+
+#[test]
+fn help_wraps_at_words_to_the_terminals_width() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tensh"));
+    cmd.env("TENSH_HISTORY", temp_history("help-width"))
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "80");
+    let mut p = Session::spawn(cmd).expect("spawn tensh in a pty");
+    p.set_expect_timeout(Some(Duration::from_secs(20)));
+    p.expect(">>> ").unwrap();
+    p.send_line(":help sum").unwrap();
+    let shown = p.expect(">>> ").unwrap();
+    let text = String::from_utf8_lossy(shown.before()).to_string();
+    assert!(
+        text.contains("torch::sum(Tensor input, tuple of ints dim, bool keepdim = False, *,\r\n      torch.dtype dtype = None, Tensor out = None)"),
+        "{text}"
+    );
+    for line in text.split("\r\n") {
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+    p.send_line(":help transpose").unwrap();
+    p.expect("torch::transpose  (function, 3 arguments)")
+        .unwrap();
+}

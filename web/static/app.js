@@ -156,7 +156,8 @@ async function feedNow(line, { quiet = false } = {}) {
 async function redrawWatched() {
   if (!watched || !watched.element.isConnected) return;
   try {
-    const answer = await prompt.call({ op: 'line', text: watched.code });
+    // Not an input: `:why` and `_` stay those of the user's last input.
+    const answer = await prompt.call({ op: 'picture', code: watched.code });
     const svg = answer.events.find(([kind]) => kind === 'svg');
     if (svg) watched.element.innerHTML = svg[1];
   } catch (e) { /* stopped: the picture stays as it was */ }

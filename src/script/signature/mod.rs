@@ -300,6 +300,21 @@ impl Declaration {
         Some(most)
     }
 
+    /// The fewest and the most arguments its declared signatures take (the receiver of a
+    /// method not counted), where its declaration lists them.
+    pub fn argument_counts(&self) -> Option<(usize, usize)> {
+        match self.kind() {
+            Kind::Parser(sig) => {
+                let fewest = sig.overloads.iter().map(Overload::required_total).min()?;
+                let most = sig.overloads.iter().map(|o| o.params.len()).max()?;
+                Some((fewest, most))
+            }
+            Kind::NoArgs { .. } => Some((0, 0)),
+            Kind::OneArg { .. } => Some((1, 1)),
+            _ => None,
+        }
+    }
+
     /// The signatures as `:help` shows them, one a line (`Tensor.narrow(int dim, ...)`).
     pub fn help_lines(&self) -> Vec<String> {
         let full = if self.owner == "torch" {
