@@ -153,7 +153,13 @@ pub fn wrapped(text: &str, width: usize) -> String {
                 .rev()
                 .find(|&&i| rest[..i].ends_with(','))
                 .or(spaces.last())
-                .copied();
+                .copied()
+                // A word longer than the room stands on a line of its own.
+                .or_else(|| {
+                    rest.char_indices()
+                        .find(|(i, c)| *c == ' ' && *i > indent)
+                        .map(|(i, _)| i)
+                });
             let Some(cut) = cut else { break };
             out.push(format!("{lead}{}", rest[..cut].trim_end()));
             rest = rest[cut..].trim_start();

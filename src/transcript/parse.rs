@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn markdown_blocks_hold_entries() {
-        let md = "# Title\n\n```tensh\n>>> let a = 1;\n>>> fn f() {\n...   2\n... }\n>>> a + f()\n3\n\n```\n\ntext\n\n```rhai\n>>> not a transcript\n```\n\n```tensh fresh\n>>> 1\n1\n```\n";
+        let md = "# Title\n\n```tensh\n>>> let a = 1;\n>>> fn f() {\n...   2\n... }\n>>> a + f()\n3\n\n```\n\ntext\n\n```text\n>>> not a transcript\n```\n\n```tensh fresh\n>>> 1\n1\n```\n";
         let blocks = parse_markdown(md);
         assert_eq!(blocks.len(), 2);
         assert!(!blocks[0].fresh && blocks[1].fresh);
@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(blocks[0].entries[0].expected, ["3"]);
         assert_eq!(
             untested_prompt_fences(md),
-            [(10, "text".to_string()), (13, String::new())]
+            [(12, "text".to_string()), (15, String::new())]
         );
         let kinds: Vec<bool> = sections(md)
             .iter()
