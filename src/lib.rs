@@ -7,9 +7,9 @@
 #![warn(missing_docs)]
 
 /// Every allocation is counted, so a script's step-by-step growth is stopped with
-/// `MemoryError` before memory runs out (`core::memory::heap`).
+/// `MemoryError` before memory runs out (`platform::heap`).
 #[global_allocator]
-static ALLOCATOR: core::memory::heap::CountingAllocator = core::memory::heap::CountingAllocator;
+static ALLOCATOR: platform::heap::CountingAllocator = platform::heap::CountingAllocator;
 
 /// The version line, as `tensh --version` and the REPL's banner print it.
 pub fn version() -> String {

@@ -4,7 +4,7 @@
 //! with `check`, which unwinds to the session with an `Interrupted` payload (no panic
 //! message: `resume_unwind` skips the hook). The session catches it and reports
 //! `KeyboardInterrupt`, keeping its variables. The same check stops an operation whose values
-//! grow past the heap budget (`memory::heap`) step by step, with an `OutOfMemory` payload the
+//! grow past the heap budget (`platform::heap`) step by step, with an `OutOfMemory` payload the
 //! session reports as `MemoryError`, before the process runs out of memory. A value an
 //! interrupted operation was making is dropped unfinished; an in-place operation stops part
 //! way, as a Python loop over the elements would.
@@ -16,7 +16,7 @@ use std::any::Any;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::memory::heap;
+use crate::platform::heap;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 

@@ -1,5 +1,5 @@
 //! What a native process and a browser page do differently, behind one boundary: the clock,
-//! files, and memory maps (and `varies`, the note that a value read the clock or an address). Everything above this layer calls these names and runs the same
+//! files, memory maps and the heap's budget (and `varies`, the note that a value read the clock or an address). Everything above this layer calls these names and runs the same
 //! on both.
 //!
 //! Native (`not(target_arch = "wasm32")`): the system's clock and files, files opened without
@@ -15,6 +15,7 @@
 
 pub mod clock;
 pub mod fs;
+pub mod heap;
 pub mod map;
 pub mod memfs;
 pub mod varies;

@@ -6,7 +6,7 @@
 //!   checked against the bounds below *before* it allocates, and raises `MemoryError`,
 //!   which `try`/`catch` catches like any exception.
 //! - Growth a step at a time (`m[key] = v` in a loop, `s += s`) is stopped by the heap
-//!   budget (`core::memory::heap`), checked between operations as Ctrl-C is: the script
+//!   budget (`platform::heap`), checked between operations as Ctrl-C is: the script
 //!   stops with `MemoryError` (not catchable, as a `KeyboardInterrupt` is not: by then
 //!   the process holds three quarters of the machine's memory).
 //!

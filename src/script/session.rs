@@ -34,7 +34,7 @@ fn progress_check(flag: Option<&'static AtomicBool>) -> impl Fn(u64) -> Option<D
         if flag.is_some_and(|f| f.swap(false, Ordering::Relaxed)) {
             return Some(Dynamic::from(INTERRUPTED));
         }
-        crate::core::memory::heap::over_budget().then(|| {
+        crate::platform::heap::over_budget().then(|| {
             Dynamic::from(format!(
                 "MemoryError: {}",
                 crate::core::interrupt::OUT_OF_MEMORY

@@ -374,10 +374,10 @@ fn a_request_past_the_budget_is_an_allocation_error_not_a_killed_process() {
     // `torch.eye(65536, out=t)` asked for two lazily granted 16 GiB buffers on a 24 GiB
     // machine, and the kernel killed the process once they were written. The gate now
     // refuses past the budget; here the budget is capped to show it without gigabytes.
-    tensh::core::memory::heap::set_thread_budget(1 << 30);
+    tensh::platform::heap::set_thread_budget(1 << 30);
     let refused = run("torch::zeros(1 << 29);");
     let fine = run("print(torch::zeros(1 << 20).sum());");
-    tensh::core::memory::heap::set_thread_budget(usize::MAX);
+    tensh::platform::heap::set_thread_budget(usize::MAX);
     let e = refused.unwrap_err();
     assert!(e.contains("can't allocate memory"), "{e}");
     assert_eq!(fine.expect("a small tensor"), "tensor(0.)\n");

@@ -34,7 +34,7 @@ fn generated_programs_second_half_never_panic_either() {
 /// Runs programs `range` of the fixed seed and fails with every failing program's number.
 fn run_programs(range: std::ops::Range<u64>, stop: &'static AtomicBool) {
     // Programs may ask for gigabytes (`torch.eye(65536)`): here that is a MemoryError.
-    tensh::core::memory::heap::set_thread_budget(2 << 30);
+    tensh::platform::heap::set_thread_budget(2 << 30);
     let mut failures = Vec::new();
     let mut calls = 0;
     let count = range.end - range.start;

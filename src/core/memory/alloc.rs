@@ -127,8 +127,8 @@ pub fn copied_bytes(src: &[u8]) -> Result<Vec<u8>> {
 /// lazily (two 16 GiB buffers on a 24 GiB machine) ends with the kernel killing the
 /// process once they are written, where the script should get a `RuntimeError`.
 fn within_budget(nbytes: usize) -> Result<()> {
-    let after = super::heap::live_bytes().saturating_add(nbytes);
-    if after > super::heap::budget() {
+    let after = crate::platform::heap::live_bytes().saturating_add(nbytes);
+    if after > crate::platform::heap::budget() {
         return Err(cannot_allocate(nbytes as u128));
     }
     Ok(())

@@ -2,7 +2,6 @@
 //! gate that every script-sized allocation passes. Nothing here knows of tensors.
 
 pub mod alloc;
-pub mod heap;
 pub mod mapped;
 pub mod read;
 #[cfg_attr(target_arch = "wasm32", path = "page_shm.rs")]

@@ -215,7 +215,7 @@ impl Interpreter {
         if crate::core::interrupt::flag().swap(false, std::sync::atomic::Ordering::Relaxed) {
             return self.raise("KeyboardInterrupt", "");
         }
-        if crate::core::memory::heap::over_budget() {
+        if crate::platform::heap::over_budget() {
             return self.raise("MemoryError", crate::core::interrupt::OUT_OF_MEMORY);
         }
         Ok(())
