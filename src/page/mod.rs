@@ -18,7 +18,8 @@
 //! - `exercise` `{name, answer}`: checks an answer as `tensh test` does.
 //! - `script` `{name, code, python}`: runs code as `tensh FILE` runs a file, in a fresh
 //!   session; answers its `events` and exit `status`.
-//! - `reset`: a fresh session, with no files.
+//! - `reset` `{python}`: a fresh session, with no files, in Python or Rhai; answers the
+//!   `banner` and a first thing to `try` (inputs) with the prompt's state.
 
 pub mod events;
 pub mod lessons;
@@ -84,7 +85,14 @@ impl Page {
             "reset" => {
                 crate::platform::memfs::clear();
                 *self = Page::new();
-                self.prompt_state(json!({}))
+                let python = flag("python");
+                if python {
+                    self.console.set_python(true);
+                }
+                self.prompt_state(json!({
+                    "banner": crate::repl::console::banner(python, "Stop (Ctrl-C) interrupts"),
+                    "try": crate::repl::console::first_steps(python),
+                }))
             }
             other => json!({ "error": format!("unknown request {other:?}") }),
         }

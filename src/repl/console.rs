@@ -12,6 +12,34 @@ use crate::script::session::{ScriptError, Session};
 use crate::script::source_excerpt::{excerpt, placed};
 use crate::script::tokens::{each_token, open_depth, splice};
 
+/// The first line a session shows: tensh's version, the language, where help is and how to
+/// leave (`leave`: "Ctrl-D to exit" at a terminal).
+pub fn banner(python: bool, leave: &str) -> String {
+    format!(
+        "{} — PyTorch's memory model in {}. :help for help, {leave}.",
+        crate::version(),
+        if python { "Python" } else { "Rhai" }
+    )
+}
+
+/// A first thing to try at a fresh prompt, one input a line.
+pub fn first_steps(python: bool) -> &'static [&'static str] {
+    if python {
+        &[
+            "import torch",
+            "x = torch.arange(6).view(2, 3)",
+            "x.t().stride()",
+            "x.t().is_contiguous()",
+        ]
+    } else {
+        &[
+            "let x = torch::arange(6).view(2, 3);",
+            "x.t().stride()",
+            "explain(x.t())",
+        ]
+    }
+}
+
 /// The primary prompt, as in PyTorch's documentation sessions.
 pub const PROMPT: &str = ">>> ";
 /// The prompt for a continuation line.

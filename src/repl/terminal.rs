@@ -23,11 +23,7 @@ const HISTORY_SIZE: usize = 10_000;
 /// Runs the interactive session until Ctrl-D, `:quit` or `exit()`; returns the exit status.
 /// With `script` (`tensh -i FILE ARGS`), the file runs first, into the session.
 pub fn run(color: bool, script: Option<(&str, &[String])>, python: bool) -> i32 {
-    let banner = format!(
-        "{} — PyTorch's memory model in {}. :help for help, Ctrl-D to exit.",
-        crate::version(),
-        if python { "Python" } else { "Rhai" }
-    );
+    let banner = console::banner(python, "Ctrl-D to exit");
     output::stdout_text(&format!(
         "{}\n",
         if color {

@@ -1,7 +1,8 @@
 // The playground page: a prompt pane over one tensh session, lessons over another, each in
 // its own worker (worker.js). Stop ends a worker and starts a fresh one that replays the
 // session's finished inputs, so nothing but the interrupted cell is lost. The session's
-// inputs live in the page's address (#s=...), so a link restores it, and so does a reload.
+// inputs, the lesson open, its edited steps and the exercise answers live in the page's
+// address (#s=...), so a link restores them all, and so does a reload.
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,11 +80,24 @@ let typedAt = 0;
 let replaying = false;
 let watched = null;  // the last picture: its input, and the element it is drawn in
 
+/** Draws an SVG picture in `element` at least as large as it was drawn (its smallest labels
+ * are 10 units: a quarter larger, they read on a projector); a wide one scrolls. */
+function drawPicture(element, svgText) {
+  element.innerHTML = svgText;
+  const svg = element.querySelector('svg');
+  const box = svg && svg.viewBox && svg.viewBox.baseVal;
+  if (box && box.width) {
+    svg.style.width = `${box.width * PICTURE_SCALE}px`;
+    svg.style.height = `${box.height * PICTURE_SCALE}px`;
+  }
+}
+const PICTURE_SCALE = 1.25;
+
 function show(kind, text) {
   if (kind === 'svg') {
     const div = document.createElement('div');
     div.className = 'picture';
-    div.innerHTML = text;
+    drawPicture(div, text);
     output.append(div);
     return div;
   }
@@ -159,7 +173,7 @@ async function redrawWatched() {
     // Not an input: `:why` and `_` stay those of the user's last input.
     const answer = await prompt.call({ op: 'picture', code: watched.code });
     const svg = answer.events.find(([kind]) => kind === 'svg');
-    if (svg) watched.element.innerHTML = svg[1];
+    if (svg) drawPicture(watched.element, svg[1]);
   } catch (e) { /* stopped: the picture stays as it was */ }
 }
 
@@ -179,24 +193,64 @@ async function replay() {
   }
 }
 
-function encode(lines) {
-  const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, lines }));
+/** What a link keeps: the prompt's finished inputs, the lesson open, the steps edited in
+ * each lesson (by index) and the exercise answers written. */
+function savedState() {
+  return { v: 2, lines: finished, lesson: $('lesson').value, edits: lessonEdits, answers: exerciseAnswers };
+}
+
+function isEmpty(state) {
+  return !state.lines.length && !Object.keys(state.edits).length && !Object.keys(state.answers).length;
+}
+
+function encode(state) {
+  const bytes = new TextEncoder().encode(JSON.stringify(state));
   let s = '';
   bytes.forEach((b) => { s += String.fromCharCode(b); });
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** A state from a link: version 2, or version 1's prompt inputs alone. */
 function decode(text) {
   const s = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0));
-  return JSON.parse(new TextDecoder().decode(bytes)).lines || [];
+  return normalized(JSON.parse(new TextDecoder().decode(bytes)));
 }
 
-/** Keeps the session in the address and in local storage. */
+function normalized(state) {
+  if (Array.isArray(state)) state = { lines: state };
+  return {
+    lines: Array.isArray(state.lines) ? state.lines : [],
+    lesson: typeof state.lesson === 'string' ? state.lesson : null,
+    edits: state.edits && typeof state.edits === 'object' ? state.edits : {},
+    answers: state.answers && typeof state.answers === 'object' ? state.answers : {},
+  };
+}
+
+/** Keeps the session, the lesson and its edits in the address and in local storage. */
 function remember() {
-  const hash = finished.length ? `#s=${encode(finished)}` : '';
+  const state = savedState();
+  const hash = isEmpty(state) ? '' : `#s=${encode(state)}`;
   history.replaceState(null, '', location.pathname + location.search + hash);
-  try { localStorage.setItem('tensh-session', JSON.stringify(finished)); } catch (e) { /* private mode */ }
+  try { localStorage.setItem('tensh-session', JSON.stringify(state)); } catch (e) { /* private mode */ }
+}
+
+/** The banner and a first thing to try, at the top of a fresh prompt pane. */
+function greet(answer) {
+  if (!answer.banner) return;
+  const pre = show('banner', answer.banner);
+  pre.classList.add('banner');
+  const tries = document.createElement('div');
+  tries.className = 'try';
+  tries.append('Try: ');
+  for (const line of answer.try || []) {
+    const button = document.createElement('button');
+    button.textContent = line;
+    button.title = 'Run this line';
+    button.addEventListener('click', () => { input.value = ''; feed(line); });
+    tries.append(button, ' ');
+  }
+  output.append(tries);
 }
 
 async function complete() {
@@ -267,7 +321,9 @@ $('reset').addEventListener('click', () => {
   promptChain = promptChain.then(async () => {
     finished = []; block = []; watched = null;
     output.textContent = '';
-    setPrompt(await prompt.call({ op: 'reset' }));
+    const answer = await prompt.call({ op: 'reset', python: $('language').value === 'python' });
+    greet(answer);
+    setPrompt(answer);
     remember();
   }).catch(() => {});
 });
@@ -277,6 +333,15 @@ $('reset').addEventListener('click', () => {
 
 let lessonData = null;
 let lessonStopped = false;
+let lessonEdits = {};      // lesson name -> { step index -> its text as edited }
+let exerciseAnswers = {};  // exercise name -> the answer written
+
+/** A textarea as tall as its text, so the end of a long step is never hidden. */
+function grow(textarea) {
+  textarea.style.height = 'auto';
+  textarea.style.height = `${textarea.scrollHeight + 2}px`;
+}
+window.addEventListener('resize', () => document.querySelectorAll('#lesson-body textarea').forEach(grow));
 
 function escapeHtml(s) {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -330,6 +395,8 @@ function showLesson(name) {
   $('lesson-status').textContent = '';
   if (name === 'exercises') { showExercises(); return; }
   const lesson = lessonData.lessons.find((l) => l.name === name);
+  const edits = lessonEdits[name] || {};
+  let index = 0;
   for (const part of lesson.parts) {
     if (part.prose !== undefined) {
       const div = document.createElement('div');
@@ -339,7 +406,19 @@ function showLesson(name) {
       part.block.entries.forEach((entry, i) => {
         const el = stepElement(entry, part.block.python);
         el.step.fresh = i === 0 && part.block.fresh;
+        const k = index++;
+        const textarea = el.querySelector('textarea');
+        if (edits[k] !== undefined) textarea.value = edits[k];
+        textarea.addEventListener('input', () => {
+          const original = entry.input.join('\n');
+          const mine = lessonEdits[name] || (lessonEdits[name] = {});
+          if (textarea.value === original) delete mine[k]; else mine[k] = textarea.value;
+          if (!Object.keys(mine).length) delete lessonEdits[name];
+          grow(textarea);
+          remember();
+        });
         body.append(el);
+        grow(textarea);
       });
     }
   }
@@ -389,7 +468,14 @@ function showExercises() {
     div.className = 'step exercise';
     div.innerHTML = `<h3><code>${escapeHtml(ex.name)}</code></h3><p>${inline(ex.returns)}: ${inline(ex.rule)}</p>
       <textarea spellcheck="false" rows="4"></textarea><button>Check</button> <span class="message"></span>`;
-    div.querySelector('textarea').value = `// exercise: ${ex.name}\nfn answer(x) {\n    \n}`;
+    const textarea = div.querySelector('textarea');
+    const blank = `// exercise: ${ex.name}\nfn answer(x) {\n    \n}`;
+    textarea.value = exerciseAnswers[ex.name] !== undefined ? exerciseAnswers[ex.name] : blank;
+    textarea.addEventListener('input', () => {
+      if (textarea.value === blank) delete exerciseAnswers[ex.name]; else exerciseAnswers[ex.name] = textarea.value;
+      grow(textarea);
+      remember();
+    });
     div.querySelector('button').addEventListener('click', async () => {
       const message = div.querySelector('.message');
       try {
@@ -399,11 +485,12 @@ function showExercises() {
       } catch (e) { message.textContent = 'stopped'; message.className = 'message failed'; }
     });
     body.append(div);
+    grow(textarea);
   }
 }
 
 $('run-lesson').addEventListener('click', runLesson);
-$('lesson').addEventListener('change', () => showLesson($('lesson').value));
+$('lesson').addEventListener('change', () => { showLesson($('lesson').value); remember(); });
 
 // ---------------------------------------------------------------------------------------
 // Start: the lessons, then the session the address (or the last visit) holds.
@@ -415,21 +502,26 @@ async function main() {
   $('lesson').append(new Option('Exercises', 'exercises'));
   // ?lesson=NAME opens a lesson; ?view=prompt or ?view=lessons shows one pane (for embedding).
   const params = new URLSearchParams(location.search);
+  let restored = normalized({});
+  const match = /#s=([A-Za-z0-9_-]*)/.exec(location.hash);
+  try {
+    if (match) restored = decode(match[1]);
+    else restored = normalized(JSON.parse(localStorage.getItem('tensh-session') || '[]'));
+  } catch (e) { restored = normalized({}); }
+  lessonEdits = restored.edits;
+  exerciseAnswers = restored.answers;
+  const known = (name) => name && Array.from($('lesson').options).some((o) => o.value === name);
   const chosen = params.get('lesson');
-  const first = chosen && Array.from($('lesson').options).some((o) => o.value === chosen) ? chosen : lessonData.lessons[0].name;
+  const first = known(chosen) ? chosen : known(restored.lesson) ? restored.lesson : lessonData.lessons[0].name;
   $('lesson').value = first;
   showLesson(first);
   if (params.get('view') === 'prompt' || params.get('view') === 'lessons') {
     document.body.classList.add(`only-${params.get('view')}`);
   }
-  let restored = [];
-  const match = /#s=([A-Za-z0-9_-]*)/.exec(location.hash);
-  try {
-    if (match) restored = decode(match[1]);
-    else restored = JSON.parse(localStorage.getItem('tensh-session') || '[]');
-  } catch (e) { restored = []; }
-  setPrompt(await prompt.call({ op: 'reset' }));
-  for (const line of restored) await feed(line);
+  const fresh = await prompt.call({ op: 'reset' });
+  greet(fresh);
+  setPrompt(fresh);
+  for (const line of restored.lines) await feed(line);
   const ms = Math.round(performance.now() - started);
   document.body.dataset.readyMs = ms;
   $('status').textContent = `ready in ${ms} ms`;

@@ -2,12 +2,17 @@
 // native binary: every lesson's outputs equal what `tensh test --bless` writes natively, an
 // `explain` picture is SVG with its byte labels, an error shows as text, Stop interrupts
 // `loop {}` without losing the session, Python syntax runs, a shared link restores the
-// session, and the page reloads offline. Prints the page's weight and timings, and takes
-// the screenshot docs/web.md shows. Run by web/test/run.
+// session with its lesson edits and exercise answers, `:why` outlives a picture's redraw,
+// a lesson reads on a projector (1024x768: no output cut, no step hidden, labels of 12 px
+// and more), the module goes compressed, and the page reloads offline. Prints the page's
+// weight and timings, and takes a screenshot: into target/page-test/ unless
+// `--screenshot PATH` names another place (docs/pictures/web-page.png is refreshed so, by
+// hand: `web/test/run --screenshot docs/pictures/web-page.png`). Run by web/test/run.
 
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -17,6 +22,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const tensh = path.join(root, 'target/release/tensh');
 const dist = path.join(root, 'web/dist');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const screenshotAt = process.argv.indexOf('--screenshot');
+const screenshot = screenshotAt > 0 ? path.resolve(process.argv[screenshotAt + 1])
+  : path.join(root, 'target/page-test/web-page.png');
 let failures = 0;
 
 function check(ok, what, detail = '') {
@@ -230,8 +238,24 @@ async function main() {
     await page.click('#run-lesson');
     await page.waitForFunction(() => /steps as expected/.test(document.querySelector('#lesson-status').textContent));
     await page.evaluate(() => document.querySelectorAll('#lesson-body .step')[1].scrollIntoView());
-    fs.mkdirSync(path.join(root, 'docs/pictures'), { recursive: true });
-    await page.screenshot({ path: path.join(root, 'docs/pictures/web-page.png') });
+    fs.mkdirSync(path.dirname(screenshot), { recursive: true });
+    await page.screenshot({ path: screenshot });
+
+    // `:why` explains the last input's error though a picture on screen was drawn again.
+    await type(page, 'explain(x)');
+    await type(page, 'x.t().view(6)');
+    await type(page, ':why');
+    check(/cannot merge/.test(await lastOf(page, '#output pre.out') || ''), ':why outlives the picture drawn again',
+      await lastOf(page, '#output pre.out'));
+
+    // An edited lesson step and an exercise answer go with the link.
+    await page.selectOption('#lesson', 'view');
+    const edited = page.locator('#lesson-body .step textarea').nth(1);
+    await edited.fill('torch::arange(5)');
+    await page.selectOption('#lesson', 'exercises');
+    const answer = '// exercise: every_other\nfn answer(x) {\n    x["::2"]\n}';
+    await page.locator('.exercise', { hasText: 'every_other' }).locator('textarea').fill(answer);
+    await page.selectOption('#lesson', 'view');
 
     // A shared link restores the session (in a new browser context: nothing kept but the link).
     const link = page.url();
@@ -241,6 +265,61 @@ async function main() {
     check(await other.evaluate(() => document.querySelectorAll('#output .picture svg').length) > 0, 'a shared link replays the session');
     await type(other, 'x.sum()');
     check(await lastOf(other, '#output pre.out') === 'tensor(21)', 'a shared link restores the variables', await lastOf(other, '#output pre.out'));
+    check(await other.locator('#lesson').inputValue() === 'view', 'a shared link opens the lesson it was on');
+    check(await other.locator('#lesson-body .step textarea').nth(1).inputValue() === 'torch::arange(5)', 'a shared link keeps an edited step');
+    await other.selectOption('#lesson', 'exercises');
+    check(await other.locator('.exercise', { hasText: 'every_other' }).locator('textarea').inputValue() === answer,
+      'a shared link keeps an exercise answer');
+
+    // A fresh page greets with the banner and a first thing to try, which runs on a click.
+    const fresh = await (await browser.newContext()).newPage();
+    await fresh.goto(url);
+    await ready(fresh);
+    check(/PyTorch's memory model in Rhai/.test(await fresh.locator('#output .banner').textContent()), 'the prompt pane opens with a banner');
+    await fresh.locator('#output .try button').first().click();
+    await idle(fresh);
+    await fresh.locator('#output .try button').nth(1).click();
+    await idle(fresh);
+    check(await lastOf(fresh, '#output pre.out') === '[1, 3]', 'a first thing to try runs on a click', await lastOf(fresh, '#output pre.out'));
+
+    // A projector: 1024x768. Every lesson output shows whole (wrapped, never cut), every step
+    // shows all its lines, and the picture's smallest labels are at least 12 px.
+    const projector = await (await browser.newContext({ viewport: { width: 1024, height: 768 } })).newPage();
+    await projector.goto(`${url}?lesson=layout`);
+    await ready(projector);
+    await projector.click('#run-lesson');
+    await projector.waitForFunction(() => /steps as expected/.test(document.querySelector('#lesson-status').textContent), null, { timeout: 120000 });
+    const cut = await projector.evaluate(() => Array.from(document.querySelectorAll('#lesson-body .step pre'))
+      .filter((p) => p.scrollWidth > p.clientWidth + 1).map((p) => p.textContent.slice(0, 60)));
+    check(cut.length === 0, 'at 1024x768 no lesson output is cut', JSON.stringify(cut.slice(0, 3)));
+    const hidden = await projector.evaluate(() => Array.from(document.querySelectorAll('#lesson-body .step textarea'))
+      .filter((t) => t.scrollHeight > t.clientHeight + 2).map((t) => t.value.slice(0, 60)));
+    check(hidden.length === 0, 'at 1024x768 every step shows all its lines', JSON.stringify(hidden.slice(0, 3)));
+    await projector.locator('#input').fill('let p = torch::arange(6, #{dtype: torch::int16}).view(2, 3);');
+    await projector.locator('#input').press('Enter');
+    await idle(projector);
+    await type(projector, 'explain(p.t())');
+    const smallest = await projector.evaluate(() => {
+      const svg = document.querySelector('#output .picture svg');
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return Math.min(...Array.from(svg.querySelectorAll('text')).map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+    });
+    check(smallest >= 12, `at 1024x768 the picture's smallest label is ${smallest.toFixed(1)} px`);
+    fs.mkdirSync(path.join(root, 'target/page-test'), { recursive: true });
+    await projector.screenshot({ path: path.join(root, 'target/page-test/projector.png') });
+
+    // The module comes compressed (the build's .gz, sent by tensh web), asked for as the
+    // browser asks for it.
+    const module = await new Promise((resolve, reject) => {
+      http.get(`${url}tensh_web_bg.wasm`, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } }, (res) => {
+        let length = 0;
+        res.on('data', (d) => { length += d.length; });
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], length }));
+      }).on('error', reject);
+    });
+    metrics.moduleTransferBytes = module.length;
+    check(module.encoding === 'gzip' && module.length === fs.statSync(path.join(dist, 'tensh_web_bg.wasm.gz')).size,
+      `the module is sent compressed (${module.length} bytes)`, JSON.stringify(module));
 
     // Embedding: a lesson chosen and one pane shown by the address.
     const embedded = await (await browser.newContext()).newPage();
