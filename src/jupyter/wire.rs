@@ -118,6 +118,7 @@ async fn serve(
     let (shell_out, shell_in) = shell.split();
     let replays = Rc::new(RefCell::new(Replays::default()));
     tokio::join!(
+        orphaned(),
         beat(heartbeat),
         read_shell(shell_in, requests, to_front.clone(), replays.clone()),
         serve_control(control, to_front, replays),
@@ -131,6 +132,27 @@ const RETRY: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// How long the kernel waits, at shutdown, for its last messages to leave.
 const DRAIN: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// How often the kernel looks whether the process that started it is still there.
+const PARENT_CHECK: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Ends the kernel once the process that started it (a notebook server, a kernel manager)
+/// has gone, as Jupyter's kernels do: no one is left to interrupt or shut it down, and a
+/// running `loop {}` would spin for ever.
+async fn orphaned() {
+    // SAFETY: getppid has no preconditions and cannot fail.
+    let parent = unsafe { libc::getppid() };
+    loop {
+        tokio::time::sleep(PARENT_CHECK).await;
+        // SAFETY: as above.
+        if unsafe { libc::getppid() } != parent {
+            crate::script::output::stderr_text(
+                "tensh kernel: the process that started it has gone; ending\n",
+            );
+            std::process::exit(0);
+        }
+    }
+}
 
 async fn beat(mut heartbeat: KernelHeartbeatConnection) {
     loop {

@@ -523,3 +523,49 @@ fn a_long_page_becomes_a_notebook_cell_by_cell() {
     assert_eq!(cells[399_999]["metadata"]["tensh"]["expected"], "200000");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_kernel_whose_parent_is_gone_ends_even_inside_an_endless_cell() {
+    let dir = std::env::temp_dir().join(format!("tensh-orphan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let info = kernel_client::connection_file(&dir);
+    // A shell starts the kernel in the background and exits: the kernel's parent is gone
+    // while its cell runs.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' jupyter kernel '{}' > /dev/null 2>&1 & echo $!; sleep 3",
+            env!("CARGO_BIN_EXE_tensh"),
+            dir.join("connection.json").display()
+        ))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+        client.send_execute("loop {}").await;
+    });
+    let out = out.wait_with_output().unwrap();
+    let pid: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    // Ended: gone, or a zombie waiting for whoever adopted it.
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| !r.trim_start().starts_with('Z'))
+        })
+    };
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while running() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the orphaned kernel {pid} still runs"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

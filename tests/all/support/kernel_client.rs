@@ -47,8 +47,8 @@ pub fn start_kernel(dir: &std::path::Path) -> (Kernel, ConnectionInfo) {
     start_kernel_with(dir, &[])
 }
 
-/// `start_kernel` with more arguments before the connection file (`--python`).
-pub fn start_kernel_with(dir: &std::path::Path, extra: &[&str]) -> (Kernel, ConnectionInfo) {
+/// Writes a connection file on fresh ports (`connection.json` in `dir`).
+pub fn connection_file(dir: &std::path::Path) -> ConnectionInfo {
     let ports = free_ports(5);
     let info = ConnectionInfo {
         ip: "127.0.0.1".to_string(),
@@ -62,8 +62,18 @@ pub fn start_kernel_with(dir: &std::path::Path, extra: &[&str]) -> (Kernel, Conn
         signature_scheme: "hmac-sha256".to_string(),
         kernel_name: Some("tensh".to_string()),
     };
+    std::fs::write(
+        dir.join("connection.json"),
+        serde_json::to_string(&info).unwrap(),
+    )
+    .unwrap();
+    info
+}
+
+/// `start_kernel` with more arguments before the connection file (`--python`).
+pub fn start_kernel_with(dir: &std::path::Path, extra: &[&str]) -> (Kernel, ConnectionInfo) {
+    let info = connection_file(dir);
     let file = dir.join("connection.json");
-    std::fs::write(&file, serde_json::to_string(&info).unwrap()).unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_tensh"))
         .args(["jupyter", "kernel"])
         .args(extra)
