@@ -98,7 +98,7 @@ pub fn run(mut args: Vec<String>) -> i32 {
             output::stdout_text(&format!("{}\n", crate::version()));
             0
         }
-        Some("test") => crate::transcript::main(&args[1..], color),
+        Some("test") => crate::transcript::command::main(&args[1..], color),
         Some("jupyter") => crate::jupyter::main(&args[1..]),
         Some("web") => crate::page_server::main(&args[1..]),
         Some("-i") => match args.get(1) {
