@@ -266,24 +266,11 @@ mod tests {
             ask(&mut page, json!({"op": "line", "text": line}));
         }
         // The page redraws the picture on screen after each input.
-        let a = ask(&mut page, json!({"op": "picture", "code": "explain(x)"}));
-        assert!(
-            a["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|e| e[0] == "svg"),
-            "{a}"
-        );
-        let a = ask(&mut page, json!({"op": "picture", "code": ":explain x"}));
-        assert!(
-            a["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|e| e[0] == "svg"),
-            "{a}"
-        );
+        for code in ["explain(x)", ":explain x"] {
+            let a = ask(&mut page, json!({"op": "picture", "code": code}));
+            let events = a["events"].as_array().unwrap();
+            assert!(events.iter().any(|e| e[0] == "svg"), "{a}");
+        }
         let a = ask(&mut page, json!({"op": "line", "text": ":why"}));
         let why = a["events"].to_string();
         assert!(why.contains("cannot merge"), "{why}");

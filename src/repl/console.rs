@@ -389,12 +389,15 @@ impl Console {
                 report,
                 kind,
                 message,
-            } => {
-                output::stderr_raw(&report);
-                self.note_failure(Failure { kind, message });
-            }
+            } => self.report_raised(&report, Failure { kind, message }),
             Outcome::Exit(status) => self.exit = Some(status),
         }
+    }
+
+    /// Shows a Python exception's report and notes it as the input's failure.
+    pub fn report_raised(&mut self, report: &str, failure: Failure) {
+        output::stderr_raw(report);
+        self.note_failure(failure);
     }
 
     /// Shows the error `code` raised (`report`) and notes it as the input's failure.

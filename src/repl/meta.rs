@@ -173,10 +173,7 @@ pub fn load(console: &mut Console, path: &str) {
                 report,
                 kind,
                 message,
-            } => {
-                output::stderr_raw(&report);
-                console.note_failure(Failure { kind, message });
-            }
+            } => console.report_raised(&report, Failure { kind, message }),
             Outcome::Exit(status) => console.request_exit(status),
             _ => {}
         },
