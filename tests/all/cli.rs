@@ -361,3 +361,15 @@ for f in [|| torch::arange(3).istft(), || torch::istft(torch::ones(2)), || torch
          AttributeError: module 'torch' has no attribute 'frobnicate'\n"
     );
 }
+
+#[test]
+fn the_readmes_code_example_prints_what_it_says() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let example = "cargo run --release -- -e 'print(1 + 1)'` runs code and prints `2`";
+    assert!(readme.contains(example), "the README's -e example changed");
+    assert_eq!(
+        tensh(&["-e", "print(1 + 1)"], None),
+        (0, "2\n".to_string(), String::new())
+    );
+}
