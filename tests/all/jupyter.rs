@@ -120,6 +120,19 @@ fn a_notebook_session_through_the_sockets() {
         assert_eq!(error.ename, "RuntimeError");
         assert!(error.evalue.starts_with("view size is not compatible"), "{}", error.evalue);
 
+        // A pasted transcript runs its inputs, as the prompt runs one; a command that fails
+        // makes an error cell.
+        let (out, reply) = client
+            .execute(">>> let z = torch::arange(4);\n>>> z.stride()\n[1]\n>>> z.view(2, 2).t().stride()\n[1, 2]")
+            .await;
+        assert_eq!(status(&reply), ReplyStatus::Ok);
+        assert_eq!(stdout(&out), "[1]\n[1, 2]\n");
+        let (out, reply) = client.execute(":explain nope").await;
+        assert_eq!(status(&reply), ReplyStatus::Error);
+        assert_eq!(error_of(&out).ename, "NameError");
+        let (_, reply) = client.execute(":explain").await;
+        assert_eq!(status(&reply), ReplyStatus::Error);
+
         // explain shows its picture beside its text.
         let (out, _) = client.execute("explain(y)").await;
         assert!(stdout(&out).contains("stride (1, 3)"), "{}", stdout(&out));
