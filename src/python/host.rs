@@ -1,7 +1,15 @@
 //! The Python front end's one way into tensh's ops: every call, attribute, subscript and
 //! operator on a tensh value runs as a small Rhai program on the same engine (and so through
 //! the same declarations, argument checks, keyword handling and errors) as Rhai scripts do.
-//! Each program's shape (`r.view(a0, a1, kw)`) is compiled once and kept.
+//! Each program's shape (`r.view(a0, a1, kw)`) is compiled once and kept (up to
+//! [`KEPT_PROGRAMS`] of them).
+//!
+//! Values go into a program as its variables, never as its text. A name goes into the text
+//! only when it is a name ([`is_name`]: a Rhai identifier, or a `torch::` path of them);
+//! any other string a program hands over as a name (to `getattr`, `hasattr`, `setattr`, a
+//! format field, a string from a loaded file) is no attribute of anything tensh has, and is
+//! answered with Python's `AttributeError` before any program is made, so no data ever
+//! becomes code.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -11,6 +19,20 @@ use rhai::{AST, Dynamic, Map, Scope};
 
 use super::exception::PyException;
 use crate::script::session::Session;
+
+/// How many compiled programs are kept; past it the store starts again (a program asking
+/// for thousands of distinct attribute names must not grow memory without bound).
+pub const KEPT_PROGRAMS: usize = 4096;
+
+/// Whether `name` may be written into a program as a name: a Rhai identifier.
+pub fn is_name(name: &str) -> bool {
+    rhai::is_valid_identifier(name)
+}
+
+/// Whether `path` is names joined by `::` (`torch::zeros`, `torch::UntypedStorage::from_file`).
+pub fn is_path(path: &str) -> bool {
+    path.split("::").all(is_name)
+}
 
 /// tensh's engine, as the Python front end calls it.
 pub struct Host {
@@ -75,6 +97,9 @@ impl Host {
                     .compile(code)
                     .map_err(|e| PyException::from_host_text(&e.message))?;
                 let ast = Rc::new(ast);
+                if compiled.len() >= KEPT_PROGRAMS {
+                    compiled.clear();
+                }
                 compiled.insert(code.to_string(), ast.clone());
                 ast
             }
@@ -92,6 +117,21 @@ impl Host {
     /// Calls `target` (`torch::zeros`, a method name with a receiver, `array`) with `call`'s
     /// arguments.
     pub fn call(&mut self, target: &str, call: HostCall) -> Result<Dynamic, PyException> {
+        if let Some(r) = &call.receiver
+            && !is_name(target)
+        {
+            return Err(self.no_attribute(r, target));
+        }
+        if call.receiver.is_none() && !is_path(target) {
+            let (module, name) = target.split_once("::").unwrap_or(("torch", target));
+            return Err(PyException::new(
+                "AttributeError",
+                format!(
+                    "module '{}' has no attribute '{name}'",
+                    module.replace("::", ".")
+                ),
+            ));
+        }
         self.session.register_mentioned(target);
         let mut values = Vec::with_capacity(call.args.len() + 2);
         let mut code = String::with_capacity(32);
@@ -129,8 +169,28 @@ impl Host {
         self.run(&code, values)
     }
 
+    /// Python's `AttributeError` for `receiver.name`, a name the receiver's type has not.
+    fn no_attribute(&self, receiver: &Dynamic, name: &str) -> PyException {
+        PyException::new(
+            "AttributeError",
+            format!(
+                "'{}' object has no attribute '{name}'",
+                self.python_type_name(receiver)
+            ),
+        )
+    }
+
+    /// The class name Python shows for a tensh value (`Tensor`, `UntypedStorage`).
+    fn python_type_name(&self, v: &Dynamic) -> String {
+        let name = self.type_name(v);
+        name.rsplit("::").next().unwrap_or(&name).to_string()
+    }
+
     /// `receiver.name` (a property).
     pub fn get_attr(&self, receiver: Dynamic, name: &str) -> Result<Dynamic, PyException> {
+        if !is_name(name) {
+            return Err(self.no_attribute(&receiver, name));
+        }
         self.run(&format!("r.{name}"), vec![("r", receiver)])
     }
 
@@ -141,6 +201,15 @@ impl Host {
         name: &str,
         value: Dynamic,
     ) -> Result<(), PyException> {
+        if !is_name(name) {
+            return Err(PyException::new(
+                "AttributeError",
+                format!(
+                    "attribute '{name}' of '{}' objects is not writable",
+                    self.python_type_name(&receiver)
+                ),
+            ));
+        }
         self.run(
             &format!("r.{name} = v;"),
             vec![("r", receiver), ("v", value)],
@@ -151,6 +220,9 @@ impl Host {
     /// `torch::name` read as a constant (`torch::float32`, `torch::nan`), if the module has
     /// one of that name.
     pub fn constant(&self, path: &str) -> Option<Dynamic> {
+        if !is_path(path) {
+            return None;
+        }
         self.run(path, Vec::new()).ok()
     }
 
@@ -261,5 +333,61 @@ mod tests {
         assert_eq!(missing.class.name.as_ref(), "AttributeError");
         assert!(host.constant("torch::float32").is_some());
         assert!(host.constant("torch::nope").is_none());
+    }
+
+    /// An exception's message: its text, or its first argument.
+    fn message(e: &PyException) -> String {
+        e.text.clone().unwrap_or_else(|| match e.args.first() {
+            Some(crate::python::value::Value::Str(s)) => s.to_string(),
+            _ => String::new(),
+        })
+    }
+
+    #[test]
+    fn a_string_that_is_no_name_never_becomes_a_program() {
+        let mut host = Host::new();
+        let t = host
+            .call("torch::ones", call("", None, vec![Dynamic::from(2_i64)]))
+            .unwrap();
+        for name in [
+            "shape; print(\"INJECTED\"); 0",
+            "a b",
+            "view(1)",
+            "x = 1",
+            "",
+        ] {
+            assert!(!is_name(name), "{name}");
+            let e = host.get_attr(t.clone(), name).err().unwrap();
+            assert_eq!(e.class.name.as_ref(), "AttributeError");
+            assert_eq!(
+                message(&e),
+                format!("'Tensor' object has no attribute '{name}'")
+            );
+            let e = host.set_attr(t.clone(), name, Dynamic::UNIT).err().unwrap();
+            assert_eq!(e.class.name.as_ref(), "AttributeError");
+            let e = host
+                .call(name, call("", Some(t.clone()), Vec::new()))
+                .err()
+                .unwrap();
+            assert_eq!(e.class.name.as_ref(), "AttributeError");
+            let path = format!("torch::{name}");
+            assert!(host.constant(&path).is_none());
+            let e = host.call(&path, call("", None, Vec::new())).err().unwrap();
+            assert_eq!(
+                message(&e),
+                format!("module 'torch' has no attribute '{name}'")
+            );
+        }
+        assert!(is_path("torch::UntypedStorage::from_file"));
+    }
+
+    #[test]
+    fn the_programs_kept_are_bounded() {
+        let host = Host::new();
+        let t = host.constant("torch::float32").unwrap();
+        for k in 0..KEPT_PROGRAMS + 100 {
+            let _ = host.get_attr(t.clone(), &format!("name{k}"));
+        }
+        assert!(host.compiled.borrow().len() <= KEPT_PROGRAMS);
     }
 }

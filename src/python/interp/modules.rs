@@ -51,6 +51,17 @@ impl Interpreter {
 
     /// `torch.name` (or deeper: `torch.UntypedStorage.from_file`).
     pub(super) fn torch_attribute(&mut self, path: &str, name: &str) -> Flow<Value> {
+        // Only a name can be one of the module's: any other string is never looked up, and
+        // never becomes part of a program (`host::is_name`).
+        if !crate::python::host::is_name(name) {
+            return self.raise(
+                "AttributeError",
+                format!(
+                    "module '{}' has no attribute '{name}'",
+                    path.replace("::", ".")
+                ),
+            );
+        }
         if path == "safetensors" && name == "torch" {
             return Ok(Value::HostPath("safetensors".into()));
         }
