@@ -353,7 +353,12 @@ fn expand_reduced(
     let mut kept = input.to_vec();
     if let Some(d) = dims.filter(|d| !d.is_empty()) {
         for &dim in d {
-            kept[wrap_dim(dim, input.len())?] = 1;
+            // A 0-d input takes dim 0 or -1 (PyTorch wraps them as over one element) and
+            // has no size to restore.
+            let at = wrap_dim(dim, input.len())?;
+            if let Some(size) = kept.get_mut(at) {
+                *size = 1;
+            }
         }
     } else {
         kept.iter_mut().for_each(|s| *s = 1);
