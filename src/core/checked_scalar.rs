@@ -102,6 +102,40 @@ pub fn check_fits(dtype: DType, value: Scalar, naming: TypeNaming) -> Result<()>
     check_fits_as(dtype, value, naming, false)
 }
 
+/// Checks that `value` converts to `dtype` as PyTorch's checked conversion of a number does
+/// where a number is written into a tensor (`fill_`, `full`, `masked_fill`, `t[i] = v`, a
+/// one-element value written through a mask): besides `check_fits`' ranges, a NaN does not
+/// convert to an integer type, a complex number with an imaginary part does not convert to a
+/// real type (bool takes any number), and a float of 2⁶³ or more does not convert to int64.
+/// `half_checked` also checks float16 and bfloat16 (every such write but a basic index's).
+pub fn check_converts(dtype: DType, value: Scalar, half_checked: bool) -> Result<()> {
+    if dtype == DType::Bool {
+        return Ok(());
+    }
+    let integral = dtype.is_integral();
+    let refused = match value {
+        Scalar::Complex(c) if !dtype.is_complex() => {
+            c.im != 0.0 || (integral && (c.re.is_nan() || past_64_bits(dtype, c.re)))
+        }
+        Scalar::Float(f) if integral => f.is_nan() || past_64_bits(dtype, f),
+        _ => false,
+    };
+    if refused {
+        return Err(overflow(dtype, TypeNaming::Cpp));
+    }
+    check_fits_as(dtype, value, TypeNaming::Cpp, half_checked)
+}
+
+/// Whether `f` is at or past the first value a 64-bit integer `dtype` cannot hold (as an
+/// `f64`, `i64::MAX` rounds up to 2⁶³, so the range check alone lets 2⁶³ through).
+fn past_64_bits(dtype: DType, f: f64) -> bool {
+    match dtype {
+        DType::Int64 => f >= 9_223_372_036_854_775_808.0,
+        DType::UInt64 => f >= 18_446_744_073_709_551_616.0,
+        _ => false,
+    }
+}
+
 /// `check_fits`, with `reduced` also checking float16 and bfloat16 (`float_limit`).
 fn check_fits_as(dtype: DType, value: Scalar, naming: TypeNaming, reduced: bool) -> Result<()> {
     if naming == TypeNaming::Cpp {

@@ -1,7 +1,7 @@
 //! Indexing as Python's `t[...]`: basic items (ints, slices, `None`, `...`) make views;
 //! tensors and lists (advanced indices) make copies; assignment writes through either.
 
-use super::checked_scalar::{TypeNaming, check_fits};
+use super::checked_scalar::check_converts;
 use super::copy;
 use super::dtype::DType;
 use super::element;
@@ -11,7 +11,8 @@ use super::layout::{Layout, fmt_list};
 use super::memory::storage::Storage;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
-use super::tensor::record::{record_formula, record_view};
+use super::tensor::graph::ViewReplay;
+use super::tensor::record::{mark_views, record_formula, record_view};
 use super::views::{broadcast_layout, broadcast_shapes};
 use crate::core::layout::Dims;
 
@@ -424,7 +425,13 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     let Sliced { view, advanced } = apply_basic(t, items)?;
     if advanced.is_empty() {
         let out = t.alias(view.checked(t.dtype().itemsize())?);
-        record_view(&out, t, basic_node_name(items));
+        if t.requires_grad() {
+            let name = basic_node_name(items);
+            let items = items.to_vec();
+            record_view(&out, t, name, ViewReplay::one(move |p| index(p, &items)));
+        } else {
+            mark_views(std::slice::from_ref(&out), t);
+        }
         return Ok(out);
     }
     let out = gather(t, &view, advanced)?;
@@ -517,14 +524,85 @@ pub fn advanced_positions(t: &Tensor, indices: &[Tensor]) -> Result<(Vec<i64>, V
     advanced_offsets(&view, advanced, Purpose::WriteTensor)
 }
 
+/// `index_fill_`'s check of its value (a number, or a 0-dim tensor's item) for a tensor of
+/// `dtype`: no complex number into a real (or bool) tensor, then the checked conversion.
+pub fn check_index_fill_value(dtype: DType, value: Scalar) -> Result<()> {
+    if matches!(value, Scalar::Complex(_)) && !dtype.is_complex() {
+        return Err(TorchError::runtime(
+            "index_fill_(): Converting complex Scalar to non-complex type is not supported",
+        ));
+    }
+    check_converts(dtype, value, true)
+}
+
+/// Whether `item` is a tensor index PyTorch's `index_put_` receives: not a 0-dim integer
+/// tensor (a view, as an integer is).
+fn is_tensor_index(item: &IndexItem) -> bool {
+    matches!(item, IndexItem::Tensor(x) if !(x.ndim() == 0 && x.dtype().is_integral() && !is_mask(x)))
+}
+
+/// The mask of a write PyTorch's `index_put_` turns into `masked_fill_`: one value
+/// (`value` has one element) through exactly one advanced index, a mask of one or more
+/// dims whose sizes are the sizes of the dims of `view` it covers. (A 0-dim bool index is
+/// already an integer index here, as PyTorch's indexing makes it.)
+fn masked_fill_dispatch(
+    view: &Layout,
+    advanced: &[(usize, Tensor)],
+    value: &Tensor,
+) -> Option<Tensor> {
+    let [(at, mask)] = advanced else {
+        return None;
+    };
+    let covered = view.sizes.get(*at..*at + mask.ndim())?;
+    (value.numel() == 1 && is_mask(mask) && mask.ndim() > 0 && mask.sizes()[..] == *covered)
+        .then(|| mask.clone())
+}
+
+/// The number `masked_fill_` writes for the one-element `value` through `mask`: PyTorch's
+/// error for a `uint8` mask, and its checked conversion to `t`'s dtype.
+fn mask_fill_value(t: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Scalar> {
+    if mask.dtype() != DType::Bool {
+        return Err(TorchError::runtime(format!(
+            "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+            mask.dtype().c_type_name()
+        )));
+    }
+    let s = copy::to_scalars(value)?[0];
+    check_converts(t.dtype(), s, true)?;
+    Ok(s)
+}
+
 /// `t[items] = value`: writes through the view (basic) or into the selected elements
 /// (advanced), broadcasting `value` and converting its dtype.
 pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
     check_zero_dim(t, items)?;
+    // A tensor index writes a number as PyTorch's `index_put_` does, checking float16 and
+    // bfloat16 too; a basic index writes it through a view.
+    let tensor_index = items.iter().any(is_tensor_index);
     if let Value::Scalar(s) = value {
-        check_fits(t.dtype(), *s, TypeNaming::Cpp)?;
+        let mut indices = items.iter().filter(|i| is_tensor_index(i));
+        let one_long_index = matches!(
+            (indices.next(), indices.next()),
+            (Some(IndexItem::Tensor(i)), None) if i.dtype() == DType::Int64
+        );
+        if one_long_index {
+            // PyTorch writes a number through one int64 index with `index_fill_`.
+            check_index_fill_value(t.dtype(), *s)?;
+        }
+        check_converts(t.dtype(), *s, tensor_index)?;
     }
     let Sliced { view, advanced } = apply_basic(t, items)?;
+    let item_value;
+    let value = match value {
+        Value::Tensor(v) => match masked_fill_dispatch(&view, &advanced, v) {
+            Some(mask) => {
+                item_value = Value::Scalar(mask_fill_value(t, &mask, v)?);
+                &item_value
+            }
+            None => value,
+        },
+        Value::Scalar(_) => value,
+    };
     if advanced.is_empty() {
         let target = t.alias(view.checked(t.dtype().itemsize())?);
         return match value {
@@ -559,9 +637,6 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
             // A tensor index writes only values of the destination's own dtype (a number is
             // converted; a Python `True` or a 0-dim integer index is a view, written by
             // `copy_`, which converts).
-            let tensor_index = items.iter().any(|i| {
-                matches!(i, IndexItem::Tensor(x) if !(x.ndim() == 0 && x.dtype().is_integral() && !is_mask(x)))
-            });
             if tensor_index && v.dtype() != dtype {
                 return Err(TorchError::runtime(format!(
                     "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",

@@ -182,19 +182,30 @@ pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
 pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
     let common = result_type(&[operand(a), operand(b)])?;
     super::unbuilt_kernels::require_kernel("pow", common)?;
-    if common.is_integral() {
-        let negative = match b {
-            Arg::Number(s) => s.to_i64() < 0,
-            Arg::Tensor(t) => elements::int64_values(t)?.iter().any(|&v| v < 0),
-        };
-        if negative && !matches!(b, Arg::Number(Scalar::Float(_))) {
-            return Err(TorchError::runtime(
-                "Integers to negative integer powers are not allowed.",
-            ));
-        }
+    if common == DType::Bool && matches!(b, Arg::Tensor(_)) {
+        // PyTorch builds no power kernel for bools (a bool raised to an int is an int; to
+        // the number `True` or `False`, a copy or ones, which need no kernel).
+        return Err(super::unbuilt_kernels::not_built("pow", common));
+    }
+    // A negative integer exponent given as a number is refused; in a tensor, it is computed
+    // as C's integer power does: 1 and -1 keep their magnitude, anything else gives 0.
+    if common.is_integral()
+        && matches!(b, Arg::Number(s) if !matches!(s, Scalar::Float(_)) && s.to_i64() < 0)
+    {
+        return Err(TorchError::runtime(
+            "Integers to negative integer powers are not allowed.",
+        ));
     }
     // Integers by squaring, wrapping; bools (0 and 1) come out as `x || !y`.
     let int = |mut base: i64, mut e: i64| {
+        if e < 0 {
+            return Ok(match base {
+                1 => 1,
+                -1 if e % 2 != 0 => -1,
+                -1 => 1,
+                _ => 0,
+            });
+        }
         let mut acc = 1i64;
         while e > 0 {
             if e & 1 == 1 {

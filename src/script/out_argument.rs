@@ -172,6 +172,11 @@ pub fn prepare(name: &'static str, out: Dynamic, a: &mut Args) -> RhaiResult<Out
     } else {
         rule
     };
+    if name == "nonzero" && a.kw.get("as_tuple").and_then(|v| v.as_bool().ok()) == Some(true) {
+        return Err(to_rhai(TorchError::runtime(
+            "nonzero does not support the out kwarg when as_tuple is True",
+        )));
+    }
     let outs = out_tensors(&out)?;
     let inputs = input_tensors(a);
     if outs.iter().chain(&inputs).any(Tensor::requires_grad) {

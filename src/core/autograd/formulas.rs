@@ -13,7 +13,7 @@ use crate::core::reduce::{Reduction, reduce};
 use crate::core::scalar::Scalar;
 use crate::core::strided::for_each_run;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::graph::{Arith, BackwardOp, Saved};
+use crate::core::tensor::graph::{Arith, BackwardOp, Saved, ViewReplay};
 use crate::core::views::{expand, view};
 
 /// The gradients of `op`'s tensor inputs (one per input, in recording order; `None`: no
@@ -25,10 +25,14 @@ pub fn apply(op: &BackwardOp, grads: &[Option<Tensor>]) -> Result<Vec<Option<Ten
         dtype,
         storage_nbytes,
         outputs,
+        replay,
         ..
     } = op
     {
-        let grad = view_grad(input, *dtype, *storage_nbytes, outputs, grads)?;
+        let grad = match replay {
+            Some(replay) => replayed_view_grad(input, *dtype, replay, outputs, grads)?,
+            None => storage_view_grad(input, *dtype, *storage_nbytes, outputs, grads)?,
+        };
         return Ok(vec![Some(grad)]);
     }
     // Every other op has one output; without its gradient, no input gets one.
@@ -371,11 +375,47 @@ fn expand_reduced(
     contiguous_copy(&expand(&shaped, input)?)
 }
 
-/// The view rule: a view and its input are layouts over one storage. Each output's
-/// gradient is added, element by element, into a zeroed storage of the same size at the
-/// output's layout and dtype (adding, so stride-0 and overlapping views accumulate);
-/// reading that storage at the input's layout and dtype gives the input's gradient.
-fn view_grad(
+/// The view rule: the view op is replayed on a zeroed contiguous tensor of the input's sizes
+/// and dtype, each output's gradient is added in at its replayed layout (adding, so
+/// stride-0 and overlapping views accumulate), and that tensor is the input's gradient.
+/// Each input element gets the gradients of the output elements that read it, even where
+/// the input's own layout overlaps (`w.expand(2)` viewed again: two input elements over
+/// one storage element keep one gradient each, as PyTorch's per-op formulas give).
+fn replayed_view_grad(
+    input: &Layout,
+    dtype: DType,
+    replay: &ViewReplay,
+    outputs: &[(Layout, DType)],
+    grads: &[Option<Tensor>],
+) -> Result<Tensor> {
+    let nbytes = crate::core::memory::alloc::contiguous_nbytes(&input.sizes, dtype.itemsize())?;
+    let scratch = Storage::zeroed(nbytes)?;
+    let probe = Tensor::from_parts(
+        scratch.clone(),
+        dtype,
+        Layout::contiguous(input.sizes.clone()),
+    );
+    let views = (replay.0)(&probe)?;
+    let same = views.len() == outputs.len()
+        && views
+            .iter()
+            .zip(outputs)
+            .all(|(v, (l, d))| *v.sizes() == l.sizes[..] && v.dtype() == *d);
+    if !same {
+        return Err(TorchError::runtime(
+            "internal error: a view op replayed for its gradient gave other views",
+        ));
+    }
+    let placed: Vec<(Layout, DType)> = views.iter().map(|v| (v.layout(), v.dtype())).collect();
+    add_grads_at(&scratch, nbytes, &placed, grads)?;
+    Ok(probe)
+}
+
+/// The view rule without a replay (`as_strided`, whose arguments address the storage
+/// itself): each output's gradient is added into a zeroed storage of the same size at the
+/// output's layout and dtype; reading that storage at the input's layout and dtype gives
+/// the input's gradient.
+fn storage_view_grad(
     input: &Layout,
     dtype: DType,
     nbytes: usize,
@@ -383,9 +423,21 @@ fn view_grad(
     grads: &[Option<Tensor>],
 ) -> Result<Tensor> {
     let scratch = Storage::zeroed(nbytes)?;
-    // Which element starts (byte offsets) a gradient has reached: the first value is
-    // stored as it is (so `-0.0` stays `-0.0`, as PyTorch's plain reshape of the gradient
-    // keeps it); later ones, from overlapping or stride-0 views, are added.
+    add_grads_at(&scratch, nbytes, outputs, grads)?;
+    input.check_in_bounds(dtype.itemsize(), nbytes)?;
+    contiguous_copy(&Tensor::from_parts(scratch, dtype, input.clone()))
+}
+
+/// Adds each output's gradient into `scratch` (`nbytes` long, zeroed) at the output's
+/// layout and dtype. Which element starts (byte offsets) a gradient has reached is kept:
+/// the first value is stored as it is (so `-0.0` stays `-0.0`, as PyTorch's plain reshape
+/// of the gradient keeps it); later ones, from overlapping or stride-0 views, are added.
+fn add_grads_at(
+    scratch: &Storage,
+    nbytes: usize,
+    outputs: &[(Layout, DType)],
+    grads: &[Option<Tensor>],
+) -> Result<()> {
     let mut reached = vec![false; nbytes];
     for ((layout, d), grad) in outputs.iter().zip(grads) {
         let Some(grad) = grad else { continue };
@@ -414,8 +466,7 @@ fn view_grad(
             );
         });
     }
-    input.check_in_bounds(dtype.itemsize(), nbytes)?;
-    contiguous_copy(&Tensor::from_parts(scratch, dtype, input.clone()))
+    Ok(())
 }
 
 fn add_scalars(a: Scalar, b: Scalar) -> Scalar {

@@ -97,6 +97,37 @@ impl std::fmt::Debug for GradFormula {
     }
 }
 
+/// A view op replayed on another tensor of the same sizes and dtype: the view's outputs
+/// made from that tensor by the same op with the same arguments. The view rule's gradient
+/// replays the op on a contiguous scratch tensor of the input's sizes, so each input
+/// element gets the gradient of the outputs that read *it*, even where the input's own
+/// layout overlaps (an expanded input: two input elements, one storage element).
+#[derive(Clone)]
+pub struct ViewReplay(pub Rc<ReplayFn>);
+
+/// The closure a [`ViewReplay`] holds.
+pub type ReplayFn = dyn Fn(&Tensor) -> crate::core::error::Result<Vec<Tensor>>;
+
+impl ViewReplay {
+    /// The replay of a view op with one output.
+    pub fn one(view: impl Fn(&Tensor) -> crate::core::error::Result<Tensor> + 'static) -> Self {
+        ViewReplay(Rc::new(move |t| Ok(vec![view(t)?])))
+    }
+
+    /// The replay of a view op with several outputs (`split`, `unbind`).
+    pub fn many(
+        views: impl Fn(&Tensor) -> crate::core::error::Result<Vec<Tensor>> + 'static,
+    ) -> Self {
+        ViewReplay(Rc::new(views))
+    }
+}
+
+impl std::fmt::Debug for ViewReplay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ViewReplay")
+    }
+}
+
 impl BackwardOp {
     /// A `Formula` over `inputs` inputs.
     pub fn formula(
@@ -163,8 +194,10 @@ pub enum BackwardOp {
         dtype: DType,
     },
     /// One or several views of the input's storage (every view op, split and unbind
-    /// included): each output's gradient is added into a zeroed storage at the output's
-    /// layout, and the input's gradient is that storage read at the input's layout.
+    /// included): the op is replayed on a zeroed contiguous tensor of the input's sizes,
+    /// each output's gradient is added in at its replayed layout, and that tensor is the
+    /// input's gradient. Without a replay (`as_strided`), the same is done over a zeroed
+    /// copy of the whole storage, read back at the input's layout.
     View {
         /// The input's layout.
         input: Layout,
@@ -177,6 +210,9 @@ pub enum BackwardOp {
         /// Made by an op returning several views (`split`, `unbind`): PyTorch refuses
         /// in-place writes to them.
         multi_output: bool,
+        /// The op, to replay on a contiguous scratch tensor; `None` for `as_strided`, whose
+        /// arguments address the storage itself: its gradient follows storage elements.
+        replay: Option<ViewReplay>,
     },
     /// `a.matmul(b)` (and `dot`), any ranks: `a`'s gradient is `g @ bᵀ`, `b`'s is
     /// `aᵀ @ g`, with 1-d operands as a row or a column and broadcast batch dims summed.

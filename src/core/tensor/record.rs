@@ -3,7 +3,7 @@
 //! formulas that read these records are in `core::autograd`.
 
 use super::Tensor;
-use super::graph::{Arith, BackwardOp, Edge, Saved, detached, record, record_saving};
+use super::graph::{Arith, BackwardOp, Edge, Saved, ViewReplay, detached, record, record_saving};
 use super::version::SavedVersion;
 use crate::core::error::{Result, TorchError};
 use crate::core::layout::Layout;
@@ -219,11 +219,11 @@ pub fn record_copy(out: &Tensor, x: &Tensor, name: &str) {
 }
 
 /// Records `outs`, views of `x`'s storage made by one op returning several (`split`,
-/// `unbind`), as outputs of one node.
+/// `unbind`), as outputs of one node; `replay` makes them again from another tensor.
 #[inline]
-pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str) {
+pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str, replay: ViewReplay) {
     if x.requires_grad() {
-        record_views_of_tracked(outs, x, name, true);
+        record_views_of_tracked(outs, x, name, true, Some(replay));
     }
     mark_views(outs, x);
 }
@@ -231,9 +231,9 @@ pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str) {
 /// Records `outs`, tensors over `x`'s storage that PyTorch does not track as views
 /// (`unsafe_split`), as outputs of one node with the view rule's gradient: in-place writes
 /// to them are allowed and leave `x`'s history alone.
-pub fn record_untracked_views(outs: &[Tensor], x: &Tensor, name: &str) {
+pub fn record_untracked_views(outs: &[Tensor], x: &Tensor, name: &str, replay: ViewReplay) {
     if x.requires_grad() {
-        record_views_of_tracked(outs, x, name, false);
+        record_views_of_tracked(outs, x, name, false, Some(replay));
     }
 }
 
@@ -249,30 +249,39 @@ pub fn mark_views(outs: &[Tensor], x: &Tensor) {
     }
 }
 
-fn record_views_of_tracked(outs: &[Tensor], x: &Tensor, name: &str, multi_output: bool) {
+fn record_views_of_tracked(
+    outs: &[Tensor],
+    x: &Tensor,
+    name: &str,
+    multi_output: bool,
+    replay: Option<ViewReplay>,
+) {
     let op = BackwardOp::View {
         input: x.layout(),
         dtype: x.dtype(),
         storage_nbytes: x.storage().nbytes(),
         outputs: outs.iter().map(|o| (o.layout(), o.dtype())).collect(),
         multi_output,
+        replay,
     };
     let refs: Vec<&Tensor> = outs.iter().collect();
     record(&refs, name, &[x], op);
 }
 
-/// Records `out`, a view of `x`'s storage already marked as one (`Tensor::view_alias`).
+/// Records `out`, a view of `x`'s storage already marked as one (`Tensor::view_alias`);
+/// `replay` makes it again from another tensor (`None`: `as_strided`, whose gradient
+/// follows storage elements).
 #[inline]
-pub fn record_marked_view(out: &Tensor, x: &Tensor, name: &str) {
+pub fn record_marked_view(out: &Tensor, x: &Tensor, name: &str, replay: Option<ViewReplay>) {
     if x.requires_grad() {
-        record_views_of_tracked(std::slice::from_ref(out), x, name, false);
+        record_views_of_tracked(std::slice::from_ref(out), x, name, false, replay);
     }
 }
 
-/// Records `out`, a view of `x`'s storage.
+/// Records `out`, a view of `x`'s storage made by `replay`'s op.
 #[inline]
-pub fn record_view(out: &Tensor, x: &Tensor, name: &str) {
-    record_marked_view(out, x, name);
+pub fn record_view(out: &Tensor, x: &Tensor, name: &str, replay: ViewReplay) {
+    record_marked_view(out, x, name, Some(replay));
     mark_views(std::slice::from_ref(out), x);
 }
 
@@ -342,7 +351,9 @@ fn write_node(
             g.grad_fn = None;
             g.base = None;
         });
-        record_view(target, &base, "AsStridedBackward0");
+        // PyTorch regenerates the view with `as_strided`: its gradient follows storage.
+        record_marked_view(target, &base, "AsStridedBackward0", None);
+        mark_views(std::slice::from_ref(target), &base);
     }
 }
 

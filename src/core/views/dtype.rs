@@ -98,10 +98,22 @@ pub fn view_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     ))
 }
 
-/// `t`'s storage read as `dtype` under `layout`, recorded for autograd as the view `name`.
-fn typed_view(t: &Tensor, dtype: DType, layout: Layout, name: &str) -> Tensor {
+/// `t`'s storage read as `dtype` under `layout`, recorded for autograd as the view `name`
+/// made again by `replay` (a function of the tensor alone).
+fn typed_view(
+    t: &Tensor,
+    dtype: DType,
+    layout: Layout,
+    name: &str,
+    replay: fn(&Tensor) -> Result<Tensor>,
+) -> Tensor {
     let out = t.alias_as(dtype, layout);
-    crate::core::tensor::record::record_view(&out, t, name);
+    if t.requires_grad() {
+        let replay = crate::core::tensor::graph::ViewReplay::one(replay);
+        crate::core::tensor::record::record_view(&out, t, name, replay);
+    } else {
+        crate::core::tensor::record::mark_views(std::slice::from_ref(&out), t);
+    }
     out
 }
 
@@ -116,7 +128,18 @@ fn complex_part(t: &Tensor, imag: bool) -> Result<Tensor> {
         offset,
     };
     // PyTorch makes `.real`/`.imag` by selecting from `view_as_real`.
-    Ok(typed_view(t, dtype.to_real(), layout, "SelectBackward0"))
+    let replay = if imag {
+        |p: &Tensor| complex_part(p, true)
+    } else {
+        |p: &Tensor| complex_part(p, false)
+    };
+    Ok(typed_view(
+        t,
+        dtype.to_real(),
+        layout,
+        "SelectBackward0",
+        replay,
+    ))
 }
 
 /// `t.real`: the real parts of a complex tensor as a view; a real tensor itself.
@@ -172,6 +195,7 @@ pub fn view_as_real(t: &Tensor) -> Result<Tensor> {
         t.dtype().to_real(),
         layout,
         "ViewAsRealBackward0",
+        view_as_real,
     ))
 }
 
@@ -218,5 +242,11 @@ pub fn view_as_complex(t: &Tensor) -> Result<Tensor> {
         strides,
         offset: l.offset / 2,
     };
-    Ok(typed_view(t, complex, layout, "ViewAsComplexBackward0"))
+    Ok(typed_view(
+        t,
+        complex,
+        layout,
+        "ViewAsComplexBackward0",
+        view_as_complex,
+    ))
 }

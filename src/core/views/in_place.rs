@@ -7,24 +7,25 @@
 use super::super::error::Result;
 use super::super::layout::Layout;
 use super::super::tensor::Tensor;
-use super::super::tensor::graph::{BackwardOp, record};
+use super::super::tensor::graph::{BackwardOp, ViewReplay, record};
 
 /// Gives `x` the layout `view` computes from it, recorded as `name`. `view` runs on an
 /// untracked alias of `x`, so it records nothing of its own and its errors (PyTorch's,
-/// word for word) leave `x` unchanged.
+/// word for word) leave `x` unchanged; it is kept as the record's replay.
 pub fn relayout(
     x: &Tensor,
     name: &str,
-    view: impl FnOnce(&Tensor) -> Result<Tensor>,
+    view: impl Fn(&Tensor) -> Result<Tensor> + 'static,
 ) -> Result<()> {
     let layout = view(&x.alias(x.layout()))?.layout();
-    set_recorded(x, layout, name);
+    set_recorded(x, layout, name, Some(ViewReplay::one(view)));
     Ok(())
 }
 
 /// Sets `x`'s layout to `layout` (already checked against its storage) and, when autograd
-/// tracks `x`, records the change as the view node `name`.
-pub fn set_recorded(x: &Tensor, layout: Layout, name: &str) {
+/// tracks `x`, records the change as the view node `name`, made again by `replay` (`None`
+/// for `as_strided_`, whose gradient follows storage elements).
+pub fn set_recorded(x: &Tensor, layout: Layout, name: &str, replay: Option<ViewReplay>) {
     let before = x.layout();
     x.set_layout(layout.clone());
     if x.requires_grad() {
@@ -34,6 +35,7 @@ pub fn set_recorded(x: &Tensor, layout: Layout, name: &str) {
             storage_nbytes: x.storage().nbytes(),
             outputs: vec![(layout, x.dtype())],
             multi_output: false,
+            replay,
         };
         record(&[x], name, &[x], op);
     }

@@ -11,6 +11,7 @@ pub use super::broadcast::{broadcast_layout, broadcast_shapes};
 use super::error::{Result, TorchError, wrap_dim};
 use super::layout::{Layout, fmt_list, infer_size, view_strides};
 use super::tensor::Tensor;
+use super::tensor::graph::ViewReplay;
 use super::tensor::record::{record_copy, record_marked_view, record_view};
 use crate::core::layout::Dims;
 
@@ -19,18 +20,37 @@ use crate::core::layout::Dims;
 /// op built on another (`t` on `transpose`) records again under its own name, which
 /// replaces the inner record.
 ///
+/// `replay` makes the op itself with its arguments, for the gradient (see [`ViewReplay`]);
+/// it is called only when autograd tracks `t`.
+///
 /// The layout is checked here (`Layout::checked`), so no view op can make a tensor whose
 /// span or element count overflows, whatever numbers a script passed.
-fn derived(t: &Tensor, layout: Layout, name: &str) -> Result<Tensor> {
+fn derived<R: Fn(&Tensor) -> Result<Tensor> + 'static>(
+    t: &Tensor,
+    layout: Layout,
+    name: &str,
+    replay: impl FnOnce() -> R,
+) -> Result<Tensor> {
     let out = t.view_alias(layout.checked(t.dtype().itemsize())?);
-    record_marked_view(&out, t, name);
+    if t.requires_grad() {
+        record_marked_view(&out, t, name, Some(ViewReplay::one(replay())));
+    }
     Ok(out)
 }
 
-/// Records `out`, made by an op named `name` from `t` through other view ops, under that
-/// name.
-fn renamed(out: Tensor, t: &Tensor, name: &str) -> Tensor {
-    record_view(&out, t, name);
+/// Records `out`, made by an op named `name` (replayed by `replay`) from `t` through
+/// other view ops, under that name.
+fn renamed<R: Fn(&Tensor) -> Result<Tensor> + 'static>(
+    out: Tensor,
+    t: &Tensor,
+    name: &str,
+    replay: impl FnOnce() -> R,
+) -> Tensor {
+    if t.requires_grad() {
+        record_view(&out, t, name, ViewReplay::one(replay()));
+    } else {
+        super::tensor::record::mark_views(std::slice::from_ref(&out), t);
+    }
     out
 }
 
@@ -57,6 +77,10 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             offset: l.offset,
         },
         "ViewBackward0",
+        || {
+            let shape = shape.to_vec();
+            move |p: &Tensor| view(p, &shape)
+        },
     )
 }
 
@@ -73,6 +97,10 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
                 offset: l.offset,
             },
             "ViewBackward0",
+            || {
+                let shape = shape.to_vec();
+                move |p: &Tensor| reshape(p, &shape)
+            },
         ),
         None => {
             let c = super::copy::contiguous_copy(t)?;
@@ -162,6 +190,10 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             offset: l.offset,
         },
         "ExpandBackward0",
+        || {
+            let sizes = sizes.to_vec();
+            move |p: &Tensor| expand(p, &sizes)
+        },
     )
 }
 
@@ -175,12 +207,13 @@ pub fn transpose(t: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
     let mut l = t.layout();
     let n = l.ndim();
     let (a, b) = (wrap_dim(d0, n)?, wrap_dim(d1, n)?);
+    let replay = || move |p: &Tensor| transpose(p, d0, d1);
     if n == 0 {
-        return derived(t, l, "TransposeBackward0");
+        return derived(t, l, "TransposeBackward0", replay);
     }
     l.sizes.swap(a, b);
     l.strides.swap(a, b);
-    derived(t, l, "TransposeBackward0")
+    derived(t, l, "TransposeBackward0", replay)
 }
 
 /// `t.permute(dims)`.
@@ -216,6 +249,10 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
             offset: l.offset,
         },
         "PermuteBackward0",
+        || {
+            let dims = dims.to_vec();
+            move |p: &Tensor| permute(p, &dims)
+        },
     )
 }
 
@@ -232,10 +269,14 @@ pub fn t_named(t: &Tensor, op: &str) -> Result<Tensor> {
             "{op}() expects a tensor with <= 2 dimensions, but self is {n}D"
         )));
     }
+    let replay = || {
+        let op = op.to_string();
+        move |p: &Tensor| t_named(p, &op)
+    };
     if n < 2 {
-        derived(t, t.layout(), "TBackward0")
+        derived(t, t.layout(), "TBackward0", replay)
     } else {
-        Ok(renamed(transpose(t, 0, 1)?, t, "TBackward0"))
+        Ok(renamed(transpose(t, 0, 1)?, t, "TBackward0", replay))
     }
 }
 
@@ -283,7 +324,9 @@ pub fn movedim(t: &Tensor, src: &[i64], dst: &[i64]) -> Result<Tensor> {
     }
     if n == 0 {
         // A 0-d tensor has nothing to move; dims 0 and -1 were accepted above.
-        return derived(t, t.layout(), "PermuteBackward0");
+        return derived(t, t.layout(), "PermuteBackward0", || {
+            |p: &Tensor| Ok(p.alias(p.layout()))
+        });
     }
     let mut order: Vec<i64> = vec![-1; n];
     let mut used = vec![false; n];
@@ -329,7 +372,9 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
     }
     l.offset += start * l.strides[d];
     l.sizes[d] = length;
-    derived(t, l, "SliceBackward0")
+    derived(t, l, "SliceBackward0", || {
+        move |p: &Tensor| narrow(p, dim, start, length)
+    })
 }
 
 /// `t.select(dim, index)`: drops a dimension.
@@ -354,7 +399,9 @@ pub fn select(t: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     l.offset += index * l.strides[d];
     l.sizes.remove(d);
     l.strides.remove(d);
-    derived(t, l, "SelectBackward0")
+    derived(t, l, "SelectBackward0", || {
+        move |p: &Tensor| select(p, dim, index)
+    })
 }
 
 /// `t.squeeze()` (all size-1 dims) or `t.squeeze(dims)`.
@@ -396,6 +443,10 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
         } else {
             "SqueezeBackward1"
         },
+        || {
+            let dims = dims.map(<[i64]>::to_vec);
+            move |p: &Tensor| squeeze(p, dims.as_deref())
+        },
     )
 }
 
@@ -410,7 +461,9 @@ pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
     };
     l.sizes.insert(d, 1);
     l.strides.insert(d, stride);
-    derived(t, l, "UnsqueezeBackward0")
+    derived(t, l, "UnsqueezeBackward0", || {
+        move |p: &Tensor| unsqueeze(p, dim)
+    })
 }
 
 /// `t.diagonal(offset, dim1, dim2)`.
@@ -455,6 +508,7 @@ pub fn diagonal(t: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
             offset: start,
         },
         "DiagonalBackward0",
+        || move |p: &Tensor| diagonal(p, offset, dim1, dim2),
     )
 }
 
@@ -499,6 +553,7 @@ pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
             offset: l.offset,
         },
         "UnfoldBackward0",
+        || move |p: &Tensor| unfold(p, dim, size, step),
     )
 }
 
@@ -510,7 +565,9 @@ pub fn as_strided(
     offset: Option<i64>,
 ) -> Result<Tensor> {
     let layout = checked_strided_layout(t, sizes, strides, offset)?;
-    derived(t, layout, "AsStridedBackward0")
+    let out = t.view_alias(layout.checked(t.dtype().itemsize())?);
+    record_marked_view(&out, t, "AsStridedBackward0", None);
+    Ok(out)
 }
 
 /// Validates a user-given layout against `t`'s storage (shared by `as_strided` and

@@ -5,13 +5,24 @@ use super::{narrow, select};
 use crate::core::error::{Result, TorchError, wrap_dim};
 use crate::core::layout::fmt_list;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::record::record_views;
+use crate::core::tensor::graph::ViewReplay;
+use crate::core::tensor::record::{mark_views, record_views};
 
 /// The pieces of `t` one op made, recorded for autograd as outputs of one node named `name`
-/// (PyTorch's `SplitBackward0`, ...), replacing the records of the views they were cut with.
-fn one_node(t: &Tensor, pieces: Result<Vec<Tensor>>, name: &str) -> Result<Vec<Tensor>> {
+/// (PyTorch's `SplitBackward0`, ...), replacing the records of the views they were cut with;
+/// `replay` makes the op with its arguments, called only when autograd tracks `t`.
+fn one_node<R: Fn(&Tensor) -> Result<Vec<Tensor>> + 'static>(
+    t: &Tensor,
+    pieces: Result<Vec<Tensor>>,
+    name: &str,
+    replay: impl FnOnce() -> R,
+) -> Result<Vec<Tensor>> {
     let pieces = pieces?;
-    record_views(&pieces, t, name);
+    if t.requires_grad() {
+        record_views(&pieces, t, name, ViewReplay::many(replay()));
+    } else {
+        mark_views(&pieces, t);
+    }
     Ok(pieces)
 }
 
@@ -47,7 +58,9 @@ pub fn split(t: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
         let start = i * split_size;
         narrow(t, d as i64, start, split_size.min(size - start))
     });
-    one_node(t, pieces, "SplitBackward0")
+    one_node(t, pieces, "SplitBackward0", || {
+        move |p: &Tensor| split(p, split_size, dim)
+    })
 }
 
 /// `t.split([sizes], dim)` / `t.split_with_sizes(sizes, dim)`.
@@ -76,7 +89,10 @@ pub fn split_with_sizes(t: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tenso
             piece
         })
         .collect();
-    one_node(t, pieces, "SplitWithSizesBackward0")
+    one_node(t, pieces, "SplitWithSizesBackward0", || {
+        let sizes = sizes.to_vec();
+        move |p: &Tensor| split_with_sizes(p, &sizes, dim)
+    })
 }
 
 /// `t.chunk(chunks, dim)`: at most `chunks` pieces of equal size rounded up.
@@ -139,7 +155,9 @@ pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     let d = wrap_dim(dim, t.ndim())?;
     let size = t.sizes()[d];
     let pieces = make_pieces(size, |i| select(t, d as i64, i));
-    one_node(t, pieces, "UnbindBackward0")
+    one_node(t, pieces, "UnbindBackward0", || {
+        move |p: &Tensor| unbind(p, dim)
+    })
 }
 
 /// `t.tensor_split(sections, dim)`: `sections` pieces, the first `size % sections` one longer.

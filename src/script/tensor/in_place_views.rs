@@ -15,7 +15,7 @@ use crate::script::registry::Registry;
 fn apply(
     x: &Tensor,
     name: &str,
-    view: impl FnOnce(&Tensor) -> Result<Tensor>,
+    view: impl Fn(&Tensor) -> Result<Tensor> + 'static,
 ) -> RhaiResult<Dynamic> {
     relayout(x, name, view).rhai()?;
     Ok(Dynamic::from(x.clone()))
@@ -33,10 +33,14 @@ fn squeeze_(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
         } else {
             to_int_list(dim, "dim")?
         };
-        apply(x, "SqueezeBackward5", |v| views::squeeze(v, Some(&dims)))
+        apply(x, "SqueezeBackward5", move |v| {
+            views::squeeze(v, Some(&dims))
+        })
     } else {
         let d = a.int(0, "dim", "squeeze_")?;
-        apply(x, "SqueezeBackward4", |v| views::squeeze(v, Some(&[d])))
+        apply(x, "SqueezeBackward4", move |v| {
+            views::squeeze(v, Some(&[d]))
+        })
     }
 }
 
@@ -52,12 +56,14 @@ pub fn register(r: &mut Registry) {
     ] {
         r.method(name, 2, move |x, a| {
             let (d0, d1) = (a.int(0, first, name)?, a.int(1, second, name)?);
-            apply(x, "TransposeBackward1", |v| views::transpose(v, d0, d1))
+            apply(x, "TransposeBackward1", move |v| {
+                views::transpose(v, d0, d1)
+            })
         });
     }
     r.method("squeeze_", 8, |x, a| squeeze_(x, &a));
     r.method("unsqueeze_", 1, |x, a| {
         let d = a.int(0, "dim", "unsqueeze_")?;
-        apply(x, "UnsqueezeBackward1", |v| views::unsqueeze(v, d))
+        apply(x, "UnsqueezeBackward1", move |v| views::unsqueeze(v, d))
     });
 }

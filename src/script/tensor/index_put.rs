@@ -56,7 +56,9 @@ fn index_put_copy(
             idx.len()
         ))));
     }
-    if values.dtype() != x.dtype() {
+    // Without accumulation, the write itself checks dtypes (a one-element value through a
+    // mask is converted, as PyTorch's `masked_fill_` does).
+    if accumulate && values.dtype() != x.dtype() {
         return Err(to_rhai(TorchError::runtime(format!(
             "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
             x.dtype().cpp_name(),

@@ -64,7 +64,16 @@ pub fn register_properties(engine: &mut Engine) {
         warn_t_deprecated(x);
         views::reverse_dims(x).rhai()
     });
-    engine.register_get("mT", |x: &mut Tensor| views::matrix_transpose(x).rhai());
+    engine.register_get("mT", |x: &mut Tensor| {
+        if x.ndim() == 0 {
+            crate::script::warnings::warn_once(
+                "tensor_mT_0d",
+                "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+            );
+            return Ok(x.clone());
+        }
+        views::matrix_transpose(x).rhai()
+    });
     engine.register_get("H", |x: &mut Tensor| {
         if x.ndim() > 2 {
             return Err(to_rhai(TorchError::runtime(format!(
@@ -81,6 +90,12 @@ pub fn register_properties(engine: &mut Engine) {
         }
     });
     engine.register_get("mH", |x: &mut Tensor| {
+        if x.ndim() == 0 {
+            crate::script::warnings::warn_once(
+                "tensor_mH_0d",
+                "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().",
+            );
+        }
         Ok::<_, Box<rhai::EvalAltResult>>(Dynamic::from(
             views::conj::adjoint(x, "tensor.mH").rhai()?,
         ))

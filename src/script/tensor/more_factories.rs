@@ -182,12 +182,10 @@ fn fill(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
         ),
         None => (to_scalar(v, "value")?, "FillBackward0"),
     };
-    crate::core::checked_scalar::check_fits(
-        x.dtype(),
-        value,
-        crate::core::checked_scalar::TypeNaming::Cpp,
-    )
-    .rhai()?;
+    if node == "FillBackward0" {
+        // A number is converted with PyTorch's check; a 0-d tensor's value is copied.
+        crate::core::checked_scalar::check_converts(x.dtype(), value, x.numel() != 1).rhai()?;
+    }
     let out = creation::full(&x.sizes(), value, x.dtype()).rhai()?;
     if x.requires_grad() {
         let input = detached(x);

@@ -3,7 +3,7 @@
 
 use rhai::Dynamic;
 
-use crate::core::checked_scalar::{TypeNaming, check_fits};
+use crate::core::checked_scalar::check_converts;
 use crate::core::copy;
 use crate::core::error::{Result, TorchError};
 use crate::core::layout::{Layout, contiguous_strides};
@@ -174,12 +174,17 @@ pub fn register(r: &mut Registry) {
         let stride = to_int_list(a.req(1, "stride", "as_strided_")?, "stride")?;
         let layout =
             checked_strided_layout(x, &size, &stride, a.opt_int(2, "storage_offset")?).rhai()?;
-        crate::core::views::in_place::set_recorded(x, layout, "AsStridedBackward1");
+        crate::core::views::in_place::set_recorded(x, layout, "AsStridedBackward1", None);
         Ok(Dynamic::from(x.clone()))
     });
     r.method("fill_", 1, |x, a| {
         let value = fill_value(&a, "fill_")?;
-        check_fits(x.dtype(), value, TypeNaming::Cpp).rhai()?;
+        // A number is converted with PyTorch's check (float16 and bfloat16 are not checked
+        // for one element, which PyTorch fills on a path of its own); a 0-d tensor's value
+        // is copied, as `copy_` converts (wrapping, or discarding an imaginary part).
+        if !a.req(0, "value", "fill_")?.is::<Tensor>() {
+            check_converts(x.dtype(), value, x.numel() != 1).rhai()?;
+        }
         copy::fill_(x, value).rhai()?;
         match a.pos[0].clone().try_cast::<Tensor>() {
             Some(v) if v.requires_grad() => {

@@ -490,6 +490,7 @@ fn index_fill(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         ),
         None => (to_scalar(v, "value")?, "IndexFillBackward0"),
     };
+    crate::core::index::check_index_fill_value(x.dtype(), value).rhai()?;
     let out = index_ops::index_fill(x, dim, &index, value).rhai()?;
     let (idx, x_like) = (index.clone(), detached(x));
     let formula: Formula = Rc::new(move |g| {

@@ -6,7 +6,7 @@
 use rhai::Dynamic;
 
 use crate::core::autograd::{grad_ops, selection_grads, tracked};
-use crate::core::checked_scalar::{TypeNaming, check_fits};
+use crate::core::checked_scalar::check_converts;
 use crate::core::dtype::DType;
 use crate::core::engine::place::Combine;
 use crate::core::error::TorchError;
@@ -40,7 +40,7 @@ fn fill_value(a: &Args, func: &str, dtype: DType) -> RhaiResult<crate::core::sca
         Some(t) => crate::core::copy::to_scalars(&t).rhai()?[0],
         None => to_scalar(v, "value")?,
     };
-    check_fits(dtype, value, TypeNaming::Cpp).rhai()?;
+    check_converts(dtype, value, true).rhai()?;
     Ok(value)
 }
 

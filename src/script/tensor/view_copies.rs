@@ -8,12 +8,13 @@
 use rhai::{Array, Dynamic};
 
 use crate::core::copy::contiguous_copy;
+use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
-use crate::core::tensor::graph::detached;
+use crate::core::tensor::graph::{ViewReplay, detached};
 use crate::core::tensor::record::{record_copy, record_untracked_views, record_without_formula};
 use crate::script::args::Args;
 use crate::script::deferred::TensorOp;
-use crate::script::errors::{IntoRhai, RhaiResult};
+use crate::script::errors::{IntoRhai, RhaiResult, error_text};
 use crate::script::registry::Registry;
 
 /// `torch.name_copy` and the view op it copies.
@@ -75,23 +76,31 @@ fn slice_copy(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
     Ok(Dynamic::from(out))
 }
 
-/// The views of a split recorded as PyTorch's `unsafe_*` splits record them (`node`): one
-/// node for all of them, and no view tracking.
-fn unsafe_views(result: Dynamic, x: &Tensor, node: &'static str) -> RhaiResult<Dynamic> {
-    let Some(items) = result.clone().try_cast::<Array>() else {
-        return Ok(result);
-    };
+/// The tensors of a list `result`, or `None` when it is not a list of tensors.
+fn tensors_of(result: &Dynamic) -> Option<Vec<Tensor>> {
+    let items = result.read_lock::<Array>()?;
+    items
+        .iter()
+        .map(|item| item.read_lock::<Tensor>().map(|v| v.clone()))
+        .collect()
+}
+
+/// The views of a split (`op` called with `a`) recorded as PyTorch's `unsafe_*` splits record
+/// them (`node`): one node for all of them, and no view tracking.
+fn unsafe_views(op: TensorOp, x: &Tensor, a: Args, node: &'static str) -> RhaiResult<Dynamic> {
+    let result = op(x, a.clone())?;
     if !x.requires_grad() {
         return Ok(result);
     }
-    let parts: Vec<Tensor> = items
-        .iter()
-        .filter_map(|item| item.read_lock::<Tensor>().map(|v| detached(&v)))
-        .collect();
-    if parts.len() != items.len() {
+    let Some(views) = tensors_of(&result) else {
         return Ok(result);
-    }
-    record_untracked_views(&parts, x, node);
+    };
+    let parts: Vec<Tensor> = views.iter().map(detached).collect();
+    let replay = ViewReplay::many(move |p| {
+        let again = op(p, a.clone()).map_err(|e| TorchError::runtime(error_text(&e)))?;
+        tensors_of(&again).ok_or_else(|| TorchError::runtime("the split gave no tensors"))
+    });
+    record_untracked_views(&parts, x, node, replay);
     Ok(Dynamic::from(
         parts.into_iter().map(Dynamic::from).collect::<Array>(),
     ))
@@ -167,6 +176,6 @@ pub fn register(r: &mut Registry) {
             continue;
         };
         let op: TensorOp = op;
-        r.method_and_function(name, 8, move |x, a| unsafe_views(op(x, a)?, x, node));
+        r.method_and_function(name, 8, move |x, a| unsafe_views(op.clone(), x, a, node));
     }
 }

@@ -4,6 +4,7 @@ use rhai::{Array, Dynamic};
 
 use crate::core::copy;
 use crate::core::tensor::Tensor;
+use crate::core::tensor::graph::ViewReplay;
 use crate::core::views::dtype::{imag, real, view_dtype};
 use crate::core::views::split::{self as split, DirectionalSplit, SplitBy};
 use crate::core::views::{self, as_strided, diagonal, expand, narrow, select, transpose, unfold};
@@ -172,7 +173,10 @@ pub fn register(r: &mut Registry) {
         let out = views::squeeze(x, Some(&dims)).rhai()?;
         if a.get(0, "dim").is_some_and(|d| d.is::<Array>()) {
             // A tuple of dims is PyTorch's third squeeze overload.
-            crate::core::tensor::record::record_view(&out, x, "SqueezeBackward2");
+            if x.requires_grad() {
+                let replay = ViewReplay::one(move |p| views::squeeze(p, Some(&dims)));
+                crate::core::tensor::record::record_view(&out, x, "SqueezeBackward2", replay);
+            }
         }
         t(out)
     });
