@@ -81,7 +81,7 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
             match op {
                 Binary::Atan2 => zip_float(a, b, d, d, f64::atan2),
                 Binary::Copysign => zip_float(a, b, d, d, f64::copysign),
-                _ => zip_float(a, b, d, d, xlogy),
+                _ => zip_float(a, b, d, d, move |x, y| xlogy(d, x, y)),
             }
         }
         // Float kernels only.
@@ -256,14 +256,16 @@ fn dtype_of(a: &Arg) -> DType {
     }
 }
 
-/// `x * log(y)`, 0 where `x` is 0 (unless `y` is NaN).
-fn xlogy(x: f64, y: f64) -> f64 {
+/// `x * log(y)`, 0 where `x` is 0 (unless `y` is NaN), for a result of dtype `d`: the
+/// logarithm is rounded to `d` before the product, as PyTorch's kernel computes it in `d`
+/// (`xlogy(5, 22)` in bfloat16 is 15.5, not the 15.4375 of one rounding at the end).
+fn xlogy(d: DType, x: f64, y: f64) -> f64 {
     if y.is_nan() {
         f64::NAN
     } else if x == 0.0 {
         0.0
     } else {
-        x * y.ln()
+        x * crate::core::element::round_to(d, y.ln())
     }
 }
 

@@ -35,6 +35,11 @@ pub fn cpp_type(d: DType) -> &'static str {
     }
 }
 
+/// The range of an integer dtype other than bool, as floats (`None` for other dtypes).
+pub fn integer_limits(d: DType) -> Option<(f64, f64)> {
+    limits(d)
+}
+
 fn limits(d: DType) -> Option<(f64, f64)> {
     Some(match d {
         DType::UInt8 => (0.0, u8::MAX as f64),

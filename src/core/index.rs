@@ -382,17 +382,27 @@ fn expand_value(v: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     super::views::expand(&v, sizes)
 }
 
+/// PyTorch's errors for one index of a 0-dim tensor: an integer has its own message, a
+/// slice its own. Several items are counted against the dims as for any tensor ("too
+/// many indices for tensor of dimension 0").
 fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> Result<()> {
-    if t.ndim() == 0
-        && items
-            .iter()
-            .any(|i| matches!(i, IndexItem::Int(_) | IndexItem::Slice { .. }))
-    {
-        return Err(TorchError::index(
-            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
-        ));
+    if t.ndim() != 0 {
+        return Ok(());
     }
-    Ok(())
+    let integer = |i: &IndexItem| match i {
+        IndexItem::Int(_) => true,
+        IndexItem::Tensor(x) => x.ndim() == 0 && x.dtype().is_integral() && !is_mask(x),
+        _ => false,
+    };
+    match items {
+        [i] if integer(i) => Err(TorchError::index(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+        )),
+        [IndexItem::Slice { .. }] => Err(TorchError::index(
+            "slice() cannot be applied to a 0-dim tensor.",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The view `t[:, ..., start:end:step]` along `dim` (Python's slice rules for the

@@ -283,11 +283,13 @@ fn negated(t: &Tensor) -> Result<Tensor> {
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }
-    binary_untracked(
-        BinaryOp::Mul,
-        &Arg::Tensor(t.clone()),
-        &Arg::Number(Scalar::Int(-1)),
-    )
+    // A copy laid out as `clone` lays it out, each element's sign flipped: exact for
+    // zeros (`-0.`, `-0.-0.j`) and NaNs, as PyTorch's `-x`; integers wrap.
+    let out = copy::clone_tensor(t)?;
+    let dtype = out.dtype();
+    out.storage()
+        .with_bytes_mut(|bytes| copy::negate_in_place(dtype, bytes));
+    Ok(out)
 }
 
 /// `torch.equal(a, b)`: same shape and equal values.

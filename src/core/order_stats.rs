@@ -322,6 +322,10 @@ pub fn mode(t: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
 /// last reached at (a tie moves the index on; NaN, once met, stays, each new NaN taking
 /// the index).
 pub fn cumulative_extreme(t: &Tensor, dim: i64, max: bool) -> Result<(Tensor, Tensor)> {
+    if t.dtype().is_complex() {
+        let kernel = if max { "cummax_cpu" } else { "cummin_cpu" };
+        return Err(super::unbuilt_kernels::not_built(kernel, t.dtype()));
+    }
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
     let rows = row_count(&moved, n);

@@ -118,6 +118,10 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
         Rounding::Floor => "div_floor_cpu",
     };
     super::unbuilt_kernels::require_kernel(kernel, common)?;
+    if matches!(common.kind(), Kind::Complex | Kind::Bool) {
+        // PyTorch builds no rounding division for complex numbers or bools.
+        return Err(super::unbuilt_kernels::not_built(kernel, common));
+    }
     let float = move |x: f64, y: f64| match mode {
         Rounding::Trunc => (x / y).trunc(),
         Rounding::Floor => float_floor_div(x, y),
@@ -133,15 +137,6 @@ pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
     };
     match common.kind() {
         Kind::Float => zip_float(a, b, common, common, float),
-        Kind::Complex => Err(TorchError::runtime(format!(
-            "div_{}_cpu not implemented for '{}'",
-            if mode == Rounding::Trunc {
-                "trunc"
-            } else {
-                "floor"
-            },
-            common.cpp_name()
-        ))),
         _ => zip_int(a, b, common, common, int),
     }
 }
@@ -159,6 +154,9 @@ fn nonzero_divisor(q: i64) -> Result<()> {
 pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
     let common = result_type(&[operand(a), operand(b)])?;
     super::unbuilt_kernels::require_kernel("remainder_cpu", common)?;
+    if matches!(common.kind(), Kind::Complex | Kind::Bool) {
+        return Err(super::unbuilt_kernels::not_built("remainder_cpu", common));
+    }
     let int = |p: i64, q: i64| {
         nonzero_divisor(q)?;
         let m = p.wrapping_rem(q);
@@ -170,10 +168,6 @@ pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
     };
     match common.kind() {
         Kind::Float => zip_float(a, b, common, common, float_mod),
-        Kind::Complex => Err(TorchError::runtime(format!(
-            "\"remainder_cpu\" not implemented for '{}'",
-            common.cpp_name()
-        ))),
         _ => zip_int(a, b, common, common, int),
     }
 }
@@ -234,6 +228,12 @@ pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
     let mut ops = vec![operand(&input)];
     ops.extend(min.iter().chain(max.iter()).map(operand));
     let common = result_type(&ops)?;
+    let min = min
+        .map(|b| representable_bound(b, common, true))
+        .transpose()?;
+    let max = max
+        .map(|b| representable_bound(b, common, false))
+        .transpose()?;
     let mut out = match &min {
         Some(lo) => bounded(&input, lo, common, true)?,
         None => super::copy::cast_copy(t, common)?,
@@ -242,6 +242,37 @@ pub fn clamp(t: &Tensor, min: Option<Arg>, max: Option<Arg>) -> Result<Tensor> {
         out = bounded(&Arg::Tensor(out), hi, common, false)?;
     }
     Ok(out)
+}
+
+/// A clamp bound given as a number, as PyTorch takes it for a result of dtype `d`: for an
+/// integer dtype, a lower bound above its range (or an upper bound below it) is refused
+/// and any other is compared as the number it is (`-1` bounds `uint8` values from below
+/// by nothing); for a float dtype, the number must convert. Tensor bounds are unchanged.
+fn representable_bound(bound: Arg, d: DType, lower: bool) -> Result<Arg> {
+    let Arg::Number(s) = bound else {
+        return Ok(bound);
+    };
+    if d.is_floating_point() {
+        super::checked_scalar::check_converts(d, s, true)?;
+        return Ok(bound);
+    }
+    let Some((lo, hi)) = super::checked_scalar::integer_limits(d) else {
+        return Ok(bound);
+    };
+    let v = s.to_f64();
+    if (lower && v > hi) || (!lower && v < lo) {
+        return Err(TorchError::runtime(format!(
+            "Clamp {} value {} is outside the representable range of {}",
+            if lower { "min" } else { "max" },
+            super::cpp_format::stream_double(v),
+            d.cpp_name()
+        )));
+    }
+    Ok(if v < lo || v > hi {
+        Arg::Number(Scalar::Int(v.clamp(lo, hi) as i64))
+    } else {
+        bound
+    })
 }
 
 /// The bitwise binary ops (`&`, `|`, `^`): logical on bools, on the bits of integers.

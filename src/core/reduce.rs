@@ -261,6 +261,13 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     if let Some(kernel) = kernel {
         super::unbuilt_kernels::require_kernel(kernel, dtype)?;
     }
+    if matches!(op, Reduction::ArgMax | Reduction::ArgMin) && dtype.is_complex() {
+        // Complex numbers have no order: PyTorch refuses before choosing a kernel.
+        return Err(TorchError::type_error(format!(
+            "{}(): does not support complex input",
+            op.name()
+        )));
+    }
     // A 0-d tensor accepts dim 0 or -1 and reduces its one element, keeping no dims.
     let reduced = reduced_dims(ndim, dims)?;
     let reduced = if ndim == 0 { Vec::new() } else { reduced };

@@ -220,7 +220,19 @@ pub fn nonzero_coordinates(t: &Tensor) -> Result<(Vec<i64>, usize)> {
 /// `t.nonzero()`: an int64 tensor of shape `[n, ndim]`.
 pub fn nonzero(t: &Tensor) -> Result<Tensor> {
     let (coords, n) = nonzero_coordinates(t)?;
-    elements::from_i64s(&coords, vec![n as i64, t.ndim() as i64])
+    let ndim = t.ndim();
+    // PyTorch lays the `[n, ndim]` result out column by column (strides `(1, n)`): each
+    // dim's coordinates are one run in memory.
+    let columns: Vec<i64> = (0..ndim)
+        .flat_map(|k| coords.iter().skip(k).step_by(ndim.max(1)).copied())
+        .collect();
+    let out = elements::from_i64s(&columns, vec![ndim as i64, n as i64])?;
+    out.set_layout(super::layout::Layout {
+        sizes: [n as i64, ndim as i64][..].into(),
+        strides: [1, n as i64][..].into(),
+        offset: 0,
+    });
+    Ok(out)
 }
 
 /// `t.nonzero(as_tuple=True)`: one int64 tensor of indices per dimension (a 0-d tensor

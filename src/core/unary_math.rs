@@ -333,8 +333,8 @@ impl Unary {
             Unary::Log2 => z.ln() / std::f64::consts::LN_2,
             Unary::Log10 => z.ln() / std::f64::consts::LN_10,
             Unary::Log1p => (one + z).ln(),
-            Unary::Rsqrt => one / z.sqrt(),
-            Unary::Reciprocal => one / z,
+            Unary::Rsqrt => super::complex_division::quotient(one, z.sqrt()),
+            Unary::Reciprocal => super::complex_division::quotient(one, z),
             Unary::Sgn => complex_sgn(z),
             Unary::Square => z * z,
             Unary::Acosh => z.acosh(),
@@ -356,7 +356,7 @@ impl Unary {
                     one
                 } else {
                     let p = z * std::f64::consts::PI;
-                    smith_div(p.sin(), p)
+                    super::complex_division::quotient(p.sin(), p)
                 }
             }
             // Refused for complex by `result_dtype` (`abs` has its own path).
@@ -493,21 +493,6 @@ impl Unary {
     }
 }
 
-/// `a / b` by Smith's method, as C's complex division computes it (the signs of zero
-/// parts come out as PyTorch's do).
-fn smith_div(a: Complex64, b: Complex64) -> Complex64 {
-    let (c, d) = (b.re, b.im);
-    if c.abs() < d.abs() {
-        let ratio = c / d;
-        let denom = c * ratio + d;
-        Complex64::new((a.re * ratio + a.im) / denom, (a.im * ratio - a.re) / denom)
-    } else {
-        let ratio = d / c;
-        let denom = d * ratio + c;
-        Complex64::new((a.im * ratio + a.re) / denom, (a.im - a.re * ratio) / denom)
-    }
-}
-
 /// A special function from `libm`, in `f32` for the narrow dtypes (`F` = `f32`) and `f64`
 /// for `float64`.
 fn special<F: Float>(x: F, narrow: fn(f32) -> f32, wide: fn(f64) -> f64) -> F {
@@ -529,24 +514,19 @@ fn sinc<F: Float + FloatConst>(x: F) -> F {
 
 /// -1, 0 or 1 (NaN stays NaN; the sign of zero is dropped, as in PyTorch).
 fn sign<F: Float>(x: F) -> F {
+    // PyTorch's `(0 < x) - (x < 0)`: a NaN is neither, so its sign is 0.
     if x > F::zero() {
         F::one()
     } else if x < F::zero() {
         -F::one()
-    } else if x.is_nan() {
-        x
     } else {
         F::zero()
     }
 }
 
-/// `max(x, 0)`, NaN propagating.
+/// `x < 0 ? 0 : x`, as PyTorch's kernel: NaN and `-0.` pass through unchanged.
 fn relu<F: Float>(x: F) -> F {
-    if x.is_nan() || x > F::zero() {
-        x
-    } else {
-        F::zero()
-    }
+    if x < F::zero() { F::zero() } else { x }
 }
 
 /// Rounds half to even (`2.5` to `2`, `3.5` to `4`), as `torch.round` does.

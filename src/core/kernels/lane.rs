@@ -96,7 +96,7 @@ impl Arith for num_complex::Complex64 {
     }
     #[inline(always)]
     fn quotient(self, b: Self) -> Self {
-        self / b
+        crate::core::complex_division::quotient(self, b)
     }
     fn from_scalar(s: crate::core::scalar::Scalar) -> Self {
         s.to_complex()

@@ -261,11 +261,12 @@ impl Tensor {
         })
     }
 
-    /// Address of the first element: the storage's address plus the offset in bytes.
+    /// Address of the first element: the storage's address plus the offset in bytes; 0 for
+    /// a tensor with no elements, as PyTorch gives (whatever storage it views).
     pub fn data_ptr(&self) -> usize {
         let i = self.0.borrow();
         let base = i.storage.data_ptr();
-        if base == 0 {
+        if base == 0 || i.layout.sizes.contains(&0) {
             return 0;
         }
         base.wrapping_add((i.layout.offset as usize).wrapping_mul(i.dtype.itemsize()))

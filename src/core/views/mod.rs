@@ -137,8 +137,8 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let (n, m) = (sizes.len(), l.ndim());
     if n < m {
         return Err(TorchError::runtime(format!(
-            "expand({}Tensor{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
-            legacy_type_prefix(t),
+            "expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+            expand_type_name(t),
             fmt_list(&l.sizes),
             fmt_list(sizes),
             n,
@@ -157,8 +157,16 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
                     "The expanded size of the tensor ({target}) isn't allowed in a leading, non-existing dimension {i}"
                 )));
             }
+            // A new dim of size 1 continues the next dim's stride, as PyTorch's geometry
+            // gives it; one that repeats has stride 0, and so has every dim expanded from
+            // a 0-dim tensor.
             new_sizes[i] = target;
-            new_strides[i] = 0;
+            new_strides[i] = match (target, new_sizes.get(i + 1)) {
+                _ if m == 0 => 0,
+                (1, Some(&size)) => size * new_strides[i + 1],
+                (1, None) => 1,
+                _ => 0,
+            };
             continue;
         }
         let (size, stride) = (l.sizes[dim as usize], l.strides[dim as usize]);
@@ -197,9 +205,27 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     )
 }
 
-/// The `torch.LongTensor`-style name PyTorch prints in some messages (`Long` for int64).
+/// The `torch.LongTensor`-style name PyTorch prints in some messages (`Long` for int64),
+/// without its `Tensor` ending.
 pub fn legacy_type_prefix(t: &Tensor) -> String {
     format!("torch.{}", t.dtype().cpp_name())
+}
+
+/// The name PyTorch's `expand` message gives `t`'s type: its legacy tensor type
+/// (`torch.FloatTensor`) for the eight dtypes that have one, else `CPUBFloat16Type`.
+fn expand_type_name(t: &Tensor) -> String {
+    use crate::core::dtype::DType;
+    match t.dtype() {
+        DType::UInt8
+        | DType::Int8
+        | DType::Int16
+        | DType::Int32
+        | DType::Int64
+        | DType::Float16
+        | DType::Float32
+        | DType::Float64 => format!("{}Tensor", legacy_type_prefix(t)),
+        other => format!("CPU{}Type", other.cpp_name()),
+    }
 }
 
 /// `t.transpose(d0, d1)`.

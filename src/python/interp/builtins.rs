@@ -996,7 +996,7 @@ impl Interpreter {
                 }
             }
             Value::Host(d) => {
-                let item = self.host_method(d.clone(), "item", Vec::new())?;
+                let item = self.number_item(d)?;
                 self.int_from(vec![item], Keywords(Vec::new()))
             }
             other => self.raise(
@@ -1010,6 +1010,18 @@ impl Interpreter {
     }
 
     /// `float(x)`.
+    /// The number a host value stands for in `int()`, `float()` and `complex()`: its
+    /// `item()`, refused in PyTorch's words for a tensor of other than one element.
+    fn number_item(&mut self, d: &rhai::Dynamic) -> Flow<Value> {
+        if d.read_lock::<Tensor>().is_some_and(|t| t.numel() != 1) {
+            return self.raise(
+                "ValueError",
+                "only one element tensors can be converted to Python scalars",
+            );
+        }
+        self.host_method(d.clone(), "item", Vec::new())
+    }
+
     fn float_from(&mut self, x: &Value) -> Flow<Value> {
         match x {
             Value::Float(f) => Ok(Value::Float(*f)),
@@ -1035,7 +1047,7 @@ impl Interpreter {
                 }
             }
             Value::Host(d) => {
-                let item = self.host_method(d.clone(), "item", Vec::new())?;
+                let item = self.number_item(d)?;
                 if let Value::Complex(_) = item {
                     return self.raise(
                         "TypeError",

@@ -357,6 +357,10 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("diag_embed", 3, |x, a| {
         let offset = a.int_or(0, "offset", 0)?;
         let (d1, d2) = (a.int_or(1, "dim1", -2)?, a.int_or(2, "dim2", -1)?);
+        // The dims are the result's, which has one dim more than `x`.
+        for d in [d1, d2] {
+            crate::core::error::wrap_dim(d, x.ndim() + 1).rhai()?;
+        }
         if (d1, d2) != (-2, -1) {
             return Err(to_rhai(TorchError::not_implemented(
                 "tensh does not implement diag_embed with dims other than (-2, -1) yet (PyTorch has it)",
@@ -392,6 +396,11 @@ pub fn register(r: &mut Registry) {
         t(crate::core::hash_tensor::hash_tensor(x, &dims, keepdim, mode).rhai()?)
     });
     r.method_and_function("nansum", 3, |x, a| {
+        if x.dtype().is_complex() {
+            return Err(to_rhai(TorchError::not_implemented(
+                "nansum on CPU does not support complex inputs",
+            )));
+        }
         let dims = dims_arg(&a)?;
         let keepdim = a.bool_or(1, "keepdim", false)?;
         let masked = nan_as_zero(&crate::core::tensor::graph::detached(x)).rhai()?;
@@ -460,6 +469,12 @@ pub fn register(r: &mut Registry) {
         t(out)
     });
     r.method_and_function("aminmax", 2, |x, a| {
+        if x.dtype().is_complex() {
+            return Err(to_rhai(TorchError::type_error(format!(
+                "aminmax not implemented for {}",
+                x.dtype().cpp_name()
+            ))));
+        }
         let dim = match a.get(0, "dim") {
             Some(v) if !v.is_unit() => Some(vec![to_int(v, "dim")?]),
             _ => None,

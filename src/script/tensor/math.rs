@@ -26,7 +26,24 @@ pub fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
 }
 
 fn apply(op: BinaryOp, a: Arg, b: Arg) -> RhaiResult<Tensor> {
+    if op == BinaryOp::Div
+        && let (Arg::Number(n), Arg::Tensor(t)) = (&a, &b)
+    {
+        return reverse_divide(*n, t).rhai();
+    }
     ops::binary(op, &a, &b).rhai()
+}
+
+/// `n / t` for a number `n`: as PyTorch's `Tensor.__rtruediv__` computes it, the
+/// reciprocal of `t` times `n` (so its roundings, its infinities and its two recorded
+/// nodes, `ReciprocalBackward0` then `MulBackward0`, are PyTorch's).
+fn reverse_divide(n: Scalar, t: &Tensor) -> crate::core::error::Result<Tensor> {
+    use crate::core::unary::{Unary, unary};
+    let reciprocal = unary(t, Unary::Reciprocal)?;
+    if t.requires_grad() && !reciprocal.dtype().is_integral() {
+        crate::core::tensor::record::record_unary(&reciprocal, t, Unary::Reciprocal);
+    }
+    ops::binary(BinaryOp::Mul, &Arg::Tensor(reciprocal), &Arg::Number(n))
 }
 
 /// Registers the compound assignment `symbol` (`+=`) on a tensor as PyTorch's in-place

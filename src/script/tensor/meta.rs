@@ -18,6 +18,17 @@ use crate::script::registry::Registry;
 use crate::script::tensor::views::adjoint;
 use crate::script::values::{Device, Size};
 
+/// `d` as an index into `x`'s dims (`size(d)`, `stride(d)`): a 0-dim tensor has none,
+/// in PyTorch's words.
+fn existing_dim(x: &Tensor, d: i64) -> RhaiResult<usize> {
+    if x.ndim() == 0 {
+        return Err(to_rhai(TorchError::index(format!(
+            "Dimension specified as {d} but tensor has no dimensions"
+        ))));
+    }
+    wrap_dim(d, x.ndim()).rhai()
+}
+
 fn warn_t_deprecated(x: &Tensor) {
     if x.ndim() != 2 {
         crate::script::warnings::warn_once(
@@ -195,21 +206,11 @@ fn contiguous(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
 pub fn register(r: &mut Registry) {
     r.method("size", 1, |x, a| match a.opt_int(0, "dim")? {
         None => Ok(Dynamic::from(Size(x.sizes()))),
-        Some(d) => Ok(Dynamic::from(
-            x.sizes()
-                .get(wrap_dim(d, x.ndim()).rhai()?)
-                .copied()
-                .unwrap_or(1),
-        )),
+        Some(d) => Ok(Dynamic::from(x.sizes()[existing_dim(x, d)?])),
     });
     r.method("stride", 1, |x, a| match a.opt_int(0, "dim")? {
         None => Ok(Dynamic::from(int_array(&x.strides()))),
-        Some(d) => Ok(Dynamic::from(
-            x.strides()
-                .get(wrap_dim(d, x.ndim()).rhai()?)
-                .copied()
-                .unwrap_or(1),
-        )),
+        Some(d) => Ok(Dynamic::from(x.strides()[existing_dim(x, d)?])),
     });
     r.method("storage_offset", 0, |x, _| Ok(Dynamic::from(x.offset())));
     r.method("dim", 0, |x, _| Ok(Dynamic::from(x.ndim() as i64)));

@@ -236,6 +236,34 @@ fn record_clamp(out: &Tensor, node: &str, x: &Tensor, min: Option<Arg>, max: Opt
     autograd::record_formula(out, node, &inputs, &inputs, formula);
 }
 
+/// PyTorch's refusals to clamp with complex numbers (in any of the clamp ops' forms): a
+/// complex tensor, a complex number as a bound (which clamp converts to a double), a
+/// complex tensor as a bound (no `maximum`/`minimum` kernel for it).
+fn refuse_complex_clamp(x: &Tensor, min: Option<&Arg>, max: Option<&Arg>) -> RhaiResult<()> {
+    use crate::core::error::TorchError;
+    if x.dtype().is_complex() {
+        return Err(crate::script::errors::to_rhai(TorchError::not_implemented(
+            "clamp is not supported for complex types",
+        )));
+    }
+    for (bound, kernel) in [(min, "maximum_cpu"), (max, "minimum_cpu")] {
+        match bound {
+            Some(Arg::Number(crate::core::scalar::Scalar::Complex(c))) if c.im != 0.0 => {
+                return Err(crate::script::errors::to_rhai(TorchError::runtime(
+                    "value cannot be converted to type double without overflow",
+                )));
+            }
+            Some(Arg::Tensor(b)) if b.dtype().is_complex() => {
+                return Err(crate::script::errors::to_rhai(
+                    crate::core::unbuilt_kernels::not_built(kernel, b.dtype()),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// `clamp`, `clip`, `clamp_min`, `clamp_max` and their in-place forms (methods and
 /// `torch` functions), recorded under PyTorch's node names with their gradients.
 fn register_clamps(r: &mut Registry) {
@@ -248,6 +276,7 @@ fn register_clamps(r: &mut Registry) {
         let max_args = if which == Bounds::Both { 2 } else { 1 };
         r.method_and_function(name, max_args, move |x, a| {
             let (min, max, node) = clamp_bounds(&a, which, name)?;
+            refuse_complex_clamp(x, min.as_ref(), max.as_ref())?;
             let out = pointwise::clamp(x, min.clone(), max.clone()).rhai()?;
             record_clamp(&out, node, x, min, max);
             Ok(Dynamic::from(out))
@@ -261,6 +290,7 @@ fn register_clamps(r: &mut Registry) {
                 .filter_map(|b| b.as_tensor().cloned())
                 .collect();
             check_clamp_cast(x, min.iter().chain(max.iter()))?;
+            refuse_complex_clamp(x, min.as_ref(), max.as_ref())?;
             let out = pointwise::clamp(
                 &crate::core::tensor::graph::detached(x),
                 min.clone(),

@@ -47,6 +47,12 @@ fn out_of_place(x: &Tensor, f: Unary, decimals: Option<i64>) -> Result<Tensor> {
 /// reading the result reads `x` as written; one reading the input reads a copy of the
 /// values before the write.
 fn in_place(x: &Tensor, f: Unary, decimals: Option<i64>) -> Result<Tensor> {
+    if f == Unary::Abs && x.dtype().is_complex() {
+        // The magnitudes are real: PyTorch refuses to write them back into complex storage.
+        return Err(crate::core::error::TorchError::runtime(
+            "In-place abs is not supported for complex tensors.",
+        ));
+    }
     let out = compute(x, f, decimals)?;
     check_in_place_result(x, &out.sizes(), out.dtype())?;
     let reads = if decimals.is_some() {
