@@ -176,6 +176,12 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result
             "topk does not support bool dtypes on CPU",
         ));
     }
+    if t.dtype().is_complex() {
+        // PyTorch's words, leading space included.
+        return Err(TorchError::type_error(
+            " topk does not support complex dtypes on CPU",
+        ));
+    }
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
     if k < 0 || k as usize > n {
@@ -215,9 +221,7 @@ fn empty_dim(op: &str, dim: usize) -> TorchError {
 
 /// `t.kthvalue(k, dim, keepdim)`: the k-th smallest (1-based).
 pub fn kthvalue(t: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
-    if t.dtype() == DType::Bool {
-        return Err(not_built("kthvalue_cpu", t.dtype()));
-    }
+    refuse_unordered(t, "kthvalue_cpu")?;
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
     if t.ndim() > 0 && n == 0 {
@@ -246,9 +250,7 @@ pub fn median_dim(
     ignore_nan: bool,
 ) -> Result<(Tensor, Tensor)> {
     let name = if ignore_nan { "nanmedian" } else { "median" };
-    if t.dtype() == DType::Bool {
-        return Err(not_built(&format!("{name}_cpu"), t.dtype()));
-    }
+    refuse_unordered(t, "median_out")?;
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
     if t.ndim() > 0 && n == 0 {
@@ -277,10 +279,7 @@ pub fn median_dim(
 
 /// `t.median()` / `t.nanmedian()`: the lower median of every element (NaN for none).
 pub fn median_all(t: &Tensor, ignore_nan: bool) -> Result<Tensor> {
-    let name = if ignore_nan { "nanmedian" } else { "median" };
-    if t.dtype() == DType::Bool {
-        return Err(not_built(&format!("{name}_cpu"), t.dtype()));
-    }
+    refuse_unordered(t, "median_cpu")?;
     if t.numel() == 0 {
         return super::creation::full(&[], super::scalar::Scalar::Float(f64::NAN), t.dtype());
     }
@@ -289,9 +288,21 @@ pub fn median_all(t: &Tensor, ignore_nan: bool) -> Result<Tensor> {
     Ok(values)
 }
 
+/// PyTorch's refusal of bool and complex inputs by the order-statistic kernel `kernel`
+/// (`median_cpu` for a median of everything, `median_out` along a dim, for `nanmedian` too).
+fn refuse_unordered(t: &Tensor, kernel: &str) -> Result<()> {
+    if t.dtype() == DType::Bool || t.dtype().is_complex() {
+        return Err(not_built(kernel, t.dtype()));
+    }
+    Ok(())
+}
+
 /// `t.mode(dim, keepdim)`: each row's most frequent value (the smallest among equally
 /// frequent ones) and an index of it (as PyTorch's kernel finds it).
 pub fn mode(t: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    if t.dtype().is_complex() {
+        return Err(not_built("mode_cpu", t.dtype()));
+    }
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
     if t.ndim() > 0 && n == 0 {

@@ -62,6 +62,10 @@ impl Reduction {
                 }
                 d
             }
+            Reduction::ArgMax | Reduction::ArgMin if d.is_complex() => {
+                // Complex numbers have no order: PyTorch refuses before choosing a kernel.
+                return Err(unordered_complex(self.name()));
+            }
             Reduction::Max | Reduction::Min => {
                 if d.is_complex() {
                     return Err(TorchError::not_implemented(format!(
@@ -241,6 +245,12 @@ fn arg_extreme(row: &[u8], max: bool) -> usize {
     best.map_or(0, |(i, _)| i)
 }
 
+/// PyTorch's refusal of a complex input by `op` along a dim (`max(0)`, `argmax()`):
+/// complex numbers have no order.
+pub fn unordered_complex(op: &str) -> TorchError {
+    TorchError::type_error(format!("{op}(): does not support complex input"))
+}
+
 /// `t.op(dim, keepdim)`; `dims = None` reduces everything (to a 0-d tensor, `keepdim`
 /// ignored as PyTorch does for the dim-less forms).
 pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
@@ -260,13 +270,6 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     };
     if let Some(kernel) = kernel {
         super::unbuilt_kernels::require_kernel(kernel, dtype)?;
-    }
-    if matches!(op, Reduction::ArgMax | Reduction::ArgMin) && dtype.is_complex() {
-        // Complex numbers have no order: PyTorch refuses before choosing a kernel.
-        return Err(TorchError::type_error(format!(
-            "{}(): does not support complex input",
-            op.name()
-        )));
     }
     // A 0-d tensor accepts dim 0 or -1 and reduces its one element, keeping no dims.
     let reduced = reduced_dims(ndim, dims)?;
@@ -451,6 +454,9 @@ pub fn extreme_with_indices(
     dim: i64,
     keepdim: bool,
 ) -> Result<(Tensor, Tensor)> {
+    if t.dtype().is_complex() {
+        return Err(unordered_complex(if max { "max" } else { "min" }));
+    }
     let (v, i) = if max {
         (Reduction::Max, Reduction::ArgMax)
     } else {

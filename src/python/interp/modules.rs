@@ -86,6 +86,17 @@ impl Interpreter {
                 crate::python::convert::Arrays::Tuples,
             ));
         }
+        // Tensor methods are functions of the engine's one namespace; PyTorch's module has
+        // only the names it lists for `torch` (`torch.shape` is no attribute).
+        if path == "torch"
+            && crate::script::pytorch_names::contains("Tensor", name)
+            && !crate::script::pytorch_names::contains("torch", name)
+        {
+            return self.raise(
+                "AttributeError",
+                format!("module 'torch' has no attribute '{name}'"),
+            );
+        }
         Ok(Value::HostPath(full.into()))
     }
 

@@ -24,6 +24,9 @@ impl Interpreter {
             all.extend(self.collect(&b)?);
             return self.call_builtin("bytes", vec![Value::list(all)], Vec::new());
         }
+        if let Some(r) = self.tensor_and_python_value(op, &a, &b) {
+            return r;
+        }
         if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
             return self.host_binary(op, &a, &b);
         }
@@ -75,20 +78,88 @@ impl Interpreter {
                 }
                 Ok(Value::dict(entries))
             }
-            _ => self.raise(
-                "TypeError",
-                format!(
-                    "unsupported operand type(s) for {}: '{}' and '{}'",
-                    if op == BinOp::Pow {
-                        "** or pow()"
-                    } else {
-                        op.symbol()
-                    },
-                    a.type_name(),
-                    b.type_name()
-                ),
-            ),
+            _ => self.unsupported_operands(op, &a, &b),
         }
+    }
+
+    /// Python's error for an operator neither operand takes.
+    fn unsupported_operands(&mut self, op: BinOp, a: &Value, b: &Value) -> Flow<Value> {
+        self.raise(
+            "TypeError",
+            format!(
+                "unsupported operand type(s) for {}: '{}' and '{}'",
+                if op == BinOp::Pow {
+                    "** or pow()"
+                } else {
+                    op.symbol()
+                },
+                a.type_name(),
+                b.type_name()
+            ),
+        )
+    }
+
+    /// An operator between a tensor and a Python value that is neither a number nor a tensh
+    /// value (a string, list, tuple, `None`, ...), as Python's protocol resolves it: the
+    /// tensor's operator declines, so a sequence repeats by the tensor's `__index__`, a
+    /// string, list or tuple on the left refuses to concatenate in its own words, `str %`
+    /// formats, and anything else is Python's "unsupported operand type(s)". `None` when
+    /// the operands are not of that kind.
+    fn tensor_and_python_value(&mut self, op: BinOp, a: &Value, b: &Value) -> Option<Flow<Value>> {
+        let tensor = |v: &Value| matches!(v, Value::Host(d) if d.is::<Tensor>());
+        let (other, tensor_value) = match (tensor(a), tensor(b)) {
+            (true, false) => (b, a),
+            (false, true) => (a, b),
+            _ => return None,
+        };
+        let python_number = matches!(
+            other,
+            Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) | Value::Complex(_)
+        );
+        if python_number || matches!(other, Value::Host(_) | Value::HostPath(_)) {
+            return None;
+        }
+        let sequence = matches!(other, Value::Str(_) | Value::List(_) | Value::Tuple(_));
+        Some(match op {
+            BinOp::Mul if sequence => match self.tensor_index(tensor_value) {
+                Ok(n) => self.repeat(other, n),
+                Err(e) => Err(e),
+            },
+            BinOp::Add if sequence && tensor(b) => {
+                let kind = other.type_name();
+                self.raise(
+                    "TypeError",
+                    format!("can only concatenate {kind} (not \"Tensor\") to {kind}"),
+                )
+            }
+            BinOp::Mod if tensor(b) => match other {
+                Value::Str(f) => {
+                    let f = f.clone();
+                    self.percent_format(&f, b).map(Value::str)
+                }
+                _ => self.unsupported_operands(op, a, b),
+            },
+            _ => self.unsupported_operands(op, a, b),
+        })
+    }
+
+    /// A tensor used as an index (`__index__`): the value of one element of an integer
+    /// dtype, else PyTorch's TypeError.
+    pub(super) fn tensor_index(&mut self, v: &Value) -> Flow<i64> {
+        if let Value::Host(d) = v
+            && let Some(t) = d.read_lock::<Tensor>()
+            && t.numel() == 1
+            && t.dtype().is_integral()
+        {
+            let values = crate::core::engine::elements::int64_values(&t);
+            if let Ok(values) = values {
+                return Ok(values[0]);
+            }
+        }
+        self.raise(
+            "TypeError",
+            "only integer tensors of a single element can be converted to an index",
+        )
     }
 
     /// `s * n` for a string, list or tuple.
@@ -239,6 +310,11 @@ impl Interpreter {
             {
                 return Ok(Value::Bool(op == CmpOp::NotEq));
             }
+            if !matches!(op, CmpOp::Eq | CmpOp::NotEq) && tensor_against_python_value(a, b) {
+                // The tensor's comparison declines a value that is no number: Python's
+                // ordering error.
+                return self.order(a, b, op).map(|_| Value::None);
+            }
             let symbol = match op {
                 CmpOp::Eq => "==",
                 CmpOp::NotEq => "!=",
@@ -299,6 +375,7 @@ impl Interpreter {
                 }
                 return Ok(x.len().cmp(&y.len()));
             }
+            _ if tensor_against_python_value(a, b) => {}
             (Value::Host(_), _) | (_, Value::Host(_)) => {
                 let lt = self.compare(CmpOp::Lt, a, b)?;
                 if self.truthy(&lt)? {
@@ -585,4 +662,23 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether one operand is a tensor and the other a Python value that is neither a number
+/// nor a tensh value (`None`, a string, a list, ...), which tensors do not order against.
+fn tensor_against_python_value(a: &Value, b: &Value) -> bool {
+    let tensor = |v: &Value| matches!(v, Value::Host(d) if d.is::<Tensor>());
+    let plain = |v: &Value| {
+        !matches!(
+            v,
+            Value::Int(_)
+                | Value::BigInt(_)
+                | Value::Float(_)
+                | Value::Bool(_)
+                | Value::Complex(_)
+                | Value::Host(_)
+                | Value::HostPath(_)
+        )
+    };
+    (tensor(a) && plain(b)) || (tensor(b) && plain(a))
 }

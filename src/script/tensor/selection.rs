@@ -58,6 +58,17 @@ fn dim_list(a: &Args, i: usize) -> RhaiResult<Option<Vec<i64>>> {
 /// PyTorch's messages about empty inputs.
 fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
     let name = if max { "amax" } else { "amin" };
+    if x.dtype().is_complex() {
+        let kernel = if max {
+            "max_values_cpu"
+        } else {
+            "min_values_cpu"
+        };
+        return Err(to_rhai(crate::core::unbuilt_kernels::not_built(
+            kernel,
+            x.dtype(),
+        )));
+    }
     let dims = dim_list(a, 0)?.unwrap_or_default();
     let keepdim = a.bool_or(1, "keepdim", false)?;
     let op = if max { Reduction::Max } else { Reduction::Min };
