@@ -27,7 +27,10 @@ pub fn kernel_dtype(compute: DType) -> DType {
         | DType::Float8E4M3FNUZ
         | DType::Float8E5M2
         | DType::Float8E5M2FNUZ => DType::Float32,
-        DType::Complex32 | DType::Complex64 | DType::Complex128 => DType::Complex128,
+        // complex64 computes in complex `f32`, as PyTorch's kernels do (so its products
+        // and quotients round as PyTorch's); complex32 in complex `f64`.
+        DType::Complex64 => DType::Complex64,
+        DType::Complex32 | DType::Complex128 => DType::Complex128,
         DType::Bool => DType::UInt8,
         d => d,
     }

@@ -3,29 +3,32 @@
 //! divisor divides each part by a zero, giving infinities (or NaNs for zero parts) instead
 //! of the NaNs of the textbook formula.
 
-use num_complex::Complex64;
+use num_complex::Complex;
+use num_traits::Float;
 
-/// `a / b`.
-pub fn quotient(a: Complex64, b: Complex64) -> Complex64 {
+/// `a / b`, each step rounded to `T` (`f32` for `complex64`, as PyTorch computes it).
+pub fn quotient<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
     let (c, d) = (b.re, b.im);
     let (abs_c, abs_d) = (c.abs(), d.abs());
+    let zero = T::zero();
     if abs_c >= abs_d {
-        if abs_c == 0.0 && abs_d == 0.0 {
-            return Complex64::new(a.re / abs_c, a.im / abs_d);
+        if abs_c == zero && abs_d == zero {
+            return Complex::new(a.re / abs_c, a.im / abs_d);
         }
         let ratio = d / c;
-        let scale = 1.0 / (c + d * ratio);
-        Complex64::new((a.re + a.im * ratio) * scale, (a.im - a.re * ratio) * scale)
+        let scale = T::one() / (c + d * ratio);
+        Complex::new((a.re + a.im * ratio) * scale, (a.im - a.re * ratio) * scale)
     } else {
         let ratio = c / d;
-        let scale = 1.0 / (d + c * ratio);
-        Complex64::new((a.re * ratio + a.im) * scale, (a.im * ratio - a.re) * scale)
+        let scale = T::one() / (d + c * ratio);
+        Complex::new((a.re * ratio + a.im) * scale, (a.im * ratio - a.re) * scale)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_complex::Complex64;
 
     #[test]
     fn zero_divisors_give_infinities_and_nans_part_by_part() {

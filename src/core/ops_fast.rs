@@ -106,22 +106,36 @@ fn arith<T: Arith + PartialOrd>(
     }
 }
 
-/// `a op b` in complex `f64` (`Complex128` operands): arithmetic and equality; the ordering
-/// comparisons are refused for complex before any kernel runs (`ops::binary_untracked`).
-fn complex_arith(op: BinaryOp, a: &Held, b: &Held, out: &mut [u8], sizes: &[i64]) -> Result<()> {
-    type C = num_complex::Complex64;
+/// `a op b` in complex `C` (`Complex64` for `complex128` operands, `Complex32` for
+/// `complex64` ones): arithmetic and equality; the ordering comparisons are refused for
+/// complex before any kernel runs (`ops::binary_untracked`).
+fn complex_arith<C: Arith>(
+    op: BinaryOp,
+    a: &Held,
+    b: &Held,
+    out: &mut [u8],
+    sizes: &[i64],
+) -> Result<()> {
     let to_c = C::from_scalar;
     let bool_of = |x: bool| u8::from(x);
+    // PyTorch adds and subtracts `alpha * b`, a complex product even for `alpha` 1: an
+    // infinite part of `b` makes the other part NaN (`inf * 0`), as it does there.
+    let one = C::from_scalar(crate::core::scalar::Scalar::Int(1));
     match op {
-        BinaryOp::Add => run_typed(C::add, to_c, a, b, out, sizes),
-        BinaryOp::Sub => run_typed(C::sub, to_c, a, b, out, sizes),
+        BinaryOp::Add => run_typed(move |x: C, y: C| x.add(y.mul(one)), to_c, a, b, out, sizes),
+        BinaryOp::Sub => run_typed(move |x: C, y: C| x.sub(y.mul(one)), to_c, a, b, out, sizes),
         BinaryOp::Mul => run_typed(C::mul, to_c, a, b, out, sizes),
         BinaryOp::Div => run_typed(C::quotient, to_c, a, b, out, sizes),
         BinaryOp::Eq => run_typed(move |x: C, y: C| bool_of(x == y), to_c, a, b, out, sizes),
         BinaryOp::Ne => run_typed(move |x: C, y: C| bool_of(x != y), to_c, a, b, out, sizes),
         _ => Err(super::error::TorchError::not_implemented(format!(
-            "\"{}_cpu\" not implemented for 'ComplexDouble'",
-            op.kernel_name()
+            "\"{}_cpu\" not implemented for '{}'",
+            op.kernel_name(),
+            if C::SIZE == 8 {
+                "ComplexFloat"
+            } else {
+                "ComplexDouble"
+            }
         ))),
     }
 }
@@ -143,10 +157,12 @@ pub fn try_binary(
     let (Some(ha), Some(hb)) = (hold(a, dtype, sizes)?, hold(b, dtype, sizes)?) else {
         return Ok(None);
     };
-    if dtype == DType::Complex128 {
+    if matches!(dtype, DType::Complex64 | DType::Complex128) {
         let out = Tensor::zeros(sizes.to_vec(), out_dtype)?;
-        out.storage()
-            .with_bytes_mut(|bytes| complex_arith(op, &ha, &hb, bytes, sizes))?;
+        out.storage().with_bytes_mut(|bytes| match dtype {
+            DType::Complex64 => complex_arith::<num_complex::Complex32>(op, &ha, &hb, bytes, sizes),
+            _ => complex_arith::<num_complex::Complex64>(op, &ha, &hb, bytes, sizes),
+        })?;
         return Ok(Some(out));
     }
     if !covered(dtype) {

@@ -243,8 +243,17 @@ pub fn register(r: &mut Registry) {
     });
     r.function("arange", 4, |a| arange(&a));
     r.function("linspace", 4, |a| {
-        let start = to_float(a.req(0, "start", "linspace")?, "start")?;
-        let end = to_float(a.req(1, "end", "linspace")?, "end")?;
+        // Numbers or 0-d tensors.
+        let endpoint = |i: usize, name: &str| match super::tensor::more_factories::number(
+            &a, i, name, "linspace",
+        )? {
+            Scalar::Complex(_) => Err(to_rhai(TorchError::not_implemented(
+                "tensh does not implement linspace with complex endpoints yet (PyTorch has it)",
+            ))),
+            s => Ok(s.to_f64()),
+        };
+        let start = endpoint(0, "start")?;
+        let end = endpoint(1, "end")?;
         let steps = a.int(2, "steps", "linspace")?;
         let dtype = a.dtype()?.unwrap_or_else(default_dtype);
         finish(creation::linspace(start, end, steps, dtype).rhai()?, &a)

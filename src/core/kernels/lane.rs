@@ -104,6 +104,51 @@ impl Arith for num_complex::Complex64 {
     const ZERO: Self = num_complex::Complex64::new(0.0, 0.0);
 }
 
+/// Complex `f32`, the type PyTorch computes `complex64` arithmetic in: each product, sum
+/// and quotient step is rounded to `f32`, as its kernels round them.
+impl Lane for num_complex::Complex32 {
+    const SIZE: usize = 8;
+    #[inline(always)]
+    fn load(bytes: &[u8]) -> Self {
+        num_complex::Complex32::new(f32::load(bytes), f32::load(bytes.get(4..).unwrap_or(&[])))
+    }
+    #[inline(always)]
+    fn store(self, bytes: &mut [u8]) {
+        if bytes.len() >= 8 {
+            self.re.store(bytes);
+            self.im.store(&mut bytes[4..]);
+        }
+    }
+    /// The real part.
+    fn to_f64(self) -> f64 {
+        f64::from(self.re)
+    }
+}
+
+impl Arith for num_complex::Complex32 {
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        self + b
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        self - b
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        self * b
+    }
+    #[inline(always)]
+    fn quotient(self, b: Self) -> Self {
+        crate::core::complex_division::quotient(self, b)
+    }
+    fn from_scalar(s: crate::core::scalar::Scalar) -> Self {
+        let c = s.to_complex();
+        num_complex::Complex32::new(c.re as f32, c.im as f32)
+    }
+    const ZERO: Self = num_complex::Complex32::new(0.0, 0.0);
+}
+
 macro_rules! float_arith {
     ($($t:ty),*) => {$(
         impl Arith for $t {

@@ -57,12 +57,12 @@ fn empty_permuted(sizes: &[i64], order: &[i64], dtype: DType) -> Result<Tensor> 
 }
 
 /// A number argument, or the number in a 0-d tensor (`logspace`'s tensor overloads).
-fn number(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Scalar> {
+pub fn number(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Scalar> {
     let v = a.req(i, name, func)?;
     match v.clone().try_cast::<Tensor>() {
         Some(t) if t.ndim() == 0 => Ok(crate::core::copy::to_scalars(&t).rhai()?[0]),
         Some(t) => Err(to_rhai(TorchError::runtime(format!(
-            "{func}() only supports 0-dimensional {name} tensors, but got {name} with {} dimension(s).",
+            "{func} only supports 0-dimensional start and end tensors, but got {name} with {} dimension(s).",
             t.ndim()
         )))),
         None => to_scalar(v, name),
