@@ -130,6 +130,23 @@ impl DType {
         format!("torch.{}Tensor", self.cpp_name())
     }
 
+    /// The type PyTorch names in some messages (`expand`'s, a hook's type error): the
+    /// legacy tensor class of the eight dtypes that have one (`torch.FloatTensor`),
+    /// `CPU<Name>Type` for the others (`CPUBFloat16Type`).
+    pub fn legacy_type_name(self) -> String {
+        match self {
+            DType::UInt8
+            | DType::Int8
+            | DType::Int16
+            | DType::Int32
+            | DType::Int64
+            | DType::Float16
+            | DType::Float32
+            | DType::Float64 => format!("torch.{}Tensor", self.cpp_name()),
+            _ => format!("CPU{}Type", self.cpp_name()),
+        }
+    }
+
     /// The C++ scalar type name PyTorch uses in error messages (`Short`, `Float`).
     pub fn cpp_name(self) -> &'static str {
         match self {
@@ -250,6 +267,15 @@ impl fmt::Display for DType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn legacy_type_names_are_pytorchs() {
+        assert_eq!(DType::Float32.legacy_type_name(), "torch.FloatTensor");
+        assert_eq!(DType::Int8.legacy_type_name(), "torch.CharTensor");
+        assert_eq!(DType::BFloat16.legacy_type_name(), "CPUBFloat16Type");
+        assert_eq!(DType::Bool.legacy_type_name(), "CPUBoolType");
+        assert_eq!(DType::Complex64.legacy_type_name(), "CPUComplexFloatType");
+    }
 
     #[test]
     fn names_sizes_and_kinds() {

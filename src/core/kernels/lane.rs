@@ -60,94 +60,58 @@ macro_rules! lane {
 }
 lane!(f32, f64, i64, i32, i16, i8, u8, u64, u32, u16);
 
-/// Complex `f64`, the type tensh computes every complex op in (rounded once to the result's
-/// dtype when it is written).
-impl Lane for num_complex::Complex64 {
-    const SIZE: usize = 16;
-    #[inline(always)]
-    fn load(bytes: &[u8]) -> Self {
-        num_complex::Complex64::new(f64::load(bytes), f64::load(bytes.get(8..).unwrap_or(&[])))
-    }
-    #[inline(always)]
-    fn store(self, bytes: &mut [u8]) {
-        if bytes.len() >= 16 {
-            self.re.store(bytes);
-            self.im.store(&mut bytes[8..]);
+/// Complex lanes: `Complex64` (complex `f64`, the type tensh computes `complex128` and
+/// `complex32` ops in, rounded once to the result's dtype) and `Complex32` (complex `f32`,
+/// the type PyTorch computes `complex64` arithmetic in: each product, sum and quotient step
+/// is rounded to `f32`, as its kernels round them).
+macro_rules! complex_lane {
+    ($($c:ty, $part:ty, $size:expr);*) => {$(
+        impl Lane for $c {
+            const SIZE: usize = $size;
+            #[inline(always)]
+            fn load(bytes: &[u8]) -> Self {
+                let half = $size / 2;
+                <$c>::new(<$part>::load(bytes), <$part>::load(bytes.get(half..).unwrap_or(&[])))
+            }
+            #[inline(always)]
+            fn store(self, bytes: &mut [u8]) {
+                if bytes.len() >= $size {
+                    self.re.store(bytes);
+                    self.im.store(&mut bytes[$size / 2..]);
+                }
+            }
+            /// The real part.
+            fn to_f64(self) -> f64 {
+                f64::from(self.re)
+            }
         }
-    }
-    /// The real part.
-    fn to_f64(self) -> f64 {
-        self.re
-    }
-}
 
-impl Arith for num_complex::Complex64 {
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        self + b
-    }
-    #[inline(always)]
-    fn sub(self, b: Self) -> Self {
-        self - b
-    }
-    #[inline(always)]
-    fn mul(self, b: Self) -> Self {
-        self * b
-    }
-    #[inline(always)]
-    fn quotient(self, b: Self) -> Self {
-        crate::core::complex_division::quotient(self, b)
-    }
-    fn from_scalar(s: crate::core::scalar::Scalar) -> Self {
-        s.to_complex()
-    }
-    const ZERO: Self = num_complex::Complex64::new(0.0, 0.0);
-}
-
-/// Complex `f32`, the type PyTorch computes `complex64` arithmetic in: each product, sum
-/// and quotient step is rounded to `f32`, as its kernels round them.
-impl Lane for num_complex::Complex32 {
-    const SIZE: usize = 8;
-    #[inline(always)]
-    fn load(bytes: &[u8]) -> Self {
-        num_complex::Complex32::new(f32::load(bytes), f32::load(bytes.get(4..).unwrap_or(&[])))
-    }
-    #[inline(always)]
-    fn store(self, bytes: &mut [u8]) {
-        if bytes.len() >= 8 {
-            self.re.store(bytes);
-            self.im.store(&mut bytes[4..]);
+        impl Arith for $c {
+            #[inline(always)]
+            fn add(self, b: Self) -> Self {
+                self + b
+            }
+            #[inline(always)]
+            fn sub(self, b: Self) -> Self {
+                self - b
+            }
+            #[inline(always)]
+            fn mul(self, b: Self) -> Self {
+                self * b
+            }
+            #[inline(always)]
+            fn quotient(self, b: Self) -> Self {
+                crate::core::complex_division::quotient(self, b)
+            }
+            fn from_scalar(s: crate::core::scalar::Scalar) -> Self {
+                let c = s.to_complex();
+                <$c>::new(c.re as $part, c.im as $part)
+            }
+            const ZERO: Self = <$c>::new(0.0, 0.0);
         }
-    }
-    /// The real part.
-    fn to_f64(self) -> f64 {
-        f64::from(self.re)
-    }
+    )*};
 }
-
-impl Arith for num_complex::Complex32 {
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        self + b
-    }
-    #[inline(always)]
-    fn sub(self, b: Self) -> Self {
-        self - b
-    }
-    #[inline(always)]
-    fn mul(self, b: Self) -> Self {
-        self * b
-    }
-    #[inline(always)]
-    fn quotient(self, b: Self) -> Self {
-        crate::core::complex_division::quotient(self, b)
-    }
-    fn from_scalar(s: crate::core::scalar::Scalar) -> Self {
-        let c = s.to_complex();
-        num_complex::Complex32::new(c.re as f32, c.im as f32)
-    }
-    const ZERO: Self = num_complex::Complex32::new(0.0, 0.0);
-}
+complex_lane!(num_complex::Complex64, f64, 16; num_complex::Complex32, f32, 8);
 
 macro_rules! float_arith {
     ($($t:ty),*) => {$(

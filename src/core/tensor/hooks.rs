@@ -14,7 +14,6 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::Tensor;
-use crate::core::dtype::DType;
 use crate::core::error::{Result, TorchError};
 
 /// A script function, as the front that registered it stored it.
@@ -181,22 +180,6 @@ fn not_a_tensor(type_name: &str) -> TorchError {
     ))
 }
 
-/// The type PyTorch names in a hook's type error: the legacy class of the eight dtypes that
-/// have one (`torch.FloatTensor`), `CPU<Name>Type` for the others.
-fn type_name(d: DType) -> String {
-    match d {
-        DType::UInt8
-        | DType::Int8
-        | DType::Int16
-        | DType::Int32
-        | DType::Int64
-        | DType::Float16
-        | DType::Float32
-        | DType::Float64 => format!("torch.{}Tensor", d.cpp_name()),
-        _ => format!("CPU{}Type", d.cpp_name()),
-    }
-}
-
 /// Runs `hooks` in order on `grad`, each seeing what the one before returned; a result of
 /// another size or dtype than the gradient it replaced is refused, as in PyTorch.
 pub fn run_gradient_hooks<'a>(
@@ -224,8 +207,8 @@ pub fn run_gradient_hooks<'a>(
                 return Err(TorchError::runtime(format!(
                     "hook '{}' has changed the type of value (was {} got {})",
                     runner.name(&h.hook),
-                    type_name(old.dtype()),
-                    type_name(new.dtype())
+                    old.dtype().legacy_type_name(),
+                    new.dtype().legacy_type_name()
                 )));
             }
         }
@@ -261,18 +244,4 @@ fn with_grad_mode_off<R>(f: impl FnOnce() -> R) -> R {
     let out = f();
     super::grad_mode::set_enabled(was);
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn type_names_are_pytorchs() {
-        assert_eq!(type_name(DType::Float32), "torch.FloatTensor");
-        assert_eq!(type_name(DType::Int8), "torch.CharTensor");
-        assert_eq!(type_name(DType::BFloat16), "CPUBFloat16Type");
-        assert_eq!(type_name(DType::Bool), "CPUBoolType");
-        assert_eq!(type_name(DType::Complex64), "CPUComplexFloatType");
-    }
 }

@@ -138,7 +138,7 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     if n < m {
         return Err(TorchError::runtime(format!(
             "expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
-            expand_type_name(t),
+            t.dtype().legacy_type_name(),
             fmt_list(&l.sizes),
             fmt_list(sizes),
             n,
@@ -209,23 +209,6 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
 /// without its `Tensor` ending.
 pub fn legacy_type_prefix(t: &Tensor) -> String {
     format!("torch.{}", t.dtype().cpp_name())
-}
-
-/// The name PyTorch's `expand` message gives `t`'s type: its legacy tensor type
-/// (`torch.FloatTensor`) for the eight dtypes that have one, else `CPUBFloat16Type`.
-fn expand_type_name(t: &Tensor) -> String {
-    use crate::core::dtype::DType;
-    match t.dtype() {
-        DType::UInt8
-        | DType::Int8
-        | DType::Int16
-        | DType::Int32
-        | DType::Int64
-        | DType::Float16
-        | DType::Float32
-        | DType::Float64 => format!("{}Tensor", legacy_type_prefix(t)),
-        other => format!("CPU{}Type", other.cpp_name()),
-    }
 }
 
 /// `t.transpose(d0, d1)`.
