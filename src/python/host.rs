@@ -262,6 +262,11 @@ impl Host {
         self.run("-a", vec![("a", a)])
     }
 
+    /// `~a`: the engine's `!` operator (not the `bitwise_not` op, whose refusals differ).
+    pub fn invert(&self, a: Dynamic) -> Result<Dynamic, PyException> {
+        self.run("!a", vec![("a", a)])
+    }
+
     /// The name the engine registered a tensh value's type under (`UntypedStorage`,
     /// `Tensor`, `dtype`).
     pub fn type_name(&self, v: &Dynamic) -> String {

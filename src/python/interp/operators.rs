@@ -274,10 +274,7 @@ impl Interpreter {
             (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
             (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
             (UnaryOp::Invert, Value::Host(d)) => {
-                let r = self.host.call(
-                    "bitwise_not",
-                    HostCall::positional(Some(d.clone()), Vec::new()),
-                );
+                let r = self.host.invert(d.clone());
                 Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
             }
             _ => {

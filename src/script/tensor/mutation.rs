@@ -151,6 +151,18 @@ fn fill_value(a: &Args, func: &str) -> RhaiResult<Scalar> {
     to_scalar(v, "value")
 }
 
+/// A Python number as PyTorch wraps it into a tensor: 0-d, in int64, float64, bool or
+/// complex128 by its type.
+fn wrapped_number(n: Scalar) -> Result<Tensor> {
+    let dtype = match n {
+        Scalar::Bool(_) => crate::core::dtype::DType::Bool,
+        Scalar::Int(_) | Scalar::UInt(_) => crate::core::dtype::DType::Int64,
+        Scalar::Float(_) => crate::core::dtype::DType::Float64,
+        Scalar::Complex(_) => crate::core::dtype::DType::Complex128,
+    };
+    crate::core::creation::full(&[], n, dtype)
+}
+
 /// Registers the in-place methods.
 pub fn register(r: &mut Registry) {
     r.method("set_", 4, |x, a| set_(x, &a));
@@ -212,6 +224,15 @@ pub fn register(r: &mut Registry) {
     });
     r.method("copy_", 2, |x, a| {
         let src = a.req(0, "src", "copy_")?;
+        // A Python number is copied as PyTorch wraps it: a 0-d tensor of its own type
+        // (int64, float64, bool or complex128), converted by the copy.
+        let src = match src.clone().try_cast::<Tensor>() {
+            Some(_) => src.clone(),
+            None => match crate::script::convert::as_scalar(src) {
+                Some(n) => Dynamic::from(wrapped_number(n).rhai()?),
+                None => src.clone(),
+            },
+        };
         match src.clone().try_cast::<Tensor>() {
             Some(s) => {
                 copy::copy_(x, &s).rhai()?;
@@ -224,7 +245,7 @@ pub fn register(r: &mut Registry) {
             None => {
                 return Err(type_error(format!(
                     "copy_(): argument 'src' (position 1) must be Tensor, not {}",
-                    crate::script::convert::py_type_name(src)
+                    crate::script::convert::py_type_name(&src)
                 )));
             }
         }

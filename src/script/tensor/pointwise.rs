@@ -98,6 +98,13 @@ fn register_bitwise(r: &mut Registry) {
     r.engine
         .register_fn("!", |t: Tensor| pointwise::bitwise_not(&t).rhai());
     r.method_and_function("bitwise_not", 0, |x, _| {
+        // The operator `~` refuses floats in Python's words (a TypeError); the op itself
+        // has no kernel for them.
+        if x.dtype().is_floating_point() || x.dtype().is_complex() {
+            return Err(crate::script::errors::to_rhai(
+                crate::core::unbuilt_kernels::not_built("bitwise_not_cpu", x.dtype()),
+            ));
+        }
         Ok(Dynamic::from(pointwise::bitwise_not(x).rhai()?))
     });
 }
