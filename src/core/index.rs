@@ -12,7 +12,7 @@ use super::memory::storage::Storage;
 use super::scalar::Scalar;
 use super::tensor::Tensor;
 use super::tensor::graph::ViewReplay;
-use super::tensor::record::{mark_views, record_formula, record_view};
+use super::tensor::record::{record_formula, record_view};
 use super::views::{broadcast_layout, broadcast_shapes};
 use crate::core::layout::Dims;
 
@@ -52,6 +52,12 @@ pub enum Value {
 /// Whether an index tensor is a mask (bool, or uint8 as PyTorch still allows).
 fn is_mask(t: &Tensor) -> bool {
     matches!(t.dtype(), DType::Bool | DType::UInt8)
+}
+
+/// Whether an index tensor selects as an integer does (a 0-dim integer tensor, not a mask):
+/// a view, as PyTorch indexes with it.
+fn selects_like_an_int(x: &Tensor) -> bool {
+    x.ndim() == 0 && x.dtype().is_integral() && !is_mask(x)
 }
 
 /// The advanced index a bool stands for on its new dim of size 1: `[0]` or `[]`.
@@ -391,7 +397,7 @@ fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> Result<()> {
     }
     let integer = |i: &IndexItem| match i {
         IndexItem::Int(_) => true,
-        IndexItem::Tensor(x) => x.ndim() == 0 && x.dtype().is_integral() && !is_mask(x),
+        IndexItem::Tensor(x) => selects_like_an_int(x),
         _ => false,
     };
     match items {
@@ -435,13 +441,10 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     let Sliced { view, advanced } = apply_basic(t, items)?;
     if advanced.is_empty() {
         let out = t.alias(view.checked(t.dtype().itemsize())?);
-        if t.requires_grad() {
-            let name = basic_node_name(items);
+        record_view(&out, t, basic_node_name(items), || {
             let items = items.to_vec();
-            record_view(&out, t, name, ViewReplay::one(move |p| index(p, &items)));
-        } else {
-            mark_views(std::slice::from_ref(&out), t);
-        }
+            ViewReplay::one(move |p| index(p, &items))
+        });
         return Ok(out);
     }
     let out = gather(t, &view, advanced)?;
@@ -548,7 +551,7 @@ pub fn check_index_fill_value(dtype: DType, value: Scalar) -> Result<()> {
 /// Whether `item` is a tensor index PyTorch's `index_put_` receives: not a 0-dim integer
 /// tensor (a view, as an integer is).
 fn is_tensor_index(item: &IndexItem) -> bool {
-    matches!(item, IndexItem::Tensor(x) if !(x.ndim() == 0 && x.dtype().is_integral() && !is_mask(x)))
+    matches!(item, IndexItem::Tensor(x) if !selects_like_an_int(x))
 }
 
 /// The mask of a write PyTorch's `index_put_` turns into `masked_fill_`: one value

@@ -12,8 +12,10 @@ const NAMES: &str = include_str!("pytorch_names.txt");
 /// Whether PyTorch has `owner.name` (`owner` is `Tensor`, `UntypedStorage`,
 /// `TypedStorage` or `torch`).
 pub fn contains(owner: &str, name: &str) -> bool {
-    let lines: Vec<&str> = NAMES.lines().collect();
-    lines
+    // Split once: attribute lookups (every `torch.X` in Python) ask this on each call.
+    static LINES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    LINES
+        .get_or_init(|| NAMES.lines().collect())
         .binary_search_by(|line| {
             let (o, n) = line.split_once('.').unwrap_or((line, ""));
             o.cmp(owner).then_with(|| n.cmp(name))

@@ -219,11 +219,12 @@ pub fn record_copy(out: &Tensor, x: &Tensor, name: &str) {
 }
 
 /// Records `outs`, views of `x`'s storage made by one op returning several (`split`,
-/// `unbind`), as outputs of one node; `replay` makes them again from another tensor.
+/// `unbind`), as outputs of one node; `replay` makes the op that makes them again from
+/// another tensor, called only when autograd tracks `x`.
 #[inline]
-pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str, replay: ViewReplay) {
+pub fn record_views(outs: &[Tensor], x: &Tensor, name: &str, replay: impl FnOnce() -> ViewReplay) {
     if x.requires_grad() {
-        record_views_of_tracked(outs, x, name, true, Some(replay));
+        record_views_of_tracked(outs, x, name, true, Some(replay()));
     }
     mark_views(outs, x);
 }
@@ -278,10 +279,13 @@ pub fn record_marked_view(out: &Tensor, x: &Tensor, name: &str, replay: Option<V
     }
 }
 
-/// Records `out`, a view of `x`'s storage made by `replay`'s op.
+/// Records `out`, a view of `x`'s storage made by the op `replay` makes (called only
+/// when autograd tracks `x`, so an untracked view builds no replay).
 #[inline]
-pub fn record_view(out: &Tensor, x: &Tensor, name: &str, replay: ViewReplay) {
-    record_marked_view(out, x, name, Some(replay));
+pub fn record_view(out: &Tensor, x: &Tensor, name: &str, replay: impl FnOnce() -> ViewReplay) {
+    if x.requires_grad() {
+        record_views_of_tracked(std::slice::from_ref(out), x, name, false, Some(replay()));
+    }
     mark_views(std::slice::from_ref(out), x);
 }
 

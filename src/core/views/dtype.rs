@@ -108,12 +108,9 @@ fn typed_view(
     replay: fn(&Tensor) -> Result<Tensor>,
 ) -> Tensor {
     let out = t.alias_as(dtype, layout);
-    if t.requires_grad() {
-        let replay = crate::core::tensor::graph::ViewReplay::one(replay);
-        crate::core::tensor::record::record_view(&out, t, name, replay);
-    } else {
-        crate::core::tensor::record::mark_views(std::slice::from_ref(&out), t);
-    }
+    crate::core::tensor::record::record_view(&out, t, name, || {
+        crate::core::tensor::graph::ViewReplay::one(replay)
+    });
     out
 }
 

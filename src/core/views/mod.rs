@@ -46,11 +46,7 @@ fn renamed<R: Fn(&Tensor) -> Result<Tensor> + 'static>(
     name: &str,
     replay: impl FnOnce() -> R,
 ) -> Tensor {
-    if t.requires_grad() {
-        record_view(&out, t, name, ViewReplay::one(replay()));
-    } else {
-        super::tensor::record::mark_views(std::slice::from_ref(&out), t);
-    }
+    record_view(&out, t, name, || ViewReplay::one(replay()));
     out
 }
 

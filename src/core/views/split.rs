@@ -6,7 +6,7 @@ use crate::core::error::{Result, TorchError, wrap_dim};
 use crate::core::layout::fmt_list;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::ViewReplay;
-use crate::core::tensor::record::{mark_views, record_views};
+use crate::core::tensor::record::record_views;
 
 /// The pieces of `t` one op made, recorded for autograd as outputs of one node named `name`
 /// (PyTorch's `SplitBackward0`, ...), replacing the records of the views they were cut with;
@@ -18,11 +18,7 @@ fn one_node<R: Fn(&Tensor) -> Result<Vec<Tensor>> + 'static>(
     replay: impl FnOnce() -> R,
 ) -> Result<Vec<Tensor>> {
     let pieces = pieces?;
-    if t.requires_grad() {
-        record_views(&pieces, t, name, ViewReplay::many(replay()));
-    } else {
-        mark_views(&pieces, t);
-    }
+    record_views(&pieces, t, name, || ViewReplay::many(replay()));
     Ok(pieces)
 }
 

@@ -173,10 +173,9 @@ pub fn register(r: &mut Registry) {
         let out = views::squeeze(x, Some(&dims)).rhai()?;
         if a.get(0, "dim").is_some_and(|d| d.is::<Array>()) {
             // A tuple of dims is PyTorch's third squeeze overload.
-            if x.requires_grad() {
-                let replay = ViewReplay::one(move |p| views::squeeze(p, Some(&dims)));
-                crate::core::tensor::record::record_view(&out, x, "SqueezeBackward2", replay);
-            }
+            crate::core::tensor::record::record_view(&out, x, "SqueezeBackward2", || {
+                ViewReplay::one(move |p| views::squeeze(p, Some(&dims)))
+            });
         }
         t(out)
     });
