@@ -18,7 +18,10 @@ use std::rc::Rc;
 use rhai::{AST, Dynamic, Map, Scope};
 
 use super::exception::PyException;
-use crate::script::session::Session;
+use crate::core::tensor::Tensor;
+use crate::script::args::Args;
+use crate::script::session::{ScriptError, Session};
+use crate::script::tensor::indexing;
 
 /// How many compiled programs are kept; past it the store starts again (a program asking
 /// for thousands of distinct attribute names must not grow memory without bound).
@@ -132,6 +135,10 @@ impl Host {
                 ),
             ));
         }
+        let call = match self.call_op(target, call) {
+            Ok(result) => return result.map_err(|e| PyException::from_host_text(&e.message)),
+            Err(call) => call,
+        };
         self.session.register_mentioned(target);
         let mut values = Vec::with_capacity(call.args.len() + 2);
         let mut code = String::with_capacity(32);
@@ -169,6 +176,43 @@ impl Host {
         self.run(&code, values)
     }
 
+    /// Calls `target` straight from the op table when it has the op (a method of a tensor,
+    /// a `torch` function) for this many arguments: no program is made.
+    /// The call is given back when the table has no such op.
+    fn call_op(
+        &self,
+        target: &str,
+        call: HostCall,
+    ) -> Result<Result<Dynamic, ScriptError>, HostCall> {
+        let HostCall {
+            receiver,
+            args,
+            keywords,
+        } = call;
+        let given_back = |receiver, a: Args| HostCall {
+            receiver,
+            args: a.pos.into_vec(),
+            keywords: a.kw.take(),
+        };
+        let a = Args::with_keywords(args.into(), keywords);
+        match receiver {
+            Some(r) => match r.read_lock::<Tensor>().map(|t| t.clone()) {
+                Some(t) => self
+                    .session
+                    .call_method(target, &t, a)
+                    .map_err(|a| given_back(Some(r), a)),
+                None => Err(given_back(Some(r), a)),
+            },
+            None => match target.strip_prefix("torch::").filter(|n| is_name(n)) {
+                Some(name) => self
+                    .session
+                    .call_function(name, a)
+                    .map_err(|a| given_back(None, a)),
+                None => Err(given_back(None, a)),
+            },
+        }
+    }
+
     /// Python's `AttributeError` for `receiver.name`, a name the receiver's type has not.
     fn no_attribute(&self, receiver: &Dynamic, name: &str) -> PyException {
         PyException::new(
@@ -190,6 +234,11 @@ impl Host {
     pub fn get_attr(&self, receiver: Dynamic, name: &str) -> Result<Dynamic, PyException> {
         if !is_name(name) {
             return Err(self.no_attribute(&receiver, name));
+        }
+        if let Some(t) = receiver.read_lock::<Tensor>()
+            && let Some(read) = self.session.read_property(name, &t)
+        {
+            return read.map_err(|e| PyException::from_host_text(&e.message));
         }
         self.run(&format!("r.{name}"), vec![("r", receiver)])
     }
@@ -228,6 +277,12 @@ impl Host {
 
     /// `receiver[index]`.
     pub fn get_item(&self, receiver: Dynamic, index: Dynamic) -> Result<Dynamic, PyException> {
+        if let Some(t) = receiver.read_lock::<Tensor>() {
+            return self
+                .session
+                .run_direct(|| indexing::get(&t, &index).map(Dynamic::from))
+                .map_err(|e| PyException::from_host_text(&e.message));
+        }
         self.run("r[i]", vec![("r", receiver), ("i", index)])
     }
 
@@ -238,6 +293,13 @@ impl Host {
         index: Dynamic,
         value: Dynamic,
     ) -> Result<(), PyException> {
+        if let Some(t) = receiver.read_lock::<Tensor>() {
+            return self
+                .session
+                .run_direct(|| indexing::set(&t, &index, &value).map(|()| Dynamic::UNIT))
+                .map(|_| ())
+                .map_err(|e| PyException::from_host_text(&e.message));
+        }
         self.run(
             "r[i] = v;",
             vec![("r", receiver), ("i", index), ("v", value)],
@@ -247,12 +309,22 @@ impl Host {
 
     /// `a op b` with one of Rhai's operators, as tensh registers them for its values.
     pub fn binary(&self, op: &str, a: Dynamic, b: Dynamic) -> Result<Dynamic, PyException> {
+        if let Some(result) = self.session.apply_operator(op, &a, &b) {
+            return result.map_err(|e| PyException::from_host_text(&e.message));
+        }
         self.run(&format!("a {op} b"), vec![("a", a), ("b", b)])
     }
 
     /// `a op= b` on a tensor: the engine's in-place operator (PyTorch's `__iadd__` and
     /// friends), which writes into `a`.
     pub fn assign_op(&self, op: &str, a: Dynamic, b: Dynamic) -> Result<(), PyException> {
+        if let Some(t) = a.read_lock::<Tensor>()
+            && let Some(result) = self.session.assign_operator(&format!("{op}="), &t, &b)
+        {
+            return result
+                .map(|_| ())
+                .map_err(|e| PyException::from_host_text(&e.message));
+        }
         self.run(&format!("a {op}= b;"), vec![("a", a), ("b", b)])
             .map(|_| ())
     }
@@ -394,5 +466,52 @@ mod tests {
             let _ = host.get_attr(t.clone(), &format!("name{k}"));
         }
         assert!(host.compiled.borrow().len() <= KEPT_PROGRAMS);
+    }
+
+    /// Ops, properties, subscripts and operators on tensors are called from the op table:
+    /// no program is made for them, and they answer as a program's call would.
+    #[test]
+    fn tensor_calls_reach_their_ops_without_a_program() {
+        let mut host = Host::new();
+        let int = |i: i64| Dynamic::from(i);
+        let t = host
+            .call("torch::arange", call("", None, vec![int(6)]))
+            .unwrap();
+        let mut keywords = Map::new();
+        keywords.insert("alpha".into(), int(2));
+        let added = host
+            .call(
+                "torch::add",
+                HostCall {
+                    receiver: None,
+                    args: vec![t.clone(), int(1)],
+                    keywords,
+                },
+            )
+            .unwrap();
+        assert_eq!(host.repr(added).unwrap(), "tensor([2, 3, 4, 5, 6, 7])");
+        let v = host
+            .call("view", call("", Some(t.clone()), vec![int(2), int(3)]))
+            .unwrap();
+        let shape = host.get_attr(v.clone(), "shape").unwrap();
+        let row = host.get_item(v.clone(), int(1)).unwrap();
+        host.set_item(v.clone(), int(0), int(7)).unwrap();
+        let sum = host.binary("+", row, int(10)).unwrap();
+        host.assign_op("*", t.clone(), int(2)).unwrap();
+        let e = host.get_item(v.clone(), int(5)).err().unwrap();
+        assert_eq!(e.class.name.as_ref(), "IndexError");
+        let e = host.binary("+", t.clone(), t.clone()).map(|_| ());
+        assert!(e.is_ok());
+        let e = host
+            .call("view", call("", Some(t.clone()), vec![int(4)]))
+            .err()
+            .unwrap();
+        assert_eq!(e.class.name.as_ref(), "RuntimeError");
+        // Only `repr` (a builtin of Rhai's, not an op) made programs.
+        let made: Vec<String> = host.compiled.borrow().keys().cloned().collect();
+        assert!(made.iter().all(|p| p.starts_with("to_debug")), "{made:?}");
+        assert_eq!(host.repr(shape).unwrap(), "torch.Size([2, 3])");
+        assert_eq!(host.repr(sum).unwrap(), "tensor([13, 14, 15])");
+        assert_eq!(host.repr(t).unwrap(), "tensor([14, 14, 14,  6,  8, 10])");
     }
 }

@@ -31,6 +31,11 @@ impl Keywords {
     pub fn is_empty(&self) -> bool {
         self.0.as_ref().is_none_or(Map::is_empty)
     }
+
+    /// The keywords as a map (empty when none were given).
+    pub fn take(self) -> Map {
+        self.0.unwrap_or_default()
+    }
 }
 
 impl From<Map> for Keywords {
@@ -89,6 +94,23 @@ impl Args {
             kw,
             reads: None,
         }
+    }
+
+    /// Positionals and keywords given apart (a map among the positionals stays one).
+    pub fn with_keywords(pos: Positionals, kw: Map) -> Args {
+        Args {
+            pos,
+            kw: kw.into(),
+            reads: None,
+        }
+    }
+
+    /// How many arguments a registered form of the call's op must take: the positionals,
+    /// and one more for the keyword map when there are keywords or the last positional is
+    /// a map (which a keyword map then follows, so it stays positional).
+    pub fn given(&self) -> usize {
+        let map_follows = !self.kw.is_empty() || self.pos.last().is_some_and(|v| v.is::<Map>());
+        self.pos.len() + usize::from(map_follows)
     }
 
     /// Arguments from their parts; `like`'s audit, if any, goes on watching them.

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use rhai::{Engine, Module, Token};
 
-use super::deferred::Deferred;
+use super::direct::Properties;
+use super::op_table::OpTable;
 
 use super::registry::Registry;
 use super::storage::{self, buffers};
@@ -42,23 +43,23 @@ pub fn configure_rhai(engine: &mut Engine) {
 
 /// An engine with every name registered (for what lists names: completion, help, tests).
 pub fn new_engine() -> Engine {
-    let (mut engine, deferred) = new_lazy_engine();
-    deferred.borrow_mut().register_all(&mut engine);
+    let (mut engine, ops) = new_lazy_engine();
+    ops.borrow_mut().register_all(&mut engine);
     engine
 }
 
 /// An engine whose tensor methods and `torch` functions are held back in the returned
-/// `Deferred` until a program names them (`Deferred::register_mentioned`); a method named
+/// `OpTable` until a program names them (`OpTable::register_mentioned`); a method named
 /// only at run time is called from there by the missing-function hook.
-pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
-    let deferred = Rc::new(RefCell::new(Deferred::default()));
+pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
+    let ops = Rc::new(RefCell::new(OpTable::default()));
     let mut engine = Engine::new();
     configure_rhai(&mut engine);
     super::limits::register(&mut engine);
     engine.on_print(output::print_line);
     // A call of nothing: Python's NameError/AttributeError/TypeError, not Rhai's error map
     // (or a held-back method named at run time, called from where it waits).
-    let held = deferred.clone();
+    let held = ops.clone();
     #[allow(deprecated)]
     engine.on_missing_function(move |name, args, is_method, ctx| {
         if let Ok(held) = held.try_borrow()
@@ -94,17 +95,27 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
     buffers::register(&mut engine);
     indexing::register(&mut engine);
     explain_api::register(&mut engine);
-    tensor::meta::register_properties(&mut engine);
-    tensor::tensor_queries::register_properties(&mut engine);
+    tensor::meta::register_dtype_properties(&mut engine);
+    {
+        let mut held = ops.borrow_mut();
+        let mut p = Properties {
+            engine: &mut engine,
+            direct: &mut held.direct,
+        };
+        tensor::meta::register_properties(&mut p);
+        tensor::tensor_queries::register_properties(&mut p);
+        super::grad_fn::register_property(&mut p);
+        super::formats::register_property(&mut p);
+    }
     let mut torch = Module::new();
     torch_module::register_constants(&mut torch);
     super::formats::register_constants(&mut torch);
     {
-        let mut held = deferred.borrow_mut();
+        let mut held = ops.borrow_mut();
         let mut r = Registry {
             engine: &mut engine,
             torch: &mut torch,
-            deferred: &mut held,
+            ops: &mut held,
         };
         tensor::meta::register(&mut r);
         tensor::views::register(&mut r);
@@ -170,10 +181,10 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<Deferred>>) {
         "TypedStorage",
         storage::typed::class_module("TypedStorage", None),
     );
-    deferred.borrow_mut().install_torch(&mut engine, torch);
+    ops.borrow_mut().install_torch(&mut engine, torch);
     engine.register_static_module("safetensors", super::files::safetensors_module().into());
-    super::deferred::bump_generation();
-    (engine, deferred)
+    super::op_table::bump_generation();
+    (engine, ops)
 }
 
 /// The types scripts call methods on, with the names Rhai knows them by (for completion and

@@ -3,6 +3,7 @@
 //! `torch::preserve_format`, `torch::strided`), their reprs and equality, a tensor's
 //! `layout`, and the one reader of the `memory_format=` keyword every op uses.
 
+use crate::script::direct::Properties;
 use rhai::{Engine, Module};
 
 use super::args::Args;
@@ -46,7 +47,11 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("!=", |a: MemoryFormat, b: MemoryFormat| a != b);
     engine.register_fn("==", |_: StridedLayout, _: StridedLayout| true);
     engine.register_fn("!=", |_: StridedLayout, _: StridedLayout| false);
-    engine.register_get("layout", |_: &mut Tensor| StridedLayout);
+}
+
+/// Registers the `layout` property of tensors.
+pub fn register_property(p: &mut Properties) {
+    p.get("layout", |_: &Tensor| StridedLayout);
 }
 
 /// The `memory_format=` of a call to `op`: `default` when not given (or `None`), else the

@@ -1,6 +1,7 @@
 //! `t.grad_fn`: the recorded op that made a tensor, as PyTorch shows it. A leaf (or a tensor
 //! that needs no gradient) has none: `()`, Python's `None`.
 
+use crate::script::direct::Properties;
 use std::rc::Rc;
 
 use rhai::{Dynamic, Engine, Map};
@@ -80,10 +81,14 @@ fn generated(name: &str) -> bool {
         .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Registers the `grad_fn` property of tensors and the node's repr, `name()` and identity.
+/// Registers the `grad_fn` property of tensors.
+pub fn register_property(p: &mut Properties) {
+    p.get("grad_fn", GradFn::of);
+}
+
+/// Registers the autograd node's type, repr, `name()` and identity.
 pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<GradFn>("grad_fn");
-    engine.register_get("grad_fn", |t: &mut Tensor| GradFn::of(t));
     for name in ["to_string", "to_debug"] {
         engine.register_fn(name, |g: &mut GradFn| g.repr());
     }

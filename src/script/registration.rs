@@ -129,8 +129,9 @@ fn reachable_arity(declaration: Option<&signature::Declaration>, max: usize) -> 
 
 /// What every arity of one registered method shares: the check, what it changes of its
 /// receiver, and the body. `call` is inlined into each arity's closure, so a call pays one
-/// dynamic call (the body) beyond Rhai's own.
-struct Method<T> {
+/// dynamic call (the body) beyond Rhai's own. The Python front calls it directly
+/// (`op_table`), through the same check.
+pub struct Method<T> {
     gate: Gate,
     body: Box<MethodBody<T>>,
 }
@@ -138,6 +139,8 @@ struct Method<T> {
 /// A method's check of its call, before its body runs.
 struct Gate {
     check: CallCheck,
+    /// How many arguments the registered forms take at most (the keyword map counted).
+    arity: usize,
     declared: Option<&'static signature::Declaration>,
     mutation: Option<signature::Mutation>,
     placed: Option<&'static str>,
@@ -156,6 +159,7 @@ impl Gate {
         let declared = declaration(owner, name);
         Gate {
             check: CallCheck::new(declared, name, max),
+            arity: reachable_arity(declared, max) + 1,
             declared,
             mutation: declared.and_then(signature::Declaration::mutation),
             // Storages read their own `device=` (their methods raise other errors than
@@ -199,16 +203,22 @@ impl Gate {
 
 impl<T: Owner> Method<T> {
     /// The method `name` of `T`, checked against its declaration.
-    fn new(name: &str, max: usize, body: Box<MethodBody<T>>) -> Method<T> {
+    pub fn new(name: &str, max: usize, body: Box<MethodBody<T>>) -> Method<T> {
         Method {
             gate: Gate::new(T::OWNER, name, max),
             body,
         }
     }
 
+    /// Calls the method on `t` with `a`, checked and bound as a registered call is.
     #[inline(always)]
-    fn call(&self, t: &T, a: Args) -> RhaiResult<Dynamic> {
+    pub fn call(&self, t: &T, a: Args) -> RhaiResult<Dynamic> {
         self.gate.call(t, a, |t, a| (self.body)(t, a))
+    }
+
+    /// How many arguments (the keyword map counted as one) a registered form takes at most.
+    pub fn arity(&self) -> usize {
+        self.gate.arity
     }
 
     /// `call` without arguments.
@@ -244,11 +254,19 @@ fn register_method<T: Variant + Clone + Owner>(
     max: usize,
     body: Box<MethodBody<T>>,
 ) {
-    let m = Rc::new(Method::new(name, max, body));
-    let max = reachable_arity(m.gate.declared, max);
+    register_checked_method(engine, name, Rc::new(Method::new(name, max, body)));
+}
+
+/// Registers an already checked method `m` as `name` for each arity it takes.
+pub fn register_checked_method<T: Variant + Clone + Owner>(
+    engine: &mut Engine,
+    name: &str,
+    m: Rc<Method<T>>,
+) {
+    let arity = m.arity();
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
-            if max + 1 >= $n {
+            if arity >= $n {
                 let m = m.clone();
                 engine.register_fn(name, move |t: T, $($a: Dynamic),*| {
                     m.call(&t, Args::new(smallvec::smallvec![$($a),*]))
@@ -273,10 +291,10 @@ pub fn method_with_context<T: Variant + Clone + Owner>(
 ) {
     let body: Rc<ContextMethodBody<T>> = Rc::new(body);
     let gate = Rc::new(Gate::new(T::OWNER, name, max));
-    let max = reachable_arity(gate.declared, max);
+    let arity = gate.arity;
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
-            if max + 1 >= $n {
+            if arity >= $n {
                 let (gate, body) = (gate.clone(), body.clone());
                 engine.register_fn(name, move |ctx: NativeCallContext, t: T, $($a: Dynamic),*| {
                     gate.call(&t, Args::new(smallvec::smallvec![$($a),*]), |t, a| body(&ctx, t, a))
@@ -315,33 +333,54 @@ pub fn function_boxed(module: &mut Module, path: &str, max: usize, body: Functio
     register_function(module, path, max, body);
 }
 
-/// Calls a method body once, checked and bound as a registered method's call is, without
-/// registering it (a held-back method called by a name computed at run time:
-/// `deferred::Deferred::call_method`).
-pub fn call_method_once<T: Owner>(
-    name: &str,
-    max: usize,
-    t: &T,
-    a: Args,
-    body: Box<MethodBody<T>>,
-) -> RhaiResult<Dynamic> {
-    Method::new(name, max, body).call(t, a)
+/// A `torch` function as registered: its check and body, callable directly (the Python
+/// front calls it through `op_table`).
+pub struct Function {
+    body: FunctionBody,
+    arity: usize,
+}
+
+impl Function {
+    /// The function `torch.path` over `body` reading at most `max` positionals, checked
+    /// against its declaration.
+    pub fn new(path: &str, max: usize, body: FunctionBody) -> Function {
+        let declared = declaration("torch", path);
+        let check = CallCheck::new(declared, path, max);
+        let placed = placed(declared);
+        Function {
+            arity: reachable_arity(declared, max) + 1,
+            body: Rc::new(move |a| {
+                count_call();
+                check.check(&a)?;
+                run_bound(declared, placed, a, &*body)
+            }),
+        }
+    }
+
+    /// Calls the function with `a`, checked and bound as a registered call is.
+    pub fn call(&self, a: Args) -> RhaiResult<Dynamic> {
+        (self.body)(a)
+    }
+
+    /// How many arguments (the keyword map counted as one) a registered form takes at most.
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
 }
 
 fn register_function(module: &mut Module, path: &str, max: usize, body: FunctionBody) {
-    let declared = declaration("torch", path);
-    let check = CallCheck::new(declared, path, max);
-    let placed = placed(declared);
-    let max = reachable_arity(declared, max);
+    register_checked_function(module, path, &Function::new(path, max, body));
+}
+
+/// Registers an already checked function `checked` as `path` (its last part) in `module`
+/// for each arity it takes.
+pub fn register_checked_function(module: &mut Module, path: &str, checked: &Function) {
+    let arity = checked.arity;
+    let f = checked.body.clone();
     let name = path.rsplit("::").next().unwrap_or(path);
-    let f: FunctionBody = Rc::new(move |a| {
-        count_call();
-        check.check(&a)?;
-        run_bound(declared, placed, a, &*body)
-    });
     macro_rules! arity {
         ($n:expr; $($a:ident),*) => {
-            if max + 1 >= $n {
+            if arity >= $n {
                 let f = f.clone();
                 FuncRegistration::new(name).set_into_module(module, move |$($a: Dynamic),*| f(Args::new(smallvec::smallvec![$($a),*])));
             }

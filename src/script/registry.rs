@@ -6,23 +6,23 @@ use std::rc::Rc;
 use rhai::{Dynamic, Engine, Module};
 
 use super::args::Args;
-use super::deferred::Deferred;
 use super::errors::RhaiResult;
+use super::op_table::OpTable;
 use crate::core::tensor::Tensor;
 
-pub use super::deferred::{TensorOp, TensorOpBody};
+pub use super::op_table::{TensorOp, TensorOpBody};
 
 /// Where the engine's registrations go: the global namespace (operators, the methods of
-/// other receivers), the `torch` module (constants and a few functions), and the held-back
-/// registrations (tensor methods and `torch` functions, registered when a program names
-/// them: `deferred`).
+/// other receivers), the `torch` module (constants and a few functions), and the op table
+/// (tensor methods and `torch` functions, which the engine registers when a program names
+/// them and the Python front calls directly: `op_table`).
 pub struct Registry<'a> {
     /// The engine (methods are global functions whose first argument is the receiver).
     pub engine: &'a mut Engine,
     /// The `torch` static module under construction.
     pub torch: &'a mut Module,
-    /// Tensor methods and `torch` functions, held back until named.
-    pub deferred: &'a mut Deferred,
+    /// Tensor methods and `torch` functions.
+    pub ops: &'a mut OpTable,
 }
 
 /// `body` followed by autograd recording of its tensor result (`grad_hook::track`).
@@ -158,9 +158,9 @@ impl Registry<'_> {
     ) {
         let op = tracked(name, Box::new(body));
         for n in names_of(name) {
-            self.deferred.method(n, max, op.clone());
+            self.ops.method(n, max, op.clone());
             if TORCH_IN_PLACE.contains(&n) {
-                self.deferred.tensor_function(n, max, op.clone());
+                self.ops.tensor_function(n, max, op.clone());
             }
         }
     }
@@ -174,8 +174,8 @@ impl Registry<'_> {
     ) {
         let op = tracked(name, Box::new(body));
         for n in names_of(name) {
-            self.deferred.method(n, max, op.clone());
-            self.deferred.tensor_function(n, max, op.clone());
+            self.ops.method(n, max, op.clone());
+            self.ops.tensor_function(n, max, op.clone());
         }
     }
 
@@ -187,7 +187,7 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(&Tensor, Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        self.deferred
+        self.ops
             .tensor_function(name, max, tracked(name, Box::new(body)));
     }
 
@@ -198,6 +198,6 @@ impl Registry<'_> {
         max: usize,
         body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
     ) {
-        self.deferred.function(name, max, Rc::new(body));
+        self.ops.function(name, max, Rc::new(body));
     }
 }

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use rhai::{Engine, EvalAltResult, Map};
 
-use super::deferred::Stamp;
+use super::op_table::Stamp;
 
 /// What Rhai reported: its variant name (`ErrorArithmetic`, ...), its message without the
 /// position, and the variant's main field (the function signature, property, type, ...).
@@ -158,7 +158,7 @@ pub struct Names<'a> {
 thread_local! {
     /// The name of every registered function of the engine last asked about: `module::name`
     /// in a module, `name` for a global one; kept with the engine's address and the
-    /// registration generation it was read at (`deferred`).
+    /// registration generation it was read at (`op_table`).
     static FUNCTIONS: std::cell::RefCell<Option<(Stamp, HashSet<String>)>> =
         const { std::cell::RefCell::new(None) };
 }
@@ -166,7 +166,7 @@ thread_local! {
 impl Names<'_> {
     /// Whether a function `name` is registered (`module::name` for one in a module).
     fn has_function(&self, name: &str) -> bool {
-        let key = super::deferred::stamp(self.engine);
+        let key = super::op_table::stamp(self.engine);
         FUNCTIONS.with(|cell| {
             let mut cached = cell.borrow_mut();
             if cached.as_ref().is_none_or(|(k, _)| *k != key) {

@@ -7,22 +7,47 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, LexError, ParseErrorType, Position, Scope};
 
+use super::args::Args;
 use super::caught::{Shifts, bind_caught_errors};
-use super::deferred::Deferred;
 use super::engine::new_lazy_engine;
+use super::errors::RhaiResult;
+use super::op_table::OpTable;
 use super::rhai_errors::{Failure, Names, python_words};
+use super::values::PyComplex;
+use crate::core::operand::Arg;
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
 
 /// A script or REPL session.
 pub struct Session {
     engine: Engine,
-    /// Tensor methods and `torch` functions not registered yet: each is registered before
-    /// the first program that names it runs (`register_mentioned`).
-    deferred: Rc<RefCell<Deferred>>,
+    /// Tensor methods and `torch` functions: each is registered with the engine before the
+    /// first program that names it runs (`register_mentioned`), and called directly by the
+    /// Python front (`call_method`, `call_function`).
+    ops: Rc<RefCell<OpTable>>,
     scope: Scope<'static>,
     functions: AST,
     interrupt: Option<&'static AtomicBool>,
     /// Where the code being run had text inserted (`caught`), to report the user's columns.
     shifts: Shifts,
+}
+
+/// A value as an operator's operand: a tensor, or a number of the kinds the operators
+/// take (int, float, bool, complex); `None` for anything else.
+fn operand(v: &Dynamic) -> Option<Arg> {
+    if let Some(t) = v.read_lock::<Tensor>() {
+        return Some(Arg::Tensor(t.clone()));
+    }
+    let n = if let Ok(i) = v.as_int() {
+        Scalar::Int(i)
+    } else if let Ok(f) = v.as_float() {
+        Scalar::Float(f)
+    } else if let Ok(b) = v.as_bool() {
+        Scalar::Bool(b)
+    } else {
+        Scalar::Complex(v.read_lock::<PyComplex>()?.0)
+    };
+    Some(Arg::Number(n))
 }
 
 /// What an interrupted run reports.
@@ -199,11 +224,11 @@ impl Default for Session {
 impl Session {
     /// A fresh session.
     pub fn new() -> Session {
-        let (mut engine, deferred) = new_lazy_engine();
+        let (mut engine, ops) = new_lazy_engine();
         engine.on_progress(progress_check(None));
         Session {
             engine,
-            deferred,
+            ops,
             scope: Scope::new(),
             functions: AST::empty(),
             interrupt: None,
@@ -220,9 +245,86 @@ impl Session {
     /// that a program compiled from it finds them registered (`prepare` does this for the
     /// code it runs; the Python front end for its calls).
     pub fn register_mentioned(&mut self, text: &str) {
-        self.deferred
+        self.ops
             .borrow_mut()
             .register_mentioned(&mut self.engine, text);
+    }
+
+    /// Calls the op table's tensor method `name` on `t` with `args`, as a program's
+    /// `t.name(...)` would call it, with no program: `None` when the table has no form of
+    /// that name taking that many arguments (the engine may still have one of its own), and
+    /// the arguments are given back.
+    pub fn call_method(
+        &self,
+        name: &str,
+        t: &Tensor,
+        args: Args,
+    ) -> Result<Result<Dynamic, ScriptError>, Args> {
+        // The entry is taken out of the table before the call: the op may run code that
+        // registers names (a hook's program).
+        let Some(method) = self.ops.borrow().method_for(name, args.given()) else {
+            return Err(args);
+        };
+        Ok(self.run_direct(|| method.call(t, args)))
+    }
+
+    /// Calls the op table's `torch` function `name` with `args`, as `call_method`.
+    pub fn call_function(
+        &self,
+        name: &str,
+        args: Args,
+    ) -> Result<Result<Dynamic, ScriptError>, Args> {
+        let Some(function) = self.ops.borrow().function_for(name, args.given()) else {
+            return Err(args);
+        };
+        Ok(self.run_direct(|| function.call(args)))
+    }
+
+    /// Reads the tensor property `name` of `t` from the op table, as a program's `t.name`
+    /// would: `None` when tensors have no such property.
+    pub fn read_property(&self, name: &str, t: &Tensor) -> Option<Result<Dynamic, ScriptError>> {
+        let getter = self.ops.borrow().direct.property(name)?;
+        Some(self.run_direct(|| getter(t)))
+    }
+
+    /// Applies the operator `symbol` (`+`, `==`) between `a` and `b` from the op table, as a
+    /// program's `a + b` would: `None` unless one side is a tensor and the other a tensor
+    /// or a number, with an operator of that symbol between them.
+    pub fn apply_operator(
+        &self,
+        symbol: &str,
+        a: &Dynamic,
+        b: &Dynamic,
+    ) -> Option<Result<Dynamic, ScriptError>> {
+        if !a.is::<Tensor>() && !b.is::<Tensor>() {
+            return None;
+        }
+        let (x, y) = (operand(a)?, operand(b)?);
+        let operator = self.ops.borrow().direct.operator(symbol)?;
+        Some(self.run_direct(|| operator(x, y).map(Dynamic::from)))
+    }
+
+    /// `a symbol= b` (`+=`) into the tensor `a` from the op table, as `apply_operator`.
+    pub fn assign_operator(
+        &self,
+        symbol: &str,
+        a: &Tensor,
+        b: &Dynamic,
+    ) -> Option<Result<Dynamic, ScriptError>> {
+        let y = operand(b)?;
+        let operator = self.ops.borrow().direct.in_place_operator(symbol)?;
+        Some(self.run_direct(|| operator(a, y).map(|()| Dynamic::UNIT)))
+    }
+
+    /// Runs a body the engine registers (an op, an indexer, a property), called without a
+    /// program: its errors in Python's words and an unwinding turned into an error, as
+    /// `run_compiled` does.
+    pub fn run_direct(
+        &self,
+        call: impl FnOnce() -> RhaiResult<Dynamic>,
+    ) -> Result<Dynamic, ScriptError> {
+        super::errors::forget_raised();
+        guarded(|| call().map_err(|e| ScriptError::from_rhai(&e, &self.names())))
     }
 
     /// The names of the script functions defined so far, each once, sorted.
@@ -426,12 +528,45 @@ mod tests {
     #[test]
     fn names_are_registered_when_a_program_names_them() {
         let mut s = Session::new();
-        assert!(s.deferred.borrow().is_pending("cumsum"));
-        assert!(s.deferred.borrow().is_pending("logsumexp"));
+        assert!(s.ops.borrow().is_pending("cumsum"));
+        assert!(s.ops.borrow().is_pending("logsumexp"));
         let _ = s
             .eval("let x = torch::ones(3); let y = x.cumsum(0);")
             .expect("runs");
-        assert!(!s.deferred.borrow().is_pending("cumsum"));
-        assert!(s.deferred.borrow().is_pending("logsumexp"));
+        assert!(!s.ops.borrow().is_pending("cumsum"));
+        assert!(s.ops.borrow().is_pending("logsumexp"));
+    }
+
+    /// A direct call (the Python front's) finds the form a program's call would: the engine
+    /// registers no tensor method or `torch` function of the table's names by itself, so the
+    /// only forms of those names are the table's.
+    #[test]
+    fn the_engine_has_no_forms_of_its_own_for_the_tables_names() {
+        let s = Session::new();
+        let ops = s.ops.borrow();
+        let tensor = std::any::TypeId::of::<Tensor>();
+        let registered = s.engine.collect_fn_metadata(
+            None,
+            |info| {
+                let m = info.metadata;
+                let tensor_first = m.param_types.first() == Some(&tensor);
+                Some((info.namespace.to_string(), m.name.to_string(), tensor_first))
+            },
+            true,
+        );
+        // What is looked through is there: the engine's own tensor methods and `torch`
+        // functions (properties, indexers, `torch::manual_seed`).
+        assert!(registered.iter().any(|(ns, _, t)| ns.is_empty() && *t));
+        assert!(registered.iter().any(|(ns, _, _)| ns == "torch"));
+        let doubled: Vec<String> = registered
+            .iter()
+            .filter(|(ns, name, tensor_first)| match ns.as_str() {
+                "" => *tensor_first && ops.contains(name),
+                "torch" => ops.has_function(name),
+                _ => false,
+            })
+            .map(|(ns, name, _)| format!("{ns}::{name}"))
+            .collect();
+        assert!(doubled.is_empty(), "{doubled:?}");
     }
 }

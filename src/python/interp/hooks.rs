@@ -15,7 +15,7 @@ use crate::core::tensor::hooks::{self, Hook, HookRunner, Returned};
 use crate::python::exception::PyException;
 use crate::python::value::Value;
 use crate::script::args::Args;
-use crate::script::registration::call_method_once;
+use crate::script::registration::Method;
 use crate::script::tensor::autograd::BackwardRequest;
 use crate::script::tensor::hooks::RemovableHandle;
 
@@ -145,13 +145,8 @@ impl Interpreter {
         if !host.keywords.is_empty() || values.last().is_some_and(|v| v.is::<Map>()) {
             values.push(Dynamic::from(host.keywords));
         }
-        let result = call_method_once::<Tensor>(
-            name,
-            max,
-            t,
-            Args::new(values),
-            Box::new(move |_, a| body(a)),
-        );
+        let method = Method::<Tensor>::new(name, max, Box::new(move |_, a| body(a)));
+        let result = method.call(t, Args::new(values));
         self.lift(
             result.map_err(|e| PyException::from_host_text(&crate::script::errors::error_text(&e))),
         )

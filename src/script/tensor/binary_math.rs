@@ -141,8 +141,8 @@ pub fn register(r: &mut Registry) {
         ("<<", Binary::LeftShift, "bitwise_left_shift"),
         (">>", Binary::RightShift, "bitwise_right_shift"),
     ] {
-        register_operator(r.engine, symbol, move |a, b| tracked(op, name, a, b));
-        register_in_place_operator(r.engine, &format!("{symbol}="), move |x, y| {
+        register_operator(r, symbol, move |a, b| tracked(op, name, a, b));
+        register_in_place_operator(r, &format!("{symbol}="), move |x, y| {
             in_place(op, name, x, y)
         });
     }

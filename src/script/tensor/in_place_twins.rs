@@ -8,8 +8,8 @@ use rhai::Dynamic;
 
 use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
-use crate::script::deferred::TensorOp;
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai};
+use crate::script::op_table::TensorOp;
 use crate::script::registry::Registry;
 use crate::script::tensor::in_place_writes;
 
@@ -103,7 +103,7 @@ fn refuse_float_into_integers(x: &Tensor, other: &Dynamic) -> RhaiResult<()> {
 /// PyTorch has one).
 pub fn register(r: &mut Registry) {
     for &(name, of, check) in TWINS {
-        let Some(op) = r.deferred.tensor_op(of) else {
+        let Some(op) = r.ops.tensor_op(of) else {
             continue;
         };
         let op: TensorOp = op;

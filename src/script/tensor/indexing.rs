@@ -185,6 +185,33 @@ fn record_put(t: &Tensor, items: &[IndexItem], advanced: bool, value: &Value) ->
     Ok(())
 }
 
+/// `t[idx]`: the indexer's read (the Python front calls it directly).
+pub fn get(t: &Tensor, idx: &Dynamic) -> RhaiResult<Tensor> {
+    index(t, &items(idx)?).rhai()
+}
+
+/// `t[idx] = v`: the indexer's write (the Python front calls it directly).
+pub fn set(t: &Tensor, idx: &Dynamic, v: &Dynamic) -> RhaiResult<()> {
+    let items = items(idx)?;
+    // Python indexes first: basic items write through a view of `t`, advanced ones write
+    // into `t` itself, and autograd words its refusal accordingly.
+    let advanced = items.iter().any(|i| match i {
+        IndexItem::Bool(_) => true,
+        IndexItem::Tensor(x) => x.ndim() > 0 || x.dtype() == crate::core::dtype::DType::Bool,
+        _ => false,
+    });
+    if advanced {
+        record::check_inplace(t).rhai()?;
+    } else {
+        record::check_write_through_view(t).rhai()?;
+    }
+    let value = value(v)?;
+    record::counted_write(t, || {
+        index_put(t, &items, &value).rhai()?;
+        record_put(t, &items, advanced, &value).rhai()
+    })
+}
+
 /// Registers the tensor indexers.
 pub fn register(engine: &mut Engine) {
     // `t[i]`, the most common index, found by its exact type before the general indexer:
@@ -192,32 +219,6 @@ pub fn register(engine: &mut Engine) {
     engine.register_indexer_get(|t: &mut Tensor, i: INT| -> RhaiResult<Tensor> {
         index(t, &[IndexItem::Int(i)]).rhai()
     });
-    engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| -> RhaiResult<Tensor> {
-        let out = index(t, &items(&idx)?).rhai()?;
-        Ok(out)
-    });
-    engine.register_indexer_set(
-        |t: &mut Tensor, idx: Dynamic, v: Dynamic| -> RhaiResult<()> {
-            let items = items(&idx)?;
-            // Python indexes first: basic items write through a view of `t`, advanced ones
-            // write into `t` itself, and autograd words its refusal accordingly.
-            let advanced = items.iter().any(|i| match i {
-                IndexItem::Bool(_) => true,
-                IndexItem::Tensor(x) => {
-                    x.ndim() > 0 || x.dtype() == crate::core::dtype::DType::Bool
-                }
-                _ => false,
-            });
-            if advanced {
-                record::check_inplace(t).rhai()?;
-            } else {
-                record::check_write_through_view(t).rhai()?;
-            }
-            let value = value(&v)?;
-            record::counted_write(t, || {
-                index_put(t, &items, &value).rhai()?;
-                record_put(t, &items, advanced, &value).rhai()
-            })
-        },
-    );
+    engine.register_indexer_get(|t: &mut Tensor, idx: Dynamic| get(t, &idx));
+    engine.register_indexer_set(|t: &mut Tensor, idx: Dynamic, v: Dynamic| set(t, &idx, &v));
 }

@@ -1,7 +1,7 @@
 //! Arithmetic and comparisons: the operators `+ - * /`, unary `-`, `== != < <= > >=` between
 //! tensors and numbers, their method forms, the in-place forms, `sum` and `equal`.
 
-use rhai::{Dynamic, Engine, FLOAT, INT};
+use rhai::{Dynamic, FLOAT, INT};
 
 use crate::core::ops::{self, Arg, BinaryOp};
 use crate::core::scalar::Scalar;
@@ -50,7 +50,7 @@ fn reverse_divide(n: Scalar, t: &Tensor) -> crate::core::error::Result<Tensor> {
 /// operator (`__iadd__`): `f` writes into the tensor itself, so every view sees it and the
 /// `data_ptr` stays; Rhai would otherwise rebind the variable to a new tensor.
 pub fn register_in_place_operator(
-    engine: &mut Engine,
+    r: &mut Registry,
     symbol: &str,
     f: impl Fn(&Tensor, Arg) -> RhaiResult<()> + Clone + Send + Sync + 'static,
 ) {
@@ -60,6 +60,10 @@ pub fn register_in_place_operator(
         crate::core::tensor::record::check_inplace(x).rhai()?;
         crate::core::tensor::record::counted_write(x, || f(x, y))
     };
+    r.ops
+        .direct
+        .add_in_place_operator(symbol, std::rc::Rc::new(f.clone()));
+    let engine = &mut *r.engine;
     let g = f.clone();
     engine.register_fn(symbol, move |x: &mut Tensor, y: Tensor| {
         g(x, Arg::Tensor(y))
@@ -84,10 +88,14 @@ pub fn register_in_place_operator(
 /// Registers the operator `symbol` between a tensor and a tensor or a Python number (int,
 /// float, bool, complex), on either side, computed by `f`.
 pub fn register_operator(
-    engine: &mut Engine,
+    r: &mut Registry,
     symbol: &str,
     f: impl Fn(Arg, Arg) -> RhaiResult<Tensor> + Clone + Send + Sync + 'static,
 ) {
+    r.ops
+        .direct
+        .add_operator(symbol, std::rc::Rc::new(f.clone()));
+    let engine = &mut *r.engine;
     let g = f.clone();
     engine.register_fn(symbol, move |a: Tensor, b: Tensor| {
         g(Arg::Tensor(a), Arg::Tensor(b))
@@ -291,10 +299,10 @@ pub fn register(r: &mut Registry) {
         ("*=", BinaryOp::Mul),
         ("/=", BinaryOp::Div),
     ] {
-        register_in_place_operator(r.engine, symbol, move |x, y| ops::binary_(op, x, &y).rhai());
+        register_in_place_operator(r, symbol, move |x, y| ops::binary_(op, x, &y).rhai());
     }
     for (symbol, name, op) in table {
-        register_operator(r.engine, symbol, move |a, b| apply(op, a, b));
+        register_operator(r, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {
             let other = scaled_by_alpha(op, x, arg(other_of(&a, name)?, "other")?, &a, false)?;
             if op == BinaryOp::Div

@@ -1,6 +1,7 @@
 //! Tensor metadata, properties, conversions and copies: `size`, `stride`, `shape`, `dtype`,
 //! `item`, `tolist`, `contiguous`, `clone`, `to`, the cast methods, `untyped_storage`.
 
+use crate::script::direct::Properties;
 use rhai::{Dynamic, Engine};
 
 use crate::core::copy::{copy_in_format, to_scalars};
@@ -60,22 +61,22 @@ pub fn tensor_type(name: &str) -> RhaiResult<DType> {
         .ok_or_else(|| to_rhai(TorchError::value(format!("invalid type: '{name}'"))))
 }
 
-/// Registers properties (getters without parentheses).
-pub fn register_properties(engine: &mut Engine) {
-    engine.register_get("shape", |x: &mut Tensor| Size(x.sizes()));
-    engine.register_get("dtype", |x: &mut Tensor| x.dtype());
-    engine.register_get("ndim", |x: &mut Tensor| x.ndim() as i64);
-    engine.register_get("device", |_: &mut Tensor| Device::CPU);
-    engine.register_get("is_cuda", |_: &mut Tensor| false);
-    engine.register_get("itemsize", |x: &mut Tensor| x.dtype().itemsize() as i64);
-    engine.register_get("nbytes", |x: &mut Tensor| {
+/// Registers the tensor properties (getters without parentheses).
+pub fn register_properties(p: &mut Properties) {
+    p.get("shape", |x: &Tensor| Size(x.sizes()));
+    p.get("dtype", |x: &Tensor| x.dtype());
+    p.get("ndim", |x: &Tensor| x.ndim() as i64);
+    p.get("device", |_: &Tensor| Device::CPU);
+    p.get("is_cuda", |_: &Tensor| false);
+    p.get("itemsize", |x: &Tensor| x.dtype().itemsize() as i64);
+    p.get("nbytes", |x: &Tensor| {
         x.numel() * x.dtype().itemsize() as i64
     });
-    engine.register_get("T", |x: &mut Tensor| {
+    p.fallible("T", |x: &Tensor| {
         warn_t_deprecated(x);
         views::reverse_dims(x).rhai()
     });
-    engine.register_get("mT", |x: &mut Tensor| {
+    p.fallible("mT", |x: &Tensor| {
         if x.ndim() == 0 {
             crate::script::warnings::warn_once(
                 "tensor_mT_0d",
@@ -85,7 +86,7 @@ pub fn register_properties(engine: &mut Engine) {
         }
         views::matrix_transpose(x).rhai()
     });
-    engine.register_get("H", |x: &mut Tensor| {
+    p.fallible("H", |x: &Tensor| {
         if x.ndim() > 2 {
             return Err(to_rhai(TorchError::runtime(format!(
                 "tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor. For batches of matrices, consider using tensor.mH",
@@ -100,7 +101,7 @@ pub fn register_properties(engine: &mut Engine) {
             _ => adjoint(x),
         }
     });
-    engine.register_get("mH", |x: &mut Tensor| {
+    p.fallible("mH", |x: &Tensor| {
         if x.ndim() == 0 {
             crate::script::warnings::warn_once(
                 "tensor_mH_0d",
@@ -111,26 +112,30 @@ pub fn register_properties(engine: &mut Engine) {
             views::conj::adjoint(x, "tensor.mH").rhai()?,
         ))
     });
-    engine.register_get("real", |x: &mut Tensor| real(x).rhai());
-    engine.register_get("imag", |x: &mut Tensor| imag(x).rhai());
-    engine.register_get("data", |x: &mut Tensor| {
+    p.fallible("real", |x: &Tensor| real(x).rhai());
+    p.fallible("imag", |x: &Tensor| imag(x).rhai());
+    p.get("data", |x: &Tensor| {
         let data = x.alias(x.layout());
         data.detach_version();
         data
     });
-    engine.register_get("_version", |x: &mut Tensor| i64::from(x.version().get()));
-    engine.register_get("requires_grad", |x: &mut Tensor| x.requires_grad());
-    engine.register_get("is_leaf", |x: &mut Tensor| x.grad_state().grad_fn.is_none());
-    engine.register_get("retains_grad", |x: &mut Tensor| x.grad_state().retains_grad);
-    engine.register_get("is_cpu", |_: &mut Tensor| true);
-    engine.register_get("_base", |x: &mut Tensor| {
+    p.get("_version", |x: &Tensor| i64::from(x.version().get()));
+    p.get("requires_grad", |x: &Tensor| x.requires_grad());
+    p.get("is_leaf", |x: &Tensor| x.grad_state().grad_fn.is_none());
+    p.get("retains_grad", |x: &Tensor| x.grad_state().retains_grad);
+    p.get("is_cpu", |_: &Tensor| true);
+    p.get("_base", |x: &Tensor| {
         x.with(|i| i.grad.base.clone())
             .map_or(Dynamic::UNIT, Dynamic::from)
     });
-    engine.register_get("grad", |x: &mut Tensor| match x.grad_state().grad {
+    p.get("grad", |x: &Tensor| match x.grad_state().grad {
         Some(g) => Dynamic::from(g),
         None => Dynamic::UNIT,
     });
+}
+
+/// Registers the properties of dtypes.
+pub fn register_dtype_properties(engine: &mut Engine) {
     engine.register_get("itemsize", |d: &mut DType| d.itemsize() as i64);
     engine.register_get("is_floating_point", |d: &mut DType| d.is_floating_point());
     engine.register_get("is_complex", |d: &mut DType| d.is_complex());

@@ -80,10 +80,8 @@ fn register_bitwise(r: &mut Registry) {
         ("|", "bitwise_or", Bitwise::Or),
         ("^", "bitwise_xor", Bitwise::Xor),
     ] {
-        register_operator(r.engine, symbol, move |a, b| {
-            pointwise::bitwise(&a, &b, op).rhai()
-        });
-        register_in_place_operator(r.engine, &format!("{symbol}="), move |x, y| {
+        register_operator(r, symbol, move |a, b| pointwise::bitwise(&a, &b, op).rhai());
+        register_in_place_operator(r, &format!("{symbol}="), move |x, y| {
             let out = pointwise::bitwise(&Arg::Tensor(x.clone()), &y, op).rhai()?;
             crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
             crate::core::copy::copy_(x, &out).rhai()
@@ -355,10 +353,10 @@ pub fn register(r: &mut Registry) {
     ];
     for (symbol, name, f) in binaries {
         if !symbol.is_empty() {
-            register_operator(r.engine, symbol, move |a, b| apply_tracked(f, a, b));
+            register_operator(r, symbol, move |a, b| apply_tracked(f, a, b));
             // `x **= y`, `x %= y`: PyTorch's `__ipow__`/`__imod__`, the same as `pow_`.
             let assign = format!("{symbol}=");
-            register_in_place_operator(r.engine, &assign, move |x, y| apply_in_place(f, x, y));
+            register_in_place_operator(r, &assign, move |x, y| apply_in_place(f, x, y));
         }
         let parameter = if name == "pow" { "exponent" } else { "other" };
         r.method_and_function(name, 1, move |x, a| {

@@ -4,7 +4,8 @@
 //! anomaly detection; and a tensor's place in its graph
 //! (`output_nr`), its legacy fields (`name`, `volatile`) and pointers.
 
-use rhai::{Dynamic, Engine};
+use crate::script::direct::Properties;
+use rhai::Dynamic;
 
 use crate::core::tensor::Tensor;
 use crate::script::registry::Registry;
@@ -29,22 +30,20 @@ const FALSE_PROPERTIES: [&str; 13] = [
 ];
 
 /// Registers the properties (getters without parentheses).
-pub fn register_properties(engine: &mut Engine) {
+pub fn register_properties(p: &mut Properties) {
     for name in FALSE_PROPERTIES {
-        engine.register_get(name, |_: &mut Tensor| false);
+        p.get(name, |_: &Tensor| false);
     }
-    engine.register_get("output_nr", |x: &mut Tensor| {
-        x.grad_state().output_nr as i64
-    });
-    engine.register_get("name", |_: &mut Tensor| ());
-    engine.register_get("volatile", |_: &mut Tensor| {
+    p.get("output_nr", |x: &Tensor| x.grad_state().output_nr as i64);
+    p.get("name", |_: &Tensor| ());
+    p.get("volatile", |_: &Tensor| {
         warn_once(
             "volatile_removed",
             "volatile was removed (Variable.volatile is always False)",
         );
         false
     });
-    engine.register_get("grad_dtype", |x: &mut Tensor| x.dtype());
+    p.get("grad_dtype", |x: &Tensor| x.dtype());
 }
 
 /// Registers the methods and `torch` functions.

@@ -13,8 +13,8 @@ use crate::core::tensor::Tensor;
 use crate::core::tensor::graph::{ViewReplay, detached};
 use crate::core::tensor::record::{record_copy, record_untracked_views, record_without_formula};
 use crate::script::args::Args;
-use crate::script::deferred::TensorOp;
 use crate::script::errors::{IntoRhai, RhaiResult, error_text};
+use crate::script::op_table::TensorOp;
 use crate::script::registry::Registry;
 
 /// `torch.name_copy` and the view op it copies.
@@ -109,7 +109,7 @@ fn unsafe_views(op: TensorOp, x: &Tensor, a: Args, node: &'static str) -> RhaiRe
 /// Registers the copies of views and the unsafe splits.
 pub fn register(r: &mut Registry) {
     for &(name, view) in COPIES {
-        let Some(op) = r.deferred.tensor_op(view) else {
+        let Some(op) = r.ops.tensor_op(view) else {
             continue;
         };
         // `view_copy` copies first where the view could not be made (PyTorch's copy is
@@ -149,7 +149,7 @@ pub fn register(r: &mut Registry) {
         }
         Ok(Dynamic::from(out))
     });
-    if let Some(detach) = r.deferred.tensor_op("detach") {
+    if let Some(detach) = r.ops.tensor_op("detach") {
         r.tensor_function("detach_copy", 0, move |x, a| {
             let v = detach(x, a)?;
             let Some(v) = v.try_cast::<Tensor>() else {
@@ -172,7 +172,7 @@ pub fn register(r: &mut Registry) {
             "UnsafeSplitWithSizesBackward0",
         ),
     ] {
-        let Some(op) = r.deferred.tensor_op(view) else {
+        let Some(op) = r.ops.tensor_op(view) else {
             continue;
         };
         let op: TensorOp = op;
