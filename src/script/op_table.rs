@@ -238,6 +238,25 @@ impl OpTable {
             .find(|m| m.arity() >= given)
     }
 
+    /// The checked tensor method `name` for a direct call with `given` arguments: the one
+    /// `method_for` picks, else the last added, whose declaration check answers a call of
+    /// more arguments than the engine registers (a direct call has no arity limit:
+    /// `view(1, 1, ..., 1)` with twenty sizes).
+    pub fn method_for_direct(&self, name: &str, given: usize) -> Option<Rc<Method<Tensor>>> {
+        self.method_for(name, given).or_else(|| {
+            let forms = &self.entries.get(name)?.forms;
+            forms.iter().rev().find_map(|f| f.method(name))
+        })
+    }
+
+    /// The checked `torch` function `name` for a direct call, as `method_for_direct`.
+    pub fn function_for_direct(&self, name: &str, given: usize) -> Option<Rc<Function>> {
+        self.function_for(name, given).or_else(|| {
+            let forms = &self.entries.get(name)?.forms;
+            forms.iter().rev().find_map(|f| f.function(name))
+        })
+    }
+
     /// The checked `torch` function `name` for `given` arguments, as `method_for`.
     pub fn function_for(&self, name: &str, given: usize) -> Option<Rc<Function>> {
         let entry = self.entries.get(name)?;
@@ -338,10 +357,7 @@ impl OpTable {
         }
         let (receiver, rest) = args.split_first_mut()?;
         let t = receiver.read_lock::<Tensor>()?.clone();
-        let method = self.method_for(name, rest.len()).or_else(|| {
-            let forms = &self.entries.get(name)?.forms;
-            forms.iter().rev().find_map(|f| f.method(name))
-        })?;
+        let method = self.method_for_direct(name, rest.len())?;
         let given = Args::new(rest.iter().map(|a| (**a).clone()).collect());
         Some(method.call(&t, given))
     }

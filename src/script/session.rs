@@ -251,9 +251,9 @@ impl Session {
     }
 
     /// Calls the op table's tensor method `name` on `t` with `args`, as a program's
-    /// `t.name(...)` would call it, with no program: `None` when the table has no form of
-    /// that name taking that many arguments (the engine may still have one of its own), and
-    /// the arguments are given back.
+    /// `t.name(...)` would call it, with no program and no limit on the number of
+    /// arguments: `Err` with the arguments given back when the table has no such method
+    /// (the engine may still have one of its own).
     pub fn call_method(
         &self,
         name: &str,
@@ -262,7 +262,7 @@ impl Session {
     ) -> Result<Result<Dynamic, ScriptError>, Args> {
         // The entry is taken out of the table before the call: the op may run code that
         // registers names (a hook's program).
-        let Some(method) = self.ops.borrow().method_for(name, args.given()) else {
+        let Some(method) = self.ops.borrow().method_for_direct(name, args.given()) else {
             return Err(args);
         };
         Ok(self.run_direct(|| method.call(t, args)))
@@ -274,7 +274,7 @@ impl Session {
         name: &str,
         args: Args,
     ) -> Result<Result<Dynamic, ScriptError>, Args> {
-        let Some(function) = self.ops.borrow().function_for(name, args.given()) else {
+        let Some(function) = self.ops.borrow().function_for_direct(name, args.given()) else {
             return Err(args);
         };
         Ok(self.run_direct(|| function.call(args)))
