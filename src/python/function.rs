@@ -1,8 +1,8 @@
 //! Scopes names live in (the types, with functions', are `value`'s: a function holds the
 //! scope it was defined in, and a scope holds values).
 //!
-//! The parsed program is kept for the whole process (`source::parse` leaks it), so a
-//! function holds plain references to its body.
+//! A function holds plain references to its body and keeps the source they point into
+//! alive (`Function::source`, the invariant on `source::SourceText`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

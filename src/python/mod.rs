@@ -14,6 +14,7 @@ pub mod format;
 pub mod function;
 pub mod host;
 pub mod interp;
+pub mod name_use;
 pub mod number;
 pub mod session;
 pub mod source;
@@ -108,8 +109,7 @@ fn exit_status(interp: &mut Interpreter, e: &PyException) -> i32 {
 /// Runs the Python program `code` (from the file `name`) as `python FILE` would; returns the
 /// exit status (0, or 1 after an uncaught exception, reported as Python reports it).
 pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
-    let text: &'static str = Box::leak(code.to_string().into_boxed_str());
-    let source = Rc::new(SourceText::new(name, text));
+    let source = SourceText::new(name, code);
     let body = match source::parse(&source) {
         Ok(body) => body,
         Err(refusal) => {

@@ -2,7 +2,6 @@
 //! another in the same globals; an expression's value is echoed as Python's REPL echoes it
 //! (its `repr`, nothing for `None`) and kept as `_`.
 
-use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 
 use super::interp::Interpreter;
@@ -60,9 +59,7 @@ impl PythonSession {
     /// (its first line ends with `:`) ends with a blank line; anything else is complete
     /// unless it ends inside brackets, a triple-quoted string or after a backslash.
     pub fn is_incomplete(&self, code: &str) -> bool {
-        if code.len() > 1 << 16
-            && super::source::too_deep(Box::leak(code.to_string().into_boxed_str()))
-        {
+        if code.len() > 1 << 16 && super::source::too_deep(code) {
             // Complete: running it reports the refusal.
             return false;
         }
@@ -109,8 +106,7 @@ impl PythonSession {
 
     /// Runs one input.
     pub fn run(&mut self, code: &str) -> PyOutcome {
-        let text: &'static str = Box::leak(code.to_string().into_boxed_str());
-        let source = Rc::new(SourceText::new(&self.name, text));
+        let source = SourceText::new(&self.name, code);
         let body = match source::parse(&source) {
             Ok(body) => body,
             Err(refusal) => {
@@ -256,5 +252,37 @@ mod tests {
         );
         assert!(report.ends_with("ZeroDivisionError: division by zero\n"));
         assert_eq!(s.run("exit(3)\n"), PyOutcome::Exit(3));
+    }
+
+    /// A function keeps the input it was defined in: called after that input has run, and
+    /// after many other inputs have come and gone, it still runs its body, its defaults,
+    /// its closures and its f-string's text from there.
+    #[test]
+    fn functions_outlive_the_inputs_that_defined_them() {
+        let mut s = PythonSession::default();
+        let defined = [
+            "def scale(x, k=3):\n    return x * k\n",
+            "fs = [lambda y: y + 1, lambda y: y - 1]\n",
+            "def make(n):\n    def add(v):\n        return v + n\n    return add\nadd5 = make(5)\n",
+            "def show(v):\n    return f'{v=}'\n",
+        ];
+        for code in defined {
+            assert_eq!(s.run(code), PyOutcome::Nothing, "{code}");
+        }
+        for i in 0..2000 {
+            let code = format!("z{} = [{i}] * {}\ndel z{}\n", i % 7, i % 5, i % 7);
+            assert_eq!(s.run(&code), PyOutcome::Nothing, "{code}");
+        }
+        assert_eq!(s.run("scale(2)\n"), PyOutcome::Value("6".into()));
+        assert_eq!(
+            s.run("[f(10) for f in fs]\n"),
+            PyOutcome::Value("[11, 9]".into())
+        );
+        assert_eq!(s.run("add5(1)\n"), PyOutcome::Value("6".into()));
+        assert_eq!(s.run("make(2)(2)\n"), PyOutcome::Value("4".into()));
+        assert_eq!(s.run("show(7)\n"), PyOutcome::Value("'v=7'".into()));
+        // A name rebound frees the old function, and with it its input; the new one runs.
+        assert_eq!(s.run("def scale(x):\n    return -x\n"), PyOutcome::Nothing);
+        assert_eq!(s.run("scale(2)\n"), PyOutcome::Value("-2".into()));
     }
 }

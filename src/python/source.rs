@@ -1,33 +1,65 @@
-//! A Python source file: parsed once with ruff's parser and kept for the life of the process
-//! (functions hold references into it), with its lines for tracebacks.
+//! A Python source (a file, a prompt input, a notebook cell): its text, where its lines
+//! start, and its module once parsed with ruff's parser. It lives as long as something runs
+//! it or refers into it: the session while the input runs, and every function defined in it
+//! (`Function::source`), so an input that defines nothing lasting is freed once it has run.
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use ruff_python_ast::{
-    Stmt,
+    ModModule, Stmt,
     visitor::source_order::{self, SourceOrderVisitor},
 };
 use ruff_text_size::{Ranged, TextSize};
 
-/// One file's text and where its lines start.
+use super::name_use::NameUse;
+
+/// One source's text, where its lines start, and its parsed module.
+///
+/// Invariant: the interpreter holds references into `module` (statements, expressions,
+/// parameters) as `&'static` (`parse`); each is used only while an `Rc` of this source is
+/// held — by the session running it, or by the function value that keeps the reference
+/// (`Function::source`). The module is set once and never changed, so what it owns stays
+/// where it is until the last `Rc` goes.
 pub struct SourceText {
     /// The name tracebacks give it (the path the session was started with, `<stdin>`).
     pub name: Rc<str>,
-    /// The text.
-    pub text: &'static str,
+    text: Box<str>,
     starts: Vec<usize>,
+    module: OnceCell<ModModule>,
+    /// How each function defined here uses names, by the address of its definition.
+    name_uses: RefCell<HashMap<usize, Rc<NameUse>>>,
 }
 
 impl SourceText {
     /// `text` under `name`.
-    pub fn new(name: &str, text: &'static str) -> SourceText {
+    pub fn new(name: &str, text: &str) -> Rc<SourceText> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceText {
+        Rc::new(SourceText {
             name: name.into(),
-            text,
+            text: text.into(),
             starts,
-        }
+            module: OnceCell::new(),
+            name_uses: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// The text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// How the function defined at `site` (its definition's address in this source's
+    /// module) uses names, if found before.
+    pub fn name_use(&self, site: usize) -> Option<Rc<NameUse>> {
+        self.name_uses.borrow().get(&site).cloned()
+    }
+
+    /// Keeps how the function defined at `site` uses names.
+    pub fn remember_name_use(&self, site: usize, found: Rc<NameUse>) {
+        self.name_uses.borrow_mut().insert(site, found);
     }
 
     /// The line (from 1) of a byte offset.
@@ -168,20 +200,27 @@ fn check_nesting(source: &SourceText) -> Result<(), Refusal> {
 }
 
 /// Whether `text` nests deeper than tensh's Python parses (it is refused when run).
-pub fn too_deep(text: &'static str) -> bool {
+pub fn too_deep(text: &str) -> bool {
     check_nesting(&SourceText::new("<input>", text)).is_err()
 }
 
-/// Parses `text` as a module: its statements, or why it cannot run.
+/// Parses `source` as a module: its statements, or why it cannot run. The statements are
+/// the source's own, to be used only while an `Rc` of it is held (the invariant on
+/// `SourceText`).
 pub fn parse(source: &SourceText) -> Result<&'static [Stmt], Refusal> {
     check_nesting(source)?;
-    let parsed = ruff_python_parser::parse_module(source.text).map_err(|e| Refusal {
+    let parsed = ruff_python_parser::parse_module(&source.text).map_err(|e| Refusal {
         kind: "SyntaxError",
         message: e.error.to_string(),
         line: source.line_of(e.location.start()),
         column: source.column_of(e.location.start()),
     })?;
-    let module = Box::leak(Box::new(parsed.into_syntax()));
+    // Parsed once: a second parse of the same source keeps the first module (the same text).
+    let module = source.module.get_or_init(|| parsed.into_syntax());
+    // SAFETY: the statements are owned by `source.module`, which is never changed or
+    // dropped while an `Rc` of `source` lives; the invariant on `SourceText` keeps every use
+    // of these references within such an `Rc`'s life.
+    let module: &'static ModModule = unsafe { &*std::ptr::from_ref(module) };
     let mut check = Unsupported { found: None };
     check.visit_body(&module.body);
     if let Some((what, at)) = check.found {
@@ -273,8 +312,8 @@ mod tests {
             ("x = [1]\ny = t'{x}'\n", "template strings", 2),
         ];
         for (code, what, line) in cases {
-            let text: &'static str = Box::leak(code.to_string().into_boxed_str());
-            match parse(&SourceText::new("f.py", text)) {
+            let source = SourceText::new("f.py", code);
+            match parse(&source) {
                 Err(e) => {
                     assert_eq!(e.kind, "NotImplementedError", "{code}");
                     assert_eq!(
@@ -289,6 +328,12 @@ mod tests {
         }
     }
 
+    /// Whether `code` parses (the source kept while its statements are looked at).
+    fn parses(code: &str) -> Result<usize, Refusal> {
+        let source = SourceText::new("f.py", code);
+        parse(&source).map(<[Stmt]>::len)
+    }
+
     #[test]
     fn lines_and_refusals() {
         let s = SourceText::new("f.py", "a = 1\nb = 2\n  c\n");
@@ -296,32 +341,25 @@ mod tests {
         assert_eq!(s.line_of(TextSize::from(6)), 2);
         assert_eq!(s.line_text(3), "  c");
         assert_eq!(s.column_of(TextSize::from(14)), 3);
-        assert!(parse(&SourceText::new("f.py", "x = 1\nprint(x)\n")).is_ok());
-        let e = parse(&SourceText::new("f.py", "x = 1\nclass A:\n    pass\n"))
-            .err()
-            .unwrap();
+        assert!(parses("x = 1\nprint(x)\n").is_ok());
+        let e = parses("x = 1\nclass A:\n    pass\n").err().unwrap();
         assert_eq!((e.kind, e.line), ("NotImplementedError", 2));
         assert!(e.message.contains("class"));
-        let e = parse(&SourceText::new("f.py", "def g():\n    yield 1\n"))
-            .err()
-            .unwrap();
+        let e = parses("def g():\n    yield 1\n").err().unwrap();
         assert_eq!((e.kind, e.line), ("NotImplementedError", 2));
-        let e = parse(&SourceText::new("f.py", "x = = 1\n")).err().unwrap();
+        let e = parses("x = = 1\n").err().unwrap();
         assert_eq!((e.kind, e.line), ("SyntaxError", 1));
         // Nesting past what is safe to recurse is refused, as CPython refuses it.
-        let deep: &'static str =
-            Box::leak(format!("x = {}1{}\n", "(".repeat(250), ")".repeat(250)).into_boxed_str());
-        let e = parse(&SourceText::new("f.py", deep)).err().unwrap();
+        let deep = format!("x = {}1{}\n", "(".repeat(250), ")".repeat(250));
+        let e = parses(&deep).err().unwrap();
         assert_eq!(
             (e.kind, e.message.as_str()),
             ("SyntaxError", "too many nested parentheses")
         );
-        let chain: &'static str =
-            Box::leak(format!("y = 0\nx = 1{}\n", " + 1".repeat(6000)).into_boxed_str());
-        let e = parse(&SourceText::new("f.py", chain)).err().unwrap();
+        let chain = format!("y = 0\nx = 1{}\n", " + 1".repeat(6000));
+        let e = parses(&chain).err().unwrap();
         assert_eq!((e.kind, e.line), ("RecursionError", 2));
-        let data: &'static str =
-            Box::leak(format!("x = [{}]\ns = '((((('\n", "1.5, ".repeat(20000)).into_boxed_str());
-        assert!(parse(&SourceText::new("f.py", data)).is_ok());
+        let data = format!("x = [{}]\ns = '((((('\n", "1.5, ".repeat(20000));
+        assert!(parses(&data).is_ok());
     }
 }

@@ -9,10 +9,11 @@ use std::rc::Rc;
 use num_complex::Complex64;
 use rhai::Dynamic;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use ruff_python_ast::{Expr, Parameters, Stmt};
 
+pub use super::name_use::NameUse;
 use super::source::SourceText;
 use super::types::TypeObject;
 
@@ -224,18 +225,6 @@ pub enum Body {
     Expression(&'static Expr),
 }
 
-/// What a function's body does with names, found once when the function is defined.
-#[derive(Default)]
-pub struct NameUse {
-    /// Names the body assigns (its locals, parameters included), less those declared
-    /// `global` or `nonlocal`.
-    pub locals: HashSet<Rc<str>>,
-    /// Names declared `global`.
-    pub globals: HashSet<Rc<str>>,
-    /// Names declared `nonlocal`.
-    pub nonlocals: HashSet<Rc<str>>,
-}
-
 /// A function value.
 pub struct Function {
     /// `__name__` (`<lambda>` for a lambda).
@@ -251,7 +240,8 @@ pub struct Function {
     pub names: Rc<NameUse>,
     /// The scope the function was defined in (closures read and write through it).
     pub closure: Rc<Scope>,
-    /// The file it was defined in.
+    /// The source it was defined in, which owns `parameters` and `body`: held for as long
+    /// as the function is.
     pub source: Rc<SourceText>,
 }
 

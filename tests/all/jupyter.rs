@@ -582,3 +582,46 @@ fn a_kernel_whose_parent_is_gone_ends_even_inside_an_endless_cell() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The kernel process's resident memory now, in KiB.
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_long_python_notebook_does_not_grow_the_kernel_cell_by_cell() {
+    let (dir, kernel, info, runtime) = kernel_for_with("pycells", &["--python"]);
+    runtime.block_on(async {
+        let mut client = Client::connect(&info).await;
+        let (_, reply) = client.execute("import torch\nw = torch.ones(3)").await;
+        assert_eq!(status(&reply), ReplyStatus::Ok);
+        // Each cell is new text that defines a function (the last one stays bound), calls
+        // ops through it and prints: its source and parsed module must go once nothing
+        // refers to them.
+        let cell = |i: usize| {
+            format!(
+                "def f(x, k={i}):\n    \"\"\"cell {i}: {pad}\"\"\"\n    return (x * k + 1).sum()\n\
+                 y = [f(w[j:], {i}) for j in range(2)]\nprint(y[0].item() + {i})\n",
+                pad = "x".repeat(200)
+            )
+        };
+        let mut after_100 = 0;
+        for i in 0..10_000 {
+            let (out, reply) = client.execute(&cell(i)).await;
+            assert_eq!(status(&reply), ReplyStatus::Ok, "cell {i}");
+            assert_eq!(stdout(&out), format!("{}.0\n", 3 * i + 3 + i));
+            if i == 99 {
+                after_100 = resident_kib(kernel.0.id());
+            }
+        }
+        let after_10_000 = resident_kib(kernel.0.id());
+        let grown = after_10_000.saturating_sub(after_100);
+        assert!(
+            grown <= 5 * 1024,
+            "the kernel held {after_100} KiB after 100 cells and {after_10_000} KiB after 10,000"
+        );
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

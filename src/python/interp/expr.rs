@@ -318,14 +318,17 @@ impl Interpreter {
                     let value = self.eval(&i.expression, scope)?;
                     let mut conversion = i.conversion;
                     if let Some(debug) = &i.debug_text {
-                        let source = self.frames.last().map(|f| f.source.text).unwrap_or("");
                         let range = i.expression.range();
                         out.push_str(&debug.leading);
-                        out.push_str(
-                            source
-                                .get(range.start().into()..range.end().into())
-                                .unwrap_or(""),
-                        );
+                        if let Some(frame) = self.frames.last() {
+                            out.push_str(
+                                frame
+                                    .source
+                                    .text()
+                                    .get(range.start().into()..range.end().into())
+                                    .unwrap_or(""),
+                            );
+                        }
                         out.push_str(&debug.trailing);
                         if conversion == ConversionFlag::None && i.format_spec.is_none() {
                             conversion = ConversionFlag::Repr;

@@ -18,13 +18,12 @@ mod stmt;
 mod subscript;
 mod text;
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use ruff_text_size::Ranged;
 
 use super::exception::{PyException, TraceFrame};
-use super::function::{NameUse, Scope};
+use super::function::Scope;
 use super::host::Host;
 use super::source::SourceText;
 use super::value::Value;
@@ -62,7 +61,6 @@ pub struct Interpreter {
     host: Host,
     globals: Rc<Scope>,
     frames: Vec<Frame>,
-    name_use: HashMap<usize, Rc<NameUse>>,
     argv: Vec<String>,
     /// Exceptions being handled by `except` blocks, innermost last (a bare `raise`
     /// re-raises the last).
@@ -81,7 +79,6 @@ impl Interpreter {
             host: Host::new(),
             globals,
             frames: Vec::new(),
-            name_use: HashMap::new(),
             argv,
             handling: Vec::new(),
         }

@@ -10,6 +10,7 @@ use ruff_python_ast::{Expr, ExprContext, Parameters, Stmt};
 
 use super::{Flow, Interpreter};
 use crate::python::function::{NameUse, Scope, ScopeKind};
+use crate::python::source::SourceText;
 use crate::python::types;
 use crate::python::value::Value;
 
@@ -152,15 +153,15 @@ impl Interpreter {
     }
 
     /// How the function whose parameters and body these are uses names (found once per
-    /// definition site).
+    /// definition site, and kept with the source it is defined in).
     pub(super) fn name_use(
-        &mut self,
+        source: &SourceText,
         key: usize,
         parameters: Option<&'static Parameters>,
         body: crate::python::function::Body,
     ) -> Rc<NameUse> {
-        if let Some(u) = self.name_use.get(&key) {
-            return u.clone();
+        if let Some(u) = source.name_use(key) {
+            return u;
         }
         let mut finder = Assigned::default();
         if let Some(p) = parameters {
@@ -180,7 +181,7 @@ impl Interpreter {
         use_.locals
             .retain(|n| !use_.globals.contains(n) && !use_.nonlocals.contains(n));
         let use_ = Rc::new(use_);
-        self.name_use.insert(key, use_.clone());
+        source.remember_name_use(key, use_.clone());
         use_
     }
 }

@@ -221,12 +221,10 @@ impl Interpreter {
                 }
             }
         }
-        let names = self.name_use(site, parameters, body);
-        let source = self
-            .frames
-            .last()
-            .map(|f| f.source.clone())
-            .expect("a function is defined while a frame runs");
+        let Some(source) = self.frames.last().map(|f| f.source.clone()) else {
+            return self.raise("SystemError", "a function is defined outside any frame");
+        };
+        let names = Self::name_use(&source, site, parameters, body);
         Ok(Value::Function(Rc::new(Function {
             name: name.into(),
             parameters,
