@@ -18,8 +18,10 @@ use std::rc::Rc;
 use rhai::{AST, Dynamic, Map, Scope};
 
 use super::exception::PyException;
+use crate::core::index::{IndexItem, index};
 use crate::core::tensor::Tensor;
 use crate::script::args::Args;
+use crate::script::errors::IntoRhai;
 use crate::script::session::{ScriptError, Session};
 use crate::script::tensor::indexing;
 
@@ -305,6 +307,26 @@ impl Host {
             vec![("r", receiver), ("i", index), ("v", value)],
         )
         .map(|_| ())
+    }
+
+    /// `t[items]`, the items built by the caller: the indexer's read, with no program.
+    pub fn index_tensor(&self, t: &Tensor, items: &[IndexItem]) -> Result<Dynamic, PyException> {
+        self.session
+            .run_direct(|| index(t, items).rhai().map(Dynamic::from))
+            .map_err(|e| PyException::from_host_text(&e.message))
+    }
+
+    /// `t[items] = value`: the indexer's write, with no program.
+    pub fn assign_tensor_index(
+        &self,
+        t: &Tensor,
+        items: &[IndexItem],
+        value: &Dynamic,
+    ) -> Result<(), PyException> {
+        self.session
+            .run_direct(|| indexing::set_items(t, items, value).map(|()| Dynamic::UNIT))
+            .map(|_| ())
+            .map_err(|e| PyException::from_host_text(&e.message))
     }
 
     /// `a op b` with one of Rhai's operators, as tensh registers them for its values.

@@ -6,10 +6,13 @@
 use rhai::{Array, Dynamic};
 
 use super::{Flow, Interpreter};
+use crate::core::index::IndexItem;
 use crate::core::tensor::Tensor;
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::exception::PyException;
 use crate::python::value::Value;
+use crate::script::errors;
+use crate::script::tensor::indexing;
 
 /// Python's `slice.indices(len)`: the start, stop and step a slice selects in a sequence of
 /// `len` items.
@@ -182,6 +185,11 @@ impl Interpreter {
                 )))
             }
             Value::Host(d) => {
+                if let Some(t) = d.read_lock::<Tensor>() {
+                    let items = self.tensor_index_items(&index)?;
+                    let r = self.host.index_tensor(&t, &items);
+                    return Ok(from_dynamic(self.lift(r)?, Arrays::Tuples));
+                }
                 let i = self.host_index(d, &index)?;
                 let r = self.host.get_item(d.clone(), i);
                 Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
@@ -257,6 +265,12 @@ impl Interpreter {
                 Ok(())
             }
             Value::Host(d) => {
+                if let Some(t) = d.read_lock::<Tensor>() {
+                    let items = self.tensor_index_items(&index)?;
+                    let v = self.lift(to_dynamic(&value))?;
+                    let r = self.host.assign_tensor_index(&t, &items, &v);
+                    return self.lift(r);
+                }
                 let i = self.host_index(d, &index)?;
                 let v = self.lift(to_dynamic(&value))?;
                 let r = self.host.set_item(d.clone(), i, v);
@@ -342,6 +356,61 @@ impl Interpreter {
             ),
             other => self.index_item(other),
         }
+    }
+
+    /// The index items of a Python index into a tensor, built from its values as PyTorch
+    /// reads them: a tuple is one item per element, anything else one item (a list or a
+    /// tensor one advanced index).
+    fn tensor_index_items(&mut self, index: &Value) -> Flow<Vec<IndexItem>> {
+        match index {
+            Value::Tuple(items) => items.iter().map(|x| self.tensor_index_item(x)).collect(),
+            Value::List(_) | Value::Host(_) => {
+                let d = self.lift(to_dynamic(index))?;
+                self.lift(
+                    indexing::items(&d)
+                        .map_err(|e| PyException::from_host_text(&errors::error_text(&e))),
+                )
+            }
+            other => Ok(vec![self.tensor_index_item(other)?]),
+        }
+    }
+
+    /// One item of a tensor index.
+    fn tensor_index_item(&mut self, v: &Value) -> Flow<IndexItem> {
+        Ok(match v {
+            Value::Int(i) => IndexItem::Int(*i),
+            Value::Bool(b) => IndexItem::Bool(*b),
+            Value::None => IndexItem::NewAxis,
+            Value::Ellipsis => IndexItem::Ellipsis,
+            Value::Slice(parts) => {
+                let [start, stop, step] = self.slice_parts(parts)?;
+                IndexItem::Slice { start, stop, step }
+            }
+            // A string is a sequence PyTorch tries to make a tensor of.
+            Value::Str(_) => return self.raise("TypeError", "new(): invalid data type 'str'"),
+            Value::Float(_) | Value::Complex(_) => {
+                return self.raise(
+                    "IndexError",
+                    format!(
+                        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})",
+                        v.type_name()
+                    ),
+                );
+            }
+            Value::Range(..) => {
+                let items = self.collect(v)?;
+                self.advanced_item(&Value::list(items))?
+            }
+            other => self.advanced_item(other)?,
+        })
+    }
+
+    /// An index item that is a value of the engine's (a tensor, a list of indices).
+    fn advanced_item(&mut self, v: &Value) -> Flow<IndexItem> {
+        let d = self.lift(to_dynamic(v))?;
+        self.lift(
+            indexing::item(&d).map_err(|e| PyException::from_host_text(&errors::error_text(&e))),
+        )
     }
 
     /// Whether an index item can be written as basic-index text.

@@ -63,7 +63,7 @@ fn is_tuple_only(e: &Dynamic) -> bool {
 }
 
 /// One index item from a value that is not a string or an index tuple.
-fn item(idx: &Dynamic) -> RhaiResult<IndexItem> {
+pub fn item(idx: &Dynamic) -> RhaiResult<IndexItem> {
     if let Ok(i) = idx.as_int() {
         return Ok(IndexItem::Int(i));
     }
@@ -190,9 +190,13 @@ pub fn get(t: &Tensor, idx: &Dynamic) -> RhaiResult<Tensor> {
     index(t, &items(idx)?).rhai()
 }
 
-/// `t[idx] = v`: the indexer's write (the Python front calls it directly).
+/// `t[idx] = v`: the indexer's write.
 pub fn set(t: &Tensor, idx: &Dynamic, v: &Dynamic) -> RhaiResult<()> {
-    let items = items(idx)?;
+    set_items(t, &items(idx)?, v)
+}
+
+/// `t[items] = v` (the Python front builds the items from its own values).
+pub fn set_items(t: &Tensor, items: &[IndexItem], v: &Dynamic) -> RhaiResult<()> {
     // Python indexes first: basic items write through a view of `t`, advanced ones write
     // into `t` itself, and autograd words its refusal accordingly.
     let advanced = items.iter().any(|i| match i {
@@ -207,8 +211,8 @@ pub fn set(t: &Tensor, idx: &Dynamic, v: &Dynamic) -> RhaiResult<()> {
     }
     let value = value(v)?;
     record::counted_write(t, || {
-        index_put(t, &items, &value).rhai()?;
-        record_put(t, &items, advanced, &value).rhai()
+        index_put(t, items, &value).rhai()?;
+        record_put(t, items, advanced, &value).rhai()
     })
 }
 
