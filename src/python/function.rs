@@ -5,16 +5,15 @@
 //! alive (`Function::source`, the invariant on `source::SourceText`).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
-pub use super::value::{Body, Function, NameUse, Scope, ScopeKind};
+pub use super::value::{Body, Function, NameUse, Scope, ScopeKind, Variables};
 
 impl Scope {
     /// The module scope.
     pub fn module() -> Rc<Scope> {
         Rc::new(Scope {
-            vars: RefCell::new(HashMap::new()),
+            vars: RefCell::new(Variables::default()),
             parent: None,
             kind: ScopeKind::Module,
         })
@@ -23,7 +22,7 @@ impl Scope {
     /// A scope inside `parent`.
     pub fn inside(parent: &Rc<Scope>, kind: ScopeKind) -> Rc<Scope> {
         Rc::new(Scope {
-            vars: RefCell::new(HashMap::new()),
+            vars: RefCell::new(Variables::default()),
             parent: Some(parent.clone()),
             kind,
         })

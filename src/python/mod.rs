@@ -109,6 +109,12 @@ fn exit_status(interp: &mut Interpreter, e: &PyException) -> i32 {
 /// Runs the Python program `code` (from the file `name`) as `python FILE` would; returns the
 /// exit status (0, or 1 after an uncaught exception, reported as Python reports it).
 pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
+    run_file_keeping(name, code, args).0
+}
+
+/// `run_file`, the interpreter it ran in given back (its caller may let the process take
+/// its memory back at exit rather than free it: `cli`).
+pub fn run_file_keeping(name: &str, code: &str, args: &[String]) -> (i32, Option<Interpreter>) {
     let source = SourceText::new(name, code);
     let body = match source::parse(&source) {
         Ok(body) => body,
@@ -125,7 +131,7 @@ pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
                 refusal.kind,
                 refusal.message
             ));
-            return 1;
+            return (1, None);
         }
     };
     let mut argv = vec![name.to_string()];
@@ -134,7 +140,7 @@ pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         interp.run_module(source.clone(), body)
     }));
-    match outcome {
+    let status = match outcome {
         Ok(Ok(())) => 0,
         Ok(Err(e)) if &*e.class.name == "SystemExit" => exit_status(&mut interp, &e),
         Ok(Err(e)) => {
@@ -146,5 +152,6 @@ pub fn run_file(name: &str, code: &str, args: &[String]) -> i32 {
             crate::script::output::stderr_text(&format!("{what}\n"));
             1
         }
-    }
+    };
+    (status, Some(interp))
 }

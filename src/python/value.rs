@@ -255,10 +255,14 @@ pub enum ScopeKind {
     Comprehension,
 }
 
+/// A scope's variables by name (hashed with ahash: every name a program reads or binds is
+/// looked up here).
+pub type Variables = HashMap<Rc<str>, Value, ahash::RandomState>;
+
 /// A scope: variables, and the scope it sits in.
 pub struct Scope {
     /// The variables.
-    pub vars: RefCell<HashMap<Rc<str>, Value>>,
+    pub vars: RefCell<Variables>,
     /// The enclosing scope (none for the module).
     pub parent: Option<Rc<Scope>>,
     /// What kind of scope this is.

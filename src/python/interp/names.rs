@@ -112,10 +112,19 @@ impl Interpreter {
 
     /// Binds `name` in `scope` (or where `global`/`nonlocal` say).
     pub(super) fn bind(&self, name: &str, value: Value, scope: &Rc<Scope>) {
-        self.binding_scope(name, scope)
-            .vars
-            .borrow_mut()
-            .insert(name.into(), value);
+        let target = self.binding_scope(name, scope);
+        let mut vars = target.vars.borrow_mut();
+        // A name bound again keeps its key (no new string for every assignment in a loop);
+        // the old value is dropped after the scope is let go.
+        let old = match vars.get_mut(name) {
+            Some(slot) => Some(std::mem::replace(slot, value)),
+            None => {
+                vars.insert(name.into(), value);
+                None
+            }
+        };
+        drop(vars);
+        drop(old);
     }
 
     /// `del name`.
