@@ -94,12 +94,13 @@ fn slice_range(start: Option<i64>, stop: Option<i64>, step: i64, size: i64) -> (
 }
 
 /// The storage offset that selecting index `i` (negative counts from the end) of dim `d`
-/// adds, or PyTorch's IndexError.
-fn select_offset(src: &Layout, d: usize, i: i64) -> Result<i64> {
-    let size = src.sizes[d];
+/// adds, or PyTorch's IndexError. PyTorch's message names the item's place in the index
+/// (`position`), not the dim; a dim past the end (several ellipses) has size 0.
+fn select_offset(src: &Layout, d: usize, i: i64, position: usize) -> Result<i64> {
+    let size = src.sizes.get(d).copied().unwrap_or(0);
     if i < -size || i >= size {
         return Err(TorchError::index(format!(
-            "index {i} is out of bounds for dimension {d} with size {size}"
+            "index {i} is out of bounds for dimension {position} with size {size}"
         )));
     }
     let i = if i < 0 { i + size } else { i };
@@ -113,13 +114,21 @@ struct Sliced {
     advanced: Vec<(usize, Tensor)>,
 }
 
-fn apply_basic(t: &Tensor, items: &[IndexItem]) -> Result<Sliced> {
-    // Borrowed, not cloned: this runs on every `t[i]`. Nothing below writes to `t` (index
-    // tensors are only read, even when one of them is `t` itself).
-    t.with(|inner| apply_basic_to(&inner.layout, items))
+/// Whether items are applied to read (`t[items]`) or to write (`t[items] = v`): PyTorch words
+/// an advanced index past the last dim differently for each.
+#[derive(Clone, Copy, PartialEq)]
+enum Access {
+    Read,
+    Write,
 }
 
-fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
+fn apply_basic(t: &Tensor, items: &[IndexItem], access: Access) -> Result<Sliced> {
+    // Borrowed, not cloned: this runs on every `t[i]`. Nothing below writes to `t` (index
+    // tensors are only read, even when one of them is `t` itself).
+    t.with(|inner| apply_basic_to(&inner.layout, items, access))
+}
+
+fn apply_basic_to(src: &Layout, items: &[IndexItem], access: Access) -> Result<Sliced> {
     let ndim = src.ndim();
     let consumed: usize = items.iter().map(consumed_dims).sum();
     if consumed > ndim {
@@ -127,8 +136,10 @@ fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
             "too many indices for tensor of dimension {ndim}"
         )));
     }
-    // Only the first ellipsis expands; later ones stand for no dims, as in PyTorch.
-    let mut ellipsis_seen = false;
+    // Every ellipsis stands for the dims the other items leave, as in PyTorch: a second one
+    // moves PyTorch's place past the last dim (`overshoot` dims past it), where an item that
+    // needs a dim raises PyTorch's error and a full slice is passed over.
+    let mut overshoot = 0usize;
     let capacity = ndim + items.len();
     let mut out = Layout {
         sizes: Dims::with_capacity(capacity),
@@ -137,12 +148,32 @@ fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
     };
     let mut advanced = vec![];
     let mut d = 0usize;
-    for item in items {
+    for (position, item) in items.iter().enumerate() {
+        // Past the last dim: `past_end` for an item that adds a dim (PyTorch's `unsqueeze`
+        // may still append one at the end), `beyond` for one that needs a dim.
+        let past_end = overshoot > 0;
+        let beyond = past_end || d >= ndim;
+        // PyTorch's place among the result's dims, and how many the result has so far.
+        let place = out.sizes.len() + overshoot;
+        let result_dims = (out.sizes.len() + (ndim - d)) as i64;
+        let out_of_range = |extra: i64| {
+            TorchError::index(format!(
+                "Dimension out of range (expected to be in range of [{}, {}], but got {place})",
+                -(result_dims + extra),
+                result_dims + extra - 1
+            ))
+        };
         match item {
             IndexItem::Int(i) => {
-                out.offset += select_offset(src, d, *i)?;
+                out.offset += select_offset(src, if beyond { ndim } else { d }, *i, position)?;
                 d += 1;
             }
+            IndexItem::Slice { start, stop, step }
+                if beyond && start.is_none() && stop.is_none() && step.is_none_or(|s| s == 1) =>
+            {
+                overshoot += 1;
+            }
+            IndexItem::Slice { .. } if beyond => return Err(out_of_range(0)),
             IndexItem::Slice { start, stop, step } => {
                 let step = step.unwrap_or(1);
                 if step == 0 {
@@ -159,6 +190,10 @@ fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
                 out.sizes.push(len);
                 out.strides.push(src.strides[d].wrapping_mul(step));
                 d += 1;
+            }
+            IndexItem::NewAxis | IndexItem::Bool(_) if past_end => return Err(out_of_range(1)),
+            IndexItem::Tensor(idx) if past_end && idx.ndim() == 0 && is_mask(idx) => {
+                return Err(out_of_range(1));
             }
             IndexItem::NewAxis => {
                 let stride = if d < ndim {
@@ -185,13 +220,14 @@ fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
             IndexItem::Tensor(idx) if idx.ndim() == 0 && idx.dtype().is_integral() => {
                 // A 0-dim integer tensor selects, as an integer does: a view.
                 let i = elements::int64_values(idx)?.first().copied().unwrap_or(0);
-                out.offset += select_offset(src, d, i)?;
+                out.offset += select_offset(src, if beyond { ndim } else { d }, i, position)?;
                 d += 1;
             }
             IndexItem::Ellipsis => {
-                let expands = if ellipsis_seen { 0 } else { ndim - consumed };
-                ellipsis_seen = true;
-                for _ in 0..expands {
+                let expands = ndim - consumed;
+                let here = expands.min(ndim - d);
+                overshoot += expands - here;
+                for _ in 0..here {
                     out.sizes.push(src.sizes[d]);
                     out.strides.push(src.strides[d]);
                     d += 1;
@@ -199,6 +235,15 @@ fn apply_basic_to(src: &Layout, items: &[IndexItem]) -> Result<Sliced> {
             }
             IndexItem::Tensor(idx) => {
                 let k = consumed_dims(item);
+                if (beyond || d + k > ndim) && access == Access::Write {
+                    return Err(out_of_range(0));
+                }
+                if beyond || d + k > ndim {
+                    return Err(TorchError::index(format!(
+                        "too many indices for tensor of dimension {result_dims} (got {})",
+                        place + 1
+                    )));
+                }
                 advanced.push((out.sizes.len(), idx.clone()));
                 for _ in 0..k {
                     out.sizes.push(src.sizes[d]);
@@ -438,7 +483,7 @@ pub fn slice_along(
 /// `t[items]`: a view for basic indices, a new tensor for advanced ones.
 pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     check_zero_dim(t, items)?;
-    let Sliced { view, advanced } = apply_basic(t, items)?;
+    let Sliced { view, advanced } = apply_basic(t, items, Access::Read)?;
     if advanced.is_empty() {
         let out = t.alias(view.checked(t.dtype().itemsize())?);
         record_view(&out, t, basic_node_name(items), || {
@@ -524,7 +569,8 @@ fn read_positions(sizes: &[i64], items: &[IndexItem]) -> Result<Vec<i64>> {
 /// and the row-major position in `t` of each of its elements, in row-major order: where
 /// `t[items] = v` writes, and where gradients of what it read go back to.
 pub fn indexed_positions(sizes: &[i64], items: &[IndexItem]) -> Result<(Vec<i64>, Vec<i64>)> {
-    let Sliced { view, advanced } = apply_basic_to(&Layout::contiguous(sizes.to_vec()), items)?;
+    let Sliced { view, advanced } =
+        apply_basic_to(&Layout::contiguous(sizes.to_vec()), items, Access::Read)?;
     advanced_offsets(&view, advanced, Purpose::Read)
 }
 
@@ -533,7 +579,8 @@ pub fn indexed_positions(sizes: &[i64], items: &[IndexItem]) -> Result<(Vec<i64>
 /// selection's shape: what `index_put(..., accumulate=True)` adds into.
 pub fn advanced_positions(t: &Tensor, indices: &[Tensor]) -> Result<(Vec<i64>, Vec<i64>)> {
     let items: Vec<IndexItem> = indices.iter().cloned().map(IndexItem::Tensor).collect();
-    let Sliced { view, advanced } = apply_basic_to(&Layout::contiguous(t.sizes()), &items)?;
+    let Sliced { view, advanced } =
+        apply_basic_to(&Layout::contiguous(t.sizes()), &items, Access::Write)?;
     advanced_offsets(&view, advanced, Purpose::WriteTensor)
 }
 
@@ -604,7 +651,7 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {
         }
         check_converts(t.dtype(), *s, tensor_index)?;
     }
-    let Sliced { view, advanced } = apply_basic(t, items)?;
+    let Sliced { view, advanced } = apply_basic(t, items, Access::Write)?;
     let item_value;
     let value = match value {
         Value::Tensor(v) => match masked_fill_dispatch(&view, &advanced, v) {
