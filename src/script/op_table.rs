@@ -229,13 +229,7 @@ impl OpTable {
     /// takes that many. `None` also when no form takes that many (the engine then answers
     /// with its own error, or a form it registered itself).
     pub fn method_for(&self, name: &str, given: usize) -> Option<Rc<Method<Tensor>>> {
-        let entry = self.entries.get(name)?;
-        entry
-            .forms
-            .iter()
-            .rev()
-            .filter_map(|f| f.method(name))
-            .find(|m| m.arity() >= given)
+        self.latest(name, Form::method, |m| m.arity() >= given)
     }
 
     /// The checked tensor method `name` for a direct call with `given` arguments: the one
@@ -243,29 +237,35 @@ impl OpTable {
     /// more arguments than the engine registers (a direct call has no arity limit:
     /// `view(1, 1, ..., 1)` with twenty sizes).
     pub fn method_for_direct(&self, name: &str, given: usize) -> Option<Rc<Method<Tensor>>> {
-        self.method_for(name, given).or_else(|| {
-            let forms = &self.entries.get(name)?.forms;
-            forms.iter().rev().find_map(|f| f.method(name))
-        })
-    }
-
-    /// The checked `torch` function `name` for a direct call, as `method_for_direct`.
-    pub fn function_for_direct(&self, name: &str, given: usize) -> Option<Rc<Function>> {
-        self.function_for(name, given).or_else(|| {
-            let forms = &self.entries.get(name)?.forms;
-            forms.iter().rev().find_map(|f| f.function(name))
-        })
+        self.method_for(name, given)
+            .or_else(|| self.latest(name, Form::method, |_| true))
     }
 
     /// The checked `torch` function `name` for `given` arguments, as `method_for`.
     pub fn function_for(&self, name: &str, given: usize) -> Option<Rc<Function>> {
-        let entry = self.entries.get(name)?;
-        entry
-            .forms
+        self.latest(name, Form::function, |f| f.arity() >= given)
+    }
+
+    /// The checked `torch` function `name` for a direct call, as `method_for_direct`.
+    pub fn function_for_direct(&self, name: &str, given: usize) -> Option<Rc<Function>> {
+        self.function_for(name, given)
+            .or_else(|| self.latest(name, Form::function, |_| true))
+    }
+
+    /// The checked callable of the last form of `name` that `of` makes one of (a method, a
+    /// function) and that `takes`.
+    fn latest<C>(
+        &self,
+        name: &str,
+        of: impl Fn(&Form, &str) -> Option<Rc<C>>,
+        takes: impl Fn(&C) -> bool,
+    ) -> Option<Rc<C>> {
+        let forms = &self.entries.get(name)?.forms;
+        forms
             .iter()
             .rev()
-            .filter_map(|f| f.function(name))
-            .find(|f| f.arity() >= given)
+            .filter_map(|f| of(f, name))
+            .find(|c| takes(c))
     }
 
     /// Whether the table has a `torch` function `name` (of any arity).
