@@ -183,6 +183,24 @@ pub fn check_in_place_result(a: &Tensor, shape: &[i64], dtype: DType) -> Result<
     Ok(())
 }
 
+/// PyTorch's first refusal of `a op= b` when `a` cannot hold the promoted type of `a` and
+/// `b` ("result type Float can't be cast to the desired output type Long"), asked before the
+/// op's own dtype refusals (a bitwise op of floats, a floor division of complex numbers).
+/// Only when the operands broadcast to `a`'s shape: otherwise the op reports the shape
+/// first, as PyTorch does.
+pub fn check_in_place_promotion(a: &Tensor, b: &Arg) -> Result<()> {
+    let own = a.sizes();
+    if super::broadcast::broadcast_shapes(&own, &shape(b))
+        .ok()
+        .as_deref()
+        != Some(own.as_slice())
+    {
+        return Ok(());
+    }
+    let dtype = super::promotion::result_type(&[operand(&Arg::Tensor(a.clone())), operand(b)])?;
+    check_in_place_result(a, &own, dtype)
+}
+
 /// `a.add_(b)` and friends: computes in the promoted dtype and writes back into `a`, which
 /// must be able to hold the result and must not alias itself.
 pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {

@@ -149,17 +149,23 @@ pub fn complex_repr(re: f64, im: f64) -> String {
     if re == 0.0 && re.is_sign_positive() {
         return format!("{imag}j");
     }
-    let sign = if im.is_sign_negative() || im.is_nan() && imag.starts_with('-') {
-        ""
-    } else {
-        "+"
-    };
+    // The imaginary part's own text carries its minus (a NaN has none, whatever its sign bit).
+    let sign = if imag.starts_with('-') { "" } else { "+" };
     format!("({}{sign}{imag}j)", complex_part(re))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn complex_reprs_like_python() {
+        assert_eq!(complex_repr(f64::INFINITY, -f64::NAN), "(inf+nanj)");
+        assert_eq!(complex_repr(f64::NAN, f64::NAN), "(nan+nanj)");
+        assert_eq!(complex_repr(1.0, -0.0), "(1-0j)");
+        assert_eq!(complex_repr(-0.0, 3.0), "(-0+3j)");
+        assert_eq!(complex_repr(0.0, -2.5), "-2.5j");
+    }
 
     #[test]
     fn like_python() {

@@ -1,8 +1,10 @@
-//! The Python front end's one way into tensh's ops: every call, attribute, subscript and
-//! operator on a tensh value runs as a small Rhai program on the same engine (and so through
-//! the same declarations, argument checks, keyword handling and errors) as Rhai scripts do.
-//! Each program's shape (`r.view(a0, a1, kw)`) is compiled once and kept (up to
-//! [`KEPT_PROGRAMS`] of them).
+//! The Python front end's one way into tensh's ops. A call of a tensor method or a `torch`
+//! function, a tensor property, a subscript of a tensor and an operator on tensors reach
+//! their entry in the op table directly (`script::op_table`, `script::direct`): the same
+//! declarations, argument checks, keyword handling and errors as Rhai scripts get, with no
+//! program in between. Everything else on a tensh value (methods of storages, sizes and
+//! dtypes) runs as a small Rhai program on the same engine, each program's shape
+//! (`r.nbytes(a0, kw)`) compiled once and kept (up to [`KEPT_PROGRAMS`] of them).
 //!
 //! Values go into a program as its variables, never as its text. A name goes into the text
 //! only when it is a name ([`is_name`]: a Rhai identifier, or a `torch::` path of them);

@@ -48,7 +48,7 @@ pub fn new_engine() -> Engine {
     engine
 }
 
-/// An engine whose tensor methods and `torch` functions are held back in the returned
+/// An engine whose tensor methods and `torch` functions wait in the returned
 /// `OpTable` until a program names them (`OpTable::register_mentioned`); a method named
 /// only at run time is called from there by the missing-function hook.
 pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {

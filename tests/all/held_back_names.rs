@@ -1,5 +1,5 @@
-//! Tensor methods and `torch` functions are registered when a program first names them
-//! (`script::deferred`): a session must still find every name, whether the program spells
+//! Tensor methods and `torch` functions are registered with the engine when a program first
+//! names them (`script::op_table`): a session must still find every name, whether the program spells
 //! it out, builds it at run time, defines it in an earlier input, or calls it from the
 //! Python front end.
 

@@ -320,8 +320,22 @@ impl Interpreter {
                 CmpOp::Gt => ">",
                 _ => ">=",
             };
-            let x = self.lift(to_dynamic(a))?;
-            let y = self.lift(to_dynamic(b))?;
+            // A number on the left declines a tensor (its `__lt__` says `NotImplemented`), so
+            // Python asks the tensor's reflected comparison, whose name PyTorch's errors give.
+            let (left, right, symbol) = if !matches!(a, Value::Host(_)) {
+                let reflected = match symbol {
+                    "<" => ">",
+                    "<=" => ">=",
+                    ">" => "<",
+                    ">=" => "<=",
+                    same => same,
+                };
+                (b, a, reflected)
+            } else {
+                (a, b, symbol)
+            };
+            let x = self.lift(to_dynamic(left))?;
+            let y = self.lift(to_dynamic(right))?;
             let r = self.host.binary(symbol, x, y);
             return match r {
                 Ok(v) => Ok(from_dynamic(v, Arrays::Tuples)),

@@ -78,24 +78,17 @@ fn write_back(
     Ok(Dynamic::from(x.clone()))
 }
 
-/// A float operand of a bitwise twin on an integer tensor: PyTorch's cast check comes
-/// before its kernel's dtype check.
-fn refuse_float_into_integers(x: &Tensor, other: &Dynamic) -> RhaiResult<()> {
-    if x.dtype().is_floating_point() || x.dtype().is_complex() {
-        return Ok(());
-    }
-    let float = match other.clone().try_cast::<Tensor>() {
-        Some(t) if t.dtype().is_floating_point() => Some(t.dtype()),
-        Some(_) => None,
-        None => other.is_float().then(crate::core::defaults::default_dtype),
-    };
-    match float {
-        Some(r) => Err(to_rhai(TorchError::runtime(format!(
-            "result type {} can't be cast to the desired output type {}",
-            r.cpp_name(),
-            x.dtype().cpp_name()
-        )))),
-        None => Ok(()),
+/// The twins' ops that take a second operand (`other`), whose promotion with the tensor
+/// is checked first.
+const BINARY: &[&str] = &["bitwise_and", "bitwise_or", "bitwise_xor"];
+
+/// An operand whose promotion with `x` `x` cannot hold: PyTorch's cast check comes before
+/// the op's kernel's dtype check (`core::ops::check_in_place_promotion`). An operand that is
+/// no tensor or number is left to the op.
+fn refuse_uncastable_promotion(x: &Tensor, other: &Dynamic) -> RhaiResult<()> {
+    match super::math::arg(other, "other") {
+        Ok(other) => crate::core::ops::check_in_place_promotion(x, &other).rhai(),
+        Err(_) => Ok(()),
     }
 }
 
@@ -108,8 +101,10 @@ pub fn register(r: &mut Registry) {
         };
         let op: TensorOp = op;
         r.method(name, 8, move |x, a| {
-            if let Some(other) = a.get(0, "other") {
-                refuse_float_into_integers(x, other)?;
+            if BINARY.contains(&of)
+                && let Some(other) = a.get(0, "other")
+            {
+                refuse_uncastable_promotion(x, other)?;
             }
             // The op's own node (on its result) names the recorded write, and its
             // formula reads `x`'s values from before it.

@@ -54,6 +54,7 @@ fn apply_tracked(f: BinaryFn, a: Arg, b: Arg) -> RhaiResult<Tensor> {
 /// or dtype `x` cannot hold (PyTorch's in-place rule). When autograd recorded the result,
 /// `x` gets an in-place node of the same name and formula (`PowBackward0`, ...).
 fn apply_in_place(f: BinaryFn, x: &Tensor, y: Arg) -> RhaiResult<()> {
+    crate::core::ops::check_in_place_promotion(x, &y).rhai()?;
     let others: Vec<&Tensor> = y.as_tensor().into_iter().collect();
     let source = in_place_writes::source(x, &others).rhai()?;
     let out = apply_tracked(f, Arg::Tensor(source), y.clone())?;
@@ -82,6 +83,7 @@ fn register_bitwise(r: &mut Registry) {
     ] {
         register_operator(r, symbol, move |a, b| pointwise::bitwise(&a, &b, op).rhai());
         register_in_place_operator(r, &format!("{symbol}="), move |x, y| {
+            crate::core::ops::check_in_place_promotion(x, &y).rhai()?;
             let out = pointwise::bitwise(&Arg::Tensor(x.clone()), &y, op).rhai()?;
             crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
             crate::core::copy::copy_(x, &out).rhai()
