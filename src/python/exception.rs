@@ -40,6 +40,12 @@ impl PyException {
         }
     }
 
+    /// The exception a tensh function's Rhai error stands for (called without a session:
+    /// an index item's conversion, a hook's argument check).
+    pub fn from_rhai(e: &rhai::EvalAltResult) -> PyException {
+        PyException::from_host_text(&crate::script::errors::error_text(e))
+    }
+
     /// Whether this exception is an instance of `class`.
     pub fn is_instance(&self, class: &TypeObject) -> bool {
         self.class.is_subclass_of(class)

@@ -22,7 +22,7 @@ use rhai::{AST, Dynamic, Map, Scope};
 use super::exception::PyException;
 use crate::core::index::{IndexItem, index};
 use crate::core::tensor::Tensor;
-use crate::script::args::Args;
+use crate::script::args::{Args, Positionals};
 use crate::script::errors::IntoRhai;
 use crate::script::session::{ScriptError, Session};
 use crate::script::tensor::indexing;
@@ -52,18 +52,18 @@ pub struct Host {
 pub struct HostCall {
     /// The receiver of a method call.
     pub receiver: Option<Dynamic>,
-    /// Positional arguments.
-    pub args: Vec<Dynamic>,
+    /// Positional arguments (the first four inline: a call allocates nothing for them).
+    pub args: Positionals,
     /// Keyword arguments.
     pub keywords: Map,
 }
 
 impl HostCall {
     /// A call with positional arguments only.
-    pub fn positional(receiver: Option<Dynamic>, args: Vec<Dynamic>) -> HostCall {
+    pub fn positional(receiver: Option<Dynamic>, args: impl Into<Positionals>) -> HostCall {
         HostCall {
             receiver,
-            args,
+            args: args.into(),
             keywords: Map::new(),
         }
     }
@@ -99,10 +99,7 @@ impl Host {
         let ast = match compiled.get(code) {
             Some(ast) => ast.clone(),
             None => {
-                let ast = self
-                    .session
-                    .compile(code)
-                    .map_err(|e| PyException::from_host_text(&e.message))?;
+                let ast = self.session.compile(code).map_err(raised)?;
                 let ast = Rc::new(ast);
                 if compiled.len() >= KEPT_PROGRAMS {
                     compiled.clear();
@@ -116,9 +113,7 @@ impl Host {
         for (name, v) in values {
             scope.push_dynamic(name, v);
         }
-        self.session
-            .run_compiled(&mut scope, &ast)
-            .map_err(|e| PyException::from_host_text(&e.message))
+        self.session.run_compiled(&mut scope, &ast).map_err(raised)
     }
 
     /// Calls `target` (`torch::zeros`, a method name with a receiver, `array`) with `call`'s
@@ -140,7 +135,7 @@ impl Host {
             ));
         }
         let call = match self.call_op(target, call) {
-            Ok(result) => return result.map_err(|e| PyException::from_host_text(&e.message)),
+            Ok(result) => return result.map_err(raised),
             Err(call) => call,
         };
         self.session.register_mentioned(target);
@@ -195,10 +190,10 @@ impl Host {
         } = call;
         let given_back = |receiver, a: Args| HostCall {
             receiver,
-            args: a.pos.into_vec(),
+            args: a.pos,
             keywords: a.kw.take(),
         };
-        let a = Args::with_keywords(args.into(), keywords);
+        let a = Args::with_keywords(args, keywords);
         match receiver {
             Some(r) => match r.read_lock::<Tensor>().map(|t| t.clone()) {
                 Some(t) => self
@@ -242,7 +237,7 @@ impl Host {
         if let Some(t) = receiver.read_lock::<Tensor>()
             && let Some(read) = self.session.read_property(name, &t)
         {
-            return read.map_err(|e| PyException::from_host_text(&e.message));
+            return read.map_err(raised);
         }
         self.run(&format!("r.{name}"), vec![("r", receiver)])
     }
@@ -285,7 +280,7 @@ impl Host {
             return self
                 .session
                 .run_direct(|| indexing::get(&t, &index).map(Dynamic::from))
-                .map_err(|e| PyException::from_host_text(&e.message));
+                .map_err(raised);
         }
         self.run("r[i]", vec![("r", receiver), ("i", index)])
     }
@@ -302,7 +297,7 @@ impl Host {
                 .session
                 .run_direct(|| indexing::set(&t, &index, &value).map(|()| Dynamic::UNIT))
                 .map(|_| ())
-                .map_err(|e| PyException::from_host_text(&e.message));
+                .map_err(raised);
         }
         self.run(
             "r[i] = v;",
@@ -315,7 +310,7 @@ impl Host {
     pub fn index_tensor(&self, t: &Tensor, items: &[IndexItem]) -> Result<Dynamic, PyException> {
         self.session
             .run_direct(|| index(t, items).rhai().map(Dynamic::from))
-            .map_err(|e| PyException::from_host_text(&e.message))
+            .map_err(raised)
     }
 
     /// `t[items] = value`: the indexer's write, with no program.
@@ -328,13 +323,13 @@ impl Host {
         self.session
             .run_direct(|| indexing::set_items(t, items, value).map(|()| Dynamic::UNIT))
             .map(|_| ())
-            .map_err(|e| PyException::from_host_text(&e.message))
+            .map_err(raised)
     }
 
     /// `a op b` with one of Rhai's operators, as tensh registers them for its values.
     pub fn binary(&self, op: &str, a: Dynamic, b: Dynamic) -> Result<Dynamic, PyException> {
         if let Some(result) = self.session.apply_operator(op, &a, &b) {
-            return result.map_err(|e| PyException::from_host_text(&e.message));
+            return result.map_err(raised);
         }
         self.run(&format!("a {op} b"), vec![("a", a), ("b", b)])
     }
@@ -343,11 +338,9 @@ impl Host {
     /// friends), which writes into `a`.
     pub fn assign_op(&self, op: &str, a: Dynamic, b: Dynamic) -> Result<(), PyException> {
         if let Some(t) = a.read_lock::<Tensor>()
-            && let Some(result) = self.session.assign_operator(&format!("{op}="), &t, &b)
+            && let Some(result) = self.session.assign_operator(op, &t, &b)
         {
-            return result
-                .map(|_| ())
-                .map_err(|e| PyException::from_host_text(&e.message));
+            return result.map(|_| ()).map_err(raised);
         }
         self.run(&format!("a {op}= b;"), vec![("a", a), ("b", b)])
             .map(|_| ())
@@ -379,6 +372,11 @@ impl Host {
     }
 }
 
+/// The exception an op's error (as the session reports it) stands for.
+fn raised(e: ScriptError) -> PyException {
+    PyException::from_host_text(&e.message)
+}
+
 /// The variable names of positional arguments.
 const ARG_NAMES: &[&str] = &[
     "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12", "a13", "a14",
@@ -391,11 +389,7 @@ mod tests {
 
     fn call(target: &str, receiver: Option<Dynamic>, args: Vec<Dynamic>) -> HostCall {
         let _ = target;
-        HostCall {
-            receiver,
-            args,
-            keywords: Map::new(),
-        }
+        HostCall::positional(receiver, args)
     }
 
     #[test]
@@ -508,7 +502,7 @@ mod tests {
                 "torch::add",
                 HostCall {
                     receiver: None,
-                    args: vec![t.clone(), int(1)],
+                    args: smallvec::smallvec![t.clone(), int(1)],
                     keywords,
                 },
             )

@@ -40,7 +40,8 @@ impl Direct {
         self.operators.get(symbol).cloned()
     }
 
-    /// The compound assignment `symbol` (`+=`) into a tensor, if there is one.
+    /// The compound assignment of the operator `symbol` (`+` for `+=`) into a tensor, if
+    /// there is one.
     pub fn in_place_operator(&self, symbol: &str) -> Option<InPlaceOperator> {
         self.in_place.get(symbol).cloned()
     }
@@ -50,8 +51,9 @@ impl Direct {
         self.operators.insert(symbol.into(), f);
     }
 
-    /// Keeps the compound assignment `symbol`.
-    pub fn add_in_place_operator(&mut self, symbol: &str, f: InPlaceOperator) {
+    /// Keeps the compound assignment `assignment` (`+=`), by its operator's symbol (`+`).
+    pub fn add_in_place_operator(&mut self, assignment: &str, f: InPlaceOperator) {
+        let symbol = assignment.strip_suffix('=').unwrap_or(assignment);
         self.in_place.insert(symbol.into(), f);
     }
 }

@@ -14,7 +14,7 @@
 //!
 //! Invariant: an entry registered with the engine has all its forms registered, in the order
 //! they were added, so a later form overrides an earlier one of the same arity exactly as
-//! eager registration did; a direct call picks the same form (`latest_covering`).
+//! eager registration did; a direct call picks the same form (`OpTable::method_for`).
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -68,10 +68,8 @@ impl Form {
         match self {
             Form::Method { max, op, checked } => Some(
                 checked
-                    .get_or_init(|| {
-                        let op = op.clone();
-                        Rc::new(Method::new(name, *max, Box::new(move |t, a| op(t, a))))
-                    })
+                    // The op is the method's body as it is: no closure around it.
+                    .get_or_init(|| Rc::new(Method::new(name, *max, op.clone())))
                     .clone(),
             ),
             _ => None,

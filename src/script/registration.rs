@@ -133,7 +133,7 @@ fn reachable_arity(declaration: Option<&signature::Declaration>, max: usize) -> 
 /// (`op_table`), through the same check.
 pub struct Method<T> {
     gate: Gate,
-    body: Box<MethodBody<T>>,
+    body: Rc<MethodBody<T>>,
 }
 
 /// A method's check of its call, before its body runs.
@@ -203,7 +203,7 @@ impl Gate {
 
 impl<T: Owner> Method<T> {
     /// The method `name` of `T`, checked against its declaration.
-    pub fn new(name: &str, max: usize, body: Box<MethodBody<T>>) -> Method<T> {
+    pub fn new(name: &str, max: usize, body: Rc<MethodBody<T>>) -> Method<T> {
         Method {
             gate: Gate::new(T::OWNER, name, max),
             body,
@@ -244,7 +244,7 @@ pub fn method<T: Variant + Clone + Owner>(
     max: usize,
     body: impl Fn(&T, Args) -> RhaiResult<Dynamic> + 'static,
 ) {
-    register_method::<T>(engine, name, max, Box::new(body));
+    register_method::<T>(engine, name, max, Rc::new(body));
 }
 
 /// `method` with its body boxed.
@@ -252,7 +252,7 @@ fn register_method<T: Variant + Clone + Owner>(
     engine: &mut Engine,
     name: &str,
     max: usize,
-    body: Box<MethodBody<T>>,
+    body: Rc<MethodBody<T>>,
 ) {
     register_checked_method(engine, name, Rc::new(Method::new(name, max, body)));
 }

@@ -13,9 +13,7 @@ use super::engine::new_lazy_engine;
 use super::errors::RhaiResult;
 use super::op_table::OpTable;
 use super::rhai_errors::{Failure, Names, python_words};
-use super::values::PyComplex;
 use crate::core::operand::Arg;
-use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 
 /// A script or REPL session.
@@ -32,22 +30,14 @@ pub struct Session {
     shifts: Shifts,
 }
 
-/// A value as an operator's operand: a tensor, or a number of the kinds the operators
-/// take (int, float, bool, complex); `None` for anything else.
+/// A value as an operator's operand: a tensor, or a number of the kinds the operators are
+/// registered for (`convert::as_scalar`'s: int, float, bool, complex); `None` for anything
+/// else.
 fn operand(v: &Dynamic) -> Option<Arg> {
-    if let Some(t) = v.read_lock::<Tensor>() {
-        return Some(Arg::Tensor(t.clone()));
+    match v.read_lock::<Tensor>() {
+        Some(t) => Some(Arg::Tensor(t.clone())),
+        None => super::convert::as_scalar(v).map(Arg::Number),
     }
-    let n = if let Ok(i) = v.as_int() {
-        Scalar::Int(i)
-    } else if let Ok(f) = v.as_float() {
-        Scalar::Float(f)
-    } else if let Ok(b) = v.as_bool() {
-        Scalar::Bool(b)
-    } else {
-        Scalar::Complex(v.read_lock::<PyComplex>()?.0)
-    };
-    Some(Arg::Number(n))
 }
 
 /// What an interrupted run reports.
@@ -304,7 +294,8 @@ impl Session {
         Some(self.run_direct(|| operator(x, y).map(Dynamic::from)))
     }
 
-    /// `a symbol= b` (`+=`) into the tensor `a` from the op table, as `apply_operator`.
+    /// `a symbol= b` (`symbol` is `+` for `+=`) into the tensor `a` from the op table, as
+    /// `apply_operator`.
     pub fn assign_operator(
         &self,
         symbol: &str,

@@ -212,7 +212,7 @@ impl Interpreter {
         receiver: Option<Dynamic>,
         call: CallArgs,
     ) -> Flow<HostCall> {
-        let mut args = Vec::with_capacity(call.args.len());
+        let mut args = crate::script::args::Positionals::with_capacity(call.args.len());
         for a in &call.args {
             args.push(self.host_argument(a)?);
         }

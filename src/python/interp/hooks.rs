@@ -145,10 +145,8 @@ impl Interpreter {
         if !host.keywords.is_empty() || values.last().is_some_and(|v| v.is::<Map>()) {
             values.push(Dynamic::from(host.keywords));
         }
-        let method = Method::<Tensor>::new(name, max, Box::new(move |_, a| body(a)));
+        let method = Method::<Tensor>::new(name, max, Rc::new(move |_, a| body(a)));
         let result = method.call(t, Args::new(values));
-        self.lift(
-            result.map_err(|e| PyException::from_host_text(&crate::script::errors::error_text(&e))),
-        )
+        self.lift(result.map_err(|e| PyException::from_rhai(&e)))
     }
 }

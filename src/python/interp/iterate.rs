@@ -53,11 +53,7 @@ impl Interpreter {
             }
             Value::Host(d) => {
                 // Sizes, storages, buffers, named tuples: their items as `tolist()` gives them.
-                let call = HostCall {
-                    receiver: Some(d.clone()),
-                    args: Vec::new(),
-                    keywords: rhai::Map::new(),
-                };
+                let call = HostCall::positional(Some(d.clone()), Vec::new());
                 let items = self.host.call("tolist", call).map_err(|_| {
                     self.throw(crate::python::exception::PyException::new(
                         "TypeError",
@@ -177,21 +173,13 @@ impl Interpreter {
                         );
                     }
                 }
-                let call = HostCall {
-                    receiver: Some(d.clone()),
-                    args: Vec::new(),
-                    keywords: rhai::Map::new(),
-                };
+                let call = HostCall::positional(Some(d.clone()), Vec::new());
                 let item = self.host.call("item", call).map_err(|e| self.throw(e))?;
                 let item = from_dynamic(item, Arrays::Tuples);
                 return self.truthy(&item);
             }
             Value::Host(d) => {
-                let call = HostCall {
-                    receiver: Some(d.clone()),
-                    args: Vec::new(),
-                    keywords: rhai::Map::new(),
-                };
+                let call = HostCall::positional(Some(d.clone()), Vec::new());
                 match self.host.call("len", call) {
                     Ok(n) => n.as_int() != Ok(0),
                     Err(_) => true,

@@ -11,7 +11,6 @@ use crate::core::tensor::Tensor;
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::exception::PyException;
 use crate::python::value::Value;
-use crate::script::errors;
 use crate::script::tensor::indexing;
 
 /// Python's `slice.indices(len)`: the start, stop and step a slice selects in a sequence of
@@ -366,10 +365,7 @@ impl Interpreter {
             Value::Tuple(items) => items.iter().map(|x| self.tensor_index_item(x)).collect(),
             Value::List(_) | Value::Host(_) => {
                 let d = self.lift(to_dynamic(index))?;
-                self.lift(
-                    indexing::items(&d)
-                        .map_err(|e| PyException::from_host_text(&errors::error_text(&e))),
-                )
+                self.lift(indexing::items(&d).map_err(|e| PyException::from_rhai(&e)))
             }
             other => Ok(vec![self.tensor_index_item(other)?]),
         }
@@ -408,9 +404,7 @@ impl Interpreter {
     /// An index item that is a value of the engine's (a tensor, a list of indices).
     fn advanced_item(&mut self, v: &Value) -> Flow<IndexItem> {
         let d = self.lift(to_dynamic(v))?;
-        self.lift(
-            indexing::item(&d).map_err(|e| PyException::from_host_text(&errors::error_text(&e))),
-        )
+        self.lift(indexing::item(&d).map_err(|e| PyException::from_rhai(&e)))
     }
 
     /// Whether an index item can be written as basic-index text.
