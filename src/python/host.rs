@@ -2,22 +2,16 @@
 //! function, a tensor property, a subscript of a tensor and an operator on tensors reach
 //! their entry in the op table directly (`script::op_table`, `script::direct`): the same
 //! declarations, argument checks, keyword handling and errors as Rhai scripts get, with no
-//! program in between. Everything else on a tensh value (methods of storages, sizes and
-//! dtypes) runs as a small Rhai program on the same engine, each program's shape
-//! (`r.nbytes(a0, kw)`) compiled once and kept (up to [`KEPT_PROGRAMS`] of them).
+//! program in between. Everything else on a tensh value (methods, properties and indexers of
+//! storages, sizes and dtypes, their operators, a repr) is called by its name through the
+//! engine's resolution (`script::registered_call`), with no program either.
 //!
-//! Values go into a program as its variables, never as its text. A name goes into the text
-//! only when it is a name ([`is_name`]: a Rhai identifier, or a `torch::` path of them);
-//! any other string a program hands over as a name (to `getattr`, `hasattr`, `setattr`, a
-//! format field, a string from a loaded file) is no attribute of anything tensh has, and is
-//! answered with Python's `AttributeError` before any program is made, so no data ever
-//! becomes code.
+//! No text is ever compiled here: a name is only ever looked up. A name that is no Rhai
+//! identifier ([`is_name`]) — any other string a program hands over as a name (to `getattr`,
+//! `hasattr`, `setattr`, a format field, a string from a loaded file) — is no attribute of
+//! anything tensh has, and is answered with Python's `AttributeError` before any lookup.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
-
-use rhai::{AST, Dynamic, Map, Scope};
+use rhai::{Dynamic, Map};
 
 use super::exception::PyException;
 use crate::core::index::{IndexItem, index};
@@ -26,10 +20,6 @@ use crate::script::args::{Args, Positionals};
 use crate::script::errors::IntoRhai;
 use crate::script::session::{ScriptError, Session};
 use crate::script::tensor::indexing;
-
-/// How many compiled programs are kept; past it the store starts again (a program asking
-/// for thousands of distinct attribute names must not grow memory without bound).
-pub const KEPT_PROGRAMS: usize = 4096;
 
 /// Whether `name` may be written into a program as a name: a Rhai identifier.
 pub fn is_name(name: &str) -> bool {
@@ -44,8 +34,6 @@ pub fn is_path(path: &str) -> bool {
 /// tensh's engine, as the Python front end calls it.
 pub struct Host {
     session: Session,
-    /// Programs by their text, shared: a call clones the handle, not the program.
-    compiled: RefCell<HashMap<String, Rc<AST>>>,
 }
 
 /// The receiver, arguments and keywords of one call.
@@ -80,40 +68,12 @@ impl Host {
     pub fn new() -> Host {
         Host {
             session: Session::new(),
-            compiled: RefCell::new(HashMap::new()),
         }
     }
 
     /// The session the ops run in (for Ctrl-C and resetting).
     pub fn session_mut(&mut self) -> &mut Session {
         &mut self.session
-    }
-
-    /// Runs `code` with `values` as its variables.
-    fn run(
-        &self,
-        code: &str,
-        values: Vec<(&'static str, Dynamic)>,
-    ) -> Result<Dynamic, PyException> {
-        let mut compiled = self.compiled.borrow_mut();
-        let ast = match compiled.get(code) {
-            Some(ast) => ast.clone(),
-            None => {
-                let ast = self.session.compile(code).map_err(raised)?;
-                let ast = Rc::new(ast);
-                if compiled.len() >= KEPT_PROGRAMS {
-                    compiled.clear();
-                }
-                compiled.insert(code.to_string(), ast.clone());
-                ast
-            }
-        };
-        drop(compiled);
-        let mut scope = Scope::new();
-        for (name, v) in values {
-            scope.push_dynamic(name, v);
-        }
-        self.session.run_compiled(&mut scope, &ast).map_err(raised)
     }
 
     /// Calls `target` (`torch::zeros`, a method name with a receiver, `array`) with `call`'s
@@ -139,40 +99,18 @@ impl Host {
             Err(call) => call,
         };
         self.session.register_mentioned(target);
-        let mut values = Vec::with_capacity(call.args.len() + 2);
-        let mut code = String::with_capacity(32);
-        if let Some(r) = call.receiver {
-            values.push(("r", r));
-            code.push_str("r.");
+        let method = call.receiver.is_some();
+        let mut values: Vec<Dynamic> = Vec::with_capacity(call.args.len() + 2);
+        values.extend(call.receiver);
+        let given = call.args.len();
+        values.extend(call.args);
+        // A dict passed last stays positional: an empty keyword map follows it.
+        if !call.keywords.is_empty() || (given > 0 && values.last().is_some_and(Dynamic::is_map)) {
+            values.push(Dynamic::from(call.keywords));
         }
-        code.push_str(target);
-        code.push('(');
-        for (i, a) in call.args.into_iter().enumerate() {
-            if i > 0 {
-                code.push_str(", ");
-            }
-            let name = ARG_NAMES.get(i).copied().ok_or_else(|| {
-                PyException::new(
-                    "TypeError",
-                    format!("{target}() takes at most 16 arguments"),
-                )
-            })?;
-            code.push_str(name);
-            values.push((name, a));
-        }
-        let trailing_map = values
-            .last()
-            .is_some_and(|(n, v)| *n != "r" && v.is::<Map>());
-        if !call.keywords.is_empty() || trailing_map {
-            // A dict passed last stays positional: an empty keyword map follows it.
-            if values.len() > usize::from(code.starts_with("r.")) {
-                code.push_str(", ");
-            }
-            code.push_str("kw");
-            values.push(("kw", Dynamic::from(call.keywords)));
-        }
-        code.push(')');
-        self.run(&code, values)
+        self.session
+            .call_registered(target, &mut values, method)
+            .map_err(raised)
     }
 
     /// Calls `target` straight from the op table when it has the op (a method of a tensor,
@@ -207,7 +145,10 @@ impl Host {
                     .session
                     .call_function(name, a)
                     .map_err(|a| given_back(None, a)),
-                None => Err(given_back(None, a)),
+                None => self
+                    .session
+                    .call_path(target, a)
+                    .map_err(|a| given_back(None, a)),
             },
         }
     }
@@ -239,7 +180,7 @@ impl Host {
         {
             return read.map_err(raised);
         }
-        self.run(&format!("r.{name}"), vec![("r", receiver)])
+        self.session.get_registered(&receiver, name).map_err(raised)
     }
 
     /// `receiver.name = value`.
@@ -258,20 +199,15 @@ impl Host {
                 ),
             ));
         }
-        self.run(
-            &format!("r.{name} = v;"),
-            vec![("r", receiver), ("v", value)],
-        )
-        .map(|_| ())
+        self.session
+            .set_registered(&receiver, name, value)
+            .map_err(raised)
     }
 
     /// `torch::name` read as a constant (`torch::float32`, `torch::nan`), if the module has
     /// one of that name.
     pub fn constant(&self, path: &str) -> Option<Dynamic> {
-        if !is_path(path) {
-            return None;
-        }
-        self.run(path, Vec::new()).ok()
+        self.session.constant(path)
     }
 
     /// `receiver[index]`.
@@ -282,7 +218,9 @@ impl Host {
                 .run_direct(|| indexing::get(&t, &index).map(Dynamic::from))
                 .map_err(raised);
         }
-        self.run("r[i]", vec![("r", receiver), ("i", index)])
+        self.session
+            .call_registered("index$get$", &mut [receiver, index], true)
+            .map_err(raised)
     }
 
     /// `receiver[index] = value`.
@@ -299,11 +237,10 @@ impl Host {
                 .map(|_| ())
                 .map_err(raised);
         }
-        self.run(
-            "r[i] = v;",
-            vec![("r", receiver), ("i", index), ("v", value)],
-        )
-        .map(|_| ())
+        self.session
+            .call_registered("index$set$", &mut [receiver, index, value], true)
+            .map(|_| ())
+            .map_err(raised)
     }
 
     /// `t[items]`, the items built by the caller: the indexer's read, with no program.
@@ -331,7 +268,9 @@ impl Host {
         if let Some(result) = self.session.apply_operator(op, &a, &b) {
             return result.map_err(raised);
         }
-        self.run(&format!("a {op} b"), vec![("a", a), ("b", b)])
+        self.session
+            .call_registered(op, &mut [a, b], false)
+            .map_err(raised)
     }
 
     /// `a op= b` on a tensor: the engine's in-place operator (PyTorch's `__iadd__` and
@@ -342,18 +281,23 @@ impl Host {
         {
             return result.map(|_| ()).map_err(raised);
         }
-        self.run(&format!("a {op}= b;"), vec![("a", a), ("b", b)])
-            .map(|_| ())
+        // Not a tensor: the operator's result, as Rhai's `a op= b` computes it (a program's
+        // `a` was its own variable, so nothing of the caller's changes either).
+        self.binary(op, a, b).map(|_| ())
     }
 
     /// `-a`.
     pub fn negate(&self, a: Dynamic) -> Result<Dynamic, PyException> {
-        self.run("-a", vec![("a", a)])
+        self.session
+            .call_registered("-", &mut [a], false)
+            .map_err(raised)
     }
 
     /// `~a`: the engine's `!` operator (not the `bitwise_not` op, whose refusals differ).
     pub fn invert(&self, a: Dynamic) -> Result<Dynamic, PyException> {
-        self.run("!a", vec![("a", a)])
+        self.session
+            .call_registered("!", &mut [a], false)
+            .map_err(raised)
     }
 
     /// The name the engine registered a tensh value's type under (`UntypedStorage`,
@@ -367,7 +311,10 @@ impl Host {
 
     /// The repr tensh prints for a value (PyTorch's).
     pub fn repr(&self, v: Dynamic) -> Result<String, PyException> {
-        let d = self.run("to_debug(a)", vec![("a", v)])?;
+        let d = self
+            .session
+            .call_registered("to_debug", &mut [v], false)
+            .map_err(raised)?;
         Ok(d.into_string().unwrap_or_default())
     }
 }
@@ -376,12 +323,6 @@ impl Host {
 fn raised(e: ScriptError) -> PyException {
     PyException::from_host_text(&e.message)
 }
-
-/// The variable names of positional arguments.
-const ARG_NAMES: &[&str] = &[
-    "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12", "a13", "a14",
-    "a15",
-];
 
 #[cfg(test)]
 mod tests {
@@ -476,14 +417,23 @@ mod tests {
         assert!(is_path("torch::UntypedStorage::from_file"));
     }
 
+    /// Thousands of distinct names asked for keep nothing (there is no store of programs).
     #[test]
-    fn the_programs_kept_are_bounded() {
+    fn names_asked_for_are_looked_up_not_kept() {
         let host = Host::new();
-        let t = host.constant("torch::float32").unwrap();
-        for k in 0..KEPT_PROGRAMS + 100 {
-            let _ = host.get_attr(t.clone(), &format!("name{k}"));
+        let dtype = host.constant("torch::float32").unwrap();
+        for k in 0..5000 {
+            let e = host
+                .get_attr(dtype.clone(), &format!("name{k}"))
+                .err()
+                .unwrap();
+            assert_eq!(e.class.name.as_ref(), "AttributeError");
         }
-        assert!(host.compiled.borrow().len() <= KEPT_PROGRAMS);
+        assert_eq!(
+            host.repr(host.get_attr(dtype, "is_signed").unwrap())
+                .unwrap(),
+            "true"
+        );
     }
 
     /// Ops, properties, subscripts and operators on tensors are called from the op table:
@@ -525,11 +475,84 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e.class.name.as_ref(), "RuntimeError");
-        // Only `repr` (a builtin of Rhai's, not an op) made programs.
-        let made: Vec<String> = host.compiled.borrow().keys().cloned().collect();
-        assert!(made.iter().all(|p| p.starts_with("to_debug")), "{made:?}");
         assert_eq!(host.repr(shape).unwrap(), "torch.Size([2, 3])");
         assert_eq!(host.repr(sum).unwrap(), "tensor([13, 14, 15])");
         assert_eq!(host.repr(t).unwrap(), "tensor([14, 14, 14,  6,  8, 10])");
+    }
+
+    /// Methods, properties, indexers and operators of values other than tensors, module
+    /// functions and constants are found by name through the engine, as a program's would.
+    #[test]
+    fn other_values_are_called_by_name_as_programs_call_them() {
+        let mut host = Host::new();
+        let int = |i: i64| Dynamic::from(i);
+        let t = host
+            .call("torch::arange", call("", None, vec![int(4)]))
+            .unwrap();
+        let storage = host
+            .call("untyped_storage", call("", Some(t.clone()), vec![]))
+            .unwrap();
+        let nbytes = host.call("nbytes", call("", Some(storage.clone()), vec![]));
+        assert_eq!(nbytes.unwrap().as_int().unwrap(), 32);
+        let e = host
+            .call("nbytes", call("", Some(storage.clone()), vec![int(1)]))
+            .err()
+            .unwrap();
+        assert_eq!(e.class.name.as_ref(), "TypeError");
+        let e = host
+            .call("foo", call("", Some(storage.clone()), vec![]))
+            .err()
+            .unwrap();
+        assert_eq!(
+            message(&e),
+            "'torch.storage.UntypedStorage' object has no attribute 'foo'"
+        );
+        host.set_item(storage.clone(), int(0), int(9)).unwrap();
+        assert_eq!(host.get_item(storage, int(0)).unwrap().as_int().unwrap(), 9);
+        let size = host
+            .call("size", call("", Some(t.clone()), vec![]))
+            .unwrap();
+        assert_eq!(
+            host.get_item(size.clone(), int(0))
+                .unwrap()
+                .as_int()
+                .unwrap(),
+            4
+        );
+        let e = host.negate(size.clone()).err().unwrap();
+        assert_eq!(message(&e), "bad operand type for unary -: 'torch.Size'");
+        let same = host.binary("==", size.clone(), size).unwrap();
+        assert!(same.as_bool().unwrap());
+        let sorted = host
+            .call("sort", call("", Some(t.clone()), vec![]))
+            .unwrap();
+        let indices = host.get_attr(sorted, "indices").unwrap();
+        // The storage write above made element 0 the largest.
+        assert_eq!(host.repr(indices).unwrap(), "tensor([1, 2, 3, 0])");
+        let dtype = host.constant("torch::float64").unwrap();
+        let e = host
+            .set_attr(dtype.clone(), "is_signed", int(1))
+            .err()
+            .unwrap();
+        assert_eq!(
+            message(&e),
+            "attribute 'is_signed' of 'torch.dtype' objects is not writable"
+        );
+        assert!(
+            host.get_attr(dtype, "is_signed")
+                .unwrap()
+                .as_bool()
+                .unwrap()
+        );
+        let e = host
+            .call(
+                "torch::UntypedStorage::from_file",
+                call("", None, vec![int(3)]),
+            )
+            .err()
+            .unwrap();
+        assert_eq!(e.class.name.as_ref(), "TypeError");
+        assert!(host.constant("torch::UntypedStorage::from_file").is_none());
+        assert!(host.constant("torch::pi").is_some());
     }
 }

@@ -173,16 +173,24 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
         super::files::register(&mut r);
         super::dtype_info::register(&mut r);
     }
-    torch.set_sub_module("UntypedStorage", storage::untyped::untyped_storage_module());
-    for (class, dtype) in storage::typed::LEGACY_CLASSES {
-        torch.set_sub_module(class, storage::typed::class_module(class, Some(dtype)));
+    {
+        let held = &mut ops.borrow_mut();
+        torch.set_sub_module(
+            "UntypedStorage",
+            storage::untyped::untyped_storage_module(held),
+        );
+        for (class, dtype) in storage::typed::LEGACY_CLASSES {
+            torch.set_sub_module(
+                class,
+                storage::typed::class_module(held, class, Some(dtype)),
+            );
+        }
+        let typed = storage::typed::class_module(held, "TypedStorage", None);
+        torch.set_sub_module("TypedStorage", typed);
+        held.install_torch(&mut engine, torch);
+        let safetensors = super::files::safetensors_module(held);
+        engine.register_static_module("safetensors", safetensors.into());
     }
-    torch.set_sub_module(
-        "TypedStorage",
-        storage::typed::class_module("TypedStorage", None),
-    );
-    ops.borrow_mut().install_torch(&mut engine, torch);
-    engine.register_static_module("safetensors", super::files::safetensors_module().into());
     super::op_table::bump_generation();
     (engine, ops)
 }

@@ -34,6 +34,7 @@ pub mod placement;
 pub mod pytorch_names;
 pub mod random_api;
 pub mod random_generator;
+pub mod registered_call;
 pub mod registration;
 pub mod registry;
 pub mod renamed;

@@ -140,6 +140,9 @@ pub struct OpTable {
     /// How many entries the engine has not registered yet.
     unregistered: usize,
     torch: Option<Shared<Module>>,
+    /// Functions of sub-modules and other modules (`torch::UntypedStorage::from_file`,
+    /// `safetensors::load_file`), by their full path: few, registered at once.
+    paths: HashMap<Box<str>, Rc<Function>, Hasher>,
 }
 
 /// The forms of one name (most names have one or two).
@@ -188,6 +191,44 @@ impl OpTable {
                 self.unregistered += 1;
             }
         }
+    }
+
+    /// Adds the function `path` of `module` (`UntypedStorage::from_file`, its declaration's
+    /// name under `torch`), registering it with `module` at once and keeping it under
+    /// `full` (`torch::UntypedStorage::from_file`) for direct calls.
+    pub fn module_function(
+        &mut self,
+        module: &mut Module,
+        full: &str,
+        path: &str,
+        max: usize,
+        body: FunctionBody,
+    ) {
+        let f = Rc::new(Function::new(path, max, body));
+        registration::register_checked_function(module, path, &f);
+        self.paths.insert(full.into(), f);
+    }
+
+    /// The function of a module other than `torch` itself at `path`
+    /// (`torch::UntypedStorage::from_file`), if there is one.
+    pub fn path_function(&self, path: &str) -> Option<Rc<Function>> {
+        self.paths.get(path).cloned()
+    }
+
+    /// The constant `torch::name` (or `torch::module::name`) of the installed `torch`
+    /// module, if it has one: read from the module, as a program's `torch::float32` is.
+    pub fn constant(&self, path: &str) -> Option<Dynamic> {
+        let mut parts = path.split("::");
+        if parts.next()? != "torch" {
+            return None;
+        }
+        let mut module: &Module = self.torch.as_ref()?;
+        let mut name = parts.next()?;
+        for next in parts {
+            module = module.get_sub_module(name)?;
+            name = next;
+        }
+        module.get_var(name)
     }
 
     /// Installs the `torch` module in `engine`, keeping a handle to add functions later.

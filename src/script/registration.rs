@@ -314,25 +314,6 @@ pub fn method_with_context<T: Variant + Clone + Owner>(
 /// A module function body: the call's arguments.
 pub type FunctionBody = Rc<dyn Fn(Args) -> RhaiResult<Dynamic>>;
 
-/// Registers `name` in `module` for 0 to `max` arguments, plus one for a trailing keyword
-/// map (at most 9 in all), checked against the declaration of `torch.path` before `body`
-/// runs (`path` is `name`, or `UntypedStorage::name` in that sub-module).
-///
-/// As for `method`, the body is boxed at once so that the registering code is compiled once.
-pub fn function(
-    module: &mut Module,
-    path: &str,
-    max: usize,
-    body: impl Fn(Args) -> RhaiResult<Dynamic> + 'static,
-) {
-    register_function(module, path, max, Rc::new(body));
-}
-
-/// `function` with its body boxed.
-pub fn function_boxed(module: &mut Module, path: &str, max: usize, body: FunctionBody) {
-    register_function(module, path, max, body);
-}
-
 /// A `torch` function as registered: its check and body, callable directly (the Python
 /// front calls it through `op_table`).
 pub struct Function {
@@ -342,7 +323,9 @@ pub struct Function {
 
 impl Function {
     /// The function `torch.path` over `body` reading at most `max` positionals, checked
-    /// against its declaration.
+    /// against its declaration (`path` is `name`, or `UntypedStorage::name` in that
+    /// sub-module); registered with 0 to `max` arguments plus one for a trailing keyword
+    /// map (at most 9 in all).
     pub fn new(path: &str, max: usize, body: FunctionBody) -> Function {
         let declared = declaration("torch", path);
         let check = CallCheck::new(declared, path, max);
@@ -366,10 +349,6 @@ impl Function {
     pub fn arity(&self) -> usize {
         self.arity
     }
-}
-
-fn register_function(module: &mut Module, path: &str, max: usize, body: FunctionBody) {
-    register_checked_function(module, path, &Function::new(path, max, body));
 }
 
 /// Registers an already checked function `checked` as `path` (its last part) in `module`

@@ -12,3 +12,12 @@ pub fn as_written(registered: &str) -> &str {
         other => other,
     }
 }
+
+/// The name a script's `written` reaches the engine as (the engine's token hook renames it
+/// in programs; a call by name renames it here).
+pub fn as_registered(written: &str) -> &str {
+    match written {
+        "is_shared" => IS_SHARED_INTERNAL,
+        other => other,
+    }
+}

@@ -270,6 +270,56 @@ impl Session {
         Ok(self.run_direct(|| function.call(args)))
     }
 
+    /// Calls the function of another module at `path` (`torch::UntypedStorage::from_file`,
+    /// `safetensors::load_file`) with `args`, as `call_function`.
+    pub fn call_path(&self, path: &str, args: Args) -> Result<Result<Dynamic, ScriptError>, Args> {
+        let Some(function) = self.ops.borrow().path_function(path) else {
+            return Err(args);
+        };
+        Ok(self.run_direct(|| function.call(args)))
+    }
+
+    /// The constant at `path` (`torch::float32`, `torch::pi`), read from the `torch` module
+    /// with no program: `None` when the module has no constant there.
+    pub fn constant(&self, path: &str) -> Option<Dynamic> {
+        self.ops.borrow().constant(path)
+    }
+
+    /// Calls what the engine has registered under `name` with `args`, found as a program's
+    /// call of that name with such arguments would find it (by the name and the arguments'
+    /// types; Rhai's own operators and functions included), but with no program: for the
+    /// methods, properties (`get$name`, `set$name`), indexers (`index$get$`, `index$set$`)
+    /// and operators of values other than tensors (storages, sizes, dtypes, ...). With
+    /// `method`, the first argument is the receiver and is changed in place, as a method
+    /// call's is. Its errors are a program's.
+    pub fn call_registered(
+        &self,
+        name: &str,
+        args: &mut [Dynamic],
+        method: bool,
+    ) -> Result<Dynamic, ScriptError> {
+        self.run_direct(|| super::registered_call::call(&self.engine, name, args, method))
+    }
+
+    /// `receiver.name` as a program reads it (`registered_call::get_property`), with no
+    /// program.
+    pub fn get_registered(&self, receiver: &Dynamic, name: &str) -> Result<Dynamic, ScriptError> {
+        self.run_direct(|| super::registered_call::get_property(&self.engine, receiver, name))
+    }
+
+    /// `receiver.name = value` as a program runs it, with no program.
+    pub fn set_registered(
+        &self,
+        receiver: &Dynamic,
+        name: &str,
+        value: Dynamic,
+    ) -> Result<(), ScriptError> {
+        self.run_direct(|| {
+            super::registered_call::set_property(&self.engine, receiver, name, value)
+        })
+        .map(|_| ())
+    }
+
     /// Reads the tensor property `name` of `t` from the op table, as a program's `t.name`
     /// would: `None` when tensors have no such property.
     pub fn read_property(&self, name: &str, t: &Tensor) -> Option<Result<Dynamic, ScriptError>> {
@@ -425,26 +475,6 @@ impl Session {
             scope.push_dynamic("value", value.clone());
             self.engine
                 .eval_expression_with_scope::<String>(&mut scope, "to_debug(value)")
-                .map_err(|e| ScriptError::from_rhai(&e, &self.names()))
-        })
-    }
-
-    /// Compiles one expression or statement for `run_compiled` (the Python front end's calls
-    /// into the same ops, one small program per call shape).
-    pub fn compile(&self, code: &str) -> Result<AST, ScriptError> {
-        self.engine
-            .compile(code)
-            .map_err(|e| ScriptError::from_rhai(&e.into(), &self.names()))
-    }
-
-    /// Runs a compiled program with `scope` as its variables (not the session's), its errors
-    /// in Python's words and an unwinding (Ctrl-C inside an op) turned into an error, as
-    /// `eval` does.
-    pub fn run_compiled(&self, scope: &mut Scope, ast: &AST) -> Result<Dynamic, ScriptError> {
-        super::errors::forget_raised();
-        guarded(|| {
-            self.engine
-                .eval_ast_with_scope::<Dynamic>(scope, ast)
                 .map_err(|e| ScriptError::from_rhai(&e, &self.names()))
         })
     }

@@ -12,6 +12,8 @@ pub mod save;
 pub mod unpickle;
 pub mod weights_only;
 
+use std::rc::Rc;
+
 use rhai::Dynamic;
 
 use super::errors::{IntoRhai, to_rhai};
@@ -42,36 +44,50 @@ fn path_of(v: &Dynamic, func: &str) -> super::errors::RhaiResult<String> {
 
 /// The `safetensors` module: `safetensors::save_file(tensors, path, #{metadata})` and
 /// `safetensors::load_file(path)` (the Python package's `safetensors.torch` functions).
-pub fn safetensors_module() -> rhai::Module {
+pub fn safetensors_module(ops: &mut super::op_table::OpTable) -> rhai::Module {
     let mut m = rhai::Module::new();
-    super::registration::function(&mut m, "save_file", 3, |a| {
-        let tensors = a.req(0, "tensors", "save_file")?;
-        let Some(map) = tensors.read_lock::<rhai::Map>() else {
-            return Err(to_rhai(TorchError::type_error(format!(
-                "save_file(): tensors must be a map of name to tensor, got {}",
-                super::convert::py_type_name(tensors)
-            ))));
-        };
-        let path = path_of(a.req(1, "filename", "save_file")?, "save_file")?;
-        let metadata = a
-            .get(2, "metadata")
-            .map(|m| m.read_lock::<rhai::Map>().map(|m| m.clone()));
-        let metadata = match metadata {
-            None => None,
-            Some(Some(m)) => Some(m),
-            Some(None) => {
-                return Err(to_rhai(TorchError::type_error(
-                    "save_file(): metadata must be a map of strings",
-                )));
-            }
-        };
-        safetensors::save_file(&map, &path, metadata.as_ref()).rhai()?;
-        Ok(Dynamic::UNIT)
-    });
-    super::registration::function(&mut m, "load_file", 2, |a| {
-        let path = path_of(a.req(0, "filename", "load_file")?, "load_file")?;
-        safetensors::load_file(&path).rhai()
-    });
+    let full = "safetensors::save_file";
+    ops.module_function(
+        &mut m,
+        full,
+        "save_file",
+        3,
+        Rc::new(|a| {
+            let tensors = a.req(0, "tensors", "save_file")?;
+            let Some(map) = tensors.read_lock::<rhai::Map>() else {
+                return Err(to_rhai(TorchError::type_error(format!(
+                    "save_file(): tensors must be a map of name to tensor, got {}",
+                    super::convert::py_type_name(tensors)
+                ))));
+            };
+            let path = path_of(a.req(1, "filename", "save_file")?, "save_file")?;
+            let metadata = a
+                .get(2, "metadata")
+                .map(|m| m.read_lock::<rhai::Map>().map(|m| m.clone()));
+            let metadata = match metadata {
+                None => None,
+                Some(Some(m)) => Some(m),
+                Some(None) => {
+                    return Err(to_rhai(TorchError::type_error(
+                        "save_file(): metadata must be a map of strings",
+                    )));
+                }
+            };
+            safetensors::save_file(&map, &path, metadata.as_ref()).rhai()?;
+            Ok(Dynamic::UNIT)
+        }),
+    );
+    let full = "safetensors::load_file";
+    ops.module_function(
+        &mut m,
+        full,
+        "load_file",
+        2,
+        Rc::new(|a| {
+            let path = path_of(a.req(0, "filename", "load_file")?, "load_file")?;
+            safetensors::load_file(&path).rhai()
+        }),
+    );
     m
 }
 

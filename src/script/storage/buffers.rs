@@ -73,6 +73,15 @@ impl PyBuffer {
         self.len() == 0
     }
 
+    /// The Python type's name (`bytes`, `bytearray`, `array.array`).
+    pub fn python_type(&self) -> &'static str {
+        match self.kind {
+            BufferKind::Array(..) => "array.array",
+            BufferKind::ByteArray => "bytearray",
+            BufferKind::Bytes => "bytes",
+        }
+    }
+
     /// Every item as a Python number.
     pub fn values(&self) -> Vec<Scalar> {
         let d = self.element();

@@ -394,10 +394,15 @@ pub fn register(r: &mut Registry) {
 /// The sub-module of a typed storage class (`torch::FloatStorage::from_buffer(...)`,
 /// `torch::TypedStorage::from_buffer(..., #{dtype: ...})`): `from_buffer` reads as
 /// `UntypedStorage::from_buffer` does, with the class's dtype.
-pub fn class_module(class: &'static str, dtype: Option<DType>) -> rhai::Module {
+pub fn class_module(
+    ops: &mut crate::script::op_table::OpTable,
+    class: &'static str,
+    dtype: Option<DType>,
+) -> rhai::Module {
     let mut m = rhai::Module::new();
     let path = format!("{class}::from_buffer");
-    registration::function(&mut m, &path, 5, move |mut a| {
+    let full = format!("torch::{path}");
+    let body = std::rc::Rc::new(move |mut a: crate::script::args::Args| {
         warn_deprecated();
         let dtype = match dtype {
             Some(d) => {
@@ -416,5 +421,6 @@ pub fn class_module(class: &'static str, dtype: Option<DType>) -> rhai::Module {
         let storage = crate::script::storage::untyped::from_buffer(&a)?.cast::<Storage>();
         Ok(Dynamic::from(TypedStorage { storage, dtype }))
     });
+    ops.module_function(&mut m, &full, &path, 5, body);
     m
 }

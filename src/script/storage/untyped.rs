@@ -1,6 +1,8 @@
 //! `torch.UntypedStorage` in scripts: the constructor, methods, indexing and slicing.
 
 use crate::core::memory::alloc::byte_count;
+use std::rc::Rc;
+
 use rhai::{Array, Dynamic, Engine, INT};
 
 use crate::core::copy::fill_layout;
@@ -12,6 +14,7 @@ use crate::print::storage_repr::untyped_storage_repr;
 use crate::script::args::Args;
 use crate::script::convert::{py_type_name, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use crate::script::op_table::OpTable;
 use crate::script::registration;
 use crate::script::registry::Registry;
 use crate::script::storage::index::{Access, StorageClass, StorageIndex};
@@ -210,25 +213,50 @@ pub fn register_files_and_sharing(r: &mut Registry) {
 }
 
 /// The `torch::UntypedStorage` sub-module: `torch::UntypedStorage::from_file(...)`.
-pub fn untyped_storage_module() -> rhai::Module {
+pub fn untyped_storage_module(ops: &mut OpTable) -> rhai::Module {
     let mut m = rhai::Module::new();
-    registration::function(&mut m, "UntypedStorage::from_file", 3, |a| {
-        let name = a.req(0, "filename", "from_file")?.to_string();
-        let shared = a.bool_or(1, "shared", false)?;
-        let nbytes = a.int_or(2, "nbytes", 0)?;
-        if nbytes < 0 {
-            return Err(to_rhai(TorchError::runtime(format!(
-                "nbytes must be non-negative, got {nbytes}"
-            ))));
-        }
-        Ok(Dynamic::from(
-            crate::core::memory::mapped::from_file(&name, shared, byte_count(nbytes).rhai()?)
-                .rhai()?,
-        ))
-    });
-    registration::function(&mut m, "UntypedStorage::from_buffer", 2, |a| {
-        from_buffer(&a)
-    });
+    let path = "UntypedStorage::from_file";
+    let full = "torch::UntypedStorage::from_file";
+    ops.module_function(
+        &mut m,
+        full,
+        path,
+        3,
+        Rc::new(|a| {
+            let filename = a.pos.first().or_else(|| a.kw.get("filename"));
+            let filename = filename.ok_or_else(|| {
+                type_error("from_file() missing required argument 'filename' (pos 1)")
+            })?;
+            let Some(name) = filename
+                .read_lock::<rhai::ImmutableString>()
+                .map(|s| s.to_string())
+            else {
+                let given = match filename.read_lock::<crate::script::storage::buffers::PyBuffer>()
+                {
+                    Some(b) => b.python_type().to_string(),
+                    None if filename.is_unit() => "None".to_string(),
+                    None => py_type_name(filename),
+                };
+                return Err(to_rhai(TorchError::type_error(format!(
+                    "argument 1 must be str, not {given}"
+                ))));
+            };
+            let shared = a.bool_or(1, "shared", false)?;
+            let nbytes = a.int_or(2, "nbytes", 0)?;
+            if nbytes < 0 {
+                return Err(to_rhai(TorchError::runtime(format!(
+                    "nbytes must be non-negative, got {nbytes}"
+                ))));
+            }
+            Ok(Dynamic::from(
+                crate::core::memory::mapped::from_file(&name, shared, byte_count(nbytes).rhai()?)
+                    .rhai()?,
+            ))
+        }),
+    );
+    let path = "UntypedStorage::from_buffer";
+    let full = "torch::UntypedStorage::from_buffer";
+    ops.module_function(&mut m, full, path, 2, Rc::new(|a| from_buffer(&a)));
     m
 }
 
