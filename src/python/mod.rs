@@ -9,8 +9,10 @@
 //! why it is an interpreter and not a translation to Rhai.
 
 pub mod convert;
+pub mod dict;
 pub mod exception;
 pub mod format;
+pub mod hash;
 pub mod function;
 pub mod host;
 pub mod interp;

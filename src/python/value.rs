@@ -20,8 +20,8 @@ use super::types::TypeObject;
 /// A list or a set's items, shared by every name bound to it.
 pub type Items = Rc<RefCell<Vec<Value>>>;
 
-/// A dict: its entries in insertion order (sessions hold a handful; looked up by equality).
-pub type DictEntries = Rc<RefCell<Vec<(Value, Value)>>>;
+/// A dict: its entries in insertion order, indexed by their keys' hashes.
+pub type DictEntries = Rc<RefCell<super::dict::Dict>>;
 
 /// A file opened by `open()`.
 pub struct PyFile {
@@ -107,9 +107,11 @@ impl Value {
         Value::Tuple(Rc::new(items))
     }
 
-    /// A `dict` value.
+    /// A `dict` value of `entries`, whose keys are hashable and distinct (keyword
+    /// arguments, a loaded map's string keys); other dicts are built by the interpreter,
+    /// which compares keys.
     pub fn dict(entries: Vec<(Value, Value)>) -> Value {
-        Value::Dict(Rc::new(RefCell::new(entries)))
+        Value::Dict(Rc::new(RefCell::new(super::dict::Dict::from_distinct(entries))))
     }
 
     /// The name of this value's type, as `type(x).__name__` gives it.

@@ -589,10 +589,10 @@ impl Interpreter {
             }
             "dict" => {
                 self.arity("dict", &args, 0, 1)?;
-                let mut entries = Vec::new();
+                let entries = Rc::new(std::cell::RefCell::new(crate::python::dict::Dict::new()));
                 if let Some(source) = args.first() {
                     match source {
-                        Value::Dict(d) => entries = d.borrow().clone(),
+                        Value::Dict(d) => *entries.borrow_mut() = d.borrow().clone(),
                         other => {
                             for pair in self.collect(other)? {
                                 let kv = self.collect(&pair)?;
@@ -607,15 +607,15 @@ impl Interpreter {
                                     kv.next().unwrap_or(Value::None),
                                     kv.next().unwrap_or(Value::None),
                                 );
-                                self.dict_insert(&mut entries, k, v)?;
+                                self.dict_set(&entries, k, v)?;
                             }
                         }
                     }
                 }
                 for (k, v) in kw.0 {
-                    self.dict_insert(&mut entries, Value::Str(k), v)?;
+                    self.dict_set(&entries, Value::Str(k), v)?;
                 }
-                Ok(Value::dict(entries))
+                Ok(Value::Dict(entries))
             }
             "range" => {
                 self.arity("range", &args, 1, 3)?;
@@ -903,26 +903,23 @@ impl Interpreter {
         }
     }
 
-    /// `id(v)` (or `hash(v)`).
+    /// `id(v)` (or `hash(v)`: CPython's value for numbers and tuples of them, a tensor's
+    /// `id`, its repr's hash for another tensh value).
     fn identity(&mut self, v: &Value, hash: bool) -> Flow<i64> {
-        Ok(match v {
-            Value::Host(d) => match d.read_lock::<Tensor>() {
-                Some(t) => t.id() as i64,
-                None if hash => {
+        if hash {
+            return match v {
+                Value::Host(d) if !d.is::<Tensor>() => {
                     let text = self.repr_text(v)?;
-                    fnv(&text)
+                    Ok(fnv(&text))
                 }
-                None => 0,
-            },
-            Value::Int(i) if hash => *i,
-            Value::Bool(b) if hash => *b as i64,
-            Value::Str(s) if hash => fnv(s),
-            Value::List(x) | Value::Set(x) if !hash => Rc::as_ptr(x) as i64,
-            Value::Dict(x) if !hash => Rc::as_ptr(x) as i64,
+                other => self.hash_of_key(other),
+            };
+        }
+        Ok(match v {
+            Value::Host(d) => d.read_lock::<Tensor>().map_or(0, |t| t.id() as i64),
+            Value::List(x) | Value::Set(x) => Rc::as_ptr(x) as i64,
+            Value::Dict(x) => Rc::as_ptr(x) as i64,
             Value::Function(f) => Rc::as_ptr(f) as i64,
-            Value::List(_) | Value::Dict(_) | Value::Set(_) => {
-                return self.raise("TypeError", format!("unhashable type: '{}'", v.type_name()));
-            }
             Value::Tuple(t) => Rc::as_ptr(t) as i64,
             other => fnv(&other.type_name()),
         })

@@ -103,23 +103,23 @@ impl Interpreter {
                 }
             }
             Expr::Dict(d) => {
-                let mut entries: Vec<(Value, Value)> = Vec::new();
+                let entries = self.dict_of(Vec::new())?;
                 for item in &d.items {
                     match &item.key {
                         Some(k) => {
                             let key = self.eval(k, scope)?;
                             let value = self.eval(&item.value, scope)?;
-                            self.dict_insert(&mut entries, key, value)?;
+                            self.dict_set(&entries, key, value)?;
                         }
                         None => {
                             let other = self.eval(&item.value, scope)?;
                             for (k, v) in self.mapping_items(&other)? {
-                                self.dict_insert(&mut entries, k, v)?;
+                                self.dict_set(&entries, k, v)?;
                             }
                         }
                     }
                 }
-                Ok(Value::dict(entries))
+                Ok(Value::Dict(entries))
             }
             Expr::Set(s) => {
                 let items = self.eval_elements(&s.elts, scope)?;
@@ -154,13 +154,13 @@ impl Interpreter {
                 self.make_set(out)
             }
             Expr::DictComp(c) => {
-                let mut entries = Vec::new();
+                let entries = self.dict_of(Vec::new())?;
                 self.comprehension(&c.generators, scope, &mut |me, inner| {
                     let k = me.eval(&c.key, inner)?;
                     let v = me.eval(&c.value, inner)?;
-                    me.dict_insert(&mut entries, k, v)
+                    me.dict_set(&entries, k, v)
                 })?;
-                Ok(Value::dict(entries))
+                Ok(Value::Dict(entries))
             }
             Expr::Compare(c) => {
                 let mut left = self.eval(&c.left, scope)?;

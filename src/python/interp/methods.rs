@@ -372,12 +372,8 @@ impl Interpreter {
             Value::Dict(entries) => {
                 let entries = entries.clone();
                 match name {
-                    "keys" => Ok(Value::list(
-                        entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
-                    )),
-                    "values" => Ok(Value::list(
-                        entries.borrow().iter().map(|(_, v)| v.clone()).collect(),
-                    )),
+                    "keys" => Ok(Value::list(entries.borrow().keys())),
+                    "values" => Ok(Value::list(entries.borrow().values())),
                     "items" => Ok(Value::list(
                         entries
                             .borrow()
@@ -387,14 +383,12 @@ impl Interpreter {
                     )),
                     "get" | "pop" | "setdefault" => {
                         self.method_arity(&owner, name, args, 1, 2)?;
-                        let snapshot = entries.borrow().clone();
-                        for (i, (k, v)) in snapshot.iter().enumerate() {
-                            if self.key_equal(k, &args[0])? {
-                                if name == "pop" {
-                                    entries.borrow_mut().remove(i);
-                                }
-                                return Ok(v.clone());
-                            }
+                        let found = match name {
+                            "pop" => self.dict_remove(&entries, &args[0])?,
+                            _ => self.dict_get(&entries, &args[0])?,
+                        };
+                        if let Some(v) = found {
+                            return Ok(v);
                         }
                         match (name, arg(1)) {
                             ("pop", None) => {
@@ -405,17 +399,16 @@ impl Interpreter {
                             }
                             ("setdefault", d) => {
                                 let d = d.unwrap_or(Value::None);
-                                entries.borrow_mut().push((args[0].clone(), d.clone()));
+                                self.dict_set(&entries, args[0].clone(), d.clone())?;
                                 Ok(d)
                             }
                             (_, d) => Ok(d.unwrap_or(Value::None)),
                         }
                     }
                     "update" => {
-                        let mut copy = entries.borrow().clone();
                         if let Some(other) = arg(0) {
                             let pairs = match &other {
-                                Value::Dict(d) => d.borrow().clone(),
+                                Value::Dict(d) => d.borrow().pairs(),
                                 other => {
                                     let mut pairs = Vec::new();
                                     for pair in self.collect(other)? {
@@ -428,21 +421,22 @@ impl Interpreter {
                                 }
                             };
                             for (k, v) in pairs {
-                                self.dict_insert(&mut copy, k, v)?;
+                                self.dict_set(&entries, k, v)?;
                             }
                         }
                         for (k, v) in &call.keywords {
-                            self.dict_insert(&mut copy, Value::Str(k.clone()), v.clone())?;
+                            self.dict_set(&entries, Value::Str(k.clone()), v.clone())?;
                         }
-                        *entries.borrow_mut() = copy;
                         Ok(Value::None)
                     }
-                    "copy" => Ok(Value::dict(entries.borrow().clone())),
+                    "copy" => Ok(Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(
+                        entries.borrow().clone(),
+                    )))),
                     "clear" => {
                         entries.borrow_mut().clear();
                         Ok(Value::None)
                     }
-                    "popitem" => match entries.borrow_mut().pop() {
+                    "popitem" => match entries.borrow_mut().pop_last() {
                         Some((k, v)) => Ok(Value::tuple(vec![k, v])),
                         None => self.raise("KeyError", "'popitem(): dictionary is empty'"),
                     },

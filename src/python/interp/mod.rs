@@ -6,6 +6,7 @@
 
 mod builtins;
 mod call;
+mod dicts;
 mod expr;
 mod files;
 mod hooks;

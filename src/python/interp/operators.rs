@@ -72,11 +72,12 @@ impl Interpreter {
                 Ok(Value::str(self.percent_format(&f, &b)?))
             }
             (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
-                let mut entries = x.borrow().clone();
-                for (k, v) in y.borrow().iter() {
-                    self.dict_insert(&mut entries, k.clone(), v.clone())?;
+                let merged = Rc::new(std::cell::RefCell::new(x.borrow().clone()));
+                let extra = y.borrow().pairs();
+                for (k, v) in extra {
+                    self.dict_set(&merged, k, v)?;
                 }
-                Ok(Value::dict(entries))
+                Ok(Value::Dict(merged))
             }
             _ => self.unsupported_operands(op, &a, &b),
         }
@@ -439,20 +440,15 @@ impl Interpreter {
                 true
             }
             (Value::Dict(x), Value::Dict(y)) => {
-                let (x, y) = (x.borrow().clone(), y.borrow().clone());
-                if x.len() != y.len() {
+                if x.borrow().len() != y.borrow().len() {
                     return Ok(false);
                 }
-                for (k, v) in &x {
-                    let mut found = false;
-                    for (k2, v2) in &y {
-                        if self.values_equal(k, k2)? {
-                            found = self.values_equal(v, v2)?;
-                            break;
-                        }
-                    }
-                    if !found {
-                        return Ok(false);
+                let pairs = x.borrow().pairs();
+                for (k, v) in &pairs {
+                    match self.dict_get(y, k)? {
+                        // A value compares to itself by identity first, as in CPython.
+                        Some(w) if same_object(v, &w) || self.values_equal(v, &w)? => {}
+                        _ => return Ok(false),
                     }
                 }
                 true
@@ -497,15 +493,7 @@ impl Interpreter {
                     ),
                 ),
             },
-            Value::Dict(entries) => {
-                let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
-                for k in &keys {
-                    if self.key_equal(k, item)? {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
-            }
+            Value::Dict(entries) => Ok(self.dict_get(entries, item)?.is_some()),
             Value::Range(start, stop, step) => Ok(match item.as_int() {
                 Some(i) => {
                     let inside = if *step > 0 {
@@ -567,53 +555,23 @@ impl Interpreter {
         }
     }
 
-    /// Puts `key: value` into a dict's entries (replacing an equal key's value).
-    pub(super) fn dict_insert(
-        &mut self,
-        entries: &mut Vec<(Value, Value)>,
-        key: Value,
-        value: Value,
-    ) -> Flow<()> {
-        for entry in entries.iter_mut() {
-            if self.key_equal(&entry.0, &key)? {
-                entry.1 = value;
-                return Ok(());
-            }
-        }
-        if let Value::List(_) | Value::Dict(_) | Value::Set(_) = key {
-            return self.raise(
-                "TypeError",
-                format!("unhashable type: '{}'", key.type_name()),
-            );
-        }
-        entries.push((key, value));
-        Ok(())
-    }
-
-    /// A set of `items` (the first of equal items kept).
+    /// A set of `items` (the first of equal items kept), found equal through a dict's
+    /// index of them.
     pub(super) fn make_set(&mut self, items: Vec<Value>) -> Flow<Value> {
-        let mut out: Vec<Value> = Vec::with_capacity(items.len());
-        'items: for item in items {
-            for x in &out {
-                if self.key_equal(x, &item)? {
-                    continue 'items;
-                }
+        let seen = Rc::new(std::cell::RefCell::new(crate::python::dict::Dict::new()));
+        for item in items {
+            if self.dict_get(&seen, &item)?.is_none() {
+                self.dict_set(&seen, item, Value::None)?;
             }
-            if let Value::List(_) | Value::Dict(_) | Value::Set(_) = item {
-                return self.raise(
-                    "TypeError",
-                    format!("unhashable type: '{}'", item.type_name()),
-                );
-            }
-            out.push(item);
         }
+        let out = seen.borrow().keys();
         Ok(Value::Set(Rc::new(std::cell::RefCell::new(out))))
     }
 
     /// The `(key, value)` pairs of a mapping (`**kwargs`, `dict(m)`, `{**m}`).
     pub(super) fn mapping_items(&mut self, v: &Value) -> Flow<Vec<(Value, Value)>> {
         match v {
-            Value::Dict(entries) => Ok(entries.borrow().clone()),
+            Value::Dict(entries) => Ok(entries.borrow().pairs()),
             other => self.raise(
                 "TypeError",
                 format!("'{}' object is not a mapping", other.type_name()),

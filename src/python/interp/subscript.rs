@@ -172,11 +172,8 @@ impl Interpreter {
                 })
             }
             Value::Dict(entries) => {
-                let entries = entries.borrow().clone();
-                for (k, v) in &entries {
-                    if self.key_equal(k, &index)? {
-                        return Ok(v.clone());
-                    }
+                if let Some(v) = self.dict_get(entries, &index)? {
+                    return Ok(v);
                 }
                 Err(self.throw(PyException::of_class(
                     crate::python::types::builtin("KeyError"),
@@ -257,12 +254,7 @@ impl Interpreter {
                 items.borrow_mut()[at] = value;
                 Ok(())
             }
-            Value::Dict(entries) => {
-                let mut copy = entries.borrow().clone();
-                self.dict_insert(&mut copy, index, value)?;
-                *entries.borrow_mut() = copy;
-                Ok(())
-            }
+            Value::Dict(entries) => self.dict_set(entries, index, value),
             Value::Host(d) => {
                 if let Some(t) = d.read_lock::<Tensor>() {
                     let items = self.tensor_index_items(&index)?;
@@ -308,12 +300,8 @@ impl Interpreter {
                 Ok(())
             }
             Value::Dict(entries) => {
-                let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
-                for (i, k) in keys.iter().enumerate() {
-                    if self.key_equal(k, &index)? {
-                        entries.borrow_mut().remove(i);
-                        return Ok(());
-                    }
+                if self.dict_remove(entries, &index)?.is_some() {
+                    return Ok(());
                 }
                 Err(self.throw(PyException::of_class(
                     crate::python::types::builtin("KeyError"),

@@ -105,7 +105,7 @@ impl Interpreter {
                 }
             }
             Value::Dict(entries) => {
-                let entries = entries.borrow().clone();
+                let entries = entries.borrow().pairs();
                 let mut parts = Vec::with_capacity(entries.len());
                 for (k, v) in &entries {
                     parts.push(format!(
