@@ -35,7 +35,8 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
         Value::Float(f) => Dynamic::from(*f),
         Value::Complex(c) => Dynamic::from(PyComplex(*c)),
         Value::Str(s) => Dynamic::from(s.to_string()),
-        Value::List(items) | Value::Set(items) => Dynamic::from(array(&items.borrow())?),
+        Value::List(items) => Dynamic::from(array(&items.borrow())?),
+        Value::Set(items) => Dynamic::from(array(&items.borrow().keys())?),
         Value::Tuple(items) => Dynamic::from(array(items)?),
         Value::Range(start, stop, step) => {
             let items: Vec<Value> = range_items(*start, *stop, *step).map(Value::Int).collect();

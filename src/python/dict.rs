@@ -4,7 +4,7 @@
 //! Hashes are computed, and keys compared, by the interpreter (Python's equality can call
 //! back into ops); this type keeps the order and the index. Invariant: `index` maps each
 //! live entry's key hash to that entry's place, and nothing else; `live` counts the entries
-//! that are not holes.
+//! that are not holes; no entry before `head` is live.
 
 use std::collections::HashMap;
 
@@ -22,6 +22,8 @@ pub struct Dict {
     entries: Vec<Option<Entry>>,
     index: HashMap<i64, Places, ahash::RandomState>,
     live: usize,
+    /// No entry before this place is live (where `pop_first` starts looking).
+    head: usize,
 }
 
 /// One key, its hash and its value.
@@ -101,6 +103,11 @@ impl Dict {
             }
         }
         self.live -= 1;
+        // Holes at the end go at once (`popitem` in a loop stays linear).
+        while matches!(self.entries.last(), Some(None)) {
+            self.entries.pop();
+        }
+        self.head = self.head.min(self.entries.len());
         if self.entries.len() > 8 && self.live * 2 < self.entries.len() {
             self.compact();
         }
@@ -111,6 +118,13 @@ impl Dict {
     pub fn pop_last(&mut self) -> Option<(Value, Value)> {
         let place = self.entries.iter().rposition(Option::is_some)?;
         self.remove_at(place as u32)
+    }
+
+    /// Removes and returns the first entry (a set's `pop`).
+    pub fn pop_first(&mut self) -> Option<(Value, Value)> {
+        let skipped = self.entries[self.head..].iter().position(Option::is_some)?;
+        self.head += skipped;
+        self.remove_at(self.head as u32)
     }
 
     /// Removes every entry.
@@ -143,6 +157,7 @@ impl Dict {
         let entries: Vec<Entry> = std::mem::take(&mut self.entries).into_iter().flatten().collect();
         self.index.clear();
         self.live = 0;
+        self.head = 0;
         for e in entries {
             self.push(e.hash, e.key, e.value);
         }

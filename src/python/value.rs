@@ -57,8 +57,8 @@ pub enum Value {
     Tuple(Rc<Vec<Value>>),
     /// A `dict`.
     Dict(DictEntries),
-    /// A `set`.
-    Set(Items),
+    /// A `set`: its items are the keys of a dict (their values `None`), in insertion order.
+    Set(DictEntries),
     /// `range(start, stop, step)`.
     Range(i64, i64, i64),
     /// `slice(start, stop, step)`, as a subscript makes it.

@@ -211,3 +211,56 @@ fn constructs_refused_while_running_say_so_with_their_line() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Runs `code` as a Python file, stopping it after `limit` seconds; `None` if it ran over.
+fn run_within(name: &str, code: &str, limit: u64) -> Option<(i32, String, String)> {
+    let dir = script(name, code);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tensh"))
+        .arg(name)
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tensh runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(limit);
+    while child.try_wait().expect("waits").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            let _ = std::fs::remove_dir_all(&dir);
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    let _ = std::fs::remove_dir_all(&dir);
+    Some((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+/// Dicts and sets look a key up by its hash: a million keys take about a second (they took
+/// hours when every lookup compared every key), and emptying them stays linear.
+#[test]
+fn dicts_and_sets_of_a_million_keys_answer_at_once() {
+    let code = "d = {}\nfor i in range(1000000):\n    d[i] = i\nd[2.0] = 'two'\n\
+                s = set()\nfor i in range(1000000):\n    s.add(i % 1000)\n\
+                print(len(d), d[2], d[999999], 123456.0 in d, len(s), 999 in s, 1000 in s)\n\
+                while d:\n    d.popitem()\nwhile s:\n    s.pop()\nprint(len(d), len(s))\n";
+    let (status, out, err) = run_within("million_keys.py", code, 120).expect("finishes in time");
+    assert_eq!((status, err.as_str()), (0, ""));
+    assert_eq!(out, "1000000 two 999999 True 1000 True False\n0 0\n");
+}
+
+/// A dict that holds itself compares equal to itself (its values compare by identity
+/// first, as CPython's do) instead of overflowing the stack.
+#[test]
+fn a_dict_holding_itself_compares_without_overflowing() {
+    let code = "d = {}\nd['self'] = d\nprint(d == d, d == {'self': d})\n";
+    let (status, out, err) = run_within("self_dict.py", code, 60).expect("finishes in time");
+    assert_eq!((status, out.as_str(), err.as_str()), (0, "True True\n", ""));
+}

@@ -677,7 +677,8 @@ impl Interpreter {
     pub(super) fn length(&mut self, v: &Value) -> Flow<i64> {
         Ok(match v {
             Value::Str(s) => s.chars().count() as i64,
-            Value::List(items) | Value::Set(items) => items.borrow().len() as i64,
+            Value::List(items) => items.borrow().len() as i64,
+            Value::Set(items) => items.borrow().len() as i64,
             Value::Tuple(items) => items.len() as i64,
             Value::Dict(entries) => entries.borrow().len() as i64,
             Value::Range(start, stop, step) => {
@@ -917,8 +918,8 @@ impl Interpreter {
         }
         Ok(match v {
             Value::Host(d) => d.read_lock::<Tensor>().map_or(0, |t| t.id() as i64),
-            Value::List(x) | Value::Set(x) => Rc::as_ptr(x) as i64,
-            Value::Dict(x) => Rc::as_ptr(x) as i64,
+            Value::List(x) => Rc::as_ptr(x) as i64,
+            Value::Dict(x) | Value::Set(x) => Rc::as_ptr(x) as i64,
             Value::Function(f) => Rc::as_ptr(f) as i64,
             Value::Tuple(t) => Rc::as_ptr(t) as i64,
             other => fnv(&other.type_name()),

@@ -1,6 +1,6 @@
-//! Dict lookups: a key's hash picks its candidates (`python::dict`), and only those are
-//! compared by Python's equality, so a lookup costs the same with ten keys as with a
-//! million.
+//! Dict and set lookups: a key's hash picks its candidates (`python::dict`; a set is a
+//! dict of its items), and only those are compared by Python's equality, so a lookup costs
+//! the same with ten keys as with a million.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -66,6 +66,23 @@ impl Interpreter {
     pub(super) fn dict_remove(&mut self, d: &DictEntries, key: &Value) -> Flow<Option<Value>> {
         let (_, place) = self.dict_place(d, key)?;
         Ok(place.and_then(|p| d.borrow_mut().remove_at(p)).map(|(_, v)| v))
+    }
+
+    /// Adds `item` to the set `set` unless an equal item is there (which stays).
+    pub(super) fn set_add(&mut self, set: &DictEntries, item: Value) -> Flow<()> {
+        if let (hash, None) = self.dict_place(set, &item)? {
+            set.borrow_mut().push(hash, item, Value::None);
+        }
+        Ok(())
+    }
+
+    /// A set of `items` (the first of equal items kept).
+    pub(super) fn set_of(&mut self, items: Vec<Value>) -> Flow<DictEntries> {
+        let set = self.dict_of(Vec::new())?;
+        for item in items {
+            self.set_add(&set, item)?;
+        }
+        Ok(set)
     }
 
     /// A new dict of `pairs`, a later equal key replacing an earlier one's value.

@@ -34,7 +34,7 @@ impl Interpreter {
             Value::Range(start, stop, step) => PyIter::Range(*start, *stop, *step),
             Value::List(items) => PyIter::List(items.clone(), 0),
             Value::Tuple(items) => PyIter::Items(items.clone(), 0),
-            Value::Set(items) => PyIter::Items(Rc::new(items.borrow().clone()), 0),
+            Value::Set(items) => PyIter::Items(Rc::new(items.borrow().keys()), 0),
             Value::Dict(entries) => {
                 let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
                 PyIter::Items(Rc::new(keys), 0)
@@ -146,7 +146,8 @@ impl Interpreter {
             Value::Float(f) => *f != 0.0,
             Value::Complex(c) => c.re != 0.0 || c.im != 0.0,
             Value::Str(s) => !s.is_empty(),
-            Value::List(items) | Value::Set(items) => !items.borrow().is_empty(),
+            Value::List(items) => !items.borrow().is_empty(),
+            Value::Set(items) => !items.borrow().is_empty(),
             Value::Tuple(items) => !items.is_empty(),
             Value::Dict(entries) => !entries.borrow().is_empty(),
             Value::Range(start, stop, step) => {

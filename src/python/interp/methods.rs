@@ -448,24 +448,12 @@ impl Interpreter {
                 match name {
                     "add" => {
                         self.method_arity(&owner, name, args, 1, 1)?;
-                        let mut all = items.borrow().clone();
-                        all.push(args[0].clone());
-                        let Value::Set(new) = self.make_set(all)? else {
-                            unreachable!("make_set makes a set")
-                        };
-                        *items.borrow_mut() = new.borrow().clone();
+                        self.set_add(&items, args[0].clone())?;
                         Ok(Value::None)
                     }
                     "remove" | "discard" => {
                         self.method_arity(&owner, name, args, 1, 1)?;
-                        let snapshot = items.borrow().clone();
-                        for (i, x) in snapshot.iter().enumerate() {
-                            if self.key_equal(x, &args[0])? {
-                                items.borrow_mut().remove(i);
-                                return Ok(Value::None);
-                            }
-                        }
-                        if name == "remove" {
+                        if self.dict_remove(&items, &args[0])?.is_none() && name == "remove" {
                             return Err(self.throw(
                                 crate::python::exception::PyException::of_class(
                                     crate::python::types::builtin("KeyError"),
@@ -475,8 +463,8 @@ impl Interpreter {
                         }
                         Ok(Value::None)
                     }
-                    "pop" => match items.borrow_mut().pop() {
-                        Some(v) => Ok(v),
+                    "pop" => match items.borrow_mut().pop_first() {
+                        Some((v, _)) => Ok(v),
                         None => self.raise("KeyError", "'pop from an empty set'"),
                     },
                     "copy" => Ok(Value::Set(Rc::new(std::cell::RefCell::new(
@@ -489,35 +477,37 @@ impl Interpreter {
                     "update" | "union" | "intersection" | "difference" | "issubset"
                     | "issuperset" => {
                         self.method_arity(&owner, name, args, 1, 1)?;
-                        let mine = items.borrow().clone();
+                        let mine = items.borrow().keys();
                         let other = self.collect(&args[0])?;
-                        let other_set = self.make_set(other.clone())?;
-                        let this_set = Value::Set(items.clone());
                         match name {
-                            "update" | "union" => {
-                                let mut all = mine;
-                                all.extend(other);
-                                let merged = self.make_set(all)?;
-                                if name == "update" {
-                                    if let Value::Set(m) = merged {
-                                        *items.borrow_mut() = m.borrow().clone();
-                                    }
-                                    return Ok(Value::None);
+                            "update" => {
+                                for x in other {
+                                    self.set_add(&items, x)?;
                                 }
-                                Ok(merged)
+                                Ok(Value::None)
+                            }
+                            "union" => {
+                                let union = Rc::new(std::cell::RefCell::new(items.borrow().clone()));
+                                for x in other {
+                                    self.set_add(&union, x)?;
+                                }
+                                Ok(Value::Set(union))
                             }
                             "intersection" | "difference" => {
+                                let other_set = self.set_of(other)?;
                                 let mut keep = Vec::new();
                                 for x in mine {
-                                    if self.contains(&other_set, &x)? == (name == "intersection") {
+                                    let inside = self.dict_get(&other_set, &x)?.is_some();
+                                    if inside == (name == "intersection") {
                                         keep.push(x);
                                     }
                                 }
                                 self.make_set(keep)
                             }
                             "issubset" => {
+                                let other_set = self.set_of(other)?;
                                 for x in &mine {
-                                    if !self.contains(&other_set, x)? {
+                                    if self.dict_get(&other_set, x)?.is_none() {
                                         return Ok(Value::Bool(false));
                                     }
                                 }
@@ -525,7 +515,7 @@ impl Interpreter {
                             }
                             _ => {
                                 for x in &other {
-                                    if !self.contains(&this_set, x)? {
+                                    if self.dict_get(&items, x)?.is_none() {
                                         return Ok(Value::Bool(false));
                                     }
                                 }

@@ -454,15 +454,12 @@ impl Interpreter {
                 true
             }
             (Value::Set(x), Value::Set(y)) => {
-                let (x, y) = (x.borrow().clone(), y.borrow().clone());
-                if x.len() != y.len() {
+                if x.borrow().len() != y.borrow().len() {
                     return Ok(false);
                 }
-                for item in &x {
-                    if !self.contains(
-                        &Value::Set(Rc::new(std::cell::RefCell::new(y.clone()))),
-                        item,
-                    )? {
+                let items = x.borrow().keys();
+                for item in &items {
+                    if self.dict_get(y, item)?.is_none() {
                         return Ok(false);
                     }
                 }
@@ -493,7 +490,7 @@ impl Interpreter {
                     ),
                 ),
             },
-            Value::Dict(entries) => Ok(self.dict_get(entries, item)?.is_some()),
+            Value::Dict(entries) | Value::Set(entries) => Ok(self.dict_get(entries, item)?.is_some()),
             Value::Range(start, stop, step) => Ok(match item.as_int() {
                 Some(i) => {
                     let inside = if *step > 0 {
@@ -558,14 +555,7 @@ impl Interpreter {
     /// A set of `items` (the first of equal items kept), found equal through a dict's
     /// index of them.
     pub(super) fn make_set(&mut self, items: Vec<Value>) -> Flow<Value> {
-        let seen = Rc::new(std::cell::RefCell::new(crate::python::dict::Dict::new()));
-        for item in items {
-            if self.dict_get(&seen, &item)?.is_none() {
-                self.dict_set(&seen, item, Value::None)?;
-            }
-        }
-        let out = seen.borrow().keys();
-        Ok(Value::Set(Rc::new(std::cell::RefCell::new(out))))
+        Ok(Value::Set(self.set_of(items)?))
     }
 
     /// The `(key, value)` pairs of a mapping (`**kwargs`, `dict(m)`, `{**m}`).
@@ -593,7 +583,8 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
         // Small ints are cached by CPython; sessions compare ints with `is` rarely.
         (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
         (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y) || (x.len() <= 1 && x == y),
-        (Value::List(x), Value::List(y)) | (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
+        (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
         (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y) || (x.is_empty() && y.is_empty()),
         (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),

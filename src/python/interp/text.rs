@@ -97,7 +97,7 @@ impl Interpreter {
                 }
             }
             Value::Set(items) => {
-                let items = items.borrow().clone();
+                let items = items.borrow().keys();
                 if items.is_empty() {
                     "set()".into()
                 } else {
