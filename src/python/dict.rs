@@ -152,9 +152,24 @@ impl Dict {
         self.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
+    /// Every key and value, the dict left empty (for dropping without recursion).
+    pub fn take_all(&mut self) -> Vec<Value> {
+        let entries = std::mem::take(&mut self.entries);
+        self.clear();
+        let mut out = Vec::with_capacity(entries.len() * 2);
+        for e in entries.into_iter().flatten() {
+            out.push(e.key);
+            out.push(e.value);
+        }
+        out
+    }
+
     /// Closes the holes, rebuilding the index.
     fn compact(&mut self) {
-        let entries: Vec<Entry> = std::mem::take(&mut self.entries).into_iter().flatten().collect();
+        let entries: Vec<Entry> = std::mem::take(&mut self.entries)
+            .into_iter()
+            .flatten()
+            .collect();
         self.index.clear();
         self.live = 0;
         self.head = 0;
@@ -173,8 +188,9 @@ pub enum NoHash {
     TooDeep,
 }
 
-/// How deep tuples in a key may nest (CPython's default recursion limit).
-const DEEPEST_KEY: usize = 1000;
+/// How deep tuples in a key may nest (CPython hashes deeper ones; past this a key is
+/// refused rather than risk the stack).
+const DEEPEST_KEY: usize = 100_000;
 
 /// The hash of `key` as a dict key or set item, consistent with how keys compare (`1`,
 /// `1.0` and `True` hash alike; a tensor by its identity; another tensh value by its type,
@@ -219,6 +235,14 @@ fn nested_key_hash(key: &Value, depth: usize) -> Result<i64, NoHash> {
         Value::Exception(e) => std::rc::Rc::as_ptr(e) as usize as i64,
         other => hash::text(&other.type_name()),
     })
+}
+
+impl Drop for Dict {
+    fn drop(&mut self) {
+        if !self.entries.is_empty() {
+            super::value::drop_iteratively(self.take_all());
+        }
+    }
 }
 
 #[cfg(test)]

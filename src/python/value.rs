@@ -17,8 +17,73 @@ pub use super::name_use::NameUse;
 use super::source::SourceText;
 use super::types::TypeObject;
 
-/// A list or a set's items, shared by every name bound to it.
-pub type Items = Rc<RefCell<Vec<Value>>>;
+/// A list's items, shared by every name bound to it.
+pub type Items = Rc<RefCell<Seq>>;
+
+/// The items of a list or a tuple. Dropping one drops what it alone holds without
+/// recursion (`drop_iteratively`), so a list nested ten million deep goes without
+/// overflowing the stack.
+#[derive(Clone, Default)]
+pub struct Seq(pub Vec<Value>);
+
+impl std::ops::Deref for Seq {
+    type Target = Vec<Value>;
+    fn deref(&self) -> &Vec<Value> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Seq {
+    fn deref_mut(&mut self) -> &mut Vec<Value> {
+        &mut self.0
+    }
+}
+
+impl From<Vec<Value>> for Seq {
+    fn from(items: Vec<Value>) -> Seq {
+        Seq(items)
+    }
+}
+
+impl Drop for Seq {
+    fn drop(&mut self) {
+        drop_iteratively(std::mem::take(&mut self.0));
+    }
+}
+
+/// Drops `values`, taking apart each list, tuple, dict and set held by nothing else on a
+/// stack of its own rather than by recursion.
+pub fn drop_iteratively(mut values: Vec<Value>) {
+    let nests = |v: &Value| {
+        matches!(
+            v,
+            Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_)
+        )
+    };
+    if !values.iter().any(nests) {
+        return;
+    }
+    while let Some(v) = values.pop() {
+        match v {
+            Value::List(items) => {
+                if let Ok(cell) = Rc::try_unwrap(items) {
+                    values.append(&mut cell.into_inner().0);
+                }
+            }
+            Value::Tuple(items) => {
+                if let Ok(mut seq) = Rc::try_unwrap(items) {
+                    values.append(&mut seq.0);
+                }
+            }
+            Value::Dict(entries) | Value::Set(entries) => {
+                if let Ok(cell) = Rc::try_unwrap(entries) {
+                    values.extend(cell.into_inner().take_all());
+                }
+            }
+            other => drop(other),
+        }
+    }
+}
 
 /// A dict: its entries in insertion order, indexed by their keys' hashes.
 pub type DictEntries = Rc<RefCell<super::dict::Dict>>;
@@ -54,7 +119,7 @@ pub enum Value {
     /// A `list`.
     List(Items),
     /// A `tuple`.
-    Tuple(Rc<Vec<Value>>),
+    Tuple(Rc<Seq>),
     /// A `dict`.
     Dict(DictEntries),
     /// A `set`: its items are the keys of a dict (their values `None`), in insertion order.
@@ -99,19 +164,21 @@ impl Value {
 
     /// A `list` value.
     pub fn list(items: Vec<Value>) -> Value {
-        Value::List(Rc::new(RefCell::new(items)))
+        Value::List(Rc::new(RefCell::new(Seq(items))))
     }
 
     /// A `tuple` value.
     pub fn tuple(items: Vec<Value>) -> Value {
-        Value::Tuple(Rc::new(items))
+        Value::Tuple(Rc::new(Seq(items)))
     }
 
     /// A `dict` value of `entries`, whose keys are hashable and distinct (keyword
     /// arguments, a loaded map's string keys); other dicts are built by the interpreter,
     /// which compares keys.
     pub fn dict(entries: Vec<(Value, Value)>) -> Value {
-        Value::Dict(Rc::new(RefCell::new(super::dict::Dict::from_distinct(entries))))
+        Value::Dict(Rc::new(RefCell::new(super::dict::Dict::from_distinct(
+            entries,
+        ))))
     }
 
     /// The name of this value's type, as `type(x).__name__` gives it.

@@ -264,3 +264,25 @@ fn a_dict_holding_itself_compares_without_overflowing() {
     let (status, out, err) = run_within("self_dict.py", code, 60).expect("finishes in time");
     assert_eq!((status, out.as_str(), err.as_str()), (0, "True True\n", ""));
 }
+
+/// Values that hold themselves or nest deeply: a repr shows `[...]` for a list met inside
+/// itself (it never ended before), comparisons past the recursion limit raise
+/// `RecursionError`, and a list nested ten million deep is dropped without overflowing the
+/// stack (each aborted the process before).
+#[test]
+fn self_holding_and_deep_values_neither_hang_nor_abort() {
+    let code = "l = [1]\nl.append(l)\nl.append(l)\nprint(l)\n\
+                d = {}\nd[1] = d\nd[2] = [d]\nprint(d)\n\
+                a = []\nb = []\nfor i in range(100000):\n    a = [a]\n    b = [b]\n\
+                try:\n    a == b\nexcept RecursionError as e:\n    print(e)\n\
+                try:\n    repr(a)\nexcept RecursionError as e:\n    print(e)\n\
+                c = []\nfor i in range(10000000):\n    c = [c]\nc = None\nprint('dropped')\n";
+    let (status, out, err) = run_within("deep.py", code, 120).expect("finishes in time");
+    assert_eq!((status, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "[1, [...], [...]]\n{1: {...}, 2: [{...}]}\n\
+         maximum recursion depth exceeded in comparison\n\
+         maximum recursion depth exceeded while getting the repr of an object\ndropped\n"
+    );
+}

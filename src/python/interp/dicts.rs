@@ -14,7 +14,9 @@ impl Interpreter {
     pub(super) fn hash_of_key(&self, key: &Value) -> Flow<i64> {
         match key_hash(key) {
             Ok(h) => Ok(h),
-            Err(NoHash::Unhashable(t)) => self.raise("TypeError", format!("unhashable type: '{t}'")),
+            Err(NoHash::Unhashable(t)) => {
+                self.raise("TypeError", format!("unhashable type: '{t}'"))
+            }
             Err(NoHash::TooDeep) => self.raise(
                 "RecursionError",
                 "maximum recursion depth exceeded while calling a Python object",
@@ -65,7 +67,9 @@ impl Interpreter {
     /// Removes `key` from `d`, returning its value if it was there.
     pub(super) fn dict_remove(&mut self, d: &DictEntries, key: &Value) -> Flow<Option<Value>> {
         let (_, place) = self.dict_place(d, key)?;
-        Ok(place.and_then(|p| d.borrow_mut().remove_at(p)).map(|(_, v)| v))
+        Ok(place
+            .and_then(|p| d.borrow_mut().remove_at(p))
+            .map(|(_, v)| v))
     }
 
     /// Adds `item` to the set `set` unless an equal item is there (which stays).

@@ -7,7 +7,7 @@ use rhai::Dynamic;
 use super::{Flow, Interpreter};
 use crate::python::convert::{Arrays, from_dynamic};
 use crate::python::host::HostCall;
-use crate::python::value::Value;
+use crate::python::value::{Seq, Value};
 
 /// The most items a Python list made by iterating may hold here (`list(range(10**12))`
 /// raises `MemoryError` rather than filling the machine).
@@ -18,7 +18,7 @@ pub enum PyIter {
     /// A range's next value, its end and step.
     Range(i64, i64, i64),
     /// Items already made, and the next one's place.
-    Items(Rc<Vec<Value>>, usize),
+    Items(Rc<Seq>, usize),
     /// A list, read live (items appended while iterating are seen, as in Python).
     List(crate::python::value::Items, usize),
     /// An iterator value (shared: what this loop takes, others do not see).
@@ -34,14 +34,14 @@ impl Interpreter {
             Value::Range(start, stop, step) => PyIter::Range(*start, *stop, *step),
             Value::List(items) => PyIter::List(items.clone(), 0),
             Value::Tuple(items) => PyIter::Items(items.clone(), 0),
-            Value::Set(items) => PyIter::Items(Rc::new(items.borrow().keys()), 0),
+            Value::Set(items) => PyIter::Items(Rc::new(Seq(items.borrow().keys())), 0),
             Value::Dict(entries) => {
                 let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
-                PyIter::Items(Rc::new(keys), 0)
+                PyIter::Items(Rc::new(Seq(keys)), 0)
             }
             Value::Str(s) => {
                 let chars: Vec<Value> = s.chars().map(|c| Value::str(c.to_string())).collect();
-                PyIter::Items(Rc::new(chars), 0)
+                PyIter::Items(Rc::new(Seq(chars)), 0)
             }
             Value::Iterator(it) => PyIter::Shared(it.clone()),
             Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => {
@@ -62,7 +62,7 @@ impl Interpreter {
                 })?;
                 match from_dynamic(items, Arrays::Tuples) {
                     Value::Tuple(items) => PyIter::Items(items, 0),
-                    other => PyIter::Items(Rc::new(vec![other]), 0),
+                    other => PyIter::Items(Rc::new(Seq(vec![other])), 0),
                 }
             }
             other => {
@@ -114,7 +114,7 @@ impl Interpreter {
     /// All items of `v`.
     pub(super) fn collect(&mut self, v: &Value) -> Flow<Vec<Value>> {
         match v {
-            Value::List(items) => return Ok(items.borrow().clone()),
+            Value::List(items) => return Ok(items.borrow().to_vec()),
             Value::Tuple(items) => return Ok(items.to_vec()),
             _ => {}
         }

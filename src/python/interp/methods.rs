@@ -7,7 +7,7 @@ use super::expr::CallArgs;
 use super::{Flow, Interpreter, Unwind};
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::types::TypeKind;
-use crate::python::value::Value;
+use crate::python::value::{Seq, Value};
 
 const STR_METHODS: &[&str] = &[
     "join",
@@ -342,15 +342,15 @@ impl Interpreter {
                             None => false,
                         };
                         let snapshot = items.borrow().clone();
-                        let sorted = self.sort_values(snapshot, key.as_ref(), reverse)?;
-                        *items.borrow_mut() = sorted;
+                        let sorted = self.sort_values(snapshot.to_vec(), key.as_ref(), reverse)?;
+                        *items.borrow_mut() = Seq(sorted);
                         Ok(Value::None)
                     }
                     "reverse" => {
                         items.borrow_mut().reverse();
                         Ok(Value::None)
                     }
-                    "copy" => Ok(Value::list(items.borrow().clone())),
+                    "copy" => Ok(Value::list(items.borrow().to_vec())),
                     "clear" => {
                         items.borrow_mut().clear();
                         Ok(Value::None)
@@ -487,7 +487,8 @@ impl Interpreter {
                                 Ok(Value::None)
                             }
                             "union" => {
-                                let union = Rc::new(std::cell::RefCell::new(items.borrow().clone()));
+                                let union =
+                                    Rc::new(std::cell::RefCell::new(items.borrow().clone()));
                                 for x in other {
                                     self.set_add(&union, x)?;
                                 }

@@ -66,6 +66,11 @@ pub struct Interpreter {
     /// Exceptions being handled by `except` blocks, innermost last (a bare `raise`
     /// re-raises the last).
     handling: Vec<Rc<PyException>>,
+    /// The lists and dicts whose repr is being made, innermost last (one met again inside
+    /// itself is `[...]` / `{...}`, as in CPython).
+    repr_active: Vec<usize>,
+    /// How deep comparisons of containers nest now.
+    comparing: usize,
 }
 
 impl Interpreter {
@@ -82,6 +87,8 @@ impl Interpreter {
             frames: Vec::new(),
             argv,
             handling: Vec::new(),
+            repr_active: Vec::new(),
+            comparing: 0,
         }
     }
 

@@ -36,7 +36,7 @@ impl Interpreter {
         match (op, &a, &b) {
             (BinOp::Add, Value::Str(x), Value::Str(y)) => Ok(Value::str(format!("{x}{y}"))),
             (BinOp::Add, Value::List(x), Value::List(y)) => {
-                let mut items = x.borrow().clone();
+                let mut items = x.borrow().to_vec();
                 items.extend(y.borrow().iter().cloned());
                 Ok(Value::list(items))
             }
@@ -423,6 +423,21 @@ impl Interpreter {
         if let Some(eq) = number::equal(a, b) {
             return Ok(eq);
         }
+        // Containers compare their items: as deep as Python's recursion limit allows.
+        if self.comparing + self.frames.len() > super::RECURSION_LIMIT {
+            return self.raise(
+                "RecursionError",
+                "maximum recursion depth exceeded in comparison",
+            );
+        }
+        self.comparing += 1;
+        let equal = self.equal_beyond_numbers(a, b);
+        self.comparing -= 1;
+        equal
+    }
+
+    /// `values_equal` of values that are not both numbers.
+    fn equal_beyond_numbers(&mut self, a: &Value, b: &Value) -> Flow<bool> {
         Ok(match (a, b) {
             (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
             (Value::Str(x), Value::Str(y)) => x == y,
@@ -490,7 +505,9 @@ impl Interpreter {
                     ),
                 ),
             },
-            Value::Dict(entries) | Value::Set(entries) => Ok(self.dict_get(entries, item)?.is_some()),
+            Value::Dict(entries) | Value::Set(entries) => {
+                Ok(self.dict_get(entries, item)?.is_some())
+            }
             Value::Range(start, stop, step) => Ok(match item.as_int() {
                 Some(i) => {
                     let inside = if *step > 0 {

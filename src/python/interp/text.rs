@@ -6,9 +6,6 @@ use crate::python::format::{self, Formattable, PercentPart};
 use crate::python::value::Value;
 use crate::script::values::Device;
 
-/// How deep containers nest before their repr is cut short (a list holding itself).
-const MAX_DEPTH: usize = 64;
-
 /// Python's repr of a string: single quotes unless the text has one and no double quote.
 pub fn string_repr(s: &str) -> String {
     let quote = if s.contains('\'') && !s.contains('"') {
@@ -73,8 +70,11 @@ impl Interpreter {
     }
 
     fn repr_at(&mut self, v: &Value, depth: usize) -> Flow<String> {
-        if depth > MAX_DEPTH {
-            return Ok("...".into());
+        if depth + self.frames.len() > super::RECURSION_LIMIT {
+            return self.raise(
+                "RecursionError",
+                "maximum recursion depth exceeded while getting the repr of an object",
+            );
         }
         Ok(match v {
             Value::None => "None".into(),
@@ -86,8 +86,15 @@ impl Interpreter {
             Value::Complex(c) => crate::print::number::complex_repr(c.re, c.im),
             Value::Str(s) => string_repr(s),
             Value::List(items) => {
+                let key = std::rc::Rc::as_ptr(items) as usize;
+                if self.repr_active.contains(&key) {
+                    return Ok("[...]".into());
+                }
                 let items = items.borrow().clone();
-                format!("[{}]", self.join_reprs(&items, depth)?)
+                self.repr_active.push(key);
+                let inside = self.join_reprs(&items, depth);
+                self.repr_active.pop();
+                format!("[{}]", inside?)
             }
             Value::Tuple(items) => {
                 if items.len() == 1 {
@@ -105,16 +112,15 @@ impl Interpreter {
                 }
             }
             Value::Dict(entries) => {
-                let entries = entries.borrow().pairs();
-                let mut parts = Vec::with_capacity(entries.len());
-                for (k, v) in &entries {
-                    parts.push(format!(
-                        "{}: {}",
-                        self.repr_at(k, depth + 1)?,
-                        self.repr_at(v, depth + 1)?
-                    ));
+                let key = std::rc::Rc::as_ptr(entries) as usize;
+                if self.repr_active.contains(&key) {
+                    return Ok("{...}".into());
                 }
-                format!("{{{}}}", parts.join(", "))
+                let entries = entries.borrow().pairs();
+                self.repr_active.push(key);
+                let inside = self.dict_items_repr(&entries, depth);
+                self.repr_active.pop();
+                format!("{{{}}}", inside?)
             }
             Value::Range(start, stop, step) => {
                 if *step == 1 {
@@ -171,6 +177,19 @@ impl Interpreter {
             Value::File(f) => format!("<_io.{} name='{}'>", v.type_name(), f.borrow().name),
             Value::Host(d) => self.lift(self.host.repr(d.clone()))?,
         })
+    }
+
+    /// `k: v, ...` of a dict's entries.
+    fn dict_items_repr(&mut self, entries: &[(Value, Value)], depth: usize) -> Flow<String> {
+        let mut parts = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            parts.push(format!(
+                "{}: {}",
+                self.repr_at(k, depth + 1)?,
+                self.repr_at(v, depth + 1)?
+            ));
+        }
+        Ok(parts.join(", "))
     }
 
     fn join_reprs(&mut self, items: &[Value], depth: usize) -> Flow<String> {
