@@ -58,10 +58,6 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
             }
             Dynamic::from(map)
         }
-        Value::Iterator(it) => {
-            let items: Vec<Value> = it.borrow_mut().by_ref().collect();
-            Dynamic::from(array(&items)?)
-        }
         Value::Host(d) => d.clone(),
         other => {
             return Err(PyException::new(

@@ -9,7 +9,6 @@
 //! why it is an interpreter and not a translation to Rhai.
 
 pub mod convert;
-pub mod dict;
 pub mod exception;
 pub mod format;
 pub mod function;

@@ -286,3 +286,21 @@ fn self_holding_and_deep_values_neither_hang_nor_abort() {
          maximum recursion depth exceeded while getting the repr of an object\ndropped\n"
     );
 }
+
+/// Iterators are lazy: asking for the first of 10**12 items, short-circuiting over them,
+/// zipping with them and slicing such a range answer at once (each built the whole list
+/// before, and aborted on the allocation).
+#[test]
+fn iterators_over_huge_ranges_answer_at_once() {
+    let code = "print(next(iter(range(10**12))))\n\
+                print(any(True for _ in range(10**12)), all(i < 3 for i in range(10**12)))\n\
+                print(list(zip('ab', range(10**12))), next(enumerate(range(10**12), 1)))\n\
+                print(next(map(lambda i: i * 2, range(1, 10**12))), range(10**12)[:3])\n\
+                print(next(x for x in range(10**12) if x > 5), next(reversed(range(10**12))))\n";
+    let (status, out, err) = run_within("lazy.py", code, 60).expect("finishes in time");
+    assert_eq!((status, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "0\nTrue False\n[('a', 0), ('b', 1)] (1, 0)\n2 range(0, 3)\n6 999999999999\n"
+    );
+}

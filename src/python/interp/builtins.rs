@@ -12,6 +12,7 @@ use crate::python::exception::PyException;
 use crate::python::host::HostCall;
 use crate::python::types;
 use crate::python::value::Value;
+use crate::python::value::iteration::PyIter;
 
 /// The builtins that take keyword arguments.
 const TAKES_KEYWORDS: &[&str] = &[
@@ -219,7 +220,6 @@ impl Interpreter {
                 };
                 self.no_more_keywords("sum", &kw)?;
                 self.arity("sum", &args, 1, 2)?;
-                let items = self.collect(&args[0])?;
                 let mut total = start.unwrap_or(Value::Int(0));
                 if let Value::Str(_) = total {
                     return self.raise(
@@ -227,8 +227,14 @@ impl Interpreter {
                         "sum() can't sum strings [use ''.join(seq) instead]",
                     );
                 }
-                for x in items {
+                let mut items = self.iter_of(&args[0])?;
+                let mut counted: u32 = 0;
+                while let Some(x) = self.next_of(&mut items)? {
                     total = self.binary(crate::python::number::BinOp::Add, total, x)?;
+                    counted = counted.wrapping_add(1);
+                    if counted & 0xffff == 0 {
+                        self.check_interrupt()?;
+                    }
                 }
                 Ok(total)
             }
@@ -249,6 +255,20 @@ impl Interpreter {
             }
             "reversed" => {
                 self.arity("reversed", &args, 1, 1)?;
+                if let Value::Range(start, stop, step) = args[0] {
+                    // The same values from the last down, as a range iterator.
+                    let len = crate::python::value::iteration::range_len(start, stop, step) as i128;
+                    let last = start as i128 + (len - 1).max(0) * step as i128;
+                    let end = if len > 0 {
+                        start as i128 - step as i128
+                    } else {
+                        last
+                    };
+                    let clamp = |v: i128| v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+                    return Ok(
+                        PyIter::Range(clamp(last), clamp(end), step.saturating_neg()).into_value(),
+                    );
+                }
                 let mut items = match &args[0] {
                     Value::List(_) | Value::Tuple(_) | Value::Range(..) | Value::Str(_) => {
                         self.collect(&args[0])?
@@ -283,14 +303,8 @@ impl Interpreter {
                     Some(v) => self.index_int(&v)?,
                     None => 0,
                 };
-                let items = self.collect(&args[0])?;
-                Ok(iterator(
-                    items
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, x)| Value::tuple(vec![Value::Int(start + i as i64), x]))
-                        .collect(),
-                ))
+                let items = self.iter_of(&args[0])?;
+                Ok(PyIter::Enumerate(Box::new(items), start).into_value())
             }
             "zip" => {
                 let strict = match kw.take("strict") {
@@ -300,67 +314,31 @@ impl Interpreter {
                 self.no_more_keywords("zip", &kw)?;
                 let mut columns = Vec::with_capacity(args.len());
                 for a in &args {
-                    columns.push(self.collect(a)?);
+                    columns.push(self.iter_of(a)?);
                 }
-                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-                if strict && columns.iter().any(|c| c.len() != n) {
-                    return self.raise("ValueError", "zip() arguments have different lengths");
-                }
-                let rows = (0..n)
-                    .map(|i| Value::tuple(columns.iter().map(|c| c[i].clone()).collect()))
-                    .collect();
-                Ok(iterator(rows))
+                Ok(PyIter::Zip(columns, strict).into_value())
             }
             "map" => {
                 if args.len() < 2 {
                     return self.raise("TypeError", "map() must have at least two arguments.");
                 }
-                let mut columns = Vec::new();
+                let mut columns = Vec::with_capacity(args.len() - 1);
                 for a in &args[1..] {
-                    columns.push(self.collect(a)?);
+                    columns.push(self.iter_of(a)?);
                 }
-                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-                let mut out = Vec::with_capacity(n);
-                for i in 0..n {
-                    let call = CallArgs {
-                        args: columns.iter().map(|c| c[i].clone()).collect(),
-                        keywords: Vec::new(),
-                    };
-                    out.push(self.call_value(&args[0], call)?);
-                }
-                Ok(iterator(out))
+                Ok(PyIter::Map(args[0].clone(), columns).into_value())
             }
             "filter" => {
                 self.arity("filter", &args, 2, 2)?;
-                let items = self.collect(&args[1])?;
-                let mut out = Vec::new();
-                for x in items {
-                    let keep = match &args[0] {
-                        Value::None => self.truthy(&x)?,
-                        f => {
-                            let r = self.call_value(
-                                f,
-                                CallArgs {
-                                    args: vec![x.clone()],
-                                    keywords: Vec::new(),
-                                },
-                            )?;
-                            self.truthy(&r)?
-                        }
-                    };
-                    if keep {
-                        out.push(x);
-                    }
-                }
-                Ok(iterator(out))
+                let items = self.iter_of(&args[1])?;
+                Ok(PyIter::Filter(args[0].clone(), Box::new(items)).into_value())
             }
             "iter" => {
                 self.arity("iter", &args, 1, 1)?;
                 if let Value::Iterator(_) = &args[0] {
                     return Ok(args[0].clone());
                 }
-                let items = self.collect(&args[0])?;
-                Ok(iterator(items))
+                Ok(self.iter_of(&args[0])?.into_value())
             }
             "next" => {
                 self.arity("next", &args, 1, 2)?;
@@ -370,7 +348,7 @@ impl Interpreter {
                         format!("'{}' object is not an iterator", args[0].type_name()),
                     );
                 };
-                let item = it.borrow_mut().next();
+                let item = self.next_of(&mut PyIter::Shared(it.clone()))?;
                 match (item, args.get(1)) {
                     (Some(x), _) => Ok(x),
                     (None, Some(default)) => Ok(default.clone()),
@@ -589,7 +567,9 @@ impl Interpreter {
             }
             "dict" => {
                 self.arity("dict", &args, 0, 1)?;
-                let entries = Rc::new(std::cell::RefCell::new(crate::python::dict::Dict::new()));
+                let entries = Rc::new(std::cell::RefCell::new(
+                    crate::python::value::dict::Dict::new(),
+                ));
                 if let Some(source) = args.first() {
                     match source {
                         Value::Dict(d) => *entries.borrow_mut() = d.borrow().clone(),
@@ -1085,7 +1065,7 @@ impl Interpreter {
 
 /// An iterator value over `items`.
 fn iterator(items: Vec<Value>) -> Value {
-    Value::Iterator(Rc::new(std::cell::RefCell::new(items.into_iter())))
+    PyIter::Items(Rc::new(crate::python::value::Seq(items)), 0).into_value()
 }
 
 /// A string's hash (FNV-1a; Python's own is randomised per process).

@@ -208,7 +208,7 @@ impl Interpreter {
 
     /// The engine's form of a call's arguments.
     pub(super) fn host_arguments(
-        &self,
+        &mut self,
         receiver: Option<Dynamic>,
         call: CallArgs,
     ) -> Flow<HostCall> {
@@ -227,15 +227,19 @@ impl Interpreter {
         })
     }
 
-    /// One argument for the engine.
-    fn host_argument(&self, v: &Value) -> Flow<Dynamic> {
-        if let Value::Function(_) | Value::Builtin(_) = v {
-            return self.raise(
+    /// One argument for the engine (an iterator's items as a list).
+    fn host_argument(&mut self, v: &Value) -> Flow<Dynamic> {
+        match v {
+            Value::Function(_) | Value::Builtin(_) => self.raise(
                 "NotImplementedError",
                 "tensh's Python does not pass Python functions to torch functions yet",
-            );
+            ),
+            Value::Iterator(_) => {
+                let items = Value::list(self.collect(v)?);
+                self.lift(to_dynamic(&items))
+            }
+            v => self.lift(to_dynamic(v)),
         }
-        self.lift(to_dynamic(v))
     }
 
     /// `receiver.name(...)` on a tensh value.

@@ -1,4 +1,4 @@
-//! Dict and set lookups: a key's hash picks its candidates (`python::dict`; a set is a
+//! Dict and set lookups: a key's hash picks its candidates (`python::value::dict`; a set is a
 //! dict of its items), and only those are compared by Python's equality, so a lookup costs
 //! the same with ten keys as with a million.
 
@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{Flow, Interpreter};
-use crate::python::dict::{Dict, NoHash, key_hash};
+use crate::python::value::dict::{Dict, NoHash, key_hash};
 use crate::python::value::{DictEntries, Value};
 
 impl Interpreter {

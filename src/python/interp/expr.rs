@@ -135,16 +135,7 @@ impl Interpreter {
                 })?;
                 Ok(Value::list(out))
             }
-            Expr::Generator(c) => {
-                let mut out = Vec::new();
-                self.comprehension(&c.generators, scope, &mut |me, inner| {
-                    out.push(me.eval(&c.elt, inner)?);
-                    Ok(())
-                })?;
-                Ok(Value::Iterator(Rc::new(std::cell::RefCell::new(
-                    out.into_iter(),
-                ))))
-            }
+            Expr::Generator(c) => self.generator(&c.generators, &c.elt, scope),
             Expr::SetComp(c) => {
                 let mut out = Vec::new();
                 self.comprehension(&c.generators, scope, &mut |me, inner| {

@@ -7,25 +7,12 @@ use rhai::Dynamic;
 use super::{Flow, Interpreter};
 use crate::python::convert::{Arrays, from_dynamic};
 use crate::python::host::HostCall;
+use crate::python::value::iteration::{GeneratorState, PyIter};
 use crate::python::value::{Seq, Value};
 
 /// The most items a Python list made by iterating may hold here (`list(range(10**12))`
 /// raises `MemoryError` rather than filling the machine).
 const MAX_ITEMS: usize = 1 << 28;
-
-/// An iteration in progress.
-pub enum PyIter {
-    /// A range's next value, its end and step.
-    Range(i64, i64, i64),
-    /// Items already made, and the next one's place.
-    Items(Rc<Seq>, usize),
-    /// A list, read live (items appended while iterating are seen, as in Python).
-    List(crate::python::value::Items, usize),
-    /// An iterator value (shared: what this loop takes, others do not see).
-    Shared(Rc<std::cell::RefCell<std::vec::IntoIter<Value>>>),
-    /// A tensor's rows: the tensor, the next row and the count.
-    Rows(Dynamic, i64, i64),
-}
 
 impl Interpreter {
     /// Starts iterating over `v`.
@@ -39,10 +26,7 @@ impl Interpreter {
                 let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
                 PyIter::Items(Rc::new(Seq(keys)), 0)
             }
-            Value::Str(s) => {
-                let chars: Vec<Value> = s.chars().map(|c| Value::str(c.to_string())).collect();
-                PyIter::Items(Rc::new(Seq(chars)), 0)
-            }
+            Value::Str(s) => PyIter::Chars(s.clone(), 0),
             Value::Iterator(it) => PyIter::Shared(it.clone()),
             Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => {
                 let t = d.clone_cast::<crate::core::tensor::Tensor>();
@@ -96,7 +80,20 @@ impl Interpreter {
                 *i += 1;
                 v
             }
-            PyIter::Shared(it) => it.borrow_mut().next(),
+            PyIter::Chars(s, at) => {
+                let c = s.get(*at..).and_then(|rest| rest.chars().next());
+                if let Some(c) = c {
+                    *at += c.len_utf8();
+                }
+                c.map(|c| Value::str(c.to_string()))
+            }
+            PyIter::Shared(shared) => {
+                let shared = shared.clone();
+                let Ok(mut inner) = shared.try_borrow_mut() else {
+                    return self.raise("ValueError", "generator already executing");
+                };
+                self.next_of(&mut inner)?
+            }
             PyIter::Rows(t, i, n) => {
                 if *i >= *n {
                     return Ok(None);
@@ -108,7 +105,162 @@ impl Interpreter {
                 *i += 1;
                 Some(Value::Host(row))
             }
+            PyIter::Enumerate(items, count) => match self.next_of(items)? {
+                Some(x) => {
+                    let pair = Value::tuple(vec![Value::Int(*count), x]);
+                    *count += 1;
+                    Some(pair)
+                }
+                None => None,
+            },
+            PyIter::Zip(columns, strict) => {
+                let strict = *strict;
+                let row = self.zip_row(columns, strict)?;
+                if row.is_none() {
+                    *it = PyIter::Done;
+                }
+                row
+            }
+            PyIter::Map(f, columns) => {
+                let f = f.clone();
+                match self.zip_row(columns, false)? {
+                    Some(Value::Tuple(args)) => {
+                        let call = super::expr::CallArgs {
+                            args: args.to_vec(),
+                            keywords: Vec::new(),
+                        };
+                        Some(self.call_value(&f, call)?)
+                    }
+                    _ => {
+                        *it = PyIter::Done;
+                        None
+                    }
+                }
+            }
+            PyIter::Filter(f, items) => {
+                let f = f.clone();
+                loop {
+                    self.check_interrupt()?;
+                    let Some(x) = self.next_of(items)? else {
+                        break None;
+                    };
+                    let keep = match &f {
+                        Value::None => x.clone(),
+                        f => {
+                            let call = super::expr::CallArgs {
+                                args: vec![x.clone()],
+                                keywords: Vec::new(),
+                            };
+                            self.call_value(f, call)?
+                        }
+                    };
+                    if self.truthy(&keep)? {
+                        break Some(x);
+                    }
+                }
+            }
+            PyIter::Generator(g) => {
+                let item = self.generator_next(g);
+                if !matches!(item, Ok(Some(_))) {
+                    // Finished, or raised: a generator that raised is finished too.
+                    *it = PyIter::Done;
+                }
+                item?
+            }
+            PyIter::Done => None,
         })
+    }
+
+    /// The next row of `zip` over `columns` (as a tuple), `None` when one runs out; with
+    /// `strict`, columns of unequal lengths raise Python's `ValueError`.
+    fn zip_row(&mut self, columns: &mut [PyIter], strict: bool) -> Flow<Option<Value>> {
+        let mut row = Vec::with_capacity(columns.len());
+        for i in 0..columns.len() {
+            match self.next_of(&mut columns[i])? {
+                Some(x) => row.push(x),
+                None if !strict => return Ok(None),
+                None if i > 0 => {
+                    return self.raise("ValueError", zip_mismatch(i, "shorter"));
+                }
+                None => {
+                    for (j, column) in columns.iter_mut().enumerate().skip(1) {
+                        if self.next_of(column)?.is_some() {
+                            return self.raise("ValueError", zip_mismatch(j, "longer"));
+                        }
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+        if row.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(Value::tuple(row)))
+    }
+
+    /// The next item of a generator expression: the innermost clause advanced, its target
+    /// bound and its conditions tested, an exhausted clause left for the one outside it, a
+    /// clause entered again evaluating its iterable anew.
+    fn generator_next(&mut self, g: &mut GeneratorState) -> Flow<Option<Value>> {
+        loop {
+            self.check_interrupt()?;
+            let depth = g.levels.len();
+            let Some(innermost) = g.levels.last_mut() else {
+                return Ok(None);
+            };
+            let Some(item) = self.next_of(innermost)? else {
+                g.levels.pop();
+                continue;
+            };
+            let clause = &g.generators[depth - 1];
+            self.assign(&clause.target, item, &g.scope)?;
+            let mut passes = true;
+            for condition in &clause.ifs {
+                if !self.eval_truth(condition, &g.scope)? {
+                    passes = false;
+                    break;
+                }
+            }
+            if !passes {
+                continue;
+            }
+            match g.generators.get(depth) {
+                Some(next) => {
+                    let iterable = self.eval(&next.iter, &g.scope)?;
+                    let it = self.iter_of(&iterable)?;
+                    g.levels.push(it);
+                }
+                None => return Ok(Some(self.eval(g.element, &g.scope)?)),
+            }
+        }
+    }
+
+    /// A generator expression's state: its first iterable evaluated now, in `scope` (as
+    /// Python does), the rest as items are asked for.
+    pub(super) fn generator(
+        &mut self,
+        generators: &'static [ruff_python_ast::Comprehension],
+        element: &'static ruff_python_ast::Expr,
+        scope: &Rc<crate::python::function::Scope>,
+    ) -> Flow<Value> {
+        let first = self.eval(&generators[0].iter, scope)?;
+        let first = self.iter_of(&first)?;
+        let inner = crate::python::function::Scope::inside(
+            scope,
+            crate::python::function::ScopeKind::Comprehension,
+        );
+        let source = match self.frames.last() {
+            Some(frame) => frame.source.clone(),
+            None => return self.raise("RuntimeError", "a generator expression outside a frame"),
+        };
+        Ok(PyIter::Generator(Box::new(GeneratorState {
+            generators,
+            element,
+            scope: inner,
+            levels: vec![first],
+            source,
+        }))
+        .into_value())
     }
 
     /// All items of `v`.
@@ -189,4 +341,15 @@ impl Interpreter {
             _ => true,
         })
     }
+}
+
+/// CPython's words for `zip(..., strict=True)` over arguments of unequal lengths: argument
+/// `at` (0-based) ran out first (`shorter`) or went on after the first ran out (`longer`).
+fn zip_mismatch(at: usize, which: &str) -> String {
+    let before = if at == 1 {
+        "argument 1".to_string()
+    } else {
+        format!("arguments 1-{at}")
+    };
+    format!("zip() argument {} is {which} than {before}", at + 1)
 }

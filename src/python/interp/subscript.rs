@@ -129,6 +129,31 @@ impl Interpreter {
         match container {
             Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..) => {
                 if let Value::Slice(parts) = &index {
+                    match container {
+                        Value::Range(start, stop, step) => {
+                            let len =
+                                crate::python::value::iteration::range_len(*start, *stop, *step);
+                            let (i, j, k) = self.slice_of(parts, len)?;
+                            let at = |n: i64| {
+                                let v = *start as i128 + n as i128 * *step as i128;
+                                v.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+                            };
+                            return Ok(Value::Range(at(i), at(j), step.saturating_mul(k)));
+                        }
+                        Value::Str(s) => {
+                            let (s, len) = (s.clone(), s.chars().count() as i64);
+                            let (i, j, k) = self.slice_of(parts, len)?;
+                            let positions = slice_positions(i, j, k);
+                            let text: String = if s.is_ascii() {
+                                positions.iter().map(|&p| s.as_bytes()[p] as char).collect()
+                            } else {
+                                let chars: Vec<char> = s.chars().collect();
+                                positions.iter().map(|&p| chars[p]).collect()
+                            };
+                            return Ok(Value::str(text));
+                        }
+                        _ => {}
+                    }
                     let items: Vec<Value> = self.sequence_items(container)?;
                     let (start, stop, step) = self.slice_of(parts, items.len() as i64)?;
                     let picked: Vec<Value> = slice_positions(start, stop, step)

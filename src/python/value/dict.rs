@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use smallvec::SmallVec;
 
-use super::value::Value;
+use super::Value;
 
 /// Places of the entries whose keys share one hash (almost always one).
 type Places = SmallVec<[u32; 1]>;
@@ -200,7 +200,7 @@ pub fn key_hash(key: &Value) -> Result<i64, NoHash> {
 }
 
 fn nested_key_hash(key: &Value, depth: usize) -> Result<i64, NoHash> {
-    use super::hash;
+    use crate::python::hash;
     if depth > DEEPEST_KEY {
         return Err(NoHash::TooDeep);
     }
@@ -240,7 +240,7 @@ fn nested_key_hash(key: &Value, depth: usize) -> Result<i64, NoHash> {
 impl Drop for Dict {
     fn drop(&mut self) {
         if !self.entries.is_empty() {
-            super::value::drop_iteratively(self.take_all());
+            super::drop_iteratively(self.take_all());
         }
     }
 }

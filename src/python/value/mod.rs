@@ -1,7 +1,12 @@
 //! Python's values as the Python front end holds them (with the types they contain:
 //! exceptions, functions and the scopes functions close over): its own numbers, strings and containers,
 //! functions and classes, and every tensh value (tensors, storages, dtypes, sizes, ...) as the
-//! Rhai value the ops take and return (`Value::Host`).
+//! Rhai value the ops take and return (`Value::Host`). A dict's storage (`dict`) and an
+//! iteration in progress (`iteration`) are parts of it: they hold values, and values hold
+//! them.
+
+pub mod dict;
+pub mod iteration;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -86,7 +91,7 @@ pub fn drop_iteratively(mut values: Vec<Value>) {
 }
 
 /// A dict: its entries in insertion order, indexed by their keys' hashes.
-pub type DictEntries = Rc<RefCell<super::dict::Dict>>;
+pub type DictEntries = Rc<RefCell<dict::Dict>>;
 
 /// A file opened by `open()`.
 pub struct PyFile {
@@ -146,7 +151,7 @@ pub enum Value {
     /// A raised or made exception.
     Exception(Rc<PyException>),
     /// An iterator (`iter`, `zip`, `enumerate`, `map`, a generator expression), drained once.
-    Iterator(Rc<RefCell<std::vec::IntoIter<Value>>>),
+    Iterator(Rc<RefCell<iteration::PyIter>>),
     /// A context manager of grad mode (`torch.no_grad()`), by the op that enters it and its
     /// argument.
     GradMode(Rc<(Rc<str>, Option<bool>)>),
@@ -176,9 +181,7 @@ impl Value {
     /// arguments, a loaded map's string keys); other dicts are built by the interpreter,
     /// which compares keys.
     pub fn dict(entries: Vec<(Value, Value)>) -> Value {
-        Value::Dict(Rc::new(RefCell::new(super::dict::Dict::from_distinct(
-            entries,
-        ))))
+        Value::Dict(Rc::new(RefCell::new(dict::Dict::from_distinct(entries))))
     }
 
     /// The name of this value's type, as `type(x).__name__` gives it.
@@ -206,7 +209,10 @@ impl Value {
             Value::HostPath(_) => "builtin_function_or_method".into(),
             Value::Type(_) => "type".into(),
             Value::Exception(e) => e.class.name.to_string(),
-            Value::Iterator(_) => "iterator".into(),
+            Value::Iterator(it) => it
+                .try_borrow()
+                .map_or("generator", |i| i.type_name())
+                .into(),
             Value::GradMode(m) => m.0.to_string(),
             Value::File(f) => {
                 if f.borrow().binary {
