@@ -36,7 +36,7 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
         Value::Complex(c) => Dynamic::from(PyComplex(*c)),
         Value::Str(s) => Dynamic::from(s.to_string()),
         Value::List(items) => Dynamic::from(array(&items.borrow())?),
-        Value::Set(items) => Dynamic::from(array(&items.borrow().keys())?),
+        Value::Set(items) => Dynamic::from(array(&items.borrow().items())?),
         Value::Tuple(items) => Dynamic::from(array(items)?),
         Value::Range(start, stop, step) => {
             let items: Vec<Value> = range_items(*start, *stop, *step).map(Value::Int).collect();

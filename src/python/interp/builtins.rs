@@ -553,7 +553,15 @@ impl Interpreter {
                     None => Ok(Value::str("")),
                 }
             }
-            "list" | "tuple" | "set" | "frozenset" => {
+            "set" | "frozenset" => {
+                self.arity(name, &args, 0, 1)?;
+                let set = self.set_of(Vec::new())?;
+                if let Some(source) = args.first() {
+                    self.set_update(&set, source)?;
+                }
+                Ok(Value::Set(set))
+            }
+            "list" | "tuple" => {
                 self.arity(name, &args, 0, 1)?;
                 let items = match args.first() {
                     Some(v) => self.collect(v)?,
@@ -899,7 +907,8 @@ impl Interpreter {
         Ok(match v {
             Value::Host(d) => d.read_lock::<Tensor>().map_or(0, |t| t.id() as i64),
             Value::List(x) => Rc::as_ptr(x) as i64,
-            Value::Dict(x) | Value::Set(x) => Rc::as_ptr(x) as i64,
+            Value::Dict(x) => Rc::as_ptr(x) as i64,
+            Value::Set(x) => Rc::as_ptr(x) as i64,
             Value::Function(f) => Rc::as_ptr(f) as i64,
             Value::Tuple(t) => Rc::as_ptr(t) as i64,
             other => fnv(&other.type_name()),

@@ -21,7 +21,7 @@ impl Interpreter {
             Value::Range(start, stop, step) => PyIter::Range(*start, *stop, *step),
             Value::List(items) => PyIter::List(items.clone(), 0),
             Value::Tuple(items) => PyIter::Items(items.clone(), 0),
-            Value::Set(items) => PyIter::Items(Rc::new(Seq(items.borrow().keys())), 0),
+            Value::Set(items) => PyIter::Items(Rc::new(Seq(items.borrow().items())), 0),
             Value::Dict(entries) => {
                 let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
                 PyIter::Items(Rc::new(Seq(keys)), 0)

@@ -453,7 +453,7 @@ impl Interpreter {
                     }
                     "remove" | "discard" => {
                         self.method_arity(&owner, name, args, 1, 1)?;
-                        if self.dict_remove(&items, &args[0])?.is_none() && name == "remove" {
+                        if !self.set_remove(&items, &args[0])? && name == "remove" {
                             return Err(self.throw(
                                 crate::python::exception::PyException::of_class(
                                     crate::python::types::builtin("KeyError"),
@@ -463,66 +463,59 @@ impl Interpreter {
                         }
                         Ok(Value::None)
                     }
-                    "pop" => match items.borrow_mut().pop_first() {
-                        Some((v, _)) => Ok(v),
+                    "pop" => match items.borrow_mut().pop() {
+                        Some(v) => Ok(v),
                         None => self.raise("KeyError", "'pop from an empty set'"),
                     },
-                    "copy" => Ok(Value::Set(Rc::new(std::cell::RefCell::new(
-                        items.borrow().clone(),
-                    )))),
+                    "copy" => Ok(Value::Set(self.set_copy(&items)?)),
                     "clear" => {
                         items.borrow_mut().clear();
                         Ok(Value::None)
                     }
-                    "update" | "union" | "intersection" | "difference" | "issubset"
-                    | "issuperset" => {
+                    "update" => {
+                        for other in args {
+                            self.set_update(&items, other)?;
+                        }
+                        Ok(Value::None)
+                    }
+                    "union" => {
+                        let union = self.set_copy(&items)?;
+                        for other in args {
+                            self.set_update(&union, other)?;
+                        }
+                        Ok(Value::Set(union))
+                    }
+                    "intersection" | "difference" => {
                         self.method_arity(&owner, name, args, 1, 1)?;
-                        let mine = items.borrow().keys();
-                        let other = self.collect(&args[0])?;
-                        match name {
-                            "update" => {
-                                for x in other {
-                                    self.set_add(&items, x)?;
-                                }
-                                Ok(Value::None)
+                        let result = match name {
+                            "intersection" => self.set_intersection(&items, &args[0])?,
+                            _ => self.set_difference(&items, &args[0])?,
+                        };
+                        Ok(Value::Set(result))
+                    }
+                    "issubset" | "issuperset" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        let other = match &args[0] {
+                            Value::Set(o) => o.clone(),
+                            other => {
+                                let all = self.collect(other)?;
+                                self.set_of(all)?
                             }
-                            "union" => {
-                                let union =
-                                    Rc::new(std::cell::RefCell::new(items.borrow().clone()));
-                                for x in other {
-                                    self.set_add(&union, x)?;
-                                }
-                                Ok(Value::Set(union))
-                            }
-                            "intersection" | "difference" => {
-                                let other_set = self.set_of(other)?;
-                                let mut keep = Vec::new();
-                                for x in mine {
-                                    let inside = self.dict_get(&other_set, &x)?.is_some();
-                                    if inside == (name == "intersection") {
-                                        keep.push(x);
-                                    }
-                                }
-                                self.make_set(keep)
-                            }
-                            "issubset" => {
-                                let other_set = self.set_of(other)?;
-                                for x in &mine {
-                                    if self.dict_get(&other_set, x)?.is_none() {
-                                        return Ok(Value::Bool(false));
-                                    }
-                                }
-                                Ok(Value::Bool(true))
-                            }
-                            _ => {
-                                for x in &other {
-                                    if self.dict_get(&items, x)?.is_none() {
-                                        return Ok(Value::Bool(false));
-                                    }
-                                }
-                                Ok(Value::Bool(true))
+                        };
+                        let (inner, outer) = match name {
+                            "issubset" => (&items, &other),
+                            _ => (&other, &items),
+                        };
+                        if inner.borrow().len() > outer.borrow().len() {
+                            return Ok(Value::Bool(false));
+                        }
+                        let members = inner.borrow().items();
+                        for x in &members {
+                            if !self.set_contains(outer, x)? {
+                                return Ok(Value::Bool(false));
                             }
                         }
+                        Ok(Value::Bool(true))
                     }
                     _ => self.no_attribute(object, name),
                 }

@@ -71,6 +71,17 @@ impl Interpreter {
                 let f = f.clone();
                 Ok(Value::str(self.percent_format(&f, &b)?))
             }
+            (BinOp::Or, Value::Set(x), Value::Set(_)) => {
+                let union = self.set_copy(x)?;
+                self.set_update(&union, &b)?;
+                Ok(Value::Set(union))
+            }
+            (BinOp::And, Value::Set(x), Value::Set(_)) => {
+                Ok(Value::Set(self.set_intersection(x, &b)?))
+            }
+            (BinOp::Sub, Value::Set(x), Value::Set(_)) => {
+                Ok(Value::Set(self.set_difference(x, &b)?))
+            }
             (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
                 let merged = Rc::new(std::cell::RefCell::new(x.borrow().clone()));
                 let extra = y.borrow().pairs();
@@ -472,9 +483,9 @@ impl Interpreter {
                 if x.borrow().len() != y.borrow().len() {
                     return Ok(false);
                 }
-                let items = x.borrow().keys();
+                let items = x.borrow().items();
                 for item in &items {
-                    if self.dict_get(y, item)?.is_none() {
+                    if !self.set_contains(y, item)? {
                         return Ok(false);
                     }
                 }
@@ -505,9 +516,8 @@ impl Interpreter {
                     ),
                 ),
             },
-            Value::Dict(entries) | Value::Set(entries) => {
-                Ok(self.dict_get(entries, item)?.is_some())
-            }
+            Value::Dict(entries) => Ok(self.dict_get(entries, item)?.is_some()),
+            Value::Set(items) => self.set_contains(items, item),
             Value::Range(start, stop, step) => Ok(match item.as_int() {
                 Some(i) => {
                     let inside = if *step > 0 {

@@ -104,7 +104,7 @@ impl Interpreter {
                 }
             }
             Value::Set(items) => {
-                let items = items.borrow().keys();
+                let items = items.borrow().items();
                 if items.is_empty() {
                     "set()".into()
                 } else {

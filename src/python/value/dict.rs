@@ -4,7 +4,7 @@
 //! Hashes are computed, and keys compared, by the interpreter (Python's equality can call
 //! back into ops); this type keeps the order and the index. Invariant: `index` maps each
 //! live entry's key hash to that entry's place, and nothing else; `live` counts the entries
-//! that are not holes; no entry before `head` is live.
+//! that are not holes.
 
 use std::collections::HashMap;
 
@@ -22,8 +22,6 @@ pub struct Dict {
     entries: Vec<Option<Entry>>,
     index: HashMap<i64, Places, ahash::RandomState>,
     live: usize,
-    /// No entry before this place is live (where `pop_first` starts looking).
-    head: usize,
 }
 
 /// One key, its hash and its value.
@@ -107,7 +105,6 @@ impl Dict {
         while matches!(self.entries.last(), Some(None)) {
             self.entries.pop();
         }
-        self.head = self.head.min(self.entries.len());
         if self.entries.len() > 8 && self.live * 2 < self.entries.len() {
             self.compact();
         }
@@ -118,13 +115,6 @@ impl Dict {
     pub fn pop_last(&mut self) -> Option<(Value, Value)> {
         let place = self.entries.iter().rposition(Option::is_some)?;
         self.remove_at(place as u32)
-    }
-
-    /// Removes and returns the first entry (a set's `pop`).
-    pub fn pop_first(&mut self) -> Option<(Value, Value)> {
-        let skipped = self.entries[self.head..].iter().position(Option::is_some)?;
-        self.head += skipped;
-        self.remove_at(self.head as u32)
     }
 
     /// Removes every entry.
@@ -172,7 +162,6 @@ impl Dict {
             .collect();
         self.index.clear();
         self.live = 0;
-        self.head = 0;
         for e in entries {
             self.push(e.hash, e.key, e.value);
         }

@@ -7,6 +7,7 @@
 
 pub mod dict;
 pub mod iteration;
+pub mod set;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -80,15 +81,23 @@ pub fn drop_iteratively(mut values: Vec<Value>) {
                     values.append(&mut seq.0);
                 }
             }
-            Value::Dict(entries) | Value::Set(entries) => {
+            Value::Dict(entries) => {
                 if let Ok(cell) = Rc::try_unwrap(entries) {
                     values.extend(cell.into_inner().take_all());
+                }
+            }
+            Value::Set(items) => {
+                if let Ok(cell) = Rc::try_unwrap(items) {
+                    values.extend(cell.into_inner().items());
                 }
             }
             other => drop(other),
         }
     }
 }
+
+/// A set's table, shared by every name bound to it.
+pub type SetItems = Rc<RefCell<set::SetTable>>;
 
 /// A dict: its entries in insertion order, indexed by their keys' hashes.
 pub type DictEntries = Rc<RefCell<dict::Dict>>;
@@ -127,8 +136,8 @@ pub enum Value {
     Tuple(Rc<Seq>),
     /// A `dict`.
     Dict(DictEntries),
-    /// A `set`: its items are the keys of a dict (their values `None`), in insertion order.
-    Set(DictEntries),
+    /// A `set`.
+    Set(SetItems),
     /// `range(start, stop, step)`.
     Range(i64, i64, i64),
     /// `slice(start, stop, step)`, as a subscript makes it.
