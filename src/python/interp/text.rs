@@ -87,14 +87,10 @@ impl Interpreter {
             Value::Str(s) => string_repr(s),
             Value::List(items) => {
                 let key = std::rc::Rc::as_ptr(items) as usize;
-                if self.repr_active.contains(&key) {
-                    return Ok("[...]".into());
-                }
                 let items = items.borrow().clone();
-                self.repr_active.push(key);
-                let inside = self.join_reprs(&items, depth);
-                self.repr_active.pop();
-                format!("[{}]", inside?)
+                self.container_repr(key, "[...]", |me| {
+                    Ok(format!("[{}]", me.join_reprs(&items, depth)?))
+                })?
             }
             Value::Tuple(items) => {
                 if items.len() == 1 {
@@ -113,14 +109,10 @@ impl Interpreter {
             }
             Value::Dict(entries) => {
                 let key = std::rc::Rc::as_ptr(entries) as usize;
-                if self.repr_active.contains(&key) {
-                    return Ok("{...}".into());
-                }
                 let entries = entries.borrow().pairs();
-                self.repr_active.push(key);
-                let inside = self.dict_items_repr(&entries, depth);
-                self.repr_active.pop();
-                format!("{{{}}}", inside?)
+                self.container_repr(key, "{...}", |me| {
+                    Ok(format!("{{{}}}", me.dict_items_repr(&entries, depth)?))
+                })?
             }
             Value::Range(start, stop, step) => {
                 if *step == 1 {
@@ -177,6 +169,23 @@ impl Interpreter {
             Value::File(f) => format!("<_io.{} name='{}'>", v.type_name(), f.borrow().name),
             Value::Host(d) => self.lift(self.host.repr(d.clone()))?,
         })
+    }
+
+    /// The repr `make` gives the list or dict at `key`, or `cut` when that container's repr
+    /// is being made already (it holds itself).
+    fn container_repr(
+        &mut self,
+        key: usize,
+        cut: &str,
+        make: impl FnOnce(&mut Self) -> Flow<String>,
+    ) -> Flow<String> {
+        if self.repr_active.contains(&key) {
+            return Ok(cut.into());
+        }
+        self.repr_active.push(key);
+        let text = make(self);
+        self.repr_active.pop();
+        text
     }
 
     /// `k: v, ...` of a dict's entries.
