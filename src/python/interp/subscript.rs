@@ -178,6 +178,16 @@ impl Interpreter {
                 // One item: read in place (a list is not copied to index it, a range not
                 // made).
                 let i = self.as_index(&index, &what)?;
+                if let Value::Range(start, stop, step) = container {
+                    // In 64 bits throughout: a range may be longer than a `usize` counts.
+                    let len = crate::python::value::iteration::range_len(*start, *stop, *step);
+                    let at = if i < 0 { i.checked_add(len) } else { Some(i) };
+                    let Some(at) = at.filter(|a| (0..len).contains(a)) else {
+                        return self.raise("IndexError", "range object index out of range");
+                    };
+                    let v = *start as i128 + at as i128 * *step as i128;
+                    return Ok(Value::int(v));
+                }
                 let Some(at) = position(i, self.length(container)?) else {
                     let noun = match container {
                         Value::Str(_) => "string",
@@ -192,7 +202,6 @@ impl Interpreter {
                     Value::Str(s) => {
                         Value::str(s.chars().nth(at).map(String::from).unwrap_or_default())
                     }
-                    Value::Range(start, _, step) => Value::Int(start + step * at as i64),
                     _ => Value::None,
                 })
             }

@@ -16,7 +16,7 @@ use super::Value;
 /// The smallest table.
 const MIN_SIZE: usize = 8;
 /// How many neighbours a probe looks at before jumping.
-const LINEAR_PROBES: usize = 9;
+const LINEAR_PROBES: u64 = 9;
 /// How fast the jump's perturbation shifts in the hash's high bits.
 const PERTURB_SHIFT: u32 = 5;
 
@@ -61,20 +61,24 @@ pub struct Probe {
 
 /// The places a probe for one hash visits in a table of `mask + 1` slots, in order
 /// (endless: the caller stops at an empty slot).
+///
+/// In 64 bits whatever the platform's word (CPython's `size_t` on the machines it is
+/// compared with), so the page in WebAssembly probes as a 64-bit CPython does.
 struct ProbeSequence {
-    mask: usize,
-    perturb: usize,
+    mask: u64,
+    perturb: u64,
     /// The start of the current run of neighbours.
-    start: usize,
+    start: u64,
     /// The next place of the run, counted from its start.
-    step: usize,
+    step: u64,
     /// The last step of the run (0 when the run would pass the table's end).
-    last: usize,
+    last: u64,
 }
 
 impl ProbeSequence {
     fn new(hash: i64, mask: usize) -> ProbeSequence {
-        let bits = hash as u64 as usize;
+        let bits = hash as u64;
+        let mask = mask as u64;
         let start = bits & mask;
         ProbeSequence {
             mask,
@@ -85,7 +89,7 @@ impl ProbeSequence {
         }
     }
 
-    fn run_end(start: usize, mask: usize) -> usize {
+    fn run_end(start: u64, mask: u64) -> u64 {
         if start + LINEAR_PROBES <= mask {
             LINEAR_PROBES
         } else {
@@ -107,7 +111,8 @@ impl ProbeSequence {
         }
         let at = self.start + self.step;
         self.step += 1;
-        at
+        // Within the table, whose length is a `usize`.
+        at as usize
     }
 }
 
