@@ -304,3 +304,15 @@ fn iterators_over_huge_ranges_answer_at_once() {
         "0\nTrue False\n[('a', 0), ('b', 1)] (1, 0)\n2 range(0, 3)\n6 999999999999\n"
     );
 }
+
+/// Generator expressions nested a million deep (each over the last) raise `RecursionError`
+/// when asked for an item, rather than overflow the interpreter's stack (CPython crashes).
+#[test]
+fn deeply_nested_generators_raise_rather_than_overflow() {
+    let code = "g = iter(range(3))\nfor i in range(1000000):\n    g = (x for x in g)\n\
+                try:\n    next(g)\nexcept RecursionError as e:\n    print(e)\n\
+                g = (x for x in iter(range(3)))\nprint(next(g))\n";
+    let (status, out, err) = run_within("nested_generators.py", code, 120).expect("finishes");
+    assert_eq!((status, err.as_str()), (0, ""));
+    assert_eq!(out, "maximum recursion depth exceeded\n0\n");
+}

@@ -14,6 +14,10 @@ use crate::python::value::{Seq, Value};
 /// raises `MemoryError` rather than filling the machine).
 const MAX_ITEMS: usize = 1 << 28;
 
+/// How deep iterators may nest their calls of each other (a generator expression over one
+/// over one ...): well within the interpreter thread's stack.
+const DEEPEST_ITERATION: usize = 100_000;
+
 impl Interpreter {
     /// Starts iterating over `v`.
     pub(super) fn iter_of(&mut self, v: &Value) -> Flow<PyIter> {
@@ -58,8 +62,21 @@ impl Interpreter {
         })
     }
 
-    /// The next item, or `None` at the end.
+    /// The next item, or `None` at the end. Iterators over iterators (generator expressions
+    /// over generator expressions, ...) nest their calls: past `DEEPEST_ITERATION` they raise
+    /// `RecursionError` rather than overflow the stack (CPython crashes there).
     pub(super) fn next_of(&mut self, it: &mut PyIter) -> Flow<Option<Value>> {
+        if self.iterating > DEEPEST_ITERATION {
+            return self.raise("RecursionError", "maximum recursion depth exceeded");
+        }
+        self.iterating += 1;
+        let item = self.next_item(it);
+        self.iterating -= 1;
+        item
+    }
+
+    /// `next_of` without the depth check.
+    fn next_item(&mut self, it: &mut PyIter) -> Flow<Option<Value>> {
         Ok(match it {
             PyIter::Range(at, stop, step) => {
                 let more = if *step > 0 { *at < *stop } else { *at > *stop };

@@ -71,6 +71,8 @@ pub struct Interpreter {
     repr_active: Vec<usize>,
     /// How deep comparisons of containers nest now.
     comparing: usize,
+    /// How deep iterators' calls of each other nest now.
+    iterating: usize,
 }
 
 impl Interpreter {
@@ -89,6 +91,7 @@ impl Interpreter {
             handling: Vec::new(),
             repr_active: Vec::new(),
             comparing: 0,
+            iterating: 0,
         }
     }
 
