@@ -670,16 +670,7 @@ impl Interpreter {
             Value::Tuple(items) => items.len() as i64,
             Value::Dict(entries) => entries.borrow().len() as i64,
             Value::Range(start, stop, step) => {
-                let span = if *step > 0 {
-                    stop.saturating_sub(*start)
-                } else {
-                    start.saturating_sub(*stop)
-                };
-                if span <= 0 {
-                    0
-                } else {
-                    (span - 1) / step.abs() + 1
-                }
+                crate::python::value::iteration::range_len(*start, *stop, *step)
             }
             Value::Host(d) => {
                 if let Some(t) = d.read_lock::<Tensor>()
@@ -899,7 +890,7 @@ impl Interpreter {
             return match v {
                 Value::Host(d) if !d.is::<Tensor>() => {
                     let text = self.repr_text(v)?;
-                    Ok(fnv(&text))
+                    Ok(crate::python::hash::text(&text))
                 }
                 other => self.hash_of_key(other),
             };
@@ -911,7 +902,7 @@ impl Interpreter {
             Value::Set(x) => Rc::as_ptr(x) as i64,
             Value::Function(f) => Rc::as_ptr(f) as i64,
             Value::Tuple(t) => Rc::as_ptr(t) as i64,
-            other => fnv(&other.type_name()),
+            other => crate::python::hash::text(&other.type_name()),
         })
     }
 
@@ -1075,14 +1066,4 @@ impl Interpreter {
 /// An iterator value over `items`.
 fn iterator(items: Vec<Value>) -> Value {
     PyIter::Items(Rc::new(crate::python::value::Seq(items)), 0).into_value()
-}
-
-/// A string's hash (FNV-1a; Python's own is randomised per process).
-fn fnv(s: &str) -> i64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in s.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    (h >> 1) as i64
 }

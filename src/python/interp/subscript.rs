@@ -160,18 +160,9 @@ impl Interpreter {
                         .into_iter()
                         .map(|i| items[i].clone())
                         .collect();
+                    // Ranges and strings were sliced above: a list or a tuple is left.
                     return Ok(match container {
                         Value::List(_) => Value::list(picked),
-                        Value::Str(_) => Value::str(
-                            picked
-                                .iter()
-                                .map(|v| match v {
-                                    Value::Str(s) => s.to_string(),
-                                    _ => String::new(),
-                                })
-                                .collect::<String>(),
-                        ),
-                        Value::Range(..) => Value::tuple(picked),
                         _ => Value::tuple(picked),
                     });
                 }
@@ -191,7 +182,6 @@ impl Interpreter {
                 let Some(at) = position(i, self.length(container)?) else {
                     let noun = match container {
                         Value::Str(_) => "string",
-                        Value::Range(..) => "range object",
                         _ => &what,
                     };
                     return self.raise("IndexError", format!("{noun} index out of range"));
