@@ -13,7 +13,8 @@ impl PyException {
     pub fn new(kind: &str, message: impl Into<String>) -> PyException {
         PyException {
             class: types::builtin(kind),
-            args: vec![Value::str(message.into())],
+            args: RefCell::new(vec![Value::str(message.into())]),
+            instance: None,
             text: None,
             traceback: RefCell::new(Vec::new()),
         }
@@ -23,7 +24,8 @@ impl PyException {
     pub fn of_class(class: Rc<TypeObject>, args: Vec<Value>) -> PyException {
         PyException {
             class,
-            args,
+            args: RefCell::new(args),
+            instance: None,
             text: None,
             traceback: RefCell::new(Vec::new()),
         }
@@ -34,7 +36,8 @@ impl PyException {
         let (kind, message) = split_kind(text);
         PyException {
             class: types::exception_class(kind),
-            args: vec![Value::str(message)],
+            args: RefCell::new(vec![Value::str(message)]),
+            instance: None,
             text: Some(message.to_string()),
             traceback: RefCell::new(Vec::new()),
         }

@@ -373,10 +373,12 @@ mod tests {
 
     /// An exception's message: its text, or its first argument.
     fn message(e: &PyException) -> String {
-        e.text.clone().unwrap_or_else(|| match e.args.first() {
-            Some(crate::python::value::Value::Str(s)) => s.to_string(),
-            _ => String::new(),
-        })
+        e.text
+            .clone()
+            .unwrap_or_else(|| match e.args.borrow().first() {
+                Some(crate::python::value::Value::Str(s)) => s.to_string(),
+                _ => String::new(),
+            })
     }
 
     #[test]

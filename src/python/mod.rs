@@ -22,6 +22,7 @@ pub mod source;
 pub mod types;
 pub mod value;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use exception::PyException;
@@ -75,7 +76,8 @@ pub fn traceback_text(interp: &mut Interpreter, e: &PyException) -> String {
 pub fn exception_line(interp: &mut Interpreter, e: &PyException) -> String {
     let value = value::Value::Exception(Rc::new(PyException {
         class: e.class.clone(),
-        args: e.args.clone(),
+        args: RefCell::new(e.args.borrow().clone()),
+        instance: e.instance.clone(),
         text: e.text.clone(),
         traceback: Default::default(),
     }));
@@ -95,7 +97,8 @@ pub fn exception_line(interp: &mut Interpreter, e: &PyException) -> String {
 /// The exit status `SystemExit(code)` asks for (`None` is 0, an int is itself, anything
 /// else is printed and gives 1).
 fn exit_status(interp: &mut Interpreter, e: &PyException) -> i32 {
-    match e.args.first() {
+    let first = e.args.borrow().first().cloned();
+    match first.as_ref() {
         None | Some(value::Value::None) => 0,
         Some(value::Value::Int(i)) => *i as i32,
         Some(value::Value::Bool(b)) => *b as i32,

@@ -328,7 +328,7 @@ mod tests {
             Ok(Value::Float(x)) => format!("{x:?}"),
             Ok(Value::Bool(b)) => b.to_string(),
             Ok(_) => "other".into(),
-            Err(e) => match &e.args[0] {
+            Err(e) => match &e.args.borrow()[0] {
                 Value::Str(m) => format!("{}: {m}", e.class.name),
                 _ => e.class.name.to_string(),
             },

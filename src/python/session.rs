@@ -161,11 +161,13 @@ impl PythonSession {
                 }
                 Err(e) => self.raised(&e),
             },
-            Err(e) if &*e.class.name == "SystemExit" => PyOutcome::Exit(match e.args.first() {
-                None | Some(Value::None) => 0,
-                Some(Value::Int(i)) => *i as i32,
-                Some(_) => 1,
-            }),
+            Err(e) if &*e.class.name == "SystemExit" => {
+                PyOutcome::Exit(match e.args.borrow().first() {
+                    None | Some(Value::None) => 0,
+                    Some(Value::Int(i)) => *i as i32,
+                    Some(_) => 1,
+                })
+            }
             Err(e) => self.raised(&e),
         }
     }

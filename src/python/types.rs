@@ -35,7 +35,14 @@ impl TypeObject {
     pub fn is_subclass_of(&self, other: &TypeObject) -> bool {
         let mut at = Some(self);
         while let Some(t) = at {
-            if t.name == other.name && t.module == other.module {
+            // The exception classes of class statements (`__main__`) are told apart by
+            // identity: two statements may make classes of one name.
+            let same = if t.module == "__main__" || other.module == "__main__" {
+                std::ptr::eq(t, other)
+            } else {
+                t.name == other.name && t.module == other.module
+            };
+            if same {
                 return true;
             }
             at = t.base.as_deref();
@@ -127,6 +134,11 @@ const BUILTINS: &[&str] = &[
     "ellipsis",
     "method",
     "iterator",
+    "staticmethod",
+    "classmethod",
+    "property",
+    "super",
+    "NotImplementedType",
 ];
 
 /// tensh's value types: their Rhai type names and Python's (`torch.Size`).

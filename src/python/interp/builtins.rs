@@ -183,10 +183,10 @@ impl Interpreter {
             "isinstance" | "issubclass" => {
                 self.arity(name, &args, 2, 2)?;
                 let class = if name == "isinstance" {
-                    self.type_of(&args[0])
+                    self.class_value(&args[0])
                 } else {
                     match &args[0] {
-                        Value::Type(t) => t.clone(),
+                        Value::Type(_) | Value::Class(_) => args[0].clone(),
                         _ => return self.raise("TypeError", "issubclass() arg 1 must be a class"),
                     }
                 };
@@ -437,14 +437,19 @@ impl Interpreter {
             }
             "callable" => {
                 self.arity("callable", &args, 1, 1)?;
-                Ok(Value::Bool(matches!(
-                    args[0],
+                Ok(Value::Bool(match &args[0] {
                     Value::Function(_)
-                        | Value::Builtin(_)
-                        | Value::Method(_)
-                        | Value::Type(_)
-                        | Value::HostPath(_)
-                )))
+                    | Value::Builtin(_)
+                    | Value::Method(_)
+                    | Value::Type(_)
+                    | Value::HostPath(_)
+                    | Value::Class(_)
+                    | Value::Bound(_) => true,
+                    Value::Descriptor(d) => {
+                        matches!(**d, crate::python::value::class::Descriptor::Static(_))
+                    }
+                    other => Self::has_special(other, "__call__"),
+                }))
             }
             "getattr" => {
                 self.arity("getattr", &args, 2, 3)?;
@@ -511,6 +516,23 @@ impl Interpreter {
                     }
                 };
                 self.open_file(path, &mode)
+            }
+            "vars" | "dir" if args.len() == 1 => {
+                let object = args[0].clone();
+                if name == "vars" {
+                    return match &object {
+                        Value::Instance(_) | Value::Class(_) => {
+                            self.get_attribute(&object, "__dict__")
+                        }
+                        Value::Exception(e) if e.instance.is_some() => {
+                            self.get_attribute(&object, "__dict__")
+                        }
+                        _ => {
+                            self.raise("TypeError", "vars() argument must have __dict__ attribute")
+                        }
+                    };
+                }
+                self.attribute_names(&object)
             }
             "vars" | "dir" | "globals" | "locals" => self.raise(
                 "NotImplementedError",
@@ -637,8 +659,13 @@ impl Interpreter {
             }
             "type" => {
                 self.arity("type", &args, 1, 1)?;
-                Ok(Value::Type(self.type_of(&args[0])))
+                Ok(self.class_value(&args[0]))
             }
+            "super" => {
+                self.no_more_keywords("super", &kw)?;
+                self.make_super(args)
+            }
+            "property" | "staticmethod" | "classmethod" => self.make_descriptor(name, args, kw.0),
             "object" => self.raise(
                 "NotImplementedError",
                 "tensh's Python does not make plain objects",
@@ -683,6 +710,25 @@ impl Interpreter {
                     .call("len", HostCall::positional(Some(d.clone()), Vec::new()));
                 self.lift(n)?.as_int().unwrap_or_default()
             }
+            Value::Instance(_) if Self::has_special(v, "__len__") => {
+                match self.special(v, "__len__", Vec::new())? {
+                    Some(Value::Int(n)) if n < 0 => {
+                        return self.raise("ValueError", "__len__() should return >= 0");
+                    }
+                    Some(Value::Int(n)) => n,
+                    Some(Value::Bool(b)) => b as i64,
+                    Some(other) => {
+                        return self.raise(
+                            "TypeError",
+                            format!(
+                                "'{}' object cannot be interpreted as an integer",
+                                other.type_name()
+                            ),
+                        );
+                    }
+                    None => 0,
+                }
+            }
             other => {
                 return self.raise(
                     "TypeError",
@@ -710,9 +756,18 @@ impl Interpreter {
     }
 
     /// `isinstance`/`issubclass`'s test against a class or a tuple of classes.
-    fn is_subclass(&mut self, class: &types::TypeObject, of: &Value, function: &str) -> Flow<bool> {
+    fn is_subclass(&mut self, class: &Value, of: &Value, function: &str) -> Flow<bool> {
+        match (class, of) {
+            (Value::Type(c), Value::Type(t)) => return Ok(c.is_subclass_of(t)),
+            (Value::Class(c), Value::Class(t)) => return Ok(c.derives_from(t)),
+            (Value::Class(c), Value::Type(t)) => {
+                return Ok(&*t.name == "object"
+                    || c.exception.as_ref().is_some_and(|e| e.is_subclass_of(t)));
+            }
+            (Value::Type(_), Value::Class(_)) => return Ok(false),
+            _ => {}
+        }
         match of {
-            Value::Type(t) => Ok(class.is_subclass_of(t)),
             Value::Tuple(items) => {
                 for item in items.iter() {
                     if self.is_subclass(class, item, function)? {
@@ -902,6 +957,9 @@ impl Interpreter {
             Value::Set(x) => Rc::as_ptr(x) as i64,
             Value::Function(f) => Rc::as_ptr(f) as i64,
             Value::Tuple(t) => Rc::as_ptr(t) as i64,
+            Value::Instance(i) => Rc::as_ptr(i) as i64,
+            Value::Class(c) => Rc::as_ptr(c) as i64,
+            Value::Exception(e) => Rc::as_ptr(e) as i64,
             other => crate::python::hash::text(&other.type_name()),
         })
     }
@@ -1048,6 +1106,7 @@ impl Interpreter {
     pub(super) fn type_of(&self, v: &Value) -> Rc<types::TypeObject> {
         match v {
             Value::Exception(e) => e.class.clone(),
+            Value::Instance(_) => types::builtin("object"),
             Value::Host(d) => {
                 if let Some(r) = d.read_lock::<crate::script::return_tuple::ReturnTuple>() {
                     return types::named_tuple(r.kind);

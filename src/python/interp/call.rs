@@ -28,10 +28,48 @@ impl Interpreter {
                 let name = name.clone();
                 self.call_builtin(&name, call.args, call.keywords)
             }
+            Value::Class(c) => {
+                let c = c.clone();
+                self.instantiate(&c, call)
+            }
+            Value::Bound(b) => {
+                let b = b.clone();
+                self.call_bound(&b.0, &b.1, call)
+            }
+            Value::Instance(_) => match Self::class_of_instance(f).and_then(|c| c.find("__call__"))
+            {
+                Some((method, owner)) => {
+                    let method = self.bind_attribute(method, f, &owner, "__call__")?;
+                    self.call_value(&method, call)
+                }
+                None => self.raise(
+                    "TypeError",
+                    format!("'{}' object is not callable", f.type_name()),
+                ),
+            },
+            Value::Descriptor(d)
+                if matches!(**d, crate::python::value::class::Descriptor::Static(_)) =>
+            {
+                let crate::python::value::class::Descriptor::Static(inner) = &**d else {
+                    unreachable!("matched as a staticmethod")
+                };
+                let inner = inner.clone();
+                self.call_value(&inner, call)
+            }
             Value::Method(m) => {
                 let (receiver, name) = (&m.0, m.1.clone());
                 match receiver {
                     Value::Host(d) => self.call_host_method(d.clone(), &name, call),
+                    Value::Instance(_) | Value::Class(_) | Value::Exception(_)
+                        if super::methods::is_dunder(&name) =>
+                    {
+                        let receiver = receiver.clone();
+                        self.object_method(&receiver, &name, call)
+                    }
+                    Value::Descriptor(d) => {
+                        let d = d.clone();
+                        self.property_method(&d, &name, call.args)
+                    }
                     other => {
                         let other = other.clone();
                         self.call_method(&other, &name, call)
@@ -58,6 +96,18 @@ impl Interpreter {
         let scope = Scope::inside(&f.closure, ScopeKind::Function(f.names.clone()));
         self.bind_parameters(f, call, &scope)?;
         self.push_frame(f.name.clone(), f.source.clone())?;
+        if let Some(frame) = self.frames.last_mut() {
+            frame.qualname = f.qualname.clone();
+        }
+        if let Some(class) = f.owner.borrow().upgrade()
+            && let Some(first) = f
+                .parameters
+                .and_then(|p| p.posonlyargs.iter().chain(&p.args).next())
+            && let Some(receiver) = scope.vars.borrow().get(first.parameter.name.as_str())
+            && let Some(frame) = self.frames.last_mut()
+        {
+            frame.owner = Some((class, receiver.clone()));
+        }
         let result = match f.body {
             Body::Statements(body) => match self.exec_block(body, &scope) {
                 Ok(()) => Ok(Value::None),
@@ -76,7 +126,7 @@ impl Interpreter {
 
     /// Binds a call's arguments to `f`'s parameters in its new scope.
     fn bind_parameters(&mut self, f: &Function, call: CallArgs, scope: &Rc<Scope>) -> Flow<()> {
-        let name = &f.name;
+        let name = &f.qualname;
         let Some(p) = f.parameters else {
             if !call.args.is_empty() || !call.keywords.is_empty() {
                 return self.raise(

@@ -13,7 +13,10 @@ use crate::python::value::{DictEntries, SetItems, Value};
 
 impl Interpreter {
     /// The hash of `key`, or Python's error for a key that has none.
-    pub(super) fn hash_of_key(&self, key: &Value) -> Flow<i64> {
+    pub(super) fn hash_of_key(&mut self, key: &Value) -> Flow<i64> {
+        if let Some(class) = Self::class_of_instance(key) {
+            return self.instance_hash(key, &class);
+        }
         match key_hash(key) {
             Ok(h) => Ok(h),
             Err(NoHash::Unhashable(t)) => {
@@ -23,6 +26,28 @@ impl Interpreter {
                 "RecursionError",
                 "maximum recursion depth exceeded while calling a Python object",
             ),
+        }
+    }
+
+    /// The hash of an instance of a class of a statement: its `__hash__`'s, the identity's
+    /// when none is defined, unhashable when `__hash__` is `None` (as a class defining
+    /// `__eq__` alone has it, `class_statement`).
+    fn instance_hash(
+        &mut self,
+        key: &Value,
+        class: &Rc<crate::python::value::class::Class>,
+    ) -> Flow<i64> {
+        let unhashable =
+            |me: &Self| me.raise("TypeError", format!("unhashable type: '{}'", class.name));
+        match class.find("__hash__") {
+            Some((Value::None, _)) => unhashable(self),
+            Some(_) => match self.special(key, "__hash__", Vec::new())? {
+                Some(Value::Int(h)) => Ok(if h == -1 { -2 } else { h }),
+                Some(Value::Bool(b)) => Ok(b as i64),
+                Some(Value::BigInt(h)) => Ok(crate::python::hash::int(h)),
+                _ => self.raise("TypeError", "__hash__ method should return an integer"),
+            },
+            None => Ok(super::classes::identity_hash(key)),
         }
     }
 

@@ -32,6 +32,9 @@ impl Interpreter {
             }
             Value::Str(s) => PyIter::Chars(s.clone(), 0),
             Value::Iterator(it) => PyIter::Shared(it.clone()),
+            Value::Instance(_) | Value::Exception(_) if Self::class_of_instance(v).is_some() => {
+                return self.object_iteration(v);
+            }
             Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => {
                 let t = d.clone_cast::<crate::core::tensor::Tensor>();
                 if t.ndim() == 0 {
@@ -184,8 +187,67 @@ impl Interpreter {
                 }
                 item?
             }
+            PyIter::Next(object) => {
+                let object = object.clone();
+                match self.special(&object, "__next__", Vec::new()) {
+                    Ok(Some(v)) => Some(v),
+                    Ok(None) => {
+                        return self.raise(
+                            "TypeError",
+                            format!("'{}' object is not an iterator", object.type_name()),
+                        );
+                    }
+                    Err(super::Unwind::Raise(e)) if stops(&e) => {
+                        *it = PyIter::Done;
+                        None
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            PyIter::GetItem(object, i) => {
+                let object = object.clone();
+                match self.special(&object, "__getitem__", vec![Value::Int(*i)]) {
+                    Ok(v) => {
+                        *i += 1;
+                        v
+                    }
+                    Err(super::Unwind::Raise(e))
+                        if stops(&e)
+                            || e.is_instance(&crate::python::types::builtin("IndexError")) =>
+                    {
+                        *it = PyIter::Done;
+                        None
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
             PyIter::Done => None,
         })
+    }
+
+    /// Starts iterating over an instance of a class of a statement: what its `__iter__`
+    /// returns, or its items by `__getitem__` from 0.
+    fn object_iteration(&mut self, v: &Value) -> Flow<PyIter> {
+        if let Some(it) = self.special(v, "__iter__", Vec::new())? {
+            return match &it {
+                Value::Iterator(shared) => Ok(PyIter::Shared(shared.clone())),
+                _ if Self::has_special(&it, "__next__") => Ok(PyIter::Next(it)),
+                other => self.raise(
+                    "TypeError",
+                    format!(
+                        "iter() returned non-iterator of type '{}'",
+                        other.type_name()
+                    ),
+                ),
+            };
+        }
+        if Self::has_special(v, "__getitem__") {
+            return Ok(PyIter::GetItem(v.clone(), 0));
+        }
+        self.raise(
+            "TypeError",
+            format!("'{}' object is not iterable", v.type_name()),
+        )
     }
 
     /// The next row of `zip` over `columns` (as a tuple), `None` when one runs out; with
@@ -355,6 +417,24 @@ impl Interpreter {
                     Err(_) => true,
                 }
             }
+            Value::Instance(_) => {
+                if let Some(b) = self.special(v, "__bool__", Vec::new())? {
+                    return match b {
+                        Value::Bool(b) => Ok(b),
+                        other => self.raise(
+                            "TypeError",
+                            format!(
+                                "__bool__ should return bool, returned {}",
+                                other.type_name()
+                            ),
+                        ),
+                    };
+                }
+                if Self::has_special(v, "__len__") {
+                    return Ok(self.length(v)? != 0);
+                }
+                true
+            }
             _ => true,
         })
     }
@@ -369,4 +449,9 @@ fn zip_mismatch(at: usize, which: &str) -> String {
         format!("arguments 1-{at}")
     };
     format!("zip() argument {} is {which} than {before}", at + 1)
+}
+
+/// Whether `e` ends an iteration (`StopIteration`).
+fn stops(e: &crate::python::exception::PyException) -> bool {
+    e.is_instance(&crate::python::types::builtin("StopIteration"))
 }

@@ -78,10 +78,53 @@ const SET_METHODS: &[&str] = &[
 impl Interpreter {
     /// `object.name`.
     pub(super) fn get_attribute(&mut self, object: &Value, name: &str) -> Flow<Value> {
-        if name == "__class__" {
-            return Ok(Value::Type(self.type_of(object)));
+        if name == "__class__" && !matches!(object, Value::Class(_)) {
+            return Ok(self.class_value(object));
         }
         match object {
+            Value::Instance(_) => match self.instance_attribute(object, name)? {
+                Some(v) => Ok(v),
+                None => self.no_attribute(object, name),
+            },
+            Value::Exception(e) if e.instance.is_some() => {
+                match self.instance_attribute(object, name)? {
+                    Some(v) => Ok(v),
+                    None if name == "args" => Ok(Value::tuple(e.args.borrow().clone())),
+                    None => self.no_attribute(object, name),
+                }
+            }
+            Value::Class(c) => {
+                let c = c.clone();
+                self.class_attribute(&c, name)
+            }
+            Value::Super(s) => {
+                let s = s.clone();
+                self.super_attribute(&s, name)
+            }
+            Value::Bound(b) => match name {
+                "__self__" => Ok(b.0.clone()),
+                "__func__" => Ok(b.1.clone()),
+                _ => self.get_attribute(&b.1.clone(), name),
+            },
+            Value::Descriptor(d) => {
+                use crate::python::value::class::Descriptor;
+                match (&**d, name) {
+                    (Descriptor::Property { .. }, "setter" | "getter" | "deleter") => {
+                        Ok(self.bound(object, name))
+                    }
+                    (Descriptor::Property { get, .. }, "fget") => Ok(get.clone()),
+                    (Descriptor::Property { set, .. }, "fset") => Ok(set.clone()),
+                    (Descriptor::Property { delete, .. }, "fdel") => Ok(delete.clone()),
+                    (Descriptor::Property { doc, get, .. }, "__doc__") => match doc {
+                        Value::None => self.get_attribute(&get.clone(), "__doc__"),
+                        d => Ok(d.clone()),
+                    },
+                    (Descriptor::Static(f) | Descriptor::ClassMethod(f), "__func__") => {
+                        Ok(f.clone())
+                    }
+                    _ => self.no_attribute(object, name),
+                }
+            }
             Value::Host(d) => {
                 let r = self.host.get_attr(d.clone(), name);
                 match r {
@@ -119,14 +162,22 @@ impl Interpreter {
                 _ => self.no_attribute(object, name),
             },
             Value::Function(f) => match name {
-                "__name__" | "__qualname__" => Ok(Value::str(f.name.as_ref())),
+                "__name__" => Ok(Value::str(f.name.as_ref())),
+                "__qualname__" => Ok(Value::str(f.qualname.as_ref())),
+                "__module__" => Ok(Value::str("__main__")),
+                "__doc__" => Ok(match f.body {
+                    crate::python::function::Body::Statements(body) => {
+                        super::classes::docstring(body).map_or(Value::None, Value::str)
+                    }
+                    crate::python::function::Body::Expression(_) => Value::None,
+                }),
                 _ => self.no_attribute(object, name),
             },
             Value::Builtin(b) if name == "__name__" => {
                 Ok(Value::str(b.rsplit('.').next().unwrap_or(b)))
             }
             Value::Exception(e) => match name {
-                "args" => Ok(Value::tuple(e.args.clone())),
+                "args" => Ok(Value::tuple(e.args.borrow().clone())),
                 _ => self.no_attribute(object, name),
             },
             Value::Complex(c) => match name {
@@ -213,6 +264,9 @@ impl Interpreter {
 
     /// `object.name = value`.
     pub(super) fn set_attribute(&mut self, object: &Value, name: &str, value: Value) -> Flow<()> {
+        if self.set_instance_attribute(object, name, value.clone())? {
+            return Ok(());
+        }
         match object {
             Value::Host(d) => {
                 let v = self.lift(to_dynamic(&value))?;

@@ -6,7 +6,9 @@
 
 mod builtins;
 mod call;
+mod classes;
 mod dicts;
+mod dunders;
 mod expr;
 mod files;
 mod hooks;
@@ -48,10 +50,16 @@ pub type Flow<T> = Result<T, Unwind>;
 pub struct Frame {
     /// The function's name, or `<module>`.
     pub function: Rc<str>,
+    /// The function's qualified name (what functions and classes defined in it prefix
+    /// theirs with).
+    pub qualname: Rc<str>,
     /// Its file.
     pub source: Rc<SourceText>,
     /// The line running now.
     pub line: usize,
+    /// For a method of a class of a statement: that class and the method's first argument
+    /// (what `super()` reads).
+    pub owner: Option<(Rc<crate::python::value::class::Class>, Value)>,
 }
 
 /// How deep calls of Python functions may nest (Python's default recursion limit).
@@ -108,8 +116,10 @@ impl Interpreter {
     ) -> Result<(), Rc<PyException>> {
         self.frames.push(Frame {
             function: "<module>".into(),
+            qualname: "<module>".into(),
             source,
             line: 0,
+            owner: None,
         });
         let globals = self.globals.clone();
         let result = self.exec_block(body, &globals);
@@ -145,8 +155,10 @@ impl Interpreter {
         };
         self.frames.push(Frame {
             function: "<module>".into(),
+            qualname: "<module>".into(),
             source,
             line: 0,
+            owner: None,
         });
         self.set_line(last);
         let globals = self.globals.clone();
@@ -235,9 +247,11 @@ impl Interpreter {
             return self.raise("RecursionError", "maximum recursion depth exceeded");
         }
         self.frames.push(Frame {
+            qualname: function.clone(),
             function,
             source,
             line: 0,
+            owner: None,
         });
         Ok(())
     }

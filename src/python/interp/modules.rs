@@ -637,6 +637,22 @@ impl Interpreter {
                 restore: None,
                 warnings_ignored: Some(crate::script::warnings::ignored()),
             }),
+            Value::Instance(_) if Self::has_special(manager, "__exit__") => {
+                let Some(value) = self.special(manager, "__enter__", Vec::new())? else {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "'{}' object does not support the context manager protocol",
+                            manager.type_name()
+                        ),
+                    );
+                };
+                Ok(Entered {
+                    value,
+                    restore: None,
+                    warnings_ignored: None,
+                })
+            }
             other => self.raise(
                 "TypeError",
                 format!(
@@ -652,9 +668,23 @@ impl Interpreter {
         &mut self,
         manager: &Value,
         entered: Entered,
-        raised: Option<&PyException>,
+        raised: Option<&std::rc::Rc<PyException>>,
     ) -> Flow<bool> {
-        let _ = raised;
+        if let Value::Instance(_) = manager {
+            let args = match raised {
+                Some(e) => vec![
+                    self.class_value(&Value::Exception(e.clone())),
+                    Value::Exception(e.clone()),
+                    Value::None,
+                ],
+                None => vec![Value::None, Value::None, Value::None],
+            };
+            let suppress = self.special(manager, "__exit__", args)?;
+            return match suppress {
+                Some(v) => self.truthy(&v),
+                None => Ok(false),
+            };
+        }
         if let Value::File(f) = manager {
             f.borrow_mut().file = None;
         }

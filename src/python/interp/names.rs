@@ -59,6 +59,10 @@ pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "locals",
     "ascii",
     "bytearray",
+    "super",
+    "property",
+    "staticmethod",
+    "classmethod",
 ];
 
 /// Builtin types callable by name.
@@ -205,7 +209,8 @@ pub fn builtin_value(name: &str) -> Option<Value> {
     }
     match name {
         "Ellipsis" => return Some(Value::Ellipsis),
-        "NotImplemented" | "__debug__" => return None,
+        "NotImplemented" => return Some(Value::NotImplemented),
+        "__debug__" => return Some(Value::Bool(true)),
         _ => {}
     }
     types::named(name)
@@ -228,6 +233,10 @@ impl<'a> SourceOrderVisitor<'a> for Assigned {
                 // Its name is bound here; its body is its own scope (defaults and decorators
                 // are read here, but bind nothing).
                 self.stores.insert(f.name.as_str().into());
+            }
+            Stmt::ClassDef(c) => {
+                // Likewise: the body is the class's namespace.
+                self.stores.insert(c.name.as_str().into());
             }
             Stmt::Global(g) => {
                 self.globals

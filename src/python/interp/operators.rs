@@ -15,6 +15,9 @@ use crate::python::value::Value;
 impl Interpreter {
     /// `a op b`.
     pub(super) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Flow<Value> {
+        if let Some(r) = self.object_binary(op, &a, &b)? {
+            return Ok(r);
+        }
         if let (BinOp::Add, Value::Host(x), Value::Host(y)) = (op, &a, &b)
             && is_buffer(x)
             && is_buffer(y)
@@ -229,6 +232,9 @@ impl Interpreter {
     /// `target op= value`: a tensor's in-place method (`add_`, ...), a list's `extend`;
     /// else the plain operator.
     pub(super) fn in_place(&mut self, op: BinOp, current: Value, rhs: Value) -> Flow<Value> {
+        if let Some(r) = self.object_in_place(op, &current, &rhs)? {
+            return Ok(r);
+        }
         if let Value::Host(d) = &current
             && d.is::<Tensor>()
         {
@@ -260,6 +266,9 @@ impl Interpreter {
 
     /// `-v`, `+v`, `~v`.
     pub(super) fn unary(&mut self, op: UnaryOp, v: Value) -> Flow<Value> {
+        if let Some(r) = self.object_unary(op, &v)? {
+            return Ok(r);
+        }
         match (op, &v) {
             (UnaryOp::USub, Value::Int(i)) => Ok(Value::int(-(*i as i128))),
             (UnaryOp::USub, Value::BigInt(i)) => match i.checked_neg() {
@@ -312,6 +321,9 @@ impl Interpreter {
             CmpOp::In => return Ok(Value::Bool(self.contains(b, a)?)),
             CmpOp::NotIn => return Ok(Value::Bool(!self.contains(b, a)?)),
             _ => {}
+        }
+        if let Some(r) = self.object_compare(op, a, b)? {
+            return Ok(r);
         }
         if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
             if matches!(op, CmpOp::Eq | CmpOp::NotEq)
@@ -379,6 +391,21 @@ impl Interpreter {
         if let Some(o) = number::compare(a, b) {
             return Ok(o);
         }
+        if Self::class_of_instance(a).is_some() || Self::class_of_instance(b).is_some() {
+            let lt = self.compare(CmpOp::Lt, a, b)?;
+            if self.truthy(&lt)? {
+                return Ok(Ordering::Less);
+            }
+            if matches!(op, CmpOp::Lt | CmpOp::GtE) {
+                return Ok(Ordering::Greater);
+            }
+            let gt = self.compare(CmpOp::Gt, a, b)?;
+            return Ok(if self.truthy(&gt)? {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            });
+        }
         match (a, b) {
             (Value::Float(_), _) | (_, Value::Float(_))
                 if a.as_float().is_some() && b.as_float().is_some() =>
@@ -440,6 +467,15 @@ impl Interpreter {
                 "RecursionError",
                 "maximum recursion depth exceeded in comparison",
             );
+        }
+        if Self::class_of_instance(a).is_some() || Self::class_of_instance(b).is_some() {
+            self.comparing += 1;
+            let r = self.object_compare(CmpOp::Eq, a, b);
+            self.comparing -= 1;
+            return match r? {
+                Some(r) => self.truthy(&r),
+                None => Ok(false),
+            };
         }
         self.comparing += 1;
         let equal = self.equal_beyond_numbers(a, b);
@@ -505,6 +541,9 @@ impl Interpreter {
 
     /// `item in container`.
     pub(super) fn contains(&mut self, container: &Value, item: &Value) -> Flow<bool> {
+        if let Some(r) = self.special(container, "__contains__", vec![item.clone()])? {
+            return self.truthy(&r);
+        }
         match container {
             Value::Str(s) => match item {
                 Value::Str(sub) => Ok(s.contains(&**sub)),
@@ -616,6 +655,10 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
         (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
         (Value::Exception(x), Value::Exception(y)) => Rc::ptr_eq(x, y),
+        (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
+        (Value::Descriptor(x), Value::Descriptor(y)) => Rc::ptr_eq(x, y),
+        (Value::NotImplemented, Value::NotImplemented) => true,
         (Value::Type(x), Value::Type(y)) => x.name == y.name && x.module == y.module,
         (Value::Builtin(x), Value::Builtin(y)) | (Value::HostPath(x), Value::HostPath(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,

@@ -56,6 +56,24 @@ impl Interpreter {
                 }
             }
             Stmt::AnnAssign(a) => {
+                if let (crate::python::function::ScopeKind::Class, Expr::Name(n)) =
+                    (&scope.kind, &*a.target)
+                {
+                    // A class body keeps its annotations in order (`dataclass` reads them).
+                    let annotation = self.eval(&a.annotation, scope)?;
+                    let existing = scope.vars.borrow().get("__annotations__").cloned();
+                    let annotations = match existing {
+                        Some(Value::Dict(d)) => d,
+                        _ => {
+                            let d = std::rc::Rc::new(std::cell::RefCell::new(
+                                crate::python::value::dict::Dict::new(),
+                            ));
+                            self.bind("__annotations__", Value::Dict(d.clone()), scope);
+                            d
+                        }
+                    };
+                    annotations.borrow_mut().set_str(n.id.as_str(), annotation);
+                }
                 if let Some(v) = &a.value {
                     let value = self.eval(v, scope)?;
                     self.assign(&a.target, value, scope)?;
@@ -108,15 +126,32 @@ impl Interpreter {
                 }
             }
             Stmt::FunctionDef(f) => {
-                let function = self.make_function(
+                if f.is_async {
+                    return self.raise(
+                        "NotImplementedError",
+                        "tensh's Python does not run 'async def' (coroutines are not built)",
+                    );
+                }
+                let decorators = self.decorators(&f.decorator_list, scope)?;
+                let mut function = self.make_function(
                     f.name.as_str(),
                     Some(&f.parameters),
                     Body::Statements(&f.body),
                     stmt as *const Stmt as usize,
                     scope,
                 )?;
+                for d in decorators.into_iter().rev() {
+                    function = self.call_value(
+                        &d,
+                        super::expr::CallArgs {
+                            args: vec![function],
+                            keywords: Vec::new(),
+                        },
+                    )?;
+                }
                 self.bind(f.name.as_str(), function, scope);
             }
+            Stmt::ClassDef(c) => self.class_statement(c, scope)?,
             Stmt::Return(r) => {
                 let value = match &r.value {
                     Some(v) => self.eval(v, scope)?,
@@ -225,14 +260,34 @@ impl Interpreter {
             return self.raise("SystemError", "a function is defined outside any frame");
         };
         let names = Self::name_use(&source, site, parameters, body);
+        // A class body's names are not seen from the functions it defines.
+        let closure = match (&scope.kind, &scope.parent) {
+            (crate::python::function::ScopeKind::Class, Some(outer)) => outer.clone(),
+            _ => scope.clone(),
+        };
+        let qualname: Rc<str> = match &scope.kind {
+            crate::python::function::ScopeKind::Class => {
+                match scope.vars.borrow().get("__qualname__") {
+                    Some(Value::Str(q)) => format!("{q}.{name}").into(),
+                    _ => name.into(),
+                }
+            }
+            crate::python::function::ScopeKind::Function(_) => {
+                let outer = self.frames.last().map(|f| f.qualname.clone());
+                format!("{}.<locals>.{name}", outer.as_deref().unwrap_or("?")).into()
+            }
+            _ => name.into(),
+        };
         Ok(Value::Function(Rc::new(Function {
             name: name.into(),
+            qualname,
             parameters,
             defaults,
             body,
             names,
-            closure: scope.clone(),
+            closure,
             source,
+            owner: Default::default(),
         })))
     }
 
@@ -377,6 +432,9 @@ impl Interpreter {
             }
             Expr::Attribute(a) => {
                 let object = self.eval(&a.value, scope)?;
+                if self.delete_instance_attribute(&object, a.attr.as_str())? {
+                    return Ok(());
+                }
                 self.set_attribute(&object, a.attr.as_str(), Value::None)
             }
             _ => self.raise("SyntaxError", "cannot delete expression"),
@@ -400,6 +458,10 @@ impl Interpreter {
             Value::Type(t) if t.kind == TypeKind::Exception => {
                 Ok(self.throw(PyException::of_class(t, Vec::new())))
             }
+            Value::Class(c) => {
+                let e = self.raised_class(&c)?;
+                Ok(self.throw_rc(e))
+            }
             _ => self.raise("TypeError", "exceptions must derive from BaseException"),
         }
     }
@@ -408,6 +470,7 @@ impl Interpreter {
     fn matches_handler(&self, e: &PyException, class: &Value) -> Flow<bool> {
         match class {
             Value::Type(t) if t.kind == TypeKind::Exception => Ok(e.is_instance(t)),
+            Value::Class(c) if c.exception.is_some() => Ok(Self::exception_is(e, c)),
             Value::Tuple(items) => {
                 for item in items.iter() {
                     if self.matches_handler(e, item)? {
@@ -490,7 +553,7 @@ impl Interpreter {
             Err(Unwind::Raise(e)) => Some(e.clone()),
             _ => None,
         };
-        let suppress = self.exit(&manager, entered, raised.as_deref())?;
+        let suppress = self.exit(&manager, entered, raised.as_ref())?;
         match result {
             Err(Unwind::Raise(_)) if suppress => Ok(()),
             other => other,

@@ -125,6 +125,21 @@ impl Interpreter {
 
     /// `container[index]`.
     pub(super) fn get_item(&mut self, container: &Value, index: Value) -> Flow<Value> {
+        if Self::class_of_instance(container).is_some() {
+            return match self.special(container, "__getitem__", vec![index])? {
+                Some(v) => Ok(v),
+                None => self.raise(
+                    "TypeError",
+                    format!("'{}' object is not subscriptable", container.type_name()),
+                ),
+            };
+        }
+        if let Value::Type(t) = container
+            && t.kind == crate::python::types::TypeKind::Builtin
+        {
+            // `list[int]` in an annotation: the class itself stands for its alias.
+            return Ok(container.clone());
+        }
         let what = container.type_name();
         match container {
             Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..) => {
@@ -241,6 +256,18 @@ impl Interpreter {
 
     /// `container[index] = value`.
     pub(super) fn set_item(&mut self, container: &Value, index: Value, value: Value) -> Flow<()> {
+        if Self::class_of_instance(container).is_some() {
+            return match self.special(container, "__setitem__", vec![index, value])? {
+                Some(_) => Ok(()),
+                None => self.raise(
+                    "TypeError",
+                    format!(
+                        "'{}' object does not support item assignment",
+                        container.type_name()
+                    ),
+                ),
+            };
+        }
         match container {
             Value::List(items) => {
                 let len = items.borrow().len() as i64;
@@ -303,6 +330,18 @@ impl Interpreter {
 
     /// `del container[index]`.
     pub(super) fn delete_item(&mut self, container: &Value, index: Value) -> Flow<()> {
+        if Self::class_of_instance(container).is_some() {
+            return match self.special(container, "__delitem__", vec![index])? {
+                Some(_) => Ok(()),
+                None => self.raise(
+                    "TypeError",
+                    format!(
+                        "'{}' object does not support item deletion",
+                        container.type_name()
+                    ),
+                ),
+            };
+        }
         match container {
             Value::List(items) => {
                 let len = items.borrow().len() as i64;

@@ -38,13 +38,17 @@ pub fn string_repr(s: &str) -> String {
 impl Interpreter {
     /// `str(v)`.
     pub(super) fn str_text(&mut self, v: &Value) -> Flow<String> {
+        if let Some(text) = self.text_method(v, "__str__")? {
+            return Ok(text);
+        }
         match v {
             Value::Str(s) => Ok(s.to_string()),
             Value::Exception(e) => {
                 if let Some(text) = &e.text {
                     return Ok(text.clone());
                 }
-                match e.args.as_slice() {
+                let args = e.args.borrow().clone();
+                match args.as_slice() {
                     [] => Ok(String::new()),
                     [one] if &*e.class.name == "KeyError" => self.repr_text(one),
                     [one] => self.str_text(one),
@@ -64,6 +68,29 @@ impl Interpreter {
         }
     }
 
+    /// The text an instance's own `__str__` or `__repr__` (`method`) gives; `None` for
+    /// other values and for classes without it.
+    fn text_method(&mut self, v: &Value, method: &str) -> Flow<Option<String>> {
+        let Some(class) = Self::class_of_instance(v) else {
+            return Ok(None);
+        };
+        if class.find(method).is_none() {
+            if method == "__str__" && matches!(v, Value::Instance(_)) {
+                // `object.__str__` is the repr.
+                return self.repr_text(v).map(Some);
+            }
+            return Ok(None);
+        }
+        match self.special(v, method, Vec::new())? {
+            Some(Value::Str(s)) => Ok(Some(s.to_string())),
+            Some(other) => self.raise(
+                "TypeError",
+                format!("{method} returned non-string (type {})", other.type_name()),
+            ),
+            None => Ok(None),
+        }
+    }
+
     /// `repr(v)`.
     pub(super) fn repr_text(&mut self, v: &Value) -> Flow<String> {
         self.repr_at(v, 0)
@@ -76,7 +103,48 @@ impl Interpreter {
                 "maximum recursion depth exceeded while getting the repr of an object",
             );
         }
+        if let Some(text) = self.text_method(v, "__repr__")? {
+            return Ok(text);
+        }
         Ok(match v {
+            Value::Instance(_) | Value::Class(_) => self.default_repr(v),
+            Value::NotImplemented => "NotImplemented".into(),
+            Value::Bound(b) => {
+                let (receiver, f) = (&b.0, &b.1);
+                let name = match f {
+                    Value::Function(f) => f.name.to_string(),
+                    other => other.type_name(),
+                };
+                let owner = match Self::class_of_instance(receiver) {
+                    Some(c) => c.qualname.to_string(),
+                    None => match receiver {
+                        Value::Class(c) => c.qualname.to_string(),
+                        other => other.type_name(),
+                    },
+                };
+                let receiver = self.repr_at(receiver, depth + 1)?;
+                format!("<bound method {owner}.{name} of {receiver}>")
+            }
+            Value::Descriptor(d) => {
+                use crate::python::value::class::Descriptor;
+                crate::platform::varies::note();
+                match &**d {
+                    Descriptor::Property { .. } => {
+                        format!(
+                            "<property object at {:#x}>",
+                            std::rc::Rc::as_ptr(d) as usize
+                        )
+                    }
+                    Descriptor::Static(f) | Descriptor::ClassMethod(f) => {
+                        let inner = self.repr_at(f, depth + 1)?;
+                        format!("<{}({inner})>", v.type_name())
+                    }
+                }
+            }
+            Value::Super(s) => {
+                let receiver = self.repr_at(&s.1, depth + 1)?;
+                format!("<super: <class '{}'>, {receiver}>", s.0.name)
+            }
             Value::None => "None".into(),
             Value::Bool(true) => "True".into(),
             Value::Bool(false) => "False".into(),
@@ -132,7 +200,7 @@ impl Interpreter {
                 crate::platform::varies::note();
                 format!(
                     "<function {} at {:#x}>",
-                    f.name,
+                    f.qualname,
                     std::rc::Rc::as_ptr(f) as usize
                 )
             }
@@ -156,7 +224,7 @@ impl Interpreter {
             }
             Value::Type(t) => t.repr(),
             Value::Exception(e) => {
-                let args = e.args.clone();
+                let args = e.args.borrow().clone();
                 let inner = if let Some(text) = &e.text {
                     string_repr(text)
                 } else {
@@ -211,6 +279,26 @@ impl Interpreter {
 
     /// `format(v, spec)`.
     pub(super) fn format_value(&mut self, v: &Value, spec: &str) -> Flow<String> {
+        if Self::class_of_instance(v).is_some() {
+            return match self.special(v, "__format__", vec![Value::str(spec)])? {
+                Some(Value::Str(s)) => Ok(s.to_string()),
+                Some(other) => self.raise(
+                    "TypeError",
+                    format!("__format__ must return a str, not {}", other.type_name()),
+                ),
+                None => {
+                    let r = self.object_method(
+                        v,
+                        "__format__",
+                        super::expr::CallArgs {
+                            args: vec![Value::str(spec)],
+                            keywords: Vec::new(),
+                        },
+                    )?;
+                    self.str_text(&r)
+                }
+            };
+        }
         if spec.is_empty() {
             return self.str_text(v);
         }

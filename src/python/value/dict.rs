@@ -111,6 +111,35 @@ impl Dict {
         Some((e.key, e.value))
     }
 
+    /// The value under the `str` key `name` (an attribute in a namespace or an instance's
+    /// `__dict__`): found by the text's hash, as every `str` key is stored.
+    pub fn get_str(&self, name: &str) -> Option<&Value> {
+        self.str_place(name).and_then(|p| self.value_at(p))
+    }
+
+    /// Sets the value under the `str` key `name`, added last when new.
+    pub fn set_str(&mut self, name: &str, value: Value) {
+        match self.str_place(name) {
+            Some(p) => self.set_value_at(p, value),
+            None => self.push(crate::python::hash::text(name), Value::str(name), value),
+        }
+    }
+
+    /// Removes the `str` key `name`, returning its value.
+    pub fn remove_str(&mut self, name: &str) -> Option<Value> {
+        let p = self.str_place(name)?;
+        self.remove_at(p).map(|(_, v)| v)
+    }
+
+    fn str_place(&self, name: &str) -> Option<u32> {
+        let hash = crate::python::hash::text(name);
+        self.index
+            .get(&hash)?
+            .iter()
+            .copied()
+            .find(|p| matches!(self.key_at(*p), Some(Value::Str(k)) if &**k == name))
+    }
+
     /// Removes and returns the last entry (`popitem`).
     pub fn pop_last(&mut self) -> Option<(Value, Value)> {
         let place = self.entries.iter().rposition(Option::is_some)?;

@@ -37,6 +37,11 @@ pub enum PyIter {
     Filter(Value, Box<PyIter>),
     /// A generator expression.
     Generator(Box<GeneratorState>),
+    /// An object whose `__next__` gives the items (what its `__iter__` returned).
+    Next(Value),
+    /// An object with `__getitem__` but no `__iter__`: the item at 0, 1, ... until
+    /// `IndexError`.
+    GetItem(Value, i64),
     /// Nothing more.
     Done,
 }
@@ -83,6 +88,8 @@ impl PyIter {
             PyIter::Map(..) => "map",
             PyIter::Filter(..) => "filter",
             PyIter::Generator(_) => "generator",
+            PyIter::Next(_) => "iterator",
+            PyIter::GetItem(..) => "iterator",
             PyIter::Done => "iterator",
         }
     }

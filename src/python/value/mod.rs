@@ -5,6 +5,7 @@
 //! iteration in progress (`iteration`) are parts of it: they hold values, and values hold
 //! them.
 
+pub mod class;
 pub mod dict;
 pub mod iteration;
 pub mod set;
@@ -144,6 +145,8 @@ pub enum Value {
     Slice(Rc<[Value; 3]>),
     /// `...`.
     Ellipsis,
+    /// `NotImplemented`, what a binary special method returns to let the other operand try.
+    NotImplemented,
     /// A function defined by `def` or `lambda`.
     Function(Rc<Function>),
     /// A builtin function or a module's function, by its qualified name (`len`, `math.sqrt`).
@@ -168,6 +171,16 @@ pub enum Value {
     File(Rc<RefCell<PyFile>>),
     /// A tensh value: a tensor, storage, dtype, `torch.Size`, device, named tuple, buffer, ...
     Host(Dynamic),
+    /// A class made by a `class` statement.
+    Class(Rc<class::Class>),
+    /// An instance of such a class.
+    Instance(Rc<class::Instance>),
+    /// A function bound to the instance (or class) it was read from: `(receiver, function)`.
+    Bound(Rc<(Value, Value)>),
+    /// A `staticmethod`, `classmethod` or `property`.
+    Descriptor(Rc<class::Descriptor>),
+    /// `super()`: the class it was called in, and the instance or class it reads for.
+    Super(Rc<(Rc<class::Class>, Value)>),
 }
 
 impl Value {
@@ -209,6 +222,7 @@ impl Value {
             Value::Range(..) => "range".into(),
             Value::Slice(_) => "slice".into(),
             Value::Ellipsis => "ellipsis".into(),
+            Value::NotImplemented => "NotImplementedType".into(),
             Value::Function(_) => "function".into(),
             Value::Builtin(_) => "builtin_function_or_method".into(),
             // Methods of builtin values and of tensh's (no class statements here).
@@ -231,6 +245,15 @@ impl Value {
                 }
             }
             Value::Host(d) => crate::script::convert::py_type_name(d),
+            Value::Class(_) => "type".into(),
+            Value::Instance(i) => i.class.name.to_string(),
+            Value::Bound(_) => "method".into(),
+            Value::Descriptor(d) => match **d {
+                class::Descriptor::Static(_) => "staticmethod".into(),
+                class::Descriptor::ClassMethod(_) => "classmethod".into(),
+                class::Descriptor::Property { .. } => "property".into(),
+            },
+            Value::Super(_) => "super".into(),
         }
     }
 
@@ -291,8 +314,12 @@ impl std::fmt::Debug for PyException {
 pub struct PyException {
     /// Its class.
     pub class: Rc<TypeObject>,
-    /// `e.args`.
-    pub args: Vec<Value>,
+    /// `e.args` (set again by `BaseException.__init__`, which a subclass's `__init__` may
+    /// call through `super()`).
+    pub args: RefCell<Vec<Value>>,
+    /// For an exception of a class of a statement: that class and the attributes its
+    /// methods set.
+    pub instance: Option<Rc<class::Instance>>,
     /// The text tensh's ops gave (their message, already as `str(e)` reads), when raised by
     /// an op rather than by Python code.
     pub text: Option<String>,
@@ -313,6 +340,9 @@ pub enum Body {
 pub struct Function {
     /// `__name__` (`<lambda>` for a lambda).
     pub name: Rc<str>,
+    /// `__qualname__`: the name with the classes and functions it is defined in
+    /// (`Linear.__call__`, `make.<locals>.inner`).
+    pub qualname: Rc<str>,
     /// Its parameters.
     pub parameters: Option<&'static Parameters>,
     /// The values of the defaults, evaluated when the function was defined, by parameter
@@ -327,6 +357,9 @@ pub struct Function {
     /// The source it was defined in, which owns `parameters` and `body`: held for as long
     /// as the function is.
     pub source: Rc<SourceText>,
+    /// The class whose body defined it (what `super()` without arguments reads), set when
+    /// the class is made.
+    pub owner: RefCell<std::rc::Weak<class::Class>>,
 }
 
 /// Where a scope's names come from.
@@ -337,6 +370,8 @@ pub enum ScopeKind {
     Function(Rc<NameUse>),
     /// A comprehension's own variables.
     Comprehension,
+    /// A class body's namespace while it runs.
+    Class,
 }
 
 /// A scope's variables by name (hashed with ahash: every name a program reads or binds is

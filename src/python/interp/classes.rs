@@ -1,0 +1,1032 @@
+//! Classes: the `class` statement (its body run in a namespace of its own, its bases ordered
+//! by C3), making instances (`__init__`), reading and setting attributes of classes and
+//! instances (properties, `staticmethod`, `classmethod`, bound methods, `super()`), and the
+//! special methods through which Python's operations reach an instance (`special`).
+
+use std::rc::Rc;
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+
+use super::expr::CallArgs;
+use super::{Flow, Interpreter};
+use crate::python::exception::PyException;
+use crate::python::function::{Scope, ScopeKind};
+use crate::python::types::{TypeKind, TypeObject};
+use crate::python::value::Value;
+use crate::python::value::class::{Class, Descriptor, Instance, linearize};
+use crate::python::value::dict::Dict;
+
+/// A new class's bases: the classes of statements among them, and the builtin exception
+/// class it derives from, if any.
+type Bases = (Vec<Rc<Class>>, Option<Rc<TypeObject>>);
+
+/// The methods `object` itself answers for an instance that defines none of its own (read
+/// through `super()` or from the class).
+const OBJECT_METHODS: &[&str] = &[
+    "__init__",
+    "__repr__",
+    "__str__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__hash__",
+    "__setattr__",
+    "__getattribute__",
+    "__delattr__",
+    "__format__",
+    "__init_subclass__",
+];
+
+impl Interpreter {
+    /// `class Name(bases): body`, decorators applied.
+    pub(super) fn class_statement(
+        &mut self,
+        c: &'static ast::StmtClassDef,
+        scope: &Rc<Scope>,
+    ) -> Flow<()> {
+        let decorators = self.decorators(&c.decorator_list, scope)?;
+        let name: Rc<str> = c.name.as_str().into();
+        let mut bases = Vec::new();
+        if let Some(arguments) = &c.arguments {
+            for a in arguments.args.iter() {
+                if let Expr::Starred(s) = a {
+                    let v = self.eval(&s.value, scope)?;
+                    bases.extend(self.collect(&v)?);
+                } else {
+                    bases.push(self.eval(a, scope)?);
+                }
+            }
+            if let Some(k) = arguments.keywords.first() {
+                let what = k.arg.as_ref().map_or("**", |a| a.as_str());
+                return self.raise(
+                    "NotImplementedError",
+                    format!("tensh's Python does not make classes with a '{what}' keyword (metaclasses and class keywords are not built)"),
+                );
+            }
+        }
+        let (user_bases, exception_base) = self.classify_bases(&bases)?;
+        let mro = match linearize(&user_bases) {
+            Ok(m) => m,
+            Err(e) => {
+                let names: Vec<&str> = e.0.iter().map(|n| &**n).collect();
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "Cannot create a consistent method resolution\norder (MRO) for bases {}",
+                        names.join(", ")
+                    ),
+                );
+            }
+        };
+        let qualname: Rc<str> = match &scope.kind {
+            ScopeKind::Class => {
+                let outer = scope.vars.borrow().get("__qualname__").cloned();
+                match outer {
+                    Some(Value::Str(q)) => format!("{q}.{name}").into(),
+                    _ => name.clone(),
+                }
+            }
+            ScopeKind::Function(_) => {
+                let function = self.frames.last().map(|f| f.qualname.clone());
+                format!("{}.<locals>.{name}", function.as_deref().unwrap_or("?")).into()
+            }
+            _ => name.clone(),
+        };
+        let body_scope = Scope::inside(scope, ScopeKind::Class);
+        {
+            let mut vars = body_scope.vars.borrow_mut();
+            vars.insert("__module__".into(), Value::str("__main__"));
+            vars.insert("__qualname__".into(), Value::Str(qualname.clone()));
+            if let Some(doc) = docstring(&c.body) {
+                vars.insert("__doc__".into(), Value::str(doc));
+            }
+        }
+        self.exec_block(&c.body, &body_scope)?;
+        let mut namespace =
+            ordered_namespace(&c.body, std::mem::take(&mut *body_scope.vars.borrow_mut()));
+        if namespace.get_str("__eq__").is_some() && namespace.get_str("__hash__").is_none() {
+            // A class that defines equality alone is unhashable, as in CPython.
+            namespace.set_str("__hash__", Value::None);
+        }
+        let exception = exception_base.map(|base| {
+            Rc::new(TypeObject {
+                name: name.clone(),
+                module: "__main__",
+                base: Some(base),
+                kind: TypeKind::Exception,
+            })
+        });
+        let class = Rc::new(Class {
+            name: name.clone(),
+            qualname,
+            bases,
+            mro,
+            namespace: Rc::new(std::cell::RefCell::new(namespace)),
+            exception,
+        });
+        for (_, v) in class.namespace.borrow().iter() {
+            set_owner(v, &class);
+        }
+        let mut made = Value::Class(class);
+        for d in decorators.into_iter().rev() {
+            made = self.call_value(
+                &d,
+                CallArgs {
+                    args: vec![made],
+                    keywords: Vec::new(),
+                },
+            )?;
+        }
+        self.bind(&name, made, scope);
+        Ok(())
+    }
+
+    /// The values of decorators, in the order written (evaluated before what they decorate,
+    /// applied last first).
+    pub(super) fn decorators(
+        &mut self,
+        list: &'static [ast::Decorator],
+        scope: &Rc<Scope>,
+    ) -> Flow<Vec<Value>> {
+        let mut out = Vec::with_capacity(list.len());
+        for d in list {
+            out.push(self.eval(&d.expression, scope)?);
+        }
+        Ok(out)
+    }
+
+    /// The classes of statements among `bases`, and the builtin exception class the new
+    /// class derives from, if any; a base tensh cannot derive from is refused in words.
+    fn classify_bases(
+        &mut self,
+        bases: &[Value],
+    ) -> Flow<Bases> {
+        let mut user = Vec::new();
+        let mut exception: Option<Rc<TypeObject>> = None;
+        for (i, b) in bases.iter().enumerate() {
+            if bases[..i]
+                .iter()
+                .any(|o| super::operators::same_object(o, b))
+            {
+                let name = match b {
+                    Value::Class(c) => c.name.to_string(),
+                    Value::Type(t) => t.name.to_string(),
+                    other => other.type_name(),
+                };
+                return self.raise("TypeError", format!("duplicate base class {name}"));
+            }
+            match b {
+                Value::Class(c) => {
+                    if let (Some(e), None) = (&c.exception, &exception) {
+                        exception = Some(e.clone());
+                    }
+                    user.push(c.clone());
+                }
+                Value::Type(t) if t.kind == TypeKind::Exception => {
+                    if exception.is_none() {
+                        exception = Some(t.clone());
+                    }
+                }
+                Value::Type(t) if &*t.name == "object" => {}
+                Value::Type(t) => {
+                    return self.raise(
+                        "NotImplementedError",
+                        format!(
+                            "tensh's Python does not derive classes from '{}' yet (from object, exceptions and other classes it does)",
+                            t.name
+                        ),
+                    );
+                }
+                Value::HostPath(p) => {
+                    return self.raise(
+                        "NotImplementedError",
+                        format!(
+                            "tensh's Python does not derive classes from '{}' yet",
+                            p.replace("::", ".")
+                        ),
+                    );
+                }
+                _ => return self.raise("TypeError", "bases must be types"),
+            }
+        }
+        Ok((user, exception))
+    }
+
+    /// Calls a class: a new instance (an exception for a class deriving from one), its
+    /// `__init__` run with the call's arguments.
+    pub(super) fn instantiate(&mut self, class: &Rc<Class>, call: CallArgs) -> Flow<Value> {
+        if class.find("__new__").is_some() {
+            return self.raise(
+                "NotImplementedError",
+                "tensh's Python does not run a class's own __new__ yet",
+            );
+        }
+        let object = match &class.exception {
+            Some(t) => {
+                let mut e = PyException::of_class(t.clone(), call.args.clone());
+                e.instance = Some(Rc::new(Instance::new(class.clone())));
+                Value::Exception(Rc::new(e))
+            }
+            None => Value::Instance(Rc::new(Instance::new(class.clone()))),
+        };
+        match class.find("__init__") {
+            Some((init, owner)) => {
+                let init = self.bind_attribute(init, &object, &owner, "__init__")?;
+                let result = self.call_value(&init, call)?;
+                if !matches!(result, Value::None) {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "__init__() should return None, not '{}'",
+                            result.type_name()
+                        ),
+                    );
+                }
+            }
+            None if class.exception.is_none()
+                && (!call.args.is_empty() || !call.keywords.is_empty()) =>
+            {
+                return self.raise("TypeError", format!("{}() takes no arguments", class.name));
+            }
+            None => {}
+        }
+        Ok(object)
+    }
+
+    /// What `value`, found in a class's namespace, is when read through `receiver` (an
+    /// instance, or the class itself): a function bound to the instance, a `classmethod`
+    /// bound to the class, a `staticmethod`'s function, a property's value.
+    pub(super) fn bind_attribute(
+        &mut self,
+        value: Value,
+        receiver: &Value,
+        class: &Rc<Class>,
+        name: &str,
+    ) -> Flow<Value> {
+        let on_class = matches!(receiver, Value::Class(_));
+        Ok(match &value {
+            Value::Function(_) if !on_class => Value::Bound(Rc::new((receiver.clone(), value))),
+            Value::Descriptor(d) => match &**d {
+                Descriptor::Static(f) => f.clone(),
+                Descriptor::ClassMethod(f) => {
+                    let owner = match receiver {
+                        Value::Class(c) => Value::Class(c.clone()),
+                        other => self.class_value(other),
+                    };
+                    Value::Bound(Rc::new((owner, f.clone())))
+                }
+                Descriptor::Property { get, .. } if !on_class => {
+                    if matches!(get, Value::None) {
+                        return self.raise(
+                            "AttributeError",
+                            format!("property '{name}' of '{}' object has no getter", class.name),
+                        );
+                    }
+                    let get = get.clone();
+                    return self.call_value(
+                        &get,
+                        CallArgs {
+                            args: vec![receiver.clone()],
+                            keywords: Vec::new(),
+                        },
+                    );
+                }
+                Descriptor::Property { .. } => value.clone(),
+            },
+            _ => value,
+        })
+    }
+
+    /// The class of a statement an instance (or an exception made by one) belongs to.
+    pub(super) fn class_of_instance(v: &Value) -> Option<Rc<Class>> {
+        match v {
+            Value::Instance(i) => Some(i.class.clone()),
+            Value::Exception(e) => e.instance.as_ref().map(|i| i.class.clone()),
+            _ => None,
+        }
+    }
+
+    /// `type(v)` as a value: the class of a statement for its instances, else the builtin
+    /// class.
+    pub(super) fn class_value(&self, v: &Value) -> Value {
+        match Self::class_of_instance(v) {
+            Some(c) => Value::Class(c),
+            None => Value::Type(self.type_of(v)),
+        }
+    }
+
+    /// `instance.name`, for an instance of a class of a statement.
+    pub(super) fn instance_attribute(&mut self, object: &Value, name: &str) -> Flow<Option<Value>> {
+        let Some(class) = Self::class_of_instance(object) else {
+            return Ok(None);
+        };
+        let attrs = match object {
+            Value::Instance(i) => i.attrs.clone(),
+            Value::Exception(e) => match &e.instance {
+                Some(i) => i.attrs.clone(),
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        if name == "__dict__" {
+            return Ok(Some(Value::Dict(attrs)));
+        }
+        let found = class.find(name);
+        if let Some((v @ Value::Descriptor(_), owner)) = &found
+            && matches!(&**descriptor(v), Descriptor::Property { .. })
+        {
+            return self
+                .bind_attribute(v.clone(), object, owner, name)
+                .map(Some);
+        }
+        if let Some(v) = attrs.borrow().get_str(name) {
+            return Ok(Some(v.clone()));
+        }
+        if let Some((v, owner)) = found {
+            return self.bind_attribute(v, object, &owner, name).map(Some);
+        }
+        if OBJECT_METHODS.contains(&name) {
+            return Ok(Some(Value::Method(Rc::new((object.clone(), name.into())))));
+        }
+        if matches!(object, Value::Exception(_)) {
+            // The builtin exception's own attributes (`args`).
+            return Ok(None);
+        }
+        if let Some((getattr, owner)) = class.find("__getattr__") {
+            let f = self.bind_attribute(getattr, object, &owner, "__getattr__")?;
+            return self
+                .call_value(
+                    &f,
+                    CallArgs {
+                        args: vec![Value::str(name)],
+                        keywords: Vec::new(),
+                    },
+                )
+                .map(Some);
+        }
+        self.raise(
+            "AttributeError",
+            format!("'{}' object has no attribute '{name}'", class.name),
+        )
+    }
+
+    /// `Class.name`.
+    pub(super) fn class_attribute(&mut self, class: &Rc<Class>, name: &str) -> Flow<Value> {
+        match name {
+            "__name__" => return Ok(Value::Str(class.name.clone())),
+            "__qualname__" => return Ok(Value::Str(class.qualname.clone())),
+            "__dict__" => {
+                return Ok(Value::Dict(Rc::new(std::cell::RefCell::new(
+                    class.namespace.borrow().clone(),
+                ))));
+            }
+            "__bases__" => {
+                let bases = if class.bases.is_empty() {
+                    vec![Value::Type(crate::python::types::builtin("object"))]
+                } else {
+                    class.bases.clone()
+                };
+                return Ok(Value::tuple(bases));
+            }
+            "__mro__" => {
+                let mut items: Vec<Value> =
+                    class.lineage().map(|c| Value::Class(c.clone())).collect();
+                let mut builtin = class
+                    .exception
+                    .as_ref()
+                    .and_then(|e| e.base.clone())
+                    .or_else(|| Some(crate::python::types::builtin("object")));
+                while let Some(t) = builtin {
+                    builtin = t.base.clone();
+                    items.push(Value::Type(t));
+                }
+                return Ok(Value::tuple(items));
+            }
+            "__class__" => return Ok(Value::Type(crate::python::types::builtin("type"))),
+            _ => {}
+        }
+        match class.find(name) {
+            Some((v, owner)) => self.bind_attribute(v, &Value::Class(class.clone()), &owner, name),
+            None if name == "__doc__" => Ok(Value::None),
+            None if OBJECT_METHODS.contains(&name) => Ok(Value::Method(Rc::new((
+                Value::Class(class.clone()),
+                name.into(),
+            )))),
+            None => self.raise(
+                "AttributeError",
+                format!("type object '{}' has no attribute '{name}'", class.name),
+            ),
+        }
+    }
+
+    /// `super().name`: found along the instance's class's resolution order after the class
+    /// `super()` was called in, bound to the instance.
+    pub(super) fn super_attribute(&mut self, sup: &(Rc<Class>, Value), name: &str) -> Flow<Value> {
+        let (after, receiver) = sup;
+        let class = match receiver {
+            Value::Class(c) => c.clone(),
+            other => match Self::class_of_instance(other) {
+                Some(c) => c,
+                None => {
+                    return self.raise(
+                        "TypeError",
+                        "super(type, obj): obj must be an instance or subtype of type",
+                    );
+                }
+            },
+        };
+        if let Some(v) = class.find_after(after, name) {
+            let owner = class
+                .lineage()
+                .skip_while(|c| !Rc::ptr_eq(c, after))
+                .skip(1)
+                .find(|c| c.namespace.borrow().get_str(name).is_some())
+                .cloned()
+                .unwrap_or(class.clone());
+            return self.bind_attribute(v, receiver, &owner, name);
+        }
+        if OBJECT_METHODS.contains(&name) {
+            return Ok(Value::Method(Rc::new((receiver.clone(), name.into()))));
+        }
+        self.raise(
+            "AttributeError",
+            format!("'super' object has no attribute '{name}'"),
+        )
+    }
+
+    /// `object.name = value` on an instance of a class of a statement (a property's setter,
+    /// a `__setattr__`, or its `__dict__`); `false` when `object` is none.
+    pub(super) fn set_instance_attribute(
+        &mut self,
+        object: &Value,
+        name: &str,
+        value: Value,
+    ) -> Flow<bool> {
+        let Some(class) = Self::class_of_instance(object) else {
+            if let Value::Class(c) = object {
+                c.namespace.borrow_mut().set_str(name, value.clone());
+                set_owner(&value, c);
+                return Ok(true);
+            }
+            return Ok(false);
+        };
+        if let Some((v @ Value::Descriptor(_), _)) = class.find(name)
+            && let Descriptor::Property { set, .. } = &**descriptor(&v)
+        {
+            if matches!(set, Value::None) {
+                return self.raise(
+                    "AttributeError",
+                    format!("property '{name}' of '{}' object has no setter", class.name),
+                );
+            }
+            let set = set.clone();
+            self.call_value(
+                &set,
+                CallArgs {
+                    args: vec![object.clone(), value],
+                    keywords: Vec::new(),
+                },
+            )?;
+            return Ok(true);
+        }
+        if let Some((f, owner)) = class.find("__setattr__") {
+            let f = self.bind_attribute(f, object, &owner, "__setattr__")?;
+            self.call_value(
+                &f,
+                CallArgs {
+                    args: vec![Value::str(name), value],
+                    keywords: Vec::new(),
+                },
+            )?;
+            return Ok(true);
+        }
+        self.store_attribute(object, name, value);
+        Ok(true)
+    }
+
+    /// Sets `name` in the instance's own `__dict__` (what `object.__setattr__` does).
+    fn store_attribute(&mut self, object: &Value, name: &str, value: Value) {
+        let attrs = match object {
+            Value::Instance(i) => Some(i.attrs.clone()),
+            Value::Exception(e) => e.instance.as_ref().map(|i| i.attrs.clone()),
+            _ => None,
+        };
+        if let Some(attrs) = attrs {
+            let old = attrs.borrow_mut().get_str(name).cloned();
+            attrs.borrow_mut().set_str(name, value);
+            drop(old);
+        }
+    }
+
+    /// `del object.name` on an instance or class of a statement; `false` when `object` is
+    /// none.
+    pub(super) fn delete_instance_attribute(&mut self, object: &Value, name: &str) -> Flow<bool> {
+        if let Value::Class(c) = object {
+            if c.namespace.borrow_mut().remove_str(name).is_none() {
+                return self.raise(
+                    "AttributeError",
+                    format!("type object '{}' has no attribute '{name}'", c.name),
+                );
+            }
+            return Ok(true);
+        }
+        let Some(class) = Self::class_of_instance(object) else {
+            return Ok(false);
+        };
+        if let Some((v @ Value::Descriptor(_), _)) = class.find(name)
+            && let Descriptor::Property { delete, .. } = &**descriptor(&v)
+        {
+            if matches!(delete, Value::None) {
+                return self.raise(
+                    "AttributeError",
+                    format!(
+                        "property '{name}' of '{}' object has no deleter",
+                        class.name
+                    ),
+                );
+            }
+            let delete = delete.clone();
+            self.call_value(
+                &delete,
+                CallArgs {
+                    args: vec![object.clone()],
+                    keywords: Vec::new(),
+                },
+            )?;
+            return Ok(true);
+        }
+        let attrs = match object {
+            Value::Instance(i) => i.attrs.clone(),
+            Value::Exception(e) => match &e.instance {
+                Some(i) => i.attrs.clone(),
+                None => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        let removed = attrs.borrow_mut().remove_str(name);
+        match removed {
+            Some(_) => Ok(true),
+            None => self.raise(
+                "AttributeError",
+                format!("'{}' object has no attribute '{name}'", class.name),
+            ),
+        }
+    }
+
+    /// Calls the special method `name` of an instance of a class of a statement with
+    /// `args`; `None` when `v` is not such an instance or its class has no such method.
+    pub(super) fn special(
+        &mut self,
+        v: &Value,
+        name: &str,
+        args: Vec<Value>,
+    ) -> Flow<Option<Value>> {
+        let Some(class) = Self::class_of_instance(v) else {
+            return Ok(None);
+        };
+        let Some((f, owner)) = class.find(name) else {
+            return Ok(None);
+        };
+        if matches!(f, Value::None) {
+            return Ok(None);
+        }
+        let f = self.bind_attribute(f, v, &owner, name)?;
+        self.call_value(
+            &f,
+            CallArgs {
+                args,
+                keywords: Vec::new(),
+            },
+        )
+        .map(Some)
+    }
+
+    /// Whether the class of `v` (a statement's) defines `name` along its resolution order.
+    pub(super) fn has_special(v: &Value, name: &str) -> bool {
+        Self::class_of_instance(v).is_some_and(|c| c.find(name).is_some())
+    }
+
+    /// `object`'s own method `name` called on an instance or class of a statement (what
+    /// `super().__init__()` reaches at the top of the order).
+    pub(super) fn object_method(
+        &mut self,
+        receiver: &Value,
+        name: &str,
+        call: CallArgs,
+    ) -> Flow<Value> {
+        let args = call.args;
+        match name {
+            "__init__" => {
+                if let Value::Exception(e) = receiver {
+                    *e.args.borrow_mut() = args;
+                    return Ok(Value::None);
+                }
+                if !args.is_empty() {
+                    return self.raise(
+                        "TypeError",
+                        "object.__init__() takes exactly one argument (the instance to initialize)",
+                    );
+                }
+                Ok(Value::None)
+            }
+            "__repr__" => Ok(Value::str(self.default_repr(receiver))),
+            "__str__" => Ok(Value::str(self.repr_text(receiver)?)),
+            "__eq__" => Ok(match args.first() {
+                Some(o) if super::operators::same_object(receiver, o) => Value::Bool(true),
+                _ => Value::NotImplemented,
+            }),
+            "__ne__" => Ok(match args.first() {
+                Some(o) if super::operators::same_object(receiver, o) => Value::Bool(false),
+                _ => Value::NotImplemented,
+            }),
+            "__lt__" | "__le__" | "__gt__" | "__ge__" => Ok(Value::NotImplemented),
+            "__hash__" => Ok(Value::Int(identity_hash(receiver))),
+            "__setattr__" => {
+                let [Value::Str(n), v] = args.as_slice() else {
+                    return self.raise("TypeError", "expected 2 arguments");
+                };
+                let n = n.clone();
+                self.store_attribute(receiver, &n, v.clone());
+                Ok(Value::None)
+            }
+            "__delattr__" => {
+                let [Value::Str(n)] = args.as_slice() else {
+                    return self.raise("TypeError", "expected 1 argument");
+                };
+                let n = n.clone();
+                let attrs = match receiver {
+                    Value::Instance(i) => Some(i.attrs.clone()),
+                    _ => None,
+                };
+                if let Some(a) = attrs {
+                    a.borrow_mut().remove_str(&n);
+                }
+                Ok(Value::None)
+            }
+            "__getattribute__" => {
+                let [Value::Str(n)] = args.as_slice() else {
+                    return self.raise("TypeError", "expected 1 argument");
+                };
+                let n = n.clone();
+                self.get_attribute(receiver, &n)
+            }
+            "__format__" => {
+                let spec = match args.first() {
+                    Some(Value::Str(s)) => s.to_string(),
+                    _ => String::new(),
+                };
+                if !spec.is_empty() {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "unsupported format string passed to {}.__format__",
+                            receiver.type_name()
+                        ),
+                    );
+                }
+                Ok(Value::str(self.str_text(receiver)?))
+            }
+            _ => Ok(Value::None),
+        }
+    }
+
+    /// `dir(x)` of an instance or class of a statement: the names of its attributes, its
+    /// classes' and `object`'s, sorted.
+    pub(super) fn attribute_names(&mut self, v: &Value) -> Flow<Value> {
+        let (class, own) = match v {
+            Value::Class(c) => (c.clone(), None),
+            other => match Self::class_of_instance(other) {
+                Some(c) => {
+                    let own = match other {
+                        Value::Instance(i) => Some(i.attrs.borrow().keys()),
+                        Value::Exception(e) => e.instance.as_ref().map(|i| i.attrs.borrow().keys()),
+                        _ => None,
+                    };
+                    (c, own)
+                }
+                None => {
+                    return self.raise(
+                        "NotImplementedError",
+                        format!("tensh's Python has dir() of instances and classes of class statements, not of '{}'", other.type_name()),
+                    );
+                }
+            },
+        };
+        let mut names: Vec<String> = Vec::new();
+        let mut add = |keys: Vec<Value>| {
+            for k in keys {
+                if let Value::Str(s) = k {
+                    names.push(s.to_string());
+                }
+            }
+        };
+        if let Some(own) = own {
+            add(own);
+        }
+        for c in class.lineage() {
+            add(c.namespace.borrow().keys());
+        }
+        names.extend(OBJECT_METHODS.iter().map(|s| s.to_string()));
+        names.extend(
+            ["__class__", "__dict__", "__doc__", "__module__"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        names.sort();
+        names.dedup();
+        Ok(Value::list(names.into_iter().map(Value::str).collect()))
+    }
+
+    /// `<__main__.Point object at 0x...>`, the repr of an instance without `__repr__`.
+    pub(super) fn default_repr(&self, v: &Value) -> String {
+        crate::platform::varies::note();
+        match v {
+            Value::Instance(i) => format!(
+                "<__main__.{} object at {:#x}>",
+                i.class.qualname,
+                Rc::as_ptr(i) as usize
+            ),
+            Value::Class(c) => c.repr(),
+            other => format!("<{} object>", other.type_name()),
+        }
+    }
+
+    /// `super()` in a method (the class it was defined in and its first argument), or
+    /// `super(C, obj)`.
+    pub(super) fn make_super(&mut self, args: Vec<Value>) -> Flow<Value> {
+        match args.as_slice() {
+            [] => {
+                let Some(frame) = self.frames.last() else {
+                    return self.raise("RuntimeError", "super(): no arguments");
+                };
+                match &frame.owner {
+                    Some((class, receiver)) => {
+                        Ok(Value::Super(Rc::new((class.clone(), receiver.clone()))))
+                    }
+                    None => self.raise("RuntimeError", "super(): no arguments"),
+                }
+            }
+            [Value::Class(c), receiver] => {
+                let ok = match receiver {
+                    Value::Class(r) => r.derives_from(c),
+                    other => Self::class_of_instance(other).is_some_and(|r| r.derives_from(c)),
+                };
+                if !ok {
+                    return self.raise(
+                        "TypeError",
+                        "super(type, obj): obj must be an instance or subtype of type",
+                    );
+                }
+                Ok(Value::Super(Rc::new((c.clone(), receiver.clone()))))
+            }
+            [_, _] => self.raise("TypeError", "super() argument 1 must be a type"),
+            _ => self.raise(
+                "NotImplementedError",
+                "tensh's Python makes super() with no arguments or with two",
+            ),
+        }
+    }
+
+    /// `staticmethod(f)`, `classmethod(f)`, `property(fget, fset, fdel, doc)`.
+    pub(super) fn make_descriptor(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        keywords: Vec<(Rc<str>, Value)>,
+    ) -> Flow<Value> {
+        if name == "property" {
+            let mut parts = [Value::None, Value::None, Value::None, Value::None];
+            if args.len() > 4 {
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "property() takes at most 4 arguments ({} given)",
+                        args.len()
+                    ),
+                );
+            }
+            for (i, a) in args.into_iter().enumerate() {
+                parts[i] = a;
+            }
+            for (k, v) in keywords {
+                let at = match &*k {
+                    "fget" => 0,
+                    "fset" => 1,
+                    "fdel" => 2,
+                    "doc" => 3,
+                    _ => {
+                        return self.raise(
+                            "TypeError",
+                            format!("property() got an unexpected keyword argument '{k}'"),
+                        );
+                    }
+                };
+                parts[at] = v;
+            }
+            let [get, set, delete, doc] = parts;
+            return Ok(Value::Descriptor(Rc::new(Descriptor::Property {
+                get,
+                set,
+                delete,
+                doc,
+            })));
+        }
+        if !keywords.is_empty() {
+            return self.raise("TypeError", format!("{name}() takes no keyword arguments"));
+        }
+        let [f] = <[Value; 1]>::try_from(args).map_err(|a| {
+            self.throw(PyException::new(
+                "TypeError",
+                format!("{name} expected 1 argument, got {}", a.len()),
+            ))
+        })?;
+        Ok(Value::Descriptor(Rc::new(if name == "staticmethod" {
+            Descriptor::Static(f)
+        } else {
+            Descriptor::ClassMethod(f)
+        })))
+    }
+
+    /// `prop.setter(f)`, `prop.getter(f)`, `prop.deleter(f)`: a copy of the property with
+    /// that function.
+    pub(super) fn property_method(
+        &mut self,
+        d: &Descriptor,
+        name: &str,
+        args: Vec<Value>,
+    ) -> Flow<Value> {
+        let Descriptor::Property {
+            get,
+            set,
+            delete,
+            doc,
+        } = d
+        else {
+            return self.raise(
+                "AttributeError",
+                format!("object has no attribute '{name}'"),
+            );
+        };
+        let [f] = args.as_slice() else {
+            return self.raise(
+                "TypeError",
+                format!("{name}() takes exactly one argument ({} given)", args.len()),
+            );
+        };
+        let (mut get, mut set, mut delete) = (get.clone(), set.clone(), delete.clone());
+        match name {
+            "getter" => get = f.clone(),
+            "setter" => set = f.clone(),
+            _ => delete = f.clone(),
+        }
+        Ok(Value::Descriptor(Rc::new(Descriptor::Property {
+            get,
+            set,
+            delete,
+            doc: doc.clone(),
+        })))
+    }
+
+    /// Calls `f` bound to `receiver` (a method read from an instance or a class).
+    pub(super) fn call_bound(
+        &mut self,
+        receiver: &Value,
+        f: &Value,
+        call: CallArgs,
+    ) -> Flow<Value> {
+        let mut args = Vec::with_capacity(call.args.len() + 1);
+        args.push(receiver.clone());
+        args.extend(call.args);
+        let call = CallArgs {
+            args,
+            keywords: call.keywords,
+        };
+        self.call_value(f, call)
+    }
+
+    /// Whether `e` is an exception and `class` (a class of a statement) is its class or a
+    /// base of it.
+    pub(super) fn exception_is(e: &PyException, class: &Rc<Class>) -> bool {
+        match (&e.instance, &class.exception) {
+            (Some(i), _) => i.class.derives_from(class),
+            (None, Some(t)) => e.class.is_subclass_of(t),
+            _ => false,
+        }
+    }
+
+    /// The exception `raise MyError` raises for a class of a statement: an instance made
+    /// without arguments.
+    pub(super) fn raised_class(&mut self, class: &Rc<Class>) -> Flow<Rc<PyException>> {
+        if class.exception.is_none() {
+            return self.raise("TypeError", "exceptions must derive from BaseException");
+        }
+        match self.instantiate(
+            class,
+            CallArgs {
+                args: Vec::new(),
+                keywords: Vec::new(),
+            },
+        )? {
+            Value::Exception(e) => Ok(e),
+            _ => self.raise("TypeError", "exceptions must derive from BaseException"),
+        }
+    }
+}
+
+/// The descriptor in a `Value::Descriptor`.
+fn descriptor(v: &Value) -> &Rc<Descriptor> {
+    match v {
+        Value::Descriptor(d) => d,
+        _ => unreachable!("matched as a descriptor"),
+    }
+}
+
+/// Marks the functions in a class attribute as defined in `class` (what `super()` reads).
+fn set_owner(v: &Value, class: &Rc<Class>) {
+    match v {
+        Value::Function(f) => {
+            *f.owner.borrow_mut() = Rc::downgrade(class);
+        }
+        Value::Descriptor(d) => match &**d {
+            Descriptor::Static(f) | Descriptor::ClassMethod(f) => set_owner(f, class),
+            Descriptor::Property {
+                get, set, delete, ..
+            } => {
+                set_owner(get, class);
+                set_owner(set, class);
+                set_owner(delete, class);
+            }
+        },
+        _ => {}
+    }
+}
+
+/// The hash `object.__hash__` gives: from the value's address.
+pub(super) fn identity_hash(v: &Value) -> i64 {
+    let address = match v {
+        Value::Instance(i) => Rc::as_ptr(i) as usize,
+        Value::Class(c) => Rc::as_ptr(c) as usize,
+        Value::Exception(e) => Rc::as_ptr(e) as usize,
+        _ => 0,
+    };
+    (address >> 4) as i64
+}
+
+/// A body's docstring: its first statement when that is a string literal.
+pub(super) fn docstring(body: &[Stmt]) -> Option<String> {
+    match body.first() {
+        Some(Stmt::Expr(e)) => match &*e.value {
+            Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A class body's names in the order its statements first bind them (CPython keeps a
+/// class's namespace in binding order); names bound otherwise follow, sorted.
+fn ordered_namespace(body: &[Stmt], mut vars: crate::python::function::Variables) -> Dict {
+    let mut out = Dict::new();
+    for special in ["__module__", "__qualname__", "__doc__"] {
+        if let Some(v) = vars.remove(special) {
+            out.set_str(special, v);
+        }
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) => names.push(f.name.as_str()),
+            Stmt::ClassDef(c) => names.push(c.name.as_str()),
+            Stmt::Assign(a) => {
+                for t in &a.targets {
+                    if let Expr::Name(n) = t {
+                        names.push(n.id.as_str());
+                    }
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Expr::Name(n) = &*a.target {
+                    names.push(n.id.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+    if vars.contains_key("__annotations__") {
+        names.insert(0, "__annotations__");
+    }
+    for n in names {
+        if let Some(v) = vars.remove(n) {
+            out.set_str(n, v);
+        }
+    }
+    let mut rest: Vec<_> = vars.into_iter().collect();
+    rest.sort_by(|a, b| a.0.cmp(&b.0));
+    for (k, v) in rest {
+        out.set_str(&k, v);
+    }
+    out
+}
