@@ -13,4 +13,14 @@ pub struct NameUse {
     pub globals: HashSet<Rc<str>>,
     /// Names declared `nonlocal`.
     pub nonlocals: HashSet<Rc<str>>,
+    /// The statements of the body (by address) that hold a `yield` outside any scope of
+    /// their own: a function with any is a generator function.
+    pub yielding: HashSet<usize>,
+}
+
+impl NameUse {
+    /// Whether calling the function makes a generator (its body yields).
+    pub fn is_generator(&self) -> bool {
+        !self.yielding.is_empty()
+    }
 }

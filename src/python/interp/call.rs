@@ -70,6 +70,10 @@ impl Interpreter {
                         let d = d.clone();
                         self.property_method(&d, &name, call.args)
                     }
+                    Value::Iterator(it) => {
+                        let it = it.clone();
+                        self.generator_method(&it, &name, call)
+                    }
                     other => {
                         let other = other.clone();
                         self.call_method(&other, &name, call)
@@ -95,6 +99,9 @@ impl Interpreter {
     pub(super) fn call_function(&mut self, f: &Rc<Function>, call: CallArgs) -> Flow<Value> {
         let scope = Scope::inside(&f.closure, ScopeKind::Function(f.names.clone()));
         self.bind_parameters(f, call, &scope)?;
+        if f.names.is_generator() {
+            return Ok(self.make_generator(f, scope));
+        }
         self.push_frame(f.name.clone(), f.source.clone())?;
         if let Some(frame) = self.frames.last_mut() {
             frame.qualname = f.qualname.clone();

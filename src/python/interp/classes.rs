@@ -160,10 +160,7 @@ impl Interpreter {
 
     /// The classes of statements among `bases`, and the builtin exception class the new
     /// class derives from, if any; a base tensh cannot derive from is refused in words.
-    fn classify_bases(
-        &mut self,
-        bases: &[Value],
-    ) -> Flow<Bases> {
+    fn classify_bases(&mut self, bases: &[Value]) -> Flow<Bases> {
         let mut user = Vec::new();
         let mut exception: Option<Rc<TypeObject>> = None;
         for (i, b) in bases.iter().enumerate() {

@@ -192,6 +192,7 @@ impl Interpreter {
             }
             Expr::Slice(_) => self.eval_index(e, scope),
             Expr::Starred(_) => self.raise("SyntaxError", "can't use starred expression here"),
+            Expr::Yield(_) | Expr::YieldFrom(_) => self.nested_yield(),
             other => self.raise(
                 "NotImplementedError",
                 format!(

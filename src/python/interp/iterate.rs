@@ -187,6 +187,13 @@ impl Interpreter {
                 }
                 item?
             }
+            PyIter::Function(g) => {
+                let item = self.resume_generator(g, Value::None);
+                if !matches!(item, Ok(Some(_))) {
+                    *it = PyIter::Done;
+                }
+                item?
+            }
             PyIter::Next(object) => {
                 let object = object.clone();
                 match self.special(&object, "__next__", Vec::new()) {

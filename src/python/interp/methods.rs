@@ -7,6 +7,7 @@ use super::expr::CallArgs;
 use super::{Flow, Interpreter, Unwind};
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::types::TypeKind;
+use crate::python::value::iteration::PyIter;
 use crate::python::value::{Seq, Value};
 
 const STR_METHODS: &[&str] = &[
@@ -197,6 +198,13 @@ impl Interpreter {
                 "imag" => Ok(Value::Int(0)),
                 "denominator" => Ok(Value::Int(1)),
                 "bit_length" | "conjugate" => Ok(self.bound(object, name)),
+                _ => self.no_attribute(object, name),
+            },
+            Value::Iterator(it) => match name {
+                "send" | "close" if matches!(&*it.borrow(), PyIter::Function(_) | PyIter::Done) => {
+                    Ok(self.bound(object, name))
+                }
+                "__next__" | "__iter__" => Ok(self.bound(object, name)),
                 _ => self.no_attribute(object, name),
             },
             Value::Str(_) if STR_METHODS.contains(&name) => Ok(self.bound(object, name)),

@@ -11,6 +11,7 @@ mod dicts;
 mod dunders;
 mod expr;
 mod files;
+mod generators;
 mod hooks;
 mod iterate;
 mod methods;
@@ -31,17 +32,7 @@ use super::host::Host;
 use super::source::SourceText;
 use super::value::Value;
 
-/// How a statement or expression ended other than normally.
-pub enum Unwind {
-    /// An exception is propagating.
-    Raise(Rc<PyException>),
-    /// `break`.
-    Break,
-    /// `continue`.
-    Continue,
-    /// `return value`.
-    Return(Value),
-}
+pub use super::value::generator::Unwind;
 
 /// A result that may unwind.
 pub type Flow<T> = Result<T, Unwind>;

@@ -22,15 +22,7 @@ const GRAD_MODES: &[&str] = &[
     "set_grad_enabled",
 ];
 
-/// What a context manager's `__enter__` did, for its `__exit__`.
-pub struct Entered {
-    /// The value `as` binds.
-    pub value: Value,
-    /// The grad and inference settings to put back.
-    restore: Option<(bool, bool)>,
-    /// The warnings filter to put back (`warnings.catch_warnings()`).
-    warnings_ignored: Option<bool>,
-}
+pub use crate::python::value::generator::Entered;
 
 impl Interpreter {
     /// `import name`: the module's value.

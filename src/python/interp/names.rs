@@ -190,6 +190,7 @@ impl Interpreter {
             locals: finder.stores,
             globals: finder.globals,
             nonlocals: finder.nonlocals,
+            yielding: finder.yielding,
         };
         use_.locals
             .retain(|n| !use_.globals.contains(n) && !use_.nonlocals.contains(n));
@@ -224,10 +225,48 @@ struct Assigned {
     stores: HashSet<Rc<str>>,
     globals: HashSet<Rc<str>>,
     nonlocals: HashSet<Rc<str>>,
+    /// The statements being visited, outermost first (by address).
+    open: Vec<usize>,
+    /// The statements holding a `yield` (by address).
+    yielding: HashSet<usize>,
 }
 
 impl<'a> SourceOrderVisitor<'a> for Assigned {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        self.open.push(stmt as *const Stmt as usize);
+        self.visit_stmt_inside(stmt);
+        self.open.pop();
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Yield(_) | Expr::YieldFrom(_) => {
+                self.yielding.extend(self.open.iter().copied());
+                source_order::walk_expr(self, expr);
+            }
+            Expr::Name(n) if matches!(n.ctx, ExprContext::Store | ExprContext::Del) => {
+                self.stores.insert(n.id.as_str().into());
+            }
+            Expr::Named(n) => {
+                if let Expr::Name(t) = &*n.target {
+                    self.stores.insert(t.id.as_str().into());
+                }
+                self.visit_expr(&n.value);
+            }
+            // Their own scopes: a lambda's body and a comprehension's variables.
+            Expr::Lambda(_) => {}
+            Expr::ListComp(c) => self.visit_comprehension_iter(&c.generators),
+            Expr::SetComp(c) => self.visit_comprehension_iter(&c.generators),
+            Expr::DictComp(c) => self.visit_comprehension_iter(&c.generators),
+            Expr::Generator(c) => self.visit_comprehension_iter(&c.generators),
+            _ => source_order::walk_expr(self, expr),
+        }
+    }
+}
+
+impl Assigned {
+    /// What `stmt` binds (its own statements visited through `visit_stmt`).
+    fn visit_stmt_inside(&mut self, stmt: &Stmt) {
         match stmt {
             Stmt::FunctionDef(f) => {
                 // Its name is bound here; its body is its own scope (defaults and decorators
@@ -274,29 +313,6 @@ impl<'a> SourceOrderVisitor<'a> for Assigned {
         }
     }
 
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        match expr {
-            Expr::Name(n) if matches!(n.ctx, ExprContext::Store | ExprContext::Del) => {
-                self.stores.insert(n.id.as_str().into());
-            }
-            Expr::Named(n) => {
-                if let Expr::Name(t) = &*n.target {
-                    self.stores.insert(t.id.as_str().into());
-                }
-                self.visit_expr(&n.value);
-            }
-            // Their own scopes: a lambda's body and a comprehension's variables.
-            Expr::Lambda(_) => {}
-            Expr::ListComp(c) => self.visit_comprehension_iter(&c.generators),
-            Expr::SetComp(c) => self.visit_comprehension_iter(&c.generators),
-            Expr::DictComp(c) => self.visit_comprehension_iter(&c.generators),
-            Expr::Generator(c) => self.visit_comprehension_iter(&c.generators),
-            _ => source_order::walk_expr(self, expr),
-        }
-    }
-}
-
-impl Assigned {
     /// A comprehension's first iterable is read in the enclosing scope.
     fn visit_comprehension_iter(&mut self, generators: &[ruff_python_ast::Comprehension]) {
         if let Some(first) = generators.first() {

@@ -659,6 +659,7 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Descriptor(x), Value::Descriptor(y)) => Rc::ptr_eq(x, y),
         (Value::NotImplemented, Value::NotImplemented) => true,
+        (Value::Iterator(x), Value::Iterator(y)) => Rc::ptr_eq(x, y),
         (Value::Type(x), Value::Type(y)) => x.name == y.name && x.module == y.module,
         (Value::Builtin(x), Value::Builtin(y)) | (Value::HostPath(x), Value::HostPath(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,

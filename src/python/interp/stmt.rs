@@ -43,7 +43,7 @@ impl Interpreter {
         Ok(())
     }
 
-    fn exec(&mut self, stmt: &'static Stmt, scope: &Rc<Scope>) -> Flow<()> {
+    pub(super) fn exec(&mut self, stmt: &'static Stmt, scope: &Rc<Scope>) -> Flow<()> {
         self.set_line(stmt);
         match stmt {
             Stmt::Expr(e) => {
@@ -467,7 +467,7 @@ impl Interpreter {
     }
 
     /// Whether exception `e` matches an `except` clause's class (or tuple of classes).
-    fn matches_handler(&self, e: &PyException, class: &Value) -> Flow<bool> {
+    pub(super) fn matches_handler(&self, e: &PyException, class: &Value) -> Flow<bool> {
         match class {
             Value::Type(t) if t.kind == TypeKind::Exception => Ok(e.is_instance(t)),
             Value::Class(c) if c.exception.is_some() => Ok(Self::exception_is(e, c)),

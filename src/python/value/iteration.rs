@@ -37,6 +37,8 @@ pub enum PyIter {
     Filter(Value, Box<PyIter>),
     /// A generator expression.
     Generator(Box<GeneratorState>),
+    /// A generator function's call.
+    Function(Box<super::generator::GeneratorFrame>),
     /// An object whose `__next__` gives the items (what its `__iter__` returned).
     Next(Value),
     /// An object with `__getitem__` but no `__iter__`: the item at 0, 1, ... until
@@ -89,6 +91,7 @@ impl PyIter {
             PyIter::Filter(..) => "filter",
             PyIter::Generator(_) => "generator",
             PyIter::Next(_) => "iterator",
+            PyIter::Function(_) => "generator",
             PyIter::GetItem(..) => "iterator",
             PyIter::Done => "iterator",
         }
