@@ -19,6 +19,7 @@ pub mod name_use;
 pub mod number;
 pub mod session;
 pub mod source;
+pub mod stdlib;
 pub mod types;
 pub mod value;
 

@@ -17,6 +17,9 @@ use crate::python::value::iteration::PyIter;
 /// The builtins that take keyword arguments.
 const TAKES_KEYWORDS: &[&str] = &[
     "print",
+    "property",
+    "super",
+    "type",
     "sorted",
     "min",
     "max",
@@ -134,6 +137,47 @@ impl Interpreter {
             return self.raise("TypeError", format!("{name}() takes no keyword arguments"));
         }
         let mut kw = Keywords(keywords);
+        let mut args = args;
+        if let ("int" | "float" | "complex", Some(first @ Value::Instance(_))) =
+            (name, args.first())
+        {
+            // A number class's own conversion, else the number an instance holds.
+            let method = match name {
+                "int" => "__int__",
+                "float" => "__float__",
+                _ => "__complex__",
+            };
+            let first = first.clone();
+            if let Some(v) = self.special(&first, method, Vec::new())? {
+                args[0] = v;
+            } else if name == "int"
+                && let Some(v) = self.special(&first, "__index__", Vec::new())?
+            {
+                args[0] = v;
+            } else if let Some(base) = Self::base_value(&first) {
+                args[0] = base;
+            }
+        }
+        if let ("dict", Some(first @ Value::Instance(_))) = (name, args.first()) {
+            // A mapping: a dict subclass's items, or what a class with `keys()` and
+            // `__getitem__` holds (as `dict()` reads a mapping).
+            let first = first.clone();
+            if let Some(Value::Dict(d)) = Self::base_value(&first)
+                && !Self::has_special(&first, "keys")
+            {
+                args[0] = Value::Dict(d);
+            } else if Self::has_special(&first, "keys") {
+                let keys = self
+                    .special(&first, "keys", Vec::new())?
+                    .unwrap_or(Value::None);
+                let mut pairs = Vec::new();
+                for k in self.collect(&keys)? {
+                    let v = self.get_item(&first, k.clone())?;
+                    pairs.push(Value::tuple(vec![k, v]));
+                }
+                args[0] = Value::list(pairs);
+            }
+        }
         match name {
             "print" => {
                 let sep = self.text_keyword(&mut kw, "sep", " ")?;
@@ -473,6 +517,20 @@ impl Interpreter {
                 };
                 Ok(Value::Bool(self.has_attribute(&args[0], attr)?))
             }
+            "delattr" => {
+                self.arity("delattr", &args, 2, 2)?;
+                let Value::Str(attr) = &args[1] else {
+                    return self.raise("TypeError", "attribute name must be string");
+                };
+                let attr = attr.clone();
+                if !self.delete_instance_attribute(&args[0], &attr)? {
+                    return self.raise(
+                        "AttributeError",
+                        format!("'{}' object has no attribute '{attr}'", args[0].type_name()),
+                    );
+                }
+                Ok(Value::None)
+            }
             "setattr" => {
                 self.arity("setattr", &args, 3, 3)?;
                 let Value::Str(attr) = &args[1] else {
@@ -658,6 +716,13 @@ impl Interpreter {
                 Ok(Value::Slice(Rc::new(parts)))
             }
             "type" => {
+                if let [Value::Str(name), bases, Value::Dict(namespace)] = args.as_slice() {
+                    // `type(name, bases, dict)`: a class made as a statement would make it.
+                    let bases = self.collect(bases)?;
+                    let namespace = namespace.borrow().clone();
+                    let class = self.build_class(name.clone(), name.clone(), bases, namespace)?;
+                    return Ok(Value::Class(class));
+                }
                 self.arity("type", &args, 1, 1)?;
                 Ok(self.class_value(&args[0]))
             }
@@ -709,6 +774,10 @@ impl Interpreter {
                     .host
                     .call("len", HostCall::positional(Some(d.clone()), Vec::new()));
                 self.lift(n)?.as_int().unwrap_or_default()
+            }
+            Value::Instance(i) if i.base.is_some() && !Self::has_special(v, "__len__") => {
+                let base = i.base.clone().unwrap_or(Value::None);
+                self.length(&base)?
             }
             Value::Instance(_) if Self::has_special(v, "__len__") => {
                 match self.special(v, "__len__", Vec::new())? {
@@ -762,7 +831,8 @@ impl Interpreter {
             (Value::Class(c), Value::Class(t)) => return Ok(c.derives_from(t)),
             (Value::Class(c), Value::Type(t)) => {
                 return Ok(&*t.name == "object"
-                    || c.exception.as_ref().is_some_and(|e| e.is_subclass_of(t)));
+                    || c.exception.as_ref().is_some_and(|e| e.is_subclass_of(t))
+                    || c.builtin.as_ref().is_some_and(|b| b.is_subclass_of(t)));
             }
             (Value::Type(_), Value::Class(_)) => return Ok(false),
             _ => {}

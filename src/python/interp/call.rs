@@ -74,6 +74,10 @@ impl Interpreter {
                         let it = it.clone();
                         self.generator_method(&it, &name, call)
                     }
+                    Value::Type(t) if t.kind == TypeKind::Builtin => {
+                        let t = t.clone();
+                        self.call_type_method(&t, &name, call)
+                    }
                     other => {
                         let other = other.clone();
                         self.call_method(&other, &name, call)
@@ -295,6 +299,10 @@ impl Interpreter {
                 let items = Value::list(self.collect(v)?);
                 self.lift(to_dynamic(&items))
             }
+            Value::Instance(i) if i.base.is_some() => {
+                let base = i.base.clone().unwrap_or(Value::None);
+                self.host_argument(&base)
+            }
             v => self.lift(to_dynamic(v)),
         }
     }
@@ -306,7 +314,7 @@ impl Interpreter {
         name: &str,
         call: CallArgs,
     ) -> Flow<Value> {
-        if let Some(v) = self.python_method_of_host(&receiver, name, &call)? {
+        if let Some(v) = self.python_dunder(&Value::Host(receiver.clone()), name, &call)? {
             return Ok(v);
         }
         if matches!(name, "apply_" | "map_" | "map2_")
@@ -425,18 +433,19 @@ impl Interpreter {
         Ok(Value::Host(rhai::Dynamic::from(t)))
     }
 
-    /// What Python itself answers for a method of a tensh value: its special methods
-    /// (`t.__setitem__(i, v)`, `t.__iadd__(x)`), which are Python's operators by name.
-    fn python_method_of_host(
+    /// What Python itself answers for a special method called by name on a value
+    /// (`t.__setitem__(i, v)`, `t.__iadd__(x)`, `d.__getitem__(k)`, `dict.__len__(d)`):
+    /// Python's operation of that name; `None` for a name that is none.
+    pub(super) fn python_dunder(
         &mut self,
-        receiver: &Dynamic,
+        this: &Value,
         name: &str,
         call: &CallArgs,
     ) -> Flow<Option<Value>> {
         if !super::methods::is_dunder(name) {
             return Ok(None);
         }
-        let this = Value::Host(receiver.clone());
+        let this = this.clone();
         let args = call.args.clone();
         let one = |me: &Self| -> Flow<Value> {
             match args.as_slice() {
@@ -468,9 +477,14 @@ impl Interpreter {
         };
         let inner = &name[2..name.len() - 2];
         Ok(Some(match inner {
-            "repr" | "str" => {
-                let r = self.host.repr(receiver.clone());
-                Value::str(self.lift(r)?)
+            "repr" => Value::str(self.repr_text(&this)?),
+            "str" => Value::str(self.str_text(&this)?),
+            "iter" => self.iter_of(&this)?.into_value(),
+            "hash" => Value::Int(self.hash_of_key(&this)?),
+            "delitem" => {
+                let index = one(self)?;
+                self.delete_item(&this, index)?;
+                Value::None
             }
             "setitem" => {
                 let [index, value] = args.as_slice() else {

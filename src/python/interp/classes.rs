@@ -16,9 +16,29 @@ use crate::python::value::Value;
 use crate::python::value::class::{Class, Descriptor, Instance, linearize};
 use crate::python::value::dict::Dict;
 
-/// A new class's bases: the classes of statements among them, and the builtin exception
-/// class it derives from, if any.
-type Bases = (Vec<Rc<Class>>, Option<Rc<TypeObject>>);
+/// A new class's bases: the classes of statements among them, the builtin exception class
+/// it derives from, and the builtin type whose values its instances are, if any.
+struct Bases {
+    user: Vec<Rc<Class>>,
+    exception: Option<Rc<TypeObject>>,
+    builtin: Option<Rc<TypeObject>>,
+}
+
+/// The builtin types a class may derive from: mutable ones get their items from
+/// `__init__`, the others are made from the call's arguments.
+const DERIVABLE: &[&str] = &[
+    "dict",
+    "list",
+    "set",
+    "tuple",
+    "str",
+    "int",
+    "float",
+    "frozenset",
+];
+
+/// Of `DERIVABLE`, those whose value is filled by `__init__` rather than made by the call.
+const MUTABLE: &[&str] = &["dict", "list", "set"];
 
 /// The methods `object` itself answers for an instance that defines none of its own (read
 /// through `super()` or from the class).
@@ -67,20 +87,6 @@ impl Interpreter {
                 );
             }
         }
-        let (user_bases, exception_base) = self.classify_bases(&bases)?;
-        let mro = match linearize(&user_bases) {
-            Ok(m) => m,
-            Err(e) => {
-                let names: Vec<&str> = e.0.iter().map(|n| &**n).collect();
-                return self.raise(
-                    "TypeError",
-                    format!(
-                        "Cannot create a consistent method resolution\norder (MRO) for bases {}",
-                        names.join(", ")
-                    ),
-                );
-            }
-        };
         let qualname: Rc<str> = match &scope.kind {
             ScopeKind::Class => {
                 let outer = scope.vars.borrow().get("__qualname__").cloned();
@@ -105,8 +111,51 @@ impl Interpreter {
             }
         }
         self.exec_block(&c.body, &body_scope)?;
-        let mut namespace =
+        let namespace =
             ordered_namespace(&c.body, std::mem::take(&mut *body_scope.vars.borrow_mut()));
+        let class = self.build_class(name.clone(), qualname, bases, namespace)?;
+        let mut made = Value::Class(class);
+        for d in decorators.into_iter().rev() {
+            made = self.call_value(
+                &d,
+                CallArgs {
+                    args: vec![made],
+                    keywords: Vec::new(),
+                },
+            )?;
+        }
+        self.bind(&name, made, scope);
+        Ok(())
+    }
+
+    /// A class of `name` with `bases` and the attributes `namespace` (what a `class`
+    /// statement or `type(name, bases, dict)` makes): its order found, its functions told
+    /// their class, its attributes' `__set_name__` and its bases' `__init_subclass__` called.
+    pub(super) fn build_class(
+        &mut self,
+        name: Rc<str>,
+        qualname: Rc<str>,
+        bases: Vec<Value>,
+        mut namespace: Dict,
+    ) -> Flow<Rc<Class>> {
+        let Bases {
+            user: user_bases,
+            exception: exception_base,
+            builtin,
+        } = self.classify_bases(&bases)?;
+        let mro = match linearize(&user_bases) {
+            Ok(m) => m,
+            Err(e) => {
+                let names: Vec<&str> = e.0.iter().map(|n| &**n).collect();
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "Cannot create a consistent method resolution\norder (MRO) for bases {}",
+                        names.join(", ")
+                    ),
+                );
+            }
+        };
         if namespace.get_str("__eq__").is_some() && namespace.get_str("__hash__").is_none() {
             // A class that defines equality alone is unhashable, as in CPython.
             namespace.set_str("__hash__", Value::None);
@@ -120,28 +169,46 @@ impl Interpreter {
             })
         });
         let class = Rc::new(Class {
-            name: name.clone(),
+            name,
             qualname,
             bases,
             mro,
             namespace: Rc::new(std::cell::RefCell::new(namespace)),
             exception,
+            builtin,
         });
-        for (_, v) in class.namespace.borrow().iter() {
+        let attributes = class.namespace.borrow().pairs();
+        for (_, v) in &attributes {
             set_owner(v, &class);
         }
-        let mut made = Value::Class(class);
-        for d in decorators.into_iter().rev() {
-            made = self.call_value(
-                &d,
+        for (k, v) in attributes {
+            if Self::has_special(&v, "__set_name__") {
+                self.special(&v, "__set_name__", vec![Value::Class(class.clone()), k])?;
+            }
+        }
+        if let Some(hook) = class
+            .mro
+            .iter()
+            .find_map(|c| c.namespace.borrow().get_str("__init_subclass__").cloned())
+        {
+            // Implicitly a class method, called for the new class.
+            let hook = match hook {
+                Value::Descriptor(d) => match &*d {
+                    Descriptor::ClassMethod(f) | Descriptor::Static(f) => f.clone(),
+                    _ => return Ok(class),
+                },
+                f => f,
+            };
+            self.call_bound(
+                &Value::Class(class.clone()),
+                &hook,
                 CallArgs {
-                    args: vec![made],
+                    args: Vec::new(),
                     keywords: Vec::new(),
                 },
             )?;
         }
-        self.bind(&name, made, scope);
-        Ok(())
+        Ok(class)
     }
 
     /// The values of decorators, in the order written (evaluated before what they decorate,
@@ -163,6 +230,18 @@ impl Interpreter {
     fn classify_bases(&mut self, bases: &[Value]) -> Flow<Bases> {
         let mut user = Vec::new();
         let mut exception: Option<Rc<TypeObject>> = None;
+        let mut builtin: Option<Rc<TypeObject>> = None;
+        let mut layout = |me: &Self, t: &Rc<TypeObject>| -> Flow<()> {
+            match &builtin {
+                Some(b) if !Rc::ptr_eq(b, t) => {
+                    me.raise("TypeError", "multiple bases have instance lay-out conflict")
+                }
+                _ => {
+                    builtin = Some(t.clone());
+                    Ok(())
+                }
+            }
+        };
         for (i, b) in bases.iter().enumerate() {
             if bases[..i]
                 .iter()
@@ -180,6 +259,9 @@ impl Interpreter {
                     if let (Some(e), None) = (&c.exception, &exception) {
                         exception = Some(e.clone());
                     }
+                    if let Some(b) = &c.builtin {
+                        layout(self, b)?;
+                    }
                     user.push(c.clone());
                 }
                 Value::Type(t) if t.kind == TypeKind::Exception => {
@@ -188,6 +270,9 @@ impl Interpreter {
                     }
                 }
                 Value::Type(t) if &*t.name == "object" => {}
+                Value::Type(t) if t.kind == TypeKind::Builtin && DERIVABLE.contains(&&*t.name) => {
+                    layout(self, t)?;
+                }
                 Value::Type(t) => {
                     return self.raise(
                         "NotImplementedError",
@@ -209,25 +294,71 @@ impl Interpreter {
                 _ => return self.raise("TypeError", "bases must be types"),
             }
         }
-        Ok((user, exception))
+        if exception.is_some() && builtin.is_some() {
+            return self.raise("TypeError", "multiple bases have instance lay-out conflict");
+        }
+        Ok(Bases {
+            user,
+            exception,
+            builtin,
+        })
     }
 
     /// Calls a class: a new instance (an exception for a class deriving from one), its
     /// `__init__` run with the call's arguments.
     pub(super) fn instantiate(&mut self, class: &Rc<Class>, call: CallArgs) -> Flow<Value> {
-        if class.find("__new__").is_some() {
-            return self.raise(
-                "NotImplementedError",
-                "tensh's Python does not run a class's own __new__ yet",
-            );
+        self.refuse_abstract(class)?;
+        if let Some((new, _)) = class.find("__new__") {
+            // Its own `__new__` (a static method, implicitly): it makes the instance, which
+            // `__init__` then sees with the same arguments.
+            let new = match new {
+                Value::Descriptor(d) => match &*d {
+                    Descriptor::Static(f) | Descriptor::ClassMethod(f) => f.clone(),
+                    _ => Value::Descriptor(d.clone()),
+                },
+                f => f,
+            };
+            let mut args = vec![Value::Class(class.clone())];
+            args.extend(call.args.iter().cloned());
+            let object = self.call_value(
+                &new,
+                CallArgs {
+                    args,
+                    keywords: call.keywords.clone(),
+                },
+            )?;
+            let ours = Self::class_of_instance(&object).is_some_and(|c| c.derives_from(class));
+            if ours && let Some((init, owner)) = class.find("__init__") {
+                let init = self.bind_attribute(init, &object, &owner, "__init__")?;
+                self.call_value(&init, call)?;
+            }
+            return Ok(object);
         }
-        let object = match &class.exception {
-            Some(t) => {
+        let object = match (&class.exception, &class.builtin) {
+            (Some(t), _) => {
                 let mut e = PyException::of_class(t.clone(), call.args.clone());
-                e.instance = Some(Rc::new(Instance::new(class.clone())));
+                e.instance = Some(Rc::new(Instance::new(class.clone(), None)));
                 Value::Exception(Rc::new(e))
             }
-            None => Value::Instance(Rc::new(Instance::new(class.clone()))),
+            (None, Some(t)) => {
+                // A mutable value starts empty and `__init__` fills it; another is made by
+                // the call (as the type's `__new__` does).
+                let base = if MUTABLE.contains(&&*t.name) {
+                    self.call_builtin(&t.name.clone(), Vec::new(), Vec::new())?
+                } else {
+                    self.call_builtin(&t.name.clone(), call.args.clone(), call.keywords.clone())?
+                };
+                let object =
+                    Value::Instance(Rc::new(Instance::new(class.clone(), Some(base.clone()))));
+                if class.find("__init__").is_none() {
+                    if MUTABLE.contains(&&*t.name) {
+                        self.builtin_init(&base, call)?;
+                    }
+                    return Ok(object);
+                }
+                object
+            }
+            (None, None) => Value::Instance(Rc::new(Instance::new(class.clone(), None))),
         };
         match class.find("__init__") {
             Some((init, owner)) => {
@@ -251,6 +382,47 @@ impl Interpreter {
             None => {}
         }
         Ok(object)
+    }
+
+    /// Refuses to make an instance of a class whose methods marked `abc.abstractmethod` are
+    /// not all overridden, in CPython's words.
+    fn refuse_abstract(&mut self, class: &Rc<Class>) -> Flow<()> {
+        let mut names: Vec<String> = Vec::new();
+        for c in class.lineage() {
+            for k in c.namespace.borrow().keys() {
+                if let Value::Str(k) = k
+                    && !names.iter().any(|n| **n == *k)
+                {
+                    names.push(k.to_string());
+                }
+            }
+        }
+        let mut abstract_names: Vec<String> = names
+            .into_iter()
+            .filter(|n| {
+                matches!(class.find(n), Some((Value::Function(f), _))
+                if f.attrs.borrow().as_ref().is_some_and(|a| {
+                    matches!(a.borrow().get_str("__isabstractmethod__"), Some(Value::Bool(true)))
+                }))
+            })
+            .collect();
+        if abstract_names.is_empty() {
+            return Ok(());
+        }
+        abstract_names.sort();
+        let noun = if abstract_names.len() == 1 {
+            "method"
+        } else {
+            "methods"
+        };
+        self.raise(
+            "TypeError",
+            format!(
+                "Can't instantiate abstract class {} with abstract {noun} {}",
+                class.name,
+                abstract_names.join(", ")
+            ),
+        )
     }
 
     /// What `value`, found in a class's namespace, is when read through `receiver` (an
@@ -293,6 +465,16 @@ impl Interpreter {
                 }
                 Descriptor::Property { .. } => value.clone(),
             },
+            Value::Instance(_) if Self::has_special(&value, "__get__") => {
+                // A descriptor of a class of a statement (`functools.cached_property`).
+                let (instance, owner) = match receiver {
+                    Value::Class(c) => (Value::None, Value::Class(c.clone())),
+                    other => (other.clone(), self.class_value(other)),
+                };
+                return Ok(self
+                    .special(&value, "__get__", vec![instance, owner])?
+                    .unwrap_or(Value::None));
+            }
             _ => value,
         })
     }
@@ -344,6 +526,15 @@ impl Interpreter {
         }
         if let Some((v, owner)) = found {
             return self.bind_attribute(v, object, &owner, name).map(Some);
+        }
+        if let Some(base) = Self::base_value(object) {
+            // The builtin type's own methods act on the value the instance holds.
+            match self.get_attribute(&base, name) {
+                Ok(v) => return Ok(Some(v)),
+                Err(super::Unwind::Raise(e))
+                    if e.is_instance(&crate::python::types::builtin("AttributeError")) => {}
+                Err(e) => return Err(e),
+            }
         }
         if OBJECT_METHODS.contains(&name) {
             return Ok(Some(Value::Method(Rc::new((object.clone(), name.into())))));
@@ -621,6 +812,15 @@ impl Interpreter {
                     *e.args.borrow_mut() = args;
                     return Ok(Value::None);
                 }
+                if let Some(base) = Self::base_value(receiver) {
+                    return self.builtin_init(
+                        &base,
+                        CallArgs {
+                            args,
+                            keywords: call.keywords,
+                        },
+                    );
+                }
                 if !args.is_empty() {
                     return self.raise(
                         "TypeError",
@@ -735,6 +935,113 @@ impl Interpreter {
         names.sort();
         names.dedup();
         Ok(Value::list(names.into_iter().map(Value::str).collect()))
+    }
+
+    /// `T.name(value, ...)` for a builtin class `T` (`object.__setattr__(self, n, v)`,
+    /// `dict.__getitem__(self, k)`, `str.join(", ", items)`): the method of `value` (of the
+    /// builtin value an instance of a subclass holds).
+    pub(super) fn call_type_method(
+        &mut self,
+        t: &Rc<TypeObject>,
+        name: &str,
+        call: CallArgs,
+    ) -> Flow<Value> {
+        let mut args = call.args.into_iter();
+        let Some(receiver) = args.next() else {
+            return self.raise(
+                "TypeError",
+                format!("unbound method {}.{name}() needs an argument", t.name),
+            );
+        };
+        let call = CallArgs {
+            args: args.collect(),
+            keywords: call.keywords,
+        };
+        if name == "__new__" {
+            // `object.__new__(cls)`, `tuple.__new__(cls, items)`: an instance of `cls`
+            // without `__init__` run, holding the builtin value the type makes.
+            let Value::Class(class) = &receiver else {
+                return self.raise(
+                    "TypeError",
+                    format!("{}.__new__(X): X is not a type object", t.name),
+                );
+            };
+            let base = match &class.builtin {
+                Some(b) => Some(self.call_builtin(&b.name.clone(), call.args, call.keywords)?),
+                None => None,
+            };
+            return Ok(Value::Instance(Rc::new(Instance::new(class.clone(), base))));
+        }
+        if &*t.name == "object" {
+            return self.object_method(&receiver, name, call);
+        }
+        let value = match Self::base_value(&receiver) {
+            Some(base) => base,
+            None => receiver,
+        };
+        if name == "__init__" {
+            return self.builtin_init(&value, call);
+        }
+        if let Some(v) = self.python_dunder(&value, name, &call)? {
+            return Ok(v);
+        }
+        self.call_method(&value, name, call)
+    }
+
+    /// The builtin value an instance of a class deriving from a builtin type holds.
+    pub(super) fn base_value(v: &Value) -> Option<Value> {
+        match v {
+            Value::Instance(i) => i.base.clone(),
+            _ => None,
+        }
+    }
+
+    /// `T.__init__(value, ...)` of a builtin type: a dict updated, a list or set filled
+    /// anew from the call's arguments; nothing for the others (made whole by the call).
+    pub(super) fn builtin_init(&mut self, value: &Value, call: CallArgs) -> Flow<Value> {
+        match value {
+            Value::Dict(_) => self.call_method(value, "update", call),
+            Value::List(_) | Value::Set(_) => {
+                if call.args.len() > 1 || !call.keywords.is_empty() {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "{} expected at most 1 argument, got {}",
+                            value.type_name(),
+                            call.args.len()
+                        ),
+                    );
+                }
+                let items = match call.args.first() {
+                    Some(a) => self.collect(a)?,
+                    None => Vec::new(),
+                };
+                match value {
+                    Value::List(l) => l.borrow_mut().0 = items,
+                    Value::Set(_) => {
+                        self.call_method(
+                            value,
+                            "clear",
+                            CallArgs {
+                                args: Vec::new(),
+                                keywords: Vec::new(),
+                            },
+                        )?;
+                        self.call_method(
+                            value,
+                            "update",
+                            CallArgs {
+                                args: vec![Value::list(items)],
+                                keywords: Vec::new(),
+                            },
+                        )?;
+                    }
+                    _ => {}
+                }
+                Ok(Value::None)
+            }
+            _ => Ok(Value::None),
+        }
     }
 
     /// `<__main__.Point object at 0x...>`, the repr of an instance without `__repr__`.

@@ -47,7 +47,10 @@ impl Interpreter {
                 Some(Value::BigInt(h)) => Ok(crate::python::hash::int(h)),
                 _ => self.raise("TypeError", "__hash__ method should return an integer"),
             },
-            None => Ok(super::classes::identity_hash(key)),
+            None => match Self::base_value(key) {
+                Some(base) => self.hash_of_key(&base),
+                None => Ok(super::classes::identity_hash(key)),
+            },
         }
     }
 

@@ -51,6 +51,12 @@ impl Interpreter {
         {
             return Ok(Some(r));
         }
+        if Self::base_value(a).is_some() || Self::base_value(b).is_some() {
+            // The builtin type's operator, on the values the instances hold.
+            let x = Self::base_value(a).unwrap_or_else(|| a.clone());
+            let y = Self::base_value(b).unwrap_or_else(|| b.clone());
+            return self.binary(op, x, y).map(Some);
+        }
         let what = if op == BinOp::Pow {
             "** or pow()"
         } else {
@@ -142,6 +148,11 @@ impl Interpreter {
             && !matches!(r, Value::NotImplemented)
         {
             return Ok(Some(r));
+        }
+        if Self::base_value(a).is_some() || Self::base_value(b).is_some() {
+            let x = Self::base_value(a).unwrap_or_else(|| a.clone());
+            let y = Self::base_value(b).unwrap_or_else(|| b.clone());
+            return self.compare(op, &x, &y).map(Some);
         }
         match op {
             CmpOp::Eq => Ok(Some(Value::Bool(super::operators::same_object(a, b)))),

@@ -52,6 +52,34 @@ impl Interpreter {
         g: &mut GeneratorFrame,
         sent: Value,
     ) -> Flow<Option<Value>> {
+        self.resume_with(g, Ok(sent))
+    }
+
+    /// `g.throw(e)`: `e` raised where the generator is suspended.
+    fn throw_into_generator(
+        &mut self,
+        g: &mut GeneratorFrame,
+        e: Rc<crate::python::exception::PyException>,
+    ) -> Flow<Option<Value>> {
+        if !g.started || g.steps.is_empty() {
+            g.steps.clear();
+            g.started = true;
+            return Err(self.throw_rc(e));
+        }
+        g.receiver = None;
+        self.resume_with(g, Err(Unwind::Raise(e)))
+    }
+
+    /// Resumes `g` with the value its `yield` gives, or an exception raised there.
+    fn resume_with(
+        &mut self,
+        g: &mut GeneratorFrame,
+        sent: Result<Value, Unwind>,
+    ) -> Flow<Option<Value>> {
+        let (sent, thrown) = match sent {
+            Ok(v) => (v, None),
+            Err(u) => (Value::None, Some(u)),
+        };
         if !g.started && !matches!(sent, Value::None) {
             return self.raise(
                 "TypeError",
@@ -68,8 +96,10 @@ impl Interpreter {
         }
         let outer_handling = self.handling.len();
         self.handling.append(&mut g.handling);
-        let mut pending = None;
-        if let Some(targets) = g.receiver.take() {
+        let mut pending = thrown;
+        if pending.is_none()
+            && let Some(targets) = g.receiver.take()
+        {
             let scope = g.scope.clone();
             if let Err(u) = self.assign_targets(targets, sent, &scope) {
                 pending = Some(u);
@@ -487,6 +517,39 @@ impl Interpreter {
             "close" => {
                 *inner = PyIter::Done;
                 Ok(Value::None)
+            }
+            "throw" => {
+                let e = match call.args.first() {
+                    Some(Value::Exception(e)) => e.clone(),
+                    Some(Value::Type(t)) if t.kind == crate::python::types::TypeKind::Exception => {
+                        Rc::new(crate::python::exception::PyException::of_class(
+                            t.clone(),
+                            Vec::new(),
+                        ))
+                    }
+                    Some(Value::Class(c)) if c.exception.is_some() => self.raised_class(c)?,
+                    _ => {
+                        return self.raise(
+                            "TypeError",
+                            "exceptions must be classes or instances deriving from BaseException, not NoneType",
+                        );
+                    }
+                };
+                let PyIter::Function(g) = &mut *inner else {
+                    *inner = PyIter::Done;
+                    return Err(self.throw_rc(e));
+                };
+                let item = self.throw_into_generator(g, e);
+                match item? {
+                    Some(v) => Ok(v),
+                    None => {
+                        *inner = PyIter::Done;
+                        Err(self.throw(crate::python::exception::PyException::of_class(
+                            crate::python::types::builtin("StopIteration"),
+                            Vec::new(),
+                        )))
+                    }
+                }
             }
             _ => self.raise(
                 "AttributeError",

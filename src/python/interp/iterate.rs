@@ -248,6 +248,9 @@ impl Interpreter {
                 ),
             };
         }
+        if let Some(base) = Self::base_value(v) {
+            return self.iter_of(&base);
+        }
         if Self::has_special(v, "__getitem__") {
             return Ok(PyIter::GetItem(v.clone(), 0));
         }
@@ -439,6 +442,9 @@ impl Interpreter {
                 }
                 if Self::has_special(v, "__len__") {
                     return Ok(self.length(v)? != 0);
+                }
+                if let Some(base) = Self::base_value(v) {
+                    return self.truthy(&base);
                 }
                 true
             }

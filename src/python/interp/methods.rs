@@ -45,6 +45,40 @@ const STR_METHODS: &[&str] = &[
     "removeprefix",
     "removesuffix",
 ];
+/// The special methods a builtin class answers when read from it (`object.__setattr__`,
+/// `dict.__getitem__`, `tuple.__new__`); called with the value to act on first.
+const TYPE_SPECIAL_METHODS: &[&str] = &[
+    "__new__",
+    "__init__",
+    "__repr__",
+    "__str__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__hash__",
+    "__setattr__",
+    "__getattribute__",
+    "__delattr__",
+    "__format__",
+    "__getitem__",
+    "__setitem__",
+    "__delitem__",
+    "__len__",
+    "__contains__",
+    "__iter__",
+    "__add__",
+    "__sub__",
+    "__mul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+    "__pow__",
+    "__neg__",
+    "__init_subclass__",
+];
 const LIST_METHODS: &[&str] = &[
     "append", "extend", "pop", "insert", "remove", "index", "count", "sort", "reverse", "copy",
     "clear",
@@ -160,9 +194,39 @@ impl Interpreter {
                 _ if t.kind == TypeKind::Host => {
                     Ok(Value::HostPath(format!("torch::{}::{name}", t.name).into()))
                 }
+                // `object.__setattr__`, `dict.__getitem__`, `str.join`: called with the
+                // value to act on first.
+                _ if t.kind == TypeKind::Builtin
+                    && (TYPE_SPECIAL_METHODS.contains(&name)
+                        || match &*t.name {
+                            "str" => STR_METHODS.contains(&name),
+                            "list" => LIST_METHODS.contains(&name),
+                            "dict" => DICT_METHODS.contains(&name),
+                            "set" => SET_METHODS.contains(&name),
+                            _ => false,
+                        }) =>
+                {
+                    Ok(self.bound(object, name))
+                }
                 _ => self.no_attribute(object, name),
             },
+            Value::Function(f)
+                if f.attrs
+                    .borrow()
+                    .as_ref()
+                    .is_some_and(|a| a.borrow().get_str(name).is_some()) =>
+            {
+                let attrs = f.attrs.borrow().clone().unwrap_or_default();
+                let v = attrs.borrow().get_str(name).cloned();
+                Ok(v.unwrap_or(Value::None))
+            }
             Value::Function(f) => match name {
+                "__dict__" => {
+                    let mut attrs = f.attrs.borrow_mut();
+                    Ok(Value::Dict(
+                        attrs.get_or_insert_with(Default::default).clone(),
+                    ))
+                }
                 "__name__" => Ok(Value::str(f.name.as_ref())),
                 "__qualname__" => Ok(Value::str(f.qualname.as_ref())),
                 "__module__" => Ok(Value::str("__main__")),
@@ -201,7 +265,9 @@ impl Interpreter {
                 _ => self.no_attribute(object, name),
             },
             Value::Iterator(it) => match name {
-                "send" | "close" if matches!(&*it.borrow(), PyIter::Function(_) | PyIter::Done) => {
+                "send" | "close" | "throw"
+                    if matches!(&*it.borrow(), PyIter::Function(_) | PyIter::Done) =>
+                {
                     Ok(self.bound(object, name))
                 }
                 "__next__" | "__iter__" => Ok(self.bound(object, name)),
@@ -276,6 +342,21 @@ impl Interpreter {
             return Ok(());
         }
         match object {
+            Value::Function(f) => {
+                let attrs = f
+                    .attrs
+                    .borrow_mut()
+                    .get_or_insert_with(Default::default)
+                    .clone();
+                attrs.borrow_mut().set_str(name, value);
+                Ok(())
+            }
+            Value::Module(m) if self.source_modules.contains_key(&**m) => {
+                if let Some(scope) = self.source_modules.get(&**m) {
+                    scope.vars.borrow_mut().insert(name.into(), value);
+                }
+                Ok(())
+            }
             Value::Host(d) => {
                 let v = self.lift(to_dynamic(&value))?;
                 let r = self.host.set_attr(d.clone(), name, v);

@@ -72,6 +72,9 @@ pub struct Interpreter {
     comparing: usize,
     /// How deep iterators' calls of each other nest now.
     iterating: usize,
+    /// The modules written in Python that were imported (`functools`, `itertools`, ...):
+    /// their globals, by name.
+    source_modules: std::collections::HashMap<Rc<str>, Rc<Scope>>,
 }
 
 impl Interpreter {
@@ -91,6 +94,7 @@ impl Interpreter {
             repr_active: Vec::new(),
             comparing: 0,
             iterating: 0,
+            source_modules: Default::default(),
         }
     }
 

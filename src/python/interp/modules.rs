@@ -32,6 +32,7 @@ impl Interpreter {
             "safetensors" | "safetensors.torch" => Ok(Value::HostPath("safetensors".into())),
             n if n.starts_with("torch.") => Ok(Value::HostPath(n.replace('.', "::").into())),
             n if MODULES.contains(&n) => Ok(Value::Module(n.into())),
+            n if crate::python::stdlib::source(n).is_some() => self.import_source_module(n),
             "os.path" => Ok(Value::Module("os.path".into())),
             other => {
                 let top = other.split('.').next().unwrap_or(other);
@@ -98,8 +99,57 @@ impl Interpreter {
         Ok(None)
     }
 
+    /// Imports a module tensh writes in Python (`python::stdlib`): its source run once in
+    /// globals of its own, kept for every later import.
+    fn import_source_module(&mut self, name: &str) -> Flow<Value> {
+        if self.source_modules.contains_key(name) {
+            return Ok(Value::Module(name.into()));
+        }
+        let Some(text) = crate::python::stdlib::source(name) else {
+            return self.raise("ModuleNotFoundError", format!("No module named '{name}'"));
+        };
+        let source = crate::python::source::SourceText::new(&format!("<frozen {name}>"), text);
+        let body = match crate::python::source::parse(&source) {
+            Ok(body) => body,
+            Err(refusal) => {
+                return self.raise(
+                    "ImportError",
+                    format!(
+                        "tensh's module '{name}' does not parse (line {}): {}",
+                        refusal.line, refusal.message
+                    ),
+                );
+            }
+        };
+        let globals = crate::python::function::Scope::module();
+        globals
+            .vars
+            .borrow_mut()
+            .insert("__name__".into(), Value::str(name));
+        // Kept before it runs, as Python's `sys.modules` does (a module importing itself).
+        self.source_modules.insert(name.into(), globals.clone());
+        self.push_frame("<module>".into(), source)?;
+        let result = self.exec_block(body, &globals);
+        self.frames.pop();
+        if let Err(e) = result {
+            self.source_modules.remove(name);
+            return Err(e);
+        }
+        Ok(Value::Module(name.into()))
+    }
+
     /// `module.name`.
     pub(super) fn module_attribute(&mut self, module: &str, name: &str) -> Flow<Value> {
+        if let Some(scope) = self.source_modules.get(module) {
+            let found = scope.vars.borrow().get(name).cloned();
+            return match found {
+                Some(v) => Ok(v),
+                None => self.raise(
+                    "AttributeError",
+                    format!("module '{module}' has no attribute '{name}'"),
+                ),
+            };
+        }
         let function = |n: &str| Ok(Value::Builtin(format!("{module}.{n}").into()));
         match (module, name) {
             ("math", "pi") => Ok(Value::Float(std::f64::consts::PI)),

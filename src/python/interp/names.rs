@@ -39,6 +39,7 @@ pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "getattr",
     "setattr",
     "hasattr",
+    "delattr",
     "iter",
     "next",
     "map",

@@ -544,6 +544,9 @@ impl Interpreter {
         if let Some(r) = self.special(container, "__contains__", vec![item.clone()])? {
             return self.truthy(&r);
         }
+        if let Some(base) = Self::base_value(container) {
+            return self.contains(&base, item);
+        }
         match container {
             Value::Str(s) => match item {
                 Value::Str(sub) => Ok(s.contains(&**sub)),
@@ -628,6 +631,10 @@ impl Interpreter {
     pub(super) fn mapping_items(&mut self, v: &Value) -> Flow<Vec<(Value, Value)>> {
         match v {
             Value::Dict(entries) => Ok(entries.borrow().pairs()),
+            Value::Instance(i) if i.base.is_some() => {
+                let base = i.base.clone().unwrap_or(Value::None);
+                self.mapping_items(&base)
+            }
             other => self.raise(
                 "TypeError",
                 format!("'{}' object is not a mapping", other.type_name()),

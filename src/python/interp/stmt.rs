@@ -288,6 +288,7 @@ impl Interpreter {
             closure,
             source,
             owner: Default::default(),
+            attrs: Default::default(),
         })))
     }
 

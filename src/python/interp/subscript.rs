@@ -125,6 +125,24 @@ impl Interpreter {
 
     /// `container[index]`.
     pub(super) fn get_item(&mut self, container: &Value, index: Value) -> Flow<Value> {
+        if let Some(base) = Self::base_value(container)
+            && !Self::has_special(container, "__getitem__")
+        {
+            if matches!(base, Value::Dict(_)) && Self::has_special(container, "__missing__") {
+                // A dict subclass's `__missing__` answers a key it lacks.
+                let found = match &base {
+                    Value::Dict(d) => self.dict_get(d, &index)?,
+                    _ => None,
+                };
+                return match found {
+                    Some(v) => Ok(v),
+                    None => Ok(self
+                        .special(container, "__missing__", vec![index])?
+                        .unwrap_or(Value::None)),
+                };
+            }
+            return self.get_item(&base, index);
+        }
         if Self::class_of_instance(container).is_some() {
             return match self.special(container, "__getitem__", vec![index])? {
                 Some(v) => Ok(v),
@@ -256,6 +274,11 @@ impl Interpreter {
 
     /// `container[index] = value`.
     pub(super) fn set_item(&mut self, container: &Value, index: Value, value: Value) -> Flow<()> {
+        if let Some(base) = Self::base_value(container)
+            && !Self::has_special(container, "__setitem__")
+        {
+            return self.set_item(&base, index, value);
+        }
         if Self::class_of_instance(container).is_some() {
             return match self.special(container, "__setitem__", vec![index, value])? {
                 Some(_) => Ok(()),
@@ -330,6 +353,11 @@ impl Interpreter {
 
     /// `del container[index]`.
     pub(super) fn delete_item(&mut self, container: &Value, index: Value) -> Flow<()> {
+        if let Some(base) = Self::base_value(container)
+            && !Self::has_special(container, "__delitem__")
+        {
+            return self.delete_item(&base, index);
+        }
         if Self::class_of_instance(container).is_some() {
             return match self.special(container, "__delitem__", vec![index])? {
                 Some(_) => Ok(()),

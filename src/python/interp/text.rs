@@ -75,6 +75,20 @@ impl Interpreter {
             return Ok(None);
         };
         if class.find(method).is_none() {
+            if let Some(base) = Self::base_value(v) {
+                // A subclass of a builtin type without its own: the type's (`{'a': 1}`).
+                let text = if method == "__str__" && class.find("__repr__").is_some() {
+                    self.special(v, "__repr__", Vec::new())?
+                        .map(|r| self.str_text(&r))
+                        .transpose()?
+                        .unwrap_or_default()
+                } else if method == "__str__" {
+                    self.str_text(&base)?
+                } else {
+                    self.repr_text(&base)?
+                };
+                return Ok(Some(text));
+            }
             if method == "__str__" && matches!(v, Value::Instance(_)) {
                 // `object.__str__` is the repr.
                 return self.repr_text(v).map(Some);

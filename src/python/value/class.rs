@@ -27,6 +27,9 @@ pub struct Class {
     /// For a class deriving from an exception class: the builtin class its exceptions are
     /// raised and caught as (named as this class, deriving from the base's).
     pub exception: Option<Rc<TypeObject>>,
+    /// For a class deriving from a builtin container or number type (`dict`, `list`,
+    /// `tuple`, `str`, `int`, ...): that type, whose value each instance holds.
+    pub builtin: Option<Rc<TypeObject>>,
 }
 
 impl Class {
@@ -110,14 +113,19 @@ pub struct Instance {
     pub class: Rc<Class>,
     /// Its attributes (`__dict__`).
     pub attrs: DictEntries,
+    /// For an instance of a class deriving from a builtin type: the builtin value it is
+    /// (its items, its number), which that type's operations act on.
+    pub base: Option<Value>,
 }
 
 impl Instance {
-    /// A new instance of `class`, without attributes.
-    pub fn new(class: Rc<Class>) -> Instance {
+    /// A new instance of `class`, without attributes; `base` is the builtin value of a
+    /// class deriving from a builtin type.
+    pub fn new(class: Rc<Class>, base: Option<Value>) -> Instance {
         Instance {
             class,
             attrs: Rc::new(RefCell::new(super::dict::Dict::new())),
+            base,
         }
     }
 }

@@ -361,6 +361,9 @@ pub struct Function {
     /// The class whose body defined it (what `super()` without arguments reads), set when
     /// the class is made.
     pub owner: RefCell<std::rc::Weak<class::Class>>,
+    /// Attributes set on it (`f.cache_info = ...`, `functools.wraps`'s `__name__`), made
+    /// when the first is set.
+    pub attrs: RefCell<Option<DictEntries>>,
 }
 
 /// Where a scope's names come from.

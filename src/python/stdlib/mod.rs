@@ -1,0 +1,32 @@
+//! The standard library modules tensh writes in Python (run by tensh's own interpreter
+//! when first imported: `interp::modules`). Each is tensh's own code, written from
+//! CPython's documented behaviour.
+
+/// The Python source of the module `name`, if tensh writes it in Python.
+pub fn source(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "functools" => include_str!("functools.py"),
+        "itertools" => include_str!("itertools.py"),
+        "operator" => include_str!("operator.py"),
+        "contextlib" => include_str!("contextlib.py"),
+        "typing" => include_str!("typing.py"),
+        "abc" => include_str!("abc.py"),
+        "dataclasses" => include_str!("dataclasses.py"),
+        "collections" => include_str!("collections.py"),
+        "copy" => include_str!("copy.py"),
+        _ => return None,
+    })
+}
+
+/// The names of the modules written in Python, for the docs and the tests.
+pub const MODULES: &[&str] = &[
+    "functools",
+    "itertools",
+    "operator",
+    "contextlib",
+    "typing",
+    "abc",
+    "dataclasses",
+    "collections",
+    "copy",
+];
