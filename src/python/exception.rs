@@ -15,6 +15,7 @@ impl PyException {
             class: types::builtin(kind),
             args: RefCell::new(vec![Value::str(message.into())]),
             instance: None,
+            links: Default::default(),
             text: None,
             traceback: RefCell::new(Vec::new()),
         }
@@ -26,6 +27,7 @@ impl PyException {
             class,
             args: RefCell::new(args),
             instance: None,
+            links: Default::default(),
             text: None,
             traceback: RefCell::new(Vec::new()),
         }
@@ -38,6 +40,7 @@ impl PyException {
             class: types::exception_class(kind),
             args: RefCell::new(vec![Value::str(message)]),
             instance: None,
+            links: Default::default(),
             text: Some(message.to_string()),
             traceback: RefCell::new(Vec::new()),
         }

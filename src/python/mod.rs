@@ -34,6 +34,47 @@ use source::SourceText;
 /// `File "...", line N, in f` entry with its source line for each frame, and
 /// `Kind: message`.
 pub fn traceback_text(interp: &mut Interpreter, e: &PyException) -> String {
+    // The chain first, oldest first: what `raise ... from` named, or what was being
+    // handled when `e` was raised (each reported once, however they loop).
+    let mut chain: Vec<(Rc<PyException>, &str)> = Vec::new();
+    let mut at: Option<(Rc<PyException>, &str)> = chained(e);
+    while let Some((earlier, how)) = at {
+        if chain.iter().any(|(c, _)| Rc::ptr_eq(c, &earlier)) || chain.len() > 100 {
+            break;
+        }
+        at = chained(&earlier);
+        chain.push((earlier, how));
+    }
+    let mut text = String::new();
+    for (earlier, how) in chain.iter().rev() {
+        text.push_str(&one_traceback(interp, earlier));
+        text.push_str(&format!("\n{how}\n\n"));
+    }
+    text.push_str(&one_traceback(interp, e));
+    text
+}
+
+/// The exception reported before `e` and the words between them.
+fn chained(e: &PyException) -> Option<(Rc<PyException>, &'static str)> {
+    if let Some(cause) = e.cause() {
+        return Some((
+            cause,
+            "The above exception was the direct cause of the following exception:",
+        ));
+    }
+    if e.suppress_context() {
+        return None;
+    }
+    e.context().map(|c| {
+        (
+            c,
+            "During handling of the above exception, another exception occurred:",
+        )
+    })
+}
+
+/// One exception's traceback and last line.
+fn one_traceback(interp: &mut Interpreter, e: &PyException) -> String {
     let mut text = String::from("Traceback (most recent call last):\n");
     let frames = e.traceback.borrow();
     let mut repeated = 0;
@@ -79,6 +120,7 @@ pub fn exception_line(interp: &mut Interpreter, e: &PyException) -> String {
         class: e.class.clone(),
         args: RefCell::new(e.args.borrow().clone()),
         instance: e.instance.clone(),
+        links: Default::default(),
         text: e.text.clone(),
         traceback: Default::default(),
     }));

@@ -52,6 +52,34 @@ fn an_uncaught_exception_is_pythons_traceback_and_status_1() {
 }
 
 #[test]
+fn an_uncaught_chained_exception_reports_the_chain_as_python_does() {
+    // CPython 3.11's report of this file: each exception's traceback, oldest first, joined
+    // by the words for a cause or a context.
+    let code = "def load(d):\n    return d['k']\ntry:\n    load({})\nexcept KeyError as e:\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        raise ValueError('bad') from e\n";
+    let dir = script("chained.py", code);
+    let (status, _, err) = tensh_in(&dir, &["chained.py"]);
+    assert_eq!(status, 1);
+    let expected = [
+        "Traceback (most recent call last):",
+        "  File \"chained.py\", line 2, in load",
+        "KeyError: 'k'",
+        "The above exception was the direct cause of the following exception:",
+        "Traceback (most recent call last):",
+        "  File \"chained.py\", line 9, in <module>",
+        "ValueError: bad",
+    ];
+    let mut at = 0;
+    for line in expected {
+        match err[at..].find(line) {
+            Some(p) => at += p + line.len(),
+            None => panic!("{line:?} missing in order from:\n{err}"),
+        }
+    }
+    assert!(!err.contains("During handling"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_construct_outside_tensh_python_is_refused_before_anything_runs() {
     for (code, what) in [
         ("print(1)\nasync def f():\n    pass\n", "async functions"),

@@ -36,6 +36,11 @@ impl Interpreter {
                 let b = b.clone();
                 self.call_bound(&b.0, &b.1, call)
             }
+            Value::GradMode(_) if call.args.len() == 1 && call.keywords.is_empty() => {
+                // `@torch.no_grad()`: a grad-mode manager decorating a function.
+                let func = call.args.into_iter().next().unwrap_or(Value::None);
+                self.grad_mode_decorated(f.clone(), func)
+            }
             Value::Instance(_) => match Self::class_of_instance(f).and_then(|c| c.find("__call__"))
             {
                 Some((method, owner)) => {

@@ -241,6 +241,19 @@ impl Interpreter {
             Value::Builtin(b) if name == "__name__" => {
                 Ok(Value::str(b.rsplit('.').next().unwrap_or(b)))
             }
+            Value::Exception(e)
+                if matches!(
+                    name,
+                    "__cause__" | "__context__" | "__suppress_context__" | "__traceback__"
+                ) =>
+            {
+                Ok(match name {
+                    "__cause__" => e.cause().map_or(Value::None, Value::Exception),
+                    "__context__" => e.context().map_or(Value::None, Value::Exception),
+                    "__suppress_context__" => Value::Bool(e.suppress_context()),
+                    _ => Value::None,
+                })
+            }
             Value::Exception(e) => match name {
                 "args" => Ok(Value::tuple(e.args.borrow().clone())),
                 _ => self.no_attribute(object, name),

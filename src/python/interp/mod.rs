@@ -201,6 +201,14 @@ impl Interpreter {
 
     /// `throw` for an exception value.
     fn throw_rc(&self, e: Rc<PyException>) -> Unwind {
+        // Raised while another is handled: that one is its context (`__context__`).
+        if let Some(handled) = self.handling.last()
+            && !Rc::ptr_eq(handled, &e)
+            && e.context().is_none()
+            && !chains_to(handled, &e)
+        {
+            e.set_context(handled.clone());
+        }
         let mut tb = e.traceback.borrow_mut();
         if tb.is_empty() {
             tb.extend(self.frames.iter().map(|f| TraceFrame {
@@ -250,4 +258,18 @@ impl Interpreter {
         });
         Ok(())
     }
+}
+
+/// Whether `e`'s context chain already holds `target` (setting it again would loop).
+fn chains_to(e: &Rc<PyException>, target: &Rc<PyException>) -> bool {
+    let mut at = Some(e.clone());
+    let mut steps = 0;
+    while let Some(x) = at {
+        if Rc::ptr_eq(&x, target) || steps > 1000 {
+            return true;
+        }
+        steps += 1;
+        at = x.context();
+    }
+    false
 }

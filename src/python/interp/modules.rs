@@ -138,6 +138,20 @@ impl Interpreter {
         Ok(Value::Module(name.into()))
     }
 
+    /// `func` decorated with the grad-mode manager `manager` (`@torch.no_grad()`): it runs
+    /// inside the manager on every call.
+    pub(super) fn grad_mode_decorated(&mut self, manager: Value, func: Value) -> Flow<Value> {
+        let module = self.import_source_module("_grad_modes")?;
+        let decorate = self.get_attribute(&module, "decorate")?;
+        self.call_value(
+            &decorate,
+            CallArgs {
+                args: vec![manager, func],
+                keywords: Vec::new(),
+            },
+        )
+    }
+
     /// `module.name`.
     pub(super) fn module_attribute(&mut self, module: &str, name: &str) -> Flow<Value> {
         if let Some(scope) = self.source_modules.get(module) {
@@ -398,6 +412,13 @@ impl Interpreter {
                     Some(previous),
                 ))))
             }
+            "inference_mode"
+                if matches!(args.as_slice(), [f] if !matches!(f, Value::Bool(_) | Value::Int(_)))
+                    && keywords.is_empty() =>
+            {
+                let manager = Value::GradMode(Rc::new((name.into(), Some(true))));
+                self.grad_mode_decorated(manager, args[0].clone())
+            }
             "inference_mode" => {
                 let mode = match args.first().or_else(|| keywords.first().map(|(_, v)| v)) {
                     Some(v) => self.truthy(v)?,
@@ -407,6 +428,14 @@ impl Interpreter {
                     "inference_mode".into(),
                     Some(mode),
                 ))))
+            }
+            "no_grad" | "enable_grad"
+                if matches!(args.as_slice(), [f] if !matches!(f, Value::Bool(_)))
+                    && keywords.is_empty() =>
+            {
+                // `@torch.no_grad` without parentheses: the function, decorated.
+                let manager = Value::GradMode(Rc::new((name.into(), None)));
+                self.grad_mode_decorated(manager, args[0].clone())
             }
             "no_grad" | "enable_grad" => {
                 if !args.is_empty() {

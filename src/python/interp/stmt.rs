@@ -451,20 +451,37 @@ impl Interpreter {
             };
         };
         let value = self.eval(exc, scope)?;
-        if let Some(cause) = &r.cause {
-            self.eval(cause, scope)?;
-        }
-        match value {
-            Value::Exception(e) => Ok(self.throw_rc(e)),
+        let cause = match &r.cause {
+            Some(c) => Some(self.eval(c, scope)?),
+            None => None,
+        };
+        let e = match value {
+            Value::Exception(e) => e,
             Value::Type(t) if t.kind == TypeKind::Exception => {
-                Ok(self.throw(PyException::of_class(t, Vec::new())))
+                Rc::new(PyException::of_class(t, Vec::new()))
             }
-            Value::Class(c) => {
-                let e = self.raised_class(&c)?;
-                Ok(self.throw_rc(e))
-            }
-            _ => self.raise("TypeError", "exceptions must derive from BaseException"),
+            Value::Class(c) => self.raised_class(&c)?,
+            _ => return self.raise("TypeError", "exceptions must derive from BaseException"),
+        };
+        if let Some(cause) = cause {
+            // `raise X from Y`: Y is its cause, and its context goes unreported.
+            let cause = match cause {
+                Value::None => None,
+                Value::Exception(c) => Some(c),
+                Value::Type(t) if t.kind == TypeKind::Exception => {
+                    Some(Rc::new(PyException::of_class(t, Vec::new())))
+                }
+                Value::Class(c) => Some(self.raised_class(&c)?),
+                _ => {
+                    return self.raise(
+                        "TypeError",
+                        "exception causes must derive from BaseException",
+                    );
+                }
+            };
+            e.set_cause(cause);
         }
+        Ok(self.throw_rc(e))
     }
 
     /// Whether exception `e` matches an `except` clause's class (or tuple of classes).

@@ -321,11 +321,61 @@ pub struct PyException {
     /// For an exception of a class of a statement: that class and the attributes its
     /// methods set.
     pub instance: Option<Rc<class::Instance>>,
+    /// Its links to earlier exceptions (`__cause__`, `__context__`), made when the first
+    /// is set.
+    pub links: RefCell<Option<Box<Links>>>,
     /// The text tensh's ops gave (their message, already as `str(e)` reads), when raised by
     /// an op rather than by Python code.
     pub text: Option<String>,
     /// Where it was raised, outermost frame first; filled as it is raised.
     pub traceback: RefCell<Vec<TraceFrame>>,
+}
+
+/// An exception's links to the exceptions before it.
+#[derive(Default)]
+pub struct Links {
+    /// `__cause__`: what `raise ... from cause` named.
+    pub cause: Option<Rc<PyException>>,
+    /// `__context__`: the exception being handled when this one was raised.
+    pub context: Option<Rc<PyException>>,
+    /// `__suppress_context__`: set by `raise ... from` (the context is not reported).
+    pub suppress_context: bool,
+}
+
+impl PyException {
+    /// `__cause__`.
+    pub fn cause(&self) -> Option<Rc<PyException>> {
+        self.links.borrow().as_ref().and_then(|l| l.cause.clone())
+    }
+
+    /// `__context__`.
+    pub fn context(&self) -> Option<Rc<PyException>> {
+        self.links.borrow().as_ref().and_then(|l| l.context.clone())
+    }
+
+    /// `__suppress_context__`.
+    pub fn suppress_context(&self) -> bool {
+        self.links
+            .borrow()
+            .as_ref()
+            .is_some_and(|l| l.suppress_context)
+    }
+
+    /// `raise self from cause` (`None`: `from None`): the cause set, the context hidden.
+    pub fn set_cause(&self, cause: Option<Rc<PyException>>) {
+        let mut links = self.links.borrow_mut();
+        let links = links.get_or_insert_with(Default::default);
+        links.cause = cause;
+        links.suppress_context = true;
+    }
+
+    /// Sets `__context__`.
+    pub fn set_context(&self, context: Rc<PyException>) {
+        self.links
+            .borrow_mut()
+            .get_or_insert_with(Default::default)
+            .context = Some(context);
+    }
 }
 
 /// The body of a function: statements (`def`) or one expression (`lambda`).
