@@ -20,6 +20,7 @@ pub mod number;
 pub mod session;
 pub mod source;
 pub mod stdlib;
+pub mod struct_format;
 pub mod types;
 pub mod value;
 

@@ -109,6 +109,7 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ("UnpicklingError", "PickleError", "_pickle"),
     ("SafetensorError", "Exception", "safetensors_rust"),
     ("InternalError", "Exception", "tensh"),
+    ("error", "Exception", "struct"),
 ];
 
 /// The builtin types, by name.

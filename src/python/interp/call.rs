@@ -322,6 +322,18 @@ impl Interpreter {
         if let Some(v) = self.python_dunder(&Value::Host(receiver.clone()), name, &call)? {
             return Ok(v);
         }
+        if name == "hex"
+            && receiver.is::<crate::script::storage::buffers::PyBuffer>()
+            && call.args.is_empty()
+        {
+            // `b.hex()`: two lowercase hex digits a byte.
+            let items = self.collect(&Value::Host(receiver.clone()))?;
+            let text: String = items
+                .iter()
+                .map(|b| format!("{:02x}", b.as_int().unwrap_or(0) as u8))
+                .collect();
+            return Ok(Value::str(text));
+        }
         if matches!(name, "apply_" | "map_" | "map2_")
             && let Some(t) = receiver.clone().try_cast::<crate::core::tensor::Tensor>()
         {

@@ -203,6 +203,7 @@ impl Interpreter {
                             "list" => LIST_METHODS.contains(&name),
                             "dict" => DICT_METHODS.contains(&name),
                             "set" => SET_METHODS.contains(&name),
+                            "bytes" | "bytearray" => name == "hex",
                             _ => false,
                         }) =>
                 {

@@ -12,7 +12,7 @@ use crate::python::types;
 use crate::python::value::Value;
 
 /// The modules an `import` finds.
-const MODULES: &[&str] = &["math", "sys", "time", "warnings", "array", "os"];
+const MODULES: &[&str] = &["math", "sys", "time", "warnings", "array", "os", "struct"];
 
 /// The grad-mode managers of `torch`.
 const GRAD_MODES: &[&str] = &[
@@ -152,6 +152,124 @@ impl Interpreter {
         )
     }
 
+    /// `struct.pack`, `unpack`, `calcsize`, `iter_unpack`, `unpack_from`.
+    fn struct_function(&mut self, name: &str, args: Vec<Value>) -> Flow<Value> {
+        use crate::python::struct_format::{Format, Unpacked};
+        let Some(Value::Str(text)) = args.first() else {
+            return self.raise(
+                "TypeError",
+                format!("{name}() argument 1 must be a str or bytes object"),
+            );
+        };
+        let format = match Format::parse(text) {
+            Ok(f) => f,
+            Err(e) => return self.raise(e.kind, e.message),
+        };
+        if name == "calcsize" {
+            return Ok(Value::Int(format.size() as i64));
+        }
+        if name == "pack" {
+            let values = &args[1..];
+            let mut buffers = Vec::with_capacity(values.len());
+            for v in values {
+                buffers.push(match v {
+                    Value::Host(d) if d.is::<crate::script::storage::buffers::PyBuffer>() => {
+                        Some(self.byte_values(v)?)
+                    }
+                    _ => None,
+                });
+            }
+            let mut bytes_of = |v: &Value| {
+                let at = values.iter().position(|x| std::ptr::eq(x, v))?;
+                buffers[at].clone()
+            };
+            return match format.pack(values, &mut bytes_of) {
+                Ok(bytes) => self.bytes_value(&bytes),
+                Err(e) => self.raise(e.kind, e.message),
+            };
+        }
+        let Some(buffer) = args.get(1) else {
+            return self.raise(
+                "TypeError",
+                format!("{name}() missing required argument 'buffer'"),
+            );
+        };
+        let mut bytes = self.byte_values(buffer)?;
+        if name == "unpack_from" {
+            let offset = args.get(2).and_then(Value::as_int).unwrap_or(0).max(0) as usize;
+            let size = format.size();
+            if bytes.len() < offset + size {
+                return self.raise(
+                    "error",
+                    format!(
+                        "unpack_from requires a buffer of at least {} bytes for unpacking {size} bytes at offset {offset} (actual buffer size is {})",
+                        offset + size,
+                        bytes.len()
+                    ),
+                );
+            }
+            bytes = bytes[offset..offset + size].to_vec();
+        }
+        let chunks: Vec<Vec<u8>> = if name == "iter_unpack" {
+            let size = format.size();
+            if size == 0 || bytes.len() % size != 0 {
+                return self.raise(
+                    "error",
+                    format!("iterative unpacking requires a buffer of a multiple of {size} bytes"),
+                );
+            }
+            bytes.chunks(size).map(<[u8]>::to_vec).collect()
+        } else {
+            vec![bytes]
+        };
+        let mut rows = Vec::with_capacity(chunks.len());
+        for chunk in chunks {
+            let items = match format.unpack(&chunk) {
+                Ok(items) => items,
+                Err(e) => return self.raise(e.kind, e.message),
+            };
+            let mut row = Vec::with_capacity(items.len());
+            for item in items {
+                row.push(match item {
+                    Unpacked::Value(v) => v,
+                    Unpacked::Bytes(b) => self.bytes_value(&b)?,
+                });
+            }
+            rows.push(Value::tuple(row));
+        }
+        if name == "iter_unpack" {
+            return Ok(crate::python::value::iteration::PyIter::Items(
+                Rc::new(crate::python::value::Seq(rows)),
+                0,
+            )
+            .into_value());
+        }
+        Ok(rows.pop().unwrap_or(Value::None))
+    }
+
+    /// The bytes of a `bytes`-like value (its items as ints).
+    fn byte_values(&mut self, v: &Value) -> Flow<Vec<u8>> {
+        let is_buffer =
+            matches!(v, Value::Host(d) if d.is::<crate::script::storage::buffers::PyBuffer>());
+        if !is_buffer {
+            return self.raise(
+                "TypeError",
+                format!("a bytes-like object is required, not '{}'", v.type_name()),
+            );
+        }
+        let items = self.collect(v)?;
+        Ok(items
+            .iter()
+            .map(|x| x.as_int().unwrap_or(0) as u8)
+            .collect())
+    }
+
+    /// A `bytes` value of `bytes`.
+    fn bytes_value(&mut self, bytes: &[u8]) -> Flow<Value> {
+        let items = bytes.iter().map(|b| Value::Int(*b as i64)).collect();
+        self.call_builtin("bytes", vec![Value::list(items)], Vec::new())
+    }
+
     /// `module.name`.
     pub(super) fn module_attribute(&mut self, module: &str, name: &str) -> Flow<Value> {
         if let Some(scope) = self.source_modules.get(module) {
@@ -179,6 +297,10 @@ impl Interpreter {
                 | "hypot" | "gcd" | "factorial" | "copysign" | "degrees" | "radians" | "log1p"
                 | "expm1" | "erf" | "lcm" | "comb" | "modf" | "frexp" | "ldexp",
             ) => function(name),
+            ("struct", "pack" | "unpack" | "calcsize" | "iter_unpack" | "unpack_from") => {
+                function(name)
+            }
+            ("struct", "error") => Ok(Value::Type(types::builtin("error"))),
             ("sys", "argv") => Ok(Value::list(
                 self.argv.iter().map(|a| Value::str(a.as_str())).collect(),
             )),
@@ -219,6 +341,9 @@ impl Interpreter {
         }
         if let Some(f) = name.strip_prefix("math.") {
             return self.math(f, &args);
+        }
+        if let Some(f) = name.strip_prefix("struct.") {
+            return self.struct_function(f, args);
         }
         let float_arg = |i: usize| args.get(i).and_then(Value::as_float);
         match name {

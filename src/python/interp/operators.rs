@@ -27,6 +27,21 @@ impl Interpreter {
             all.extend(self.collect(&b)?);
             return self.call_builtin("bytes", vec![Value::list(all)], Vec::new());
         }
+        if let (BinOp::Mul, Value::Host(x), n) | (BinOp::Mul, n, Value::Host(x)) = (op, &a, &b)
+            && (is_bytes(x) || is_bytearray(x))
+            && let Some(n) = n.as_int()
+        {
+            // `b"ab" * 3`: the bytes repeated.
+            let items = self.collect(&Value::Host(x.clone()))?;
+            let repeated = Value::list(items);
+            let all = self.repeat(&repeated, n)?;
+            let name = if is_bytearray(x) {
+                "bytearray"
+            } else {
+                "bytes"
+            };
+            return self.call_builtin(name, vec![all], Vec::new());
+        }
         if let Some(r) = self.tensor_and_python_value(op, &a, &b) {
             return r;
         }
@@ -324,6 +339,15 @@ impl Interpreter {
         }
         if let Some(r) = self.object_compare(op, a, b)? {
             return Ok(r);
+        }
+        if let (Value::Host(x), Value::Host(y)) = (a, b)
+            && (is_bytes(x) || is_bytearray(x))
+            && (is_bytes(y) || is_bytearray(y))
+        {
+            // Bytes and bytearrays compare by their bytes, as sequences do.
+            let p = Value::list(self.collect(a)?);
+            let q = Value::list(self.collect(b)?);
+            return self.compare(op, &p, &q);
         }
         if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
             if matches!(op, CmpOp::Eq | CmpOp::NotEq)
@@ -641,6 +665,20 @@ impl Interpreter {
             ),
         }
     }
+}
+
+/// Whether a tensh value is a `bytes`.
+fn is_bytes(d: &rhai::Dynamic) -> bool {
+    use crate::script::storage::buffers::{BufferKind, PyBuffer};
+    d.read_lock::<PyBuffer>()
+        .is_some_and(|b| b.kind == BufferKind::Bytes)
+}
+
+/// Whether a tensh value is a `bytearray`.
+fn is_bytearray(d: &rhai::Dynamic) -> bool {
+    use crate::script::storage::buffers::{BufferKind, PyBuffer};
+    d.read_lock::<PyBuffer>()
+        .is_some_and(|b| b.kind == BufferKind::ByteArray)
 }
 
 /// Whether a tensh value is one of the Python-like buffers (`bytes`, `bytearray`, `array`).
