@@ -25,6 +25,20 @@ pub struct CallArgs {
 impl Interpreter {
     /// The value of `e`.
     pub(super) fn eval(&mut self, e: &'static Expr, scope: &Rc<Scope>) -> Flow<Value> {
+        if let Expr::ListComp(_)
+        | Expr::SetComp(_)
+        | Expr::DictComp(_)
+        | Expr::Generator(_)
+        | Expr::Await(_)
+        | Expr::TString(_)
+        | Expr::IpyEscapeCommand(_) = e
+            && let Some(what) = crate::python::source::unsupported_expression(e)
+        {
+            return self.raise(
+                "NotImplementedError",
+                format!("tensh's Python does not run {what}"),
+            );
+        }
         match e {
             Expr::NumberLiteral(n) => match &n.value {
                 Number::Int(i) => match i.as_i64() {

@@ -45,6 +45,12 @@ impl Interpreter {
 
     pub(super) fn exec(&mut self, stmt: &'static Stmt, scope: &Rc<Scope>) -> Flow<()> {
         self.set_line(stmt);
+        if let Some(what) = crate::python::source::unsupported_statement(stmt) {
+            return self.raise(
+                "NotImplementedError",
+                format!("tensh's Python does not run {what}"),
+            );
+        }
         match stmt {
             Stmt::Expr(e) => {
                 self.eval(&e.value, scope)?;
@@ -126,12 +132,6 @@ impl Interpreter {
                 }
             }
             Stmt::FunctionDef(f) => {
-                if f.is_async {
-                    return self.raise(
-                        "NotImplementedError",
-                        "tensh's Python does not run 'async def' (coroutines are not built)",
-                    );
-                }
                 let decorators = self.decorators(&f.decorator_list, scope)?;
                 let mut function = self.make_function(
                     f.name.as_str(),
@@ -225,13 +225,16 @@ impl Interpreter {
                 }
             }
             Stmt::With(w) => return self.with_statement(w, 0, scope),
-            other => {
+            Stmt::Match(_) => {
                 return self.raise(
                     "NotImplementedError",
-                    format!(
-                        "tensh's Python does not run this statement: {:?}",
-                        std::mem::discriminant(other)
-                    ),
+                    "tensh's Python does not run match statements",
+                );
+            }
+            _ => {
+                return self.raise(
+                    "NotImplementedError",
+                    "tensh's Python does not run this statement",
                 );
             }
         }
