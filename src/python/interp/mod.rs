@@ -14,6 +14,7 @@ mod files;
 mod generators;
 mod hooks;
 mod iterate;
+mod matching;
 mod methods;
 mod modules;
 mod names;

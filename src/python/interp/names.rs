@@ -266,6 +266,46 @@ impl<'a> SourceOrderVisitor<'a> for Assigned {
 }
 
 impl Assigned {
+    /// The names a `case` pattern captures (its locals, as assignment's are).
+    fn pattern_names(&mut self, pattern: &ruff_python_ast::Pattern) {
+        use ruff_python_ast::Pattern;
+        match pattern {
+            Pattern::MatchAs(p) => {
+                if let Some(n) = &p.name {
+                    self.stores.insert(n.as_str().into());
+                }
+                if let Some(inner) = &p.pattern {
+                    self.pattern_names(inner);
+                }
+            }
+            Pattern::MatchStar(p) => {
+                if let Some(n) = &p.name {
+                    self.stores.insert(n.as_str().into());
+                }
+            }
+            Pattern::MatchMapping(p) => {
+                if let Some(n) = &p.rest {
+                    self.stores.insert(n.as_str().into());
+                }
+                for inner in &p.patterns {
+                    self.pattern_names(inner);
+                }
+            }
+            Pattern::MatchSequence(p) => p.patterns.iter().for_each(|q| self.pattern_names(q)),
+            Pattern::MatchOr(p) => p.patterns.iter().for_each(|q| self.pattern_names(q)),
+            Pattern::MatchClass(p) => {
+                p.arguments
+                    .patterns
+                    .iter()
+                    .for_each(|q| self.pattern_names(q));
+                for k in &p.arguments.keywords {
+                    self.pattern_names(&k.pattern);
+                }
+            }
+            Pattern::MatchValue(_) | Pattern::MatchSingleton(_) => {}
+        }
+    }
+
     /// What `stmt` binds (its own statements visited through `visit_stmt`).
     fn visit_stmt_inside(&mut self, stmt: &Stmt) {
         match stmt {
@@ -300,6 +340,12 @@ impl Assigned {
                     let bound = alias.asname.as_ref().unwrap_or(&alias.name);
                     self.stores.insert(bound.as_str().into());
                 }
+            }
+            Stmt::Match(m) => {
+                for case in &m.cases {
+                    self.pattern_names(&case.pattern);
+                }
+                source_order::walk_stmt(self, stmt);
             }
             Stmt::Try(t) => {
                 for h in &t.handlers {

@@ -225,12 +225,7 @@ impl Interpreter {
                 }
             }
             Stmt::With(w) => return self.with_statement(w, 0, scope),
-            Stmt::Match(_) => {
-                return self.raise(
-                    "NotImplementedError",
-                    "tensh's Python does not run match statements",
-                );
-            }
+            Stmt::Match(m) => return self.match_statement(m, scope),
             _ => {
                 return self.raise(
                     "NotImplementedError",
