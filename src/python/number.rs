@@ -59,6 +59,75 @@ impl BinOp {
     }
 }
 
+/// `math.fsum`: the exactly rounded sum of `xs` (kept as partial sums that do not overlap,
+/// so no bit is lost, then rounded once, half to even); an error's class and message as
+/// CPython's for infinities of both signs and for an overflow on the way.
+pub fn exact_sum(xs: &[f64]) -> Result<f64, (&'static str, &'static str)> {
+    let mut partials: Vec<f64> = Vec::new();
+    let mut special = 0.0f64;
+    let mut infinities = 0.0f64;
+    for &value in xs {
+        if !value.is_finite() {
+            if value.is_infinite() {
+                infinities += value;
+            }
+            special += value;
+            continue;
+        }
+        let mut x = value;
+        let mut kept = 0;
+        for j in 0..partials.len() {
+            let mut y = partials[j];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let hi = x + y;
+            let lo = y - (hi - x);
+            if lo != 0.0 {
+                partials[kept] = lo;
+                kept += 1;
+            }
+            x = hi;
+        }
+        if !x.is_finite() {
+            return Err(("OverflowError", "intermediate overflow in fsum"));
+        }
+        partials.truncate(kept);
+        partials.push(x);
+    }
+    if special != 0.0 || special.is_nan() {
+        if infinities.is_nan() {
+            return Err(("ValueError", "-inf + inf in fsum"));
+        }
+        return Ok(special);
+    }
+    let Some(mut n) = partials.len().checked_sub(1) else {
+        return Ok(0.0);
+    };
+    let mut hi = partials[n];
+    let mut lo = 0.0;
+    while n > 0 {
+        let x = hi;
+        n -= 1;
+        let y = partials[n];
+        hi = x + y;
+        lo = y - (hi - x);
+        if lo != 0.0 {
+            break;
+        }
+    }
+    // Half to even across the partials below: round up when what is left below pushes the
+    // same way.
+    if n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0)) {
+        let y = lo * 2.0;
+        let x = hi + y;
+        if y == x - hi {
+            hi = x;
+        }
+    }
+    Ok(hi)
+}
+
 /// A number, as arithmetic reads it.
 #[derive(Debug, Clone, Copy)]
 enum Num {
@@ -321,6 +390,24 @@ pub fn equal(a: &Value, b: &Value) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fsum_is_exactly_rounded() {
+        assert_eq!(exact_sum(&[0.1; 10]), Ok(1.0));
+        assert_eq!(
+            exact_sum(&[1e100, 1.0, -1e100, 1e-100, 1e50, -1.0, -1e50]),
+            Ok(1e-100)
+        );
+        assert_eq!(exact_sum(&[]), Ok(0.0));
+        assert_eq!(
+            exact_sum(&[f64::INFINITY, f64::NEG_INFINITY]),
+            Err(("ValueError", "-inf + inf in fsum"))
+        );
+        assert_eq!(
+            exact_sum(&[f64::MAX, f64::MAX]).unwrap_err().0,
+            "OverflowError"
+        );
+    }
 
     fn f(op: BinOp, a: Value, b: Value) -> String {
         match binary(op, &a, &b).unwrap() {

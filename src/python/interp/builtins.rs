@@ -77,7 +77,17 @@ impl Interpreter {
     }
 
     /// `v` as an int where Python wants one (`__index__`): ints and bools.
-    fn index_int(&self, v: &Value) -> Flow<i64> {
+    fn index_int(&mut self, v: &Value) -> Flow<i64> {
+        if let Value::Host(d) = v
+            && d.is::<Tensor>()
+        {
+            return self.tensor_as_index(d);
+        }
+        if Self::class_of_instance(v).is_some()
+            && let Some(i) = self.special(v, "__index__", Vec::new())?
+        {
+            return self.index_int(&i);
+        }
         match v.as_int() {
             Some(i) => Ok(i),
             None => self.raise(
@@ -88,6 +98,21 @@ impl Interpreter {
                 ),
             ),
         }
+    }
+
+    /// A tensor's `__index__`: the item of an integer (or bool) tensor of one element.
+    pub(super) fn tensor_as_index(&mut self, d: &Dynamic) -> Flow<i64> {
+        let t = d.clone_cast::<Tensor>();
+        if t.numel() == 1 && !(t.dtype().is_floating_point() || t.dtype().is_complex()) {
+            let item = self.host_method(d.clone(), "item", Vec::new())?;
+            if let Some(i) = item.as_int() {
+                return Ok(i);
+            }
+        }
+        self.raise(
+            "TypeError",
+            "only integer tensors of a single element can be converted to an index",
+        )
     }
 
     /// Checks a builtin's positional count.

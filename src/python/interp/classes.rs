@@ -946,6 +946,9 @@ impl Interpreter {
         name: &str,
         call: CallArgs,
     ) -> Flow<Value> {
+        if &*t.name == "int" && name == "from_bytes" {
+            return self.int_from_bytes(call);
+        }
         let mut args = call.args.into_iter();
         let Some(receiver) = args.next() else {
             return self.raise(

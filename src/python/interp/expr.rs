@@ -168,19 +168,19 @@ impl Interpreter {
                 Ok(Value::Dict(entries))
             }
             Expr::Compare(c) => {
+                // `a < b < c` is `a < b and b < c`: the first false result, else the
+                // last (a tensor's comparison stays a tensor).
                 let mut left = self.eval(&c.left, scope)?;
-                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                let mut result = Value::Bool(true);
+                for (i, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
                     let right = self.eval(right, scope)?;
-                    let result = self.compare(*op, &left, &right)?;
-                    if c.ops.len() == 1 {
-                        return Ok(result);
-                    }
-                    if !self.truthy(&result)? {
+                    result = self.compare(*op, &left, &right)?;
+                    if i + 1 < c.ops.len() && !self.truthy(&result)? {
                         return Ok(result);
                     }
                     left = right;
                 }
-                Ok(Value::Bool(true))
+                Ok(result)
             }
             Expr::Call(c) => self.eval_call(c, scope),
             Expr::FString(f) => {

@@ -204,6 +204,7 @@ impl Interpreter {
                             "dict" => DICT_METHODS.contains(&name),
                             "set" => SET_METHODS.contains(&name),
                             "bytes" | "bytearray" => name == "hex",
+                            "int" => name == "from_bytes",
                             _ => false,
                         }) =>
                 {
@@ -275,7 +276,7 @@ impl Interpreter {
                 "real" | "numerator" => Ok(Value::Int(object.as_int().unwrap_or(0))),
                 "imag" => Ok(Value::Int(0)),
                 "denominator" => Ok(Value::Int(1)),
-                "bit_length" | "conjugate" => Ok(self.bound(object, name)),
+                "bit_length" | "conjugate" | "to_bytes" => Ok(self.bound(object, name)),
                 _ => self.no_attribute(object, name),
             },
             Value::Iterator(it) => match name {
@@ -396,6 +397,7 @@ impl Interpreter {
                 (Value::List(_), "sort")
                     | (Value::Str(_), "format")
                     | (Value::Dict(_), "update")
+                    | (Value::Int(_) | Value::Bool(_), "to_bytes")
                     | (Value::Module(_), _)
             )
         {
@@ -688,6 +690,10 @@ impl Interpreter {
                     Ok(Value::Int(64 - i.unsigned_abs().leading_zeros() as i64))
                 }
                 "conjugate" => Ok(Value::Int(object.as_int().unwrap_or(0))),
+                "to_bytes" => {
+                    let n = object.as_int().unwrap_or(0);
+                    self.int_to_bytes(n, call)
+                }
                 _ => self.no_attribute(object, name),
             },
             Value::Complex(c) if name == "conjugate" => Ok(Value::Complex(c.conj())),
@@ -1063,4 +1069,159 @@ pub fn is_dunder(name: &str) -> bool {
 fn take(keywords: &mut Vec<(Rc<str>, Value)>, name: &str) -> Option<Value> {
     let i = keywords.iter().position(|(k, _)| &**k == name)?;
     Some(keywords.remove(i).1)
+}
+
+/// The byte order and signedness `int.to_bytes`/`int.from_bytes` take after their first
+/// argument(s): `byteorder` (positional or keyword, `'big'` by default) and `signed=`.
+struct ByteOrder {
+    little: bool,
+    signed: bool,
+}
+
+impl Interpreter {
+    fn byte_order(
+        &mut self,
+        positional: Option<&Value>,
+        keywords: &[(Rc<str>, Value)],
+        function: &str,
+    ) -> Flow<ByteOrder> {
+        let mut order = positional.cloned();
+        let mut signed = false;
+        for (k, v) in keywords {
+            match &**k {
+                "byteorder" => order = Some(v.clone()),
+                "signed" => signed = self.truthy(v)?,
+                "length" | "bytes" => {}
+                other => {
+                    return self.raise(
+                        "TypeError",
+                        format!("{function}() got an unexpected keyword argument '{other}'"),
+                    );
+                }
+            }
+        }
+        let little = match order {
+            None => false,
+            Some(Value::Str(s)) if &*s == "big" => false,
+            Some(Value::Str(s)) if &*s == "little" => true,
+            Some(Value::Str(_)) => {
+                return self.raise("ValueError", "byteorder must be either 'little' or 'big'");
+            }
+            Some(other) => {
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "{function}() argument 'byteorder' must be str, not {}",
+                        other.type_name()
+                    ),
+                );
+            }
+        };
+        Ok(ByteOrder { little, signed })
+    }
+
+    /// `n.to_bytes(length=1, byteorder='big', *, signed=False)`.
+    pub(super) fn int_to_bytes(&mut self, n: i64, call: CallArgs) -> Flow<Value> {
+        let length = match call.args.first().or_else(|| {
+            call.keywords
+                .iter()
+                .find(|(k, _)| &**k == "length")
+                .map(|(_, v)| v)
+        }) {
+            Some(v) => match v.as_int() {
+                Some(l) if l >= 0 => l as usize,
+                Some(_) => return self.raise("ValueError", "length argument must be non-negative"),
+                None => {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            v.type_name()
+                        ),
+                    );
+                }
+            },
+            None => 1,
+        };
+        let order = self.byte_order(call.args.get(1), &call.keywords, "to_bytes")?;
+        if n < 0 && !order.signed {
+            return self.raise("OverflowError", "can't convert negative int to unsigned");
+        }
+        let wide = n as i128;
+        let fits = if length >= 16 {
+            true
+        } else {
+            let bits = length * 8;
+            if order.signed {
+                bits > 0 && wide >= -(1i128 << (bits - 1)) && wide < (1i128 << (bits - 1))
+                    || bits == 0 && wide == 0
+            } else {
+                wide < (1i128 << bits)
+            }
+        };
+        if !fits {
+            return self.raise("OverflowError", "int too big to convert");
+        }
+        let fill = if wide < 0 { 0xff } else { 0 };
+        let mut bytes: Vec<u8> = (0..length)
+            .map(|i| {
+                if i < 16 {
+                    (wide >> (8 * i)) as u8
+                } else {
+                    fill
+                }
+            })
+            .collect();
+        if !order.little {
+            bytes.reverse();
+        }
+        self.bytes_value(&bytes)
+    }
+
+    /// `int.from_bytes(bytes, byteorder='big', *, signed=False)`.
+    pub(super) fn int_from_bytes(&mut self, call: CallArgs) -> Flow<Value> {
+        let Some(data) = call.args.first().or_else(|| {
+            call.keywords
+                .iter()
+                .find(|(k, _)| &**k == "bytes")
+                .map(|(_, v)| v)
+        }) else {
+            return self.raise(
+                "TypeError",
+                "from_bytes() missing required argument 'bytes' (pos 1)",
+            );
+        };
+        let data = data.clone();
+        let mut bytes = match &data {
+            Value::List(_) | Value::Tuple(_) => self
+                .collect(&data)?
+                .iter()
+                .map(|v| v.as_int().unwrap_or(0) as u8)
+                .collect(),
+            _ => self.byte_values(&data)?,
+        };
+        let order = self.byte_order(call.args.get(1), &call.keywords, "from_bytes")?;
+        if !order.little {
+            bytes.reverse();
+        }
+        if bytes.len() > 16 && bytes[16..].iter().any(|b| *b != 0) {
+            return self.raise(
+                "OverflowError",
+                "the int leaves 128 bits: tensh's Python ints hold at most 128 bits",
+            );
+        }
+        let mut wide = [0u8; 16];
+        for (i, b) in bytes.iter().take(16).enumerate() {
+            wide[i] = *b;
+        }
+        let unsigned = u128::from_le_bytes(wide);
+        let value = if order.signed && !bytes.is_empty() && bytes.len() <= 16 {
+            let bits = bytes.len() * 8;
+            let shift = 128 - bits;
+            ((unsigned << shift) as i128) >> shift
+        } else {
+            unsigned as i128
+        };
+        Ok(Value::int(value))
+    }
 }

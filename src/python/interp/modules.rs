@@ -152,6 +152,48 @@ impl Interpreter {
         )
     }
 
+    /// `math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0)`, as CPython decides it.
+    fn isclose(&mut self, args: &[Value], keywords: Vec<(Rc<str>, Value)>) -> Flow<Value> {
+        let (Some(a), Some(b)) = (
+            args.first().and_then(Value::as_float),
+            args.get(1).and_then(Value::as_float),
+        ) else {
+            return self.raise("TypeError", "isclose() takes two real numbers");
+        };
+        let (mut rel, mut abs) = (1e-9, 0.0);
+        for (k, v) in keywords {
+            let Some(x) = v.as_float() else {
+                return self.raise(
+                    "TypeError",
+                    format!("must be real number, not {}", v.type_name()),
+                );
+            };
+            match &*k {
+                "rel_tol" => rel = x,
+                "abs_tol" => abs = x,
+                other => {
+                    return self.raise(
+                        "TypeError",
+                        format!("isclose() got an unexpected keyword argument '{other}'"),
+                    );
+                }
+            }
+        }
+        if rel < 0.0 || abs < 0.0 {
+            return self.raise("ValueError", "tolerances must be non-negative");
+        }
+        if a == b {
+            return Ok(Value::Bool(true));
+        }
+        if a.is_infinite() || b.is_infinite() {
+            return Ok(Value::Bool(false));
+        }
+        let diff = (a - b).abs();
+        Ok(Value::Bool(
+            diff <= (rel * b).abs() || diff <= (rel * a).abs() || diff <= abs,
+        ))
+    }
+
     /// `struct.pack`, `unpack`, `calcsize`, `iter_unpack`, `unpack_from`.
     fn struct_function(&mut self, name: &str, args: Vec<Value>) -> Flow<Value> {
         use crate::python::struct_format::{Format, Unpacked};
@@ -248,7 +290,7 @@ impl Interpreter {
     }
 
     /// The bytes of a `bytes`-like value (its items as ints).
-    fn byte_values(&mut self, v: &Value) -> Flow<Vec<u8>> {
+    pub(super) fn byte_values(&mut self, v: &Value) -> Flow<Vec<u8>> {
         let is_buffer =
             matches!(v, Value::Host(d) if d.is::<crate::script::storage::buffers::PyBuffer>());
         if !is_buffer {
@@ -265,7 +307,7 @@ impl Interpreter {
     }
 
     /// A `bytes` value of `bytes`.
-    fn bytes_value(&mut self, bytes: &[u8]) -> Flow<Value> {
+    pub(super) fn bytes_value(&mut self, bytes: &[u8]) -> Flow<Value> {
         let items = bytes.iter().map(|b| Value::Int(*b as i64)).collect();
         self.call_builtin("bytes", vec![Value::list(items)], Vec::new())
     }
@@ -338,6 +380,9 @@ impl Interpreter {
     ) -> Flow<Value> {
         if let Some(mode) = name.strip_prefix("torch.") {
             return self.torch_python_function(mode, args, keywords);
+        }
+        if name == "math.isclose" && !keywords.is_empty() {
+            return self.isclose(&args, keywords);
         }
         if let Some(f) = name.strip_prefix("math.") {
             return self.math(f, &args);
@@ -702,29 +747,29 @@ impl Interpreter {
                 };
                 Ok(Value::Int(v as i64))
             }
-            "isclose" => {
-                let (Some(a), Some(b)) = (
-                    args.first().and_then(Value::as_float),
-                    args.get(1).and_then(Value::as_float),
-                ) else {
-                    return self.raise("TypeError", "isclose() takes two real numbers");
-                };
-                let rel = 1e-9;
-                Ok(Value::Bool(
-                    a == b || (a - b).abs() <= rel * a.abs().max(b.abs()),
-                ))
-            }
+            "isclose" => self.isclose(args, Vec::new()),
             "prod" | "fsum" => {
                 let items = match args.first() {
                     Some(v) => self.collect(v)?,
                     None => return self.raise("TypeError", format!("{name}() takes 1 argument")),
                 };
                 if name == "fsum" {
-                    let mut total = 0.0;
+                    let mut xs = Vec::with_capacity(items.len());
                     for v in &items {
-                        total += v.as_float().unwrap_or(f64::NAN);
+                        match v.as_float() {
+                            Some(x) => xs.push(x),
+                            None => {
+                                return self.raise(
+                                    "TypeError",
+                                    format!("must be real number, not {}", v.type_name()),
+                                );
+                            }
+                        }
                     }
-                    return Ok(Value::Float(total));
+                    return match crate::python::number::exact_sum(&xs) {
+                        Ok(total) => Ok(Value::Float(total)),
+                        Err((kind, message)) => self.raise(kind, message),
+                    };
                 }
                 let mut total = Value::Int(1);
                 for v in items {

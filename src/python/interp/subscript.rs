@@ -76,17 +76,7 @@ impl Interpreter {
         match v {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(*b as i64),
-            Value::Host(d) if d.is::<Tensor>() => {
-                let item = self.host_method(d.clone(), "item", Vec::new())?;
-                match item {
-                    Value::Int(i) => Ok(i),
-                    Value::Bool(b) => Ok(b as i64),
-                    _ => self.raise(
-                        "TypeError",
-                        format!("{what} indices must be integers or slices, not Tensor"),
-                    ),
-                }
-            }
+            Value::Host(d) if d.is::<Tensor>() => self.tensor_as_index(d),
             other => self.raise(
                 "TypeError",
                 format!(

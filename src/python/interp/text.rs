@@ -313,6 +313,15 @@ impl Interpreter {
                 }
             };
         }
+        if let Value::Host(d) = v
+            && let Some(t) = d.read_lock::<crate::core::tensor::Tensor>()
+            && t.ndim() == 0
+        {
+            // PyTorch's `Tensor.__format__`: a 0-d tensor formats as its item.
+            drop(t);
+            let item = self.host_method(d.clone(), "item", Vec::new())?;
+            return self.format_value(&item, spec);
+        }
         if spec.is_empty() {
             return self.str_text(v);
         }
