@@ -42,7 +42,7 @@ const MUTABLE: &[&str] = &["dict", "list", "set"];
 
 /// The methods `object` itself answers for an instance that defines none of its own (read
 /// through `super()` or from the class).
-const OBJECT_METHODS: &[&str] = &[
+pub(super) const OBJECT_METHODS: &[&str] = &[
     "__init__",
     "__repr__",
     "__str__",
@@ -114,16 +114,7 @@ impl Interpreter {
         let namespace =
             ordered_namespace(&c.body, std::mem::take(&mut *body_scope.vars.borrow_mut()));
         let class = self.build_class(name.clone(), qualname, bases, namespace)?;
-        let mut made = Value::Class(class);
-        for d in decorators.into_iter().rev() {
-            made = self.call_value(
-                &d,
-                CallArgs {
-                    args: vec![made],
-                    keywords: Vec::new(),
-                },
-            )?;
-        }
+        let made = self.decorate(decorators, Value::Class(class))?;
         self.bind(&name, made, scope);
         Ok(())
     }
@@ -209,6 +200,20 @@ impl Interpreter {
             )?;
         }
         Ok(class)
+    }
+
+    /// `made` passed through `decorators`, the last written first.
+    pub(super) fn decorate(&mut self, decorators: Vec<Value>, mut made: Value) -> Flow<Value> {
+        for d in decorators.into_iter().rev() {
+            made = self.call_value(
+                &d,
+                CallArgs {
+                    args: vec![made],
+                    keywords: Vec::new(),
+                },
+            )?;
+        }
+        Ok(made)
     }
 
     /// The values of decorators, in the order written (evaluated before what they decorate,

@@ -1,5 +1,5 @@
 //! Generator functions: a call of a function whose body yields makes a generator
-//! (`value::generator::GeneratorFrame`), run a step at a time when its next item is asked
+//! (`value::iteration::GeneratorFrame`), run a step at a time when its next item is asked
 //! for. The statements that hold no `yield` run as anywhere else (`exec`); those that do are
 //! kept as steps (a block and its place, a loop and its iteration, a `try` and its phase, a
 //! `with` and its manager), so the walk can stop at a `yield` and go on from there.
@@ -15,8 +15,7 @@ use super::expr::CallArgs;
 use super::{Flow, Interpreter, Unwind};
 use crate::python::function::{Function, Scope};
 use crate::python::value::Value;
-use crate::python::value::generator::{GeneratorFrame, Step, TryPhase};
-use crate::python::value::iteration::PyIter;
+use crate::python::value::iteration::{GeneratorFrame, PyIter, Step, TryPhase};
 
 /// What the steps did when asked to go on.
 enum Moved {
@@ -416,22 +415,8 @@ impl Interpreter {
             }
             Stmt::While(w) => g.steps.push(Step::While(w)),
             Stmt::If(s) => {
-                if self.eval_truth(&s.test, scope)? {
-                    g.steps.push(Step::Block(&s.body, 0));
-                    return Ok(None);
-                }
-                for clause in &s.elif_else_clauses {
-                    let taken = match &clause.test {
-                        Some(test) => {
-                            self.set_line(test);
-                            self.eval_truth(test, scope)?
-                        }
-                        None => true,
-                    };
-                    if taken {
-                        g.steps.push(Step::Block(&clause.body, 0));
-                        break;
-                    }
+                if let Some(block) = self.chosen_branch(s, scope)? {
+                    g.steps.push(Step::Block(block, 0));
                 }
             }
             Stmt::Try(t) => {
@@ -474,6 +459,14 @@ impl Interpreter {
         )
     }
 
+    /// The `StopIteration` a finished generator's `send`/`throw`/`__next__` raises.
+    fn stop_iteration(&self) -> Unwind {
+        self.throw(crate::python::exception::PyException::of_class(
+            crate::python::types::builtin("StopIteration"),
+            Vec::new(),
+        ))
+    }
+
     /// `g.send(v)`, `g.close()`, `next(g)` as methods of a generator value.
     pub(super) fn generator_method(
         &mut self,
@@ -507,10 +500,7 @@ impl Interpreter {
                     Some(v) => Ok(v),
                     None => {
                         *inner = PyIter::Done;
-                        Err(self.throw(crate::python::exception::PyException::of_class(
-                            crate::python::types::builtin("StopIteration"),
-                            Vec::new(),
-                        )))
+                        Err(self.stop_iteration())
                     }
                 }
             }
@@ -544,10 +534,7 @@ impl Interpreter {
                     Some(v) => Ok(v),
                     None => {
                         *inner = PyIter::Done;
-                        Err(self.throw(crate::python::exception::PyException::of_class(
-                            crate::python::types::builtin("StopIteration"),
-                            Vec::new(),
-                        )))
+                        Err(self.stop_iteration())
                     }
                 }
             }

@@ -45,24 +45,10 @@ const STR_METHODS: &[&str] = &[
     "removeprefix",
     "removesuffix",
 ];
-/// The special methods a builtin class answers when read from it (`object.__setattr__`,
-/// `dict.__getitem__`, `tuple.__new__`); called with the value to act on first.
+/// The special methods a builtin class answers when read from it beside `object`'s
+/// (`dict.__getitem__`, `tuple.__new__`); called with the value to act on first.
 const TYPE_SPECIAL_METHODS: &[&str] = &[
     "__new__",
-    "__init__",
-    "__repr__",
-    "__str__",
-    "__eq__",
-    "__ne__",
-    "__lt__",
-    "__le__",
-    "__gt__",
-    "__ge__",
-    "__hash__",
-    "__setattr__",
-    "__getattribute__",
-    "__delattr__",
-    "__format__",
     "__getitem__",
     "__setitem__",
     "__delitem__",
@@ -77,7 +63,6 @@ const TYPE_SPECIAL_METHODS: &[&str] = &[
     "__mod__",
     "__pow__",
     "__neg__",
-    "__init_subclass__",
 ];
 const LIST_METHODS: &[&str] = &[
     "append", "extend", "pop", "insert", "remove", "index", "count", "sort", "reverse", "copy",
@@ -198,6 +183,7 @@ impl Interpreter {
                 // value to act on first.
                 _ if t.kind == TypeKind::Builtin
                     && (TYPE_SPECIAL_METHODS.contains(&name)
+                        || super::classes::OBJECT_METHODS.contains(&name)
                         || match &*t.name {
                             "str" => STR_METHODS.contains(&name),
                             "list" => LIST_METHODS.contains(&name),

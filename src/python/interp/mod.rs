@@ -33,7 +33,7 @@ use super::host::Host;
 use super::source::SourceText;
 use super::value::Value;
 
-pub use super::value::generator::Unwind;
+pub use super::value::flow::Unwind;
 
 /// A result that may unwind.
 pub type Flow<T> = Result<T, Unwind>;

@@ -22,7 +22,7 @@ const GRAD_MODES: &[&str] = &[
     "set_grad_enabled",
 ];
 
-pub use crate::python::value::generator::Entered;
+pub use crate::python::value::flow::Entered;
 
 impl Interpreter {
     /// `import name`: the module's value.

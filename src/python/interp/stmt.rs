@@ -87,20 +87,8 @@ impl Interpreter {
             }
             Stmt::AugAssign(a) => self.aug_assign(a, scope)?,
             Stmt::If(s) => {
-                if self.eval_truth(&s.test, scope)? {
-                    return self.exec_block(&s.body, scope);
-                }
-                for clause in &s.elif_else_clauses {
-                    let taken = match &clause.test {
-                        Some(test) => {
-                            self.set_line(test);
-                            self.eval_truth(test, scope)?
-                        }
-                        None => true,
-                    };
-                    if taken {
-                        return self.exec_block(&clause.body, scope);
-                    }
+                if let Some(block) = self.chosen_branch(s, scope)? {
+                    return self.exec_block(block, scope);
                 }
             }
             Stmt::While(w) => loop {
@@ -133,22 +121,14 @@ impl Interpreter {
             }
             Stmt::FunctionDef(f) => {
                 let decorators = self.decorators(&f.decorator_list, scope)?;
-                let mut function = self.make_function(
+                let function = self.make_function(
                     f.name.as_str(),
                     Some(&f.parameters),
                     Body::Statements(&f.body),
                     stmt as *const Stmt as usize,
                     scope,
                 )?;
-                for d in decorators.into_iter().rev() {
-                    function = self.call_value(
-                        &d,
-                        super::expr::CallArgs {
-                            args: vec![function],
-                            keywords: Vec::new(),
-                        },
-                    )?;
-                }
+                let function = self.decorate(decorators, function)?;
                 self.bind(f.name.as_str(), function, scope);
             }
             Stmt::ClassDef(c) => self.class_statement(c, scope)?,
@@ -234,6 +214,31 @@ impl Interpreter {
             }
         }
         Ok(())
+    }
+
+    /// The block an `if` statement runs: its body's, an `elif`'s or its `else`'s, tested in
+    /// order (none when every test fails and there is no `else`).
+    pub(super) fn chosen_branch(
+        &mut self,
+        s: &'static ast::StmtIf,
+        scope: &Rc<Scope>,
+    ) -> Flow<Option<&'static [Stmt]>> {
+        if self.eval_truth(&s.test, scope)? {
+            return Ok(Some(&s.body));
+        }
+        for clause in &s.elif_else_clauses {
+            let taken = match &clause.test {
+                Some(test) => {
+                    self.set_line(test);
+                    self.eval_truth(test, scope)?
+                }
+                None => true,
+            };
+            if taken {
+                return Ok(Some(&clause.body));
+            }
+        }
+        Ok(None)
     }
 
     /// Makes a function value (`def` or `lambda`), evaluating its defaults now.

@@ -2,15 +2,20 @@
 //! of 10**12 items, `zip`, `map`, `enumerate`, `filter` and a generator expression make
 //! each item when it is asked for, so `next(iter(range(10**12)))` or `any(True for _ in
 //! range(10**12))` answer at once and in constant memory. The interpreter advances them
-//! (`interp::iterate`); this is their state, which `Value::Iterator` holds.
+//! (`interp::iterate`); this is their state, which `Value::Iterator` holds. A generator
+//! function's call part way is one of them too (`GeneratorFrame`): the statements it is
+//! inside, innermost last, each with what it needs to go on (a loop's iteration, a `try`'s
+//! phase, a `with`'s manager), so the interpreter can leave it at a `yield` and come back
+//! (`interp::generators`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use rhai::Dynamic;
-use ruff_python_ast::{Comprehension, Expr};
+use ruff_python_ast::{Comprehension, Expr, Stmt, StmtFor, StmtTry, StmtWhile};
 
-use super::{Items, Scope, Seq, Value};
+use super::flow::{Entered, Unwind};
+use super::{Function, Items, PyException, Scope, Seq, Value};
 use crate::python::source::SourceText;
 
 /// An iteration in progress.
@@ -38,7 +43,7 @@ pub enum PyIter {
     /// A generator expression.
     Generator(Box<GeneratorState>),
     /// A generator function's call.
-    Function(Box<super::generator::GeneratorFrame>),
+    Function(Box<GeneratorFrame>),
     /// An object whose `__next__` gives the items (what its `__iter__` returned).
     Next(Value),
     /// An object with `__getitem__` but no `__iter__`: the item at 0, 1, ... until
@@ -101,4 +106,49 @@ impl PyIter {
     pub fn into_value(self) -> Value {
         Value::Iterator(Rc::new(RefCell::new(self)))
     }
+}
+
+/// A generator made by calling a generator function.
+pub struct GeneratorFrame {
+    /// The function called (its name for tracebacks, its source kept alive).
+    pub function: Rc<Function>,
+    /// The call's scope: its arguments and locals.
+    pub scope: Rc<Scope>,
+    /// The statements it is inside, outermost first; empty once finished.
+    pub steps: Vec<Step>,
+    /// Where a value sent in on resuming goes (`x = yield v` suspended there).
+    pub receiver: Option<&'static [Expr]>,
+    /// Whether it has started (a value other than `None` cannot be sent before).
+    pub started: bool,
+    /// The exceptions its `except` clauses are handling, kept while it is suspended (a
+    /// bare `raise` in a clause re-raises its own).
+    pub handling: Vec<Rc<PyException>>,
+}
+
+/// One statement a generator is inside.
+pub enum Step {
+    /// A block of statements and the next one's place.
+    Block(&'static [Stmt], usize),
+    /// A `for` loop and its iteration (on top: take the next item).
+    For(&'static StmtFor, PyIter),
+    /// A `while` loop (on top: test again).
+    While(&'static StmtWhile),
+    /// A `try` statement in one of its phases.
+    Try(&'static StmtTry, TryPhase),
+    /// A `with` item entered: its manager and what entering it did (on top: exit it).
+    With(Value, Entered),
+    /// `yield from` an iteration: its items are this generator's until it ends.
+    YieldFrom(PyIter),
+}
+
+/// Where a `try` statement is.
+pub enum TryPhase {
+    /// Running its body.
+    Body,
+    /// Running the handler at this place of its `except` clauses, for this exception.
+    Handler(usize, Rc<PyException>),
+    /// Running its `else` block.
+    Else,
+    /// Running its `finally` block; what was unwinding through it goes on after.
+    Finally(Option<Unwind>),
 }

@@ -7,7 +7,7 @@
 
 pub mod class;
 pub mod dict;
-pub mod generator;
+pub mod flow;
 pub mod iteration;
 pub mod set;
 

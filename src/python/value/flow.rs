@@ -1,0 +1,29 @@
+//! How a statement ended other than normally (`Unwind`) and what a context manager's
+//! `__enter__` did (`Entered`): what the interpreter's statements and a generator's
+//! suspended steps (`iteration::GeneratorFrame`) both hold.
+
+use std::rc::Rc;
+
+use super::{PyException, Value};
+
+/// How a statement or expression ended other than normally.
+pub enum Unwind {
+    /// An exception is propagating.
+    Raise(Rc<PyException>),
+    /// `break`.
+    Break,
+    /// `continue`.
+    Continue,
+    /// `return value`.
+    Return(Value),
+}
+
+/// What a context manager's `__enter__` did, for its `__exit__`.
+pub struct Entered {
+    /// The value `as` binds.
+    pub value: Value,
+    /// The grad and inference settings to put back.
+    pub restore: Option<(bool, bool)>,
+    /// The warnings filter to put back (`warnings.catch_warnings()`).
+    pub warnings_ignored: Option<bool>,
+}
