@@ -20,6 +20,10 @@ fn error(message: impl Into<String>) -> StructError {
     }
 }
 
+/// The largest packed size made (4 GiB): past it, `MemoryError` as CPython gives when
+/// its allocation fails.
+const LARGEST_PACK: usize = 1 << 32;
+
 /// One unpacked value: a number or bool, or the bytes of a `c`, `s` or `p` item (made
 /// into a `bytes` value by the caller).
 pub enum Unpacked {
@@ -155,6 +159,13 @@ impl Format {
                 "pack expected {wanted} items for packing (got {})",
                 values.len()
             )));
+        }
+        if self.size() > LARGEST_PACK {
+            // More than any buffer tensh makes: refused before anything is allocated.
+            return Err(StructError {
+                kind: "MemoryError",
+                message: String::new(),
+            });
         }
         let mut out = Vec::with_capacity(self.size());
         let mut next = values.iter();
@@ -380,6 +391,13 @@ mod tests {
         assert_eq!(
             Format::parse("<y").unwrap_err().message,
             "bad char in struct format"
+        );
+        // A format asking for more than any buffer is refused before allocating.
+        let huge = Format::parse("999999999999999x").unwrap();
+        assert_eq!(huge.size(), 999_999_999_999_999);
+        assert_eq!(
+            huge.pack(&[], &mut |_| None).unwrap_err().kind,
+            "MemoryError"
         );
     }
 }

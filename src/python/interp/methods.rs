@@ -1129,6 +1129,10 @@ impl Interpreter {
             },
             None => 1,
         };
+        if length > 1 << 32 {
+            // More bytes than tensh makes one value of: CPython's allocation fails too.
+            return self.raise("MemoryError", "");
+        }
         let order = self.byte_order(call.args.get(1), &call.keywords, "to_bytes")?;
         if n < 0 && !order.signed {
             return self.raise("OverflowError", "can't convert negative int to unsigned");
