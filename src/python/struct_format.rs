@@ -20,9 +20,9 @@ fn error(message: impl Into<String>) -> StructError {
     }
 }
 
-/// The largest packed size made (4 GiB): past it, `MemoryError` as CPython gives when
-/// its allocation fails.
-const LARGEST_PACK: usize = 1 << 32;
+/// The largest packed size made (2 GiB, within the page's 32-bit address space too): past
+/// it, `MemoryError` as CPython gives when its allocation fails.
+const LARGEST_PACK: usize = 1 << 31;
 
 /// One unpacked value: a number or bool, or the bytes of a `c`, `s` or `p` item (made
 /// into a `bytes` value by the caller).

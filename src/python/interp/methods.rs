@@ -1129,7 +1129,7 @@ impl Interpreter {
             },
             None => 1,
         };
-        if length > 1 << 32 {
+        if length > 1 << 31 {
             // More bytes than tensh makes one value of: CPython's allocation fails too.
             return self.raise("MemoryError", "");
         }
