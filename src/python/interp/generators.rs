@@ -348,30 +348,6 @@ impl Interpreter {
         }
     }
 
-    /// The place of the first `except` clause of `t` that takes `e`.
-    fn matching_handler(
-        &mut self,
-        t: &'static ast::StmtTry,
-        e: &Rc<crate::python::exception::PyException>,
-        scope: &Rc<Scope>,
-    ) -> Flow<Option<usize>> {
-        for (at, handler) in t.handlers.iter().enumerate() {
-            let ExceptHandler::ExceptHandler(h) = handler;
-            self.set_line(h);
-            let matched = match &h.type_ {
-                None => true,
-                Some(class) => {
-                    let class = self.eval(class, scope)?;
-                    self.matches_handler(e, &class)?
-                }
-            };
-            if matched {
-                return Ok(Some(at));
-            }
-        }
-        Ok(None)
-    }
-
     /// Ends the `except` clause at `at` of `t`: its exception is no longer handled and its
     /// name goes, as in Python.
     fn leave_handler(&mut self, t: &'static ast::StmtTry, at: usize, scope: &Rc<Scope>) {

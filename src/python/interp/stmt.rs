@@ -526,32 +526,46 @@ impl Interpreter {
         e: Rc<PyException>,
         scope: &Rc<Scope>,
     ) -> Flow<()> {
-        for handler in &t.handlers {
+        let Some(at) = self.matching_handler(t, &e, scope)? else {
+            return Err(Unwind::Raise(e));
+        };
+        let ExceptHandler::ExceptHandler(h) = &t.handlers[at];
+        if let Some(name) = &h.name {
+            self.bind(name.as_str(), Value::Exception(e.clone()), scope);
+        }
+        self.handling.push(e.clone());
+        let result = self.exec_block(&h.body, scope);
+        self.handling.pop();
+        if let Some(name) = &h.name {
+            // Python deletes the name when the clause ends.
+            let _ = self.unbind(name.as_str(), scope);
+        }
+        result
+    }
+
+    /// The place of the first `except` clause of `t` that takes `e` (a statement's and a
+    /// suspended generator's `try` both ask).
+    pub(super) fn matching_handler(
+        &mut self,
+        t: &'static ast::StmtTry,
+        e: &Rc<PyException>,
+        scope: &Rc<Scope>,
+    ) -> Flow<Option<usize>> {
+        for (at, handler) in t.handlers.iter().enumerate() {
             let ExceptHandler::ExceptHandler(h) = handler;
             self.set_line(h);
             let matched = match &h.type_ {
                 None => true,
                 Some(class) => {
                     let class = self.eval(class, scope)?;
-                    self.matches_handler(&e, &class)?
+                    self.matches_handler(e, &class)?
                 }
             };
-            if !matched {
-                continue;
+            if matched {
+                return Ok(Some(at));
             }
-            if let Some(name) = &h.name {
-                self.bind(name.as_str(), Value::Exception(e.clone()), scope);
-            }
-            self.handling.push(e.clone());
-            let result = self.exec_block(&h.body, scope);
-            self.handling.pop();
-            if let Some(name) = &h.name {
-                // Python deletes the name when the clause ends.
-                let _ = self.unbind(name.as_str(), scope);
-            }
-            return result;
         }
-        Err(Unwind::Raise(e))
+        Ok(None)
     }
 
     /// `with a as x, b as y: body`, item `i` onwards.
