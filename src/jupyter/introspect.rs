@@ -72,17 +72,12 @@ fn byte_at(code: &str, chars: usize) -> usize {
 }
 
 /// Completions at the cursor, from the line it is on.
-pub fn complete(console: &Console, code: &str, cursor_pos: usize) -> CompleteReply {
+pub fn complete(console: &mut Console, code: &str, cursor_pos: usize) -> CompleteReply {
     let cursor = byte_at(code, cursor_pos);
     let line_start = code[..cursor].rfind('\n').map_or(0, |i| i + 1);
     let line_end = code[cursor..].find('\n').map_or(code.len(), |i| cursor + i);
     let line = &code[line_start..line_end];
-    let (start, matches) = crate::repl::complete::complete(
-        line,
-        cursor - line_start,
-        &console.catalog(),
-        &console.variables(),
-    );
+    let (start, matches) = console.completions(line, cursor - line_start);
     CompleteReply {
         matches,
         cursor_start: code[..line_start + start].chars().count(),
@@ -131,6 +126,14 @@ pub fn is_complete(console: &Console, code: &str) -> IsCompleteReply {
     if !line.contains('\n') && crate::repl::lines::is_command(line) {
         return IsCompleteReply::complete();
     }
+    if let Some(incomplete) = console.python_incomplete(code) {
+        // Python's `is_complete` as IPython answers it: a block wants a blank line.
+        return match incomplete {
+            true => IsCompleteReply::incomplete(python_indent(code)),
+            false if ruff_python_parser::parse_module(code).is_ok() => IsCompleteReply::complete(),
+            false => IsCompleteReply::invalid(),
+        };
+    }
     let session = console.session();
     if session.is_incomplete(code) {
         let depth = crate::script::tokens::open_depth(session.engine(), code).clamp(1, 16);
@@ -142,6 +145,20 @@ pub fn is_complete(console: &Console, code: &str) -> IsCompleteReply {
     }
 }
 
+/// The indentation of the line after `code`: the last line's, four more after a line
+/// opening a block.
+fn python_indent(code: &str) -> String {
+    let last = code.lines().last().unwrap_or("");
+    let base = last.len() - last.trim_start().len();
+    let opens = last
+        .split('#')
+        .next()
+        .unwrap_or(last)
+        .trim_end()
+        .ends_with(':');
+    " ".repeat(base + if opens { 4 } else { 0 })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,10 +166,10 @@ mod tests {
 
     #[test]
     fn completion_positions_count_characters_from_the_cell_start() {
-        let console = Console::new();
+        let mut console = Console::new();
         let code = "let é = 1;\ntorch::zer";
         let n = code.chars().count();
-        let reply = complete(&console, code, n);
+        let reply = complete(&mut console, code, n);
         assert!(
             reply.matches.iter().any(|m| m == "zeros("),
             "{:?}",
@@ -168,10 +185,10 @@ mod tests {
         console.run("let x = torch::arange(6).view(2, 3);\nfn double(t) { t * 2 }");
         let code = "let y = 1;\nx.t().untyped_storage().nb";
         let n = code.chars().count();
-        let reply = complete(&console, code, n);
+        let reply = complete(&mut console, code, n);
         assert_eq!(reply.matches, ["nbytes("], "{:?}", reply.matches);
         assert_eq!(reply.cursor_start, n - "nb".len());
-        let reply = complete(&console, "dou", 3);
+        let reply = complete(&mut console, "dou", 3);
         assert_eq!(reply.matches, ["double("], "{:?}", reply.matches);
     }
 
@@ -206,6 +223,41 @@ mod tests {
         assert_eq!(
             is_complete(&console, ":vars").status,
             IsCompleteReplyStatus::Complete
+        );
+    }
+
+    #[test]
+    fn a_python_kernel_completes_and_checks_python() {
+        let mut console = Console::new();
+        console.set_python(true);
+        console.run("import torch\nx = torch.arange(6).view(2, 3)");
+        let reply = complete(&mut console, "y = torch.ar", 12);
+        assert!(
+            reply.matches.iter().any(|m| m == "arange("),
+            "{:?}",
+            reply.matches
+        );
+        assert_eq!(reply.cursor_start, 10);
+        let reply = complete(&mut console, "x.t().is_c", 10);
+        assert!(
+            reply.matches.iter().any(|m| m == "is_contiguous("),
+            "{:?}",
+            reply.matches
+        );
+        let open = is_complete(&console, "for i in range(3):");
+        assert_eq!(open.status, IsCompleteReplyStatus::Incomplete);
+        assert_eq!(open.indent, "    ");
+        assert_eq!(
+            is_complete(&console, "x = (1,").status,
+            IsCompleteReplyStatus::Incomplete
+        );
+        assert_eq!(
+            is_complete(&console, "x = 1").status,
+            IsCompleteReplyStatus::Complete
+        );
+        assert_eq!(
+            is_complete(&console, "x = = 1").status,
+            IsCompleteReplyStatus::Invalid
         );
     }
 }

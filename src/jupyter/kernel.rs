@@ -88,7 +88,7 @@ impl Kernel {
                 }
             }
             JupyterMessageContent::CompleteRequest(r) => {
-                let reply = super::introspect::complete(&self.console, &r.code, r.cursor_pos);
+                let reply = super::introspect::complete(&mut self.console, &r.code, r.cursor_pos);
                 self.reply(reply, request);
             }
             JupyterMessageContent::InspectRequest(r) => {

@@ -120,19 +120,14 @@ impl Page {
         self.prompt_state(answer)
     }
 
-    fn complete(&self, line: &str, cursor: Option<u64>) -> Value {
+    fn complete(&mut self, line: &str, cursor: Option<u64>) -> Value {
         // The page counts characters; the completer counts bytes.
         let chars = cursor.map_or(usize::MAX, |c| c as usize);
         let pos = line
             .char_indices()
             .nth(chars)
             .map_or(line.len(), |(i, _)| i);
-        let (start, candidates) = crate::repl::complete::complete(
-            line,
-            pos,
-            &self.console.catalog(),
-            &self.console.variables(),
-        );
+        let (start, candidates) = self.console.completions(line, pos);
         json!({
             "start": line[..start].chars().count(),
             "candidates": candidates,

@@ -5,6 +5,7 @@ pub mod explain;
 pub mod formatter;
 pub mod number;
 pub mod options;
+pub mod spelling;
 pub mod storage_repr;
 pub mod tensor_repr;
 pub mod why;

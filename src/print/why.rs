@@ -76,11 +76,14 @@ pub fn explain_noted(noted: &Noted, name: &str, color: bool) -> String {
                  bytes value may never change, yet the tensor can write to it, so PyTorch warns."
                     .to_string(),
             );
-            out.push(
-                "Share memory you may write with a bytearray(...) or array(...), or copy: \
-                 torch::frombuffer(b, #{dtype: ...}).clone()."
-                    .to_string(),
-            );
+            out.push(format!(
+                "Share memory you may write with a bytearray(...) or array(...), or copy: {}.",
+                if crate::print::spelling::python() {
+                    "torch.frombuffer(b, dtype=...).clone()"
+                } else {
+                    "torch::frombuffer(b, #{dtype: ...}).clone()"
+                }
+            ));
         }
     }
     let mut lines: Vec<String> = out

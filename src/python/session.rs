@@ -104,6 +104,54 @@ impl PythonSession {
         }
     }
 
+    /// The session's global variables, by name (in no particular order).
+    pub fn variables(&self) -> Vec<(String, Value)> {
+        self.interp.globals()
+    }
+
+    /// The name of `value`'s type, as `type(value).__name__` gives it.
+    pub fn type_name_of(&self, value: &Value) -> String {
+        value.type_name().to_string()
+    }
+
+    /// `repr(value)`, if it has one without an error.
+    pub fn repr(&mut self, value: &Value) -> Option<String> {
+        self.interp.repr_of(value).ok()
+    }
+
+    /// The globals as completion knows them.
+    pub fn known_globals(&mut self) -> Vec<super::interp::Known> {
+        self.interp.known_globals()
+    }
+
+    /// Binds the global `name` to `value`.
+    pub fn set_variable(&mut self, name: &str, value: Value) {
+        self.interp.set_global(name, value);
+    }
+
+    /// Runs `code` `loops` times in the session's globals (as IPython's `%timeit` runs it),
+    /// parsed once; the time taken, or what the first failing run raised.
+    pub fn time(&mut self, code: &str, loops: usize) -> Result<std::time::Duration, PyOutcome> {
+        let source = SourceText::new(&self.name, code);
+        let body = match source::parse(&source) {
+            Ok(body) => body,
+            // The refusal as `run` reports it.
+            Err(_) => return Err(self.run(code)),
+        };
+        let start = crate::platform::clock::Instant::now();
+        for _ in 0..loops {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.interp.run_module(source.clone(), body)
+            }));
+            match outcome {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Err(self.raised(&e)),
+                Err(payload) => return Err(unwound(&*payload)),
+            }
+        }
+        Ok(start.elapsed())
+    }
+
     /// Runs one input.
     pub fn run(&mut self, code: &str) -> PyOutcome {
         let source = SourceText::new(&self.name, code);
@@ -137,20 +185,7 @@ impl PythonSession {
         }));
         let result = match outcome {
             Ok(r) => r,
-            Err(payload) => {
-                let (kind, message) = crate::core::interrupt::unwound_exception(&*payload);
-                let kind = kind.to_string();
-                let line = if message.is_empty() {
-                    kind.clone()
-                } else {
-                    format!("{kind}: {message}")
-                };
-                return PyOutcome::Raised {
-                    report: format!("{line}\n"),
-                    kind,
-                    message,
-                };
-            }
+            Err(payload) => return unwound(&*payload),
         };
         match result {
             Ok(None) | Ok(Some(Value::None)) => PyOutcome::Nothing,
@@ -183,6 +218,22 @@ impl PythonSession {
             kind: e.class.name.to_string(),
             message,
         }
+    }
+}
+
+/// What an input that unwound (an interrupt or a limit stopping it) raised.
+fn unwound(payload: &(dyn std::any::Any + Send)) -> PyOutcome {
+    let (kind, message) = crate::core::interrupt::unwound_exception(payload);
+    let kind = kind.to_string();
+    let line = if message.is_empty() {
+        kind.clone()
+    } else {
+        format!("{kind}: {message}")
+    };
+    PyOutcome::Raised {
+        report: format!("{line}\n"),
+        kind,
+        message,
     }
 }
 

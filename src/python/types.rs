@@ -214,7 +214,12 @@ fn all_types() -> HashMap<String, Rc<TypeObject>> {
     map
 }
 
-/// The builtin type or exception class of this name.
+/// The names of the builtin exception classes.
+pub fn exception_names() -> impl Iterator<Item = &'static str> {
+    EXCEPTIONS.iter().map(|(name, _, _)| *name)
+}
+
+/// The builtin type or exception class `name`, if there is one.
 pub fn named(name: &str) -> Option<Rc<TypeObject>> {
     TYPES.with(|t| t.borrow().get(name).cloned())
 }

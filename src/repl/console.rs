@@ -105,6 +105,8 @@ pub struct Console {
     /// while `python_mode` is on.
     python: Option<PythonSession>,
     python_mode: bool,
+    /// What the last switch to Rhai handed over from Python (`shared_names`).
+    crossed: super::shared_names::Crossed,
     /// The flag Ctrl-C sets, for a Python session made later.
     interrupt: Option<&'static std::sync::atomic::AtomicBool>,
     /// The first error reported since `take_failure` (a notebook cell's status).
@@ -134,6 +136,7 @@ impl Console {
             last_failure: None,
             python: None,
             python_mode: false,
+            crossed: Default::default(),
             interrupt: None,
             failure: None,
             interrupted: false,
@@ -150,11 +153,14 @@ impl Console {
         self.interrupt = Some(flag);
     }
 
-    /// Reads inputs as Python (`true`) or Rhai (`false`) from now on. Each language keeps
-    /// its own variables; tensors, seeds and print options are the process's.
+    /// Reads inputs as Python (`true`) or Rhai (`false`) from now on. The variables of the
+    /// language left are handed to the one entered (`shared_names`); tensors, seeds and
+    /// print options are the process's.
     pub fn set_python(&mut self, on: bool) {
         self.cancel();
+        let was = self.python_mode;
         self.python_mode = on;
+        crate::print::spelling::set_python(on);
         if on && self.python.is_none() {
             let mut p = PythonSession::default();
             if let Some(flag) = self.interrupt {
@@ -162,6 +168,26 @@ impl Console {
             }
             self.python = Some(p);
         }
+        if let Some(p) = &mut self.python {
+            match (was, on) {
+                (false, true) => self.crossed.into_python(&self.session, p),
+                (true, false) => self.crossed.into_rhai(p, &mut self.session),
+                _ => {}
+            }
+        }
+    }
+
+    /// At a Python prompt, whether `code` needs more lines; `None` at a Rhai prompt.
+    pub fn python_incomplete(&self, code: &str) -> Option<bool> {
+        match (&self.python, self.python_mode) {
+            (Some(p), true) => Some(p.is_incomplete(code)),
+            _ => None,
+        }
+    }
+
+    /// The Python session, once there is one.
+    pub fn python_session(&mut self) -> Option<&mut PythonSession> {
+        self.python.as_mut()
     }
 
     /// Whether inputs are read as Python.
@@ -283,6 +309,21 @@ impl Console {
                 .map(|f| (format!("{f}("), TypeId::of::<rhai::FnPtr>())),
         );
         found
+    }
+
+    /// What completion knows of the names of the language read now.
+    pub fn names(&mut self) -> super::complete::SessionNames {
+        match (&mut self.python, self.python_mode) {
+            (Some(p), true) => super::complete::SessionNames::Python(p.known_globals()),
+            _ => super::complete::SessionNames::Rhai(self.variables()),
+        }
+    }
+
+    /// Completions for the text of `line` before `pos`, in the language read now: where the
+    /// replaced word starts, and the candidates.
+    pub fn completions(&mut self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let names = self.names();
+        super::complete::complete_in(line, pos, &self.catalog(), &names)
     }
 
     /// The type name of the variable `name`, if there is one.
@@ -436,7 +477,7 @@ impl Console {
     pub fn redraw(&mut self, code: &str) {
         let code = match code.trim().strip_prefix(":explain") {
             Some(rest) if rest.starts_with(char::is_whitespace) => {
-                super::explain_command::call(rest)
+                super::explain_command::call_in(rest, self.python_mode)
             }
             _ => code.to_string(),
         };

@@ -2,18 +2,42 @@
 //! index, not Rhai's) shows that element's arithmetic, and `:explain EXPR > fig.svg` also
 //! writes the picture as SVG.
 
+/// The call `:explain REST` stands for, in Python (`python`) or Rhai.
+pub fn call_in(rest: &str, python: bool) -> String {
+    if python {
+        python_call(rest)
+    } else {
+        call(rest)
+    }
+}
+
+/// The Python call `:explain REST` stands for.
+pub fn python_call(rest: &str) -> String {
+    let rest = rest.trim();
+    if let Some((expr, path)) = svg_target(rest) {
+        let quoted = path.replace('\\', "\\\\").replace('\'', "\\'");
+        return format!("explain({expr}, svg='{quoted}')");
+    }
+    if let Some((expr, index)) = element_index(rest) {
+        return format!("explain({expr}, [{index}])");
+    }
+    format!("explain({rest})")
+}
+
+/// `EXPR > FILE.svg`: the expression and the file.
+fn svg_target(rest: &str) -> Option<(&str, &str)> {
+    let (expr, path) = rest.rsplit_once('>')?;
+    let path = path.trim();
+    (!expr.trim().is_empty() && path.ends_with(".svg") && !path.chars().any(char::is_whitespace))
+        .then(|| (expr.trim(), path))
+}
+
 /// The Rhai call `:explain REST` stands for.
 pub fn call(rest: &str) -> String {
     let rest = rest.trim();
-    if let Some((expr, path)) = rest.rsplit_once('>') {
-        let path = path.trim();
-        if !expr.trim().is_empty()
-            && path.ends_with(".svg")
-            && !path.chars().any(char::is_whitespace)
-        {
-            let quoted = path.replace('\\', "\\\\").replace('"', "\\\"");
-            return format!("explain({}, #{{svg: \"{quoted}\"}})", expr.trim());
-        }
+    if let Some((expr, path)) = svg_target(rest) {
+        let quoted = path.replace('\\', "\\\\").replace('"', "\\\"");
+        return format!("explain({expr}, #{{svg: \"{quoted}\"}})");
     }
     if let Some((expr, index)) = element_index(rest) {
         return format!("explain({expr}, [{index}])");
@@ -55,5 +79,19 @@ mod tests {
             "explain([a, b], #{svg: \"out/p.svg\"})"
         );
         assert_eq!(call("x > 0"), "explain(x > 0)");
+    }
+
+    #[test]
+    fn the_prompt_forms_in_python() {
+        use super::python_call;
+        assert_eq!(python_call("x.T"), "explain(x.T)");
+        assert_eq!(python_call("x[1:3]"), "explain(x[1:3])");
+        assert_eq!(python_call("x[1, -2]"), "explain(x, [1, -2])");
+        assert_eq!(
+            python_call("x.t() > fig.svg"),
+            "explain(x.t(), svg='fig.svg')"
+        );
+        assert_eq!(python_call("x > it's.svg"), "explain(x, svg='it\\'s.svg')");
+        assert_eq!(python_call("x > 0"), "explain(x > 0)");
     }
 }

@@ -1,7 +1,6 @@
 //! The rustyline helper: completion from the session's catalog and variables, and input
 //! highlighting when colour is on.
 
-use std::any::TypeId;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,15 +12,15 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
 use super::catalog::Catalog;
-use super::complete::complete;
+use super::complete::{SessionNames, complete_in};
 use super::highlight::highlight;
 
 /// What the line editor asks about the session.
 pub struct TenshHelper {
     /// Names the engine offers.
     pub catalog: Rc<Catalog>,
-    /// The session's variables, refreshed after each input.
-    pub variables: Rc<RefCell<Vec<(String, TypeId)>>>,
+    /// The session's names in the language it reads, refreshed after each input.
+    pub names: Rc<RefCell<SessionNames>>,
     /// Whether to colour the input.
     pub color: bool,
     /// File names, after `:load` and `:save`.
@@ -43,14 +42,14 @@ impl Completer for TenshHelper {
             let (from, pairs) = self.files.complete_path(line, pos)?;
             return Ok((from, pairs.into_iter().map(|p| p.replacement).collect()));
         }
-        Ok(complete(line, pos, &self.catalog, &self.variables.borrow()))
+        Ok(complete_in(line, pos, &self.catalog, &self.names.borrow()))
     }
 }
 
 impl Highlighter for TenshHelper {
     fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
         if self.color {
-            Cow::Owned(highlight(line))
+            Cow::Owned(highlight(line, self.names.borrow().is_python()))
         } else {
             Cow::Borrowed(line)
         }

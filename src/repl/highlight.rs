@@ -10,15 +10,29 @@ const KEYWORDS: &[&str] = &[
     "as", "private", "this",
 ];
 
-/// `line` with ANSI colours.
-pub fn highlight(line: &str) -> String {
+/// Python's keywords (soft ones included).
+pub const PYTHON_KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "case", "class",
+    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
+    "import", "in", "is", "lambda", "match", "nonlocal", "not", "or", "pass", "raise", "return",
+    "try", "while", "with", "yield",
+];
+
+/// `line` with ANSI colours, read as Python (`python`) or Rhai.
+pub fn highlight(line: &str, python: bool) -> String {
+    let keywords = if python { PYTHON_KEYWORDS } else { KEYWORDS };
     let mut out = String::with_capacity(line.len() * 2);
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     let end_of = |k: usize| chars.get(k).map_or(line.len(), |(i, _)| *i);
     let mut k = 0;
     while k < chars.len() {
         let (i, c) = chars[k];
-        if c == '/' && chars.get(k + 1).is_some_and(|(_, n)| *n == '/') {
+        let comment = if python {
+            c == '#'
+        } else {
+            c == '/' && chars.get(k + 1).is_some_and(|(_, n)| *n == '/')
+        };
+        if comment {
             out += &(&line[i..]).dimmed().to_string();
             break;
         } else if c == '"' || c == '`' || c == '\'' {
@@ -44,7 +58,7 @@ pub fn highlight(line: &str) -> String {
                 j += 1;
             }
             let word = &line[i..end_of(j)];
-            if KEYWORDS.contains(&word) {
+            if keywords.contains(&word) {
                 out += &word.magenta().bold().to_string();
             } else {
                 out += word;
@@ -86,16 +100,19 @@ mod tests {
             "print(\"a \\\" b\"); `unterminated",
             "héllo + 1_000",
         ] {
-            assert_eq!(strip_ansi(&highlight(line)), line);
+            assert_eq!(strip_ansi(&highlight(line, false)), line);
         }
     }
 
     #[test]
     fn keywords_strings_and_numbers_are_coloured() {
-        let h = highlight("let s = \"x\"; 42");
+        let h = highlight("let s = \"x\"; 42", false);
         assert!(h.contains(&"let".magenta().bold().to_string()));
         assert!(h.contains(&"\"x\"".green().to_string()));
         assert!(h.contains(&"42".cyan().to_string()));
-        assert!(!highlight("letter").contains('\u{1b}'));
+        assert!(!highlight("letter", false).contains('\u{1b}'));
+        let python = highlight("def f(x): return x  # let", true);
+        assert!(python.contains("def") && strip_ansi(&python) == "def f(x): return x  # let");
+        assert_eq!(highlight("let x", true), "let x");
     }
 }

@@ -48,7 +48,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
         }
         ":explain" if rest.is_empty() => console.usage_error(":explain needs an EXPR"),
         ":explain" => {
-            let code = super::explain_command::call(rest);
+            let code = super::explain_command::call_in(rest, console.is_python());
             console.run(&code);
         }
         ":time" if rest.is_empty() => console.usage_error(":time needs an EXPR"),
@@ -199,6 +199,63 @@ pub fn load(console: &mut Console, path: &str) {
 /// `:vars`: each variable with its type, and its value where it is short (a number, a
 /// bool, a string) or its layout (a tensor, a storage); then the script functions defined.
 fn vars(console: &mut Console) {
+    let mut storages = StorageLabels::default();
+    let lines = if console.is_python() {
+        python_vars(console, &mut storages)
+    } else {
+        rhai_vars(console, &mut storages)
+    };
+    if lines.is_empty() {
+        output::print_line("(no variables)");
+    }
+    for line in lines {
+        output::print_line(&line);
+    }
+}
+
+/// Storages numbered in the order they first appear, so the variables that share one
+/// (views, a tensor and its storage) show the same number.
+#[derive(Default)]
+struct StorageLabels(Vec<crate::core::memory::storage::Storage>);
+
+impl StorageLabels {
+    fn label(&mut self, s: &crate::core::memory::storage::Storage) -> String {
+        let k = self.0.iter().position(|x| x.is_same(s)).unwrap_or_else(|| {
+            self.0.push(s.clone());
+            self.0.len() - 1
+        });
+        format!("storage=#{} ({} bytes)", k + 1, s.nbytes())
+    }
+}
+
+/// The layout of a tensor or storage `value`, as `:vars` shows it after the type.
+fn layout_shown(value: &rhai::Dynamic, storages: &mut StorageLabels) -> Option<String> {
+    // Read in place: a clone would copy a list or map whole.
+    if let Some(t) = value.read_lock::<crate::core::tensor::Tensor>() {
+        return Some(format!(
+            "  size={:?} dtype=torch.{} stride={:?} offset={} {}",
+            t.sizes(),
+            t.dtype().short_name(),
+            t.strides(),
+            t.offset(),
+            storages.label(&t.storage())
+        ));
+    }
+    if let Some(s) = value.read_lock::<crate::core::memory::storage::Storage>() {
+        return Some(format!("  {}", storages.label(&s)));
+    }
+    if let Some(s) = value.read_lock::<crate::script::storage::typed::TypedStorage>() {
+        return Some(format!(
+            "  dtype=torch.{} {}",
+            s.dtype.short_name(),
+            storages.label(&s.storage)
+        ));
+    }
+    None
+}
+
+/// The Rhai session's variables, oldest first, then its functions.
+fn rhai_vars(console: &mut Console, storages: &mut StorageLabels) -> Vec<String> {
     let session = console.session_mut();
     // The scope lists the newest definitions first; keep each name's newest (a shadowed
     // `let` is gone for good), then show them oldest first.
@@ -209,19 +266,6 @@ fn vars(console: &mut Console) {
         .filter(|(name, _, _)| !is_hidden(name) && seen.insert(*name))
         .collect();
     newest_first.reverse();
-    // Storages are numbered in the order they first appear, so the variables that share
-    // one (views, a tensor and its storage) show the same number.
-    let mut storages: Vec<crate::core::memory::storage::Storage> = Vec::new();
-    let mut storage_label = |s: &crate::core::memory::storage::Storage| {
-        let k = storages
-            .iter()
-            .position(|x| x.is_same(s))
-            .unwrap_or_else(|| {
-                storages.push(s.clone());
-                storages.len() - 1
-            });
-        format!("storage=#{} ({} bytes)", k + 1, s.nbytes())
-    };
     let mut lines: Vec<String> = newest_first
         .into_iter()
         .map(|(name, _, value)| {
@@ -229,25 +273,8 @@ fn vars(console: &mut Console) {
                 "{name}: {}",
                 session.engine().map_type_name(value.type_name())
             );
-            // Read in place: a clone would copy a list or map whole.
-            if let Some(t) = value.read_lock::<crate::core::tensor::Tensor>() {
-                line += &format!(
-                    "  size={:?} dtype=torch.{} stride={:?} offset={} {}",
-                    t.sizes(),
-                    t.dtype().short_name(),
-                    t.strides(),
-                    t.offset(),
-                    storage_label(&t.storage())
-                );
-            } else if let Some(s) = value.read_lock::<crate::core::memory::storage::Storage>() {
-                line += &format!("  {}", storage_label(&s));
-            } else if let Some(s) = value.read_lock::<crate::script::storage::typed::TypedStorage>()
-            {
-                line += &format!(
-                    "  dtype=torch.{} {}",
-                    s.dtype.short_name(),
-                    storage_label(&s.storage)
-                );
+            if let Some(layout) = layout_shown(value, storages) {
+                line += &layout;
             } else if let Some(shown) = short_value(value) {
                 line += &format!(" = {shown}");
             } else if let Some(a) = value.read_lock::<rhai::Array>() {
@@ -264,12 +291,56 @@ fn vars(console: &mut Console) {
             .into_iter()
             .map(|f| format!("fn {f}")),
     );
-    if lines.is_empty() {
-        output::print_line("(no variables)");
-    }
-    for line in lines {
-        output::print_line(&line);
-    }
+    lines
+}
+
+/// The Python session's globals by name, each with its Python type.
+fn python_vars(console: &mut Console, storages: &mut StorageLabels) -> Vec<String> {
+    use crate::python::value::Value;
+    let Some(python) = console.python_session() else {
+        return Vec::new();
+    };
+    let mut globals: Vec<(String, Value)> = python
+        .variables()
+        .into_iter()
+        .filter(|(name, _)| name != "_" && !name.starts_with("__"))
+        .collect();
+    globals.sort_by(|a, b| a.0.cmp(&b.0));
+    globals
+        .into_iter()
+        .map(|(name, value)| {
+            let mut line = format!("{name}: {}", python.type_name_of(&value));
+            match &value {
+                Value::Host(d) => {
+                    if let Some(layout) = layout_shown(d, storages) {
+                        line += &layout;
+                    }
+                }
+                Value::List(items) => line += &format!("  ({} items)", items.borrow().len()),
+                Value::Tuple(items) => line += &format!("  ({} items)", items.len()),
+                Value::Dict(entries) => line += &format!("  ({} keys)", entries.borrow().len()),
+                Value::Bool(_)
+                | Value::Int(_)
+                | Value::BigInt(_)
+                | Value::Float(_)
+                | Value::Complex(_)
+                | Value::None => {
+                    if let Some(text) = python.repr(&value) {
+                        line += &format!(" = {text}");
+                    }
+                }
+                Value::Str(s) => {
+                    let cut: String = s.chars().take(60).collect();
+                    let more = if cut.len() < s.len() { "..." } else { "" };
+                    if let Some(text) = python.repr(&Value::str(cut)) {
+                        line += &format!(" = {text}{more}");
+                    }
+                }
+                _ => {}
+            }
+            line
+        })
+        .collect()
 }
 
 /// A number, bool, character or string as `:vars` shows it (a string cut at 60 characters).

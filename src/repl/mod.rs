@@ -6,6 +6,7 @@ pub mod chain;
 pub mod color;
 pub mod commands;
 pub mod complete;
+pub mod complete_python;
 pub mod console;
 pub mod explain_command;
 pub mod help;
@@ -19,6 +20,7 @@ pub mod meta;
 pub mod paste;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod paste_extent;
+pub mod shared_names;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod terminal;
 pub mod timing;

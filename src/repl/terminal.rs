@@ -46,7 +46,7 @@ pub fn run(color: bool, script: Option<(&str, &[String])>, python: bool) -> i32 
             return status;
         }
     }
-    let variables = Rc::new(RefCell::new(console.variables()));
+    let names = Rc::new(RefCell::new(console.names()));
     let config = editor_config();
     let mut editor: Editor<TenshHelper, DefaultHistory> = match Editor::with_config(config) {
         Ok(e) => e,
@@ -57,7 +57,7 @@ pub fn run(color: bool, script: Option<(&str, &[String])>, python: bool) -> i32 
     };
     editor.set_helper(Some(TenshHelper {
         catalog: console.catalog(),
-        variables: variables.clone(),
+        names: names.clone(),
         color,
         files: rustyline::completion::FilenameCompleter::new(),
     }));
@@ -101,7 +101,7 @@ pub fn run(color: bool, script: Option<(&str, &[String])>, python: bool) -> i32 
                 if step == Step::Quit {
                     return console.exit_status();
                 }
-                *variables.borrow_mut() = console.variables();
+                *names.borrow_mut() = console.names();
             }
             Err(ReadlineError::Interrupted) => {
                 paste.end();

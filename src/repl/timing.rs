@@ -75,6 +75,21 @@ fn with_commas(n: usize) -> String {
 
 /// Runs `code` `loops` times, or reports why it stopped.
 fn timed(console: &mut Console, code: &str, loops: usize) -> Option<Duration> {
+    if console.is_python() {
+        let python = console.python_session()?;
+        return match python.time(code, loops) {
+            Ok(d) => Some(d),
+            Err(crate::python::session::PyOutcome::Raised {
+                report,
+                kind,
+                message,
+            }) => {
+                console.report_raised(&report, super::console::Failure { kind, message });
+                None
+            }
+            Err(_) => None,
+        };
+    }
     match console.session_mut().time(code, loops) {
         Ok(d) => Some(d),
         Err(e) => {

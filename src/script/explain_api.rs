@@ -39,31 +39,44 @@ pub fn register(engine: &mut Engine) {
     );
 }
 
-/// The variable names of the caller's scope holding `t` itself, first one found.
-fn name_in_scope(ctx: &EvalContext, t: &Tensor) -> Option<String> {
+/// The tensors the caller's variables hold, by name, in the order the variables were made
+/// (a front's scope, read for naming: `explain` names the other views of a storage).
+pub type Visible = Vec<(String, Tensor)>;
+
+/// The tensors of a Rhai caller's scope.
+fn visible_in(ctx: &EvalContext) -> Visible {
     // Read in place: a clone of every variable would copy each list in scope (the list
     // being explained among them) once per tensor.
-    ctx.scope().iter_raw().find_map(|(name, _, v)| {
-        (!super::hidden::is_hidden_name(name)
-            && v.read_lock::<Tensor>().is_some_and(|o| o.ptr_eq(t)))
-        .then(|| name.to_string())
-    })
+    ctx.scope()
+        .iter_raw()
+        .filter(|(name, _, _)| !super::hidden::is_hidden_name(name))
+        .filter_map(|(name, _, v)| Some((name.to_string(), v.read_lock::<Tensor>()?.clone())))
+        .collect()
+}
+
+/// The variable names holding `t` itself, first one found.
+fn name_in_scope(visible: &[(String, Tensor)], t: &Tensor) -> Option<String> {
+    visible
+        .iter()
+        .find_map(|(name, o)| o.ptr_eq(t).then(|| name.clone()))
 }
 
 /// The caller's other tensors whose storage shares memory with `t`'s, each name once, in
 /// the order they were made.
-fn sharing(ctx: &EvalContext, t: &Tensor, same_storage_only: bool) -> Vec<(String, Tensor)> {
+fn sharing(
+    visible: &[(String, Tensor)],
+    t: &Tensor,
+    same_storage_only: bool,
+) -> Vec<(String, Tensor)> {
     let storage = t.storage();
     let mut found: Vec<(String, Tensor)> = Vec::new();
-    for (name, _, v) in ctx.scope().iter_raw() {
-        if !super::hidden::is_hidden_name(name)
-            && let Some(other) = v.read_lock::<Tensor>().map(|o| o.clone())
-            && !other.ptr_eq(t)
+    for (name, other) in visible {
+        if !other.ptr_eq(t)
             && other.storage().shares_memory(&storage)
             && (!same_storage_only || other.storage().is_same(&storage))
             && !found.iter().any(|(n, _)| n == name)
         {
-            found.push((name.to_string(), other));
+            found.push((name.clone(), other.clone()));
         }
     }
     found.reverse();
@@ -97,7 +110,7 @@ fn tensors_in(prefix: &str, value: &Dynamic, out: &mut Vec<(String, Tensor)>) {
     }
 }
 
-fn subject(ctx: &EvalContext, value: Dynamic) -> RhaiResult<Subject> {
+fn subject(visible: &[(String, Tensor)], value: Dynamic) -> RhaiResult<Subject> {
     if let Some(t) = value.clone().try_cast::<Tensor>() {
         return Ok(Subject::One(t));
     }
@@ -125,7 +138,7 @@ fn subject(ctx: &EvalContext, value: Dynamic) -> RhaiResult<Subject> {
                 py_type_name(&v)
             )));
         };
-        let name = name_in_scope(ctx, &t).unwrap_or_else(|| format!("#{k}"));
+        let name = name_in_scope(visible, &t).unwrap_or_else(|| format!("#{k}"));
         named.push((name, t));
     }
     Ok(Subject::Many(named))
@@ -170,11 +183,30 @@ fn options(map: &Map) -> RhaiResult<Options> {
 
 fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
     let first = ctx.eval_expression_tree(&inputs[0])?;
-    let what = subject(ctx, first)?;
     let second = match inputs.get(1) {
         Some(e) => Some(ctx.eval_expression_tree(e)?),
         None => None,
     };
+    let visible = visible_in(ctx);
+    explain_value(
+        first,
+        super::expr_text::source_text(&inputs[0]),
+        second,
+        &visible,
+    )?;
+    Ok(Dynamic::UNIT)
+}
+
+/// `explain(first, second)` for either front: `first` is the subject (a tensor, a list or a
+/// map of them), `first_text` how the call wrote it (the picture's name for a tensor),
+/// `second` an index list or an options map, `visible` the caller's tensors by name.
+pub fn explain_value(
+    first: Dynamic,
+    first_text: Option<String>,
+    second: Option<Dynamic>,
+    visible: &[(String, Tensor)],
+) -> RhaiResult<()> {
+    let what = subject(visible, first)?;
     // `explain(t, [i, j])`: one element's arithmetic.
     if let Some(list) = second
         .as_ref()
@@ -195,7 +227,7 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
                 ))
             })?;
         print_text(&arithmetic::element_arithmetic(t, &index).map_err(to_rhai)?);
-        return Ok(Dynamic::UNIT);
+        return Ok(());
     }
     let opts = match &second {
         None => Options::default(),
@@ -211,8 +243,9 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
     };
     let named = match &what {
         Subject::One(t) => vec![(
-            super::expr_text::source_text(&inputs[0])
-                .or_else(|| name_in_scope(ctx, t))
+            first_text
+                .clone()
+                .or_else(|| name_in_scope(visible, t))
                 .unwrap_or_else(|| "t".into()),
             t.clone(),
         )],
@@ -238,14 +271,16 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
             .cloned()
             .collect();
         if let Subject::One(t) = &what {
-            all.extend(sharing(ctx, t, true));
+            all.extend(sharing(visible, t, true));
         }
         arithmetic::byte_readers(byte, &all).map_err(to_rhai)?
     } else {
         match &what {
             Subject::One(t) => {
-                let names: Vec<String> =
-                    sharing(ctx, t, false).into_iter().map(|(n, _)| n).collect();
+                let names: Vec<String> = sharing(visible, t, false)
+                    .into_iter()
+                    .map(|(n, _)| n)
+                    .collect();
                 explain(t, &names, output::color())
             }
             Subject::Many(named) => by_storage(named)
@@ -279,7 +314,7 @@ fn run(ctx: &mut EvalContext, inputs: &[Expression]) -> RhaiResult<Dynamic> {
             picture.slots.len()
         ));
     }
-    Ok(Dynamic::UNIT)
+    Ok(())
 }
 
 /// The tensors grouped by the storage they view, groups and members in the order given.

@@ -168,7 +168,7 @@ fn aligned(table: &[Vec<String>], gaps: &[(usize, usize)]) -> Vec<String> {
 
 /// What `t.view(other)` gives, or the error it raises.
 fn view_line(t: &Tensor, tensor: &str, other: DType) -> String {
-    let name = other.to_string().replace("torch.", "torch::");
+    let name = crate::print::spelling::torch_name(&other.to_string());
     match view_dtype(t, other) {
         Ok(v) => {
             let l = v.layout();

@@ -16,6 +16,7 @@ use crate::python::value::iteration::PyIter;
 
 /// The builtins that take keyword arguments.
 const TAKES_KEYWORDS: &[&str] = &[
+    "explain",
     "print",
     "property",
     "super",
@@ -204,6 +205,20 @@ impl Interpreter {
             }
         }
         match name {
+            "explain" if (1..=2).contains(&args.len()) => {
+                // Called through another name: no source text to name the tensor by.
+                let mut args = args.into_iter();
+                let first = args.next().unwrap_or(Value::None);
+                let globals = self.globals.clone();
+                self.explain(first, None, args.next(), kw.0, &globals)
+            }
+            "explain" => self.raise(
+                "TypeError",
+                format!(
+                    "explain() takes 1 or 2 positional arguments but {} were given",
+                    args.len()
+                ),
+            ),
             "print" => {
                 let sep = self.text_keyword(&mut kw, "sep", " ")?;
                 let end = self.text_keyword(&mut kw, "end", "\n")?;

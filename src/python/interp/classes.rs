@@ -898,6 +898,10 @@ impl Interpreter {
     /// `dir(x)` of an instance or class of a statement: the names of its attributes, its
     /// classes' and `object`'s, sorted.
     pub(super) fn attribute_names(&mut self, v: &Value) -> Flow<Value> {
+        if let Value::Module(m) = v {
+            let names = self.module_names(m);
+            return Ok(Value::list(names.into_iter().map(Value::str).collect()));
+        }
         let (class, own) = match v {
             Value::Class(c) => (c.clone(), None),
             other => match Self::class_of_instance(other) {

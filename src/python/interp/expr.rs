@@ -376,6 +376,9 @@ impl Interpreter {
             return self.call_value(&function, args);
         }
         let function = self.eval(&c.func, scope)?;
+        if Self::is_explain(&function) {
+            return self.explain_call(c, scope);
+        }
         let args = self.eval_arguments(&c.arguments, scope)?;
         self.call_value(&function, args)
     }

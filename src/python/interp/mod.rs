@@ -21,6 +21,7 @@ mod names;
 mod operators;
 mod stmt;
 mod subscript;
+mod teaching;
 mod text;
 
 use std::rc::Rc;
@@ -34,6 +35,8 @@ use super::source::SourceText;
 use super::value::Value;
 
 pub use super::value::flow::Unwind;
+pub use names::builtin_names;
+pub use teaching::Known;
 
 /// A result that may unwind.
 pub type Flow<T> = Result<T, Unwind>;
@@ -118,7 +121,10 @@ impl Interpreter {
             owner: None,
         });
         let globals = self.globals.clone();
+        let spelled_as_python = crate::print::spelling::python();
+        crate::print::spelling::set_python(true);
         let result = self.exec_block(body, &globals);
+        crate::print::spelling::set_python(spelled_as_python);
         self.frames.pop();
         match result {
             Ok(()) => Ok(()),
@@ -158,7 +164,10 @@ impl Interpreter {
         });
         self.set_line(last);
         let globals = self.globals.clone();
+        let spelled_as_python = crate::print::spelling::python();
+        crate::print::spelling::set_python(true);
         let value = self.eval(&last.value, &globals);
+        crate::print::spelling::set_python(spelled_as_python);
         self.frames.pop();
         match value {
             Ok(v) => Ok(Some(v)),
@@ -181,6 +190,16 @@ impl Interpreter {
             Unwind::Raise(e) => e,
             _ => Rc::new(PyException::new("RuntimeError", "unexpected control flow")),
         })
+    }
+
+    /// The globals, by name.
+    pub fn globals(&self) -> Vec<(String, Value)> {
+        self.globals
+            .vars
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
     }
 
     /// Binds a global (the prompt's `_`).

@@ -324,24 +324,15 @@ impl Interpreter {
                 ),
             };
         }
-        let function = |n: &str| Ok(Value::Builtin(format!("{module}.{n}").into()));
+        if native_names(module, FUNCTIONS).contains(&name) {
+            return Ok(Value::Builtin(format!("{module}.{name}").into()));
+        }
         match (module, name) {
             ("math", "pi") => Ok(Value::Float(std::f64::consts::PI)),
             ("math", "e") => Ok(Value::Float(std::f64::consts::E)),
             ("math", "tau") => Ok(Value::Float(std::f64::consts::TAU)),
             ("math", "inf") => Ok(Value::Float(f64::INFINITY)),
             ("math", "nan") => Ok(Value::Float(f64::NAN)),
-            (
-                "math",
-                "sqrt" | "floor" | "ceil" | "exp" | "log" | "log2" | "log10" | "sin" | "cos"
-                | "tan" | "asin" | "acos" | "atan" | "atan2" | "sinh" | "cosh" | "tanh" | "fabs"
-                | "isnan" | "isinf" | "isfinite" | "isclose" | "prod" | "fsum" | "trunc" | "pow"
-                | "hypot" | "gcd" | "factorial" | "copysign" | "degrees" | "radians" | "log1p"
-                | "expm1" | "erf" | "lcm" | "comb" | "modf" | "frexp" | "ldexp",
-            ) => function(name),
-            ("struct", "pack" | "unpack" | "calcsize" | "iter_unpack" | "unpack_from") => {
-                function(name)
-            }
             ("struct", "error") => Ok(Value::Type(types::builtin("error"))),
             ("sys", "argv") => Ok(Value::list(
                 self.argv.iter().map(|a| Value::str(a.as_str())).collect(),
@@ -351,19 +342,8 @@ impl Interpreter {
             ("sys", "platform") => Ok(Value::str("linux")),
             ("sys", "version") => Ok(Value::str("3.11.7 (tensh)")),
             ("sys", "stdout" | "stderr") => Ok(Value::Module(format!("sys.{name}").into())),
-            ("sys", "exit" | "getrecursionlimit") => function(name),
-            ("sys.stdout" | "sys.stderr", "write" | "flush") => function(name),
-            ("time", "time" | "perf_counter" | "monotonic" | "sleep" | "process_time") => {
-                function(name)
-            }
-            (
-                "warnings",
-                "warn" | "simplefilter" | "filterwarnings" | "catch_warnings" | "resetwarnings",
-            ) => function(name),
             ("array", "array") => Ok(Value::HostPath("array".into())),
             ("os", "path") => Ok(Value::Module("os.path".into())),
-            ("os.path", "exists" | "getsize" | "join") => function(name),
-            ("os", "remove" | "getcwd") => function(name),
             _ => self.raise(
                 "AttributeError",
                 format!("module '{module}' has no attribute '{name}'"),
@@ -936,6 +916,125 @@ impl Interpreter {
             grad_mode::restore(grad, inference);
         }
         Ok(false)
+    }
+}
+
+/// The functions of the modules written in Rust, by module.
+const FUNCTIONS: &[(&str, &[&str])] = &[
+    (
+        "math",
+        &[
+            "sqrt",
+            "floor",
+            "ceil",
+            "exp",
+            "log",
+            "log2",
+            "log10",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "atan2",
+            "sinh",
+            "cosh",
+            "tanh",
+            "fabs",
+            "isnan",
+            "isinf",
+            "isfinite",
+            "isclose",
+            "prod",
+            "fsum",
+            "trunc",
+            "pow",
+            "hypot",
+            "gcd",
+            "factorial",
+            "copysign",
+            "degrees",
+            "radians",
+            "log1p",
+            "expm1",
+            "erf",
+            "lcm",
+            "comb",
+            "modf",
+            "frexp",
+            "ldexp",
+        ],
+    ),
+    (
+        "struct",
+        &["pack", "unpack", "calcsize", "iter_unpack", "unpack_from"],
+    ),
+    ("sys", &["exit", "getrecursionlimit"]),
+    ("sys.stdout", &["write", "flush"]),
+    ("sys.stderr", &["write", "flush"]),
+    (
+        "time",
+        &["time", "perf_counter", "monotonic", "sleep", "process_time"],
+    ),
+    (
+        "warnings",
+        &[
+            "warn",
+            "simplefilter",
+            "filterwarnings",
+            "catch_warnings",
+            "resetwarnings",
+        ],
+    ),
+    ("os.path", &["exists", "getsize", "join"]),
+    ("os", &["remove", "getcwd"]),
+];
+
+/// The other attributes of the modules written in Rust (`module_attribute` makes each).
+const VALUES: &[(&str, &[&str])] = &[
+    ("math", &["pi", "e", "tau", "inf", "nan"]),
+    ("struct", &["error"]),
+    (
+        "sys",
+        &[
+            "argv",
+            "maxsize",
+            "byteorder",
+            "platform",
+            "version",
+            "stdout",
+            "stderr",
+        ],
+    ),
+    ("array", &["array"]),
+    ("os", &["path"]),
+];
+
+/// The names `table` lists for `module`.
+fn native_names(
+    module: &str,
+    table: &[(&str, &'static [&'static str])],
+) -> &'static [&'static str] {
+    table
+        .iter()
+        .find(|(m, _)| *m == module)
+        .map_or(&[], |(_, names)| names)
+}
+
+impl Interpreter {
+    /// The attribute names of the module `module` (`dir(math)`), sorted.
+    pub(super) fn module_names(&self, module: &str) -> Vec<String> {
+        let mut names: Vec<String> = match self.source_modules.get(module) {
+            Some(scope) => scope.vars.borrow().keys().map(|k| k.to_string()).collect(),
+            None => native_names(module, FUNCTIONS)
+                .iter()
+                .chain(native_names(module, VALUES))
+                .map(|n| n.to_string())
+                .collect(),
+        };
+        names.sort();
+        names
     }
 }
 

@@ -17,6 +17,7 @@ use crate::python::value::Value;
 /// The builtin functions, by name (the types are found by `types::named`).
 pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "print",
+    "explain",
     "len",
     "enumerate",
     "zip",
@@ -218,6 +219,18 @@ pub fn builtin_value(name: &str) -> Option<Value> {
     types::named(name)
         .filter(|t| t.kind == types::TypeKind::Exception)
         .map(Value::Type)
+}
+
+/// Every builtin name (functions, types, exception classes, constants), for completion.
+pub fn builtin_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = BUILTIN_FUNCTIONS
+        .iter()
+        .chain(BUILTIN_TYPES)
+        .copied()
+        .collect();
+    names.extend(types::exception_names());
+    names.extend(["None", "True", "False", "Ellipsis", "NotImplemented"]);
+    names
 }
 
 /// Collects the names a function body binds.
