@@ -51,6 +51,7 @@ fn run_code(name: &str, code: &str, args: &[String]) -> i32 {
 /// `run_code` for a Python program: its interpreter left for the system to reclaim too
 /// (freeing it was a fifth of a Python program's start-up: 1.55 M of 8.1 M instructions).
 fn run_python(name: &str, code: &str, args: &[String]) -> i32 {
+    crate::repl::help::provide_to_python();
     let (status, interp) = crate::python::run_file_keeping(name, code, args);
     std::mem::forget(interp);
     status

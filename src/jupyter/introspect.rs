@@ -55,7 +55,7 @@ pub fn kernel_info() -> KernelInfoReply {
         banner: format!(
             "{} — PyTorch's memory model in {}. :help for help.",
             crate::version(),
-            if python { "Python" } else { "Rhai" }
+            crate::repl::console::languages(python)
         ),
         help_links: Vec::new(),
         debugger: false,

@@ -13,6 +13,7 @@ pub mod exception;
 pub mod format;
 pub mod function;
 pub mod hash;
+pub mod help;
 pub mod host;
 pub mod interp;
 pub mod name_use;

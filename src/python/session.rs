@@ -124,6 +124,15 @@ impl PythonSession {
         self.interp.known_globals()
     }
 
+    /// The type of the tensh value (a tensor, a storage) the global `name` holds, if it
+    /// holds one.
+    pub fn host_type_of(&self, name: &str) -> Option<std::any::TypeId> {
+        match self.interp.global(name)? {
+            Value::Host(d) => Some(d.type_id()),
+            _ => None,
+        }
+    }
+
     /// Binds the global `name` to `value`.
     pub fn set_variable(&mut self, name: &str, value: Value) {
         self.interp.set_global(name, value);

@@ -39,6 +39,25 @@ fn is_internal(name: &str) -> bool {
 }
 
 impl Catalog {
+    /// The catalog of every name a session can call, read once per thread from an engine
+    /// with every name registered (a session registers its names only when a program names
+    /// them).
+    pub fn shared() -> std::rc::Rc<Catalog> {
+        thread_local! {
+            static CATALOG: std::cell::OnceCell<std::rc::Rc<Catalog>> =
+                const { std::cell::OnceCell::new() };
+        }
+        CATALOG.with(|c| {
+            c.get_or_init(|| {
+                std::rc::Rc::new(Catalog::from_engine(
+                    &crate::script::engine::new_engine(),
+                    &crate::script::engine::receiver_types(),
+                ))
+            })
+            .clone()
+        })
+    }
+
     /// Reads the registrations of `engine`; `type_names` names the receiver types whose
     /// methods are wanted.
     pub fn from_engine(engine: &Engine, type_names: &[(TypeId, &str)]) -> Catalog {

@@ -21,6 +21,14 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "after a classic layout error (view after transpose, view(dtype), writing into an \
          expand, ...), explain it from the tensors' layouts; `:why > fig.svg` draws it",
     ),
+    (
+        ":python",
+        "read Python from here on (the variables come along)",
+    ),
+    (
+        ":rhai",
+        "read Rhai from here on (the variables come along)",
+    ),
     (":load FILE", "run a script into this session"),
     (":time EXPR", "run EXPR once and show the wall time it took"),
     (

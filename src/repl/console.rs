@@ -18,8 +18,18 @@ pub fn banner(python: bool, leave: &str) -> String {
     format!(
         "{} — PyTorch's memory model in {}. :help for help, {leave}.",
         crate::version(),
-        if python { "Python" } else { "Rhai" }
+        languages(python)
     )
+}
+
+/// The language a session reads, and how to switch to the other: `Rhai (:python for
+/// Python)`.
+pub fn languages(python: bool) -> &'static str {
+    if python {
+        "Python (:rhai for Rhai)"
+    } else {
+        "Rhai (:python for Python)"
+    }
 }
 
 /// A first thing to try at a fresh prompt, one input a line.
@@ -126,6 +136,7 @@ impl Console {
     pub fn new() -> Console {
         let session = Session::new();
         output::start_recording();
+        super::help::provide_to_python();
         Console {
             session,
             pending: String::new(),
@@ -214,18 +225,7 @@ impl Console {
     /// with every name registered: a session registers its names only when a program
     /// names them).
     pub fn catalog(&self) -> Rc<Catalog> {
-        thread_local! {
-            static CATALOG: std::cell::OnceCell<Rc<Catalog>> = const { std::cell::OnceCell::new() };
-        }
-        CATALOG.with(|c| {
-            c.get_or_init(|| {
-                Rc::new(Catalog::from_engine(
-                    &crate::script::engine::new_engine(),
-                    &crate::script::engine::receiver_types(),
-                ))
-            })
-            .clone()
-        })
+        Catalog::shared()
     }
 
     /// The prompt for the next line.
@@ -328,6 +328,10 @@ impl Console {
 
     /// The type name of the variable `name`, if there is one.
     pub fn type_of_variable(&self, name: &str) -> Option<String> {
+        if let (Some(p), true) = (&self.python, self.python_mode) {
+            let id = p.host_type_of(name)?;
+            return self.catalog().type_names.get(&id).cloned();
+        }
         let value = self.session.scope().get(name)?;
         Some(
             self.session
@@ -629,7 +633,29 @@ pub fn report_lines(code: &str, e: &ScriptError) -> Vec<String> {
     {
         lines.push(hint);
     }
+    if reads_as_python(code, e) && !lines.iter().any(|l| l.contains(":python")) {
+        lines.push(
+            "hint: this reads as Python: type :python to run Python as it is written (the \
+             variables come along)"
+                .to_string(),
+        );
+    }
     lines
+}
+
+/// Whether `code`, which Rhai refused as a script (`e` is a mistake in it, not an error an op
+/// raised), is Python: it parses as Python and names what Python sessions name
+/// (`import`, `torch.`, `def`, `True`/`False`/`None`, an assignment without `let`).
+fn reads_as_python(code: &str, e: &ScriptError) -> bool {
+    if e.raised || e.function.is_some() || ruff_python_parser::parse_module(code).is_err() {
+        return false;
+    }
+    let pythonic = ["import ", "torch.", "def ", "True", "False", "None", "print("];
+    pythonic.iter().any(|w| code.contains(w))
+        || code.lines().any(|l| {
+            let l = l.trim_start();
+            !l.starts_with("let ") && !l.starts_with("const ") && l.contains(" = ")
+        })
 }
 
 /// Whether `code` has a definition of the script function `name` (`fn name(`).
@@ -970,5 +996,36 @@ mod tests {
             vars,
             [("t".to_string(), TypeId::of::<crate::core::tensor::Tensor>())]
         );
+    }
+
+    #[test]
+    fn python_at_the_rhai_prompt_is_answered_with_the_way_to_python() {
+        let mut c = Console::new();
+        let (_, shown) = feed_all(&mut c, &["x = torch.zeros(3)"]);
+        assert!(shown.contains("type :python to run Python as it is written"), "{shown}");
+        // A Rhai mistake that is not Python, and an op's error, get no such hint.
+        let (_, shown) = feed_all(&mut c, &["let y = ;", "torch::zeros(3).view(5)"]);
+        assert!(!shown.contains(":python"), "{shown}");
+        // The banner names both languages.
+        assert!(banner(false, "").contains("Rhai (:python for Python)"));
+    }
+
+    #[test]
+    fn help_at_a_python_prompt_is_written_in_python() {
+        let mut c = Console::new();
+        c.set_python(true);
+        let (_, shown) = feed_all(
+            &mut c,
+            &["import torch", "x = torch.zeros(2)", "?torch.narrow", "x.view?", ":help"],
+        );
+        assert!(shown.contains("torch.narrow  (function, 4 arguments)"), "{shown}");
+        assert!(shown.contains("  torch.narrow(Tensor input, int dim, int start, int length)"), "{shown}");
+        assert!(shown.contains("Tensor.view()  (method, 1 argument)"), "{shown}");
+        assert!(shown.contains("scripted in Python (here) and Rhai (:rhai)"), "{shown}");
+        assert!(!shown.contains("torch::") && !shown.contains("#{"), "{shown}");
+        assert!(!shown.contains("in Rhai:"), "{shown}");
+        let (_, shown) = feed_all(&mut c, &["help(torch.Tensor.narrow)", "help(x.view)"]);
+        assert!(shown.contains("Tensor.narrow()  (method, 3 arguments)"), "{shown}");
+        assert!(shown.contains("Tensor.view(torch.dtype dtype)"), "{shown}");
     }
 }

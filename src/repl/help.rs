@@ -9,20 +9,41 @@ use super::catalog::Catalog;
 use super::commands::COMMANDS;
 use crate::script::signature;
 
+/// Makes Python's `help(obj)` answer from the catalog, on this thread.
+pub fn provide_to_python() {
+    fn provider(name: &str) -> Option<String> {
+        lookup(&Catalog::shared(), name)
+    }
+    crate::python::help::provide(provider);
+}
+
 /// The `:help` overview.
 pub fn overview() -> String {
-    let mut s = String::from(
-        "tensh: PyTorch's strided memory model, scripted in Rhai.\n\
+    let mut s = String::from(if crate::print::spelling::python() {
+        "tensh: PyTorch's strided memory model, scripted in Python (here) and Rhai (:rhai).\n\
+         Type as in a PyTorch session: `import torch`, then `torch.zeros(2, 3, dtype=torch.int8)`.\n\
+         An expression's value is echoed; an assignment is silent. Tab completes `torch.` names,\n\
+         variables, and methods after `.`; Ctrl-R searches history; Ctrl-C stops a run.\n\
+         explain(t) draws a tensor's memory. Variables carry over when you switch language.\n\
+         What tensh's Python runs and what it refuses: docs/python.md.\n\n"
+    } else {
+        "tensh: PyTorch's strided memory model, scripted in Rhai (here) and Python (:python).\n\
          Python `torch.zeros(2, 3, dtype=torch.int8)` is Rhai `torch::zeros(2, 3, #{dtype: torch::int8})`.\n\
          An expression's value is echoed; `let` is silent. Tab completes `torch::` names,\n\
          variables, and methods after `.`; Ctrl-R searches history; Ctrl-C stops a run.\n\
-         The rules from Python to Rhai, with an example each: docs/python-to-rhai.md.\n\n",
-    );
+         The rules from Python to Rhai, with an example each: docs/python-to-rhai.md.\n\
+         Variables carry over when you switch language.\n\n"
+    });
     for (name, what) in COMMANDS {
         s += &format!("  {name:<15} {what}\n");
     }
-    s += "\n?NAME, NAME? and help(NAME) are :help NAME. Topics besides torch:: functions and\n\
-          methods (`:help torch::zeros`, `:help Tensor.view`, `:help x.view` for a variable x):\n ";
+    s += if crate::print::spelling::python() {
+        "\n?NAME, NAME? and help(NAME) are :help NAME. Topics besides torch functions and\n\
+         methods (`:help torch.zeros`, `:help Tensor.view`, `:help x.view` for a variable x):\n "
+    } else {
+        "\n?NAME, NAME? and help(NAME) are :help NAME. Topics besides torch:: functions and\n\
+         methods (`:help torch::zeros`, `:help Tensor.view`, `:help x.view` for a variable x):\n "
+    };
     for t in super::topics::TOPICS {
         s += &format!(" {}", t.name);
     }
@@ -61,16 +82,18 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
         Some((ty, rest)) => (catalog.type_named(ty), rest),
         None => (None, bare),
     };
+    let python = crate::print::spelling::python();
+    let torch = if python { "torch." } else { "torch::" };
     let mut found = Vec::new();
     if only_type.is_none() {
         if let Some(counts) = catalog.functions.get(bare) {
             found.push(format!(
-                "torch::{bare}  (function, {})",
+                "{torch}{bare}  (function, {})",
                 arities("torch", bare, counts)
             ));
         }
         if catalog.constants.contains(bare) {
-            found.push(format!("torch::{bare}  (constant)"));
+            found.push(format!("{torch}{bare}  (constant)"));
         }
     }
     let mut types: Vec<_> = catalog.type_names.iter().collect();
@@ -105,10 +128,22 @@ pub fn lookup(catalog: &Catalog, name: &str) -> Option<String> {
         .flat_map(|d| d.help_lines())
         .collect();
     if !lines.is_empty() {
-        text += "\nsignatures (keywords go in a trailing #{...} map):";
+        text += if python {
+            "\nsignatures:"
+        } else {
+            "\nsignatures (keywords go in a trailing #{...} map):"
+        };
         for line in lines {
+            let line = if python {
+                line.replacen("torch::", "torch.", 1)
+            } else {
+                line
+            };
             text += &format!("\n  {line}");
         }
+    }
+    if python {
+        return Some(text);
     }
     let mut calls: Vec<String> = Vec::new();
     for call in signature::all()

@@ -149,7 +149,10 @@ pub fn register(r: &mut Registry) {
     r.function("manual_seed", 1, |a| {
         let seed = a.int(0, "seed", "manual_seed")?;
         manual_seed(seed as u64);
-        Ok(Dynamic::UNIT)
+        // PyTorch returns the default generator (the prompt echoes it).
+        Ok(Dynamic::from(
+            crate::script::generator_object::GeneratorObject::Default,
+        ))
     });
     r.function("get_rng_state", 0, |_| {
         let bytes = crate::core::random::generator::get_state();

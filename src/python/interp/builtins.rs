@@ -212,6 +212,32 @@ impl Interpreter {
                 let globals = self.globals.clone();
                 self.explain(first, None, args.next(), kw.0, &globals)
             }
+            "help" if args.len() == 1 => {
+                // A `torch` name, a tensh value's method or a topic; Python's own builtins
+                // and classes have no text here.
+                let name = match &args[0] {
+                    Value::HostPath(p) => Some(p.replace("::", ".")),
+                    Value::Str(s) => Some(s.to_string()),
+                    Value::Method(m) if matches!(m.0, Value::Host(_)) => {
+                        Some(format!("{}.{}", m.0.type_name(), m.1))
+                    }
+                    _ => None,
+                };
+                let name = name.map(|n| match n.strip_prefix("torch.Tensor.") {
+                    Some(method) => format!("Tensor.{method}"),
+                    None => n,
+                });
+                let text = match &name {
+                    Some(n) => crate::python::help::text(n)
+                        .unwrap_or_else(|| format!("tensh has no help on {n}")),
+                    None => format!(
+                        "tensh's help covers torch and tensh's values, not this {}",
+                        args[0].type_name()
+                    ),
+                };
+                crate::script::output::print_raw(&format!("{text}\n"));
+                Ok(Value::None)
+            }
             "explain" => self.raise(
                 "TypeError",
                 format!(

@@ -202,6 +202,11 @@ impl Interpreter {
             .collect()
     }
 
+    /// The global `name`'s value, if it is bound.
+    pub fn global(&self, name: &str) -> Option<Value> {
+        self.globals.vars.borrow().get(name).cloned()
+    }
+
     /// Binds a global (the prompt's `_`).
     pub fn set_global(&mut self, name: &str, v: Value) {
         self.globals.vars.borrow_mut().insert(name.into(), v);

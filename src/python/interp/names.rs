@@ -18,6 +18,7 @@ use crate::python::value::Value;
 pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "print",
     "explain",
+    "help",
     "len",
     "enumerate",
     "zip",
