@@ -25,10 +25,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
         ":python",
         "read Python from here on (the variables come along)",
     ),
-    (
-        ":rhai",
-        "read Rhai from here on (the variables come along)",
-    ),
+    (":rhai", "read Rhai from here on (the variables come along)"),
     (":load FILE", "run a script into this session"),
     (":time EXPR", "run EXPR once and show the wall time it took"),
     (

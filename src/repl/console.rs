@@ -650,7 +650,9 @@ fn reads_as_python(code: &str, e: &ScriptError) -> bool {
     if e.raised || e.function.is_some() || ruff_python_parser::parse_module(code).is_err() {
         return false;
     }
-    let pythonic = ["import ", "torch.", "def ", "True", "False", "None", "print("];
+    let pythonic = [
+        "import ", "torch.", "def ", "True", "False", "None", "print(",
+    ];
     pythonic.iter().any(|w| code.contains(w))
         || code.lines().any(|l| {
             let l = l.trim_start();
@@ -1002,7 +1004,10 @@ mod tests {
     fn python_at_the_rhai_prompt_is_answered_with_the_way_to_python() {
         let mut c = Console::new();
         let (_, shown) = feed_all(&mut c, &["x = torch.zeros(3)"]);
-        assert!(shown.contains("type :python to run Python as it is written"), "{shown}");
+        assert!(
+            shown.contains("type :python to run Python as it is written"),
+            "{shown}"
+        );
         // A Rhai mistake that is not Python, and an op's error, get no such hint.
         let (_, shown) = feed_all(&mut c, &["let y = ;", "torch::zeros(3).view(5)"]);
         assert!(!shown.contains(":python"), "{shown}");
@@ -1016,16 +1021,40 @@ mod tests {
         c.set_python(true);
         let (_, shown) = feed_all(
             &mut c,
-            &["import torch", "x = torch.zeros(2)", "?torch.narrow", "x.view?", ":help"],
+            &[
+                "import torch",
+                "x = torch.zeros(2)",
+                "?torch.narrow",
+                "x.view?",
+                ":help",
+            ],
         );
-        assert!(shown.contains("torch.narrow  (function, 4 arguments)"), "{shown}");
-        assert!(shown.contains("  torch.narrow(Tensor input, int dim, int start, int length)"), "{shown}");
-        assert!(shown.contains("Tensor.view()  (method, 1 argument)"), "{shown}");
-        assert!(shown.contains("scripted in Python (here) and Rhai (:rhai)"), "{shown}");
-        assert!(!shown.contains("torch::") && !shown.contains("#{"), "{shown}");
+        assert!(
+            shown.contains("torch.narrow  (function, 4 arguments)"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("  torch.narrow(Tensor input, int dim, int start, int length)"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("Tensor.view()  (method, 1 argument)"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("scripted in Python (here) and Rhai (:rhai)"),
+            "{shown}"
+        );
+        assert!(
+            !shown.contains("torch::") && !shown.contains("#{"),
+            "{shown}"
+        );
         assert!(!shown.contains("in Rhai:"), "{shown}");
         let (_, shown) = feed_all(&mut c, &["help(torch.Tensor.narrow)", "help(x.view)"]);
-        assert!(shown.contains("Tensor.narrow()  (method, 3 arguments)"), "{shown}");
+        assert!(
+            shown.contains("Tensor.narrow()  (method, 3 arguments)"),
+            "{shown}"
+        );
         assert!(shown.contains("Tensor.view(torch.dtype dtype)"), "{shown}");
     }
 }

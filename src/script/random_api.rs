@@ -149,10 +149,10 @@ pub fn register(r: &mut Registry) {
     r.function("manual_seed", 1, |a| {
         let seed = a.int(0, "seed", "manual_seed")?;
         manual_seed(seed as u64);
-        // PyTorch returns the default generator (the prompt echoes it).
-        Ok(Dynamic::from(
-            crate::script::generator_object::GeneratorObject::Default,
-        ))
+        // PyTorch returns the default generator; Rhai's prompt would echo it after every
+        // `torch::manual_seed(0);`, so Rhai's returns nothing and the Python front returns
+        // `torch.default_generator` (`python::interp::call`).
+        Ok(Dynamic::UNIT)
     });
     r.function("get_rng_state", 0, |_| {
         let bytes = crate::core::random::generator::get_state();

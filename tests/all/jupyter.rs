@@ -9,8 +9,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use jupyter_protocol::{
-    ConnectionInfo, ExecuteRequest, InterruptRequest, JupyterMessage, JupyterMessageContent,
-    ReplyStatus, ShutdownRequest,
+    CompleteRequest, ConnectionInfo, ExecuteRequest, InterruptRequest, JupyterMessage,
+    JupyterMessageContent, ReplyStatus, ShutdownRequest,
 };
 use jupyter_zmq_client::create_client_heartbeat_connection;
 use kernel_client::{Client, Kernel, PATIENCE};
@@ -228,6 +228,35 @@ fn the_python_kernel_runs_python_cells() {
             error.evalue
         );
         assert_eq!(error.traceback[0], "Traceback (most recent call last):");
+
+        // Completion reads Python: `torch.ar` offers `arange(`, a chain its type's methods.
+        for (code, wanted) in [("torch.ar", "arange("), ("x.t().is_c", "is_contiguous(")] {
+            let request: JupyterMessage = CompleteRequest {
+                code: code.to_string(),
+                cursor_pos: code.len(),
+            }
+            .into();
+            let id = request.header.msg_id.clone();
+            client.shell.send(request).await.unwrap();
+            let reply = client.reply_to(&id).await;
+            let JupyterMessageContent::CompleteReply(r) = &reply.content else {
+                panic!("not a complete_reply: {:?}", reply.content);
+            };
+            assert!(
+                r.matches.iter().any(|m| m == wanted),
+                "{code}: {:?}",
+                r.matches
+            );
+        }
+
+        // explain draws in Python too: the text and the picture beside it.
+        let (out, reply) = client.execute("explain(x.T)").await;
+        assert_eq!(status(&reply), ReplyStatus::Ok);
+        assert!(stdout(&out).contains("stride (1, 3)"), "{}", stdout(&out));
+        assert!(
+            out.iter()
+                .any(|o| matches!(o, JupyterMessageContent::DisplayData(_)))
+        );
         let shutdown: JupyterMessage = ShutdownRequest { restart: false }.into();
         client.control.send(shutdown).await.unwrap();
         let _ = timeout(PATIENCE, client.control.read()).await;

@@ -117,16 +117,65 @@ fn the_prompt_in_python_echoes_reprs_runs_blocks_and_stops_on_ctrl_c() {
     p.send(ControlCode::EndOfText).unwrap();
     p.expect("KeyboardInterrupt").unwrap();
     p.expect(">>> ").unwrap();
-    // Rhai and back; each language keeps its variables.
+    // Rhai and back; the variables come along.
     p.send_line(":rhai").unwrap();
     p.expect(">>> ").unwrap();
     p.send_line("torch::ones(2).stride()").unwrap();
     p.expect("[1]").unwrap();
     p.expect(">>> ").unwrap();
+    p.send_line("x.t().is_contiguous()").unwrap();
+    p.expect("false").unwrap();
+    p.expect(">>> ").unwrap();
     p.send_line(":python").unwrap();
     p.expect(">>> ").unwrap();
     p.send_line("_ is None, x.shape").unwrap();
     p.expect("(False, torch.Size([2, 3]))").unwrap();
+}
+
+#[test]
+fn the_python_prompt_completes_explains_and_shares_its_tensors_with_rhai() {
+    let mut p = spawn(&temp_history("python-teach"), Some("--python"));
+    p.send_line("import torch").unwrap();
+    p.expect(">>> ").unwrap();
+    // `torch.ar` is ambiguous: the first Tab lists the candidates, `arange(` among them.
+    p.send("y = torch.ar").unwrap();
+    p.send(ControlCode::HorizontalTabulation).unwrap();
+    p.expect("arange(").unwrap();
+    p.send("ange(6).view(2, 3)\r").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send("y.tr").unwrap();
+    p.send(ControlCode::HorizontalTabulation).unwrap();
+    p.expect("transpose(").unwrap();
+    p.send("anspose(0, 1).shape\r").unwrap();
+    p.expect("torch.Size([3, 2])").unwrap();
+    p.expect(">>> ").unwrap();
+    // After a chain, typed by the declared return types; one candidate fills in.
+    p.send("y.t().is_contig").unwrap();
+    p.send(ControlCode::HorizontalTabulation).unwrap();
+    p.send(")\r").unwrap();
+    p.expect("False").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("explain(y.T)").unwrap();
+    p.expect("stride (1, 3) elements = (8, 24) bytes").unwrap();
+    p.expect("storage: 48 bytes; shared with y").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line(":explain y[1, 2]").unwrap();
+    p.expect("element [1, 2] starts at byte 0 + 24*1 + 8*2 = 40")
+        .unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line(":vars").unwrap();
+    p.expect("y: Tensor  size=[2, 3]").unwrap();
+    p.expect(">>> ").unwrap();
+    // The tensor made in Python is there in Rhai, the same storage.
+    p.send_line(":rhai").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("let z = y.t(); z[0][1] = 40; y").unwrap();
+    p.expect("[40,  4,  5]").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line(":python").unwrap();
+    p.expect(">>> ").unwrap();
+    p.send_line("z.data_ptr() == y.data_ptr()").unwrap();
+    p.expect("True").unwrap();
 }
 
 #[test]

@@ -561,8 +561,16 @@ impl Interpreter {
         if let Some(v) = self.call_python_torch(path, &call)? {
             return Ok(v);
         }
+        let (call, saved) = self.file_object_arguments(path, call)?;
         let call = self.host_arguments(None, call)?;
         let result = self.host.call(path, call);
+        if let (Ok(_), Some((file, sink))) = (&result, saved) {
+            self.write_saved(&file, &sink)?;
+        }
+        if path == "torch::manual_seed" && result.is_ok() {
+            // PyTorch returns the default generator, seeded.
+            return self.torch_attribute("torch", "default_generator");
+        }
         let arrays = if LIST_RESULTS.contains(&path) {
             Arrays::Lists
         } else {

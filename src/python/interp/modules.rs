@@ -12,7 +12,9 @@ use crate::python::types;
 use crate::python::value::Value;
 
 /// The modules an `import` finds.
-const MODULES: &[&str] = &["math", "sys", "time", "warnings", "array", "os", "struct"];
+const MODULES: &[&str] = &[
+    "math", "sys", "time", "warnings", "array", "os", "struct", "io",
+];
 
 /// The grad-mode managers of `torch`.
 const GRAD_MODES: &[&str] = &[
@@ -291,25 +293,26 @@ impl Interpreter {
 
     /// The bytes of a `bytes`-like value (its items as ints).
     pub(super) fn byte_values(&mut self, v: &Value) -> Flow<Vec<u8>> {
-        let is_buffer =
-            matches!(v, Value::Host(d) if d.is::<crate::script::storage::buffers::PyBuffer>());
-        if !is_buffer {
-            return self.raise(
-                "TypeError",
-                format!("a bytes-like object is required, not '{}'", v.type_name()),
-            );
+        // The buffer's own bytes (an `array.array`'s elements' bytes, as the buffer
+        // protocol gives them).
+        if let Value::Host(d) = v
+            && let Some(b) = d.read_lock::<crate::script::storage::buffers::PyBuffer>()
+        {
+            return Ok(b.storage.to_vec());
         }
-        let items = self.collect(v)?;
-        Ok(items
-            .iter()
-            .map(|x| x.as_int().unwrap_or(0) as u8)
-            .collect())
+        self.raise(
+            "TypeError",
+            format!("a bytes-like object is required, not '{}'", v.type_name()),
+        )
     }
 
     /// A `bytes` value of `bytes`.
     pub(super) fn bytes_value(&mut self, bytes: &[u8]) -> Flow<Value> {
-        let items = bytes.iter().map(|b| Value::Int(*b as i64)).collect();
-        self.call_builtin("bytes", vec![Value::list(items)], Vec::new())
+        use crate::script::storage::buffers::{BufferKind, PyBuffer};
+        Ok(Value::Host(rhai::Dynamic::from(PyBuffer {
+            kind: BufferKind::Bytes,
+            storage: crate::core::memory::storage::Storage::from_vec(bytes.to_vec()),
+        })))
     }
 
     /// `module.name`.
@@ -392,6 +395,7 @@ impl Interpreter {
                 Ok(Value::Int(s.chars().count() as i64))
             }
             "sys.stdout.flush" | "sys.stderr.flush" => Ok(Value::None),
+            "io.BytesIO" | "io.StringIO" => self.memory_file(name == "io.BytesIO", args, keywords),
             "time.time" => {
                 crate::platform::varies::note();
                 Ok(Value::Float(
@@ -989,6 +993,7 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
     ),
     ("os.path", &["exists", "getsize", "join"]),
     ("os", &["remove", "getcwd"]),
+    ("io", &["BytesIO", "StringIO"]),
 ];
 
 /// The other attributes of the modules written in Rust (`module_attribute` makes each).

@@ -248,6 +248,14 @@ impl Interpreter {
             }
             Value::Iterator(_) => "<iterator object>".into(),
             Value::GradMode(m) => format!("<torch.autograd.grad_mode.{} object>", m.0),
+            Value::File(f) if f.borrow().memory => {
+                crate::platform::varies::note();
+                format!(
+                    "<_io.{} object at {:#x}>",
+                    v.type_name(),
+                    std::rc::Rc::as_ptr(f) as usize
+                )
+            }
             Value::File(f) => format!("<_io.{} name='{}'>", v.type_name(), f.borrow().name),
             Value::Host(d) => self.lift(self.host.repr(d.clone()))?,
         })

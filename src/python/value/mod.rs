@@ -7,6 +7,7 @@
 
 pub mod class;
 pub mod dict;
+pub mod file;
 pub mod flow;
 pub mod iteration;
 pub mod set;
@@ -104,15 +105,7 @@ pub type SetItems = Rc<RefCell<set::SetTable>>;
 /// A dict: its entries in insertion order, indexed by their keys' hashes.
 pub type DictEntries = Rc<RefCell<dict::Dict>>;
 
-/// A file opened by `open()`.
-pub struct PyFile {
-    /// The path as given.
-    pub name: String,
-    /// The open file, until `close()`.
-    pub file: Option<crate::platform::fs::File>,
-    /// Opened with `b` in its mode (reads and writes bytes).
-    pub binary: bool,
-}
+pub use file::PyFile;
 
 /// One Python value.
 #[derive(Clone)]
@@ -238,13 +231,7 @@ impl Value {
                 .map_or("generator", |i| i.type_name())
                 .into(),
             Value::GradMode(m) => m.0.to_string(),
-            Value::File(f) => {
-                if f.borrow().binary {
-                    "BufferedWriter".into()
-                } else {
-                    "TextIOWrapper".into()
-                }
-            }
+            Value::File(f) => f.borrow().type_name().into(),
             Value::Host(d) => crate::script::convert::py_type_name(d),
             Value::Class(_) => "type".into(),
             Value::Instance(i) => i.class.name.to_string(),

@@ -197,6 +197,25 @@ pub fn load(path: &str, options: LoadOptions) -> Result<Dynamic> {
         let index = archive::index(&mut file, size as u64)?;
         (index, Source::File(file))
     };
+    unpickled(index, source)
+}
+
+/// `torch.load(f)` for a file object `f`: `bytes` is what it holds from its position on.
+pub fn load_bytes(bytes: Vec<u8>) -> Result<Dynamic> {
+    if bytes.is_empty() {
+        return Err(TorchError::new(ErrorKind::Eof, ""));
+    }
+    if !archive::is_zip(&bytes[..bytes.len().min(4)]) {
+        return Err(legacy_error(&bytes[..bytes.len().min(1 << 20)]));
+    }
+    let size = bytes.len() as u64;
+    let index = archive::index(std::io::Cursor::new(&bytes[..]), size)?;
+    // The records are read as windows of the bytes, as of a mapped file.
+    unpickled(index, Source::Mapped(Storage::from_vec(bytes)))
+}
+
+/// The value an archive's pickle describes, its storages read from `source`.
+fn unpickled(index: archive::Index, source: Source) -> Result<Dynamic> {
     let mut index = index;
     let pickle = std::mem::take(&mut index.pickle);
     let mut resolver = TorchResolver::new(index, source);

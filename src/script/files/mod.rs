@@ -91,6 +91,39 @@ pub fn safetensors_module(ops: &mut super::op_table::OpTable) -> rhai::Module {
     m
 }
 
+/// The bytes of a Python file object (`io.BytesIO`, a file `open()` returned) as
+/// `torch.save` and `torch.load` take it for `f`: for `load`, what the file holds from its
+/// position on; for `save`, where the archive is written (the front then writes it into the
+/// file). Shared, so the front sees what the op wrote.
+#[derive(Debug, Clone, Default)]
+pub struct FileObject(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl FileObject {
+    /// A file object's bytes.
+    pub fn holding(bytes: Vec<u8>) -> FileObject {
+        FileObject(std::rc::Rc::new(std::cell::RefCell::new(bytes)))
+    }
+
+    /// The bytes, taken (the object is left empty).
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+/// Where `torch.save` writes or `torch.load` reads: a path, or a file object's bytes.
+enum Target {
+    Path(String),
+    Object(FileObject),
+}
+
+/// `f` as a path or a file object.
+fn target_of(f: &Dynamic, function: &str) -> super::errors::RhaiResult<Target> {
+    if let Some(object) = f.read_lock::<FileObject>() {
+        return Ok(Target::Object(object.clone()));
+    }
+    Ok(Target::Path(path_of(f, function)?))
+}
+
 /// Registers `torch::save` and `torch::load`.
 pub fn register(r: &mut Registry) {
     r.function("save", 2, |a| {
@@ -105,12 +138,17 @@ pub fn register(r: &mut Registry) {
                     "save() missing 2 required positional arguments: 'obj' and 'f'",
                 ))
             })?;
-        let path = path_of(a.req(1, "f", "save")?, "save")?;
-        save::save(&obj, &path).rhai()?;
+        match target_of(a.req(1, "f", "save")?, "save")? {
+            Target::Path(path) => save::save(&obj, &path).rhai()?,
+            Target::Object(sink) => {
+                let bytes = save::save_bytes(&obj).rhai()?;
+                *sink.0.borrow_mut() = bytes;
+            }
+        }
         Ok(Dynamic::UNIT)
     });
     r.function("load", 1, |a| {
-        let path = path_of(a.req(0, "f", "load")?, "load")?;
+        let target = target_of(a.req(0, "f", "load")?, "load")?;
         if !a.bool_or(usize::MAX, "weights_only", true)? {
             return Err(to_rhai(TorchError::new(
                 crate::core::error::ErrorKind::NotImplemented,
@@ -128,7 +166,13 @@ pub fn register(r: &mut Registry) {
         }
         check_pickle_load_args(&a)?;
         let mmap = a.bool_or(usize::MAX, "mmap", false)?;
-        load::load(&path, load::LoadOptions { mmap }).rhai()
+        match target {
+            Target::Path(path) => load::load(&path, load::LoadOptions { mmap }).rhai(),
+            Target::Object(_) if mmap => Err(to_rhai(TorchError::value(
+                "f must be a file path in order to use the mmap argument",
+            ))),
+            Target::Object(object) => load::load_bytes(object.take()).rhai(),
+        }
     });
 }
 

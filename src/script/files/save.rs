@@ -278,23 +278,7 @@ pub fn save(value: &Dynamic, path: &str) -> Result<()> {
             dir.display()
         )));
     }
-    let mut storages = Storages { seen: Vec::new() };
-    let pickle = dumps(&pickled(value, &mut storages, 0)?);
-    let id = serialization_id();
-    let mut records: Vec<(String, Payload)> = vec![
-        ("data.pkl".into(), Payload::Bytes(&pickle)),
-        (".format_version".into(), Payload::Bytes(b"1")),
-        (".storage_alignment".into(), Payload::Bytes(b"64")),
-        ("byteorder".into(), Payload::Bytes(b"little")),
-    ];
-    for (key, (storage, _)) in storages.seen.iter().enumerate() {
-        records.push((format!("data/{key}"), Payload::Storage(storage)));
-    }
-    records.push(("version".into(), Payload::Bytes(b"3\n")));
-    records.push((
-        ".data/serialization_id".into(),
-        Payload::Bytes(id.as_bytes()),
-    ));
+    let records = Records::of(value)?;
     let io_error = |e: std::io::Error| {
         TorchError::runtime(format!(
             "File {path} cannot be opened: {}",
@@ -302,5 +286,54 @@ pub fn save(value: &Dynamic, path: &str) -> Result<()> {
         ))
     };
     let file = crate::platform::fs::create(path).map_err(io_error)?;
-    archive::write(BufWriter::new(file), &folder_name(path), &records).map_err(io_error)
+    archive::write(BufWriter::new(file), &folder_name(path), &records.list()).map_err(io_error)
+}
+
+/// `torch.save(value, f)` for a file object `f`: the archive's bytes (its folder named
+/// `archive`, as PyTorch names it when `f` has no file name).
+pub fn save_bytes(value: &Dynamic) -> Result<Vec<u8>> {
+    let records = Records::of(value)?;
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    archive::write(&mut bytes, "archive", &records.list())
+        .map_err(|e| TorchError::runtime(e.to_string()))?;
+    Ok(bytes.into_inner())
+}
+
+/// What an archive of `value` holds before it is written: the pickle, the storages met,
+/// and the serialization id.
+struct Records {
+    pickle: Vec<u8>,
+    storages: Storages,
+    id: String,
+}
+
+impl Records {
+    fn of(value: &Dynamic) -> Result<Records> {
+        let mut storages = Storages { seen: Vec::new() };
+        let pickle = dumps(&pickled(value, &mut storages, 0)?);
+        Ok(Records {
+            pickle,
+            storages,
+            id: serialization_id(),
+        })
+    }
+
+    /// The archive's records in PyTorch's order.
+    fn list(&self) -> Vec<(String, Payload<'_>)> {
+        let mut records: Vec<(String, Payload)> = vec![
+            ("data.pkl".into(), Payload::Bytes(&self.pickle)),
+            (".format_version".into(), Payload::Bytes(b"1")),
+            (".storage_alignment".into(), Payload::Bytes(b"64")),
+            ("byteorder".into(), Payload::Bytes(b"little")),
+        ];
+        for (key, (storage, _)) in self.storages.seen.iter().enumerate() {
+            records.push((format!("data/{key}"), Payload::Storage(storage)));
+        }
+        records.push(("version".into(), Payload::Bytes(b"3\n")));
+        records.push((
+            ".data/serialization_id".into(),
+            Payload::Bytes(self.id.as_bytes()),
+        ));
+        records
+    }
 }
