@@ -48,6 +48,42 @@ impl Mt19937 {
         }
     }
 
+    /// Seeds from the words of `key` as the reference `init_by_array` does (CPython's
+    /// `random.seed(n)` passes the 32-bit words of `abs(n)`, least significant first).
+    pub fn from_key(key: &[u32]) -> Mt19937 {
+        let mut mt = Mt19937::new(19_650_218);
+        let s = &mut mt.state;
+        let (mut i, mut j) = (1usize, 0usize);
+        let len = key.len().max(1);
+        for _ in 0..N.max(len) {
+            let prev = s[i - 1];
+            s[i] = (s[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key.get(j).copied().unwrap_or(0))
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                s[0] = s[N - 1];
+                i = 1;
+            }
+            if j >= len {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = s[i - 1];
+            s[i] =
+                (s[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                s[0] = s[N - 1];
+                i = 1;
+            }
+        }
+        s[0] = 0x8000_0000;
+        mt
+    }
+
     fn twist(&mut self) {
         let mix = |a: u32, b: u32, c: u32| {
             let y = (a & UPPER_MASK) | (b & LOWER_MASK);

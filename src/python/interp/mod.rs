@@ -19,6 +19,7 @@ mod methods;
 mod modules;
 mod names;
 mod operators;
+mod random_module;
 mod stmt;
 mod subscript;
 mod teaching;

@@ -13,7 +13,7 @@ use crate::python::value::Value;
 
 /// The modules an `import` finds.
 const MODULES: &[&str] = &[
-    "math", "sys", "time", "warnings", "array", "os", "struct", "io",
+    "math", "sys", "time", "warnings", "array", "os", "struct", "io", "_random",
 ];
 
 /// The grad-mode managers of `torch`.
@@ -369,6 +369,9 @@ impl Interpreter {
         }
         if let Some(f) = name.strip_prefix("math.") {
             return self.math(f, &args);
+        }
+        if let Some(f) = name.strip_prefix("_random.") {
+            return self.random_function(f, &args);
         }
         if let Some(f) = name.strip_prefix("struct.") {
             return self.struct_function(f, args);
@@ -994,6 +997,7 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
     ("os.path", &["exists", "getsize", "join"]),
     ("os", &["remove", "getcwd"]),
     ("io", &["BytesIO", "StringIO"]),
+    ("_random", &["seeded", "random", "getrandbits"]),
 ];
 
 /// The other attributes of the modules written in Rust (`module_attribute` makes each).

@@ -14,6 +14,7 @@ pub fn source(name: &str) -> Option<&'static str> {
         "dataclasses" => include_str!("dataclasses.py"),
         "collections" => include_str!("collections.py"),
         "copy" => include_str!("copy.py"),
+        "random" => include_str!("random.py"),
         "_grad_modes" => include_str!("_grad_modes.py"),
         _ => return None,
     })
@@ -30,4 +31,5 @@ pub const MODULES: &[&str] = &[
     "dataclasses",
     "collections",
     "copy",
+    "random",
 ];
