@@ -818,7 +818,11 @@ impl Interpreter {
                 }
             }
             "startswith" | "endswith" => {
-                self.method_arity(&owner, name, &args, 1, 1)?;
+                self.method_arity(&owner, name, &args, 1, 3)?;
+                let Some((from, to, _)) = text_window(&s, args.get(1), args.get(2)) else {
+                    return Ok(Value::Bool(false));
+                };
+                let s = &s[from..to];
                 let options: Vec<String> = match &args[0] {
                     Value::Str(t) => vec![t.to_string()],
                     Value::Tuple(items) => items
@@ -902,7 +906,16 @@ impl Interpreter {
                         ),
                     );
                 };
-                let byte_to_char = |b: usize| s[..b].chars().count() as i64;
+                self.method_arity(&owner, name, &args, 1, 3)?;
+                let Some((from, to, first)) = text_window(&s, args.get(1), args.get(2)) else {
+                    return Ok(match name {
+                        "count" => Value::Int(0),
+                        "index" => return self.raise("ValueError", "substring not found"),
+                        _ => Value::Int(-1),
+                    });
+                };
+                let s = &s[from..to];
+                let byte_to_char = |b: usize| first + s[..b].chars().count() as i64;
                 match name {
                     "count" => Value::Int(s.matches(sub.as_str()).count() as i64),
                     "rfind" => Value::Int(s.rfind(sub.as_str()).map_or(-1, byte_to_char)),
@@ -1214,4 +1227,30 @@ impl Interpreter {
         };
         Ok(Value::int(value))
     }
+}
+
+/// The part of `s` that `find`, `count`, `startswith` and their kin search given their
+/// optional `start` and `end` (Python's slice bounds, in characters): its byte range and the
+/// index of its first character; `None` when `start` is past the end (nothing is found
+/// there, not even an empty string).
+fn text_window(s: &str, start: Option<&Value>, end: Option<&Value>) -> Option<(usize, usize, i64)> {
+    let bound = |v: Option<&Value>| match v {
+        Some(Value::Int(i)) => Some(*i),
+        Some(Value::Bool(b)) => Some(*b as i64),
+        _ => None,
+    };
+    let (start, end) = (bound(start), bound(end));
+    if start.is_none() && end.is_none() {
+        return Some((0, s.len(), 0));
+    }
+    let n = s.chars().count() as i64;
+    let clamp = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) };
+    let raw_start = start.unwrap_or(0);
+    let from = clamp(raw_start);
+    if (raw_start >= 0 && raw_start > n) || from > n {
+        return None;
+    }
+    let to = clamp(end.unwrap_or(n)).max(from);
+    let byte = |c: i64| s.char_indices().nth(c as usize).map_or(s.len(), |(b, _)| b);
+    Some((byte(from), byte(to), from))
 }

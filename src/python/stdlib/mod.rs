@@ -15,6 +15,7 @@ pub fn source(name: &str) -> Option<&'static str> {
         "collections" => include_str!("collections.py"),
         "copy" => include_str!("copy.py"),
         "random" => include_str!("random.py"),
+        "json" => include_str!("json.py"),
         "_grad_modes" => include_str!("_grad_modes.py"),
         _ => return None,
     })
@@ -32,4 +33,5 @@ pub const MODULES: &[&str] = &[
     "collections",
     "copy",
     "random",
+    "json",
 ];
