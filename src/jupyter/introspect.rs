@@ -129,7 +129,9 @@ pub fn is_complete(console: &Console, code: &str) -> IsCompleteReply {
     if let Some(incomplete) = console.python_incomplete(code) {
         // Python's `is_complete` as IPython answers it: a block wants a blank line.
         return match incomplete {
-            true => IsCompleteReply::incomplete(python_indent(code)),
+            true => IsCompleteReply::incomplete(crate::repl::console::python_indent_after(
+                code.lines().last().unwrap_or(""),
+            )),
             false if ruff_python_parser::parse_module(code).is_ok() => IsCompleteReply::complete(),
             false => IsCompleteReply::invalid(),
         };
@@ -143,20 +145,6 @@ pub fn is_complete(console: &Console, code: &str) -> IsCompleteReply {
         Ok(_) => IsCompleteReply::complete(),
         Err(_) => IsCompleteReply::invalid(),
     }
-}
-
-/// The indentation of the line after `code`: the last line's, four more after a line
-/// opening a block.
-fn python_indent(code: &str) -> String {
-    let last = code.lines().last().unwrap_or("");
-    let base = last.len() - last.trim_start().len();
-    let opens = last
-        .split('#')
-        .next()
-        .unwrap_or(last)
-        .trim_end()
-        .ends_with(':');
-    " ".repeat(base + if opens { 4 } else { 0 })
 }
 
 #[cfg(test)]

@@ -17,35 +17,13 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == ':' || c == '.'
 }
 
-/// What completion knows of a session's names, in the language it reads now.
-#[derive(Debug, Clone)]
-pub enum SessionNames {
-    /// Rhai's variables with their types (functions as `name(`).
-    Rhai(Vec<(String, TypeId)>),
-    /// Python's globals.
-    Python(Vec<crate::python::interp::Known>),
-}
-
-impl SessionNames {
-    /// Whether the session reads Python.
-    pub fn is_python(&self) -> bool {
-        matches!(self, SessionNames::Python(_))
-    }
-}
-
-/// Completions for the text before `pos` in the session's language.
-pub fn complete_in(
-    line: &str,
-    pos: usize,
-    catalog: &Catalog,
-    names: &SessionNames,
-) -> (usize, Vec<String>) {
-    match names {
-        SessionNames::Rhai(variables) => complete(line, pos, catalog, variables),
-        SessionNames::Python(globals) => {
-            super::complete_python::complete(line, pos, catalog, globals)
-        }
-    }
+/// The meta-commands starting with `typed` (`:he` → `:help`).
+pub fn meta_commands(typed: &str) -> Vec<String> {
+    COMMANDS
+        .iter()
+        .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string())
+        .filter(|c| c.starts_with(typed))
+        .collect()
 }
 
 /// Completions for the text before `pos` in Rhai: where the replaced word starts, and the
@@ -64,12 +42,7 @@ pub fn complete(
         .map_or(0, |(i, c)| i + c.len_utf8());
     let word = &before[start..];
     if start == 0 && word.starts_with(':') {
-        let found = COMMANDS
-            .iter()
-            .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string())
-            .filter(|c| c.starts_with(word))
-            .collect();
-        return (0, found);
+        return (0, meta_commands(word));
     }
     if let Some(path) = word.strip_prefix("torch::") {
         let (module, partial) = match path.rfind("::") {

@@ -7,7 +7,6 @@
 
 use super::catalog::Catalog;
 use super::chain::{Link, chain_start, links};
-use super::commands::COMMANDS;
 use crate::python::interp::Known;
 
 use super::highlight::PYTHON_KEYWORDS as KEYWORDS;
@@ -34,12 +33,7 @@ pub fn complete(
     if before.trim_start().starts_with(':') && !before.trim_start().contains(' ') {
         let at = before.len() - before.trim_start().len();
         let typed = &before[at..];
-        let found = COMMANDS
-            .iter()
-            .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string())
-            .filter(|c| c.starts_with(typed))
-            .collect();
-        return (at, found);
+        return (at, super::complete::meta_commands(typed));
     }
     let mut found = match word.rfind('.') {
         Some(dot) => {

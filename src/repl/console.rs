@@ -244,16 +244,7 @@ impl Console {
             return String::new();
         }
         if self.python_mode {
-            // The last line's indentation, four more after a line ending a block header.
-            let last = self.pending_lines.last().map_or("", String::as_str);
-            let base = last.len() - last.trim_start().len();
-            let opens = last
-                .split('#')
-                .next()
-                .unwrap_or(last)
-                .trim_end()
-                .ends_with(':');
-            return " ".repeat(base + if opens { 4 } else { 0 });
+            return python_indent_after(self.pending_lines.last().map_or("", String::as_str));
         }
         "    ".repeat(open_depth(self.session.engine(), &self.pending).min(16))
     }
@@ -312,10 +303,10 @@ impl Console {
     }
 
     /// What completion knows of the names of the language read now.
-    pub fn names(&mut self) -> super::complete::SessionNames {
+    pub fn names(&mut self) -> super::completion::SessionNames {
         match (&mut self.python, self.python_mode) {
-            (Some(p), true) => super::complete::SessionNames::Python(p.known_globals()),
-            _ => super::complete::SessionNames::Rhai(self.variables()),
+            (Some(p), true) => super::completion::SessionNames::Python(p.known_globals()),
+            _ => super::completion::SessionNames::Rhai(self.variables()),
         }
     }
 
@@ -323,7 +314,7 @@ impl Console {
     /// replaced word starts, and the candidates.
     pub fn completions(&mut self, line: &str, pos: usize) -> (usize, Vec<String>) {
         let names = self.names();
-        super::complete::complete_in(line, pos, &self.catalog(), &names)
+        super::completion::complete_in(line, pos, &self.catalog(), &names)
     }
 
     /// The type name of the variable `name`, if there is one.
@@ -562,6 +553,19 @@ pub enum Outcome {
     },
     /// It called `exit()` or `quit()` with this status.
     Exit(i32),
+}
+
+/// The indentation of the Python line after `last`: its own, four more after a line
+/// opening a block (ending with `:`).
+pub fn python_indent_after(last: &str) -> String {
+    let base = last.len() - last.trim_start().len();
+    let opens = last
+        .split('#')
+        .next()
+        .unwrap_or(last)
+        .trim_end()
+        .ends_with(':');
+    " ".repeat(base + if opens { 4 } else { 0 })
 }
 
 /// Names the session keeps for itself, hidden from `:vars` and completion.

@@ -12,7 +12,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
 use super::catalog::Catalog;
-use super::complete::{SessionNames, complete_in};
+use super::completion::{SessionNames, complete_in};
 use super::highlight::highlight;
 
 /// What the line editor asks about the session.

@@ -7,6 +7,7 @@ pub mod color;
 pub mod commands;
 pub mod complete;
 pub mod complete_python;
+pub mod completion;
 pub mod console;
 pub mod explain_command;
 pub mod help;
