@@ -59,8 +59,9 @@ pub fn complete(
             .collect::<Vec<_>>(),
     };
     found.extend(crate::python::interp::builtin_names().into_iter().map(|n| {
-        let callable = n.starts_with(|c: char| c.is_lowercase()) || n.ends_with("Error");
-        if callable && !KEYWORDS.contains(&n) {
+        // Every builtin but the constants is a function or a class.
+        let constant = KEYWORDS.contains(&n) || ["Ellipsis", "NotImplemented"].contains(&n);
+        if !constant {
             format!("{n}(")
         } else {
             n.to_string()
@@ -281,6 +282,8 @@ mod tests {
         assert_eq!(at_end("Non"), ["None"]);
         assert_eq!(at_end("whi"), ["while"]);
         assert_eq!(at_end("ValueE"), ["ValueError("]);
+        assert_eq!(at_end("StopI"), ["StopIteration("]);
+        assert_eq!(at_end("Ellip"), ["Ellipsis"]);
         assert_eq!(at_end(":he"), [":help"]);
         // `torch` is a module here, not Rhai's `torch::`.
         assert_eq!(at_end("tor"), ["torch"]);
