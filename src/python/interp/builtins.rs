@@ -223,10 +223,7 @@ impl Interpreter {
                     }
                     _ => None,
                 };
-                let name = name.map(|n| match n.strip_prefix("torch.Tensor.") {
-                    Some(method) => format!("Tensor.{method}"),
-                    None => n,
-                });
+                // `repl::help::lookup` reads `torch.Tensor.view` as `Tensor.view` itself.
                 let text = match &name {
                     Some(n) => crate::python::help::text(n)
                         .unwrap_or_else(|| format!("tensh has no help on {n}")),
