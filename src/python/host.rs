@@ -98,6 +98,10 @@ impl Host {
             Ok(result) => return result.map_err(raised),
             Err(call) => call,
         };
+        let call = match self.call_value_method(target, call) {
+            Ok(result) => return result.map_err(raised),
+            Err(call) => call,
+        };
         self.session.register_mentioned(target);
         let method = call.receiver.is_some();
         let mut values: Vec<Dynamic> = Vec::with_capacity(call.args.len() + 2);
@@ -151,6 +155,35 @@ impl Host {
                     .map_err(|a| given_back(None, a)),
             },
         }
+    }
+
+    /// Calls the method `target` of a receiver other than a tensor from the session's table
+    /// of such methods (`Session::call_value_method`); the call is given back when the table
+    /// has none for it.
+    fn call_value_method(
+        &self,
+        target: &str,
+        call: HostCall,
+    ) -> Result<Result<Dynamic, ScriptError>, HostCall> {
+        let HostCall {
+            receiver,
+            args,
+            keywords,
+        } = call;
+        let Some(r) = receiver else {
+            return Err(HostCall {
+                receiver,
+                args,
+                keywords,
+            });
+        };
+        self.session
+            .call_value_method(&r, target, Args::with_keywords(args, keywords))
+            .map_err(|a| HostCall {
+                receiver: Some(r),
+                args: a.pos,
+                keywords: a.kw.take(),
+            })
     }
 
     /// Python's `AttributeError` for `receiver.name`, a name the receiver's type has not.

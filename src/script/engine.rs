@@ -53,6 +53,7 @@ pub fn new_engine() -> Engine {
 /// only at run time is called from there by the missing-function hook.
 pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
     let ops = Rc::new(RefCell::new(OpTable::default()));
+    super::value_methods::forget_all();
     let mut engine = Engine::new();
     configure_rhai(&mut engine);
     super::limits::register(&mut engine);

@@ -52,5 +52,6 @@ pub mod tensor;
 pub mod tokens;
 pub mod torch_module;
 pub mod values;
+pub mod value_methods;
 pub mod values_api;
 pub mod warnings;

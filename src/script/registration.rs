@@ -254,7 +254,25 @@ fn register_method<T: Variant + Clone + Owner>(
     max: usize,
     body: Rc<MethodBody<T>>,
 ) {
-    register_checked_method(engine, name, Rc::new(Method::new(name, max, body)));
+    let m = Rc::new(Method::new(name, max, body));
+    let (kept, written) = (m.clone(), name.to_string());
+    super::value_methods::keep(
+        std::any::TypeId::of::<T>(),
+        name,
+        m.arity(),
+        Rc::new(move |receiver: &Dynamic, a: Args| {
+            // Taken by value, as the engine's registered form takes it.
+            match receiver.read_lock::<T>().map(|t| t.clone()) {
+                Some(t) => kept.call(&t, a),
+                None => Err(super::errors::type_error(format!(
+                    "descriptor '{}' requires a '{}' object",
+                    written,
+                    T::OWNER
+                ))),
+            }
+        }),
+    );
+    register_checked_method(engine, name, m);
 }
 
 /// Registers an already checked method `m` as `name` for each arity it takes.

@@ -270,6 +270,22 @@ impl Session {
         Ok(self.run_direct(|| function.call(args)))
     }
 
+    /// Calls the method `name` of `receiver`, a value other than a tensor (a storage, a
+    /// buffer, a named tuple), from the table of such methods (`value_methods`), as a
+    /// program's call would: `Err` with the arguments given back when no kept method takes
+    /// the call (the engine may still have one).
+    pub fn call_value_method(
+        &self,
+        receiver: &Dynamic,
+        name: &str,
+        args: Args,
+    ) -> Result<Result<Dynamic, ScriptError>, Args> {
+        let Some(method) = super::value_methods::method_for(receiver, name, args.given()) else {
+            return Err(args);
+        };
+        Ok(self.run_direct(|| method(receiver, args)))
+    }
+
     /// Calls the function of another module at `path` (`torch::UntypedStorage::from_file`,
     /// `safetensors::load_file`) with `args`, as `call_function`.
     pub fn call_path(&self, path: &str, args: Args) -> Result<Result<Dynamic, ScriptError>, Args> {
@@ -556,6 +572,47 @@ mod tests {
             .expect("runs");
         assert!(!s.ops.borrow().is_pending("cumsum"));
         assert!(s.ops.borrow().is_pending("logsumexp"));
+    }
+
+    /// A direct call of a storage's (or another value's) method finds the form a program's
+    /// call would: for each kept method, the engine's forms of that name for that receiver
+    /// type are exactly the kept ones (one an arity, every argument untyped).
+    #[test]
+    fn the_kept_value_methods_are_the_engines_only_forms_of_their_names() {
+        let s = Session::new();
+        let kept = super::super::value_methods::kept();
+        assert!(
+            kept.iter()
+                .any(|(owner, name, _)| *owner == std::any::TypeId::of::<crate::core::memory::storage::Storage>()
+                    && name == "nbytes")
+        );
+        let dynamic = std::any::TypeId::of::<Dynamic>();
+        let registered = s.engine.collect_fn_metadata(
+            None,
+            |info| {
+                let m = info.metadata;
+                Some((
+                    m.name.to_string(),
+                    m.param_types.first().copied(),
+                    m.param_types.iter().skip(1).all(|t| *t == dynamic),
+                    m.num_params,
+                ))
+            },
+            true,
+        );
+        for (owner, name, arities) in &kept {
+            let mut engine_arities: Vec<usize> = registered
+                .iter()
+                .filter(|(n, first, _, _)| n == name && *first == Some(*owner))
+                .map(|(_, _, untyped, params)| {
+                    assert!(untyped, "{name} has a typed form the table does not keep");
+                    params - 1
+                })
+                .collect();
+            engine_arities.sort();
+            let most = arities.iter().copied().max().unwrap_or(0);
+            assert_eq!(engine_arities, (0..=most).collect::<Vec<_>>(), "{name}");
+        }
     }
 
     /// A direct call (the Python front's) finds the form a program's call would: the engine

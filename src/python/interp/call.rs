@@ -319,7 +319,9 @@ impl Interpreter {
         name: &str,
         call: CallArgs,
     ) -> Flow<Value> {
-        if let Some(v) = self.python_dunder(&Value::Host(receiver.clone()), name, &call)? {
+        if super::methods::is_dunder(name)
+            && let Some(v) = self.python_dunder(&Value::Host(receiver.clone()), name, &call)?
+        {
             return Ok(v);
         }
         if name == "hex"

@@ -367,9 +367,9 @@ impl Interpreter {
         // `x.name(...)` on a tensh value calls the method without reading `x.name` first.
         if let Expr::Attribute(a) = &*c.func {
             let receiver = self.eval(&a.value, scope)?;
-            if let Value::Host(d) = &receiver {
+            if let Value::Host(d) = receiver {
                 let args = self.eval_arguments(&c.arguments, scope)?;
-                return self.call_host_method(d.clone(), a.attr.as_str(), args);
+                return self.call_host_method(d, a.attr.as_str(), args);
             }
             let function = self.get_attribute(&receiver, a.attr.as_str())?;
             let args = self.eval_arguments(&c.arguments, scope)?;
