@@ -82,6 +82,70 @@ impl ErrorKind {
             ErrorKind::Struct => "error",
         }
     }
+
+    /// Every kind, in the order of their codes.
+    const ALL: [ErrorKind; 23] = [
+        ErrorKind::Runtime,
+        ErrorKind::Index,
+        ErrorKind::Value,
+        ErrorKind::Type,
+        ErrorKind::NotImplemented,
+        ErrorKind::Assertion,
+        ErrorKind::Attribute,
+        ErrorKind::ZeroDivision,
+        ErrorKind::Recursion,
+        ErrorKind::Memory,
+        ErrorKind::Name,
+        ErrorKind::Unpickling,
+        ErrorKind::Key,
+        ErrorKind::Eof,
+        ErrorKind::UnicodeDecode,
+        ErrorKind::FileNotFound,
+        ErrorKind::Overflow,
+        ErrorKind::Safetensor,
+        ErrorKind::Permission,
+        ErrorKind::IsADirectory,
+        ErrorKind::Os,
+        ErrorKind::ModuleNotFound,
+        ErrorKind::Struct,
+    ];
+
+    /// A small number standing for this kind (1 and up): how the kind travels beside an
+    /// error's text where only a number fits (a Rhai value's tag), so no front reads the
+    /// kind back out of the text.
+    pub fn code(self) -> i32 {
+        match self {
+            ErrorKind::Runtime => 1,
+            ErrorKind::Index => 2,
+            ErrorKind::Value => 3,
+            ErrorKind::Type => 4,
+            ErrorKind::NotImplemented => 5,
+            ErrorKind::Assertion => 6,
+            ErrorKind::Attribute => 7,
+            ErrorKind::ZeroDivision => 8,
+            ErrorKind::Recursion => 9,
+            ErrorKind::Memory => 10,
+            ErrorKind::Name => 11,
+            ErrorKind::Unpickling => 12,
+            ErrorKind::Key => 13,
+            ErrorKind::Eof => 14,
+            ErrorKind::UnicodeDecode => 15,
+            ErrorKind::FileNotFound => 16,
+            ErrorKind::Overflow => 17,
+            ErrorKind::Safetensor => 18,
+            ErrorKind::Permission => 19,
+            ErrorKind::IsADirectory => 20,
+            ErrorKind::Os => 21,
+            ErrorKind::ModuleNotFound => 22,
+            ErrorKind::Struct => 23,
+        }
+    }
+
+    /// The kind `code` stands for (`None` for 0, a value that carries no kind).
+    pub fn from_code(code: i32) -> Option<ErrorKind> {
+        let i = usize::try_from(code.checked_sub(1)?).ok()?;
+        Self::ALL.get(i).copied()
+    }
 }
 
 /// An error raised by a tensor operation: what Python would see as an exception.
@@ -188,6 +252,18 @@ pub fn wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_has_its_own_code_and_comes_back_from_it() {
+        let codes: Vec<i32> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(codes, (1..=ErrorKind::ALL.len() as i32).collect::<Vec<_>>());
+        for k in ErrorKind::ALL {
+            assert_eq!(ErrorKind::from_code(k.code()), Some(k));
+        }
+        assert_eq!(ErrorKind::from_code(0), None);
+        assert_eq!(ErrorKind::from_code(-7), None);
+        assert_eq!(ErrorKind::from_code(1000), None);
+    }
 
     #[test]
     fn wraps_dims_like_pytorch() {

@@ -46,10 +46,26 @@ impl PyException {
         }
     }
 
+    /// The exception a core error stands for: its kind's class, its message.
+    pub fn from_torch(e: &crate::core::error::TorchError) -> PyException {
+        PyException {
+            class: types::exception_class(e.kind.name()),
+            args: RefCell::new(vec![Value::str(e.message.as_str())]),
+            instance: None,
+            links: Default::default(),
+            text: Some(e.message.clone()),
+            traceback: RefCell::new(Vec::new()),
+        }
+    }
+
     /// The exception a tensh function's Rhai error stands for (called without a session:
-    /// an index item's conversion, a hook's argument check).
+    /// an index item's conversion, a hook's argument check): the core error it carries,
+    /// else Rhai's own error read as text.
     pub fn from_rhai(e: &rhai::EvalAltResult) -> PyException {
-        PyException::from_host_text(&crate::script::errors::error_text(e))
+        match crate::script::errors::torch_error(e) {
+            Some(t) => PyException::from_torch(&t),
+            None => PyException::from_host_text(&crate::script::errors::error_text(e)),
+        }
     }
 
     /// Whether this exception is an instance of `class`.

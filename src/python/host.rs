@@ -352,9 +352,14 @@ impl Host {
     }
 }
 
-/// The exception an op's error (as the session reports it) stands for.
+/// The exception an op's error (as the session reports it) stands for: the core error's
+/// kind and message as the op raised them; an error of Rhai's own (an operator the engine
+/// has, called by name) or an unwound op, by its text.
 fn raised(e: ScriptError) -> PyException {
-    PyException::from_host_text(&e.message)
+    match &e.error {
+        Some(t) => PyException::from_torch(t),
+        None => PyException::from_host_text(&e.message),
+    }
 }
 
 #[cfg(test)]
@@ -402,6 +407,29 @@ mod tests {
         assert_eq!(missing.class.name.as_ref(), "AttributeError");
         assert!(host.constant("torch::float32").is_some());
         assert!(host.constant("torch::nope").is_none());
+    }
+
+    /// A storage's methods are called from the table of value methods, with their results
+    /// and their errors' kinds as the engine's call gives them.
+    #[test]
+    fn storage_methods_answer_from_the_table_of_value_methods() {
+        let mut host = Host::new();
+        let t = host
+            .call("torch::ones", call("", None, vec![Dynamic::from(2_i64)]))
+            .unwrap();
+        let s = host
+            .call("untyped_storage", call("", Some(t), Vec::new()))
+            .unwrap();
+        let n = host
+            .call("nbytes", call("", Some(s.clone()), Vec::new()))
+            .unwrap();
+        assert_eq!(n.as_int(), Ok(8));
+        let e = host
+            .call("nbytes", call("", Some(s), vec![Dynamic::from(1_i64)]))
+            .err()
+            .unwrap();
+        assert_eq!(e.class.name.as_ref(), "TypeError");
+        assert!(!message(&e).starts_with("TypeError"), "{}", message(&e));
     }
 
     /// An exception's message: its text, or its first argument.

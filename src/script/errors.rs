@@ -35,9 +35,32 @@ pub(crate) fn mark_raised() {
 }
 
 /// Converts a core error into the Rhai error a script sees.
+///
+/// The value is the text `Kind: message` (what a Rhai script's `catch` binds and prints),
+/// tagged with the kind's code, so a front that wants the kind reads it from the tag
+/// (`torch_error`) rather than out of the text.
 pub fn to_rhai(e: TorchError) -> Box<EvalAltResult> {
     RAISED.with(|r| r.set(true));
-    EvalAltResult::ErrorRuntime(Dynamic::from(e.to_string()), Position::NONE).into()
+    let mut value = Dynamic::from(e.to_string());
+    value.set_tag(e.kind.code());
+    EvalAltResult::ErrorRuntime(value, Position::NONE).into()
+}
+
+/// The core error a tensh function raised (`to_rhai`) that `e` carries, through the script
+/// functions it passed: the kind from the value's tag, the message the text after the
+/// kind's name that `to_rhai` put first. `None` for Rhai's own errors and for what a script
+/// threw itself.
+pub fn torch_error(e: &EvalAltResult) -> Option<TorchError> {
+    match e {
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => torch_error(inner),
+        EvalAltResult::ErrorRuntime(value, _) => {
+            let kind = crate::core::error::ErrorKind::from_code(value.tag())?;
+            let text = value.read_lock::<rhai::ImmutableString>()?;
+            let message = text.strip_prefix(kind.name())?.strip_prefix(": ")?;
+            Some(TorchError::new(kind, message))
+        }
+        _ => None,
+    }
 }
 
 /// A `TypeError` raised by argument conversion.
@@ -88,4 +111,39 @@ pub fn refuse_attribute_as_index(text: &str, type_name: &str) -> RhaiResult<()> 
         .into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::error::ErrorKind;
+
+    /// The kind travels in the tag: a message that reads like another kind's text stays the
+    /// message, through script functions too; what a script threw carries no kind.
+    #[test]
+    fn a_raised_error_keeps_its_kind_beside_its_text() {
+        let e = to_rhai(TorchError::new(
+            ErrorKind::Value,
+            "KeyError: not a key error",
+        ));
+        take_raised();
+        assert_eq!(error_text(&e), "ValueError: KeyError: not a key error");
+        let found = torch_error(&e).expect("a core error");
+        assert_eq!(found.kind, ErrorKind::Value);
+        assert_eq!(found.message, "KeyError: not a key error");
+        let wrapped =
+            EvalAltResult::ErrorInFunctionCall("f".into(), String::new(), e, Position::NONE);
+        assert_eq!(torch_error(&wrapped), Some(found));
+        let engine = rhai::Engine::new();
+        let thrown = engine
+            .run(r#"throw "IndexError: thrown by a script""#)
+            .unwrap_err();
+        assert_eq!(torch_error(&thrown), None);
+        let empty = to_rhai(TorchError::new(ErrorKind::Struct, ""));
+        take_raised();
+        assert_eq!(
+            torch_error(&empty),
+            Some(TorchError::new(ErrorKind::Struct, ""))
+        );
+    }
 }

@@ -263,6 +263,7 @@ mod tests {
             raised: false,
             exit: None,
             function: None,
+            error: None,
             call_site: None,
         }
     }

@@ -51,7 +51,7 @@ pub mod sym_numbers;
 pub mod tensor;
 pub mod tokens;
 pub mod torch_module;
-pub mod values;
 pub mod value_methods;
+pub mod values;
 pub mod values_api;
 pub mod warnings;

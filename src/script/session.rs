@@ -13,6 +13,7 @@ use super::engine::new_lazy_engine;
 use super::errors::RhaiResult;
 use super::op_table::OpTable;
 use super::rhai_errors::{Failure, Names, python_words};
+use crate::core::error::TorchError;
 use crate::core::operand::Arg;
 use crate::core::tensor::Tensor;
 
@@ -105,6 +106,9 @@ pub struct ScriptError {
     pub exit: Option<i32>,
     /// The script function the error happened in (innermost), if any.
     pub function: Option<String>,
+    /// The core error a tensh function raised, kind and message apart (`errors::torch_error`):
+    /// what a front turns into its own exception without reading `message`.
+    pub error: Option<TorchError>,
     /// For an error inside a script function: the line and column, in the code that was
     /// run, of the call that led there (the outermost one).
     pub call_site: Option<(usize, usize)>,
@@ -127,6 +131,7 @@ impl ScriptError {
             raised: is_raised(e),
             exit: super::exit::requested(e),
             function: innermost_function(e),
+            error: super::errors::torch_error(e),
             call_site: match e {
                 EvalAltResult::ErrorInFunctionCall(_, _, _, pos) => pos.line().zip(pos.position()),
                 _ => None,
@@ -158,6 +163,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, ScriptError>) -> Result<T, ScriptErr
             raised: true,
             exit: None,
             function: None,
+            error: None,
             call_site: None,
         })
     })
@@ -173,6 +179,7 @@ fn syntax_error(e: rhai::ParseError) -> ScriptError {
         raised: false,
         exit: None,
         function: None,
+        error: None,
         call_site: None,
     }
 }
@@ -581,11 +588,9 @@ mod tests {
     fn the_kept_value_methods_are_the_engines_only_forms_of_their_names() {
         let s = Session::new();
         let kept = super::super::value_methods::kept();
-        assert!(
-            kept.iter()
-                .any(|(owner, name, _)| *owner == std::any::TypeId::of::<crate::core::memory::storage::Storage>()
-                    && name == "nbytes")
-        );
+        assert!(kept.iter().any(|(owner, name, _)| *owner
+            == std::any::TypeId::of::<crate::core::memory::storage::Storage>()
+            && name == "nbytes"));
         let dynamic = std::any::TypeId::of::<Dynamic>();
         let registered = s.engine.collect_fn_metadata(
             None,
