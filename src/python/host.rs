@@ -2,9 +2,12 @@
 //! function, a tensor property, a subscript of a tensor and an operator on tensors reach
 //! their entry in the op table directly (`script::op_table`, `script::direct`): the same
 //! declarations, argument checks, keyword handling and errors as Rhai scripts get, with no
-//! program in between. Everything else on a tensh value (methods, properties and indexers of
-//! storages, sizes and dtypes, their operators, a repr) is called by its name through the
-//! engine's resolution (`script::registered_call`), with no program either.
+//! program in between. The methods of storages, buffers and named tuples are called from
+//! the table of value methods (`script::value_methods`) the same way. Everything else on a
+//! tensh value (properties and indexers of storages, sizes and dtypes, their operators, a
+//! repr) is called by its name through the engine's resolution (`script::registered_call`),
+//! with no program either. An op's error becomes the exception of its kind, carried beside
+//! its text (`ScriptError::error`).
 //!
 //! No text is ever compiled here: a name is only ever looked up. A name that is no Rhai
 //! identifier ([`is_name`]) — any other string a program hands over as a name (to `getattr`,
@@ -94,96 +97,55 @@ impl Host {
                 ),
             ));
         }
-        let call = match self.call_op(target, call) {
+        let HostCall {
+            receiver,
+            args,
+            keywords,
+        } = call;
+        let args = match self.call_direct(
+            target,
+            receiver.as_ref(),
+            Args::with_keywords(args, keywords),
+        ) {
             Ok(result) => return result.map_err(raised),
-            Err(call) => call,
-        };
-        let call = match self.call_value_method(target, call) {
-            Ok(result) => return result.map_err(raised),
-            Err(call) => call,
+            Err(args) => args,
         };
         self.session.register_mentioned(target);
-        let method = call.receiver.is_some();
-        let mut values: Vec<Dynamic> = Vec::with_capacity(call.args.len() + 2);
-        values.extend(call.receiver);
-        let given = call.args.len();
-        values.extend(call.args);
+        let method = receiver.is_some();
+        let mut values: Vec<Dynamic> = Vec::with_capacity(args.pos.len() + 2);
+        values.extend(receiver);
+        let given = args.pos.len();
+        values.extend(args.pos);
+        let keywords = args.kw.take();
         // A dict passed last stays positional: an empty keyword map follows it.
-        if !call.keywords.is_empty() || (given > 0 && values.last().is_some_and(Dynamic::is_map)) {
-            values.push(Dynamic::from(call.keywords));
+        if !keywords.is_empty() || (given > 0 && values.last().is_some_and(Dynamic::is_map)) {
+            values.push(Dynamic::from(keywords));
         }
         self.session
             .call_registered(target, &mut values, method)
             .map_err(raised)
     }
 
-    /// Calls `target` straight from the op table when it has the op (a method of a tensor,
-    /// a `torch` function) for this many arguments: no program is made.
-    /// The call is given back when the table has no such op.
-    fn call_op(
+    /// Calls `target` straight from a table when one has it for these arguments: a tensor's
+    /// method or a `torch` function from the op table, another value's method from the
+    /// table of value methods. No program is made. The arguments are given back when no
+    /// table has the call (the engine may still have it).
+    fn call_direct(
         &self,
         target: &str,
-        call: HostCall,
-    ) -> Result<Result<Dynamic, ScriptError>, HostCall> {
-        let HostCall {
-            receiver,
-            args,
-            keywords,
-        } = call;
-        let given_back = |receiver, a: Args| HostCall {
-            receiver,
-            args: a.pos,
-            keywords: a.kw.take(),
-        };
-        let a = Args::with_keywords(args, keywords);
+        receiver: Option<&Dynamic>,
+        args: Args,
+    ) -> Result<Result<Dynamic, ScriptError>, Args> {
         match receiver {
             Some(r) => match r.read_lock::<Tensor>().map(|t| t.clone()) {
-                Some(t) => self
-                    .session
-                    .call_method(target, &t, a)
-                    .map_err(|a| given_back(Some(r), a)),
-                None => Err(given_back(Some(r), a)),
+                Some(t) => self.session.call_method(target, &t, args),
+                None => self.session.call_value_method(r, target, args),
             },
             None => match target.strip_prefix("torch::").filter(|n| is_name(n)) {
-                Some(name) => self
-                    .session
-                    .call_function(name, a)
-                    .map_err(|a| given_back(None, a)),
-                None => self
-                    .session
-                    .call_path(target, a)
-                    .map_err(|a| given_back(None, a)),
+                Some(name) => self.session.call_function(name, args),
+                None => self.session.call_path(target, args),
             },
         }
-    }
-
-    /// Calls the method `target` of a receiver other than a tensor from the session's table
-    /// of such methods (`Session::call_value_method`); the call is given back when the table
-    /// has none for it.
-    fn call_value_method(
-        &self,
-        target: &str,
-        call: HostCall,
-    ) -> Result<Result<Dynamic, ScriptError>, HostCall> {
-        let HostCall {
-            receiver,
-            args,
-            keywords,
-        } = call;
-        let Some(r) = receiver else {
-            return Err(HostCall {
-                receiver,
-                args,
-                keywords,
-            });
-        };
-        self.session
-            .call_value_method(&r, target, Args::with_keywords(args, keywords))
-            .map_err(|a| HostCall {
-                receiver: Some(r),
-                args: a.pos,
-                keywords: a.kw.take(),
-            })
     }
 
     /// Python's `AttributeError` for `receiver.name`, a name the receiver's type has not.
