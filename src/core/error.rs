@@ -113,7 +113,7 @@ impl ErrorKind {
     /// A small number standing for this kind (1 and up): how the kind travels beside an
     /// error's text where only a number fits (a Rhai value's tag), so no front reads the
     /// kind back out of the text.
-    pub fn code(self) -> i32 {
+    pub fn code(self) -> u8 {
         match self {
             ErrorKind::Runtime => 1,
             ErrorKind::Index => 2,
@@ -142,7 +142,7 @@ impl ErrorKind {
     }
 
     /// The kind `code` stands for (`None` for 0, a value that carries no kind).
-    pub fn from_code(code: i32) -> Option<ErrorKind> {
+    pub fn from_code(code: i64) -> Option<ErrorKind> {
         let i = usize::try_from(code.checked_sub(1)?).ok()?;
         Self::ALL.get(i).copied()
     }
@@ -255,10 +255,10 @@ mod tests {
 
     #[test]
     fn every_kind_has_its_own_code_and_comes_back_from_it() {
-        let codes: Vec<i32> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
-        assert_eq!(codes, (1..=ErrorKind::ALL.len() as i32).collect::<Vec<_>>());
+        let codes: Vec<u8> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(codes, (1..=ErrorKind::ALL.len() as u8).collect::<Vec<_>>());
         for k in ErrorKind::ALL {
-            assert_eq!(ErrorKind::from_code(k.code()), Some(k));
+            assert_eq!(ErrorKind::from_code(i64::from(k.code())), Some(k));
         }
         assert_eq!(ErrorKind::from_code(0), None);
         assert_eq!(ErrorKind::from_code(-7), None);

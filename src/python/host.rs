@@ -7,7 +7,7 @@
 //! tensh value (properties and indexers of storages, sizes and dtypes, their operators, a
 //! repr) is called by its name through the engine's resolution (`script::registered_call`),
 //! with no program either. An op's error becomes the exception of its kind, carried beside
-//! its text (`ScriptError::error`).
+//! its text (`ScriptError::kind`).
 //!
 //! No text is ever compiled here: a name is only ever looked up. A name that is no Rhai
 //! identifier ([`is_name`]) — any other string a program hands over as a name (to `getattr`,
@@ -199,6 +199,12 @@ impl Host {
             .map_err(raised)
     }
 
+    /// Whether tensors have a property `name` (`shape`, `grad`): such a name is never an
+    /// instance attribute.
+    pub fn tensor_has_property(&self, name: &str) -> bool {
+        self.session.has_tensor_property(name)
+    }
+
     /// `torch::name` read as a constant (`torch::float32`, `torch::nan`), if the module has
     /// one of that name.
     pub fn constant(&self, path: &str) -> Option<Dynamic> {
@@ -318,8 +324,8 @@ impl Host {
 /// kind and message as the op raised them; an error of Rhai's own (an operator the engine
 /// has, called by name) or an unwound op, by its text.
 fn raised(e: ScriptError) -> PyException {
-    match &e.error {
-        Some(t) => PyException::from_torch(t),
+    match e.torch_error() {
+        Some(t) => PyException::from_torch(&t),
         None => PyException::from_host_text(&e.message),
     }
 }

@@ -42,7 +42,8 @@ pub(crate) fn mark_raised() {
 pub fn to_rhai(e: TorchError) -> Box<EvalAltResult> {
     RAISED.with(|r| r.set(true));
     let mut value = Dynamic::from(e.to_string());
-    value.set_tag(e.kind.code());
+    // The tag is an `i32`, or an `i16` in the page's 32-bit build: a code fits either.
+    value.set_tag(e.kind.code().into());
     EvalAltResult::ErrorRuntime(value, Position::NONE).into()
 }
 
@@ -54,7 +55,7 @@ pub fn torch_error(e: &EvalAltResult) -> Option<TorchError> {
     match e {
         EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => torch_error(inner),
         EvalAltResult::ErrorRuntime(value, _) => {
-            let kind = crate::core::error::ErrorKind::from_code(value.tag())?;
+            let kind = crate::core::error::ErrorKind::from_code(i64::from(value.tag()))?;
             let text = value.read_lock::<rhai::ImmutableString>()?;
             let message = text.strip_prefix(kind.name())?.strip_prefix(": ")?;
             Some(TorchError::new(kind, message))

@@ -263,7 +263,7 @@ mod tests {
             raised: false,
             exit: None,
             function: None,
-            error: None,
+            kind: None,
             call_site: None,
         }
     }

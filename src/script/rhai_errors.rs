@@ -340,9 +340,13 @@ fn property_error(text: &str, names: &Names) -> String {
                 python_type(ty)
             )
         }
+        // PyTorch's tensor properties are the C base class's descriptors.
         (true, [prop, ty, ..]) => format!(
             "AttributeError: attribute '{prop}' of '{}' objects is not writable",
-            python_type(ty)
+            match python_type(ty) {
+                "Tensor" => "torch._C.TensorBase",
+                other => other,
+            }
         ),
         _ => format!("AttributeError: {text}"),
     }

@@ -13,7 +13,7 @@ use super::engine::new_lazy_engine;
 use super::errors::RhaiResult;
 use super::op_table::OpTable;
 use super::rhai_errors::{Failure, Names, python_words};
-use crate::core::error::TorchError;
+use crate::core::error::{ErrorKind, TorchError};
 use crate::core::operand::Arg;
 use crate::core::tensor::Tensor;
 
@@ -106,15 +106,24 @@ pub struct ScriptError {
     pub exit: Option<i32>,
     /// The script function the error happened in (innermost), if any.
     pub function: Option<String>,
-    /// The core error a tensh function raised, kind and message apart (`errors::torch_error`):
-    /// what a front turns into its own exception without reading `message`.
-    pub error: Option<TorchError>,
+    /// The kind of the core error a tensh function raised (`errors::torch_error`), carried
+    /// beside `message`: what a front turns into its own exception (`ScriptError::torch_error`).
+    pub kind: Option<ErrorKind>,
     /// For an error inside a script function: the line and column, in the code that was
     /// run, of the call that led there (the outermost one).
     pub call_site: Option<(usize, usize)>,
 }
 
 impl ScriptError {
+    /// The core error a tensh function raised, kind and message apart: `message` is
+    /// `Kind: message` for it (`errors::to_rhai`), so the message is what follows the kind's
+    /// name. `None` for an error of Rhai's own or of the script.
+    pub fn torch_error(&self) -> Option<TorchError> {
+        let kind = self.kind?;
+        let message = self.message.strip_prefix(kind.name())?.strip_prefix(": ")?;
+        Some(TorchError::new(kind, message))
+    }
+
     /// The error `e` reports; Rhai's own errors are put in Python's words, asking `names`
     /// about the program.
     fn from_rhai(e: &EvalAltResult, names: &Names) -> ScriptError {
@@ -131,7 +140,7 @@ impl ScriptError {
             raised: is_raised(e),
             exit: super::exit::requested(e),
             function: innermost_function(e),
-            error: super::errors::torch_error(e),
+            kind: super::errors::torch_error(e).map(|t| t.kind),
             call_site: match e {
                 EvalAltResult::ErrorInFunctionCall(_, _, _, pos) => pos.line().zip(pos.position()),
                 _ => None,
@@ -163,7 +172,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, ScriptError>) -> Result<T, ScriptErr
             raised: true,
             exit: None,
             function: None,
-            error: None,
+            kind: None,
             call_site: None,
         })
     })
@@ -179,7 +188,7 @@ fn syntax_error(e: rhai::ParseError) -> ScriptError {
         raised: false,
         exit: None,
         function: None,
-        error: None,
+        kind: None,
         call_site: None,
     }
 }
@@ -348,6 +357,11 @@ impl Session {
     pub fn read_property(&self, name: &str, t: &Tensor) -> Option<Result<Dynamic, ScriptError>> {
         let getter = self.ops.borrow().direct.property(name)?;
         Some(self.run_direct(|| getter(t)))
+    }
+
+    /// Whether tensors have the property `name` in the op table.
+    pub fn has_tensor_property(&self, name: &str) -> bool {
+        self.ops.borrow().direct.property(name).is_some()
     }
 
     /// Applies the operator `symbol` (`+`, `==`) between `a` and `b` from the op table, as a

@@ -33,10 +33,12 @@ struct Form {
     call: Rc<ValueMethod>,
 }
 
+/// One receiver type's methods: name → its forms in registration order.
+type TypeMethods = HashMap<Box<str>, Vec<Form>>;
+
 thread_local! {
-    /// Receiver type → method name → its forms in registration order.
-    static METHODS: RefCell<HashMap<TypeId, HashMap<Box<str>, Vec<Form>>>> =
-        RefCell::new(HashMap::new());
+    /// Receiver type → its methods.
+    static METHODS: RefCell<HashMap<TypeId, TypeMethods>> = RefCell::new(HashMap::new());
 }
 
 /// Forgets every kept method (an engine is about to register them all again).

@@ -324,6 +324,13 @@ impl Interpreter {
         {
             return Ok(v);
         }
+        if !self.tensor_attributes.is_empty()
+            && let Some(t) = receiver.read_lock::<crate::core::tensor::Tensor>()
+            && let Some(shadowing) = self.tensor_attributes.get(&t, name)
+        {
+            drop(t);
+            return self.call_value(&shadowing, call);
+        }
         if name == "hex"
             && receiver.is::<crate::script::storage::buffers::PyBuffer>()
             && call.args.is_empty()

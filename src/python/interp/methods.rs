@@ -146,6 +146,20 @@ impl Interpreter {
                 }
             }
             Value::Host(d) => {
+                if let Some(t) = d.read_lock::<crate::core::tensor::Tensor>() {
+                    if name == "__dict__" {
+                        let items = self.tensor_attributes.items(&t);
+                        return Ok(Value::dict(
+                            items.into_iter().map(|(k, v)| (Value::Str(k), v)).collect(),
+                        ));
+                    }
+                    if !self.tensor_attributes.is_empty()
+                        && !self.host.tensor_has_property(name)
+                        && let Some(v) = self.tensor_attributes.get(&t, name)
+                    {
+                        return Ok(v);
+                    }
+                }
                 let r = self.host.get_attr(d.clone(), name);
                 match r {
                     Ok(v) => Ok(from_dynamic(v, Arrays::Tuples)),
@@ -359,6 +373,14 @@ impl Interpreter {
                 Ok(())
             }
             Value::Host(d) => {
+                // A tensor is a Python object with an instance dict: a name that is none of
+                // its properties is set there (shadowing a method of that name).
+                if let Some(t) = d.read_lock::<crate::core::tensor::Tensor>()
+                    && !self.host.tensor_has_property(name)
+                {
+                    self.tensor_attributes.set(&t, name, value);
+                    return Ok(());
+                }
                 let v = self.lift(to_dynamic(&value))?;
                 let r = self.host.set_attr(d.clone(), name, v);
                 self.lift(r)

@@ -23,6 +23,7 @@ mod random_module;
 mod stmt;
 mod subscript;
 mod teaching;
+mod tensor_attributes;
 mod text;
 
 use std::rc::Rc;
@@ -80,6 +81,8 @@ pub struct Interpreter {
     /// The modules written in Python that were imported (`functools`, `itertools`, ...):
     /// their globals, by name.
     source_modules: std::collections::HashMap<Rc<str>, Rc<Scope>>,
+    /// The attributes the program set on tensors (`t.name = "w"`).
+    tensor_attributes: tensor_attributes::TensorAttributes,
 }
 
 impl Interpreter {
@@ -100,6 +103,7 @@ impl Interpreter {
             comparing: 0,
             iterating: 0,
             source_modules: Default::default(),
+            tensor_attributes: Default::default(),
         }
     }
 

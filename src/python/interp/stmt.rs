@@ -436,10 +436,20 @@ impl Interpreter {
             }
             Expr::Attribute(a) => {
                 let object = self.eval(&a.value, scope)?;
-                if self.delete_instance_attribute(&object, a.attr.as_str())? {
+                let name = a.attr.as_str();
+                if self.delete_instance_attribute(&object, name)? {
                     return Ok(());
                 }
-                self.set_attribute(&object, a.attr.as_str(), Value::None)
+                if let Value::Host(d) = &object
+                    && d.is::<crate::core::tensor::Tensor>()
+                    && !self.host.tensor_has_property(name)
+                {
+                    return self.raise(
+                        "AttributeError",
+                        format!("'Tensor' object has no attribute '{name}'"),
+                    );
+                }
+                self.set_attribute(&object, name, Value::None)
             }
             _ => self.raise("SyntaxError", "cannot delete expression"),
         }
