@@ -1,10 +1,14 @@
 """Prints the public names PyTorch has on the types tensh models, one `Owner.name` per line,
-sorted, for src/script/pytorch_names.txt. tensh reads that list to tell a name it has not
+sorted, for src/script/pytorch_names.txt: the attributes of its tensor and storage classes,
+and the `torch` module's functions (`torch.NAME`) and its classes and sub-modules
+(`torch_attribute.NAME`). tensh reads that list to tell a name it has not
 built (NotImplementedError, saying so) from a name PyTorch does not have either
 (AttributeError, as Python says). Run it with the oracle:
 
     ../shared/conformance/oracle run tools/pytorch_names.py > src/script/pytorch_names.txt
 """
+import types
+
 import torch
 
 owners = {
@@ -17,8 +21,13 @@ for owner, cls in owners.items():
     names.update(f"{owner}.{n}" for n in dir(cls) if not n.startswith("_"))
 for n in dir(torch):
     value = getattr(torch, n)
-    if not n.startswith("_") and callable(value) and not isinstance(value, type):
+    if n.startswith("_"):
+        continue
+    if callable(value) and not isinstance(value, type):
         names.add(f"torch.{n}")
+    elif isinstance(value, (type, types.ModuleType)):
+        # Classes and sub-modules: attributes of the module, not functions it calls.
+        names.add(f"torch_attribute.{n}")
 # Byte order, as Rust's `str` comparison sorts, so tensh can search the list.
 for line in sorted(names, key=lambda s: s.encode()):
     print(line)

@@ -139,11 +139,8 @@ pub fn quantile_with_sources(
     sources: bool,
 ) -> Result<(Tensor, QuantileSources)> {
     let dtype = t.dtype();
-    let name = if ignore_nan {
-        "nanquantile"
-    } else {
-        "quantile"
-    };
+    // `nanquantile` reports its errors as `quantile`, as PyTorch's does.
+    let name = "quantile";
     if !matches!(dtype, DType::Float32 | DType::Float64) {
         return Err(TorchError::runtime(format!(
             "{name}() input tensor must be either float or double dtype"

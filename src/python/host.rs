@@ -199,6 +199,16 @@ impl Host {
             .map_err(raised)
     }
 
+    /// Whether the `torch` module has `name` (`Session::torch_has`).
+    pub fn torch_has(&self, name: &str) -> bool {
+        self.session.torch_has(name)
+    }
+
+    /// Whether tensors have a method or property `name` (`Session::tensor_has`).
+    pub fn tensor_has(&self, name: &str) -> bool {
+        self.session.tensor_has(name)
+    }
+
     /// Whether tensors have a property `name` (`shape`, `grad`): such a name is never an
     /// instance attribute.
     pub fn tensor_has_property(&self, name: &str) -> bool {

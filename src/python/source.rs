@@ -98,18 +98,24 @@ pub struct Refusal {
 /// How deep brackets may nest (CPython's tokenizer refuses more with the same words).
 const MAX_BRACKETS: usize = 200;
 
-/// The most operators one logical line may hold: each nests the expression one level, and
-/// CPython's compiler stops past its recursion limit too (`RecursionError: maximum recursion
-/// depth exceeded during compilation`). Commas and colons (a long list or dict) do not nest
-/// and do not count.
+/// How deep one expression may nest through operators: each operator of a chain (`a + b +
+/// ...`, `-x`, `a.b.c`) nests the expression one level, and CPython's compiler stops past its
+/// recursion limit too (`RecursionError: maximum recursion depth exceeded during
+/// compilation`).
 const MAX_OPERATORS: usize = 5000;
 
 /// Refuses source nested deeper than the parser and interpreter should recurse (a stack
-/// overflow would abort the process): brackets past 200 levels, or a logical line of more
-/// than 5,000 operators.
+/// overflow would abort the process): brackets past 200 levels, or an expression nested
+/// through more than 5,000 operators. The nesting at a place is the operators and brackets
+/// met since the start of each enclosing element: a comma or colon starts a new element of
+/// its bracket (the items of a long list, each `-1.5`, nest side by side, not in each
+/// other), and a logical line starts afresh.
 fn check_nesting(source: &SourceText) -> Result<(), Refusal> {
     let bytes = source.text.as_bytes();
+    // `operators` is the nesting here: the sum of `element` (operators since the current
+    // element of each open bracket began) and the brackets open.
     let (mut depth, mut operators) = (0usize, 0usize);
+    let mut element: Vec<usize> = vec![0];
     let mut line_start = 0usize;
     let mut i = 0usize;
     let refuse = |at: usize, kind: &'static str, message: &str| Refusal {
@@ -151,18 +157,35 @@ fn check_nesting(source: &SourceText) -> Result<(), Refusal> {
             b'(' | b'[' | b'{' => {
                 depth += 1;
                 operators += 1;
+                element.push(0);
                 if depth > MAX_BRACKETS {
                     return Err(refuse(i, "SyntaxError", "too many nested parentheses"));
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b')' | b']' | b'}' if depth > 0 => {
+                depth -= 1;
+                operators -= 1 + element.pop().unwrap_or(0);
+            }
+            b',' | b':' => {
+                if let Some(last) = element.last_mut() {
+                    operators -= *last;
+                    *last = 0;
+                }
+            }
             b'\n' if depth == 0 && !(i > 0 && bytes[i - 1] == b'\\') => {
                 operators = 0;
+                element.clear();
+                element.push(0);
                 line_start = i + 1;
             }
             b'.' if i > 0 && bytes[i - 1].is_ascii_digit() => {}
             b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'~' | b'<' | b'>'
-            | b'=' | b'!' | b'.' => operators += 1,
+            | b'=' | b'!' | b'.' => {
+                operators += 1;
+                if let Some(last) = element.last_mut() {
+                    *last += 1;
+                }
+            }
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
                 let start = i;
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
@@ -173,6 +196,9 @@ fn check_nesting(source: &SourceText) -> Result<(), Refusal> {
                     b"not" | b"lambda" | b"if" | b"await" | b"and" | b"or"
                 ) {
                     operators += 1;
+                    if let Some(last) = element.last_mut() {
+                        *last += 1;
+                    }
                 }
                 if operators > MAX_OPERATORS {
                     return Err(refuse(
@@ -314,5 +340,12 @@ mod tests {
         assert_eq!((e.kind, e.line), ("RecursionError", 2));
         let data = format!("x = [{}]\ns = '((((('\n", "1.5, ".repeat(20000));
         assert!(parses(&data).is_ok());
+        // Negative numbers side by side in nested lists do not nest in each other.
+        let rows = format!("x = [{}]\n", "[-1.5, -2.5, [-0.5]], ".repeat(5000));
+        assert!(parses(&rows).is_ok());
+        // A chain inside a bracket nests on top of what encloses it.
+        let inner = format!("x = f(1, {})\n", "-1 + ".repeat(5001));
+        let e = parses(&inner).err().unwrap();
+        assert_eq!(e.kind, "RecursionError");
     }
 }

@@ -260,9 +260,14 @@ pub fn exception_class(kind: &str) -> Rc<TypeObject> {
 
 /// A class of tensh's values, made once per `key` and kept (so `type(a) is type(b)` holds).
 fn host_class(key: String, name: &str, module: &'static str) -> Rc<TypeObject> {
+    host_class_of(key, name, module, "object")
+}
+
+/// `host_class` for a class deriving from the builtin class `base`.
+fn host_class_of(key: String, name: &str, module: &'static str, base: &str) -> Rc<TypeObject> {
     TYPES.with(|t| {
         let mut map = t.borrow_mut();
-        let object = map.get("object").cloned();
+        let object = map.get(base).cloned();
         map.entry(key)
             .or_insert_with(|| {
                 Rc::new(TypeObject {
@@ -276,9 +281,15 @@ fn host_class(key: String, name: &str, module: &'static str) -> Rc<TypeObject> {
     })
 }
 
-/// The class of a named tuple an op returns (`torch.return_types.max`).
+/// The class of a named tuple an op returns (`torch.return_types.max`): a `tuple`, as
+/// PyTorch's structseq classes are.
 pub fn named_tuple(kind: &str) -> Rc<TypeObject> {
-    host_class(format!("return_types:{kind}"), kind, "torch.return_types")
+    host_class_of(
+        format!("return_types:{kind}"),
+        kind,
+        "torch.return_types",
+        "tuple",
+    )
 }
 
 /// The class of an autograd node (`type(y.grad_fn)`): `MulBackward0` (a class PyTorch

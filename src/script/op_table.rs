@@ -231,6 +231,13 @@ impl OpTable {
         module.get_var(name)
     }
 
+    /// Whether the installed `torch` module has a constant or a sub-module `name`.
+    pub fn has_torch_member(&self, name: &str) -> bool {
+        self.torch
+            .as_ref()
+            .is_some_and(|m| m.contains_var(name) || m.get_sub_module(name).is_some())
+    }
+
     /// Installs the `torch` module in `engine`, keeping a handle to add functions later.
     pub fn install_torch(&mut self, engine: &mut Engine, mut torch: Module) {
         torch.build_index();

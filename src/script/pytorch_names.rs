@@ -10,7 +10,8 @@ use crate::core::error::TorchError;
 const NAMES: &str = include_str!("pytorch_names.txt");
 
 /// Whether PyTorch has `owner.name` (`owner` is `Tensor`, `UntypedStorage`,
-/// `TypedStorage` or `torch`).
+/// `TypedStorage`, `torch` for its functions or `torch_attribute` for its classes and
+/// sub-modules).
 pub fn contains(owner: &str, name: &str) -> bool {
     // Split once: attribute lookups (every `torch.X` in Python) ask this on each call.
     static LINES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
@@ -26,7 +27,10 @@ pub fn contains(owner: &str, name: &str) -> bool {
 /// The error for `owner.name` when PyTorch has it and tensh does not: the reason when the
 /// name belongs to a family tensh leaves out (`out_of_scope`), else "not yet".
 pub fn not_built(owner: &str, name: &str) -> Option<TorchError> {
-    contains(owner, name).then(|| {
+    // A class or sub-module of `torch` (`torch.FloatTensor`) is listed apart from its
+    // functions, and is as unbuilt when called.
+    let listed = contains(owner, name) || (owner == "torch" && contains("torch_attribute", name));
+    listed.then(|| {
         TorchError::not_implemented(match super::out_of_scope::reason(name) {
             Some(why) => format!("tensh leaves {owner}.{name} out: {why}"),
             None => format!("tensh does not implement {owner}.{name} yet (PyTorch has it)"),

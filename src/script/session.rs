@@ -29,6 +29,9 @@ pub struct Session {
     interrupt: Option<&'static AtomicBool>,
     /// Where the code being run had text inserted (`caught`), to report the user's columns.
     shifts: Shifts,
+    /// The names of the `torch` functions the engine registered itself (not from the op
+    /// table), listed the first time a name is asked about (`torch_has`).
+    engine_torch_names: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
 
 /// A value as an operator's operand: a tensor, or a number of the kinds the operators are
@@ -239,6 +242,7 @@ impl Session {
             functions: AST::empty(),
             interrupt: None,
             shifts: Shifts::default(),
+            engine_torch_names: Default::default(),
         }
     }
 
@@ -357,6 +361,45 @@ impl Session {
     pub fn read_property(&self, name: &str, t: &Tensor) -> Option<Result<Dynamic, ScriptError>> {
         let getter = self.ops.borrow().direct.property(name)?;
         Some(self.run_direct(|| getter(t)))
+    }
+
+    /// Whether the `torch` module has `name` (`torch.add`, `torch.float32`, `torch.nn`):
+    /// an op of the table, a constant or sub-module of the engine's module, a function the
+    /// engine registered itself, or a name PyTorch has that tensh has not built (which a call
+    /// answers with `NotImplementedError`). Anything else is no attribute of the module.
+    pub fn torch_has(&self, name: &str) -> bool {
+        {
+            let ops = self.ops.borrow();
+            if ops.has_function(name) || ops.has_torch_member(name) {
+                return true;
+            }
+        }
+        super::pytorch_names::contains("torch", name)
+            || super::pytorch_names::contains("torch_attribute", name)
+            || self
+                .engine_torch_names
+                .get_or_init(|| {
+                    self.engine
+                        .collect_fn_metadata(
+                            None,
+                            |info| {
+                                (info.namespace == "torch").then(|| info.metadata.name.to_string())
+                            },
+                            true,
+                        )
+                        .into_iter()
+                        .collect()
+                })
+                .contains(name)
+    }
+
+    /// Whether tensors have `name`: a method or property of the op table, or a name
+    /// PyTorch's `Tensor` has that tensh has not built.
+    pub fn tensor_has(&self, name: &str) -> bool {
+        let ops = self.ops.borrow();
+        ops.contains(name)
+            || ops.direct.property(name).is_some()
+            || super::pytorch_names::contains("Tensor", name)
     }
 
     /// Whether tensors have the property `name` in the op table.

@@ -343,7 +343,7 @@ fn complex_tensor(re: &Tensor, im: &Tensor) -> RhaiResult<Tensor> {
         ))));
     }
     let Some(c) = d.to_complex().filter(|_| d.is_floating_point()) else {
-        return Err(to_rhai(TorchError::runtime(format!(
+        return Err(to_rhai(TorchError::not_implemented(format!(
             "Expected both inputs to be Half, Float or Double tensors but got {} and {}",
             d.cpp_name(),
             im.dtype().cpp_name()

@@ -190,6 +190,16 @@ impl Interpreter {
             Value::Type(t) => match name {
                 "__name__" | "__qualname__" => Ok(Value::str(t.name.as_ref())),
                 "__module__" => Ok(Value::str(t.module)),
+                _ if t.kind == TypeKind::Host
+                    && &*t.name == "Tensor"
+                    && !is_dunder(name)
+                    && !self.host.tensor_has(name) =>
+                {
+                    self.raise(
+                        "AttributeError",
+                        format!("type object 'Tensor' has no attribute '{name}'"),
+                    )
+                }
                 _ if t.kind == TypeKind::Host => {
                     Ok(Value::HostPath(format!("torch::{}::{name}", t.name).into()))
                 }

@@ -92,6 +92,12 @@ impl Interpreter {
                 format!("module 'torch' has no attribute '{name}'"),
             );
         }
+        if path == "torch" && !self.host.torch_has(name) {
+            return self.raise(
+                "AttributeError",
+                format!("module 'torch' has no attribute '{name}'"),
+            );
+        }
         Ok(Value::HostPath(full.into()))
     }
 

@@ -24,30 +24,57 @@ fn t(x: &Tensor) -> Arg {
     Arg::Tensor(x.clone())
 }
 
-/// A `quantile` or `nanquantile` call.
+/// A `quantile` or `nanquantile` call. Both check their arguments as PyTorch's `quantile`
+/// does, in its order and words: a number `q` out of range first, then an empty input, a
+/// `q` of more than one dim, the input's dtype, `q`'s dtype, then `q`'s values.
 fn quantile_call(x: &Tensor, a: &Args, ignore_nan: bool) -> RhaiResult<Dynamic> {
+    let refuse = |message: String| -> RhaiResult<Dynamic> {
+        Err(to_rhai(TorchError::runtime(format!(
+            "quantile() {message}"
+        ))))
+    };
     let name = if ignore_nan {
         "nanquantile"
     } else {
         "quantile"
     };
     let q = a.req(0, "q", name)?;
-    let (qs, vector) = match q.clone().try_cast::<Tensor>() {
-        Some(qt) => {
-            if qt.ndim() > 1 {
-                return Err(to_rhai(TorchError::runtime(format!(
-                    "{name}() q must be a scalar or 1D tensor"
-                ))));
+    let q_tensor = q.clone().try_cast::<Tensor>();
+    let number = match &q_tensor {
+        Some(_) => None,
+        None => Some(to_scalar(q, "q")?.to_f64()),
+    };
+    if let Some(v) = number.filter(|v| !(0.0..=1.0).contains(v)) {
+        return refuse(format!(
+            "q must be in the range [0, 1] but got {}",
+            crate::core::cpp_format::stream_double(v)
+        ));
+    }
+    if x.numel() == 0 {
+        return refuse("input tensor must be non-empty".into());
+    }
+    if q_tensor.as_ref().is_some_and(|qt| qt.ndim() > 1) {
+        return refuse("q must be a scalar or 1D tensor".into());
+    }
+    if !matches!(x.dtype(), DType::Float32 | DType::Float64) {
+        return refuse("input tensor must be either float or double dtype".into());
+    }
+    let (qs, vector) = match (q_tensor, number) {
+        (Some(qt), _) => {
+            if qt.dtype() != x.dtype() {
+                return refuse("q tensor must be same dtype as the input tensor".into());
             }
-            if qt.dtype() != x.dtype() && matches!(x.dtype(), DType::Float32 | DType::Float64) {
-                return Err(to_rhai(TorchError::runtime(format!(
-                    "{name}() q tensor must be same dtype as the input tensor"
-                ))));
+            let values: Vec<f64> = crate::core::copy::to_scalars(&qt)
+                .rhai()?
+                .iter()
+                .map(|s| s.to_f64())
+                .collect();
+            if values.iter().any(|v| !(0.0..=1.0).contains(v)) {
+                return refuse("q values must be in the range [0, 1]".into());
             }
-            let values = crate::core::copy::to_scalars(&qt).rhai()?;
-            (values.iter().map(|s| s.to_f64()).collect(), qt.ndim() == 1)
+            (values, qt.ndim() == 1)
         }
-        None => (vec![to_scalar(q, "q")?.to_f64()], false),
+        (None, number) => (vec![number.unwrap_or_default()], false),
     };
     let dim = a.opt_int(1, "dim")?;
     let keepdim = a.bool_or(2, "keepdim", false)?;

@@ -215,7 +215,8 @@ pub fn register(r: &mut Registry) {
     r.method_and_function("split", 2, |x, a| {
         let by = a.req(0, "split_size_or_sections", "split")?;
         let dim = a.int_or(1, "dim", 0)?;
-        if by.is::<Array>() {
+        // A `torch.Size` is a tuple of ints in PyTorch: sizes, as a list is.
+        if by.is::<Array>() || by.is::<crate::script::values::Size>() {
             list(split::split_with_sizes(x, &to_int_list(by, "split_size")?, dim).rhai()?)
         } else {
             list(split::split(x, to_int(by, "split_size")?, dim).rhai()?)
