@@ -204,9 +204,13 @@ pub fn fill_uninitialized(storage: &Storage, from: usize, dtype: DType) -> Resul
 
 /// `torch.arange(start, end, step)`; the dtype is int64 unless a bound is a float.
 pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: Option<DType>) -> Result<Tensor> {
-    if let Some(d) = dtype
-        .filter(|d| d.is_complex() || matches!(d, DType::UInt16 | DType::UInt32 | DType::UInt64))
-    {
+    if let Some(d) = dtype.filter(|d| {
+        d.is_complex()
+            || matches!(
+                d,
+                DType::Bool | DType::UInt16 | DType::UInt32 | DType::UInt64
+            )
+    }) {
         return Err(TorchError::not_implemented(format!(
             "\"arange_cpu\" not implemented for '{}'",
             d.cpp_name()

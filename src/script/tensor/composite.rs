@@ -423,7 +423,7 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("nanmean", 3, |x, a| {
         if !(x.dtype().is_floating_point() || x.dtype().is_complex()) {
-            return Err(to_rhai(TorchError::runtime(format!(
+            return Err(to_rhai(TorchError::not_implemented(format!(
                 "nanmean(): expected input to have floating point or complex dtype but got {}",
                 x.dtype().cpp_name()
             ))));

@@ -246,9 +246,28 @@ fn record_clamp(out: &Tensor, node: &str, x: &Tensor, min: Option<Arg>, max: Opt
 /// PyTorch's refusals to clamp with complex numbers (in any of the clamp ops' forms): a
 /// complex tensor, a complex number as a bound (which clamp converts to a double), a
 /// complex tensor as a bound (no `maximum`/`minimum` kernel for it).
-fn refuse_complex_clamp(x: &Tensor, min: Option<&Arg>, max: Option<&Arg>) -> RhaiResult<()> {
+///
+/// `clamp_min`/`clamp_max` of a complex tensor by a tensor reach PyTorch's `maximum`/`minimum`
+/// kernel, which names itself; `clamp` by two tensors reaches its own kernel, which has no
+/// `Bool` form.
+fn refuse_complex_clamp(
+    x: &Tensor,
+    which: Bounds,
+    min: Option<&Arg>,
+    max: Option<&Arg>,
+) -> RhaiResult<()> {
     use crate::core::error::TorchError;
+    let not_built = |kernel: &str, dtype| {
+        Err(crate::script::errors::to_rhai(
+            crate::core::unbuilt_kernels::not_built(kernel, dtype),
+        ))
+    };
     if x.dtype().is_complex() {
+        match (which, min, max) {
+            (Bounds::Min, Some(Arg::Tensor(_)), _) => return not_built("maximum_cpu", x.dtype()),
+            (Bounds::Max, _, Some(Arg::Tensor(_))) => return not_built("minimum_cpu", x.dtype()),
+            _ => {}
+        }
         return Err(crate::script::errors::to_rhai(TorchError::not_implemented(
             "clamp is not supported for complex types",
         )));
@@ -268,6 +287,13 @@ fn refuse_complex_clamp(x: &Tensor, min: Option<&Arg>, max: Option<&Arg>) -> Rha
             _ => {}
         }
     }
+    if let (Some(Arg::Tensor(lo)), Some(Arg::Tensor(hi))) = (min, max)
+        && [x.dtype(), lo.dtype(), hi.dtype()]
+            .iter()
+            .all(|d| *d == crate::core::dtype::DType::Bool)
+    {
+        return not_built("clamp_cpu", crate::core::dtype::DType::Bool);
+    }
     Ok(())
 }
 
@@ -283,7 +309,7 @@ fn register_clamps(r: &mut Registry) {
         let max_args = if which == Bounds::Both { 2 } else { 1 };
         r.method_and_function(name, max_args, move |x, a| {
             let (min, max, node) = clamp_bounds(&a, which, name)?;
-            refuse_complex_clamp(x, min.as_ref(), max.as_ref())?;
+            refuse_complex_clamp(x, which, min.as_ref(), max.as_ref())?;
             let out = pointwise::clamp(x, min.clone(), max.clone()).rhai()?;
             record_clamp(&out, node, x, min, max);
             Ok(Dynamic::from(out))
@@ -297,7 +323,7 @@ fn register_clamps(r: &mut Registry) {
                 .filter_map(|b| b.as_tensor().cloned())
                 .collect();
             check_clamp_cast(x, min.iter().chain(max.iter()))?;
-            refuse_complex_clamp(x, min.as_ref(), max.as_ref())?;
+            refuse_complex_clamp(x, which, min.as_ref(), max.as_ref())?;
             let out = pointwise::clamp(
                 &crate::core::tensor::graph::detached(x),
                 min.clone(),
