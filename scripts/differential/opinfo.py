@@ -34,6 +34,7 @@ import contextlib
 import io
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,31 @@ def _raised(e):
     text = str(e).strip().splitlines()
     return "E %s %s" % (type(e).__name__, text[0] if text else "")
 '''
+
+
+# What is known of each class of difference (written from reading the differing samples).
+REASONS = {
+    "values ~": "the last bits of transcendental and complex functions (`acos`, `logit`, "
+                "`polygamma`, complex `abs`) and of float32 sums: PyTorch's vectorized CPU "
+                "kernels round differently from tensh's scalar formulas and summation order",
+    "values": "float16/bfloat16 products and reductions (`addbmm`, `baddbmm`, `addmv`, "
+              "`std_mean`, `var_mean`) accumulated in another order or precision; "
+              "`unravel_index` and `sort`/`argsort` of ties and NaNs",
+    "message": "kernel names in refusals (`histogram`, `index_reduce`, `softmax` with a "
+               "dtype, `norm` nuclear) still worded otherwise",
+    "computed": "dtype refusals tensh does not make yet (`tril_indices`/`triu_indices`, "
+                "`logit`, `mvlgamma`, `gradient`, `cov`/`corrcoef` of bool)",
+    "raised": "inputs tensh refuses that PyTorch takes (`tensordot` dims forms, "
+              "`logsumexp` of integers, complex `cummax`/`cummin`, `searchsorted` sorters)",
+    "dtype/shape": "result dtypes of `addbmm`/`baddbmm`/`addmv` with low-precision inputs and "
+                   "`sum_to_size`",
+    "exception class": "`to_sparse` (sparse layouts are out of tensh's scope) and a few "
+                       "refusals raised as another class",
+    "strides": "output strides of ops whose PyTorch kernels return views of one stacked "
+               "result (`unravel_index`)",
+    "missing": "the program stopped before the sample (a crash or a refusal of the whole "
+               "program)",
+}
 
 
 class Unwritable(Exception):
@@ -242,6 +268,14 @@ def numbers_close(a, b):
     return True
 
 
+METADATA = re.compile(r"T (torch\.\w+) (\[[^\]]*\]) (\([^)]*\))")
+
+
+def values_only(line):
+    """A described result's numbers as one Python list literal."""
+    return "[" + re.sub(r"[()VT]|\b[a-z_]+\b(?<!nan)(?<!inf)", " ", line).replace("  ", " ") + "]"
+
+
 def classify(ref, got):
     """The class of a differing sample (None when the lines agree)."""
     if ref == got:
@@ -255,18 +289,15 @@ def classify(ref, got):
         return "computed"
     if got.startswith("E "):
         return "raised"
-    if ref.startswith("T ") and got.startswith("T "):
-        r, g = ref.split(" ", 3), got.split(" ", 3)
-        rshape, gshape = ref.split("] ", 1)[0], got.split("] ", 1)[0]
-        if r[1] != g[1] or rshape != gshape:
+    # Each tensor's metadata (a tuple holds several): dtype and shape, then strides.
+    rmeta, gmeta = METADATA.findall(ref), METADATA.findall(got)
+    if rmeta and gmeta:
+        if [m[:2] for m in rmeta] != [m[:2] for m in gmeta]:
             return "dtype/shape"
-        rstride = ref.split("] ", 1)[1].split(") ", 1)[0]
-        gstride = got.split("] ", 1)[1].split(") ", 1)[0]
-        if rstride != gstride:
+        if [m[2] for m in rmeta] != [m[2] for m in gmeta]:
             return "strides"
-        rv = ref.split(") ", 1)[1] if ") " in ref else ""
-        gv = got.split(") ", 1)[1] if ") " in got else ""
-        return "values ~" if numbers_close(rv, gv) else "values"
+        rv, gv = METADATA.sub("", ref), METADATA.sub("", got)
+        return "values ~" if numbers_close(values_only(rv), values_only(gv)) else "values"
     return "values"
 
 
@@ -358,6 +389,8 @@ def main():
     if left_out:
         print("left out: " + ", ".join("%s %d" % kv for kv in left_out.most_common()))
     for kind, rows in examples.items():
+        if not rows:
+            continue
         print("\n## %s" % kind)
         for key, ref, got in rows:
             print("%s\n  PyTorch: %s\n  tensh:   %s" % (key, ref[:300], (got or "")[:300]))
@@ -368,6 +401,12 @@ def main():
                     "each op's first samples in every dtype, compared call by call.\n\n"
                     % (a.samples, torch.__version__))
             f.write("%d samples, %d agreeing (%.1f%%).\n\n" % (total, agree, 100.0 * agree / max(total, 1)))
+            f.write("Why samples still differ, by class (what is known; each is a cause to fix, "
+                    "not a case):\n\n")
+            for kind, why in REASONS.items():
+                if totals[kind]:
+                    f.write("- **%s** (%d): %s\n" % (kind, totals[kind], why))
+            f.write("\n")
             kinds = [k for k, _ in totals.most_common() if k != "agree"]
             f.write("| op | samples | agree | " + " | ".join(kinds) + " |\n")
             f.write("|---|---|---|" + "---|" * len(kinds) + "\n")
