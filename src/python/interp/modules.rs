@@ -65,6 +65,7 @@ impl Interpreter {
                 "Tensor" | "Size" | "dtype" | "device" | "UntypedStorage" | "TypedStorage"
                 | "Generator" => return Ok(Value::Type(types::host_type(name))),
                 "__version__" => return Ok(Value::str("2.15.0+cpu")),
+                "__name__" => return Ok(Value::str("torch")),
                 n if GRAD_MODES.contains(&n) => {
                     return Ok(Value::Builtin(format!("torch.{n}").into()));
                 }
