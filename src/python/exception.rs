@@ -36,24 +36,23 @@ impl PyException {
     /// The exception an op's error text (`Kind: message`) stands for.
     pub fn from_host_text(text: &str) -> PyException {
         let (kind, message) = split_kind(text);
+        PyException::raised_as(kind, message)
+    }
+
+    /// The exception a core error stands for: its kind's class, its message.
+    pub fn from_torch(e: &crate::core::error::TorchError) -> PyException {
+        PyException::raised_as(e.kind.name(), &e.message)
+    }
+
+    /// An exception of the class named `kind` (a dotted path allowed) with the message an
+    /// op raised, which is also its text.
+    fn raised_as(kind: &str, message: &str) -> PyException {
         PyException {
             class: types::exception_class(kind),
             args: RefCell::new(vec![Value::str(message)]),
             instance: None,
             links: Default::default(),
             text: Some(message.to_string()),
-            traceback: RefCell::new(Vec::new()),
-        }
-    }
-
-    /// The exception a core error stands for: its kind's class, its message.
-    pub fn from_torch(e: &crate::core::error::TorchError) -> PyException {
-        PyException {
-            class: types::exception_class(e.kind.name()),
-            args: RefCell::new(vec![Value::str(e.message.as_str())]),
-            instance: None,
-            links: Default::default(),
-            text: Some(e.message.clone()),
             traceback: RefCell::new(Vec::new()),
         }
     }

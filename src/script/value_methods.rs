@@ -75,6 +75,7 @@ pub fn method_for(receiver: &Dynamic, name: &str, given: usize) -> Option<Rc<Val
 }
 
 /// Every kept method, as (receiver type, name, the arities of its forms).
+#[cfg(test)]
 pub fn kept() -> Vec<(TypeId, String, Vec<usize>)> {
     METHODS.with(|m| {
         m.borrow()
