@@ -24,9 +24,20 @@ use crate::script::errors::IntoRhai;
 use crate::script::session::{ScriptError, Session};
 use crate::script::tensor::indexing;
 
-/// Whether `name` may be written into a program as a name: a Rhai identifier.
+/// Whether `name` may be written into a program as a name: a Rhai identifier (ASCII
+/// letters, digits and `_`, with a letter before any digit), as `rhai::is_valid_identifier`
+/// decides it, read byte by byte (every method call asks).
 pub fn is_name(name: &str) -> bool {
-    rhai::is_valid_identifier(name)
+    let mut lettered = false;
+    for &b in name.as_bytes() {
+        match b {
+            b'_' => {}
+            b if b.is_ascii_alphabetic() => lettered = true,
+            b if b.is_ascii_digit() && lettered => {}
+            _ => return false,
+        }
+    }
+    lettered
 }
 
 /// Whether `path` is names joined by `::` (`torch::zeros`, `torch::UntypedStorage::from_file`).
@@ -418,6 +429,31 @@ mod tests {
                 Some(crate::python::value::Value::Str(s)) => s.to_string(),
                 _ => String::new(),
             })
+    }
+
+    #[test]
+    fn a_name_is_what_rhai_takes_for_an_identifier() {
+        for name in [
+            "x",
+            "_x",
+            "x1",
+            "_1",
+            "__",
+            "1x",
+            "view",
+            "is_shared",
+            "a b",
+            "é",
+            "xé",
+            "",
+            "_a1_",
+            "A",
+            "a-b",
+            "a::b",
+            "\u{0}",
+        ] {
+            assert_eq!(is_name(name), rhai::is_valid_identifier(name), "{name:?}");
+        }
     }
 
     #[test]

@@ -33,12 +33,17 @@ struct Form {
     call: Rc<ValueMethod>,
 }
 
+/// Hashed with ahash (already Rhai's): a direct call looks its method up every time, and
+/// std's SipHash was most of such a call's cost.
+type Hasher = ahash::RandomState;
+
 /// One receiver type's methods: name → its forms in registration order.
-type TypeMethods = HashMap<Box<str>, Vec<Form>>;
+type TypeMethods = HashMap<Box<str>, Vec<Form>, Hasher>;
 
 thread_local! {
     /// Receiver type → its methods.
-    static METHODS: RefCell<HashMap<TypeId, TypeMethods>> = RefCell::new(HashMap::new());
+    static METHODS: RefCell<HashMap<TypeId, TypeMethods, Hasher>> =
+        RefCell::new(HashMap::default());
 }
 
 /// Forgets every kept method (an engine is about to register them all again).
