@@ -159,6 +159,11 @@ impl Interpreter {
             let _ = module_function;
             return self.call_module_function(name, args, keywords);
         }
+        if matches!(name, "eval" | "exec") {
+            // Called other than by name where it is written (`f = eval; f(s)`): the module's
+            // globals are its scope.
+            return self.run_given_source(name, args, keywords, None);
+        }
         if !keywords.is_empty() && !TAKES_KEYWORDS.contains(&name) {
             return self.raise("TypeError", format!("{name}() takes no keyword arguments"));
         }

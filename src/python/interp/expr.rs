@@ -380,6 +380,11 @@ impl Interpreter {
             return self.explain_call(c, scope);
         }
         let args = self.eval_arguments(&c.arguments, scope)?;
+        if let Value::Builtin(name) = &function
+            && Self::is_source_runner(&function)
+        {
+            return self.run_given_source(name, args.args, args.keywords, Some(scope));
+        }
         self.call_value(&function, args)
     }
 

@@ -266,6 +266,39 @@ impl Interpreter {
                     _ => Value::None,
                 })
             }
+            Value::Exception(e)
+                if e.class
+                    .is_subclass_of(&crate::python::types::builtin("SyntaxError"))
+                    && matches!(
+                        name,
+                        "msg"
+                            | "filename"
+                            | "lineno"
+                            | "offset"
+                            | "text"
+                            | "end_lineno"
+                            | "end_offset"
+                    ) =>
+            {
+                // Read from its arguments, `(msg, (filename, lineno, offset, text,
+                // end_lineno, end_offset))`, as CPython's `SyntaxError.__init__` sets them.
+                let args = e.args.borrow();
+                let at = match name {
+                    "filename" => 0,
+                    "lineno" => 1,
+                    "offset" => 2,
+                    "text" => 3,
+                    "end_lineno" => 4,
+                    _ => 5,
+                };
+                Ok(match (name, args.first(), args.get(1)) {
+                    ("msg", Some(m), _) => m.clone(),
+                    (_, _, Some(Value::Tuple(place))) if name != "msg" => {
+                        place.0.get(at).cloned().unwrap_or(Value::None)
+                    }
+                    _ => Value::None,
+                })
+            }
             Value::Exception(e) => match name {
                 "args" => Ok(Value::tuple(e.args.borrow().clone())),
                 _ => self.no_attribute(object, name),

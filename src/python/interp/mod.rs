@@ -9,6 +9,7 @@ mod call;
 mod classes;
 mod dicts;
 mod dunders;
+mod evaluate;
 mod expr;
 mod files;
 mod generators;

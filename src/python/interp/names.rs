@@ -60,6 +60,8 @@ pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "dir",
     "globals",
     "locals",
+    "eval",
+    "exec",
     "ascii",
     "bytearray",
     "super",
