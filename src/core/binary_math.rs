@@ -10,9 +10,8 @@ use super::defaults::default_dtype;
 use super::dtype::DType;
 use super::error::{Result, TorchError};
 use super::incomplete_gamma::{lower_regularized, upper_regularized};
-use super::ops::{Arg, operand};
+use super::ops::Arg;
 use super::pointwise::{zip_complex, zip_float, zip_int};
-use super::promotion::result_type;
 use super::tensor::Tensor;
 use super::unbuilt_kernels::not_built;
 
@@ -69,7 +68,7 @@ impl Binary {
 
 /// `op(a, b)` elementwise with broadcasting.
 pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
-    let common = result_type(&[operand(a), operand(b)])?;
+    let common = super::ops::common_type(a, b)?;
     let int_like = common.is_integral() || common == DType::Bool;
     match op {
         // Integers compute in the default float dtype.

@@ -234,14 +234,6 @@ pub fn einsum(equation: &str, operands: &[Tensor]) -> Result<Tensor> {
             "einsum(): more operands were provided than specified in the equation",
         ));
     }
-    let dtype = operands[0].dtype();
-    if let Some(other) = operands.iter().find(|o| o.dtype() != dtype) {
-        return Err(TorchError::runtime(format!(
-            "expected scalar type {} but found {}",
-            dtype.cpp_name(),
-            other.dtype().cpp_name()
-        )));
-    }
     // Each operand's ellipsis width, and the widest.
     let mut widths = Vec::with_capacity(terms.len());
     for (i, (term, t)) in terms.iter().zip(operands).enumerate() {
@@ -288,6 +280,15 @@ pub fn einsum(equation: &str, operands: &[Tensor]) -> Result<Tensor> {
                 _ => seen[l] = Some(s),
             }
         }
+    }
+    // The dtypes are checked after the sizes, as PyTorch's einsum reaches its kernel.
+    let dtype = operands[0].dtype();
+    if let Some(other) = operands.iter().find(|o| o.dtype() != dtype) {
+        return Err(TorchError::runtime(format!(
+            "expected scalar type {} but found {}",
+            dtype.cpp_name(),
+            other.dtype().cpp_name()
+        )));
     }
     let out_labels: Vec<Label> = match output {
         Some(text) => {

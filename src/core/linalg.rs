@@ -40,13 +40,10 @@ fn inner_mismatch(a: &Tensor, b: &Tensor, mm_kernel: bool) -> TorchError {
 /// dimension of 1 as plain products (a `-0.` product stays `-0.`); its other kernels add
 /// the products to a zero (`+0.`).
 fn batched(a: &Tensor, b: &Tensor, mm_kernel: bool) -> Result<Tensor> {
+    let batch = check_shapes(a, b, mm_kernel)?;
     let (sa, sb) = (a.sizes(), b.sizes());
     let (n, k) = (sa[sa.len() - 2], sa[sa.len() - 1]);
-    let (k2, m) = (sb[sb.len() - 2], sb[sb.len() - 1]);
-    if k != k2 {
-        return Err(inner_mismatch(a, b, mm_kernel));
-    }
-    let batch = broadcast_shapes(&sa[..sa.len() - 2], &sb[..sb.len() - 2])?;
+    let m = sb[sb.len() - 1];
     let full = |t: &Tensor, r: i64, c: i64| {
         let mut s = batch.clone();
         s.extend([r, c]);
@@ -58,6 +55,16 @@ fn batched(a: &Tensor, b: &Tensor, mm_kernel: bool) -> Result<Tensor> {
         return super::ops::binary_untracked(BinaryOp::Mul, &Arg::Tensor(a), &Arg::Tensor(b));
     }
     super::products::batched_product(&a, &b)
+}
+
+/// Whether stacks of matrices `a` and `b` can be multiplied: their inner sizes agree and
+/// their batch sizes broadcast (to the batch shape returned).
+fn check_shapes(a: &Tensor, b: &Tensor, mm_kernel: bool) -> Result<Vec<i64>> {
+    let (sa, sb) = (a.sizes(), b.sizes());
+    if sa[sa.len() - 1] != sb[sb.len() - 2] {
+        return Err(inner_mismatch(a, b, mm_kernel));
+    }
+    broadcast_shapes(&sa[..sa.len() - 2], &sb[..sb.len() - 2])
 }
 
 /// `a.dot(b)`: the inner product of two 1-d tensors of one dtype and length.
@@ -200,10 +207,14 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         (2, true) => "addmm_impl_cpu_",
         _ => "bmm",
     };
-    check_same_dtype(a, b, kernel)?;
-    super::products::require(kernel, a.dtype())?;
     let a2 = if da == 1 { unsqueeze(a, 0)? } else { a.clone() };
     let b2 = if db == 1 { unsqueeze(b, 1)? } else { b.clone() };
+    // The shapes are checked before the dtypes (`mv` checks its sizes in its own words).
+    if kernel != "addmv_impl_cpu" {
+        check_shapes(&a2, &b2, kernel == "addmm_impl_cpu_")?;
+    }
+    check_same_dtype(a, b, kernel)?;
+    super::products::require(kernel, a.dtype())?;
     let r = batched(&a2, &b2, kernel == "addmm_impl_cpu_")?;
     let mut shape = r.sizes();
     if db == 1 {

@@ -53,6 +53,16 @@ pub(crate) fn operand(a: &Arg) -> Operand {
     }
 }
 
+/// The type two operands of an elementwise op compute in, found in TensorIterator's order:
+/// their shapes are broadcast first (a mismatch is refused before any dtype is looked at),
+/// then their types are promoted. Each op's own dtype refusals come after.
+pub(crate) fn common_type(a: &Arg, b: &Arg) -> Result<DType> {
+    if let (Arg::Tensor(x), Arg::Tensor(y)) = (a, b) {
+        broadcast_shapes(&x.sizes(), &y.sizes())?;
+    }
+    result_type(&[operand(a), operand(b)])
+}
+
 pub(crate) fn shape(a: &Arg) -> Vec<i64> {
     match a {
         Arg::Tensor(t) => t.sizes(),
@@ -82,7 +92,7 @@ pub fn check_sub_bool(op: BinaryOp, a: &Arg, b: &Arg) -> Result<()> {
 
 /// The dtype an op computes in and the dtype of its result.
 fn op_dtypes(op: BinaryOp, a: &Arg, b: &Arg) -> Result<(DType, DType)> {
-    let common = result_type(&[operand(a), operand(b)])?;
+    let common = common_type(a, b)?;
     if op == BinaryOp::Div && common.is_integral() {
         return Ok((default_dtype(), default_dtype()));
     }

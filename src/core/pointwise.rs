@@ -112,7 +112,7 @@ pub enum Rounding {
 
 /// `a.div(b, rounding_mode=...)` and `floor_divide`: integers stay integers.
 pub fn div_rounded(a: &Arg, b: &Arg, mode: Rounding) -> Result<Tensor> {
-    let common = result_type(&[operand(a), operand(b)])?;
+    let common = super::ops::common_type(a, b)?;
     let kernel = match mode {
         Rounding::Trunc => "div_trunc_cpu",
         Rounding::Floor => "div_floor_cpu",
@@ -152,7 +152,7 @@ fn nonzero_divisor(q: i64) -> Result<()> {
 
 /// `a % b`, `remainder`: the sign of the divisor, as Python.
 pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
-    let common = result_type(&[operand(a), operand(b)])?;
+    let common = super::ops::common_type(a, b)?;
     super::unbuilt_kernels::require_kernel("remainder_cpu", common)?;
     if matches!(common.kind(), Kind::Complex | Kind::Bool) {
         return Err(super::unbuilt_kernels::not_built("remainder_cpu", common));
@@ -174,7 +174,7 @@ pub fn remainder(a: &Arg, b: &Arg) -> Result<Tensor> {
 
 /// `a ** b`, `pow`.
 pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
-    let common = result_type(&[operand(a), operand(b)])?;
+    let common = super::ops::common_type(a, b)?;
     super::unbuilt_kernels::require_kernel("pow", common)?;
     if common == DType::Bool && matches!(b, Arg::Tensor(_)) {
         // PyTorch builds no power kernel for bools (a bool raised to an int is an int; to
@@ -300,7 +300,7 @@ impl Bitwise {
 /// `a & b`, `a | b`, `a ^ b` with broadcasting and type promotion; integer and bool
 /// dtypes only, as in PyTorch.
 pub fn bitwise(a: &Arg, b: &Arg, op: Bitwise) -> Result<Tensor> {
-    let common = result_type(&[operand(a), operand(b)])?;
+    let common = super::ops::common_type(a, b)?;
     if common.is_floating_point() || common.is_complex() {
         return Err(TorchError::not_implemented(format!(
             "\"{}\" not implemented for '{}'",
@@ -331,7 +331,7 @@ pub fn bitwise_not(t: &Tensor) -> Result<Tensor> {
     // is flipped in its lowest bit.
     let mask = if d == DType::Bool { 1 } else { 0xff };
     let flipped = elements::image(t)?.into_iter().map(|b| b ^ mask).collect();
-    Ok(elements::from_image(flipped, t.sizes(), d))
+    super::result_layout::elementwise_image(flipped, t, d)
 }
 
 /// What `isnan`, `isinf` and `isfinite` ask of each element.
@@ -385,7 +385,7 @@ pub fn classify(t: &Tensor, class: FloatClass) -> Result<Tensor> {
             all
         }
     };
-    Ok(elements::from_image(out, t.sizes(), DType::Bool))
+    super::result_layout::elementwise_image(out, t, DType::Bool)
 }
 
 /// `torch.maximum(a, b)` (`max`) or `torch.minimum(a, b)`, also what `max`/`min` do given a

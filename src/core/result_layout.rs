@@ -6,6 +6,7 @@
 //! when it differs (one copy, only then).
 
 use super::copy::copy_;
+use super::dtype::DType;
 use super::error::Result;
 use super::layout::Layout;
 use super::memory_format::{MemoryFormat, dense_strides_in_order};
@@ -29,6 +30,16 @@ fn broadcast_strides(t: &Tensor, shape: &[i64]) -> Vec<i64> {
             }
         })
         .collect()
+}
+
+/// The result of an elementwise op on `input` from its row-major image `bytes` (one
+/// element of `dtype` for each of `input`'s, in row-major order), laid out as
+/// `in_inputs_order` lays it out.
+pub fn elementwise_image(bytes: Vec<u8>, input: &Tensor, dtype: DType) -> Result<Tensor> {
+    in_inputs_order(
+        super::engine::elements::from_image(bytes, input.sizes(), dtype),
+        &[input],
+    )
 }
 
 /// `out` (a fresh row-major result of an elementwise op on `inputs`) in the layout PyTorch

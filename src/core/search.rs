@@ -134,6 +134,10 @@ pub fn searchsorted(
     if common == DType::Bool || boundaries.dtype() == DType::Bool {
         return Err(not_built("searchsorted_out_cpu", DType::Bool));
     }
+    // PyTorch's kernel has no complex form: the promoted type names the refusal.
+    if common.is_complex() {
+        return Err(not_built("searchsorted_out_cpu", common));
+    }
     let int = both_integers(boundaries.dtype(), value_tensor.dtype());
     let row = *boundaries.sizes().last().unwrap_or(&1) as usize;
     let order = match sorter {

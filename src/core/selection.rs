@@ -404,13 +404,13 @@ pub fn signbit(t: &Tensor) -> Result<Tensor> {
     } else {
         super::memory::alloc::zeroed_bytes(values.len() / item)?
     };
-    Ok(elements::from_image(out, t.sizes(), DType::Bool))
+    super::result_layout::elementwise_image(out, t, DType::Bool)
 }
 
 /// `t.logical_not()` as bools.
 pub fn logical_not(t: &Tensor) -> Result<Tensor> {
     let out = elements::truth(t)?.into_iter().map(|b| b ^ 1).collect();
-    Ok(elements::from_image(out, t.sizes(), DType::Bool))
+    super::result_layout::elementwise_image(out, t, DType::Bool)
 }
 
 #[cfg(test)]

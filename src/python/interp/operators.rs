@@ -45,6 +45,20 @@ impl Interpreter {
         if let Some(r) = self.tensor_and_python_value(op, &a, &b) {
             return r;
         }
+        if matches!(op, BinOp::Add | BinOp::Mul) && (is_named_tuple(&a) || is_named_tuple(&b)) {
+            // A named tuple (`torch.return_types.max`) is a tuple to `+` and `*`: they make a
+            // plain tuple.
+            let plain = |me: &mut Self, v: Value| -> Flow<Value> {
+                if is_named_tuple(&v) {
+                    return Ok(Value::tuple(me.collect(&v)?));
+                }
+                Ok(v)
+            };
+            if !is_tensor(&a) && !is_tensor(&b) {
+                let (a, b) = (plain(self, a)?, plain(self, b)?);
+                return self.binary(op, a, b);
+            }
+        }
         if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
             return self.host_binary(op, &a, &b);
         }
@@ -146,17 +160,27 @@ impl Interpreter {
             other,
             Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) | Value::Complex(_)
         );
-        if python_number || matches!(other, Value::Host(_) | Value::HostPath(_)) {
+        // A named tuple (`torch.return_types.max`) is a tuple here, named by its class.
+        let named = is_named_tuple(other);
+        if python_number || (matches!(other, Value::Host(_) | Value::HostPath(_)) && !named) {
             return None;
         }
-        let sequence = matches!(other, Value::Str(_) | Value::List(_) | Value::Tuple(_));
+        let sequence = named || matches!(other, Value::Str(_) | Value::List(_) | Value::Tuple(_));
         Some(match op {
             BinOp::Mul if sequence => match self.tensor_index(tensor_value) {
+                Ok(n) if named => match self.collect(other) {
+                    Ok(items) => self.repeat(&Value::tuple(items), n),
+                    Err(e) => Err(e),
+                },
                 Ok(n) => self.repeat(other, n),
                 Err(e) => Err(e),
             },
             BinOp::Add if sequence && tensor(b) => {
-                let kind = other.type_name();
+                let kind = if named {
+                    "tuple".to_string()
+                } else {
+                    other.type_name()
+                };
                 self.raise(
                     "TypeError",
                     format!("can only concatenate {kind} (not \"Tensor\") to {kind}"),
@@ -221,27 +245,31 @@ impl Interpreter {
     /// An operator with a tensh value on either side: the engine's operator, or the
     /// `torch` function Python's operator stands for.
     fn host_binary(&mut self, op: BinOp, a: &Value, b: &Value) -> Flow<Value> {
+        let tensor_operand = is_tensor(a) || is_tensor(b);
         let x = self.lift(to_dynamic(a))?;
         let y = self.lift(to_dynamic(b))?;
-        let result = match op {
-            BinOp::FloorDiv => self.host.call(
-                "torch::floor_divide",
-                HostCall::positional(None, vec![x, y]),
-            ),
-            BinOp::MatMul => self
-                .host
-                .call("torch::matmul", HostCall::positional(None, vec![x, y])),
-            BinOp::LShift => self.host.call(
-                "torch::bitwise_left_shift",
-                HostCall::positional(None, vec![x, y]),
-            ),
-            BinOp::RShift => self.host.call(
-                "torch::bitwise_right_shift",
-                HostCall::positional(None, vec![x, y]),
-            ),
-            _ => self.host.binary(op.symbol(), x, y),
+        let function = match op {
+            BinOp::FloorDiv => Some("torch::floor_divide"),
+            BinOp::MatMul => Some("torch::matmul"),
+            BinOp::LShift => Some("torch::bitwise_left_shift"),
+            BinOp::RShift => Some("torch::bitwise_right_shift"),
+            _ => None,
         };
-        Ok(from_dynamic(self.lift(result)?, Arrays::Tuples))
+        let result = match function {
+            // Only a tensor's operator reaches these ops; tensh's other values (storages,
+            // sizes, named tuples) have no such operator, as in Python.
+            Some(_) if !tensor_operand => return self.unsupported_operands(op, a, b),
+            Some(f) => self.host.call(f, HostCall::positional(None, vec![x, y])),
+            None => self.host.binary(op.symbol(), x, y),
+        };
+        match result {
+            // The engine names its types as Rhai registered them; Python names them by class
+            // (`torch.return_types.max`).
+            Err(e) if !tensor_operand && is_unsupported_operands(&e) => {
+                self.unsupported_operands(op, a, b)
+            }
+            r => Ok(from_dynamic(self.lift(r)?, Arrays::Tuples)),
+        }
     }
 
     /// `target op= value`: a tensor's in-place method (`add_`, ...), a list's `extend`;
@@ -387,8 +415,12 @@ impl Interpreter {
             let r = self.host.binary(symbol, x, y);
             return match r {
                 Ok(v) => Ok(from_dynamic(v, Arrays::Tuples)),
-                // Values the engine has no `==` for are equal only when they are one object.
-                Err(_) if matches!(op, CmpOp::Eq | CmpOp::NotEq) => {
+                // Values the engine has no `==` for are equal only when they are one object;
+                // an op's own refusal (shapes that do not broadcast) is raised.
+                Err(e)
+                    if matches!(op, CmpOp::Eq | CmpOp::NotEq)
+                        && e.class.name.as_ref() == "TypeError" =>
+                {
                     Ok(Value::Bool(same_object(a, b) == (op == CmpOp::Eq)))
                 }
                 Err(e) => Err(self.throw(e)),
@@ -744,17 +776,37 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
 /// nor a tensh value (`None`, a string, a list, ...), which tensors do not order against.
 fn tensor_against_python_value(a: &Value, b: &Value) -> bool {
     let tensor = |v: &Value| matches!(v, Value::Host(d) if d.is::<Tensor>());
+    // A named tuple is a tuple to a tensor's operators.
     let plain = |v: &Value| {
-        !matches!(
-            v,
-            Value::Int(_)
-                | Value::BigInt(_)
-                | Value::Float(_)
-                | Value::Bool(_)
-                | Value::Complex(_)
-                | Value::Host(_)
-                | Value::HostPath(_)
-        )
+        is_named_tuple(v)
+            || !matches!(
+                v,
+                Value::Int(_)
+                    | Value::BigInt(_)
+                    | Value::Float(_)
+                    | Value::Bool(_)
+                    | Value::Complex(_)
+                    | Value::Host(_)
+                    | Value::HostPath(_)
+            )
     };
     (tensor(a) && plain(b)) || (tensor(b) && plain(a))
+}
+
+/// Whether `e` is Python's refusal of an operator neither operand has.
+fn is_unsupported_operands(e: &crate::python::exception::PyException) -> bool {
+    e.class.name.as_ref() == "TypeError"
+        && e.text
+            .as_deref()
+            .is_some_and(|t| t.starts_with("unsupported operand type(s)"))
+}
+
+/// Whether `v` is a tensor.
+fn is_tensor(v: &Value) -> bool {
+    matches!(v, Value::Host(d) if d.is::<Tensor>())
+}
+
+/// Whether `v` is one of `torch.return_types`' named tuples.
+fn is_named_tuple(v: &Value) -> bool {
+    matches!(v, Value::Host(d) if d.is::<crate::script::return_types::ReturnTuple>())
 }

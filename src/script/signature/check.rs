@@ -31,7 +31,7 @@ enum Failure {
         param: &'static str,
         type_name: &'static str,
         position: Option<usize>,
-        given: &'static str,
+        given: String,
     },
     Unexpected(Vec<String>),
     /// An error raised at once, whatever the other overloads say (a bad list element).
@@ -262,7 +262,7 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
                 param: p.name,
                 type_name: p.type_name,
                 position: by_position.map(|_| i + 1),
-                given: type_name_of(v),
+                given: given_type(v),
             });
         }
     }

@@ -259,9 +259,8 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("isreal", 0, |x, _| {
         if !x.dtype().is_complex() {
-            return t(
-                crate::core::creation::full(&x.sizes(), Scalar::Bool(true), DType::Bool).rhai()?,
-            );
+            let all = crate::core::creation::full(&x.sizes(), Scalar::Bool(true), DType::Bool);
+            return t(crate::core::result_layout::in_inputs_order(all.rhai()?, &[x]).rhai()?);
         }
         let im = crate::core::views::dtype::imag(x).rhai()?;
         t(binary(BinaryOp::Eq, &tensor(&im), &Arg::Number(Scalar::Int(0))).rhai()?)
@@ -279,12 +278,9 @@ pub fn register(r: &mut Registry) {
                 f64::NEG_INFINITY
             };
             if !x.dtype().is_floating_point() {
-                return t(crate::core::creation::full(
-                    &x.sizes(),
-                    Scalar::Bool(false),
-                    DType::Bool,
-                )
-                .rhai()?);
+                let none =
+                    crate::core::creation::full(&x.sizes(), Scalar::Bool(false), DType::Bool);
+                return t(crate::core::result_layout::in_inputs_order(none.rhai()?, &[x]).rhai()?);
             }
             t(binary(BinaryOp::Eq, &tensor(x), &Arg::Number(Scalar::Float(inf))).rhai()?)
         });
@@ -325,6 +321,14 @@ pub fn register(r: &mut Registry) {
     for name in ["outer", "ger"] {
         r.method_and_function(name, 1, move |x, a| {
             let v = a.tensor(0, "vec2", name)?;
+            for (argument, t) in [("self", x), ("vec2", &v)] {
+                if t.ndim() != 1 {
+                    return Err(to_rhai(TorchError::runtime(format!(
+                        "outer: Expected 1-D argument {argument}, but got {}-D",
+                        t.ndim()
+                    ))));
+                }
+            }
             let col = views::reshape(x, &[-1, 1]).rhai()?;
             t(binary(BinaryOp::Mul, &Arg::Tensor(col), &tensor(&v)).rhai()?)
         });

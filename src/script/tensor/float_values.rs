@@ -119,7 +119,20 @@ fn nan_to_num_real(
 
 /// `x.nan_to_num(nan=0.0, posinf=None, neginf=None)`: integers and bools are copied;
 /// complex numbers have each part replaced.
+/// `nan_to_num`, laid out as PyTorch's elementwise kernels lay out their result.
 fn nan_to_num(x: &Tensor, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+    crate::core::result_layout::in_inputs_order(
+        nan_to_num_in_row_order(x, nan, posinf, neginf)?,
+        &[x],
+    )
+}
+
+fn nan_to_num_in_row_order(
+    x: &Tensor,
+    nan: f64,
+    posinf: Option<f64>,
+    neginf: Option<f64>,
+) -> Result<Tensor> {
     let x = detached(x);
     if x.dtype().is_complex() {
         let c = crate::core::copy::contiguous_copy(&x)?;
@@ -137,7 +150,18 @@ fn nan_to_num(x: &Tensor, nan: f64, posinf: Option<f64>, neginf: Option<f64>) ->
 }
 
 /// `x.logit(eps=None)`.
+/// `logit`, laid out as PyTorch's elementwise kernels lay out their result.
 fn logit(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
+    crate::core::result_layout::in_inputs_order(logit_in_row_order(x, eps)?, &[x])
+}
+
+fn logit_in_row_order(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return Err(crate::core::unbuilt_kernels::not_built(
+            "logit_cpu",
+            x.dtype(),
+        ));
+    }
     let x = detached(x);
     let result = if x.dtype().is_floating_point() {
         x.dtype()
@@ -162,7 +186,17 @@ fn logit(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
 
 /// `x.angle()`: `atan2(imag, real)` of complex numbers; for reals `pi` where negative,
 /// `0` elsewhere, NaN kept (integers give the default float dtype).
+/// `angle`, laid out as PyTorch's elementwise kernels lay out their result (a complex
+/// input's angle is row-major in PyTorch too).
 fn angle(x: &Tensor) -> Result<Tensor> {
+    let out = angle_in_row_order(x)?;
+    if x.dtype().is_complex() {
+        return Ok(out);
+    }
+    crate::core::result_layout::in_inputs_order(out, &[x])
+}
+
+fn angle_in_row_order(x: &Tensor) -> Result<Tensor> {
     let x = detached(x);
     if x.dtype().is_complex() {
         let c = crate::core::copy::contiguous_copy(&x)?;
