@@ -58,7 +58,7 @@ IN_PLACE = ["add_(1)", "mul_(2)", "sub_(0.5)", "div_(2)", "clamp_(0, 3)", "zero_
             "fill_(7)", "abs_()", "neg_()", "floor_()", "sqrt_()", "pow_(2)", "exp_()",
             "clamp_(min=1)", "copy_(torch.ones(1))", "masked_fill_({t} > 1, -1)",
             "fmod_(2)", "remainder_(-2)", "bitwise_not_()", "sign_()", "t_()", "squeeze_()",
-            "unsqueeze_(0)", "transpose_(0, -1)", "resize_(2)", "addcmul_({t}, {t}, value=2)",
+            "unsqueeze_(0)", "transpose_(0, -1)", "resize_(1)", "addcmul_({t}, {t}, value=2)",
             "lerp_({t}, 0.5)", "clamp_max_(1)", "tril_()", "index_fill_(0, torch.tensor([0]), 5)"]
 GRAD_OPS = ["exp()", "sin()", "tanh()", "sigmoid()", "relu()", "abs()", "square()",
             "pow(3)", "mul(2)", "add(1)", "t()", "flip(0)", "unsqueeze(0)", "expand(2, -1)",

@@ -36,10 +36,12 @@ fn broadcast_strides(t: &Tensor, shape: &[i64]) -> Vec<i64> {
 /// element of `dtype` for each of `input`'s, in row-major order), laid out as
 /// `in_inputs_order` lays it out.
 pub fn elementwise_image(bytes: Vec<u8>, input: &Tensor, dtype: DType) -> Result<Tensor> {
-    in_inputs_order(
-        super::engine::elements::from_image(bytes, input.sizes(), dtype),
-        &[input],
-    )
+    let out = Tensor::from_parts(
+        super::memory::storage::Storage::from_vec(bytes),
+        dtype,
+        Layout::contiguous(input.sizes()),
+    );
+    in_inputs_order(out, &[input])
 }
 
 /// `out` (a fresh row-major result of an elementwise op on `inputs`) in the layout PyTorch

@@ -283,10 +283,14 @@ pub fn roll(t: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
     }
     let mut out = values;
     for (&shift, &dim) in shifts.iter().zip(dims) {
-        let dim_index = wrap_dim(dim, t.ndim().max(1))?;
+        // A 0-d tensor has no dimension to name (PyTorch wraps `dim` without a scalar's
+        // allowance here).
         if t.ndim() == 0 {
-            continue;
+            return Err(TorchError::index(format!(
+                "Dimension specified as {dim} but tensor has no dimensions"
+            )));
         }
+        let dim_index = wrap_dim(dim, t.ndim())?;
         let (outer, size, inner) = split_at(&sizes, dim_index);
         out = rolled(&out, (outer, size, inner * item), shift)?;
     }

@@ -67,12 +67,11 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
     };
     let d = input.dtype();
     let dim = wrap_dim(dim, input.ndim().max(1))? as i64;
-    if d.is_complex() {
-        return Err(TorchError::not_implemented(format!(
-            "tensh does not implement {} for complex tensors yet (PyTorch has it)",
-            if log { "log_softmax" } else { "softmax" }
-        )));
+    if input.numel() == 0 {
+        // Nothing to normalize: PyTorch returns an empty result of any dtype unchecked.
+        return cast_copy(&input, d);
     }
+    // PyTorch's CPU kernels are built for the float dtypes only (complex refused too).
     if !d.is_floating_point() {
         let last = input.ndim() <= 1 || dim == input.ndim() as i64 - 1;
         let kernel = format!(

@@ -30,10 +30,8 @@ pub fn py_type_name(v: &Dynamic) -> String {
         "str".into()
     } else if v.is::<crate::core::dtype::DType>() {
         "torch.dtype".into()
-    } else if let Some(r) = v.read_lock::<crate::script::return_types::ReturnTuple>() {
+    } else if let Some(r) = v.read_lock::<super::return_tuple::ReturnTuple>() {
         format!("torch.return_types.{}", r.kind)
-    } else if let Some(class) = super::missing::python_class_of(v) {
-        class
     } else {
         v.type_name()
             .rsplit("::")

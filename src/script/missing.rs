@@ -84,12 +84,6 @@ fn native_takes(engine: &Engine, name: &str, arity: usize, receiver: &Dynamic) -
     })
 }
 
-/// The Python class name of one of tensh's values (`torch.storage.UntypedStorage`,
-/// `torch.return_types.max`, `bytes`), as messages name it; `None` for other values.
-pub fn python_class_of(v: &Dynamic) -> Option<String> {
-    owner_of(v).map(|(_, class)| class)
-}
-
 /// The declarations' owner of a receiver (its `Owner` constant), with its Python type name
 /// as `AttributeError` prints it.
 fn owner_of(v: &Dynamic) -> Option<(&'static str, String)> {

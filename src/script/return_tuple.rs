@@ -5,7 +5,6 @@ use rhai::{Dynamic, INT};
 
 use crate::core::error::TorchError;
 use crate::script::errors::{RhaiResult, to_rhai};
-use crate::script::signature::Owner;
 
 /// A named tuple of `torch.return_types`.
 #[derive(Debug, Clone)]
@@ -14,10 +13,6 @@ pub struct ReturnTuple {
     pub kind: &'static str,
     /// The fields in order, with their names.
     pub fields: Vec<(&'static str, Dynamic)>,
-}
-
-impl Owner for ReturnTuple {
-    const OWNER: &'static str = "return_types";
 }
 
 impl ReturnTuple {

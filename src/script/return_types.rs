@@ -6,6 +6,11 @@ use rhai::{Dynamic, Engine, INT};
 
 use crate::script::registration;
 pub use crate::script::return_tuple::ReturnTuple;
+use crate::script::signature::Owner;
+
+impl Owner for ReturnTuple {
+    const OWNER: &'static str = "return_types";
+}
 
 /// Registers the named tuples: repr, fields by name and position, `len`, `list(m)` as
 /// `m.tolist()`, iteration.
