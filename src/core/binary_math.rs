@@ -68,6 +68,20 @@ impl Binary {
 
 /// `op(a, b)` elementwise with broadcasting.
 pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
+    if op == Binary::Heaviside {
+        // Checked by the op itself, before its operands' shapes are.
+        let (da, db) = (dtype_of(a), dtype_of(b));
+        if da.is_complex() || db.is_complex() {
+            return Err(TorchError::not_implemented(
+                "heaviside is not yet implemented for complex tensors.",
+            ));
+        }
+        if da != db {
+            return Err(TorchError::runtime(
+                "heaviside is not yet implemented for tensors with different dtypes.",
+            ));
+        }
+    }
     let common = super::ops::common_type(a, b)?;
     let int_like = common.is_integral() || common == DType::Bool;
     match op {
@@ -125,17 +139,6 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
             }
         }
         Binary::Heaviside => {
-            let (da, db) = (dtype_of(a), dtype_of(b));
-            if da.is_complex() || db.is_complex() {
-                return Err(TorchError::not_implemented(
-                    "heaviside is not yet implemented for complex tensors.",
-                ));
-            }
-            if da != db {
-                return Err(TorchError::runtime(
-                    "heaviside is not yet implemented for tensors with different dtypes.",
-                ));
-            }
             let step = |x: f64, v: f64| {
                 if x == 0.0 {
                     v

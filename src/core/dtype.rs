@@ -121,6 +121,9 @@ impl DType {
             DType::Bool => "bool",
             DType::Float16 => "c10::Half",
             DType::BFloat16 => "c10::BFloat16",
+            DType::Complex64 => "c10::complex<float>",
+            DType::Complex128 => "c10::complex<double>",
+            DType::Complex32 => "c10::complex<c10::Half>",
             other => other.cpp_name(),
         }
     }

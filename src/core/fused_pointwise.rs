@@ -65,25 +65,11 @@ fn checked_number(value: Scalar, dtype: DType) -> Result<Scalar> {
     {
         return Err(TorchError::runtime(format!(
             "value cannot be converted to type {} without overflow",
-            cpp_name(opmath)
+            opmath.c_type_name()
         )));
     }
     check_fits(opmath, value, TypeNaming::Cpp)?;
     Ok(value)
-}
-
-/// The C++ name PyTorch's conversion messages use.
-fn cpp_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-        DType::Complex64 => "c10::complex<float>",
-        DType::Complex128 => "c10::complex<double>",
-        DType::Float16 => "c10::Half",
-        DType::BFloat16 => "c10::BFloat16",
-        DType::Complex32 => "c10::complex<c10::Half>",
-        other => other.short_name(),
-    }
 }
 
 /// The three-operand zip in the lane type of `dtype`, its number operands made lanes.
@@ -125,8 +111,8 @@ fn has_lerp(dtype: DType) -> bool {
 fn lerp_dtype(expected: DType, got: DType, what: &str) -> TorchError {
     TorchError::runtime(format!(
         "expected dtype {} for `{what}` but got dtype {}",
-        cpp_name(expected),
-        cpp_name(got)
+        expected.c_type_name(),
+        got.c_type_name()
     ))
 }
 

@@ -181,6 +181,13 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         // the number `True` or `False`, a copy or ones, which need no kernel).
         return Err(super::unbuilt_kernels::not_built("pow", common));
     }
+    // An integer tensor's number exponent must fit the tensor's dtype (checked before any
+    // element is computed, an empty tensor's too).
+    if let (Arg::Tensor(_), Arg::Number(e)) = (a, b)
+        && common.is_integral()
+    {
+        super::checked_scalar::check_fits(common, *e, super::checked_scalar::TypeNaming::Cpp)?;
+    }
     // A negative integer exponent given as a number is refused; in a tensor, it is computed
     // as C's integer power does: 1 and -1 keep their magnitude, anything else gives 0.
     if common.is_integral()

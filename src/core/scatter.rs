@@ -68,8 +68,13 @@ fn check(t: &Tensor, dim: i64, index: &Tensor, src: Source) -> Result<usize> {
     let (sizes, isizes) = (sizes_at_least_1d(t), sizes_at_least_1d(index));
     match src {
         Source::Tensor(s) => {
-            // PyTorch's loop over self's dims asks src for each size: a src of fewer dims
-            // fails there, with the dim-wrapping error.
+            if s.ndim().max(1) != t.ndim().max(1) {
+                return Err(TorchError::runtime(
+                    "Index tensor must have the same number of dimensions as src tensor",
+                ));
+            }
+            // PyTorch's loop over self's dims asks src for each size: a 0-d src fails
+            // there, with the dim-wrapping error.
             let ssizes = sizes_at_least_1d(s);
             for k in 0..isizes.len() {
                 let mut too_big = k != d && isizes[k] > sizes[k];
@@ -88,11 +93,6 @@ fn check(t: &Tensor, dim: i64, index: &Tensor, src: Source) -> Result<usize> {
                         list(&s.sizes())
                     )));
                 }
-            }
-            if s.ndim().max(1) != t.ndim().max(1) {
-                return Err(TorchError::runtime(
-                    "Index tensor must have the same number of dimensions as src tensor",
-                ));
             }
         }
         Source::Value(_) => {

@@ -67,13 +67,23 @@ pub fn index_select(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
         return copy::contiguous_copy(t);
     }
     let sizes = t.sizes();
-    if d == 0 && sizes[0] == 0 && !idx.is_empty() {
-        return Err(TorchError::runtime(
-            "index_select(): self indexing axis dim should be positive",
-        ));
-    }
     let size = sizes[d].max(0) as usize;
-    if let Some(&bad) = idx.iter().find(|&&i| i < 0 || i as usize >= size) {
+    let out_of_range = idx.iter().find(|&&i| i < 0 || i as usize >= size);
+    // PyTorch checks an empty input of several dims apart (in its own words); a vector's
+    // indices are checked as any vector's.
+    if ndim > 1 && t.numel() == 0 && !idx.is_empty() {
+        if size == 0 {
+            return Err(TorchError::runtime(
+                "index_select(): self indexing axis dim should be positive",
+            ));
+        }
+        if let Some(&bad) = out_of_range {
+            return Err(TorchError::runtime(format!(
+                "INDICES element is out of DATA bounds, id={bad} axis_dim={size}"
+            )));
+        }
+    }
+    if let Some(&bad) = out_of_range {
         return Err(if d == 0 {
             TorchError::index("index out of range in self")
         } else {
