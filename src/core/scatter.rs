@@ -68,31 +68,36 @@ fn check(t: &Tensor, dim: i64, index: &Tensor, src: Source) -> Result<usize> {
     let (sizes, isizes) = (sizes_at_least_1d(t), sizes_at_least_1d(index));
     match src {
         Source::Tensor(s) => {
-            if s.ndim().max(1) != t.ndim().max(1) {
-                return Err(TorchError::runtime(
-                    "Index tensor must have the same number of dimensions as src tensor",
-                ));
-            }
-            // PyTorch's loop over self's dims asks src for each size: a 0-d src fails
-            // there, with the dim-wrapping error.
+            // PyTorch's order: index against self in every dim but `d`, then (if that
+            // fits) against src in every dim, asking src for each size (a src of fewer
+            // dims fails there, with the dim-wrapping error); then src's rank; then the
+            // sizes' verdict.
             let ssizes = sizes_at_least_1d(s);
-            for k in 0..isizes.len() {
-                let mut too_big = k != d && isizes[k] > sizes[k];
-                if !too_big {
+            let mut too_big = (0..isizes.len()).any(|k| k != d && isizes[k] > sizes[k]);
+            if !too_big {
+                for (k, &size) in isizes.iter().enumerate() {
                     let Some(&along) = ssizes.get(k) else {
                         wrap_dim(k as i64, s.ndim().max(1))?;
                         break;
                     };
-                    too_big = isizes[k] > along;
+                    if size > along {
+                        too_big = true;
+                        break;
+                    }
                 }
-                if too_big {
-                    return Err(TorchError::runtime(format!(
-                        "Expected index {} to be no larger than self {} apart from dimension {d} and to be no larger size than src {}",
-                        list(&index.sizes()),
-                        list(&t.sizes()),
-                        list(&s.sizes())
-                    )));
-                }
+            }
+            if s.ndim().max(1) != index.ndim().max(1) {
+                return Err(TorchError::runtime(
+                    "Index tensor must have the same number of dimensions as src tensor",
+                ));
+            }
+            if too_big {
+                return Err(TorchError::runtime(format!(
+                    "Expected index {} to be no larger than self {} apart from dimension {d} and to be no larger size than src {}",
+                    list(&index.sizes()),
+                    list(&t.sizes()),
+                    list(&s.sizes())
+                )));
             }
         }
         Source::Value(_) => {

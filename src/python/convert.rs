@@ -37,7 +37,12 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
         Value::Str(s) => Dynamic::from(s.to_string()),
         Value::List(items) => Dynamic::from(array(&items.borrow())?),
         Value::Set(items) => Dynamic::from(array(&items.borrow().items())?),
-        Value::Tuple(items) => Dynamic::from(array(items)?),
+        Value::Tuple(items) => {
+            // Marked, so that a message names it as Python does.
+            let mut d = Dynamic::from(array(items)?);
+            d.set_tag(crate::script::convert::TUPLE_TAG.into());
+            d
+        }
         Value::Range(start, stop, step) => {
             let items: Vec<Value> = range_items(*start, *stop, *step).map(Value::Int).collect();
             Dynamic::from(array(&items)?)

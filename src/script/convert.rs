@@ -10,6 +10,15 @@ use crate::core::dtype::DType;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 
+/// The tag (`Dynamic::tag`) of an array that a Python front passed for a tuple: ops read
+/// it as any array, messages name it `tuple` as Python does.
+pub const TUPLE_TAG: u8 = 1;
+
+/// Whether `v` is an array passed for a Python tuple (`TUPLE_TAG`).
+pub fn is_tuple(v: &Dynamic) -> bool {
+    v.is::<Array>() && i64::from(v.tag()) == i64::from(TUPLE_TAG)
+}
+
 /// A short name of a value's type, as Python would name it in a message.
 pub fn py_type_name(v: &Dynamic) -> String {
     if v.is::<INT>() {
@@ -18,6 +27,8 @@ pub fn py_type_name(v: &Dynamic) -> String {
         "float".into()
     } else if v.is::<bool>() {
         "bool".into()
+    } else if is_tuple(v) {
+        "tuple".into()
     } else if v.is::<Array>() {
         "list".into()
     } else if v.is::<Tensor>() {

@@ -137,6 +137,8 @@ fn type_name_of(v: &Dynamic) -> &'static str {
         "float"
     } else if v.is::<bool>() {
         "bool"
+    } else if crate::script::convert::is_tuple(v) {
+        "tuple"
     } else if v.is::<Array>() {
         "list"
     } else if v.is::<Tensor>() {
