@@ -77,7 +77,7 @@ REASONS = {
     "message": "kernel names in refusals (`histogram`, `index_reduce`, `softmax` with a "
                "dtype, `norm` nuclear) still worded otherwise",
     "computed": "dtype refusals tensh does not make yet (`tril_indices`/`triu_indices`, "
-                "`logit`, `mvlgamma`, `gradient`, `cov`/`corrcoef` of bool)",
+                "`mvlgamma`, `gradient`, `cov`/`corrcoef` of bool)",
     "raised": "inputs tensh refuses that PyTorch takes (`tensordot` dims forms, "
               "`logsumexp` of integers, complex `cummax`/`cummin`, `searchsorted` sorters)",
     "dtype/shape": "result dtypes of `addbmm`/`baddbmm`/`addmv` with low-precision inputs and "

@@ -150,7 +150,7 @@ impl Interpreter {
     /// formats, and anything else is Python's "unsupported operand type(s)". `None` when
     /// the operands are not of that kind.
     fn tensor_and_python_value(&mut self, op: BinOp, a: &Value, b: &Value) -> Option<Flow<Value>> {
-        let tensor = |v: &Value| matches!(v, Value::Host(d) if d.is::<Tensor>());
+        let tensor = is_tensor;
         let (other, tensor_value) = match (tensor(a), tensor(b)) {
             (true, false) => (b, a),
             (false, true) => (a, b),
@@ -775,7 +775,6 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
 /// Whether one operand is a tensor and the other a Python value that is neither a number
 /// nor a tensh value (`None`, a string, a list, ...), which tensors do not order against.
 fn tensor_against_python_value(a: &Value, b: &Value) -> bool {
-    let tensor = |v: &Value| matches!(v, Value::Host(d) if d.is::<Tensor>());
     // A named tuple is a tuple to a tensor's operators.
     let plain = |v: &Value| {
         is_named_tuple(v)
@@ -790,7 +789,7 @@ fn tensor_against_python_value(a: &Value, b: &Value) -> bool {
                     | Value::HostPath(_)
             )
     };
-    (tensor(a) && plain(b)) || (tensor(b) && plain(a))
+    (is_tensor(a) && plain(b)) || (is_tensor(b) && plain(a))
 }
 
 /// Whether `e` is Python's refusal of an operator neither operand has.
