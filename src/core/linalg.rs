@@ -161,6 +161,12 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `torch.mv(a, v)`: a matrix times a vector.
 pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
+    // PyTorch reads the matrix's first size before it checks the ranks.
+    if a.ndim() == 0 {
+        return Err(TorchError::index(
+            "Dimension specified as 0 but tensor has no dimensions",
+        ));
+    }
     if a.ndim() != 2 || v.ndim() != 1 {
         return Err(TorchError::runtime(format!(
             "vector + matrix @ vector expected, got 1, {}, {}",
