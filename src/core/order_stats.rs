@@ -250,8 +250,9 @@ pub fn median_dim(
     ignore_nan: bool,
 ) -> Result<(Tensor, Tensor)> {
     let name = if ignore_nan { "nanmedian" } else { "median" };
-    refuse_unordered(t, "median_out")?;
+    // The dim is wrapped before the dtype is refused, as PyTorch's reductions do.
     let dim = wrap_dim(dim, t.ndim().max(1))?;
+    refuse_unordered(t, "median_out")?;
     let (moved, keys, n) = rows(t, dim)?;
     if t.ndim() > 0 && n == 0 {
         return Err(empty_dim(name, dim));
@@ -300,10 +301,10 @@ fn refuse_unordered(t: &Tensor, kernel: &str) -> Result<()> {
 /// `t.mode(dim, keepdim)`: each row's most frequent value (the smallest among equally
 /// frequent ones) and an index of it (as PyTorch's kernel finds it).
 pub fn mode(t: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    let dim = wrap_dim(dim, t.ndim().max(1))?;
     if t.dtype().is_complex() {
         return Err(not_built("mode_cpu", t.dtype()));
     }
-    let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
     if t.ndim() > 0 && n == 0 {
         return Err(empty_dim("mode", dim));
@@ -333,11 +334,17 @@ pub fn mode(t: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
 /// last reached at (a tie moves the index on; NaN, once met, stays, each new NaN taking
 /// the index).
 pub fn cumulative_extreme(t: &Tensor, dim: i64, max: bool) -> Result<(Tensor, Tensor)> {
+    if t.ndim() == 0 && !matches!(dim, -1 | 0) {
+        let name = if max { "cummax" } else { "cummin" };
+        return Err(TorchError::index(format!(
+            "{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"
+        )));
+    }
+    let dim = wrap_dim(dim, t.ndim().max(1))?;
     if t.dtype().is_complex() {
         let kernel = if max { "cummax_cpu" } else { "cummin_cpu" };
         return Err(super::unbuilt_kernels::not_built(kernel, t.dtype()));
     }
-    let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
     let rows = row_count(&moved, n);
     let mut picks = Vec::with_capacity(rows * n);

@@ -454,6 +454,8 @@ pub fn extreme_with_indices(
     dim: i64,
     keepdim: bool,
 ) -> Result<(Tensor, Tensor)> {
+    // The dim is wrapped before the dtype is refused, as PyTorch does.
+    wrap_dim(dim, t.ndim().max(1))?;
     if t.dtype().is_complex() {
         return Err(unordered_complex(if max { "max" } else { "min" }));
     }

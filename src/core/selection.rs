@@ -361,12 +361,12 @@ pub fn diag_embed_1d(t: &Tensor, diagonal: i64) -> Result<Tensor> {
 /// `t.sort(dim, descending)`: the values along `dim` in order and where each came from.
 /// Equal elements keep their order (PyTorch's CPU sort is stable either way).
 pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+    let d = wrap_dim(dim, t.ndim().max(1))?;
     if t.dtype().is_complex() {
         return Err(TorchError::type_error(
             " Sort does not support complex dtypes on CPU",
         ));
     }
-    let d = wrap_dim(dim, t.ndim().max(1))?;
     let sizes = t.sizes();
     if t.numel() == 0 {
         // Nothing to order, whatever the other dims hold (one may be near 2^63): two

@@ -143,6 +143,9 @@ fn make_pieces(n: i64, mut piece: impl FnMut(i64) -> Result<Tensor>) -> Result<V
 
 /// `t.unbind(dim)`: every index along `dim`, as `select` views.
 pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    // A 0-d tensor's dim is wrapped as a vector's first (so `1` is out of range), then
+    // refused for having no dimension to take apart.
+    wrap_dim(dim, t.ndim().max(1))?;
     if t.ndim() == 0 {
         return Err(TorchError::index(
             "Dimension specified as 0 but tensor has no dimensions",

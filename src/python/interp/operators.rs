@@ -150,8 +150,7 @@ impl Interpreter {
     /// formats, and anything else is Python's "unsupported operand type(s)". `None` when
     /// the operands are not of that kind.
     fn tensor_and_python_value(&mut self, op: BinOp, a: &Value, b: &Value) -> Option<Flow<Value>> {
-        let tensor = is_tensor;
-        let (other, tensor_value) = match (tensor(a), tensor(b)) {
+        let (other, tensor_value) = match (is_tensor(a), is_tensor(b)) {
             (true, false) => (b, a),
             (false, true) => (a, b),
             _ => return None,
@@ -175,7 +174,7 @@ impl Interpreter {
                 Ok(n) => self.repeat(other, n),
                 Err(e) => Err(e),
             },
-            BinOp::Add if sequence && tensor(b) => {
+            BinOp::Add if sequence && is_tensor(b) => {
                 let kind = if named {
                     "tuple".to_string()
                 } else {
@@ -186,7 +185,7 @@ impl Interpreter {
                     format!("can only concatenate {kind} (not \"Tensor\") to {kind}"),
                 )
             }
-            BinOp::Mod if tensor(b) => match other {
+            BinOp::Mod if is_tensor(b) => match other {
                 Value::Str(f) => {
                     let f = f.clone();
                     self.percent_format(&f, b).map(Value::str)

@@ -426,6 +426,12 @@ pub fn register(r: &mut Registry) {
         t(out)
     });
     r.method_and_function("nanmean", 3, |x, a| {
+        // nanmean is nansum over a count: nansum's CPU kernel refuses complex inputs.
+        if x.dtype().is_complex() {
+            return Err(to_rhai(TorchError::not_implemented(
+                "nansum on CPU does not support complex inputs",
+            )));
+        }
         if !(x.dtype().is_floating_point() || x.dtype().is_complex()) {
             return Err(to_rhai(TorchError::not_implemented(format!(
                 "nanmean(): expected input to have floating point or complex dtype but got {}",
@@ -484,6 +490,24 @@ pub fn register(r: &mut Registry) {
             _ => None,
         };
         let keepdim = a.bool_or(1, "keepdim", false)?;
+        // An empty input has no extremes: refused in aminmax's own words.
+        if x.numel() == 0 {
+            match &dim {
+                None => {
+                    return Err(to_rhai(TorchError::runtime(
+                        "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.",
+                    )));
+                }
+                Some(d) => {
+                    let w = crate::core::error::wrap_dim(d[0], x.ndim().max(1)).rhai()?;
+                    if x.ndim() > 0 && x.sizes()[w] == 0 {
+                        return Err(to_rhai(TorchError::index(format!(
+                            "aminmax: Expected reduction dim {w} to have non-zero size."
+                        ))));
+                    }
+                }
+            }
+        }
         use crate::core::reduce::{Reduction, reduce};
         let lo = reduce(x, Reduction::Min, dim.as_deref(), keepdim).rhai()?;
         let hi = reduce(x, Reduction::Max, dim.as_deref(), keepdim).rhai()?;

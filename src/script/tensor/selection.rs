@@ -58,6 +58,10 @@ fn dim_list(a: &Args, i: usize) -> RhaiResult<Option<Vec<i64>>> {
 /// PyTorch's messages about empty inputs.
 fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
     let name = if max { "amax" } else { "amin" };
+    // The dims are wrapped before the dtype is refused, as PyTorch does.
+    for &d in dim_list(a, 0)?.unwrap_or_default().iter() {
+        crate::core::error::wrap_dim(d, x.ndim().max(1)).rhai()?;
+    }
     if x.dtype().is_complex() {
         let kernel = if max {
             "max_values_cpu"
