@@ -31,7 +31,7 @@ enum Failure {
         param: &'static str,
         type_name: &'static str,
         position: Option<usize>,
-        given: String,
+        given: Cow<'static, str>,
     },
     Unexpected(Vec<String>),
     /// An error raised at once, whatever the other overloads say (a bad list element).
@@ -166,12 +166,19 @@ fn type_name_of(v: &Dynamic) -> &'static str {
     }
 }
 
-/// `type_name_of` as an owned string, falling back to the Rhai type's own name.
-fn given_type(v: &Dynamic) -> String {
+/// `type_name_of`, falling back to `py_type_name` (a named tuple's class, a Rhai type's
+/// own name): borrowed for the types `type_name_of` knows, so a refused overload on the way
+/// to the one that fits costs no allocation.
+fn given_name(v: &Dynamic) -> Cow<'static, str> {
     match type_name_of(v) {
-        "object" => py_type_name(v),
-        known => known.to_string(),
+        "object" => Cow::Owned(py_type_name(v)),
+        known => Cow::Borrowed(known),
     }
+}
+
+/// `given_name` as an owned string.
+fn given_type(v: &Dynamic) -> String {
+    given_name(v).into_owned()
 }
 
 /// `list of [int]` for a list in the "invalid types" line.
@@ -264,7 +271,7 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
                 param: p.name,
                 type_name: p.type_name,
                 position: by_position.map(|_| i + 1),
-                given: given_type(v),
+                given: given_name(v),
             });
         }
     }
