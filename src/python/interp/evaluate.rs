@@ -12,14 +12,6 @@ use crate::python::function::{Scope, ScopeKind};
 use crate::python::source::{self, SourceText};
 use crate::python::value::{DictEntries, PyException, Value};
 
-/// The line a `SyntaxError` made by `syntax_error` names.
-fn source_line(e: &PyException) -> i64 {
-    match e.args.borrow().get(1) {
-        Some(Value::Tuple(place)) => place.0.get(1).and_then(Value::as_int).unwrap_or(0),
-        _ => 0,
-    }
-}
-
 /// Which of the two builtins runs the text.
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -150,27 +142,23 @@ impl Interpreter {
         line: usize,
         column: usize,
     ) -> Flow<T> {
-        // The line as written, with its line break (none for an empty text).
-        let written = source.line_text(line);
-        let text = match source.text()[..]
+        // The line as written, with its line break (none for an empty text: line 0).
+        let written = source
+            .text()
             .split_inclusive('\n')
             .nth(line.wrapping_sub(1))
-        {
-            Some(whole) if whole.starts_with(written) => Value::str(whole),
-            _ => Value::str(written),
-        };
+            .unwrap_or("");
+        let mut e = PyException::new("SyntaxError", message);
+        e.text = Some(format!("{message} (<string>, line {line})"));
         let (line, column) = (Value::Int(line as i64), Value::Int(column as i64));
-        let place = Value::tuple(vec![
+        e.args.borrow_mut().push(Value::tuple(vec![
             Value::str("<string>"),
             line.clone(),
             column.clone(),
-            text,
+            Value::str(written),
             line,
             column,
-        ]);
-        let mut e = PyException::new("SyntaxError", message);
-        e.args.borrow_mut().push(place);
-        e.text = Some(format!("{message} (<string>, line {})", source_line(&e)));
+        ]));
         Err(self.throw(e))
     }
 

@@ -58,8 +58,9 @@ fn dim_list(a: &Args, i: usize) -> RhaiResult<Option<Vec<i64>>> {
 /// PyTorch's messages about empty inputs.
 fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
     let name = if max { "amax" } else { "amin" };
+    let dims = dim_list(a, 0)?.unwrap_or_default();
     // The dims are wrapped before the dtype is refused, as PyTorch does.
-    for &d in dim_list(a, 0)?.unwrap_or_default().iter() {
+    for &d in &dims {
         crate::core::error::wrap_dim(d, x.ndim().max(1)).rhai()?;
     }
     if x.dtype().is_complex() {
@@ -73,7 +74,6 @@ fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
             x.dtype(),
         )));
     }
-    let dims = dim_list(a, 0)?.unwrap_or_default();
     let keepdim = a.bool_or(1, "keepdim", false)?;
     let op = if max { Reduction::Max } else { Reduction::Min };
     if dims.is_empty() && x.numel() == 0 {
