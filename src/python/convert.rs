@@ -100,29 +100,32 @@ fn array(items: &[Value]) -> Result<Array, PyException> {
 
 /// The Python value for what an op returned.
 pub fn from_dynamic(d: Dynamic, arrays: Arrays) -> Value {
-    // Tensors (most results) are checked first, without a clone of the value.
-    if d.is::<crate::core::tensor::Tensor>() {
+    use std::any::TypeId;
+    // The value's type is read once (Rhai's `as_int` and the like name the type when they
+    // fail, and most results are tensors or other tensh values).
+    let id = d.type_id();
+    if id == TypeId::of::<crate::core::tensor::Tensor>() {
         return Value::Host(d);
     }
-    if d.is_unit() {
+    if id == TypeId::of::<()>() {
         return Value::None;
     }
-    if let Ok(b) = d.as_bool() {
-        return Value::Bool(b);
+    if id == TypeId::of::<bool>() {
+        return Value::Bool(d.as_bool().unwrap_or_default());
     }
-    if let Ok(i) = d.as_int() {
-        return Value::Int(i);
+    if id == TypeId::of::<rhai::INT>() {
+        return Value::Int(d.as_int().unwrap_or_default());
     }
-    if let Ok(f) = d.as_float() {
-        return Value::Float(f);
+    if id == TypeId::of::<rhai::FLOAT>() {
+        return Value::Float(d.as_float().unwrap_or_default());
     }
-    if d.is::<PyComplex>() {
+    if id == TypeId::of::<PyComplex>() {
         return Value::Complex(d.cast::<PyComplex>().0);
     }
-    if d.is_string() {
+    if id == TypeId::of::<rhai::ImmutableString>() {
         return Value::str(d.into_string().unwrap_or_default());
     }
-    if d.is::<Array>() {
+    if id == TypeId::of::<Array>() {
         let items: Vec<Value> = d
             .cast::<Array>()
             .into_iter()
@@ -133,7 +136,7 @@ pub fn from_dynamic(d: Dynamic, arrays: Arrays) -> Value {
             Arrays::Lists => Value::list(items),
         };
     }
-    if d.is::<Map>() {
+    if id == TypeId::of::<Map>() {
         let entries = d
             .cast::<Map>()
             .into_iter()

@@ -7,24 +7,30 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub use super::value::{Body, Function, NameUse, Scope, ScopeKind, Variables};
+pub use super::value::{Body, Function, NameUse, Scope, ScopeKind, Variables, new_variables};
 
 impl Scope {
     /// The module scope.
     pub fn module() -> Rc<Scope> {
         Rc::new(Scope {
-            vars: RefCell::new(Variables::default()),
+            vars: RefCell::new(new_variables(0)),
             parent: None,
             kind: ScopeKind::Module,
+            unlisted: Default::default(),
         })
     }
 
     /// A scope inside `parent`.
     pub fn inside(parent: &Rc<Scope>, kind: ScopeKind) -> Rc<Scope> {
+        let room = match &kind {
+            ScopeKind::Function(names) => names.locals.len(),
+            _ => 0,
+        };
         Rc::new(Scope {
-            vars: RefCell::new(Variables::default()),
+            vars: RefCell::new(new_variables(room)),
             parent: Some(parent.clone()),
             kind,
+            unlisted: Default::default(),
         })
     }
 

@@ -155,18 +155,14 @@ impl Interpreter {
             }
             return Ok(());
         };
-        let positional: Vec<&str> = p
-            .posonlyargs
-            .iter()
-            .chain(&p.args)
-            .map(|a| a.parameter.name.as_str())
-            .collect();
+        let positional = &f.names.positional;
         let mut vars = scope.vars.borrow_mut();
+        let all_positional_given = call.args.len() >= positional.len();
         let mut args = call.args.into_iter();
-        for param in &positional {
+        for param in positional {
             match args.next() {
                 Some(v) => {
-                    vars.insert((*param).into(), v);
+                    vars.insert(param.clone(), v);
                 }
                 None => break,
             }
@@ -192,14 +188,12 @@ impl Interpreter {
             None => {}
         }
         let mut kwargs: Vec<(Value, Value)> = Vec::new();
-        let keyword_names: Vec<&str> = p
-            .args
-            .iter()
-            .chain(&p.kwonlyargs)
-            .map(|a| a.parameter.name.as_str())
-            .collect();
         for (k, v) in call.keywords {
-            if keyword_names.contains(&&*k) {
+            if p.args
+                .iter()
+                .chain(&p.kwonlyargs)
+                .any(|a| a.parameter.name.as_str() == &*k)
+            {
                 if vars.contains_key(&k) {
                     drop(vars);
                     return self.raise(
@@ -222,7 +216,13 @@ impl Interpreter {
             vars.insert(k.name.as_str().into(), Value::dict(kwargs));
         }
         let mut missing_positional = Vec::new();
-        for param in p.posonlyargs.iter().chain(&p.args) {
+        // Every positional parameter is bound when as many arguments came: none to check.
+        let to_check = if all_positional_given {
+            0
+        } else {
+            positional.len()
+        };
+        for param in p.posonlyargs.iter().chain(&p.args).take(to_check) {
             let n = param.parameter.name.as_str();
             if !vars.contains_key(n) {
                 match f.defaults.get(n) {

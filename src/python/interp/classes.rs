@@ -1312,7 +1312,7 @@ pub(super) fn docstring(body: &[Stmt]) -> Option<String> {
 fn ordered_namespace(body: &[Stmt], mut vars: crate::python::function::Variables) -> Dict {
     let mut out = Dict::new();
     for special in ["__module__", "__qualname__", "__doc__"] {
-        if let Some(v) = vars.remove(special) {
+        if let Some(v) = vars.shift_remove(special) {
             out.set_str(special, v);
         }
     }
@@ -1340,7 +1340,7 @@ fn ordered_namespace(body: &[Stmt], mut vars: crate::python::function::Variables
         names.insert(0, "__annotations__");
     }
     for n in names {
-        if let Some(v) = vars.remove(n) {
+        if let Some(v) = vars.shift_remove(n) {
             out.set_str(n, v);
         }
     }

@@ -61,7 +61,7 @@ impl Interpreter {
                 let bytes: Vec<Value> = b.value.bytes().map(|x| Value::Int(x as i64)).collect();
                 self.call_builtin("bytes", vec![Value::list(bytes)], Vec::new())
             }
-            Expr::Name(n) => self.lookup(n.id.as_str(), scope),
+            Expr::Name(n) => self.read_name(n, scope),
             Expr::BoolOp(b) => {
                 let mut last = Value::None;
                 for (i, v) in b.values.iter().enumerate() {

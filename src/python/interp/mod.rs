@@ -18,6 +18,7 @@ mod iterate;
 mod matching;
 mod methods;
 mod modules;
+mod name_hints;
 mod names;
 mod operators;
 mod random_module;
@@ -53,11 +54,19 @@ pub struct Frame {
     pub qualname: Rc<str>,
     /// Its file.
     pub source: Rc<SourceText>,
-    /// The line running now.
-    pub line: usize,
+    /// Where the statement running now starts (none before the first): its line is found
+    /// only when a traceback or a warning asks (`line`), not at every statement.
+    pub at: Option<ruff_text_size::TextSize>,
     /// For a method of a class of a statement: that class and the method's first argument
     /// (what `super()` reads).
     pub owner: Option<(Rc<crate::python::value::class::Class>, Value)>,
+}
+
+impl Frame {
+    /// The line running now (0 before the first statement).
+    pub fn line(&self) -> usize {
+        self.at.map_or(0, |at| self.source.line_of(at))
+    }
 }
 
 /// How deep calls of Python functions may nest (Python's default recursion limit).
@@ -123,7 +132,7 @@ impl Interpreter {
             function: "<module>".into(),
             qualname: "<module>".into(),
             source,
-            line: 0,
+            at: None,
             owner: None,
         });
         let globals = self.globals.clone();
@@ -165,7 +174,7 @@ impl Interpreter {
             function: "<module>".into(),
             qualname: "<module>".into(),
             source,
-            line: 0,
+            at: None,
             owner: None,
         });
         self.set_line(last);
@@ -221,7 +230,7 @@ impl Interpreter {
     /// Marks the statement or expression `node` as the running line of the current frame.
     fn set_line(&mut self, node: &impl Ranged) {
         if let Some(f) = self.frames.last_mut() {
-            f.line = f.source.line_of(node.start());
+            f.at = Some(node.start());
         }
     }
 
@@ -244,9 +253,9 @@ impl Interpreter {
         if tb.is_empty() {
             tb.extend(self.frames.iter().map(|f| TraceFrame {
                 file: f.source.name.clone(),
-                line: f.line,
+                line: f.line(),
                 function: f.function.clone(),
-                text: f.source.line_text(f.line).trim().to_string(),
+                text: f.source.line_text(f.line()).trim().to_string(),
             }));
         }
         drop(tb);
@@ -266,7 +275,11 @@ impl Interpreter {
     /// Stops a long Python loop when Ctrl-C was pressed, or when its values have grown past
     /// the heap budget (`MemoryError`, as Rhai scripts are stopped).
     fn check_interrupt(&self) -> Flow<()> {
-        if crate::core::interrupt::flag().swap(false, std::sync::atomic::Ordering::Relaxed) {
+        // Read before it is cleared: a plain load costs less than the swap every pass pays.
+        let flag = crate::core::interrupt::flag();
+        if flag.load(std::sync::atomic::Ordering::Relaxed)
+            && flag.swap(false, std::sync::atomic::Ordering::Relaxed)
+        {
             return self.raise("KeyboardInterrupt", "");
         }
         if crate::platform::heap::over_budget() {
@@ -284,7 +297,7 @@ impl Interpreter {
             qualname: function.clone(),
             function,
             source,
-            line: 0,
+            at: None,
             owner: None,
         });
         Ok(())

@@ -450,8 +450,8 @@ impl Interpreter {
                 let (file, line, text) = match self.frames.last() {
                     Some(f) => (
                         f.source.name.to_string(),
-                        f.line,
-                        f.source.line_text(f.line).trim().to_string(),
+                        f.line(),
+                        f.source.line_text(f.line()).trim().to_string(),
                     ),
                     None => (String::new(), 0, String::new()),
                 };

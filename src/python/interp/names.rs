@@ -10,6 +10,7 @@ use ruff_python_ast::{Expr, ExprContext, Parameters, Stmt};
 
 use super::{Flow, Interpreter};
 use crate::python::function::{NameUse, Scope, ScopeKind};
+use crate::python::name_use::Names;
 use crate::python::source::SourceText;
 use crate::python::types;
 use crate::python::value::Value;
@@ -92,14 +93,14 @@ const BUILTIN_TYPES: &[&str] = &[
 impl Interpreter {
     /// The value of `name` read in `scope`.
     pub(super) fn lookup(&self, name: &str, scope: &Rc<Scope>) -> Flow<Value> {
-        let mut at = Some(scope.clone());
-        while let Some(s) = at {
-            if let Some(v) = s.vars.borrow().get(name) {
+        let mut at: &Scope = scope;
+        loop {
+            if let Some(v) = at.vars.borrow().get(name) {
                 return Ok(v.clone());
             }
-            if let ScopeKind::Function(names) = &s.kind {
-                if names.globals.contains(name) {
-                    at = Some(s.root());
+            if let ScopeKind::Function(names) = &at.kind {
+                if declares(&names.globals, name) {
+                    at = root_of(at);
                     continue;
                 }
                 if names.locals.contains(name) {
@@ -111,7 +112,10 @@ impl Interpreter {
                     );
                 }
             }
-            at = s.parent.clone();
+            match &at.parent {
+                Some(p) => at = p,
+                None => break,
+            }
         }
         if let Some(v) = builtin_value(name) {
             return Ok(v);
@@ -129,11 +133,25 @@ impl Interpreter {
             Some(slot) => Some(std::mem::replace(slot, value)),
             None => {
                 vars.insert(name.into(), value);
+                if let ScopeKind::Function(names) = &target.kind
+                    && !names.locals.contains(name)
+                {
+                    target.unlisted.set(true);
+                }
                 None
             }
         };
         drop(vars);
         drop(old);
+    }
+
+    /// Where `name`, just bound in `scope`, sits among `scope`'s own variables: none when
+    /// the binding went to another scope (`global`, `nonlocal`).
+    pub(super) fn bound_here(&self, name: &str, scope: &Scope) -> Option<usize> {
+        if !std::ptr::eq(self.binding_scope(name, scope), scope) {
+            return None;
+        }
+        scope.vars.borrow().get_index_of(name)
     }
 
     /// `del name`.
@@ -142,7 +160,7 @@ impl Interpreter {
             .binding_scope(name, scope)
             .vars
             .borrow_mut()
-            .remove(name)
+            .shift_remove(name)
         {
             Some(_) => Ok(()),
             None => self.raise("NameError", format!("name '{name}' is not defined")),
@@ -150,24 +168,24 @@ impl Interpreter {
     }
 
     /// The scope a binding of `name` in `scope` goes to.
-    fn binding_scope(&self, name: &str, scope: &Rc<Scope>) -> Rc<Scope> {
+    fn binding_scope<'s>(&self, name: &str, scope: &'s Scope) -> &'s Scope {
         if let ScopeKind::Function(names) = &scope.kind {
-            if names.globals.contains(name) {
-                return scope.root();
+            if declares(&names.globals, name) {
+                return root_of(scope);
             }
-            if names.nonlocals.contains(name) {
-                let mut at = scope.parent.clone();
+            if declares(&names.nonlocals, name) {
+                let mut at = scope.parent.as_deref();
                 while let Some(s) = at {
                     if matches!(s.kind, ScopeKind::Function(_))
                         && s.vars.borrow().contains_key(name)
                     {
                         return s;
                     }
-                    at = s.parent.clone();
+                    at = s.parent.as_deref();
                 }
             }
         }
-        scope.clone()
+        scope
     }
 
     /// How the function whose parameters and body these are uses names (found once per
@@ -191,7 +209,15 @@ impl Interpreter {
             crate::python::function::Body::Statements(stmts) => finder.visit_body(stmts),
             crate::python::function::Body::Expression(e) => finder.visit_expr(e),
         }
+        let positional = parameters.map_or_else(Vec::new, |p| {
+            p.posonlyargs
+                .iter()
+                .chain(&p.args)
+                .map(|a| Rc::from(a.parameter.name.as_str()))
+                .collect()
+        });
         let mut use_ = NameUse {
+            positional,
             locals: finder.stores,
             globals: finder.globals,
             nonlocals: finder.nonlocals,
@@ -205,8 +231,25 @@ impl Interpreter {
     }
 }
 
-/// The value a builtin name has: a builtin function, type or exception class.
+/// The value a builtin name has: a builtin function, type or exception class. Found once
+/// per name and kept (a builtin read in a loop, `len(x)`, is one hash).
 pub fn builtin_value(name: &str) -> Option<Value> {
+    thread_local! {
+        static FOUND: std::cell::RefCell<std::collections::HashMap<Rc<str>, Value, ahash::RandomState>> =
+            Default::default();
+    }
+    if let Some(v) = FOUND.with(|f| f.borrow().get(name).cloned()) {
+        return Some(v);
+    }
+    // Only names that are builtins are kept (a name is never removed from the builtins, so
+    // a kept value stays right; a missing name may become one, `exception_class`).
+    let found = find_builtin(name)?;
+    FOUND.with(|f| f.borrow_mut().insert(name.into(), found.clone()));
+    Some(found)
+}
+
+/// `builtin_value` found by its tables.
+fn find_builtin(name: &str) -> Option<Value> {
     if BUILTIN_FUNCTIONS.contains(&name) {
         return Some(Value::Builtin(name.into()));
     }
@@ -236,12 +279,27 @@ pub fn builtin_names() -> Vec<&'static str> {
     names
 }
 
+/// Whether `declared` (a function's `global` or `nonlocal` names, most often none) holds
+/// `name`: an empty set is not hashed into.
+fn declares(declared: &Names, name: &str) -> bool {
+    !declared.is_empty() && declared.contains(name)
+}
+
+/// The module scope `scope` sits in.
+fn root_of(scope: &Scope) -> &Scope {
+    let mut at = scope;
+    while let Some(p) = &at.parent {
+        at = p;
+    }
+    at
+}
+
 /// Collects the names a function body binds.
 #[derive(Default)]
 struct Assigned {
-    stores: HashSet<Rc<str>>,
-    globals: HashSet<Rc<str>>,
-    nonlocals: HashSet<Rc<str>>,
+    stores: Names,
+    globals: Names,
+    nonlocals: Names,
     /// The statements being visited, outermost first (by address).
     open: Vec<usize>,
     /// The statements holding a `yield` (by address).

@@ -304,7 +304,7 @@ impl Interpreter {
     ) -> Flow<()> {
         match target {
             Expr::Name(n) => {
-                self.bind(n.id.as_str(), value, scope);
+                self.bind_name(n, value, scope);
                 Ok(())
             }
             Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {

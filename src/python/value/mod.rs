@@ -415,9 +415,19 @@ pub enum ScopeKind {
     Class,
 }
 
-/// A scope's variables by name (hashed with ahash: every name a program reads or binds is
-/// looked up here).
-pub type Variables = HashMap<Rc<str>, Value, ahash::RandomState>;
+/// A scope's variables by name, in the order they were first bound (hashed with ahash:
+/// every name a program reads or binds is looked up here, unless its node remembers the
+/// position: `interp::name_hints`).
+pub type Variables = indexmap::IndexMap<Rc<str>, Value, ahash::RandomState>;
+
+/// Empty variables with room for `capacity` names, hashed with the thread's one seed (a
+/// seed drawn for each scope cost more than a call's few lookups).
+pub fn new_variables(capacity: usize) -> Variables {
+    thread_local! {
+        static SEED: ahash::RandomState = ahash::RandomState::new();
+    }
+    Variables::with_capacity_and_hasher(capacity, SEED.with(Clone::clone))
+}
 
 /// A scope: variables, and the scope it sits in.
 pub struct Scope {
@@ -427,4 +437,8 @@ pub struct Scope {
     pub parent: Option<Rc<Scope>>,
     /// What kind of scope this is.
     pub kind: ScopeKind,
+    /// A function's scope holding a name its body was not found to bind (none does unless
+    /// the finder of locals misses a binding form): a name read through it is then always
+    /// looked up, never taken from the module at a remembered position.
+    pub unlisted: std::cell::Cell<bool>,
 }
