@@ -211,14 +211,15 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
             super::ops::binary_untracked(super::ops::BinaryOp::Mul, a, &Arg::Tensor(scale))
         }
         Binary::FloatPower => {
-            // Both sides in double precision (complex128 if either is complex).
-            if common.is_complex() {
-                let d = DType::Complex128;
-                zip_complex(a, b, d, d, |x, y| x.powc(y))
+            // Both sides in double precision (complex128 if either is complex); a number is
+            // `pow`'s parameter, as in PyTorch's `float_power`.
+            let d = if common.is_complex() {
+                DType::Complex128
             } else {
-                let d = DType::Float64;
-                zip_float(a, b, d, d, f64::powf)
-            }
+                DType::Float64
+            };
+            let no_int = |_: i64, _: i64| Ok(0);
+            super::pointwise::zip_with_parameter(a, b, d, d, f64::powf, no_int, |x, y| x.powc(y))
         }
         Binary::LogicalAnd | Binary::LogicalOr | Binary::LogicalXor => {
             let truth = |x: &Arg| -> Result<Arg> {

@@ -169,8 +169,9 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
         Some(t) => t,
         None => converted(op, a, b, compute_dtype, out_dtype, &out_shape)?,
     };
-    let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
-    super::result_layout::in_inputs_order(out, &inputs)
+    // A number is wrapped as an operand (`x + 1`, `x == 1`).
+    let wrapped = matches!(a, Arg::Number(_)) || matches!(b, Arg::Number(_));
+    super::result_layout::in_operands_order(out, &super::pointwise::tensors_of(a, b), wrapped)
 }
 
 /// Whether `a` can take, in place, a result of this shape and dtype: PyTorch checks the
@@ -317,7 +318,9 @@ fn negated(t: &Tensor) -> Result<Tensor> {
     let dtype = out.dtype();
     out.storage()
         .with_bytes_mut(|bytes| copy::negate_in_place(dtype, bytes));
-    Ok(out)
+    // Laid out as PyTorch's one-input kernels lay out their result (a contiguous input
+    // with odd strides on size-1 dims gives a row-major result, not a clone's layout).
+    super::result_layout::in_inputs_order(out, &[t])
 }
 
 /// `torch.equal(a, b)`: same shape and equal values.

@@ -60,10 +60,36 @@ pub(crate) fn zip_complex(
     )
 }
 
-/// A fresh row-major result in the layout PyTorch gives an elementwise result of `a`, `b`.
+/// A fresh row-major result in the layout PyTorch gives an elementwise result of `a`, `b`,
+/// a number among them taken as PyTorch wraps it: an operand (`x + 1`, `x.remainder(2)`).
 fn in_layout(out: Tensor, a: &Arg, b: &Arg) -> Result<Tensor> {
-    let inputs: Vec<&Tensor> = [a, b].into_iter().filter_map(Arg::as_tensor).collect();
-    super::result_layout::in_inputs_order(out, &inputs)
+    let wrapped = matches!(a, Arg::Number(_)) || matches!(b, Arg::Number(_));
+    super::result_layout::in_operands_order(out, &tensors_of(a, b), wrapped)
+}
+
+/// The tensors among `a`, `b`.
+pub(crate) fn tensors_of<'t>(a: &'t Arg, b: &'t Arg) -> Vec<&'t Tensor> {
+    [a, b].into_iter().filter_map(Arg::as_tensor).collect()
+}
+
+/// `f(a, b)` on the lanes of `common`'s kind, for an op whose number operand is a
+/// parameter of PyTorch's kernel, not a wrapped operand (`x.pow(2)`, `x.clamp(0, 1)`):
+/// the result is laid out from the tensors alone.
+pub(crate) fn zip_with_parameter(
+    a: &Arg,
+    b: &Arg,
+    compute: DType,
+    out: DType,
+    float: impl Fn(f64, f64) -> f64 + Sync,
+    int: impl Fn(i64, i64) -> Result<i64> + Sync,
+    complex: impl Fn(Complex64, Complex64) -> Complex64 + Sync,
+) -> Result<Tensor> {
+    let result = match compute.kind() {
+        Kind::Complex => zip::zip::<Complex64>(a, b, compute, out, &zip::each(complex))?,
+        Kind::Float => zip::zip::<f64>(a, b, compute, out, &zip::each(float))?,
+        _ => zip::zip::<i64>(a, b, compute, out, &zip::each_checked(int))?,
+    };
+    super::result_layout::in_inputs_order(result, &tensors_of(a, b))
 }
 
 fn zero_division() -> TorchError {
@@ -217,11 +243,7 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         }
         Ok(acc)
     };
-    match common.kind() {
-        Kind::Complex => zip_complex(a, b, common, common, |x, y| x.powc(y)),
-        Kind::Float => zip_float(a, b, common, common, f64::powf),
-        _ => zip_int(a, b, common, common, int),
-    }
+    zip_with_parameter(a, b, common, common, f64::powf, int, |x, y| x.powc(y))
 }
 
 /// `t.clamp(min, max)`; either bound may be absent, not both.
@@ -423,9 +445,14 @@ fn bounded(a: &Arg, b: &Arg, d: DType, at_least: bool) -> Result<Tensor> {
         }
     };
     let int = move |x: i64, y: i64| Ok(if at_least { x.max(y) } else { x.min(y) });
+    let complex = |_: Complex64, _: Complex64| Complex64::new(f64::NAN, f64::NAN);
+    // A number bound is `clamp_min`'s / `clamp_max`'s parameter; two tensors are operands
+    // of `maximum`/`minimum` alike (no number, so no difference).
     match d.kind() {
-        Kind::Float => zip_float(a, b, d, d, float),
-        _ => zip_int(a, b, d, d, int),
+        Kind::Complex => Err(TorchError::runtime(
+            "tensh: no complex kernel bounds values",
+        )),
+        _ => zip_with_parameter(a, b, d, d, float, int, complex),
     }
 }
 
@@ -455,7 +482,13 @@ pub fn where_(cond: &Tensor, x: &Arg, y: &Arg) -> Result<Tensor> {
     let inputs: Vec<&Tensor> = std::iter::once(cond)
         .chain([x, y].into_iter().filter_map(Arg::as_tensor))
         .collect();
-    super::result_layout::in_inputs_order(elements::from_image(out, sizes, common), &inputs)
+    // A number for `x` or `y` is wrapped as an operand (`torch.where(m, x, 0.)`).
+    let wrapped = matches!(x, Arg::Number(_)) || matches!(y, Arg::Number(_));
+    super::result_layout::in_operands_order(
+        elements::from_image(out, sizes, common),
+        &inputs,
+        wrapped,
+    )
 }
 
 /// `torch.isclose(a, b, rtol, atol, equal_nan)`.

@@ -1,15 +1,26 @@
-//! The layout of a new elementwise result. PyTorch's elementwise ops do not always return
-//! row-major tensors: the result's dimensions are laid out in the order of the inputs'
-//! strides (`(x.t() + 1).stride()` is `(1, 3)`, and the result is not contiguous), the
-//! first input deciding where they disagree, dims of stride 0 (broadcast) not deciding.
-//! tensh's kernels write row-major results; `in_inputs_order` moves one into that order
-//! when it differs (one copy, only then).
+//! The layout of a new elementwise result, as PyTorch's TensorIterator gives it. PyTorch's
+//! elementwise ops do not always return row-major tensors:
+//! - when every operand has the result's shape (no broadcasting, no number taking a
+//!   tensor's place) and all are contiguous, the result is row-major; all channels-last,
+//!   channels-last; all dense with one set of strides, those strides;
+//! - otherwise the result's dimensions are laid out in the order of the operands' strides
+//!   (`(x.t() + 1).stride()` is `(1, 3)`), the first operand deciding where they disagree,
+//!   equal strides putting the smaller dim inside, dims of stride 0 (broadcast, and a
+//!   number's) not deciding; strides are then the sizes' running product (a 0-size dim
+//!   makes the outer strides 0: `(torch.empty(0, 2).mT == 1).stride()` is `(1, 0)`), unless
+//!   the order is row-major, which gives the contiguous strides.
+//! A number counts as an operand where PyTorch wraps it in a 0-d tensor (`x + 1`,
+//! `x == 1`, `x.remainder(2)`, `torch.where(m, x, 0.)`), not where it is a parameter of
+//! the kernel (`x.pow(2)`, `x.clamp(0, 1)`, `lerp`'s weight).
+//!
+//! tensh's kernels write row-major results; `in_inputs_order` and `in_operands_order`
+//! move one into PyTorch's layout when it differs (one copy, only then).
 
 use super::copy::copy_;
 use super::dtype::DType;
 use super::error::Result;
 use super::layout::Layout;
-use super::memory_format::{MemoryFormat, dense_strides_in_order};
+use super::memory_format::{MemoryFormat, order};
 use super::tensor::Tensor;
 
 /// Strides of `t` viewed at `shape` (broadcast from the right; broadcast dims stride 0).
@@ -44,18 +55,21 @@ pub fn elementwise_image(bytes: Vec<u8>, input: &Tensor, dtype: DType) -> Result
     in_inputs_order(out, &[input])
 }
 
-/// `out` (a fresh row-major result of an elementwise op on `inputs`) in the layout PyTorch
-/// gives that result: unchanged when that layout is row-major.
+/// `out` (a fresh dense result of an elementwise op on the tensors `inputs`, with no
+/// number as an operand) in the layout PyTorch gives that result: unchanged when it has
+/// that layout already (a row-major result, most often), else one copy.
 pub fn in_inputs_order(out: Tensor, inputs: &[&Tensor]) -> Result<Tensor> {
-    let shape = out.sizes();
-    if shape.len() < 2 || inputs.iter().all(|t| t.is_contiguous()) {
-        return Ok(out);
+    in_operands_order(out, inputs, false)
+}
+
+/// `in_inputs_order` for an op whose operands are `inputs` and, when `wrapped_numbers`,
+/// numbers PyTorch wraps in 0-d tensors.
+pub fn in_operands_order(out: Tensor, inputs: &[&Tensor], wrapped_numbers: bool) -> Result<Tensor> {
+    let sizes = out.sizes();
+    match iterator_strides(&sizes, inputs, wrapped_numbers) {
+        Some(strides) => relaid(out, strides),
+        None => relaid(out, super::layout::contiguous_strides(&sizes)),
     }
-    let strides: Vec<Vec<i64>> = inputs
-        .iter()
-        .map(|t| broadcast_strides(t, &shape))
-        .collect();
-    relaid(out, dense_strides_in_order(&shape, &strides))
 }
 
 /// A new zero-filled tensor of `shape` and `dtype`, laid out as `in_inputs_order` would lay
@@ -67,16 +81,60 @@ pub fn zeros_in_inputs_order(
     inputs: &[&Tensor],
 ) -> Result<Tensor> {
     let out = Tensor::zeros(shape.to_vec(), dtype)?;
-    if shape.len() < 2 || inputs.iter().all(|t| t.is_contiguous()) {
-        return Ok(out);
+    if let Some(strides) = iterator_strides(shape, inputs, false) {
+        out.set_layout(Layout {
+            sizes: shape.into(),
+            strides: strides.into(),
+            offset: 0,
+        });
+    }
+    Ok(out)
+}
+
+/// The strides PyTorch's TensorIterator gives a new result of `shape` from the tensor
+/// operands `inputs` (and numbers wrapped as operands, when `wrapped_numbers`): `None`
+/// when they are the row-major ones.
+pub fn iterator_strides(
+    shape: &[i64],
+    inputs: &[&Tensor],
+    wrapped_numbers: bool,
+) -> Option<Vec<i64>> {
+    if inputs.is_empty() || shape.len() < 2 {
+        return None;
+    }
+    let layouts: Vec<Layout> = inputs.iter().map(|t| t.layout()).collect();
+    if !wrapped_numbers && layouts.iter().all(|l| *l.sizes == *shape) {
+        if layouts.iter().all(Layout::is_contiguous) {
+            return None;
+        }
+        if layouts
+            .iter()
+            .all(|l| MemoryFormat::ChannelsLast.is_contiguous(l))
+        {
+            return MemoryFormat::ChannelsLast.strides(shape).ok();
+        }
+        let first = &layouts[0].strides;
+        if layouts
+            .iter()
+            .all(|l| l.is_non_overlapping_and_dense() && l.strides == *first)
+        {
+            return Some(first.to_vec());
+        }
     }
     let strides: Vec<Vec<i64>> = inputs.iter().map(|t| broadcast_strides(t, shape)).collect();
-    out.set_layout(Layout {
-        sizes: shape.into(),
-        strides: dense_strides_in_order(shape, &strides).into(),
-        offset: 0,
-    });
-    Ok(out)
+    let perm = order(shape, &strides);
+    let n = shape.len();
+    if perm.iter().enumerate().all(|(i, &d)| d == n - 1 - i) {
+        return None;
+    }
+    // The sizes' running product in that order (no 0-size dim counted as 1 here).
+    let mut dense = vec![0i64; n];
+    let mut step = 1i64;
+    for d in perm {
+        dense[d] = step;
+        step = step.saturating_mul(shape[d]);
+    }
+    Some(dense)
 }
 
 /// `out` (a fresh row-major result) with `strides` (dense, from offset 0): `out` itself when
@@ -112,7 +170,31 @@ pub fn like_input(out: Tensor, input: &Tensor) -> Result<Tensor> {
 
 #[cfg(test)]
 mod tests {
-    use crate::core::memory_format::order;
+
+    use super::*;
+
+    #[test]
+    fn numbers_and_odd_size_one_strides_follow_the_iterators_order() {
+        // A [2, 1] view with strides (1, 4) is contiguous: alone it keeps a row-major
+        // result; with a number beside it, its strides order the result's dims.
+        let t = Tensor::zeros(vec![8], DType::Float32).unwrap();
+        let v = t.alias(Layout {
+            sizes: [2, 1].as_slice().into(),
+            strides: [1, 4].as_slice().into(),
+            offset: 0,
+        });
+        assert_eq!(iterator_strides(&[2, 1], &[&v], false), None);
+        assert_eq!(iterator_strides(&[2, 1], &[&v], true), Some(vec![1, 2]));
+        // A 0-size dim makes the outer strides 0 when the order is not row-major.
+        let e = Tensor::zeros(vec![0], DType::Float32)
+            .unwrap()
+            .alias(Layout {
+                sizes: [0, 2].as_slice().into(),
+                strides: [1, 1].as_slice().into(),
+                offset: 0,
+            });
+        assert_eq!(iterator_strides(&[0, 2], &[&e], true), Some(vec![1, 0]));
+    }
 
     #[test]
     fn the_first_input_that_can_tell_decides() {

@@ -282,7 +282,10 @@ pub fn register(r: &mut Registry) {
                     crate::core::creation::full(&x.sizes(), Scalar::Bool(false), DType::Bool);
                 return t(crate::core::result_layout::in_inputs_order(none.rhai()?, &[x]).rhai()?);
             }
-            t(binary(BinaryOp::Eq, &tensor(x), &Arg::Number(Scalar::Float(inf))).rhai()?)
+            // PyTorch's own kernel: laid out as a one-input op, not as `x == inf`.
+            let found =
+                binary(BinaryOp::Eq, &tensor(x), &Arg::Number(Scalar::Float(inf))).rhai()?;
+            t(crate::core::result_layout::in_inputs_order(found, &[x]).rhai()?)
         });
     }
     r.method("retain_grad", 0, |x, _| {

@@ -119,12 +119,9 @@ fn nan_to_num_real(
 
 /// `x.nan_to_num(nan=0.0, posinf=None, neginf=None)`: integers and bools are copied;
 /// complex numbers have each part replaced.
-/// `nan_to_num`, laid out as PyTorch's elementwise kernels lay out their result.
+/// `nan_to_num`, laid out as PyTorch lays out its result: `empty_like(x)`'s layout.
 fn nan_to_num(x: &Tensor, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
-    crate::core::result_layout::in_inputs_order(
-        nan_to_num_in_row_order(x, nan, posinf, neginf)?,
-        &[x],
-    )
+    crate::core::result_layout::like_input(nan_to_num_in_row_order(x, nan, posinf, neginf)?, x)
 }
 
 fn nan_to_num_in_row_order(
