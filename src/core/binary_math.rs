@@ -61,6 +61,9 @@ impl Binary {
             Binary::RightShift => "rshift_cpu",
             Binary::Igamma => "igamma_cpu",
             Binary::Igammac => "igammac_cpu",
+            Binary::LogicalAnd => "logical_and_cpu",
+            Binary::LogicalOr => "logical_or_cpu",
+            Binary::LogicalXor => "logical_xor_cpu",
             _ => "",
         }
     }
@@ -83,6 +86,7 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
         }
     }
     let common = super::ops::common_type(a, b)?;
+    super::unbuilt_kernels::require_complex_half_kernel(op.kernel(), common)?;
     let int_like = common.is_integral() || common == DType::Bool;
     match op {
         // Integers compute in the default float dtype.

@@ -24,6 +24,7 @@ pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
         }
         flipped[d] = true;
     }
+    super::unbuilt_kernels::require_complex_half_kernel("flip_cpu", t.dtype())?;
     // `gather` reads storage bytes: a conjugate or negative view's values first.
     let src = crate::core::copy::resolved(&detached(t))?;
     let out = Tensor::zeros(t.sizes(), t.dtype())?;

@@ -165,6 +165,9 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
     if let Some(kernel) = unbuilt_kernels::binary_kernel(op) {
         unbuilt_kernels::require_kernel(kernel, compute_dtype)?;
     }
+    if op == BinaryOp::Div {
+        unbuilt_kernels::require_complex_half_kernel("div_cpu", out_dtype)?;
+    }
     let out = match super::ops_fast::try_binary(op, a, b, compute_dtype, out_dtype, &out_shape)? {
         Some(t) => t,
         None => converted(op, a, b, compute_dtype, out_dtype, &out_shape)?,
@@ -225,6 +228,9 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     let (compute_dtype, out_dtype) = op_dtypes(op, &lhs, b)?;
     if let Some(kernel) = unbuilt_kernels::binary_kernel(op) {
         unbuilt_kernels::require_kernel(kernel, compute_dtype)?;
+    }
+    if op == BinaryOp::Div {
+        unbuilt_kernels::require_complex_half_kernel("div_cpu", out_dtype)?;
     }
     check_in_place_result(a, &result_shape, out_dtype)?;
     if let Arg::Tensor(other) = b {
@@ -325,6 +331,7 @@ fn negated(t: &Tensor) -> Result<Tensor> {
 
 /// `torch.equal(a, b)`: same shape and equal values.
 pub fn equal(a: &Tensor, b: &Tensor) -> Result<bool> {
+    unbuilt_kernels::require_complex_half_kernel("equal_notnan_cpu", a.dtype())?;
     if a.sizes() != b.sizes() {
         return Ok(false);
     }
@@ -339,6 +346,7 @@ pub fn equal(a: &Tensor, b: &Tensor) -> Result<bool> {
 /// `t.sum()`: every element added; integers and bool sum to int64.
 pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     let d = t.dtype();
+    unbuilt_kernels::require_complex_half_kernel("sum_cpu", d)?;
     let out = if d.is_integral() { DType::Int64 } else { d };
     let total = match super::ops_fast::try_sum_float(t)? {
         Some(total) => total,

@@ -274,6 +274,13 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     // A 0-d tensor accepts dim 0 or -1 and reduces its one element, keeping no dims.
     let reduced = reduced_dims(ndim, dims)?;
     let reduced = if ndim == 0 { Vec::new() } else { reduced };
+    // Asked once the dims are known good (`c.sum(2)` is an IndexError first).
+    let complex_half_kernel = match op {
+        Reduction::Sum | Reduction::Mean => "sum_cpu",
+        Reduction::Prod => "prod_out_cpu",
+        _ => "",
+    };
+    super::unbuilt_kernels::require_complex_half_kernel(complex_half_kernel, dtype)?;
     if op.needs_elements() {
         if all && t.numel() == 0 {
             let msg = format!(

@@ -207,6 +207,25 @@ impl Unary {
             )
     }
 
+    /// The kernel PyTorch's CPU build lacks for complex32 (`ComplexHalf`) inputs of this
+    /// function, named as its refusal names it; `None` for those it has (`abs`, `sgn`) and
+    /// those refused for every complex dtype in other words (`floor`, `sign`, `relu`).
+    fn complex_half_kernel(self) -> Option<String> {
+        use Unary::*;
+        match self {
+            Sqrt | Exp | Log | Sin | Cos | Tan | Asin | Acos | Atan | Tanh | Expm1 | Log2
+            | Log10 | Log1p | Erf | Erfc | Lgamma | Erfinv | I0 | Round => {
+                Some(format!("{}_vml_cpu", self.name()))
+            }
+            Sinh | Cosh | Sigmoid | Rsqrt | Reciprocal | Frac | Acosh | Asinh | Atanh | Sinc => {
+                Some(format!("{}_cpu", self.name()))
+            }
+            Exp2 | Digamma => Some(self.name().to_string()),
+            Square => Some("pow".to_string()),
+            Abs | Sgn | Sign | Floor | Ceil | Trunc | Relu | Deg2rad | Rad2deg => None,
+        }
+    }
+
     /// The result dtype for an input of `d`, or PyTorch's refusal.
     pub fn result_dtype(self, d: DType) -> Result<DType> {
         let unbuilt = |kernel: &str| {
@@ -257,6 +276,11 @@ impl Unary {
                 unbuilt(&format!("{}_vml_cpu", self.name()))
             }
             Unary::Digamma if d.is_complex() => unbuilt("digamma"),
+            f if d == DType::Complex32
+                && let Some(kernel) = f.complex_half_kernel() =>
+            {
+                unbuilt(&kernel)
+            }
             f if f.to_float() && (d.is_integral() || d == DType::Bool) => Ok(default_dtype()),
             _ => Ok(d),
         }

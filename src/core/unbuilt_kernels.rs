@@ -2,16 +2,60 @@
 //! uint32, uint64): arithmetic beyond `*` and `/`, ordering comparisons, `abs`, `neg`,
 //! `max`/`min`/`argmax`, `dot`, `pow`, remainder and floor division raise
 //! `NotImplementedError` naming the kernel, while copies, fills, `sum`, `prod`, `mul`, `div`
-//! and `==` work. Each op asks here by its kernel's name, so the rule lives in one place.
+//! and `==` work. Nor for complex32, beyond copies, `+`, `-`, `*`, `==`, `neg`, `abs` and
+//! `sgn`. Each op asks here by its kernel's name, so the rule lives in one place.
 
 use super::dtype::DType;
 use super::error::{Result, TorchError};
 use super::operand::BinaryOp;
 
-/// PyTorch's error when `kernel` has no version for `dtype` (only the wide unsigned dtypes
-/// lack the kernels that ask).
+/// PyTorch's error when `kernel` has no version for `dtype`: the wide unsigned dtypes lack
+/// every kernel that asks here; complex32 lacks those `COMPLEX_HALF_UNBUILT` lists.
 pub fn require_kernel(kernel: &str, dtype: DType) -> Result<()> {
     if matches!(dtype, DType::UInt16 | DType::UInt32 | DType::UInt64) {
+        return Err(not_built(kernel, dtype));
+    }
+    require_complex_half_kernel(kernel, dtype)
+}
+
+/// The CPU kernels PyTorch builds for complex64 and complex128 but not for complex32
+/// (`ComplexHalf`, "experimental" in PyTorch: copies, fills, `+`, `-`, `*`, `==`, `neg`,
+/// `abs`, `sgn` and views work). Unary functions name theirs in `unary_math`.
+const COMPLEX_HALF_UNBUILT: &[&str] = &[
+    "pow",
+    "div_cpu",
+    "div_trunc_cpu",
+    "div_floor_cpu",
+    "remainder_cpu",
+    "sum_cpu",
+    "prod_out_cpu",
+    "nan_to_num",
+    "flip_cpu",
+    "equal_notnan_cpu",
+    "trace",
+    "logical_not_cpu",
+    "logical_and_cpu",
+    "logical_or_cpu",
+    "logical_xor_cpu",
+    "atan2_cpu",
+    "hypot_cpu",
+    "copysign_cpu",
+    "fmod_cpu",
+    "logaddexp_cpu",
+    "xlogy_cpu",
+    "nextafter_cpu",
+    "gcd_cpu",
+    "lcm_cpu",
+    "lshift_cpu",
+    "rshift_cpu",
+    "igamma_cpu",
+    "igammac_cpu",
+];
+
+/// PyTorch's error when `kernel` is one complex32 lacks and `dtype` is complex32 (for the
+/// kernels the wide unsigned dtypes have: `div_cpu`, `sum_cpu`, ...).
+pub fn require_complex_half_kernel(kernel: &str, dtype: DType) -> Result<()> {
+    if dtype == DType::Complex32 && COMPLEX_HALF_UNBUILT.contains(&kernel) {
         return Err(not_built(kernel, dtype));
     }
     Ok(())
@@ -62,6 +106,16 @@ mod tests {
         let e = require_kernel("add_stub", DType::UInt64).unwrap_err();
         assert_eq!(e.message, "\"add_stub\" not implemented for 'UInt64'");
         assert_eq!(binary_kernel(BinaryOp::Mul), None);
+    }
+
+    #[test]
+    fn complex32_lacks_the_kernels_listed_for_it() {
+        let e = require_kernel("pow", DType::Complex32).unwrap_err();
+        assert_eq!(e.message, "\"pow\" not implemented for 'ComplexHalf'");
+        assert!(require_kernel("add_stub", DType::Complex32).is_ok());
+        assert!(require_complex_half_kernel("div_cpu", DType::Complex64).is_ok());
+        assert!(require_complex_half_kernel("div_cpu", DType::UInt16).is_ok());
+        assert!(require_complex_half_kernel("div_cpu", DType::Complex32).is_err());
     }
 
     #[test]

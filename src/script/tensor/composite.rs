@@ -341,6 +341,12 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("vdot", 1, |x, a| {
         let other = a.tensor(0, "other", "vdot")?;
+        if x.dtype() == DType::Complex32 && other.dtype() == DType::Complex32 {
+            return Err(to_rhai(crate::core::unbuilt_kernels::not_built(
+                "vdot",
+                x.dtype(),
+            )));
+        }
         let conj = if x.dtype().is_complex() {
             crate::core::copy::contiguous_copy(&x.conj_view()).rhai()?
         } else {

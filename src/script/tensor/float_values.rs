@@ -121,6 +121,7 @@ fn nan_to_num_real(
 /// complex numbers have each part replaced.
 /// `nan_to_num`, laid out as PyTorch lays out its result: `empty_like(x)`'s layout.
 fn nan_to_num(x: &Tensor, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+    crate::core::unbuilt_kernels::require_complex_half_kernel("nan_to_num", x.dtype())?;
     crate::core::result_layout::like_input(nan_to_num_in_row_order(x, nan, posinf, neginf)?, x)
 }
 
@@ -194,6 +195,12 @@ fn angle(x: &Tensor) -> Result<Tensor> {
 }
 
 fn angle_in_row_order(x: &Tensor) -> Result<Tensor> {
+    if x.dtype() == DType::Complex32 {
+        return Err(crate::core::unbuilt_kernels::not_built(
+            "angle_cpu",
+            x.dtype(),
+        ));
+    }
     let x = detached(x);
     if x.dtype().is_complex() {
         let c = crate::core::copy::contiguous_copy(&x)?;

@@ -222,6 +222,8 @@ pub fn register(r: &mut Registry) {
         }
     });
     r.method_and_function("trace", 0, |x, _| {
+        // Its dtype is asked before its shape.
+        crate::core::unbuilt_kernels::require_complex_half_kernel("trace", x.dtype()).rhai()?;
         if x.ndim() != 2 {
             return Err(to_rhai(TorchError::runtime(format!(
                 "trace: expected a matrix, but got tensor with dim {}",
@@ -269,13 +271,16 @@ pub fn register(r: &mut Registry) {
         t(crate::core::flip::flip(x, &[0]).rhai()?)
     });
     r.method_and_function("signbit", 0, |x, _| t(selection::signbit(x).rhai()?));
-    r.method_and_function(
-        "logical_not",
-        0,
-        |x, _| t(selection::logical_not(x).rhai()?),
-    );
-    r.method("logical_not_", 0, |x, _| {
-        let not = selection::logical_not(x).rhai()?;
+    // Complex32 has no `logical_not` kernel (ops that count or mask with it inside, as
+    // `count_nonzero`, work).
+    let logical_not = |x: &Tensor| -> RhaiResult<Tensor> {
+        crate::core::unbuilt_kernels::require_complex_half_kernel("logical_not_cpu", x.dtype())
+            .rhai()?;
+        selection::logical_not(x).rhai()
+    };
+    r.method_and_function("logical_not", 0, move |x, _| t(logical_not(x)?));
+    r.method("logical_not_", 0, move |x, _| {
+        let not = logical_not(x)?;
         crate::core::copy::copy_(x, &not).rhai()?;
         record_in_place(x, "LogicalNotBackward0", &[], BackwardOp::Overwritten);
         Ok(Dynamic::from(x.clone()))
