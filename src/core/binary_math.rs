@@ -71,6 +71,15 @@ impl Binary {
 
 /// `op(a, b)` elementwise with broadcasting.
 pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
+    if matches!(op, Binary::Fmax | Binary::Fmin)
+        && (dtype_of(a).is_complex() || dtype_of(b).is_complex())
+    {
+        // Checked by the op itself, before its operands' shapes are.
+        return Err(TorchError::type_error(format!(
+            "{} not implemented for complex tensors.",
+            if op == Binary::Fmax { "fmax" } else { "fmin" }
+        )));
+    }
     if op == Binary::Heaviside {
         // Checked by the op itself, before its operands' shapes are.
         let (da, db) = (dtype_of(a), dtype_of(b));

@@ -112,17 +112,39 @@ pub fn histc(t: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
     let data: Vec<f64> = values.chunks_exact(8).map(read).collect();
     let (mut lo, mut hi) = (min, max);
     if lo == hi && !data.is_empty() {
-        lo = data.iter().copied().fold(f64::INFINITY, f64::min);
-        hi = data.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // The data's own extremes, a NaN among them being both (as `aminmax` gives them).
+        let extreme = |pick: fn(f64, f64) -> f64| {
+            move |a: f64, b: f64| {
+                if a.is_nan() {
+                    a
+                } else if b.is_nan() {
+                    b
+                } else {
+                    pick(a, b)
+                }
+            }
+        };
+        lo = data.iter().copied().fold(f64::INFINITY, extreme(f64::min));
+        hi = data
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, extreme(f64::max));
     }
-    if lo == hi {
-        lo -= 1.0;
-        hi += 1.0;
+    if !lo.is_finite() || !hi.is_finite() {
+        return Err(TorchError::runtime(format!(
+            "torch.histc: range of [{}, {}] is not finite",
+            super::cpp_format::stream_double(lo),
+            super::cpp_format::stream_double(hi)
+        )));
     }
     if lo > hi {
         return Err(TorchError::runtime(
             "torch.histc: max must be larger than min",
         ));
+    }
+    if lo == hi {
+        lo -= 1.0;
+        hi += 1.0;
     }
     let n = bins as usize;
     let mut counts = zeros::<f64>(n)?;

@@ -1,10 +1,12 @@
 //! Numbers as C++ streams print them in PyTorch's messages: a `double` through `<<` is
-//! `printf("%g")` with six significant digits (`1.5`, `0.123457`, `1e-05`, `inf`).
+//! `printf("%g")` with six significant digits (`1.5`, `0.123457`, `1e-05`, `inf`,
+//! `-nan`).
 
 /// `x` as `std::ostream << x` prints it by default.
 pub fn stream_double(x: f64) -> String {
     if x.is_nan() {
-        return "nan".into();
+        // glibc's printf shows a NaN's sign (a computed NaN is most often negative).
+        return if x.is_sign_negative() { "-nan" } else { "nan" }.into();
     }
     if x.is_infinite() {
         return if x > 0.0 { "inf" } else { "-inf" }.into();

@@ -137,6 +137,13 @@ pub fn iterator_strides(
     Some(dense)
 }
 
+/// `out` laid out row-major (PyTorch's "legacy contiguous" results: `softmax`): itself
+/// when it is, else one copy.
+pub fn row_major(out: Tensor) -> Result<Tensor> {
+    let strides = super::layout::contiguous_strides(&out.sizes());
+    relaid(out, strides)
+}
+
 /// `out` (a fresh row-major result) with `strides` (dense, from offset 0): `out` itself when
 /// they are its own, else one copy into a new tensor laid out that way.
 fn relaid(out: Tensor, strides: Vec<i64>) -> Result<Tensor> {

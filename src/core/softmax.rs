@@ -122,6 +122,9 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
     } else {
         cast_copy(&out, d)?
     };
+    // PyTorch's kernel reads a contiguous copy of its input and writes a row-major result,
+    // whatever the input's layout.
+    let out = super::result_layout::row_major(out)?;
     let (kind, name) = if log {
         (SoftmaxKind::LogSoftmax, "LogSoftmaxBackward0")
     } else {

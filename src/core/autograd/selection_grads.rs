@@ -2,7 +2,7 @@
 //! gradient goes to the element chosen, or is shared among the tied ones), and indexing
 //! (each output element's gradient is added to the input element it was read from).
 
-use super::grad_ops::{cmp, div, isnan, keep, t, unreduce};
+use super::grad_ops::{cmp, div, isnan, keep, mul, t, unreduce};
 use crate::core::dtype::DType;
 use crate::core::engine::place::Combine;
 use crate::core::error::Result;
@@ -23,7 +23,7 @@ pub fn evenly_distributed(g: &Tensor, input: &Tensor, value: &Tensor) -> Result<
     keep(&mask, &expand(&share, &input.sizes())?)
 }
 
-/// The gradient of `amax`/`amin` over `dims`: each row's gradient shared evenly among
+/// The gradient of `amax`/`amin`/`aminmax` over `dims`: each row's gradient shared evenly among
 /// the elements equal to its extreme (`result`).
 pub fn shared_among_ties(
     g: &Tensor,
@@ -43,7 +43,9 @@ pub fn shared_among_ties(
         reduce(&mask, Reduction::Sum, Some(&reduced), true)?
     };
     let share = div(t(&g), t(&count))?;
-    keep(&mask, &expand(&share, &input.sizes())?)
+    // Multiplied by the mask, as PyTorch's `scale_grad_by_count` does: a NaN gradient
+    // reaches the other elements too (`NaN * 0`).
+    mul(t(&expand(&share, &input.sizes())?), t(&mask))
 }
 
 /// The gradient of an op that picked, along `dim`, the input elements `indices` names

@@ -141,6 +141,13 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             m
         )));
     }
+    // A 0-d tensor is expanded by a strided view of the sizes as given, whose element
+    // count PyTorch computes first: a negative size with no 0 beside it overflows it.
+    if m == 0 && sizes.iter().any(|&s| s < 0) && !sizes.contains(&0) {
+        return Err(TorchError::runtime(
+            "numel: integer multiplication overflow",
+        ));
+    }
     let mut new_sizes = vec![0; n];
     let mut new_strides = vec![0; n];
     for i in (0..n).rev() {

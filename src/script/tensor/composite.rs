@@ -435,7 +435,9 @@ pub fn register(r: &mut Registry) {
         t(out)
     });
     r.method_and_function("nanmean", 3, |x, a| {
-        // nanmean is nansum over a count: nansum's CPU kernel refuses complex inputs.
+        // nanmean is nansum over a count: nansum's CPU kernel refuses complex inputs, once
+        // the dims are known good.
+        crate::core::reduce::reduced_dims(x.ndim(), dims_arg(&a)?.as_deref()).rhai()?;
         if x.dtype().is_complex() {
             return Err(to_rhai(TorchError::not_implemented(
                 "nansum on CPU does not support complex inputs",

@@ -107,6 +107,11 @@ fn finish(
     formula: impl Fn(&Tensor) -> Result<Vec<Option<Tensor>>> + 'static,
 ) -> RhaiResult<Dynamic> {
     if in_place {
+        // Written through `x`: no element of `x` twice, none an input's element elsewhere.
+        crate::core::copy::check_no_internal_overlap(&x.layout()).rhai()?;
+        for other in others {
+            crate::core::overlap::check_no_partial_overlap(x, other).rhai()?;
+        }
         crate::core::ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
         crate::core::copy::copy_(x, &out).rhai()?;
         let op = BackwardOp::Formula {
