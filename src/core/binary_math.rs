@@ -207,9 +207,11 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
                     })
                 }),
                 _ => zip_int(a, b, common, common, |x, s| {
+                    // A shift out of range (negative, or past the width) fills with the
+                    // sign, as PyTorch's kernel does.
                     Ok(if (0..64).contains(&s) {
                         x >> s
-                    } else if x < 0 && s >= 64 {
+                    } else if x < 0 {
                         -1
                     } else {
                         0

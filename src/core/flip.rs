@@ -29,6 +29,8 @@ pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let src = crate::core::copy::resolved(&detached(t))?;
     let out = Tensor::zeros(t.sizes(), t.dtype())?;
     gather(&src, &out, &flipped)?;
+    // Laid out as `empty_like(t)`, as PyTorch allocates it.
+    let out = super::result_layout::like_input(out, t)?;
     let op = BackwardOp::Flip {
         dims: (0..ndim)
             .filter(|&d| flipped[d])
@@ -110,8 +112,10 @@ mod tests {
         view(&t, &[2, 3]).unwrap()
     }
 
+    /// The values in row-major order.
     fn values(t: &Tensor) -> Vec<u8> {
-        t.storage().to_vec().chunks(8).map(|c| c[0]).collect()
+        let c = crate::core::copy::contiguous_copy(t).unwrap();
+        c.storage().to_vec().chunks(8).map(|c| c[0]).collect()
     }
 
     #[test]
@@ -120,7 +124,10 @@ mod tests {
         assert_eq!(values(&flip(&grid(), &[-1]).unwrap()), [2, 1, 0, 5, 4, 3]);
         assert_eq!(values(&flip(&grid(), &[0, 1]).unwrap()), [5, 4, 3, 2, 1, 0]);
         let tr = transpose(&grid(), 0, 1).unwrap();
-        assert_eq!(values(&flip(&tr, &[0]).unwrap()), [2, 5, 1, 4, 0, 3]);
+        let flipped = flip(&tr, &[0]).unwrap();
+        assert_eq!(values(&flipped), [2, 5, 1, 4, 0, 3]);
+        // Laid out as the transpose it flips, as `empty_like` lays it out.
+        assert_eq!(flipped.strides().to_vec(), vec![1, 3]);
         assert_eq!(values(&flip(&grid(), &[]).unwrap()), [0, 1, 2, 3, 4, 5]);
     }
 

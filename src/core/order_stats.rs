@@ -171,6 +171,12 @@ fn row_count(moved: &Tensor, n: usize) -> usize {
 /// most 1/64 of the row, else the `k`-th element selected and (if `sorted`) the ones
 /// before it sorted.
 pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result<(Tensor, Tensor)> {
+    // `k` is checked against the dim first; the dtype when the kernel is picked.
+    let dim = wrap_dim(dim, t.ndim().max(1))?;
+    let size = if t.ndim() == 0 { 1 } else { t.sizes()[dim] };
+    if k < 0 || k > size {
+        return Err(TorchError::runtime("selected index k out of range"));
+    }
     if t.dtype() == DType::Bool {
         return Err(TorchError::not_implemented(
             "topk does not support bool dtypes on CPU",
@@ -182,11 +188,7 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result
             " topk does not support complex dtypes on CPU",
         ));
     }
-    let dim = wrap_dim(dim, t.ndim().max(1))?;
     let (moved, keys, n) = rows(t, dim)?;
-    if k < 0 || k as usize > n {
-        return Err(TorchError::runtime("selected index k out of range"));
-    }
     let k = k as usize;
     let before = |a: usize, b: usize| {
         if largest {
@@ -221,12 +223,13 @@ fn empty_dim(op: &str, dim: usize) -> TorchError {
 
 /// `t.kthvalue(k, dim, keepdim)`: the k-th smallest (1-based).
 pub fn kthvalue(t: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
-    refuse_unordered(t, "kthvalue_cpu")?;
+    // The dim first (an empty one is an IndexError), then the dtype.
     let dim = wrap_dim(dim, t.ndim().max(1))?;
-    let (moved, keys, n) = rows(t, dim)?;
-    if t.ndim() > 0 && n == 0 {
+    if t.ndim() > 0 && t.sizes()[dim] == 0 {
         return Err(empty_dim("kthvalue", dim));
     }
+    refuse_unordered(t, "kthvalue_cpu")?;
+    let (moved, keys, n) = rows(t, dim)?;
     if k < 1 || k as usize > n {
         return Err(TorchError::runtime(format!(
             "kthvalue(): selected number k out of range for dimension {dim}"

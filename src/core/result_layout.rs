@@ -162,16 +162,14 @@ fn relaid(out: Tensor, strides: Vec<i64>) -> Result<Tensor> {
 
 /// `out` (a fresh row-major result with `input`'s sizes) in the layout PyTorch's
 /// `empty_like(input)` gives it, as ops that allocate their result that way do (`sort`,
-/// `argsort`, `msort`): `input`'s own strides when it is non-overlapping and dense, else
-/// the memory format its strides suggest (channels-last, or row-major). One copy, only
-/// when that layout is not row-major.
+/// `argsort`, `msort`, `flip`, `nan_to_num`): `input`'s own strides when it is
+/// non-overlapping and dense, else its dims laid out densely in the order of its strides
+/// (as `clone()` lays them out). One copy, only when that layout is not row-major.
 pub fn like_input(out: Tensor, input: &Tensor) -> Result<Tensor> {
-    let l = input.layout();
-    let strides: Vec<i64> = if l.is_non_overlapping_and_dense() {
-        l.strides.to_vec()
-    } else {
-        MemoryFormat::suggested_by(&l).strides(&l.sizes)?
-    };
+    let strides = MemoryFormat::Preserve
+        .layout_from(&input.layout())?
+        .strides
+        .to_vec();
     relaid(out, strides)
 }
 

@@ -145,6 +145,8 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
 /// compute in the default float dtype.
 pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let d = x.dtype();
+    // The dims are checked first.
+    super::reduce::reduced_dims(x.ndim(), Some(dims))?;
     if d.is_complex() {
         return Err(TorchError::not_implemented(
             "tensh does not implement logsumexp for complex tensors yet (PyTorch has it)",

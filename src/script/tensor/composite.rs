@@ -435,19 +435,19 @@ pub fn register(r: &mut Registry) {
         t(out)
     });
     r.method_and_function("nanmean", 3, |x, a| {
-        // nanmean is nansum over a count: nansum's CPU kernel refuses complex inputs, once
-        // the dims are known good.
-        crate::core::reduce::reduced_dims(x.ndim(), dims_arg(&a)?.as_deref()).rhai()?;
-        if x.dtype().is_complex() {
-            return Err(to_rhai(TorchError::not_implemented(
-                "nansum on CPU does not support complex inputs",
-            )));
-        }
+        // Its own dtype check first; then nansum's (over a count), whose CPU kernel refuses
+        // complex inputs once the dims are known good.
         if !(x.dtype().is_floating_point() || x.dtype().is_complex()) {
             return Err(to_rhai(TorchError::not_implemented(format!(
                 "nanmean(): expected input to have floating point or complex dtype but got {}",
                 x.dtype().cpp_name()
             ))));
+        }
+        crate::core::reduce::reduced_dims(x.ndim(), dims_arg(&a)?.as_deref()).rhai()?;
+        if x.dtype().is_complex() {
+            return Err(to_rhai(TorchError::not_implemented(
+                "nansum on CPU does not support complex inputs",
+            )));
         }
         let dims = dims_arg(&a)?;
         let keepdim = a.bool_or(1, "keepdim", false)?;

@@ -127,6 +127,24 @@ fn finish(
     Ok(Dynamic::from(out))
 }
 
+/// `x.lerp_(end, weight)`'s check of its output's shape, which PyTorch makes after the
+/// operands' dtypes are found equal and before the kernel is picked (so an integer
+/// `x` of the wrong shape hears of the shape).
+fn check_lerp_output(x: &Tensor, end: &Tensor, weight: &Arg) -> crate::core::error::Result<()> {
+    let weight_dtype_agrees = match weight {
+        Arg::Tensor(w) => w.ndim() == 0 || w.dtype() == x.dtype(),
+        Arg::Number(_) => true,
+    };
+    if end.dtype() != x.dtype() || !weight_dtype_agrees {
+        return Ok(());
+    }
+    let mut shape = crate::core::broadcast::broadcast_shapes(&x.sizes(), &end.sizes())?;
+    if let Arg::Tensor(w) = weight {
+        shape = crate::core::broadcast::broadcast_shapes(&shape, &w.sizes())?;
+    }
+    crate::core::ops::check_in_place_result(x, &shape, x.dtype())
+}
+
 /// A `lerp` call (method, in place or function; `x` is `self`/`input`).
 fn lerp_call(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
     let end = a.tensor(0, "end", func)?;
@@ -135,6 +153,9 @@ fn lerp_call(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         Some(t) => Arg::Tensor(t),
         None => Arg::Number(to_scalar(w, "weight")?),
     };
+    if func.ends_with('_') {
+        check_lerp_output(x, &end, &weight).rhai()?;
+    }
     let out = lerp(&detached(x), &detached(&end), &weight).rhai()?;
     let (node, others): (&str, Vec<&Tensor>) = match &weight {
         Arg::Tensor(wt) => ("LerpBackward1", vec![&end, wt]),
