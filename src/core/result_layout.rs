@@ -9,6 +9,7 @@
 //!   number's) not deciding; strides are then the sizes' running product (a 0-size dim
 //!   makes the outer strides 0: `(torch.empty(0, 2).mT == 1).stride()` is `(1, 0)`), unless
 //!   the order is row-major, which gives the contiguous strides.
+//!
 //! A number counts as an operand where PyTorch wraps it in a 0-d tensor (`x + 1`,
 //! `x == 1`, `x.remainder(2)`, `torch.where(m, x, 0.)`), not where it is a parameter of
 //! the kernel (`x.pow(2)`, `x.clamp(0, 1)`, `lerp`'s weight).
