@@ -21,6 +21,16 @@ impl Arg {
             Arg::Number(_) => None,
         }
     }
+
+    /// Whether this is a number.
+    pub fn is_number(&self) -> bool {
+        matches!(self, Arg::Number(_))
+    }
+}
+
+/// The tensors among `a`, `b`.
+pub fn tensors_of<'t>(a: &'t Arg, b: &'t Arg) -> Vec<&'t Tensor> {
+    [a, b].into_iter().filter_map(Arg::as_tensor).collect()
 }
 
 /// The binary ops tensh computes elementwise.

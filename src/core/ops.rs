@@ -173,8 +173,8 @@ pub fn binary_untracked(op: BinaryOp, a: &Arg, b: &Arg) -> Result<Tensor> {
         None => converted(op, a, b, compute_dtype, out_dtype, &out_shape)?,
     };
     // A number is wrapped as an operand (`x + 1`, `x == 1`).
-    let wrapped = matches!(a, Arg::Number(_)) || matches!(b, Arg::Number(_));
-    super::result_layout::in_operands_order(out, &super::pointwise::tensors_of(a, b), wrapped)
+    let wrapped = a.is_number() || b.is_number();
+    super::result_layout::in_operands_order(out, &super::operand::tensors_of(a, b), wrapped)
 }
 
 /// Whether `a` can take, in place, a result of this shape and dtype: PyTorch checks the

@@ -63,13 +63,8 @@ pub(crate) fn zip_complex(
 /// A fresh row-major result in the layout PyTorch gives an elementwise result of `a`, `b`,
 /// a number among them taken as PyTorch wraps it: an operand (`x + 1`, `x.remainder(2)`).
 fn in_layout(out: Tensor, a: &Arg, b: &Arg) -> Result<Tensor> {
-    let wrapped = matches!(a, Arg::Number(_)) || matches!(b, Arg::Number(_));
-    super::result_layout::in_operands_order(out, &tensors_of(a, b), wrapped)
-}
-
-/// The tensors among `a`, `b`.
-pub(crate) fn tensors_of<'t>(a: &'t Arg, b: &'t Arg) -> Vec<&'t Tensor> {
-    [a, b].into_iter().filter_map(Arg::as_tensor).collect()
+    let wrapped = a.is_number() || b.is_number();
+    super::result_layout::in_operands_order(out, &super::operand::tensors_of(a, b), wrapped)
 }
 
 /// `f(a, b)` on the lanes of `common`'s kind, for an op whose number operand is a
@@ -89,7 +84,7 @@ pub(crate) fn zip_with_parameter(
         Kind::Float => zip::zip::<f64>(a, b, compute, out, &zip::each(float))?,
         _ => zip::zip::<i64>(a, b, compute, out, &zip::each_checked(int))?,
     };
-    super::result_layout::in_inputs_order(result, &tensors_of(a, b))
+    super::result_layout::in_inputs_order(result, &super::operand::tensors_of(a, b))
 }
 
 fn zero_division() -> TorchError {
@@ -483,7 +478,7 @@ pub fn where_(cond: &Tensor, x: &Arg, y: &Arg) -> Result<Tensor> {
         .chain([x, y].into_iter().filter_map(Arg::as_tensor))
         .collect();
     // A number for `x` or `y` is wrapped as an operand (`torch.where(m, x, 0.)`).
-    let wrapped = matches!(x, Arg::Number(_)) || matches!(y, Arg::Number(_));
+    let wrapped = x.is_number() || y.is_number();
     super::result_layout::in_operands_order(
         elements::from_image(out, sizes, common),
         &inputs,
