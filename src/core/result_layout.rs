@@ -69,8 +69,23 @@ pub fn in_operands_order(out: Tensor, inputs: &[&Tensor], wrapped_numbers: bool)
     let sizes = out.sizes();
     match iterator_strides(&sizes, inputs, wrapped_numbers) {
         Some(strides) => relaid(out, strides),
+        // Most results are row-major already: nothing to make or compare.
+        None if has_row_major_strides(&out.layout()) => Ok(out),
         None => relaid(out, super::layout::contiguous_strides(&sizes)),
     }
+}
+
+/// Whether `l`'s strides are exactly the row-major ones of its sizes (size-1 dims
+/// included, as `contiguous_strides` gives them).
+fn has_row_major_strides(l: &Layout) -> bool {
+    let mut expected = 1i64;
+    for (&size, &stride) in l.sizes.iter().zip(l.strides.iter()).rev() {
+        if stride != expected {
+            return false;
+        }
+        expected = expected.saturating_mul(size.max(1));
+    }
+    true
 }
 
 /// A new zero-filled tensor of `shape` and `dtype`, laid out as `in_inputs_order` would lay
@@ -103,7 +118,7 @@ pub fn iterator_strides(
     if inputs.is_empty() || shape.len() < 2 {
         return None;
     }
-    let layouts: Vec<Layout> = inputs.iter().map(|t| t.layout()).collect();
+    let layouts: smallvec::SmallVec<[Layout; 3]> = inputs.iter().map(|t| t.layout()).collect();
     if !wrapped_numbers && layouts.iter().all(|l| *l.sizes == *shape) {
         if layouts.iter().all(Layout::is_contiguous) {
             return None;
@@ -200,6 +215,10 @@ mod tests {
                 offset: 0,
             });
         assert_eq!(iterator_strides(&[0, 2], &[&e], true), Some(vec![1, 0]));
+        assert!(has_row_major_strides(&Layout::contiguous(
+            [2, 0, 3].as_slice()
+        )));
+        assert!(!has_row_major_strides(&v.layout()));
     }
 
     #[test]
