@@ -160,7 +160,9 @@ impl Interpreter {
             .binding_scope(name, scope)
             .vars
             .borrow_mut()
-            .shift_remove(name)
+            // O(1): the last variable takes the deleted one's place (a remembered position
+            // is checked against its name, so hints stay right).
+            .swap_remove(name)
         {
             Some(_) => Ok(()),
             None => self.raise("NameError", format!("name '{name}' is not defined")),
