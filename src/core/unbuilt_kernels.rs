@@ -33,6 +33,8 @@ const COMPLEX_HALF_UNBUILT: &[&str] = &[
     "flip_cpu",
     "equal_notnan_cpu",
     "trace",
+    "angle_cpu",
+    "vdot",
     "logical_not_cpu",
     "logical_and_cpu",
     "logical_or_cpu",

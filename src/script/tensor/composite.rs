@@ -341,11 +341,8 @@ pub fn register(r: &mut Registry) {
     });
     r.method_and_function("vdot", 1, |x, a| {
         let other = a.tensor(0, "other", "vdot")?;
-        if x.dtype() == DType::Complex32 && other.dtype() == DType::Complex32 {
-            return Err(to_rhai(crate::core::unbuilt_kernels::not_built(
-                "vdot",
-                x.dtype(),
-            )));
+        if other.dtype() == x.dtype() {
+            crate::core::unbuilt_kernels::require_complex_half_kernel("vdot", x.dtype()).rhai()?;
         }
         let conj = if x.dtype().is_complex() {
             crate::core::copy::contiguous_copy(&x.conj_view()).rhai()?

@@ -195,12 +195,7 @@ fn angle(x: &Tensor) -> Result<Tensor> {
 }
 
 fn angle_in_row_order(x: &Tensor) -> Result<Tensor> {
-    if x.dtype() == DType::Complex32 {
-        return Err(crate::core::unbuilt_kernels::not_built(
-            "angle_cpu",
-            x.dtype(),
-        ));
-    }
+    crate::core::unbuilt_kernels::require_complex_half_kernel("angle_cpu", x.dtype())?;
     let x = detached(x);
     if x.dtype().is_complex() {
         let c = crate::core::copy::contiguous_copy(&x)?;
