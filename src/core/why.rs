@@ -89,6 +89,11 @@ pub fn next_input() {
     LAST.with(|l| *l.borrow_mut() = None);
 }
 
+/// Whether a note was made during the last input.
+pub fn noted() -> bool {
+    LAST.with(|l| l.borrow().is_some())
+}
+
 /// The note made during the last input, if any.
 pub fn last() -> Option<Noted> {
     LAST.with(|l| l.borrow().clone())

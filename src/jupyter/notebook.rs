@@ -38,6 +38,9 @@ pub fn write_page(page: &str, out: &mut impl std::io::Write) -> std::io::Result<
     for section in each_section(page) {
         match section {
             Section::Prose(lines) => prose.extend(lines),
+            // A twin repeats the session before it in the other language: the notebook
+            // is for one kernel.
+            Section::Session(block) if block.twin => {}
             Section::Session(block) => {
                 cells.markdown(&mut prose)?;
                 cells.code_cells(&block)?;

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::transcript::parse::{Section, sections};
+use crate::transcript::parse::{Block, Section, sections};
 
 /// The lessons, in the order a learner takes them: (name, the page's text).
 const LESSONS: &[(&str, &str)] = &[
@@ -27,22 +27,46 @@ const LESSONS: &[(&str, &str)] = &[
 /// The exercises' page (its table says what each answer returns).
 const EXERCISES: &str = include_str!("../../docs/exercises/README.md");
 
-/// A page cut into prose and sessions, in order.
+/// A session as the page shows it: its language, whether it starts afresh, its steps.
+fn block_json(b: &Block, fresh: bool) -> Value {
+    json!({
+        "python": b.python,
+        "fresh": fresh,
+        "entries": b.entries.iter().map(|e| json!({
+            "input": e.input,
+            "expected": e.expected,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A page cut into prose and sessions, in order. A session given in both languages is one
+/// part: `block` and its `twin` (which starts afresh where its partner does), and the page
+/// shows the one of the language chosen.
 fn parts(text: &str) -> Vec<Value> {
-    sections(text)
-        .into_iter()
-        .map(|section| match section {
-            Section::Prose(lines) => json!({ "prose": lines.join("\n") }),
-            Section::Session(b) => json!({ "block": {
-                "python": b.python,
-                "fresh": b.fresh,
-                "entries": b.entries.iter().map(|e| json!({
-                    "input": e.input,
-                    "expected": e.expected,
-                })).collect::<Vec<_>>(),
-            }}),
-        })
-        .collect()
+    let mut out: Vec<Value> = Vec::new();
+    let mut partner_fresh = false;
+    for section in sections(text) {
+        match section {
+            // Blank lines between a session and its twin are no part.
+            Section::Prose(lines) if lines.iter().all(|l| l.trim().is_empty()) => {}
+            Section::Prose(lines) => out.push(json!({ "prose": lines.join("\n") })),
+            Section::Session(b) if b.twin => {
+                let twin = block_json(&b, b.fresh || partner_fresh);
+                match out.last_mut() {
+                    Some(part) if part.get("block").is_some() && part.get("twin").is_none() => {
+                        part["twin"] = twin;
+                    }
+                    // A twin with no session just before it stands alone.
+                    _ => out.push(json!({ "block": twin })),
+                }
+            }
+            Section::Session(b) => {
+                partner_fresh = b.fresh;
+                out.push(json!({ "block": block_json(&b, b.fresh) }));
+            }
+        }
+    }
+    out
 }
 
 /// One exercise per row of the exercises' table: its name and what the answer returns.
@@ -54,7 +78,7 @@ fn exercises() -> Vec<Value> {
             let name = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
             crate::transcript::exercise::CHECKS
                 .iter()
-                .any(|(n, _)| *n == name)
+                .any(|(n, _, _)| *n == name)
                 .then(|| {
                     json!({
                         "name": name,
@@ -92,6 +116,17 @@ mod tests {
         assert_eq!(p[2]["prose"], "middle\n```text\nnot run\n```");
         assert_eq!(p[3]["block"]["python"], true);
         assert_eq!(p[3]["block"]["fresh"], true);
+    }
+
+    #[test]
+    fn a_session_and_its_twin_are_one_part() {
+        let text = "```tensh fresh\n>>> 1\n1\n```\n\n```pycon twin\n>>> 1\n1\n```\ntext\n";
+        let p = parts(text);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert_eq!(p[0]["block"]["python"], false);
+        assert_eq!(p[0]["twin"]["python"], true);
+        assert_eq!(p[0]["twin"]["fresh"], true);
+        assert_eq!(p[1]["prose"], "text");
     }
 
     #[test]

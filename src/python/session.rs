@@ -189,6 +189,7 @@ impl PythonSession {
                 };
             }
         };
+        self.interp.forget_failure();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.interp.run_module_value(source.clone(), body)
         }));
@@ -197,14 +198,11 @@ impl PythonSession {
             Err(payload) => return unwound(&*payload),
         };
         match result {
-            Ok(None) | Ok(Some(Value::None)) => PyOutcome::Nothing,
-            Ok(Some(v)) => match self.interp.repr_of(&v) {
-                Ok(text) => {
-                    self.interp.set_global("_", v);
-                    PyOutcome::Value(text)
-                }
-                Err(e) => self.raised(&e),
-            },
+            Ok(None) => PyOutcome::Nothing,
+            Ok(Some((v, text))) => {
+                self.interp.set_global("_", v);
+                PyOutcome::Value(text)
+            }
             Err(e) if &*e.class.name == "SystemExit" => {
                 PyOutcome::Exit(match e.args.borrow().first() {
                     None | Some(Value::None) => 0,
@@ -214,6 +212,12 @@ impl PythonSession {
             }
             Err(e) => self.raised(&e),
         }
+    }
+
+    /// The text of the receiver whose call or subscript raised the error `:why` explains
+    /// in the last input (`x.t()` for `x.t().view(6)`).
+    pub fn failed_receiver(&self) -> Option<&str> {
+        self.interp.failed_receiver()
     }
 
     fn raised(&mut self, e: &super::exception::PyException) -> PyOutcome {

@@ -137,6 +137,8 @@ impl Console {
         let session = Session::new();
         output::start_recording();
         super::help::provide_to_python();
+        // A console starts in Rhai, whatever the thread's last console spoke.
+        crate::print::spelling::set_python(false);
         Console {
             session,
             pending: String::new(),
@@ -209,6 +211,21 @@ impl Console {
     /// The last input and its error, when it failed.
     pub fn last_failure(&self) -> Option<&(String, ScriptError)> {
         self.last_failure.as_ref()
+    }
+
+    /// What the last input called the tensor its failed call or subscript was on (`x.t()`
+    /// for `x.t().view(6)`), in the language it was written in; `None` when not known.
+    pub fn failed_receiver(&self) -> Option<String> {
+        match (&self.python, self.python_mode) {
+            (Some(p), true) => p
+                .failed_receiver()
+                .filter(|r| crate::repl::why_command::is_short_receiver(r))
+                .map(str::to_string),
+            _ => {
+                let (code, e) = self.last_failure.as_ref()?;
+                crate::repl::why_command::receiver_text(code, e.line?, e.column?)
+            }
+        }
     }
 
     /// The session (to install interrupt handling, or inspect variables).
@@ -741,6 +758,22 @@ mod tests {
         let (steps, out) = feed_all(&mut c, &["let x = torch::arange(4);", "x.view(2, 2)"]);
         assert_eq!(steps, [Step::Done, Step::Done]);
         assert_eq!(out, "tensor([[0, 1],\n        [2, 3]])\n");
+    }
+
+    #[test]
+    fn a_new_console_spells_code_as_rhai_after_a_python_one() {
+        let mut python = Console::new();
+        python.set_python(true);
+        assert!(crate::print::spelling::python());
+        let mut c = Console::new();
+        let (_, out) = feed_all(
+            &mut c,
+            &[
+                "let h = torch::arange(6, #{dtype: torch::int16}).view(2, 3);",
+                "explain(h, #{\"as\": torch::int32})",
+            ],
+        );
+        assert!(out.contains("h.view(torch::int32) raises"), "{out}");
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub fn run(console: &mut Console, line: &str) -> Step {
             output::print_line("(Rhai from here on; :python goes back)");
         }
         ":why" => {
-            if let Err(complaint) = super::why_command::run(rest, console.last_failure()) {
+            if let Err(complaint) = super::why_command::run(rest, console.failed_receiver()) {
                 console.usage_error(&complaint);
             }
         }

@@ -4,7 +4,6 @@
 use crate::core::why;
 use crate::print::explain::svg;
 use crate::script::output;
-use crate::script::session::ScriptError;
 
 /// What `:why` says when the last input raised nothing it can explain.
 const NOTHING: &str = "`:why` explains the last input's error when it is one of the classic \
@@ -12,16 +11,14 @@ layout errors: view after transpose or slicing, view(dtype) with a last stride o
 an in-place write into an expanded tensor, set_ or as_strided out of bounds, a negative slice \
 step, or frombuffer's warning on a bytes buffer. The last input raised none of them.";
 
-/// Runs `:why REST`; `failed` is the last input and its error, if it failed: the tensor the
-/// explanation is about is named as the input wrote it (`x.t()`), else `t`. A complaint
-/// (nothing to explain, a wrong argument, a picture that cannot be written) is returned.
-pub fn run(rest: &str, failed: Option<&(String, ScriptError)>) -> Result<(), String> {
+/// Runs `:why REST`; `receiver` is what the last input called the tensor the explanation
+/// is about (`x.t()`), else it is `t`. A complaint (nothing to explain, a wrong argument, a
+/// picture that cannot be written) is returned.
+pub fn run(rest: &str, receiver: Option<String>) -> Result<(), String> {
     let Some(noted) = why::last() else {
         return Err(NOTHING.to_string());
     };
-    let name = failed
-        .and_then(|(code, e)| receiver_text(code, e.line?, e.column?))
-        .unwrap_or_else(|| "t".to_string());
+    let name = receiver.unwrap_or_else(|| "t".to_string());
     for line in crate::print::why::explain_noted(&noted, &name, output::color()).lines() {
         output::print_line(line);
     }
@@ -76,10 +73,16 @@ pub fn receiver_text(code: &str, line: usize, column: usize) -> Option<String> {
     let start = super::chain::chain_start(&text, end);
     let receiver: String = text[start..end].iter().collect();
     let receiver = receiver.trim_start_matches(':').to_string();
-    let good = !receiver.is_empty()
+    is_short_receiver(&receiver).then_some(receiver)
+}
+
+/// Whether `receiver` reads well as the name of a tensor in a sentence: a name, a chain or
+/// a bracketed expression, at most 60 characters long.
+pub fn is_short_receiver(receiver: &str) -> bool {
+    !receiver.is_empty()
+        && !receiver.contains('\n')
         && receiver.chars().count() <= 60
-        && receiver.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '(');
-    good.then_some(receiver)
+        && receiver.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '(')
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ pub fn fresh_console() -> Console {
 /// Runs the blocks of the file whose text is `text`, each entry within `limit` when given.
 pub fn check_file(text: &str, blocks: &[Block], limit: Option<&dyn EntryLimit>) -> FileOutcome {
     let lines: Vec<&str> = text.lines().collect();
-    // Replacements: (first line, end line, new lines), in file order.
+    // Replacements: (first line, end line, new lines), put in file order at the end.
     let mut replacements: Vec<(usize, usize, Vec<String>)> = Vec::new();
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut incomplete = Vec::new();
@@ -111,11 +111,27 @@ pub fn check_file(text: &str, blocks: &[Block], limit: Option<&dyn EntryLimit>) 
         }
         c
     };
+    // The file's blocks, then its twins (the same steps in the other language) as a stream
+    // of their own: each stream starts in a fresh session, and a twin starts a fresh one
+    // where its partner does.
     let mut console = new_console();
-    for (i, block) in blocks.iter().enumerate() {
-        if block.fresh && i > 0 {
+    let mut ran_any = false;
+    let stream = |twins: bool| {
+        blocks
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.twin == twins)
+            .enumerate()
+            .map(|(k, (i, b))| {
+                let partner_fresh = b.twin && i > 0 && blocks[i - 1].fresh;
+                (b, k == 0 || b.fresh || partner_fresh)
+            })
+    };
+    for (block, fresh) in stream(false).chain(stream(true)) {
+        if fresh && ran_any {
             console = new_console();
         }
+        ran_any = true;
         if console.is_python() != block.python {
             console.set_python(block.python);
         }
@@ -144,6 +160,9 @@ pub fn check_file(text: &str, blocks: &[Block], limit: Option<&dyn EntryLimit>) 
             }
         }
     }
+    replacements.sort_by_key(|r| r.0);
+    incomplete.sort_unstable();
+    timed_out.sort_unstable();
     FileOutcome {
         passed,
         failed,
@@ -203,6 +222,16 @@ mod tests {
         let text = "```tensh\n>>> let a = 2;\n```\n```tensh\n>>> a\n2\n```\n```tensh fresh\n>>> a\n  a\n  ^\nNameError: name 'a' is not defined\n```\n";
         let out = check_file(text, &parse_markdown(text), None);
         assert_eq!((out.passed, out.failed), (3, 0), "{}", out.blessed);
+    }
+
+    #[test]
+    fn twins_run_as_a_stream_of_their_own() {
+        // The Python twin does not see the Rhai block's `a` (nor adds to it), a twin of a
+        // fresh block starts afresh, and blessing fixes a twin where it stands.
+        let text = "```tensh\n>>> let a = torch::zeros(2); a.add_(1); a\ntensor([1., 1.])\n```\n```pycon twin\n>>> import torch\n>>> a = torch.zeros(2); a.add_(1)\ntensor([1., 1.])\n```\n```tensh\n>>> a.add_(1)\ntensor([2., 2.])\n```\n```pycon twin\n>>> a.add_(1)\ntensor([9., 9.])\n```\n```tensh fresh\n>>> let b = 1;\n```\n```pycon twin\n>>> a\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\nNameError: name 'a' is not defined\n```\n";
+        let out = check_file(text, &parse_markdown(text), None);
+        assert_eq!((out.passed, out.failed), (6, 1), "{}", out.blessed);
+        assert_eq!(out.blessed, text.replace("[9., 9.]", "[2., 2.]"));
     }
 
     #[test]

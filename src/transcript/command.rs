@@ -18,8 +18,8 @@ const USAGE: &str = "usage: tensh test [--bless] [--timeout SECONDS] [--color=WH
   --bless (or TENSH_BLESS=1) rewrites failing expectations.
   --timeout SECONDS stops an entry that runs longer (default 60; 0: no limit).
   --color=auto|always|never colours the diffs (auto: on a terminal).
-  An exercise answer (a .rhai file starting `// exercise: NAME`, see docs/exercises) is
-  checked by the exercise's own check.
+  An exercise answer (a .rhai file starting `// exercise: NAME`, or a .py file starting
+  `# exercise: NAME`, see docs/exercises) is checked by the exercise's own check.
 ";
 
 /// An entry's time limit unless `--timeout` says otherwise.
@@ -197,9 +197,10 @@ fn is_markdown(file: &Path) -> bool {
         .is_some_and(|e| e == "tensh" || e == "pycon")
 }
 
-/// Whether a file is an exercise answer: a `.rhai` file naming its exercise on line one.
+/// Whether a file is an exercise answer: a `.rhai` or `.py` file naming its exercise on
+/// line one.
 fn is_answer(file: &Path, text: &str) -> bool {
-    file.extension().is_some_and(|e| e == "rhai") && exercise::named_in(text).is_some()
+    file.extension().is_some_and(|e| e == "rhai" || e == "py") && exercise::named_in(text).is_some()
 }
 
 /// The sessions of a transcript file, by its kind.
@@ -243,6 +244,12 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             || name.ends_with(".rhai"))
             && std::fs::metadata(&p).is_ok_and(|m| m.is_file())
         {
+            out.push(p);
+        } else if name.ends_with(".py")
+            && std::fs::metadata(&p).is_ok_and(|m| m.is_file())
+            && std::fs::read_to_string(&p).is_ok_and(|text| is_answer(&p, &text))
+        {
+            // Other Python files in a folder are programs, not transcripts.
             out.push(p);
         }
     }

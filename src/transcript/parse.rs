@@ -23,6 +23,10 @@ pub struct Block {
     pub python: bool,
     /// Starts a fresh session instead of continuing the file's (```` ```tensh fresh ````).
     pub fresh: bool,
+    /// The session before it again in the other language (```` ```pycon twin ````): a page
+    /// that gives its steps in both languages. Twins run as a stream of their own, in a
+    /// session of their own, so each language's steps see only their own variables.
+    pub twin: bool,
     /// The entries in order.
     pub entries: Vec<Entry>,
 }
@@ -105,6 +109,7 @@ struct Fence<'a> {
     close: usize,
     language: &'a str,
     fresh: bool,
+    twin: bool,
 }
 
 /// The fenced blocks of `lines`, in order.
@@ -118,7 +123,9 @@ fn fences<'a>(lines: &[&'a str]) -> Vec<Fence<'a>> {
         };
         let mut words = info.split_whitespace();
         let language = words.next().unwrap_or("");
-        let fresh = words.any(|w| w == "fresh");
+        let words: Vec<&str> = words.collect();
+        let fresh = words.contains(&"fresh");
+        let twin = words.contains(&"twin");
         let mut close = i + 1;
         while close < lines.len() && !lines[close].trim_start().starts_with("```") {
             close += 1;
@@ -128,6 +135,7 @@ fn fences<'a>(lines: &[&'a str]) -> Vec<Fence<'a>> {
             close,
             language,
             fresh,
+            twin,
         });
         i = close + 1;
     }
@@ -146,6 +154,7 @@ pub fn parse_markdown(text: &str) -> Vec<Block> {
             Some(Block {
                 python,
                 fresh: f.fresh,
+                twin: f.twin,
                 entries: parse_session(&lines, f.open + 1, f.close),
             })
         })
@@ -229,6 +238,7 @@ impl<'a> Iterator for Sections<'a> {
                     let block = Block {
                         python,
                         fresh: f.fresh,
+                        twin: f.twin,
                         entries: parse_session(lines, f.open + 1, f.close),
                     };
                     if prose.is_empty() {
@@ -253,6 +263,7 @@ pub fn parse_tensh(text: &str, python: bool) -> Vec<Block> {
     vec![Block {
         python,
         fresh: false,
+        twin: false,
         entries: parse_session(&lines, 0, lines.len()),
     }]
 }
@@ -263,6 +274,13 @@ mod tests {
 
     fn parse_tensh_rhai(text: &str) -> Vec<Block> {
         parse_tensh(text, false)
+    }
+
+    #[test]
+    fn a_twin_is_marked_in_its_info_string() {
+        let blocks = parse_markdown("```tensh fresh\n>>> 1\n```\n```pycon twin\n>>> 1\n```\n");
+        assert!(!blocks[0].twin && blocks[0].fresh);
+        assert!(blocks[1].twin && blocks[1].python && !blocks[1].fresh);
     }
 
     #[test]

@@ -42,8 +42,25 @@ fn every_docs_session_pasted_with_prompts_and_output_prints_the_same() {
         // program show again.
         tensh::script::session::reset_process_state();
         let mut console = Console::new();
-        for block in parse_markdown(&text) {
-            if block.fresh {
+        // The page's blocks, then its twins (the same sessions in the other language) as a
+        // session of their own, as `tensh test` runs them.
+        let blocks = parse_markdown(&text);
+        let mut streams: Vec<(Block, bool)> = Vec::new();
+        for twins in [false, true] {
+            let mut first = true;
+            for (i, block) in blocks.iter().enumerate() {
+                if block.twin == twins {
+                    let partner_fresh = twins && i > 0 && blocks[i - 1].fresh;
+                    streams.push((
+                        block.clone(),
+                        block.fresh || partner_fresh || (twins && first),
+                    ));
+                    first = false;
+                }
+            }
+        }
+        for (block, fresh) in streams {
+            if fresh {
                 tensh::script::session::reset_process_state();
                 console = Console::new();
             }

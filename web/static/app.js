@@ -110,7 +110,12 @@ function show(kind, text) {
 
 function setPrompt(answer) {
   $('prompt-label').textContent = answer.prompt;
-  if (answer.python !== undefined) $('language').value = answer.python ? 'python' : 'rhai';
+  if (answer.python !== undefined && answer.python !== python()) {
+    // The session changed language (`:python`, `:rhai`, a replayed link): the lesson's
+    // steps follow.
+    $('language').value = answer.python ? 'python' : 'rhai';
+    if (lessonData && !lessons.busy) showLesson($('lesson').value);
+  }
   input.value = answer.prompt === '... ' ? answer.indent : '';
 }
 
@@ -177,12 +182,14 @@ async function redrawWatched() {
   } catch (e) { /* stopped: the picture stays as it was */ }
 }
 
-/** A fresh worker with the finished inputs run again (after Stop or a crash). */
+/** A fresh worker with the finished inputs run again (after Stop or a crash), in the
+ * language the session started in. */
 async function replay() {
   replaying = true;
   changed();
   block = [];
   try {
+    await prompt.call({ op: 'reset', python: startPython });
     for (const line of finished) {
       await prompt.call({ op: 'line', text: line });
     }
@@ -193,10 +200,14 @@ async function replay() {
   }
 }
 
-/** What a link keeps: the prompt's finished inputs, the lesson open, the steps edited in
- * each lesson (by index) and the exercise answers written. */
+/** What a link keeps: the language the prompt started in, its finished inputs (a switch of
+ * language among them), the lesson open, the steps edited in each lesson (by language and
+ * index) and the exercise answers written. */
 function savedState() {
-  return { v: 2, lines: finished, lesson: $('lesson').value, edits: lessonEdits, answers: exerciseAnswers };
+  return {
+    v: 3, python: startPython, lines: finished, lesson: $('lesson').value,
+    edits: lessonEdits, answers: exerciseAnswers,
+  };
 }
 
 function isEmpty(state) {
@@ -219,8 +230,11 @@ function decode(text) {
 
 function normalized(state) {
   if (Array.isArray(state)) state = { lines: state };
+  const lines = Array.isArray(state.lines) ? state.lines : [];
   return {
-    lines: Array.isArray(state.lines) ? state.lines : [],
+    // Links from before Python was the default hold Rhai inputs.
+    python: typeof state.python === 'boolean' ? state.python : !lines.length,
+    lines,
     lesson: typeof state.lesson === 'string' ? state.lesson : null,
     edits: state.edits && typeof state.edits === 'object' ? state.edits : {},
     answers: state.answers && typeof state.answers === 'object' ? state.answers : {},
@@ -311,7 +325,15 @@ $('stop').addEventListener('click', stop);
 document.addEventListener('keydown', (event) => {
   if (event.key === 'c' && event.ctrlKey && !$('stop').disabled && document.activeElement !== input) stop();
 });
-$('language').addEventListener('change', () => feed($('language').value === 'python' ? ':python' : ':rhai'));
+/** Whether the page speaks Python now (the prompt, the lessons' steps, the exercises). */
+function python() {
+  return $('language').value === 'python';
+}
+
+$('language').addEventListener('change', () => {
+  feed(python() ? ':python' : ':rhai');
+  if (lessonData && !lessons.busy) showLesson($('lesson').value);
+});
 $('share').addEventListener('click', async () => {
   remember();
   try { await navigator.clipboard.writeText(location.href); $('status').textContent = 'link copied'; }
@@ -321,7 +343,8 @@ $('reset').addEventListener('click', () => {
   promptChain = promptChain.then(async () => {
     finished = []; block = []; watched = null;
     output.textContent = '';
-    const answer = await prompt.call({ op: 'reset', python: $('language').value === 'python' });
+    startPython = python();
+    const answer = await prompt.call({ op: 'reset', python: startPython });
     greet(answer);
     setPrompt(answer);
     remember();
@@ -333,8 +356,22 @@ $('reset').addEventListener('click', () => {
 
 let lessonData = null;
 let lessonStopped = false;
-let lessonEdits = {};      // lesson name -> { step index -> its text as edited }
-let exerciseAnswers = {};  // exercise name -> the answer written
+let lessonEdits = {};      // lesson key (editKey) -> { step index -> its text as edited }
+let exerciseAnswers = {};  // exercise key (editKey) -> the answer written
+let startPython = true;    // the language the prompt's session started in
+
+/** Where a lesson's edits or an exercise's answer are kept: by name, and by language (a
+ * Python step is another text than its Rhai twin). */
+function editKey(name) {
+  return python() ? `${name}.py` : name;
+}
+
+/** The session a part of a lesson shows: the one in the page's language when the lesson
+ * gives both. */
+function blockOf(part) {
+  const twin = part.twin;
+  return twin && twin.python === python() ? twin : part.block;
+}
 
 /** A textarea as tall as its text, so the end of a long step is never hidden. */
 function grow(textarea) {
@@ -395,7 +432,8 @@ function showLesson(name) {
   $('lesson-status').textContent = '';
   if (name === 'exercises') { showExercises(); return; }
   const lesson = lessonData.lessons.find((l) => l.name === name);
-  const edits = lessonEdits[name] || {};
+  const key = editKey(name);
+  const edits = lessonEdits[key] || {};
   let index = 0;
   for (const part of lesson.parts) {
     if (part.prose !== undefined) {
@@ -403,17 +441,18 @@ function showLesson(name) {
       div.innerHTML = markdown(part.prose);
       body.append(div);
     } else {
-      part.block.entries.forEach((entry, i) => {
-        const el = stepElement(entry, part.block.python);
-        el.step.fresh = i === 0 && part.block.fresh;
+      const shown = blockOf(part);
+      shown.entries.forEach((entry, i) => {
+        const el = stepElement(entry, shown.python);
+        el.step.fresh = i === 0 && shown.fresh;
         const k = index++;
         const textarea = el.querySelector('textarea');
         if (edits[k] !== undefined) textarea.value = edits[k];
         textarea.addEventListener('input', () => {
           const original = entry.input.join('\n');
-          const mine = lessonEdits[name] || (lessonEdits[name] = {});
+          const mine = lessonEdits[key] || (lessonEdits[key] = {});
           if (textarea.value === original) delete mine[k]; else mine[k] = textarea.value;
-          if (!Object.keys(mine).length) delete lessonEdits[name];
+          if (!Object.keys(mine).length) delete lessonEdits[key];
           grow(textarea);
           remember();
         });
@@ -461,7 +500,8 @@ async function runLesson() {
 function showExercises() {
   const body = $('lesson-body');
   const intro = document.createElement('div');
-  intro.innerHTML = markdown('## Exercises\nEach answer names its exercise on the first line and defines `fn answer(...)`; **Check** runs the same check as `tensh test`.');
+  const defines = python() ? '`def answer(...)`' : '`fn answer(...)`';
+  intro.innerHTML = markdown(`## Exercises\nEach answer names its exercise on the first line and defines ${defines}; **Check** runs the same check as \`tensh test\`.`);
   body.append(intro);
   for (const ex of lessonData.exercises) {
     const div = document.createElement('div');
@@ -469,10 +509,13 @@ function showExercises() {
     div.innerHTML = `<h3><code>${escapeHtml(ex.name)}</code></h3><p>${inline(ex.returns)}: ${inline(ex.rule)}</p>
       <textarea spellcheck="false" rows="4"></textarea><button>Check</button> <span class="message"></span>`;
     const textarea = div.querySelector('textarea');
-    const blank = `// exercise: ${ex.name}\nfn answer(x) {\n    \n}`;
-    textarea.value = exerciseAnswers[ex.name] !== undefined ? exerciseAnswers[ex.name] : blank;
+    const blank = python()
+      ? `# exercise: ${ex.name}\nimport torch\n\ndef answer(x):\n    `
+      : `// exercise: ${ex.name}\nfn answer(x) {\n    \n}`;
+    const key = editKey(ex.name);
+    textarea.value = exerciseAnswers[key] !== undefined ? exerciseAnswers[key] : blank;
     textarea.addEventListener('input', () => {
-      if (textarea.value === blank) delete exerciseAnswers[ex.name]; else exerciseAnswers[ex.name] = textarea.value;
+      if (textarea.value === blank) delete exerciseAnswers[key]; else exerciseAnswers[key] = textarea.value;
       grow(textarea);
       remember();
     });
@@ -510,6 +553,8 @@ async function main() {
   } catch (e) { restored = normalized({}); }
   lessonEdits = restored.edits;
   exerciseAnswers = restored.answers;
+  startPython = restored.python;
+  $('language').value = startPython ? 'python' : 'rhai';
   const known = (name) => name && Array.from($('lesson').options).some((o) => o.value === name);
   const chosen = params.get('lesson');
   const first = known(chosen) ? chosen : known(restored.lesson) ? restored.lesson : lessonData.lessons[0].name;
@@ -518,7 +563,7 @@ async function main() {
   if (params.get('view') === 'prompt' || params.get('view') === 'lessons') {
     document.body.classList.add(`only-${params.get('view')}`);
   }
-  const fresh = await prompt.call({ op: 'reset' });
+  const fresh = await prompt.call({ op: 'reset', python: startPython });
   greet(fresh);
   setPrompt(fresh);
   for (const line of restored.lines) await feed(line);
@@ -541,6 +586,11 @@ window.tensh = {
   lessons: () => lessonData,
   runLesson,
   showLesson,
+  /** Switches the page's language as its Syntax menu does. */
+  setPython: (on) => {
+    $('language').value = on ? 'python' : 'rhai';
+    $('language').dispatchEvent(new Event('change'));
+  },
 };
 
 main();

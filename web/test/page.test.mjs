@@ -35,9 +35,11 @@ function check(ok, what, detail = '') {
 // ---------------------------------------------------------------------------------------
 // The native side: each lesson's inputs, run by the native binary as `tensh test --bless`.
 
-/** A lesson's sessions as the page has them: [{python, fresh, entries: [{input, expected}]}]. */
-function blocksOf(lesson) {
-  return lesson.parts.filter((p) => p.block).map((p) => p.block);
+/** A lesson's sessions as the page shows them in one language (a part given in both shows
+ * its twin in the twin's language): [{python, fresh, entries: [{input, expected}]}]. */
+function blocksOf(lesson, python) {
+  return lesson.parts.filter((p) => p.block)
+    .map((p) => (p.twin && p.twin.python === python ? p.twin : p.block));
 }
 
 /** What the native binary prints for each entry of `blocks`, in order. */
@@ -147,46 +149,84 @@ async function main() {
     metrics.loadToPromptMs = Date.now() - t0;
     metrics.pageReadyMs = Number(await page.evaluate(() => document.body.dataset.readyMs));
     check(await page.locator('#prompt-label').textContent() === '>>> ', 'the prompt is ready');
+    check(await page.locator('#language').inputValue() === 'python', 'the page speaks Python first');
 
-    // Every lesson, against the native binary.
+    // Every lesson in each language, against the native binary.
     const lessons = await page.evaluate(async () => {
       const s = document.querySelector('#lesson');
       return Array.from(s.options).map((o) => o.value).filter((v) => v !== 'exercises');
     });
     const allLessons = await page.evaluate(() => window.tensh.lessons());
     check(lessons.length >= 7, `${lessons.length} lessons listed`);
-    for (const name of lessons) {
+    for (const python of [true, false]) for (const name of lessons) {
       const lesson = allLessons.lessons.find((l) => l.name === name);
-      const native = nativeOutputs(name, blocksOf(lesson));
+      const blocks = blocksOf(lesson, python);
+      const native = nativeOutputs(name, blocks);
+      const language = python ? 'Python' : 'Rhai';
+      if ((await page.locator('#language').inputValue() === 'python') !== python) {
+        await page.selectOption('#language', python ? 'python' : 'rhai');
+        await idle(page);
+      }
       await page.selectOption('#lesson', name);
       const start = Date.now();
       await page.click('#run-lesson');
       await page.waitForFunction(() => /steps as expected/.test(document.querySelector('#lesson-status').textContent), null, { timeout: 120000 });
       const took = Date.now() - start;
-      if (name === 'layout') metrics.layoutLessonMs = took;
+      if (name === 'layout' && !python) metrics.layoutLessonMs = took;
+      if (name === 'layout' && python) metrics.layoutLessonPythonMs = took;
+      const twins = lesson.parts.filter((p) => p.twin).length;
+      if (python && ['layout', 'view', 'tensor-views', 'storage', 'frombuffer', 'confusions', 'files', 'explain'].includes(name)) {
+        check(twins > 0 && blocks.every((b) => b.python), `lesson ${name} is all Python in Python`);
+      }
       const steps = await page.evaluate(() => Array.from(document.querySelectorAll('#lesson-body .step'))
         .map((el) => ({ actual: el.querySelector('.actual').textContent, pass: el.classList.contains('pass') })));
       const differ = steps.map((s, i) => [i, s]).filter(([i, s]) => s.actual !== native[i]);
       check(steps.length === native.length && differ.length === 0,
-        `lesson ${name}: ${steps.length} outputs equal the native binary's`,
+        `lesson ${name} (${language}): ${steps.length} outputs equal the native binary's`,
         differ.slice(0, 3).map(([i, s]) => `step ${i}: page ${JSON.stringify(s.actual)} native ${JSON.stringify(native[i])}`).join('\n     '));
       const failing = steps.filter((s) => !s.pass).length;
-      check(failing === 0, `lesson ${name}: every step prints what the lesson expects`, `${failing} differ`);
+      check(failing === 0, `lesson ${name} (${language}): every step prints what the lesson expects`, `${failing} differ`);
     }
     await page.selectOption('#lesson', 'layout');
     await page.click('#run-lesson');
     await page.waitForFunction(() => /steps as expected/.test(document.querySelector('#lesson-status').textContent));
 
-    // An exercise, checked as `tensh test` checks it.
+    // Every exercise in each language, its worked solution checked as `tensh test` checks
+    // it, and a copy where a view is asked refused.
+    for (const python of [true, false]) {
+      await page.selectOption('#language', python ? 'python' : 'rhai');
+      await idle(page);
+      await page.selectOption('#lesson', 'exercises');
+      const language = python ? 'Python' : 'Rhai';
+      const blank = await page.locator('.exercise', { hasText: 'every_other' }).locator('textarea').inputValue();
+      check(blank.startsWith(python ? '# exercise: every_other' : '// exercise: every_other'), `a blank ${language} answer`);
+      let solved = 0;
+      for (const ex of allLessons.exercises) {
+        const solution = fs.readFileSync(path.join(root, 'docs/exercises/solutions', `${ex.name}.${python ? 'py' : 'rhai'}`), 'utf8');
+        const exercise = page.locator('.exercise', { hasText: ex.name }).first();
+        await exercise.locator('textarea').fill(solution);
+        await exercise.locator('button').click();
+        await page.waitForFunction((n) => Array.from(document.querySelectorAll('.exercise'))
+          .some((e) => e.querySelector('h3').textContent === n && e.querySelector('.message').textContent), ex.name);
+        if (await exercise.locator('.message').textContent() === 'passed') solved += 1;
+        else console.log(`     ${ex.name}: ${await exercise.locator('.message').textContent()}`);
+      }
+      check(solved === allLessons.exercises.length, `${solved} of ${allLessons.exercises.length} ${language} solutions pass on the page`);
+    }
+    await page.selectOption('#language', 'python');
+    await idle(page);
     await page.selectOption('#lesson', 'exercises');
-    const exercise = page.locator('.exercise', { hasText: 'every_other' });
-    await exercise.locator('textarea').fill('// exercise: every_other\nfn answer(x) {\n    x["::2"]\n}');
-    await exercise.locator('button').click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('.exercise .message')).some((m) => m.textContent));
-    check(await exercise.locator('.message').textContent() === 'passed', 'an exercise answer is checked');
+    const wrong = page.locator('.exercise', { hasText: 'every_other' }).first();
+    await wrong.locator('textarea').fill('# exercise: every_other\ndef answer(x):\n    return x[::2].clone()\n');
+    await wrong.locator('button').click();
+    await page.waitForFunction(() => /not yet/.test(Array.from(document.querySelectorAll('.exercise .message')).map((m) => m.textContent).join()));
+    check(await wrong.locator('.message').textContent() === 'not yet: a view stepping 2 elements', 'a copy where a view is asked is not yet right');
     await page.selectOption('#lesson', 'layout');
 
-    // The prompt: echo, a picture, an error.
+    // The prompt in Rhai: echo, a picture, an error.
+    await page.selectOption('#language', 'rhai');
+    await idle(page);
+
     await type(page, 'let x = torch::arange(6).view(2, 3);');
     await type(page, 'x.t()');
     check(await lastOf(page, '#output pre.out') === 'tensor([[0, 3],\n        [1, 4],\n        [2, 5]])', 'a value echoes as PyTorch prints it');
@@ -275,12 +315,12 @@ async function main() {
     const fresh = await (await browser.newContext()).newPage();
     await fresh.goto(url);
     await ready(fresh);
-    check(/PyTorch's memory model in Rhai/.test(await fresh.locator('#output .banner').textContent()), 'the prompt pane opens with a banner');
-    await fresh.locator('#output .try button').first().click();
-    await idle(fresh);
-    await fresh.locator('#output .try button').nth(1).click();
-    await idle(fresh);
-    check(await lastOf(fresh, '#output pre.out') === '[1, 3]', 'a first thing to try runs on a click', await lastOf(fresh, '#output pre.out'));
+    check(/PyTorch's memory model in Python/.test(await fresh.locator('#output .banner').textContent()), 'the prompt pane opens with a banner');
+    for (const k of [0, 1, 2]) {
+      await fresh.locator('#output .try button').nth(k).click();
+      await idle(fresh);
+    }
+    check(await lastOf(fresh, '#output pre.out') === '(1, 3)', 'a first thing to try runs on a click', await lastOf(fresh, '#output pre.out'));
 
     // A projector: 1024x768. Every lesson output shows whole (wrapped, never cut), every step
     // shows all its lines, and the picture's smallest labels are at least 12 px.
@@ -295,9 +335,8 @@ async function main() {
     const hidden = await projector.evaluate(() => Array.from(document.querySelectorAll('#lesson-body .step textarea'))
       .filter((t) => t.scrollHeight > t.clientHeight + 2).map((t) => t.value.slice(0, 60)));
     check(hidden.length === 0, 'at 1024x768 every step shows all its lines', JSON.stringify(hidden.slice(0, 3)));
-    await projector.locator('#input').fill('let p = torch::arange(6, #{dtype: torch::int16}).view(2, 3);');
-    await projector.locator('#input').press('Enter');
-    await idle(projector);
+    await type(projector, 'import torch');
+    await type(projector, 'p = torch.arange(6, dtype=torch.int16).view(2, 3)');
     await type(projector, 'explain(p.t())');
     const smallest = await projector.evaluate(() => {
       const svg = document.querySelector('#output .picture svg');

@@ -18,6 +18,7 @@ use super::value_read_by;
 use super::walk::{self, index_text, tuple};
 use crate::core::error::{Result, TorchError};
 use crate::core::tensor::Tensor;
+use crate::print::spelling;
 
 /// Elements one picture draws at most per tensor: past that a grid is unreadable.
 pub const MAX_CELLS: i64 = 256;
@@ -163,22 +164,34 @@ fn slot_height(plan: &Plan) -> u32 {
     18 + 13 * plan.hex_lines as u32 + 13 * plan.reader_lines as u32 + 6
 }
 
+/// The call that asks for a picture, as the language running spells it.
+fn svg_call() -> &'static str {
+    if spelling::python() {
+        "explain(..., svg=...)"
+    } else {
+        "explain(..., #{svg})"
+    }
+}
+
 /// Draws `named` (one tensor, or several over one storage) as an SVG picture.
 pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
     check_one_storage(named)?;
     if named.len() > MAX_DRAWN {
         return Err(TorchError::value(format!(
-            "explain(..., #{{svg}}) draws at most {MAX_DRAWN} tensors at a time so that the \
-             picture stays readable; the list has {} (draw a few, e.g. [a, b])",
+            "{} draws at most {MAX_DRAWN} tensors at a time so that the picture stays \
+             readable; the list has {} (draw a few, e.g. [a, b])",
+            svg_call(),
             named.len()
         )));
     }
     for (name, t) in named {
         if t.numel() > MAX_CELLS {
             return Err(TorchError::value(format!(
-                "explain(..., #{{svg}}) draws at most {MAX_CELLS} elements per tensor so that the \
-                 picture stays readable; {name} has {} (draw a smaller view, e.g. {name}[0..4])",
-                t.numel()
+                "{} draws at most {MAX_CELLS} elements per tensor so that the picture stays \
+                 readable; {name} has {} (draw a smaller view, e.g. {name}{})",
+                svg_call(),
+                t.numel(),
+                if spelling::python() { "[:4]" } else { "[0..4]" }
             )));
         }
     }
@@ -194,8 +207,9 @@ pub fn picture(named: &[(String, Tensor)]) -> Result<Picture> {
         let (lo, hi) = (lo.saturating_sub(1), (hi + 1).min(slots - 1));
         if hi - lo + 1 > MAX_SLOTS {
             return Err(TorchError::value(format!(
-                "explain(..., #{{svg}}) draws at most {MAX_SLOTS} storage slots; these tensors \
-                 read {} slots apart (draw a smaller view)",
+                "{} draws at most {MAX_SLOTS} storage slots; these tensors read {} slots apart \
+                 (draw a smaller view)",
+                svg_call(),
                 hi - lo + 1
             )));
         }

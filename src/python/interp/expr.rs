@@ -202,7 +202,11 @@ impl Interpreter {
             Expr::Subscript(s) => {
                 let container = self.eval(&s.value, scope)?;
                 let index = self.eval_index(&s.slice, scope)?;
-                self.get_item(&container, index)
+                let result = self.get_item(&container, index);
+                if result.is_err() {
+                    self.note_failed_receiver(&s.value);
+                }
+                result
             }
             Expr::Slice(_) => self.eval_index(e, scope),
             Expr::Starred(_) => self.raise("SyntaxError", "can't use starred expression here"),
@@ -383,7 +387,11 @@ impl Interpreter {
                         return Err(e);
                     }
                 };
-                return self.call_host_method(d, a.attr.as_str(), args);
+                let result = self.call_host_method(d, a.attr.as_str(), args);
+                if result.is_err() {
+                    self.note_failed_receiver(&a.value);
+                }
+                return result;
             }
             let function = self.get_attribute(&receiver, a.attr.as_str())?;
             let args = self.eval_arguments(&c.arguments, scope)?;

@@ -93,6 +93,9 @@ pub struct Interpreter {
     source_modules: std::collections::HashMap<Rc<str>, Rc<Scope>>,
     /// The attributes the program set on tensors (`t.name = "w"`).
     tensor_attributes: tensor_attributes::TensorAttributes,
+    /// The source text of the receiver whose call or subscript raised one of the errors
+    /// `:why` explains (`x.t()` in `x.t().view(6)`), the first since `forget_failure`.
+    failed_receiver: Option<String>,
 }
 
 impl Interpreter {
@@ -114,7 +117,36 @@ impl Interpreter {
             iterating: 0,
             source_modules: Default::default(),
             tensor_attributes: Default::default(),
+            failed_receiver: None,
         }
+    }
+
+    /// The text of the receiver whose call or subscript raised an error `:why` explains,
+    /// since the last `forget_failure`.
+    pub fn failed_receiver(&self) -> Option<&str> {
+        self.failed_receiver.as_deref()
+    }
+
+    /// Forgets the failed receiver (a new input starts).
+    pub fn forget_failure(&mut self) {
+        self.failed_receiver = None;
+    }
+
+    /// Remembers `receiver`'s text when an error `:why` explains was just noted and none
+    /// was remembered yet (the innermost failing call is the first to return).
+    fn note_failed_receiver(&mut self, receiver: &ruff_python_ast::Expr) {
+        if self.failed_receiver.is_some() || !crate::core::why::noted() {
+            return;
+        }
+        let Some(frame) = self.frames.last() else {
+            return;
+        };
+        let range = receiver.range();
+        let text = frame
+            .source
+            .text()
+            .get(range.start().to_usize()..range.end().to_usize());
+        self.failed_receiver = text.map(str::to_string);
     }
 
     /// The engine, for what a session needs of it (Ctrl-C).
@@ -155,13 +187,13 @@ impl Interpreter {
         }
     }
 
-    /// Runs a module's statements and returns the value of the last one if it is an
-    /// expression statement (the prompt echoes it).
+    /// Runs a module's statements and returns the value of the last one, with its repr, if
+    /// it is an expression statement whose value is not `None` (the prompt echoes it).
     pub fn run_module_value(
         &mut self,
         source: Rc<SourceText>,
         body: &'static [ruff_python_ast::Stmt],
-    ) -> Result<Option<Value>, Rc<PyException>> {
+    ) -> Result<Option<(Value, String)>, Rc<PyException>> {
         let (last, rest) = match body.split_last() {
             Some((ruff_python_ast::Stmt::Expr(e), rest)) => (Some(e), rest),
             _ => (None, body),
@@ -183,9 +215,16 @@ impl Interpreter {
         crate::print::spelling::set_python(true);
         let value = self.eval(&last.value, &globals);
         crate::print::spelling::set_python(spelled_as_python);
+        // The echo is part of the statement, as CPython's display hook is: an error in a
+        // repr has the `<module>` frame in its traceback.
+        let shown = match value {
+            Ok(Value::None) => Ok(None),
+            Ok(v) => self.repr_text(&v).map(|text| Some((v, text))),
+            Err(e) => Err(e),
+        };
         self.frames.pop();
-        match value {
-            Ok(v) => Ok(Some(v)),
+        match shown {
+            Ok(shown) => Ok(shown),
             Err(Unwind::Raise(e)) => Err(e),
             Err(_) => Ok(None),
         }

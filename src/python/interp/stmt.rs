@@ -313,7 +313,11 @@ impl Interpreter {
             Expr::Subscript(s) => {
                 let container = self.eval(&s.value, scope)?;
                 let index = self.eval_index(&s.slice, scope)?;
-                self.set_item(&container, index, value)
+                let result = self.set_item(&container, index, value);
+                if result.is_err() {
+                    self.note_failed_receiver(&s.value);
+                }
+                result
             }
             Expr::Attribute(a) => {
                 let object = self.eval(&a.value, scope)?;

@@ -1,0 +1,5 @@
+x = torch.arange(12, dtype=torch.int16).view(3, 4)
+expect(answer(x, 2, 1) == 18, "element [2, 1] of a 3x4 int16 matrix starts at byte (2*4 + 1) * 2")
+expect(answer(x.t(), 1, 2) == 18, "the transpose's [1, 2] is the same element")
+expect(answer(x[:, 1:], 0, 0) == 2, "a slice starts at its storage offset")
+expect(answer(x.view(torch.uint8), 0, 5) == 5, "one byte per element")

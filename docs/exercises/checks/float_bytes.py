@@ -1,0 +1,5 @@
+f = torch.tensor([1.0, -2.0])
+b = answer(f)
+expect(b.dtype == torch.uint8, "bytes are torch.uint8")
+expect(b.tolist() == [0, 0, 128, 63, 0, 0, 0, 192], "the 8 bytes of the two floats, in memory order")
+expect(shares(b, f), "the same memory, read another way: no copy")

@@ -1,0 +1,5 @@
+x = torch.arange(12).view(3, 4)
+c = answer(x)
+expect(c.tolist() == [3, 7, 11], "the last column of x")
+expect(shares(c, x), "a view of x")
+expect(c.storage_offset() == 3 and c.stride(0) == 4, "it starts at element 3 and steps a row")

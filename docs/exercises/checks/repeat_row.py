@@ -1,0 +1,6 @@
+v = torch.tensor([1, 2, 3, 4])
+r = answer(v)
+expect(r.shape == (3, 4), "three rows of four")
+expect(r.tolist() == [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], "each row is v")
+expect(shares(r, v) and r.untyped_storage().nbytes() == 32, "no copy: the rows are v's own bytes")
+expect(r.stride(0) == 0, "the row dimension steps 0 elements")

@@ -1,0 +1,5 @@
+x = torch.arange(6)
+expect(answer(x[0:2], x[4:6]), "two slices of one tensor share its storage")
+expect(answer(x, x.view(2, 3).t()), "a transpose of a view shares the storage")
+expect(not answer(x, x.clone()), "a clone has its own storage")
+expect(not answer(x, torch.arange(6)), "equal values are not shared memory")

@@ -1,0 +1,5 @@
+x = torch.arange(6).view(2, 3)
+t = answer(x)
+expect(t.shape == (3, 2), "the transpose of a 2x3 matrix is 3x2")
+expect(t.equal(x.t()), "t[i][j] == x[j][i]")
+expect(shares(t, x), "a view of x, not a copy")

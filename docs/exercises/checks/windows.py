@@ -1,0 +1,5 @@
+x = torch.arange(6)
+w = answer(x)
+expect(w.shape == (4, 3), "4 windows of 3 elements over 6")
+expect(w.tolist() == [[0, 1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5]], "window i is x[i:i+3]")
+expect(shares(w, x) and w.stride() == (1, 1), "overlapping windows are a view with strides (1, 1)")

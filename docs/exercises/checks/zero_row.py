@@ -1,0 +1,5 @@
+x = torch.arange(6).view(2, 3)
+before = x.data_ptr()
+answer(x)
+expect(x.tolist() == [[0, 1, 2], [0, 0, 0]], "row 1 of x is zeros and row 0 is untouched")
+expect(x.data_ptr() == before, "in place: x keeps its memory")

@@ -1,0 +1,3 @@
+# exercise: every_other
+def answer(x):
+    return x[::2]

@@ -1,0 +1,3 @@
+# exercise: last_column
+def answer(x):
+    return x[:, -1]

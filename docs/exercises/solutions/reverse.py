@@ -1,0 +1,3 @@
+# exercise: reverse
+def answer(x):
+    return x.flip(0)

@@ -1,0 +1,3 @@
+# exercise: windows
+def answer(x):
+    return x.unfold(0, 3, 1)
