@@ -22,6 +22,7 @@ mod name_hints;
 mod names;
 mod operators;
 mod random_module;
+mod regex_module;
 mod stmt;
 mod subscript;
 mod teaching;

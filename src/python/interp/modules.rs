@@ -13,7 +13,7 @@ use crate::python::value::Value;
 
 /// The modules an `import` finds.
 const MODULES: &[&str] = &[
-    "math", "sys", "time", "warnings", "array", "os", "struct", "io", "_random",
+    "math", "sys", "time", "warnings", "array", "os", "struct", "io", "_random", "_sre",
 ];
 
 /// The grad-mode managers of `torch`.
@@ -379,6 +379,9 @@ impl Interpreter {
         }
         if let Some(f) = name.strip_prefix("_random.") {
             return self.random_function(f, &args);
+        }
+        if let Some(f) = name.strip_prefix("_sre.") {
+            return self.regex_function(f, &args);
         }
         if let Some(f) = name.strip_prefix("struct.") {
             return self.struct_function(f, args);
@@ -1005,6 +1008,7 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
     ("os", &["remove", "getcwd"]),
     ("io", &["BytesIO", "StringIO"]),
     ("_random", &["seeded", "random", "getrandbits"]),
+    ("_sre", &["info", "search"]),
 ];
 
 /// The other attributes of the modules written in Rust (`module_attribute` makes each).

@@ -16,6 +16,7 @@ pub fn source(name: &str) -> Option<&'static str> {
         "copy" => include_str!("copy.py"),
         "random" => include_str!("random.py"),
         "json" => include_str!("json.py"),
+        "re" => include_str!("re.py"),
         "_grad_modes" => include_str!("_grad_modes.py"),
         _ => return None,
     })
@@ -34,4 +35,5 @@ pub const MODULES: &[&str] = &[
     "copy",
     "random",
     "json",
+    "re",
 ];
