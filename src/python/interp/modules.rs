@@ -1008,7 +1008,7 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
     ("os", &["remove", "getcwd"]),
     ("io", &["BytesIO", "StringIO"]),
     ("_random", &["seeded", "random", "getrandbits"]),
-    ("_sre", &["info", "search"]),
+    ("_sre", &["info", "search", "slice", "spans", "findall"]),
 ];
 
 /// The other attributes of the modules written in Rust (`module_attribute` makes each).

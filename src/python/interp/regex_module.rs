@@ -56,6 +56,9 @@ enum Refusal {
 impl Interpreter {
     /// Calls `_sre.name`.
     pub(super) fn regex_function(&mut self, name: &str, args: &[Value]) -> Flow<Value> {
+        if let ("slice", [Value::Str(text), Value::Int(start), Value::Int(end)]) = (name, args) {
+            return Ok(Value::str(slice(text, *start, *end)));
+        }
         let (Some(Value::Str(pattern)), Some(Value::Int(flags))) = (args.first(), args.get(1))
         else {
             return self.raise(
@@ -89,6 +92,47 @@ impl Interpreter {
                 ]))
             }
             (
+                "spans",
+                [
+                    Value::Str(text),
+                    Value::Int(pos),
+                    Value::Int(endpos),
+                    Value::Int(count),
+                ],
+            ) => {
+                let at = positions(text);
+                let found = all_matches(&compiled, &at, text, *pos, *endpos, *count);
+                Ok(Value::list(
+                    found
+                        .into_iter()
+                        .map(|m| Value::list(m.into_iter().map(Value::Int).collect()))
+                        .collect(),
+                ))
+            }
+            ("findall", [Value::Str(text), Value::Int(pos), Value::Int(endpos)]) => {
+                // CPython's findall: the whole match without groups, the one group's text,
+                // or a tuple of every group's ('' for a group that took no part).
+                let at = positions(text);
+                let found = all_matches(&compiled, &at, text, *pos, *endpos, 0);
+                let piece = |m: &[i64], g: usize| {
+                    Value::str(if m[2 * g] < 0 {
+                        ""
+                    } else {
+                        slice(text, m[2 * g], m[2 * g + 1])
+                    })
+                };
+                Ok(Value::list(
+                    found
+                        .iter()
+                        .map(|m| match m.len() / 2 {
+                            1 => piece(m, 0),
+                            2 => piece(m, 1),
+                            n => Value::tuple((1..n).map(|g| piece(m, g)).collect()),
+                        })
+                        .collect(),
+                ))
+            }
+            (
                 "search",
                 [
                     Value::Str(text),
@@ -96,7 +140,14 @@ impl Interpreter {
                     Value::Int(endpos),
                     Value::Int(mode),
                 ],
-            ) => Ok(search(&compiled, text, *pos, *endpos, *mode)),
+            ) => Ok(search(
+                &compiled,
+                &positions(text),
+                text,
+                *pos,
+                *endpos,
+                *mode,
+            )),
             _ => self.raise("TypeError", format!("_sre.{name}(): bad arguments")),
         }
     }
@@ -159,33 +210,85 @@ fn first_line(text: &str) -> String {
         .unwrap_or_else(|| lines.join(" "))
 }
 
+/// What a search needs to know of its string beyond its bytes, found once per string (a
+/// `finditer` searches the same string again and again).
+struct Positions {
+    /// Its length in characters.
+    chars: usize,
+    /// Where each character starts, for a string that is not all ASCII.
+    starts: Option<Vec<usize>>,
+    /// Where its first newline is.
+    first_newline: Option<usize>,
+}
+
+thread_local! {
+    static LAST_STRING: RefCell<Option<(Rc<str>, Rc<Positions>)>> = const { RefCell::new(None) };
+}
+
+/// The positions of `text`, kept for the last string searched.
+fn positions(text: &Rc<str>) -> Rc<Positions> {
+    if let Some(p) = LAST_STRING.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(t, _)| Rc::ptr_eq(t, text))
+            .map(|(_, p)| p.clone())
+    }) {
+        return p;
+    }
+    let starts =
+        (!text.is_ascii()).then(|| text.char_indices().map(|(b, _)| b).collect::<Vec<_>>());
+    let p = Rc::new(Positions {
+        chars: starts.as_ref().map_or(text.len(), Vec::len),
+        starts,
+        first_newline: text.find('\n'),
+    });
+    LAST_STRING.with(|l| *l.borrow_mut() = Some((text.clone(), p.clone())));
+    p
+}
+
+/// `text[start:end]` for `0 <= start <= end <= len(text)` (a match's pieces), found through
+/// the string's kept positions: a `sub` or `findall` over a long string cuts it in time
+/// proportional to the pieces, not to where they are.
+fn slice(text: &Rc<str>, start: i64, end: i64) -> &str {
+    let at = positions(text);
+    let chars = at.chars as i64;
+    let (start, end) = (start.clamp(0, chars) as usize, end.clamp(0, chars) as usize);
+    let byte_of = |ch: usize| match &at.starts {
+        None => ch,
+        Some(starts) => starts.get(ch).copied().unwrap_or(text.len()),
+    };
+    text.get(byte_of(start)..byte_of(end.max(start)))
+        .unwrap_or("")
+}
+
 /// Searches `text` between the character positions `pos` and `endpos` (Python's, clamped
 /// as Python clamps them): mode 0 anywhere, 1 anchored at `pos` (`match`), 2 anchored and
 /// reaching `endpos` (`fullmatch`). The groups' spans as `[start0, end0, start1, ...]`, in
 /// characters, `-1` for a group that took no part; `None` without a match.
-fn search(c: &Compiled, text: &str, pos: i64, endpos: i64, mode: i64) -> Value {
-    let chars = text.chars().count() as i64;
+fn find(
+    c: &Compiled,
+    at: &Positions,
+    text: &str,
+    pos: i64,
+    endpos: i64,
+    mode: i64,
+) -> Option<Vec<i64>> {
+    let chars = at.chars as i64;
     let end = endpos.clamp(0, chars);
     let start = pos.clamp(0, chars);
     if start > end {
-        return Value::None;
+        return None;
     }
-    let ascii = text.is_ascii();
     let byte_of = |ch: i64| -> usize {
-        if ascii {
-            ch as usize
-        } else {
-            text.char_indices()
-                .nth(ch as usize)
-                .map_or(text.len(), |(b, _)| b)
+        match &at.starts {
+            None => ch as usize,
+            Some(starts) => starts.get(ch as usize).copied().unwrap_or(text.len()),
         }
     };
     let (start_byte, end_byte) = (byte_of(start), byte_of(end));
     let haystack = &text[..end_byte];
     let (search, whole) = match &c.final_newline {
-        Some((search, whole))
-            if haystack.ends_with('\n') && haystack.find('\n') == Some(haystack.len() - 1) =>
-        {
+        Some((search, whole)) if end_byte > 0 && at.first_newline == Some(end_byte - 1) => {
             (search, whole)
         }
         _ => (&c.search, &c.whole),
@@ -201,13 +304,12 @@ fn search(c: &Compiled, text: &str, pos: i64, endpos: i64, mode: i64) -> Value {
     let mut caps = regex.create_captures();
     regex.search_captures(&input, &mut caps);
     if !caps.is_match() {
-        return Value::None;
+        return None;
     }
     let char_of = |b: usize| -> i64 {
-        if ascii {
-            b as i64
-        } else {
-            text[..b].chars().count() as i64
+        match &at.starts {
+            None => b as i64,
+            Some(starts) => starts.partition_point(|&s| s < b) as i64,
         }
     };
     let groups = caps.group_len();
@@ -215,13 +317,53 @@ fn search(c: &Compiled, text: &str, pos: i64, endpos: i64, mode: i64) -> Value {
     for g in 0..groups {
         match caps.get_group(g) {
             Some(span) => {
-                spans.push(Value::Int(char_of(span.start)));
-                spans.push(Value::Int(char_of(span.end)));
+                spans.push(char_of(span.start));
+                spans.push(char_of(span.end));
             }
-            None => spans.extend([Value::Int(-1), Value::Int(-1)]),
+            None => spans.extend([-1, -1]),
         }
     }
-    Value::list(spans)
+    Some(spans)
+}
+
+/// `find` as `_sre.search` answers: the spans as a list, or `None`.
+fn search(c: &Compiled, at: &Positions, text: &str, pos: i64, endpos: i64, mode: i64) -> Value {
+    match find(c, at, text, pos, endpos, mode) {
+        Some(spans) => Value::list(spans.into_iter().map(Value::Int).collect()),
+        None => Value::None,
+    }
+}
+
+/// Every match from `pos` on, at most `count` (0: all), each as `find` gives it, by
+/// Python's rule for empty matches: one right where the last match ended counts only
+/// if that match was not empty too; else the search goes on from the next character.
+fn all_matches(
+    c: &Compiled,
+    at: &Positions,
+    text: &str,
+    pos: i64,
+    endpos: i64,
+    count: i64,
+) -> Vec<Vec<i64>> {
+    let end = endpos.clamp(0, at.chars as i64);
+    let mut pos = pos.max(0);
+    let mut out = Vec::new();
+    let mut last_was_empty = false;
+    while pos <= end && (count <= 0 || (out.len() as i64) < count) {
+        let Some(spans) = find(c, at, text, pos, end, 0) else {
+            break;
+        };
+        let (s, e) = (spans[0], spans[1]);
+        if last_was_empty && s == e && s == pos {
+            pos += 1;
+            last_was_empty = false;
+            continue;
+        }
+        last_was_empty = s == e;
+        pos = e;
+        out.push(spans);
+    }
+    out
 }
 
 /// `pattern` in the crate's syntax, and whether it has a `$` outside a class. Python's
@@ -483,7 +625,8 @@ mod tests {
 
     fn spans(pattern: &str, flags: i64, text: &str, mode: i64) -> Option<Vec<i64>> {
         let c = compiled(&Rc::from(pattern), flags).ok()?;
-        match search(&c, text, 0, i64::MAX, mode) {
+        let text: Rc<str> = Rc::from(text);
+        match search(&c, &positions(&text), &text, 0, i64::MAX, mode) {
             Value::None => None,
             Value::List(items) => Some(
                 items
@@ -529,6 +672,22 @@ mod tests {
         // A pattern a backtracking matcher takes exponential time on answers at once.
         let long = format!("{}b", "a".repeat(100_000));
         assert_eq!(spans("(a+)+$", 0, &long, 0), None);
+        // Every match of a long string, found in time proportional to the string: its
+        // positions are kept, not walked again for each match.
+        let text: Rc<str> = Rc::from("é1".repeat(500_000));
+        let c = compiled(&Rc::from(r"\d"), 0).unwrap_or_else(|_| panic!("compiles"));
+        let found = all_matches(&c, &positions(&text), &text, 0, i64::MAX, 0);
+        assert_eq!(found.len(), 500_000);
+        assert_eq!(found[499_999], vec![999_999, 1_000_000]);
+        assert_eq!(slice(&text, 999_998, 1_000_000), "é1");
+        // Empty matches by Python's rule (`re.sub('x*', '-', 'abxd') == '-a-b--d-'`).
+        let text: Rc<str> = Rc::from("abxd");
+        let c = compiled(&Rc::from("x*"), 0).unwrap_or_else(|_| panic!("compiles"));
+        let starts: Vec<(i64, i64)> = all_matches(&c, &positions(&text), &text, 0, 4, 0)
+            .iter()
+            .map(|m| (m[0], m[1]))
+            .collect();
+        assert_eq!(starts, [(0, 0), (1, 1), (2, 3), (3, 3), (4, 4)]);
         // `$` before a last newline, as Python's.
         assert_eq!(spans("b$", 0, "ab\n", 0), Some(vec![1, 2]));
     }

@@ -87,8 +87,7 @@ class Pattern:
         self._flags = int(flags)
 
     def _search(self, string, pos, endpos, mode):
-        if not isinstance(string, str):
-            raise TypeError(f"expected string or bytes-like object, got '{type(string).__name__}'")
+        self._check(string)
         if endpos is None:
             endpos = len(string)
         spans = _sre.search(self.pattern, self._flags, string, pos, endpos, mode)
@@ -105,69 +104,63 @@ class Pattern:
     def fullmatch(self, string, pos=0, endpos=None):
         return self._search(string, pos, endpos, 2)
 
+    def _check(self, string):
+        if not isinstance(string, str):
+            raise TypeError(f"expected string or bytes-like object, got '{type(string).__name__}'")
+
     def finditer(self, string, pos=0, endpos=None):
+        self._check(string)
         if endpos is None or endpos > len(string):
             endpos = len(string)
-        must_advance = False
-        while pos <= endpos:
-            m = self._search(string, pos, endpos, 0)
-            if m is None:
-                return
-            if must_advance and m.end() == m.start() == pos:
-                # An empty match where the last one ended: Python looks on from the next
-                # character.
-                pos += 1
-                must_advance = False
-                continue
-            yield m
-            must_advance = m.end() == m.start()
-            pos = m.end()
+        for spans in _sre.spans(self.pattern, self._flags, string, pos, endpos, 0):
+            yield Match(self, string, spans, pos, endpos)
 
     def findall(self, string, pos=0, endpos=None):
-        out = []
-        for m in self.finditer(string, pos, endpos):
-            if self.groups == 0:
-                out.append(m.group(0))
-            elif self.groups == 1:
-                out.append(m.group(1) or "")
-            else:
-                out.append(tuple(g or "" for g in m.groups()))
-        return out
+        self._check(string)
+        if endpos is None:
+            endpos = len(string)
+        return _sre.findall(self.pattern, self._flags, string, pos, endpos)
 
     def split(self, string, maxsplit=0):
+        self._check(string)
+        if maxsplit < 0:
+            return [string]
         out = []
         last = 0
-        n = 0
-        for m in self.finditer(string):
-            if maxsplit and n >= maxsplit:
-                break
-            out.append(string[last:m.start()])
-            out.extend(m.groups())
-            last = m.end()
-            n += 1
-        out.append(string[last:])
+        for spans in _sre.spans(self.pattern, self._flags, string, 0, len(string), maxsplit):
+            out.append(_sre.slice(string, last, spans[0]))
+            for g in range(1, self.groups + 1):
+                start, end = spans[2 * g], spans[2 * g + 1]
+                out.append(None if start < 0 else _sre.slice(string, start, end))
+            last = spans[1]
+        out.append(_sre.slice(string, last, len(string)))
         return out
 
     def subn(self, repl, string, count=0):
+        self._check(string)
+        template = None
         if callable(repl):
             expand = repl
         else:
             template = _template(self, repl)
             expand = lambda m: _expand(template, m)
+        if count < 0:
+            return string, 0
         out = []
         last = 0
         n = 0
-        for m in self.finditer(string):
-            if count and n >= count:
-                break
-            out.append(string[last:m.start()])
-            piece = expand(m)
-            if not isinstance(piece, str):
-                raise TypeError(f"expected str instance, {type(piece).__name__} found")
-            out.append(piece)
-            last = m.end()
+        for spans in _sre.spans(self.pattern, self._flags, string, 0, len(string), count):
+            out.append(_sre.slice(string, last, spans[0]))
+            if template is not None and len(template) == 1:
+                out.append(template[0])
+            else:
+                piece = expand(Match(self, string, spans, 0, len(string)))
+                if not isinstance(piece, str):
+                    raise TypeError(f"expected str instance, {type(piece).__name__} found")
+                out.append(piece)
+            last = spans[1]
             n += 1
-        out.append(string[last:])
+        out.append(_sre.slice(string, last, len(string)))
         return "".join(out), n
 
     def sub(self, repl, string, count=0):
@@ -223,7 +216,7 @@ class Match:
         start, end = self.span(group)
         if start < 0:
             return default
-        return self.string[start:end]
+        return _sre.slice(self.string, start, end)
 
     def group(self, *groups):
         if not groups:
