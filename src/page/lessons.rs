@@ -28,10 +28,10 @@ const LESSONS: &[(&str, &str)] = &[
 const EXERCISES: &str = include_str!("../../docs/exercises/README.md");
 
 /// A session as the page shows it: its language, whether it starts afresh, its steps.
-fn block_json(b: &Block, fresh: bool) -> Value {
+fn block_json(b: &Block) -> Value {
     json!({
         "python": b.python,
-        "fresh": fresh,
+        "fresh": b.fresh,
         "entries": b.entries.iter().map(|e| json!({
             "input": e.input,
             "expected": e.expected,
@@ -44,26 +44,19 @@ fn block_json(b: &Block, fresh: bool) -> Value {
 /// shows the one of the language chosen.
 fn parts(text: &str) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
-    let mut partner_fresh = false;
     for section in sections(text) {
         match section {
             // Blank lines between a session and its twin are no part.
             Section::Prose(lines) if lines.iter().all(|l| l.trim().is_empty()) => {}
             Section::Prose(lines) => out.push(json!({ "prose": lines.join("\n") })),
-            Section::Session(b) if b.twin => {
-                let twin = block_json(&b, b.fresh || partner_fresh);
-                match out.last_mut() {
-                    Some(part) if part.get("block").is_some() && part.get("twin").is_none() => {
-                        part["twin"] = twin;
-                    }
-                    // A twin with no session just before it stands alone.
-                    _ => out.push(json!({ "block": twin })),
+            Section::Session(b) if b.twin => match out.last_mut() {
+                Some(part) if part.get("block").is_some() && part.get("twin").is_none() => {
+                    part["twin"] = block_json(&b);
                 }
-            }
-            Section::Session(b) => {
-                partner_fresh = b.fresh;
-                out.push(json!({ "block": block_json(&b, b.fresh) }));
-            }
+                // A twin with no session just before it stands alone.
+                _ => out.push(json!({ "block": block_json(&b) })),
+            },
+            Section::Session(b) => out.push(json!({ "block": block_json(&b) })),
         }
     }
     out

@@ -111,27 +111,13 @@ pub fn check_file(text: &str, blocks: &[Block], limit: Option<&dyn EntryLimit>) 
         }
         c
     };
-    // The file's blocks, then its twins (the same steps in the other language) as a stream
-    // of their own: each stream starts in a fresh session, and a twin starts a fresh one
-    // where its partner does.
+    // The file's blocks, then its twins (the same steps in the other language) in a
+    // session of their own.
     let mut console = new_console();
-    let mut ran_any = false;
-    let stream = |twins: bool| {
-        blocks
-            .iter()
-            .enumerate()
-            .filter(move |(_, b)| b.twin == twins)
-            .enumerate()
-            .map(|(k, (i, b))| {
-                let partner_fresh = b.twin && i > 0 && blocks[i - 1].fresh;
-                (b, k == 0 || b.fresh || partner_fresh)
-            })
-    };
-    for (block, fresh) in stream(false).chain(stream(true)) {
-        if fresh && ran_any {
+    for (block, fresh) in super::parse::run_order(blocks) {
+        if fresh {
             console = new_console();
         }
-        ran_any = true;
         if console.is_python() != block.python {
             console.set_python(block.python);
         }

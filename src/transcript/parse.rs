@@ -25,7 +25,8 @@ pub struct Block {
     pub fresh: bool,
     /// The session before it again in the other language (```` ```pycon twin ````): a page
     /// that gives its steps in both languages. Twins run as a stream of their own, in a
-    /// session of their own, so each language's steps see only their own variables.
+    /// session of their own, so each language's steps see only their own variables
+    /// (`run_order`); a twin is `fresh` where its partner is.
     pub twin: bool,
     /// The entries in order.
     pub entries: Vec<Entry>,
@@ -147,18 +148,46 @@ fn fences<'a>(lines: &[&'a str]) -> Vec<Fence<'a>> {
 /// info string's `fresh` starts a new session.
 pub fn parse_markdown(text: &str) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
+    let mut partner_fresh = false;
     fences(&lines)
         .into_iter()
-        .filter_map(|f| {
-            let python = session_language(f.language, &lines[f.open + 1..f.close])?;
-            Some(Block {
-                python,
-                fresh: f.fresh,
-                twin: f.twin,
-                entries: parse_session(&lines, f.open + 1, f.close),
-            })
-        })
+        .filter_map(|f| session_of(&lines, &f, &mut partner_fresh))
         .collect()
+}
+
+/// The session fenced by `f`, if it is one; `partner_fresh` carries whether the last
+/// session that was no twin starts afresh, which its twin inherits.
+fn session_of(lines: &[&str], f: &Fence, partner_fresh: &mut bool) -> Option<Block> {
+    let python = session_language(f.language, &lines[f.open + 1..f.close])?;
+    let fresh = if f.twin {
+        f.fresh || *partner_fresh
+    } else {
+        *partner_fresh = f.fresh;
+        f.fresh
+    };
+    Some(Block {
+        python,
+        fresh,
+        twin: f.twin,
+        entries: parse_session(lines, f.open + 1, f.close),
+    })
+}
+
+/// The order a file's blocks run in: its blocks, then its twins, each with whether it
+/// starts a fresh session (a `fresh` block, and the twins' first: they are a session of
+/// their own). The first block runs in the session the file starts with.
+pub fn run_order(blocks: &[Block]) -> impl Iterator<Item = (&Block, bool)> {
+    let mains = blocks.iter().filter(|b| !b.twin);
+    let twins = blocks.iter().filter(|b| b.twin);
+    let mut first_twin = true;
+    let ordered = mains.map(|b| (b, b.fresh)).chain(twins.map(move |b| {
+        let fresh = b.fresh || first_twin;
+        first_twin = false;
+        (b, fresh)
+    }));
+    ordered
+        .enumerate()
+        .map(|(i, (b, fresh))| (b, fresh && i > 0))
 }
 
 /// The fenced blocks of a Markdown file that hold `>>> ` prompts but are no session
@@ -203,6 +232,7 @@ pub fn each_section(text: &str) -> impl Iterator<Item = Section<'_>> {
         fences,
         next: 0,
         waiting: None,
+        partner_fresh: false,
         done: false,
     }
 }
@@ -215,6 +245,8 @@ struct Sections<'a> {
     next: usize,
     /// A session found after prose, given out after it.
     waiting: Option<Block>,
+    /// Whether the last session that was no twin starts afresh (`session_of`).
+    partner_fresh: bool,
     done: bool,
 }
 
@@ -233,14 +265,8 @@ impl<'a> Iterator for Sections<'a> {
         for f in self.fences.by_ref() {
             prose.extend(&lines[self.next..f.open]);
             self.next = (f.close + 1).min(lines.len());
-            match session_language(f.language, &lines[f.open + 1..f.close]) {
-                Some(python) => {
-                    let block = Block {
-                        python,
-                        fresh: f.fresh,
-                        twin: f.twin,
-                        entries: parse_session(lines, f.open + 1, f.close),
-                    };
+            match session_of(lines, &f, &mut self.partner_fresh) {
+                Some(block) => {
                     if prose.is_empty() {
                         return Some(Section::Session(block));
                     }
@@ -280,7 +306,8 @@ mod tests {
     fn a_twin_is_marked_in_its_info_string() {
         let blocks = parse_markdown("```tensh fresh\n>>> 1\n```\n```pycon twin\n>>> 1\n```\n");
         assert!(!blocks[0].twin && blocks[0].fresh);
-        assert!(blocks[1].twin && blocks[1].python && !blocks[1].fresh);
+        // A twin starts afresh where its partner does.
+        assert!(blocks[1].twin && blocks[1].python && blocks[1].fresh);
     }
 
     #[test]

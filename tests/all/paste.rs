@@ -5,7 +5,7 @@
 use tensh::repl::console::Console;
 use tensh::script::output;
 use tensh::transcript::check::line_matches;
-use tensh::transcript::parse::{Block, parse_markdown};
+use tensh::transcript::parse::{Block, parse_markdown, run_order};
 
 /// A block as it reads on the page: each input after its prompts, then its output.
 fn as_pasted(block: &Block) -> (String, Vec<String>) {
@@ -42,24 +42,10 @@ fn every_docs_session_pasted_with_prompts_and_output_prints_the_same() {
         // program show again.
         tensh::script::session::reset_process_state();
         let mut console = Console::new();
-        // The page's blocks, then its twins (the same sessions in the other language) as a
+        // The page's blocks, then its twins (the same sessions in the other language) in a
         // session of their own, as `tensh test` runs them.
         let blocks = parse_markdown(&text);
-        let mut streams: Vec<(Block, bool)> = Vec::new();
-        for twins in [false, true] {
-            let mut first = true;
-            for (i, block) in blocks.iter().enumerate() {
-                if block.twin == twins {
-                    let partner_fresh = twins && i > 0 && blocks[i - 1].fresh;
-                    streams.push((
-                        block.clone(),
-                        block.fresh || partner_fresh || (twins && first),
-                    ));
-                    first = false;
-                }
-            }
-        }
-        for (block, fresh) in streams {
+        for (block, fresh) in run_order(&blocks) {
             if fresh {
                 tensh::script::session::reset_process_state();
                 console = Console::new();
@@ -67,7 +53,7 @@ fn every_docs_session_pasted_with_prompts_and_output_prints_the_same() {
             if console.is_python() != block.python {
                 console.set_python(block.python);
             }
-            let (pasted, expected) = as_pasted(&block);
+            let (pasted, expected) = as_pasted(block);
             output::start_capture();
             tensh::repl::lines::feed_text(&mut console, &pasted, false);
             let printed = output::take_capture();

@@ -169,7 +169,7 @@ fn compiled(pattern: &Rc<str>, flags: i64) -> Result<Rc<Compiled>, Refusal> {
         Regex::builder()
             .syntax(config)
             .build(text)
-            .map_err(|e| Refusal::Invalid(first_line(&e.to_string())))
+            .map_err(|e| Refusal::Invalid(crate_error_words(&e.to_string())))
     };
     let final_newline = if has_dollar && flags & MULTILINE == 0 {
         let (before_newline, _) = translate(pattern, flags, true)?;
@@ -195,7 +195,9 @@ fn compiled(pattern: &Rc<str>, flags: i64) -> Result<Rc<Compiled>, Refusal> {
     Ok(c)
 }
 
-fn first_line(text: &str) -> String {
+/// The words of the crate's error for a pattern it cannot read (its message draws the
+/// pattern and a caret first).
+fn crate_error_words(text: &str) -> String {
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -219,6 +221,24 @@ struct Positions {
     starts: Option<Vec<usize>>,
     /// Where its first newline is.
     first_newline: Option<usize>,
+}
+
+impl Positions {
+    /// The byte where character `ch` (at most the length) starts.
+    fn byte_of(&self, ch: usize, text: &str) -> usize {
+        match &self.starts {
+            None => ch,
+            Some(starts) => starts.get(ch).copied().unwrap_or(text.len()),
+        }
+    }
+
+    /// The character that starts at byte `b`.
+    fn char_of(&self, b: usize) -> i64 {
+        match &self.starts {
+            None => b as i64,
+            Some(starts) => starts.partition_point(|&s| s < b) as i64,
+        }
+    }
 }
 
 thread_local! {
@@ -253,11 +273,7 @@ fn slice(text: &Rc<str>, start: i64, end: i64) -> &str {
     let at = positions(text);
     let chars = at.chars as i64;
     let (start, end) = (start.clamp(0, chars) as usize, end.clamp(0, chars) as usize);
-    let byte_of = |ch: usize| match &at.starts {
-        None => ch,
-        Some(starts) => starts.get(ch).copied().unwrap_or(text.len()),
-    };
-    text.get(byte_of(start)..byte_of(end.max(start)))
+    text.get(at.byte_of(start, text)..at.byte_of(end.max(start), text))
         .unwrap_or("")
 }
 
@@ -279,13 +295,10 @@ fn find(
     if start > end {
         return None;
     }
-    let byte_of = |ch: i64| -> usize {
-        match &at.starts {
-            None => ch as usize,
-            Some(starts) => starts.get(ch as usize).copied().unwrap_or(text.len()),
-        }
-    };
-    let (start_byte, end_byte) = (byte_of(start), byte_of(end));
+    let (start_byte, end_byte) = (
+        at.byte_of(start as usize, text),
+        at.byte_of(end as usize, text),
+    );
     let haystack = &text[..end_byte];
     let (search, whole) = match &c.final_newline {
         Some((search, whole)) if end_byte > 0 && at.first_newline == Some(end_byte - 1) => {
@@ -306,19 +319,13 @@ fn find(
     if !caps.is_match() {
         return None;
     }
-    let char_of = |b: usize| -> i64 {
-        match &at.starts {
-            None => b as i64,
-            Some(starts) => starts.partition_point(|&s| s < b) as i64,
-        }
-    };
     let groups = caps.group_len();
     let mut spans = Vec::with_capacity(groups * 2);
     for g in 0..groups {
         match caps.get_group(g) {
             Some(span) => {
-                spans.push(char_of(span.start));
-                spans.push(char_of(span.end));
+                spans.push(at.char_of(span.start));
+                spans.push(at.char_of(span.end));
             }
             None => spans.extend([-1, -1]),
         }
