@@ -63,6 +63,7 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
             }
             Dynamic::from(map)
         }
+        Value::Tensor(t) => Dynamic::from(t.clone()),
         Value::Host(d) => d.clone(),
         other => {
             return Err(PyException::new(
@@ -105,7 +106,7 @@ pub fn from_dynamic(d: Dynamic, arrays: Arrays) -> Value {
     // fail, and most results are tensors or other tensh values).
     let id = d.type_id();
     if id == TypeId::of::<crate::core::tensor::Tensor>() {
-        return Value::Host(d);
+        return Value::host(d);
     }
     if id == TypeId::of::<()>() {
         return Value::None;
@@ -144,7 +145,7 @@ pub fn from_dynamic(d: Dynamic, arrays: Arrays) -> Value {
             .collect();
         return Value::dict(entries);
     }
-    Value::Host(d)
+    Value::host(d)
 }
 
 #[cfg(test)]
@@ -163,5 +164,43 @@ mod tests {
         assert_eq!(range_items(i64::MAX - 1, i64::MAX, 5).count(), 1);
         let bad = Value::dict(vec![(Value::Int(1), Value::None)]);
         assert!(to_dynamic(&bad).is_err());
+    }
+
+    #[test]
+    fn a_tensor_crosses_as_itself() {
+        use crate::core::tensor::Tensor;
+        let t = crate::core::creation::full(
+            &[2],
+            crate::core::scalar::Scalar::Float(1.0),
+            crate::core::dtype::DType::Float32,
+        )
+        .unwrap();
+        // A tensor the ops give is held as itself, never as a Rhai value.
+        let v = from_dynamic(Dynamic::from(t.clone()), Arrays::Tuples);
+        assert!(matches!(&v, Value::Tensor(u) if u.ptr_eq(&t)));
+        assert!(v.is_host::<Tensor>() && v.is_tensh());
+        assert!(!v.is_host::<crate::core::dtype::DType>());
+        // Inside a result too (a tuple of tensors).
+        let pair = Dynamic::from(vec![Dynamic::from(t.clone()), Dynamic::from(2_i64)]);
+        let Value::Tuple(items) = from_dynamic(pair, Arrays::Tuples) else {
+            panic!("a tuple")
+        };
+        assert!(matches!(&items[0], Value::Tensor(u) if u.ptr_eq(&t)));
+        // And back to the ops as the same tensor.
+        let back = to_dynamic(&v).unwrap();
+        assert!(back.read_lock::<Tensor>().unwrap().ptr_eq(&t));
+        assert!(
+            v.into_host()
+                .unwrap()
+                .read_lock::<Tensor>()
+                .unwrap()
+                .ptr_eq(&t)
+        );
+        // Other tensh values stay Rhai values.
+        let dtype = from_dynamic(
+            Dynamic::from(crate::core::dtype::DType::Float32),
+            Arrays::Tuples,
+        );
+        assert!(matches!(dtype, Value::Host(_)));
     }
 }

@@ -14,12 +14,12 @@
 //! `hasattr`, `setattr`, a format field, a string from a loaded file) — is no attribute of
 //! anything tensh has, and is answered with Python's `AttributeError` before any lookup.
 
-use rhai::{Dynamic, Map};
+use rhai::Dynamic;
 
 use super::exception::PyException;
 use crate::core::index::{IndexItem, index};
 use crate::core::tensor::Tensor;
-use crate::script::args::{Args, Positionals};
+use crate::script::args::{Args, Keywords, Positionals};
 use crate::script::errors::IntoRhai;
 use crate::script::session::{ScriptError, Session};
 use crate::script::tensor::indexing;
@@ -56,8 +56,8 @@ pub struct HostCall {
     pub receiver: Option<Dynamic>,
     /// Positional arguments (the first four inline: a call allocates nothing for them).
     pub args: Positionals,
-    /// Keyword arguments.
-    pub keywords: Map,
+    /// Keyword arguments (none: no map at all).
+    pub keywords: Keywords,
 }
 
 impl HostCall {
@@ -66,7 +66,7 @@ impl HostCall {
         HostCall {
             receiver,
             args: args.into(),
-            keywords: Map::new(),
+            keywords: Keywords::default(),
         }
     }
 }
@@ -137,6 +137,33 @@ impl Host {
             .map_err(raised)
     }
 
+    /// Calls the method `target` of the tensor `t` with `call`'s arguments (its receiver
+    /// unused): the op table's entry when it has one, else as `call` finds it (which
+    /// answers a name that is no name with `AttributeError`; the table is only looked in).
+    pub fn call_tensor_method(
+        &mut self,
+        target: &str,
+        t: &Tensor,
+        call: HostCall,
+    ) -> Result<Dynamic, PyException> {
+        let HostCall { args, keywords, .. } = call;
+        match self
+            .session
+            .call_method(target, t, Args::with_keywords(args, keywords))
+        {
+            Ok(result) => result.map_err(raised),
+            Err(args) => {
+                let keywords = args.kw;
+                let call = HostCall {
+                    receiver: Some(Dynamic::from(t.clone())),
+                    args: args.pos,
+                    keywords,
+                };
+                self.call(target, call)
+            }
+        }
+    }
+
     /// Calls `target` straight from a table when one has it for these arguments: a tensor's
     /// method or a `torch` function from the op table, another value's method from the
     /// table of value methods. No program is made. The arguments are given back when no
@@ -187,6 +214,16 @@ impl Host {
             return read.map_err(raised);
         }
         self.session.get_registered(&receiver, name).map_err(raised)
+    }
+
+    /// `t.name` (a property of a tensor).
+    pub fn get_tensor_attr(&self, t: &Tensor, name: &str) -> Result<Dynamic, PyException> {
+        if is_name(name)
+            && let Some(read) = self.session.read_property(name, t)
+        {
+            return read.map_err(raised);
+        }
+        self.get_attr(Dynamic::from(t.clone()), name)
     }
 
     /// `receiver.name = value`.
@@ -295,17 +332,13 @@ impl Host {
             .map_err(raised)
     }
 
-    /// `a op= b` on a tensor: the engine's in-place operator (PyTorch's `__iadd__` and
-    /// friends), which writes into `a`.
-    pub fn assign_op(&self, op: &str, a: Dynamic, b: Dynamic) -> Result<(), PyException> {
-        if let Some(t) = a.read_lock::<Tensor>()
-            && let Some(result) = self.session.assign_operator(op, &t, &b)
-        {
+    /// `t op= b`: the engine's in-place operator on a tensor (PyTorch's `__iadd__` and
+    /// friends), which writes into `t`.
+    pub fn assign_tensor_op(&self, op: &str, t: &Tensor, b: Dynamic) -> Result<(), PyException> {
+        if let Some(result) = self.session.assign_operator(op, t, &b) {
             return result.map(|_| ()).map_err(raised);
         }
-        // Not a tensor: the operator's result, as Rhai's `a op= b` computes it (a program's
-        // `a` was its own variable, so nothing of the caller's changes either).
-        self.binary(op, a, b).map(|_| ())
+        self.binary(op, Dynamic::from(t.clone()), b).map(|_| ())
     }
 
     /// `-a`.
@@ -522,7 +555,7 @@ mod tests {
         let t = host
             .call("torch::arange", call("", None, vec![int(6)]))
             .unwrap();
-        let mut keywords = Map::new();
+        let mut keywords = rhai::Map::new();
         keywords.insert("alpha".into(), int(2));
         let added = host
             .call(
@@ -530,7 +563,7 @@ mod tests {
                 HostCall {
                     receiver: None,
                     args: smallvec::smallvec![t.clone(), int(1)],
-                    keywords,
+                    keywords: keywords.into(),
                 },
             )
             .unwrap();
@@ -542,7 +575,8 @@ mod tests {
         let row = host.get_item(v.clone(), int(1)).unwrap();
         host.set_item(v.clone(), int(0), int(7)).unwrap();
         let sum = host.binary("+", row, int(10)).unwrap();
-        host.assign_op("*", t.clone(), int(2)).unwrap();
+        let tensor = t.read_lock::<Tensor>().unwrap().clone();
+        host.assign_tensor_op("*", &tensor, int(2)).unwrap();
         let e = host.get_item(v.clone(), int(5)).err().unwrap();
         assert_eq!(e.class.name.as_ref(), "IndexError");
         let e = host.binary("+", t.clone(), t.clone()).map(|_| ());

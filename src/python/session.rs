@@ -128,6 +128,7 @@ impl PythonSession {
     /// holds one.
     pub fn host_type_of(&self, name: &str) -> Option<std::any::TypeId> {
         match self.interp.global(name)? {
+            Value::Tensor(_) => Some(std::any::TypeId::of::<crate::core::tensor::Tensor>()),
             Value::Host(d) => Some(d.type_id()),
             _ => None,
         }

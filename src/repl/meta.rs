@@ -311,8 +311,9 @@ fn python_vars(console: &mut Console, storages: &mut StorageLabels) -> Vec<Strin
         .map(|(name, value)| {
             let mut line = format!("{name}: {}", python.type_name_of(&value));
             match &value {
-                Value::Host(d) => {
-                    if let Some(layout) = layout_shown(d, storages) {
+                Value::Host(_) | Value::Tensor(_) => {
+                    let d = value.to_host().unwrap_or_default();
+                    if let Some(layout) = layout_shown(&d, storages) {
                         line += &layout;
                     }
                 }

@@ -91,6 +91,7 @@ fn crosses_within(v: &Value, depth: usize, budget: &mut usize) -> bool {
         | Value::Float(_)
         | Value::Complex(_)
         | Value::Str(_)
+        | Value::Tensor(_)
         | Value::Host(_) => true,
         Value::List(items) => each(&items.borrow(), budget),
         Value::Tuple(items) => each(items, budget),

@@ -97,7 +97,7 @@ impl Args {
     }
 
     /// Positionals and keywords given apart (a map among the positionals stays one).
-    pub fn with_keywords(pos: Positionals, kw: Map) -> Args {
+    pub fn with_keywords(pos: Positionals, kw: impl Into<Keywords>) -> Args {
         Args {
             pos,
             kw: kw.into(),

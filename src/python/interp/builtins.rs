@@ -79,10 +79,8 @@ impl Interpreter {
 
     /// `v` as an int where Python wants one (`__index__`): ints and bools.
     fn index_int(&mut self, v: &Value) -> Flow<i64> {
-        if let Value::Host(d) = v
-            && d.is::<Tensor>()
-        {
-            return self.tensor_as_index(d);
+        if let Value::Tensor(t) = v {
+            return self.tensor_as_index(t);
         }
         if Self::class_of_instance(v).is_some()
             && let Some(i) = self.special(v, "__index__", Vec::new())?
@@ -102,10 +100,9 @@ impl Interpreter {
     }
 
     /// A tensor's `__index__`: the item of an integer (or bool) tensor of one element.
-    pub(super) fn tensor_as_index(&mut self, d: &Dynamic) -> Flow<i64> {
-        let t = d.clone_cast::<Tensor>();
+    pub(super) fn tensor_as_index(&mut self, t: &Tensor) -> Flow<i64> {
         if t.numel() == 1 && !(t.dtype().is_floating_point() || t.dtype().is_complex()) {
-            let item = self.host_method(d.clone(), "item", Vec::new())?;
+            let item = self.host_method(Value::Tensor(t.clone()), "item", Vec::new())?;
             if let Some(i) = item.as_int() {
                 return Ok(i);
             }
@@ -223,7 +220,7 @@ impl Interpreter {
                 let name = match &args[0] {
                     Value::HostPath(p) => Some(p.replace("::", ".")),
                     Value::Str(s) => Some(s.to_string()),
-                    Value::Method(m) if matches!(m.0, Value::Host(_)) => {
+                    Value::Method(m) if matches!(m.0, Value::Host(_) | Value::Tensor(_)) => {
                         Some(format!("{}.{}", m.0.type_name(), m.1))
                     }
                     _ => None,
@@ -317,7 +314,9 @@ impl Interpreter {
                     Value::Bool(b) => Ok(Value::Int(*b as i64)),
                     Value::Float(f) => Ok(Value::Float(f.abs())),
                     Value::Complex(c) => Ok(Value::Float(c.norm())),
-                    Value::Host(d) => self.host_method(d.clone(), "abs", Vec::new()),
+                    Value::Host(_) | Value::Tensor(_) => {
+                        self.host_method(args[0].clone(), "abs", Vec::new())
+                    }
                     other => self.raise(
                         "TypeError",
                         format!("bad operand type for abs(): '{}'", other.type_name()),
@@ -385,7 +384,7 @@ impl Interpreter {
                     Value::List(_) | Value::Tuple(_) | Value::Range(..) | Value::Str(_) => {
                         self.collect(&args[0])?
                     }
-                    Value::Host(_) => self.collect(&args[0])?,
+                    Value::Host(_) | Value::Tensor(_) => self.collect(&args[0])?,
                     other => {
                         return self.raise(
                             "TypeError",
@@ -806,10 +805,8 @@ impl Interpreter {
             "bytes" | "bytearray" => {
                 // A bytes or bytearray value given to make another: its bytes as a list.
                 let mut args = args;
-                if let Some(Value::Host(d)) = args.first()
-                    && !d.is::<Tensor>()
-                {
-                    args[0] = self.host_method(d.clone(), "tolist", Vec::new())?;
+                if let Some(v @ Value::Host(_)) = args.first() {
+                    args[0] = self.host_method(v.clone(), "tolist", Vec::new())?;
                 }
                 let call = CallArgs {
                     args,
@@ -832,15 +829,13 @@ impl Interpreter {
             Value::Range(start, stop, step) => {
                 crate::python::value::iteration::range_len(*start, *stop, *step)
             }
-            Value::Host(d) => {
-                if let Some(t) = d.read_lock::<Tensor>()
-                    && t.ndim() == 0
-                {
-                    return self.raise("TypeError", "len() of a 0-d tensor");
-                }
+            Value::Tensor(t) if t.ndim() == 0 => {
+                return self.raise("TypeError", "len() of a 0-d tensor");
+            }
+            Value::Host(_) | Value::Tensor(_) => {
                 let n = self
                     .host
-                    .call("len", HostCall::positional(Some(d.clone()), Vec::new()));
+                    .call("len", HostCall::positional(v.to_host(), Vec::new()));
                 self.lift(n)?.as_int().unwrap_or_default()
             }
             Value::Instance(i) if i.base.is_some() && !Self::has_special(v, "__len__") => {
@@ -878,7 +873,7 @@ impl Interpreter {
     /// Calls a method of a tensh value with positional arguments.
     pub(super) fn host_method(
         &mut self,
-        receiver: Dynamic,
+        receiver: Value,
         name: &str,
         args: Vec<Value>,
     ) -> Flow<Value> {
@@ -1059,16 +1054,8 @@ impl Interpreter {
                 let text = format!("{f:.prec$}", prec = d as usize);
                 Ok(Value::Float(text.parse().unwrap_or(*f)))
             }
-            (Value::Host(d), digits) => {
-                let mut call = CallArgs {
-                    args: Vec::new(),
-                    keywords: Vec::new(),
-                };
-                if let Some(n) = digits {
-                    call.keywords.push(("decimals".into(), Value::Int(n)));
-                }
-                self.call_host_method(d.clone(), "round", call)
-            }
+            // A tensor has no `__round__` (PyTorch's `round(t)` is a TypeError), nor has any
+            // other tensh value.
             (other, _) => self.raise(
                 "TypeError",
                 format!("type {} doesn't define __round__ method", other.type_name()),
@@ -1081,7 +1068,7 @@ impl Interpreter {
     fn identity(&mut self, v: &Value, hash: bool) -> Flow<i64> {
         if hash {
             return match v {
-                Value::Host(d) if !d.is::<Tensor>() => {
+                Value::Host(_) => {
                     let text = self.repr_text(v)?;
                     Ok(crate::python::hash::text(&text))
                 }
@@ -1089,7 +1076,8 @@ impl Interpreter {
             };
         }
         Ok(match v {
-            Value::Host(d) => d.read_lock::<Tensor>().map_or(0, |t| t.id() as i64),
+            Value::Tensor(t) => t.id() as i64,
+            Value::Host(_) => 0,
             Value::List(x) => Rc::as_ptr(x) as i64,
             Value::Dict(x) => Rc::as_ptr(x) as i64,
             Value::Set(x) => Rc::as_ptr(x) as i64,
@@ -1169,8 +1157,8 @@ impl Interpreter {
                     }
                 }
             }
-            Value::Host(d) => {
-                let item = self.number_item(d)?;
+            Value::Host(_) | Value::Tensor(_) => {
+                let item = self.number_item(x)?;
                 self.int_from(vec![item], Keywords(Vec::new()))
             }
             other => self.raise(
@@ -1186,14 +1174,14 @@ impl Interpreter {
     /// `float(x)`.
     /// The number a host value stands for in `int()`, `float()` and `complex()`: its
     /// `item()`, refused in PyTorch's words for a tensor of other than one element.
-    fn number_item(&mut self, d: &rhai::Dynamic) -> Flow<Value> {
-        if d.read_lock::<Tensor>().is_some_and(|t| t.numel() != 1) {
+    fn number_item(&mut self, v: &Value) -> Flow<Value> {
+        if v.as_tensor().is_some_and(|t| t.numel() != 1) {
             return self.raise(
                 "ValueError",
                 "only one element tensors can be converted to Python scalars",
             );
         }
-        self.host_method(d.clone(), "item", Vec::new())
+        self.host_method(v.clone(), "item", Vec::new())
     }
 
     fn float_from(&mut self, x: &Value) -> Flow<Value> {
@@ -1220,8 +1208,8 @@ impl Interpreter {
                     }
                 }
             }
-            Value::Host(d) => {
-                let item = self.number_item(d)?;
+            Value::Host(_) | Value::Tensor(_) => {
+                let item = self.number_item(x)?;
                 if let Value::Complex(_) = item {
                     return self.raise(
                         "TypeError",
@@ -1245,6 +1233,7 @@ impl Interpreter {
         match v {
             Value::Exception(e) => e.class.clone(),
             Value::Instance(_) => types::builtin("object"),
+            Value::Tensor(t) => types::host_type(&self.host.type_name(&Dynamic::from(t.clone()))),
             Value::Host(d) => {
                 if let Some(r) = d.read_lock::<crate::script::return_tuple::ReturnTuple>() {
                     return types::named_tuple(r.kind);

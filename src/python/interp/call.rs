@@ -64,7 +64,9 @@ impl Interpreter {
             Value::Method(m) => {
                 let (receiver, name) = (&m.0, m.1.clone());
                 match receiver {
-                    Value::Host(d) => self.call_host_method(d.clone(), &name, call),
+                    Value::Host(_) | Value::Tensor(_) => {
+                        self.call_host_method(receiver.clone(), &name, call)
+                    }
                     Value::Instance(_) | Value::Class(_) | Value::Exception(_)
                         if super::methods::is_dunder(&name) =>
                     {
@@ -282,10 +284,16 @@ impl Interpreter {
         for a in &call.args {
             args.push(self.host_argument(a)?);
         }
-        let mut keywords = Map::new();
-        for (k, v) in &call.keywords {
-            keywords.insert(k.as_ref().into(), self.host_argument(v)?);
-        }
+        // No map at all for a call without keywords (an empty map still costs its drop).
+        let keywords = if call.keywords.is_empty() {
+            crate::script::args::Keywords::default()
+        } else {
+            let mut keywords = Map::new();
+            for (k, v) in &call.keywords {
+                keywords.insert(k.as_ref().into(), self.host_argument(v)?);
+            }
+            keywords.into()
+        };
         Ok(HostCall {
             receiver,
             args,
@@ -312,55 +320,59 @@ impl Interpreter {
         }
     }
 
-    /// `receiver.name(...)` on a tensh value.
+    /// `receiver.name(...)` on a tensh value (`Value::Tensor` or `Value::Host`).
     pub(super) fn call_host_method(
         &mut self,
-        receiver: Dynamic,
+        receiver: Value,
         name: &str,
         call: CallArgs,
     ) -> Flow<Value> {
         if super::methods::is_dunder(name)
-            && let Some(v) = self.python_dunder(&Value::Host(receiver.clone()), name, &call)?
+            && let Some(v) = self.python_dunder(&receiver, name, &call)?
         {
             return Ok(v);
         }
-        if !self.tensor_attributes.is_empty()
-            && let Some(t) = receiver.read_lock::<crate::core::tensor::Tensor>()
-            && let Some(shadowing) = self.tensor_attributes.get(&t, name)
-        {
-            drop(t);
-            return self.call_value(&shadowing, call);
-        }
-        if name == "hex"
-            && receiver.is::<crate::script::storage::buffers::PyBuffer>()
-            && call.args.is_empty()
-        {
-            // `b.hex()`: two lowercase hex digits a byte.
-            let items = self.collect(&Value::Host(receiver.clone()))?;
-            let text: String = items
-                .iter()
-                .map(|b| format!("{:02x}", b.as_int().unwrap_or(0) as u8))
-                .collect();
-            return Ok(Value::str(text));
-        }
-        if matches!(name, "apply_" | "map_" | "map2_")
-            && let Some(t) = receiver.clone().try_cast::<crate::core::tensor::Tensor>()
-        {
-            return self.visit_elements(t, name, call);
-        }
-        if Self::is_hook_method(name)
-            && let Some(t) = receiver.clone().try_cast::<crate::core::tensor::Tensor>()
-        {
-            return self.call_hook_method(t, name, call);
-        }
-        let call = self.host_arguments(Some(receiver), call)?;
-        let result = self.host.call(name, call);
-        let arrays = if LIST_RESULTS.contains(&name) {
+        let result = match receiver {
+            Value::Tensor(t) => {
+                if !self.tensor_attributes.is_empty()
+                    && let Some(shadowing) = self.tensor_attributes.get(&t, name)
+                {
+                    return self.call_value(&shadowing, call);
+                }
+                if matches!(name, "apply_" | "map_" | "map2_") {
+                    return self.visit_elements(t, name, call);
+                }
+                if Self::is_hook_method(name) {
+                    return self.call_hook_method(t, name, call);
+                }
+                let call = self.host_arguments(None, call)?;
+                self.host.call_tensor_method(name, &t, call)
+            }
+            receiver => {
+                if name == "hex"
+                    && receiver.is_host::<crate::script::storage::buffers::PyBuffer>()
+                    && call.args.is_empty()
+                {
+                    // `b.hex()`: two lowercase hex digits a byte.
+                    let items = self.collect(&receiver)?;
+                    let text: String = items
+                        .iter()
+                        .map(|b| format!("{:02x}", b.as_int().unwrap_or(0) as u8))
+                        .collect();
+                    return Ok(Value::str(text));
+                }
+                let call = self.host_arguments(receiver.into_host(), call)?;
+                self.host.call(name, call)
+            }
+        };
+        let result = self.lift(result)?;
+        // Only a result holding arrays asks which kind they become.
+        let arrays = if (result.is_array() || result.is_map()) && LIST_RESULTS.contains(&name) {
             Arrays::Lists
         } else {
             Arrays::Tuples
         };
-        Ok(from_dynamic(self.lift(result)?, arrays))
+        Ok(from_dynamic(result, arrays))
     }
 
     /// `t.apply_(f)`, `t.map_(other, f)`, `t.map2_(x, y, f)` with a Python callable: `f`
@@ -382,7 +394,7 @@ impl Interpreter {
             .args
             .iter()
             .map(|v| match v {
-                Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => "Tensor".into(),
+                Value::Tensor(_) => "Tensor".into(),
                 Value::Function(_)
                 | Value::Builtin(_)
                 | Value::Method(_)
@@ -399,10 +411,7 @@ impl Interpreter {
         }
         let others: Vec<crate::core::tensor::Tensor> = call.args[..tensors]
             .iter()
-            .filter_map(|v| match v {
-                Value::Host(d) => d.clone().try_cast::<crate::core::tensor::Tensor>(),
-                _ => None,
-            })
+            .filter_map(|v| v.as_tensor().cloned())
             .collect();
         let f = call.args[tensors].clone();
         let names = ["'other'", "argument 'x'", "argument 'y'"];
@@ -456,7 +465,7 @@ impl Interpreter {
                 return self.raise(e.kind.name(), e.message);
             }
         }
-        Ok(Value::Host(rhai::Dynamic::from(t)))
+        Ok(Value::Tensor(t))
     }
 
     /// What Python itself answers for a special method called by name on a value

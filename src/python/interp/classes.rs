@@ -717,10 +717,8 @@ impl Interpreter {
     /// `del object.name` on an instance or class of a statement; `false` when `object` is
     /// none.
     pub(super) fn delete_instance_attribute(&mut self, object: &Value, name: &str) -> Flow<bool> {
-        if let Value::Host(d) = object
-            && let Some(t) = d.read_lock::<crate::core::tensor::Tensor>()
-        {
-            return Ok(self.tensor_attributes.delete(&t, name));
+        if let Value::Tensor(t) = object {
+            return Ok(self.tensor_attributes.delete(t, name));
         }
         if let Value::Class(c) = object {
             if c.namespace.borrow_mut().remove_str(name).is_none() {

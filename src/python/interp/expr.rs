@@ -371,23 +371,22 @@ impl Interpreter {
         // `x.name(...)` on a tensh value calls the method without reading `x.name` first.
         if let Expr::Attribute(a) = &*c.func {
             let receiver = self.eval(&a.value, scope)?;
-            if let Value::Host(d) = receiver {
+            if receiver.is_tensh() {
                 // Python reads `x.name` before the arguments: when they raise, a name the
                 // value does not have is the error (`AttributeError`), as it would have
                 // been first. (The read itself is left to the call, on the hot path.)
                 let args = match self.eval_arguments(&c.arguments, scope) {
                     Ok(args) => args,
                     Err(e) => {
-                        let object = Value::Host(d);
                         if matches!(e, super::Unwind::Raise(_))
-                            && !self.has_attribute(&object, a.attr.as_str())?
+                            && !self.has_attribute(&receiver, a.attr.as_str())?
                         {
-                            self.get_attribute(&object, a.attr.as_str())?;
+                            self.get_attribute(&receiver, a.attr.as_str())?;
                         }
                         return Err(e);
                     }
                 };
-                let result = self.call_host_method(d, a.attr.as_str(), args);
+                let result = self.call_host_method(receiver, a.attr.as_str(), args);
                 if result.is_err() {
                     self.note_failed_receiver(&a.value);
                 }

@@ -108,7 +108,9 @@ impl Interpreter {
                         return self
                             .raise("TypeError", "a bytes-like object is required, not 'str'");
                     }
-                    Some(v @ Value::Host(_)) if binary => self.byte_values(v)?,
+                    Some(v @ (Value::Host(_) | Value::Tensor(_))) if binary => {
+                        self.byte_values(v)?
+                    }
                     Some(other) => {
                         return self.raise(
                             "TypeError",

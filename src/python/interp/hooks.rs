@@ -37,7 +37,7 @@ impl HookRunner for PythonHooks<'_> {
 
     fn call(&mut self, hook: &Hook, arg: Option<&Tensor>) -> Result<Returned> {
         let f = hook.downcast_ref::<Value>().cloned().unwrap_or(Value::None);
-        let arg = arg.map_or(Value::None, |t| Value::Host(Dynamic::from(t.clone())));
+        let arg = arg.map_or(Value::None, |t| Value::Tensor(t.clone()));
         let call = CallArgs {
             args: vec![arg],
             keywords: Vec::new(),
@@ -48,9 +48,7 @@ impl HookRunner for PythonHooks<'_> {
         })?;
         Ok(match out {
             Value::None => Returned::Nothing,
-            Value::Host(d) if d.is::<Tensor>() => d
-                .try_cast::<Tensor>()
-                .map_or(Returned::Nothing, Returned::Tensor),
+            Value::Tensor(t) => Returned::Tensor(t),
             other => Returned::Other(other.type_name().to_string()),
         })
     }
@@ -143,7 +141,7 @@ impl Interpreter {
         let mut values: crate::script::args::Positionals = host.args.into_iter().collect();
         // A dict passed last stays positional: an empty keyword map follows it.
         if !host.keywords.is_empty() || values.last().is_some_and(|v| v.is::<Map>()) {
-            values.push(Dynamic::from(host.keywords));
+            values.push(Dynamic::from(host.keywords.take()));
         }
         let method = Method::<Tensor>::new(name, max, Rc::new(move |_, a| body(a)));
         let result = method.call(t, Args::new(values));

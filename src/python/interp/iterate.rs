@@ -2,8 +2,6 @@
 
 use std::rc::Rc;
 
-use rhai::Dynamic;
-
 use super::{Flow, Interpreter};
 use crate::python::convert::{Arrays, from_dynamic};
 use crate::python::host::HostCall;
@@ -35,12 +33,11 @@ impl Interpreter {
             Value::Instance(_) | Value::Exception(_) if Self::class_of_instance(v).is_some() => {
                 return self.object_iteration(v);
             }
-            Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => {
-                let t = d.clone_cast::<crate::core::tensor::Tensor>();
+            Value::Tensor(t) => {
                 if t.ndim() == 0 {
                     return self.raise("TypeError", "iteration over a 0-d tensor");
                 }
-                PyIter::Rows(d.clone(), 0, t.sizes()[0])
+                PyIter::Rows(t.clone(), 0, t.sizes()[0])
             }
             Value::Host(d) => {
                 // Sizes, storages, buffers, named tuples: their items as `tolist()` gives them.
@@ -120,10 +117,10 @@ impl Interpreter {
                 }
                 let row = self
                     .host
-                    .get_item(t.clone(), Dynamic::from(*i))
+                    .index_tensor(t, &[crate::core::index::IndexItem::Int(*i)])
                     .map_err(|e| self.throw(e))?;
                 *i += 1;
-                Some(Value::Host(row))
+                Some(Value::host(row))
             }
             PyIter::Enumerate(items, count) => match self.next_of(items)? {
                 Some(x) => {
@@ -398,8 +395,7 @@ impl Interpreter {
                     start > stop
                 }
             }
-            Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => {
-                let t = d.clone_cast::<crate::core::tensor::Tensor>();
+            Value::Tensor(t) => {
                 match t.numel() {
                     1 => {}
                     0 => {
@@ -415,8 +411,11 @@ impl Interpreter {
                         );
                     }
                 }
-                let call = HostCall::positional(Some(d.clone()), Vec::new());
-                let item = self.host.call("item", call).map_err(|e| self.throw(e))?;
+                let call = HostCall::positional(None, Vec::new());
+                let item = self
+                    .host
+                    .call_tensor_method("item", t, call)
+                    .map_err(|e| self.throw(e))?;
                 let item = from_dynamic(item, Arrays::Tuples);
                 return self.truthy(&item);
             }

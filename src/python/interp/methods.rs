@@ -145,35 +145,25 @@ impl Interpreter {
                     _ => self.no_attribute(object, name),
                 }
             }
+            Value::Tensor(t) => {
+                if name == "__dict__" {
+                    let items = self.tensor_attributes.items(t);
+                    return Ok(Value::dict(
+                        items.into_iter().map(|(k, v)| (Value::Str(k), v)).collect(),
+                    ));
+                }
+                if !self.tensor_attributes.is_empty()
+                    && !self.host.tensor_has_property(name)
+                    && let Some(v) = self.tensor_attributes.get(t, name)
+                {
+                    return Ok(v);
+                }
+                let r = self.host.get_tensor_attr(t, name);
+                self.host_attribute(object, name, r)
+            }
             Value::Host(d) => {
-                if let Some(t) = d.read_lock::<crate::core::tensor::Tensor>() {
-                    if name == "__dict__" {
-                        let items = self.tensor_attributes.items(&t);
-                        return Ok(Value::dict(
-                            items.into_iter().map(|(k, v)| (Value::Str(k), v)).collect(),
-                        ));
-                    }
-                    if !self.tensor_attributes.is_empty()
-                        && !self.host.tensor_has_property(name)
-                        && let Some(v) = self.tensor_attributes.get(&t, name)
-                    {
-                        return Ok(v);
-                    }
-                }
                 let r = self.host.get_attr(d.clone(), name);
-                match r {
-                    Ok(v) => Ok(from_dynamic(v, Arrays::Tuples)),
-                    // Read without a call, a method is a bound method.
-                    // (tensh says `NotImplementedError` for a method of PyTorch's it reads
-                    // only as a call.)
-                    Err(e)
-                        if matches!(&*e.class.name, "AttributeError" | "NotImplementedError")
-                            && (self.host_has_method(d, name) || is_dunder(name)) =>
-                    {
-                        Ok(Value::Method(Rc::new((object.clone(), name.into()))))
-                    }
-                    Err(e) => Err(self.throw(e)),
-                }
+                self.host_attribute(object, name, r)
             }
             Value::HostPath(path) => {
                 let path = path.clone();
@@ -353,8 +343,34 @@ impl Interpreter {
     }
 
     /// Whether `name` is a method of the tensh value `d` (PyTorch has it, tensh builds it).
-    fn host_has_method(&self, d: &rhai::Dynamic, name: &str) -> bool {
-        let registered = self.host.type_name(d);
+    /// `object.name` read from a tensh value as the host answered it (`read`): a method
+    /// read without a call is a bound method.
+    fn host_attribute(
+        &mut self,
+        object: &Value,
+        name: &str,
+        read: Result<rhai::Dynamic, crate::python::exception::PyException>,
+    ) -> Flow<Value> {
+        match read {
+            Ok(v) => Ok(from_dynamic(v, Arrays::Tuples)),
+            // (tensh says `NotImplementedError` for a method of PyTorch's it reads only as a
+            // call.)
+            Err(e)
+                if matches!(&*e.class.name, "AttributeError" | "NotImplementedError")
+                    && (self.host_has_method(object, name) || is_dunder(name)) =>
+            {
+                Ok(Value::Method(Rc::new((object.clone(), name.into()))))
+            }
+            Err(e) => Err(self.throw(e)),
+        }
+    }
+
+    /// Whether the type of the tensh value `object` has a method `name` in PyTorch.
+    fn host_has_method(&self, object: &Value, name: &str) -> bool {
+        let registered = match object {
+            Value::Host(d) => self.host.type_name(d),
+            _ => object.type_name(),
+        };
         let owner = registered.rsplit("::").next().unwrap_or_default();
         crate::script::pytorch_names::contains(owner, name)
             || crate::script::signature::lookup(owner, name).is_some()
@@ -415,17 +431,16 @@ impl Interpreter {
                 }
                 Ok(())
             }
-            Value::Host(d) => {
+            Value::Tensor(t) if !self.host.tensor_has_property(name) => {
                 // A tensor is a Python object with an instance dict: a name that is none of
                 // its properties is set there (shadowing a method of that name).
-                if let Some(t) = d.read_lock::<crate::core::tensor::Tensor>()
-                    && !self.host.tensor_has_property(name)
-                {
-                    self.tensor_attributes.set(&t, name, value);
-                    return Ok(());
-                }
+                self.tensor_attributes.set(t, name, value);
+                Ok(())
+            }
+            Value::Host(_) | Value::Tensor(_) => {
                 let v = self.lift(to_dynamic(&value))?;
-                let r = self.host.set_attr(d.clone(), name, v);
+                let receiver = object.to_host().unwrap_or_default();
+                let r = self.host.set_attr(receiver, name, v);
                 self.lift(r)
             }
             other => self.raise(

@@ -633,8 +633,8 @@ impl Interpreter {
         if needs_floats {
             for a in args {
                 match a {
-                    Value::Host(d) => {
-                        let item = self.host_method(d.clone(), "item", Vec::new())?;
+                    Value::Host(_) | Value::Tensor(_) => {
+                        let item = self.host_method(a.clone(), "item", Vec::new())?;
                         xs.push(item.as_float().unwrap_or(f64::NAN));
                     }
                     other => match other.as_float() {

@@ -6,7 +6,6 @@ use std::rc::Rc;
 use ruff_python_ast::{CmpOp, UnaryOp};
 
 use super::{Flow, Interpreter};
-use crate::core::tensor::Tensor;
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::host::HostCall;
 use crate::python::number::{self, BinOp};
@@ -59,7 +58,7 @@ impl Interpreter {
                 return self.binary(op, a, b);
             }
         }
-        if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
+        if a.is_tensh() || b.is_tensh() {
             return self.host_binary(op, &a, &b);
         }
         if let Some(r) = number::binary(op, &a, &b) {
@@ -161,7 +160,12 @@ impl Interpreter {
         );
         // A named tuple (`torch.return_types.max`) is a tuple here, named by its class.
         let named = is_named_tuple(other);
-        if python_number || (matches!(other, Value::Host(_) | Value::HostPath(_)) && !named) {
+        if python_number
+            || (matches!(
+                other,
+                Value::Tensor(_) | Value::Host(_) | Value::HostPath(_)
+            ) && !named)
+        {
             return None;
         }
         let sequence = named || matches!(other, Value::Str(_) | Value::List(_) | Value::Tuple(_));
@@ -199,12 +203,11 @@ impl Interpreter {
     /// A tensor used as an index (`__index__`): the value of one element of an integer
     /// dtype, else PyTorch's TypeError.
     pub(super) fn tensor_index(&mut self, v: &Value) -> Flow<i64> {
-        if let Value::Host(d) = v
-            && let Some(t) = d.read_lock::<Tensor>()
+        if let Value::Tensor(t) = v
             && t.numel() == 1
             && t.dtype().is_integral()
         {
-            let values = crate::core::engine::elements::int64_values(&t);
+            let values = crate::core::engine::elements::int64_values(t);
             if let Ok(values) = values {
                 return Ok(values[0]);
             }
@@ -277,9 +280,7 @@ impl Interpreter {
         if let Some(r) = self.object_in_place(op, &current, &rhs)? {
             return Ok(r);
         }
-        if let Value::Host(d) = &current
-            && d.is::<Tensor>()
-        {
+        if let Value::Tensor(t) = &current {
             let arg = self.lift(to_dynamic(&rhs))?;
             let r = match op {
                 BinOp::MatMul => return self.binary(op, current, rhs),
@@ -290,10 +291,10 @@ impl Interpreter {
                         _ => "bitwise_right_shift_",
                     };
                     self.host
-                        .call(method, HostCall::positional(Some(d.clone()), vec![arg]))
+                        .call_tensor_method(method, t, HostCall::positional(None, vec![arg]))
                         .map(|_| ())
                 }
-                _ => self.host.assign_op(op.symbol(), d.clone(), arg),
+                _ => self.host.assign_tensor_op(op.symbol(), t, arg),
             };
             self.lift(r)?;
             return Ok(current);
@@ -325,19 +326,23 @@ impl Interpreter {
             (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
             (UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
             (UnaryOp::USub, Value::Complex(c)) => Ok(Value::Complex(-c)),
-            (UnaryOp::USub, Value::Host(d)) => {
-                let r = self.host.negate(d.clone());
+            (UnaryOp::USub, Value::Host(_) | Value::Tensor(_)) => {
+                let r = self.host.negate(v.to_host().unwrap_or_default());
                 Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
             }
             (UnaryOp::UAdd, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
             (
                 UnaryOp::UAdd,
-                Value::Int(_) | Value::Float(_) | Value::Complex(_) | Value::Host(_),
+                Value::Int(_)
+                | Value::Float(_)
+                | Value::Complex(_)
+                | Value::Host(_)
+                | Value::Tensor(_),
             ) => Ok(v),
             (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
             (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
-            (UnaryOp::Invert, Value::Host(d)) => {
-                let r = self.host.invert(d.clone());
+            (UnaryOp::Invert, Value::Host(_) | Value::Tensor(_)) => {
+                let r = self.host.invert(v.to_host().unwrap_or_default());
                 Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
             }
             _ => {
@@ -376,7 +381,7 @@ impl Interpreter {
             let q = Value::list(self.collect(b)?);
             return self.compare(op, &p, &q);
         }
-        if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
+        if a.is_tensh() || b.is_tensh() {
             if matches!(op, CmpOp::Eq | CmpOp::NotEq)
                 && (matches!(a, Value::None) || matches!(b, Value::None))
             {
@@ -397,7 +402,7 @@ impl Interpreter {
             };
             // A number on the left declines a tensor (its `__lt__` says `NotImplemented`), so
             // Python asks the tensor's reflected comparison, whose name PyTorch's errors give.
-            let (left, right, symbol) = if !matches!(a, Value::Host(_)) {
+            let (left, right, symbol) = if !a.is_tensh() {
                 let reflected = match symbol {
                     "<" => ">",
                     "<=" => ">=",
@@ -481,7 +486,7 @@ impl Interpreter {
                 return Ok(x.len().cmp(&y.len()));
             }
             _ if tensor_against_python_value(a, b) => {}
-            (Value::Host(_), _) | (_, Value::Host(_)) => {
+            _ if a.is_tensh() || b.is_tensh() => {
                 let lt = self.compare(CmpOp::Lt, a, b)?;
                 if self.truthy(&lt)? {
                     return Ok(Ordering::Less);
@@ -583,7 +588,7 @@ impl Interpreter {
                 true
             }
             (Value::Range(a1, b1, c1), Value::Range(a2, b2, c2)) => (a1, b1, c1) == (a2, b2, c2),
-            (Value::Host(_), _) | (_, Value::Host(_)) => {
+            _ if a.is_tensh() || b.is_tensh() => {
                 let r = self.compare(CmpOp::Eq, a, b)?;
                 self.truthy(&r)?
             }
@@ -626,10 +631,10 @@ impl Interpreter {
                 }
                 None => false,
             }),
-            Value::Host(d) if d.is::<Tensor>() => {
+            Value::Tensor(t) => {
                 // PyTorch: `(element == self).any()`.
                 let x = self.lift(to_dynamic(item))?;
-                let eq = self.host.binary("==", d.clone(), x);
+                let eq = self.host.binary("==", rhai::Dynamic::from(t.clone()), x);
                 let eq = self.lift(eq)?;
                 let any = self
                     .host
@@ -657,7 +662,7 @@ impl Interpreter {
                 return self.raise("TypeError", format!("unhashable type: '{}'", v.type_name()));
             }
         }
-        if matches!(a, Value::Host(_)) || matches!(b, Value::Host(_)) {
+        if a.is_tensh() || b.is_tensh() {
             return Ok(same_object(a, b) || self.host_value_key_equal(a, b));
         }
         self.values_equal(a, b)
@@ -666,7 +671,7 @@ impl Interpreter {
     /// Non-tensor tensh values (dtypes, devices) are keys by value.
     fn host_value_key_equal(&mut self, a: &Value, b: &Value) -> bool {
         match (a, b) {
-            (Value::Host(x), Value::Host(y)) if !x.is::<Tensor>() && !y.is::<Tensor>() => self
+            (Value::Host(x), Value::Host(y)) => self
                 .host
                 .binary("==", x.clone(), y.clone())
                 .ok()
@@ -739,32 +744,28 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
         (Value::Type(x), Value::Type(y)) => x.name == y.name && x.module == y.module,
         (Value::Builtin(x), Value::Builtin(y)) | (Value::HostPath(x), Value::HostPath(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::Tensor(p), Value::Tensor(q)) => p.ptr_eq(q),
         (Value::Host(x), Value::Host(y)) => {
-            match (x.read_lock::<Tensor>(), y.read_lock::<Tensor>()) {
-                (Some(p), Some(q)) => p.ptr_eq(&q),
-                _ => {
-                    // dtypes are singletons in PyTorch: `x.dtype is torch.float32` holds.
-                    if let (Some(p), Some(q)) = (
-                        x.read_lock::<crate::core::dtype::DType>(),
-                        y.read_lock::<crate::core::dtype::DType>(),
-                    ) {
-                        return *p == *q;
-                    }
-                    if let (Some(p), Some(q)) = (
-                        x.read_lock::<crate::script::generator_object::GeneratorObject>(),
-                        y.read_lock::<crate::script::generator_object::GeneratorObject>(),
-                    ) {
-                        return p.same(&q);
-                    }
-                    // Handles to one autograd node are one Python object.
-                    match (
-                        x.read_lock::<crate::script::grad_fn::GradFn>(),
-                        y.read_lock::<crate::script::grad_fn::GradFn>(),
-                    ) {
-                        (Some(p), Some(q)) => Rc::ptr_eq(&p.0, &q.0),
-                        _ => false,
-                    }
-                }
+            // dtypes are singletons in PyTorch: `x.dtype is torch.float32` holds.
+            if let (Some(p), Some(q)) = (
+                x.read_lock::<crate::core::dtype::DType>(),
+                y.read_lock::<crate::core::dtype::DType>(),
+            ) {
+                return *p == *q;
+            }
+            if let (Some(p), Some(q)) = (
+                x.read_lock::<crate::script::generator_object::GeneratorObject>(),
+                y.read_lock::<crate::script::generator_object::GeneratorObject>(),
+            ) {
+                return p.same(&q);
+            }
+            // Handles to one autograd node are one Python object.
+            match (
+                x.read_lock::<crate::script::grad_fn::GradFn>(),
+                y.read_lock::<crate::script::grad_fn::GradFn>(),
+            ) {
+                (Some(p), Some(q)) => Rc::ptr_eq(&p.0, &q.0),
+                _ => false,
             }
         }
         _ => false,
@@ -784,6 +785,7 @@ fn tensor_against_python_value(a: &Value, b: &Value) -> bool {
                     | Value::Float(_)
                     | Value::Bool(_)
                     | Value::Complex(_)
+                    | Value::Tensor(_)
                     | Value::Host(_)
                     | Value::HostPath(_)
             )
@@ -801,7 +803,7 @@ fn is_unsupported_operands(e: &crate::python::exception::PyException) -> bool {
 
 /// Whether `v` is a tensor.
 fn is_tensor(v: &Value) -> bool {
-    matches!(v, Value::Host(d) if d.is::<Tensor>())
+    matches!(v, Value::Tensor(_))
 }
 
 /// Whether `v` is one of `torch.return_types`' named tuples.

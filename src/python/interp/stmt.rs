@@ -444,8 +444,7 @@ impl Interpreter {
                 if self.delete_instance_attribute(&object, name)? {
                     return Ok(());
                 }
-                if let Value::Host(d) = &object
-                    && d.is::<crate::core::tensor::Tensor>()
+                if let Value::Tensor(_) = &object
                     && !self.host.tensor_has_property(name)
                 {
                     return self.raise(

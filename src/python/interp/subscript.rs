@@ -76,7 +76,7 @@ impl Interpreter {
         match v {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(*b as i64),
-            Value::Host(d) if d.is::<Tensor>() => self.tensor_as_index(d),
+            Value::Tensor(t) => self.tensor_as_index(t),
             other => self.raise(
                 "TypeError",
                 format!(
@@ -227,12 +227,12 @@ impl Interpreter {
                     vec![index],
                 )))
             }
+            Value::Tensor(t) => {
+                let items = self.tensor_index_items(&index)?;
+                let r = self.host.index_tensor(t, &items);
+                Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
+            }
             Value::Host(d) => {
-                if let Some(t) = d.read_lock::<Tensor>() {
-                    let items = self.tensor_index_items(&index)?;
-                    let r = self.host.index_tensor(&t, &items);
-                    return Ok(from_dynamic(self.lift(r)?, Arrays::Tuples));
-                }
                 let i = self.host_index(d, &index)?;
                 let r = self.host.get_item(d.clone(), i);
                 Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
@@ -319,13 +319,13 @@ impl Interpreter {
                 Ok(())
             }
             Value::Dict(entries) => self.dict_set(entries, index, value),
+            Value::Tensor(t) => {
+                let items = self.tensor_index_items(&index)?;
+                let v = self.lift(to_dynamic(&value))?;
+                let r = self.host.assign_tensor_index(t, &items, &v);
+                self.lift(r)
+            }
             Value::Host(d) => {
-                if let Some(t) = d.read_lock::<Tensor>() {
-                    let items = self.tensor_index_items(&index)?;
-                    let v = self.lift(to_dynamic(&value))?;
-                    let r = self.host.assign_tensor_index(&t, &items, &v);
-                    return self.lift(r);
-                }
                 let i = self.host_index(d, &index)?;
                 let v = self.lift(to_dynamic(&value))?;
                 let r = self.host.set_item(d.clone(), i, v);
@@ -432,7 +432,7 @@ impl Interpreter {
     fn tensor_index_items(&mut self, index: &Value) -> Flow<Vec<IndexItem>> {
         match index {
             Value::Tuple(items) => items.iter().map(|x| self.tensor_index_item(x)).collect(),
-            Value::List(_) | Value::Host(_) => {
+            Value::List(_) | Value::Host(_) | Value::Tensor(_) => {
                 let d = self.lift(to_dynamic(index))?;
                 self.lift(indexing::items(&d).map_err(|e| PyException::from_rhai(&e)))
             }

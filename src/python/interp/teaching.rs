@@ -64,6 +64,7 @@ impl Interpreter {
                 };
                 Known {
                     host: match &value {
+                        Value::Tensor(_) => Some(std::any::TypeId::of::<Tensor>()),
                         Value::Host(d) => Some(d.type_id()),
                         _ => None,
                     },
@@ -176,7 +177,7 @@ impl Interpreter {
                 .iter()
                 .filter(|(name, _)| !name.starts_with('_'))
                 .filter_map(|(name, v)| match v {
-                    Value::Host(d) => Some((name.to_string(), d.read_lock::<Tensor>()?.clone())),
+                    Value::Tensor(t) => Some((name.to_string(), t.clone())),
                     _ => None,
                 })
                 .collect();

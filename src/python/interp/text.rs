@@ -257,6 +257,7 @@ impl Interpreter {
                 )
             }
             Value::File(f) => format!("<_io.{} name='{}'>", v.type_name(), f.borrow().name),
+            Value::Tensor(t) => self.lift(self.host.repr(rhai::Dynamic::from(t.clone())))?,
             Value::Host(d) => self.lift(self.host.repr(d.clone()))?,
         })
     }
@@ -321,13 +322,11 @@ impl Interpreter {
                 }
             };
         }
-        if let Value::Host(d) = v
-            && let Some(t) = d.read_lock::<crate::core::tensor::Tensor>()
+        if let Value::Tensor(t) = v
             && t.ndim() == 0
         {
             // PyTorch's `Tensor.__format__`: a 0-d tensor formats as its item.
-            drop(t);
-            let item = self.host_method(d.clone(), "item", Vec::new())?;
+            let item = self.host_method(v.clone(), "item", Vec::new())?;
             return self.format_value(&item, spec);
         }
         if spec.is_empty() {
@@ -340,11 +339,10 @@ impl Interpreter {
             Value::Bool(b) => Formattable::Int(*b as i64),
             Value::Float(f) => Formattable::Float(*f),
             Value::Str(s) => Formattable::Str(s),
-            Value::Host(d) if d.is::<crate::core::tensor::Tensor>() => {
+            Value::Tensor(t) => {
                 // PyTorch formats a 0-d tensor as its item, any other by its str.
-                let t = d.clone_cast::<crate::core::tensor::Tensor>();
                 if t.ndim() == 0 {
-                    let item = self.host_method(d.clone(), "item", Vec::new())?;
+                    let item = self.host_method(v.clone(), "item", Vec::new())?;
                     return self.format_value(&item, spec);
                 }
                 text = self.str_text(v)?;
@@ -403,8 +401,8 @@ impl Interpreter {
                         }
                         conversion => {
                             let number = match &value {
-                                Value::Host(d) => {
-                                    self.host_method(d.clone(), "item", Vec::new())?
+                                Value::Host(_) | Value::Tensor(_) => {
+                                    self.host_method(value.clone(), "item", Vec::new())?
                                 }
                                 v => v.clone(),
                             };

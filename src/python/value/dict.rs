@@ -243,10 +243,8 @@ fn nested_key_hash(key: &Value, depth: usize) -> Result<i64, NoHash> {
         Value::List(_) | Value::Dict(_) | Value::Set(_) => {
             return Err(NoHash::Unhashable(key.type_name()));
         }
-        Value::Host(d) => match d.read_lock::<crate::core::tensor::Tensor>() {
-            Some(t) => t.id() as i64,
-            None => hash::text(d.type_name()),
-        },
+        Value::Tensor(t) => t.id() as i64,
+        Value::Host(d) => hash::text(d.type_name()),
         Value::Type(t) => hash::text(&t.name),
         Value::Builtin(n) | Value::HostPath(n) | Value::Module(n) => hash::text(n),
         Value::Function(f) => std::rc::Rc::as_ptr(f) as usize as i64,

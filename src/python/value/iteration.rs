@@ -11,7 +11,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use rhai::Dynamic;
 use ruff_python_ast::{Comprehension, Expr, Stmt, StmtFor, StmtTry, StmtWhile};
 
 use super::flow::{Entered, Unwind};
@@ -31,7 +30,7 @@ pub enum PyIter {
     /// An iterator value: what this loop takes, others do not see.
     Shared(Rc<RefCell<PyIter>>),
     /// A tensor's rows: the tensor, the next row and the count.
-    Rows(Dynamic, i64, i64),
+    Rows(crate::core::tensor::Tensor, i64, i64),
     /// `enumerate`: the items and the next count.
     Enumerate(Box<PyIter>, i64),
     /// `zip`: one iteration per argument, and `strict=`.

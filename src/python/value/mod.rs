@@ -1,7 +1,7 @@
 //! Python's values as the Python front end holds them (with the types they contain:
 //! exceptions, functions and the scopes functions close over): its own numbers, strings and containers,
-//! functions and classes, and every tensh value (tensors, storages, dtypes, sizes, ...) as the
-//! Rhai value the ops take and return (`Value::Host`). A dict's storage (`dict`) and an
+//! functions and classes, tensors as themselves (`Value::Tensor`), and every other tensh value
+//! (storages, dtypes, sizes, ...) as the Rhai value the ops take and return (`Value::Host`). A dict's storage (`dict`) and an
 //! iteration in progress (`iteration`) are parts of it: they hold values, and values hold
 //! them.
 
@@ -25,6 +25,7 @@ use ruff_python_ast::{Expr, Parameters, Stmt};
 pub use super::name_use::NameUse;
 use super::source::SourceText;
 use super::types::TypeObject;
+use crate::core::tensor::Tensor;
 
 /// A list's items, shared by every name bound to it.
 pub type Items = Rc<RefCell<Seq>>;
@@ -163,7 +164,11 @@ pub enum Value {
     GradMode(Rc<(Rc<str>, Option<bool>)>),
     /// A file `open()` returned.
     File(Rc<RefCell<PyFile>>),
-    /// A tensh value: a tensor, storage, dtype, `torch.Size`, device, named tuple, buffer, ...
+    /// A tensor, held as itself: reading a name bound to one copies a handle.
+    Tensor(Tensor),
+    /// Another tensh value: a storage, dtype, `torch.Size`, device, named tuple, buffer, ...
+    /// as the Rhai value the ops take and return (never a tensor: `Value::host` makes those
+    /// `Value::Tensor`).
     Host(Dynamic),
     /// A class made by a `class` statement.
     Class(Rc<class::Class>),
@@ -232,6 +237,7 @@ impl Value {
                 .into(),
             Value::GradMode(m) => m.0.to_string(),
             Value::File(f) => f.borrow().type_name().into(),
+            Value::Tensor(_) => "Tensor".into(),
             Value::Host(d) => crate::script::convert::py_type_name(d),
             Value::Class(_) => "type".into(),
             Value::Instance(i) => i.class.name.to_string(),
@@ -275,7 +281,52 @@ impl Value {
 
     /// Whether this is a tensh value of Rhai type `T`.
     pub fn is_host<T: rhai::Variant + Clone>(&self) -> bool {
-        matches!(self, Value::Host(d) if d.is::<T>())
+        match self {
+            Value::Tensor(_) => std::any::TypeId::of::<T>() == std::any::TypeId::of::<Tensor>(),
+            Value::Host(d) => d.is::<T>(),
+            _ => false,
+        }
+    }
+
+    /// A tensh value the ops gave: a tensor becomes `Value::Tensor`, anything else
+    /// `Value::Host`.
+    pub fn host(d: Dynamic) -> Value {
+        match d.try_cast_result::<Tensor>() {
+            Ok(t) => Value::Tensor(t),
+            Err(d) => Value::Host(d),
+        }
+    }
+
+    /// The tensh value this is, as the ops take it (`None` for Python's own values).
+    pub fn to_host(&self) -> Option<Dynamic> {
+        match self {
+            Value::Tensor(t) => Some(Dynamic::from(t.clone())),
+            Value::Host(d) => Some(d.clone()),
+            _ => None,
+        }
+    }
+
+    /// The tensh value this is, moved out as the ops take it (`None` for Python's own
+    /// values).
+    pub fn into_host(self) -> Option<Dynamic> {
+        match self {
+            Value::Tensor(t) => Some(Dynamic::from(t)),
+            Value::Host(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a tensh value (a tensor or another).
+    pub fn is_tensh(&self) -> bool {
+        matches!(self, Value::Tensor(_) | Value::Host(_))
+    }
+
+    /// The tensor this is, if it is one.
+    pub fn as_tensor(&self) -> Option<&Tensor> {
+        match self {
+            Value::Tensor(t) => Some(t),
+            _ => None,
+        }
     }
 }
 
