@@ -2,6 +2,7 @@
 //! of Rhai, terminals or printing.
 
 pub mod autograd;
+pub mod bessel_i;
 pub mod binary_math;
 pub mod binary_operands;
 pub mod broadcast;

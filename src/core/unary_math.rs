@@ -329,9 +329,9 @@ impl Unary {
             Unary::Erfc => special(x, libm::erfcf, libm::erfc),
             Unary::Lgamma => special(x, libm::lgammaf, libm::lgamma),
             Unary::Sinc => sinc(x),
-            Unary::Digamma => special(x, |v| sf::digamma(v as f64) as f32, sf::digamma),
+            Unary::Digamma => sf::digamma(x),
             Unary::Erfinv => special(x, |v| sf::erfinv(v as f64) as f32, sf::erfinv),
-            Unary::I0 => special(x, |v| sf::i0(v as f64) as f32, sf::i0),
+            Unary::I0 => crate::core::bessel_i::i0(x),
         }
     }
 
@@ -460,9 +460,7 @@ impl Unary {
                 let d = two / F::PI().sqrt() * (-(x * x)).exp();
                 if self == Unary::Erf { d } else { -d }
             }
-            Unary::Lgamma => {
-                F::from(sf::digamma(x.to_f64().unwrap_or(f64::NAN))).unwrap_or(F::nan())
-            }
+            Unary::Lgamma => sf::digamma(x),
             Unary::Digamma => sf::trigamma(x),
             // √π / 2 · exp(erfinv(x)²), from the output.
             Unary::Erfinv => F::PI().sqrt() / two * (y * y).exp(),

@@ -35,8 +35,10 @@ fn rounding(dtype: DType) -> fn(f64) -> f64 {
     }
 }
 
-/// The `n` values of `window` (already lengthened for a periodic one).
-fn values(window: Window, n: i64, r: fn(f64) -> f64) -> Vec<f64> {
+/// The `n` values of `window` (already lengthened for a periodic one), in `dtype`'s
+/// arithmetic.
+fn values(window: Window, n: i64, dtype: DType) -> Vec<f64> {
+    let r = rounding(dtype);
     let last = (n - 1) as f64;
     let index = (0..n).map(|i| i as f64);
     match window {
@@ -72,13 +74,23 @@ fn values(window: Window, n: i64, r: fn(f64) -> f64) -> Vec<f64> {
                 .collect()
         }
         Window::Kaiser { beta } => {
+            // PyTorch's kernel computes in float for every dtype but float64 (the result
+            // rounded to the dtype once).
+            let r = rounding(match dtype {
+                DType::Float64 => DType::Float64,
+                _ => DType::Float32,
+            });
+            let i0 = |v: f64| match dtype {
+                DType::Float64 => crate::core::bessel_i::i0(v),
+                _ => f64::from(crate::core::bessel_i::i0(v as f32)),
+            };
             let center = r(last / 2.0);
-            let scale = r(1.0 / r(crate::core::special_functions::i0(r(beta))));
+            let at_beta = r(i0(r(beta)));
             index
                 .map(|i| {
                     let ratio = r(r(i - center) / center);
                     let root = r(r(1.0 - r(ratio * ratio)).abs().sqrt());
-                    r(r(crate::core::special_functions::i0(r(r(beta) * root))) * scale)
+                    r(r(i0(r(r(beta) * root))) / at_beta)
                 })
                 .collect()
         }
@@ -110,7 +122,7 @@ fn window(
     let length = if periodic { n + 1 } else { n };
     // The values are computed into a vector of `length` `f64`s: asked of the budget first.
     crate::core::memory::alloc::vec_with_capacity::<f64>(length as usize)?;
-    let mut all = values(kind, length, rounding(dtype));
+    let mut all = values(kind, length, dtype);
     all.truncate(n as usize);
     let scalars: Vec<Scalar> = all.into_iter().map(Scalar::Float).collect();
     crate::core::creation::from_scalars(&scalars, vec![n], dtype)
