@@ -76,6 +76,9 @@ impl ElementMap for Value {
     fn complex(&self, z: Complex64) -> Complex64 {
         self.0.complex(z)
     }
+    fn complex32(&self, z: num_complex::Complex<f32>) -> num_complex::Complex<f32> {
+        self.0.complex32(z)
+    }
     fn int(&self, i: i64) -> i64 {
         self.0.integer(i)
     }

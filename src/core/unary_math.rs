@@ -2,7 +2,9 @@
 //! autograd nodes, PyTorch's dtype rule and refusals, their values and derivatives for
 //! real and complex arguments. `unary` applies them to tensors.
 
-use num_complex::Complex64;
+use num_complex::{Complex, Complex64};
+
+use crate::platform::cmath::{ComplexFunction, ComplexLibm};
 
 use super::special_functions as sf;
 use num_traits::{Float, FloatConst};
@@ -335,22 +337,54 @@ impl Unary {
         }
     }
 
+    /// The C library's function this is for complex numbers, if it is one (PyTorch's
+    /// kernels call it for `complex64` and `complex128` alike).
+    fn c_function(self) -> Option<ComplexFunction> {
+        use ComplexFunction as C;
+        Some(match self {
+            Unary::Sqrt => C::Sqrt,
+            Unary::Exp => C::Exp,
+            Unary::Log => C::Log,
+            Unary::Sin => C::Sin,
+            Unary::Cos => C::Cos,
+            Unary::Tan => C::Tan,
+            Unary::Asin => C::Asin,
+            Unary::Acos => C::Acos,
+            Unary::Atan => C::Atan,
+            Unary::Sinh => C::Sinh,
+            Unary::Cosh => C::Cosh,
+            Unary::Tanh => C::Tanh,
+            Unary::Asinh => C::Asinh,
+            Unary::Acosh => C::Acosh,
+            Unary::Atanh => C::Atanh,
+            _ => return None,
+        })
+    }
+
+    /// The function of a `complex64` element, in single precision where PyTorch computes
+    /// it so (the C library's functions), else as `complex` computes it, rounded once.
+    pub(crate) fn complex32(self, z: Complex<f32>) -> Complex<f32> {
+        match self.c_function() {
+            Some(f) => f32::apply(f, z),
+            None => {
+                let w = self.complex(Complex64::new(z.re.into(), z.im.into()));
+                Complex::new(w.re as f32, w.im as f32)
+            }
+        }
+    }
+
     /// The function of a complex number (the functions PyTorch defines for complex).
     pub(crate) fn complex(self, z: Complex64) -> Complex64 {
         let one = Complex64::new(1.0, 0.0);
+        if self == Unary::Acos {
+            // PyTorch's double kernel: `π/2 − asin(z)`, the imaginary part `0 − asin(z).im`.
+            let w = f64::apply(ComplexFunction::Asin, z);
+            return Complex64::new(std::f64::consts::FRAC_PI_2 - w.re, 0.0 - w.im);
+        }
+        if let Some(f) = self.c_function() {
+            return f64::apply(f, z);
+        }
         match self {
-            Unary::Sqrt => z.sqrt(),
-            Unary::Exp => z.exp(),
-            Unary::Log => z.ln(),
-            Unary::Sin => z.sin(),
-            Unary::Cos => z.cos(),
-            Unary::Tan => z.tan(),
-            Unary::Asin => z.asin(),
-            Unary::Acos => z.acos(),
-            Unary::Atan => z.atan(),
-            Unary::Sinh => z.sinh(),
-            Unary::Cosh => z.cosh(),
-            Unary::Tanh => z.tanh(),
             Unary::Sigmoid => one / (one + (-z).exp()),
             Unary::Exp2 => (z * std::f64::consts::LN_2).exp(),
             Unary::Expm1 => z.exp() - one,
@@ -361,20 +395,6 @@ impl Unary {
             Unary::Reciprocal => super::complex_division::quotient(one, z),
             Unary::Sgn => complex_sgn(z),
             Unary::Square => z * z,
-            Unary::Acosh => z.acosh(),
-            // Odd functions: a zero real part keeps its sign, as C's `casinh`/`catanh` keep it.
-            Unary::Asinh | Unary::Atanh => {
-                let w = if self == Unary::Asinh {
-                    z.asinh()
-                } else {
-                    z.atanh()
-                };
-                if z.re == 0.0 && w.re == 0.0 {
-                    Complex64::new(0.0f64.copysign(z.re), w.im)
-                } else {
-                    w
-                }
-            }
             Unary::Sinc => {
                 if z == Complex64::new(0.0, 0.0) {
                     one

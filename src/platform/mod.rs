@@ -14,6 +14,7 @@
 //! are never started in the page (`core::kernels::pair`).
 
 pub mod clock;
+pub mod cmath;
 pub mod fs;
 pub mod heap;
 pub mod map;

@@ -24,6 +24,12 @@ pub trait ElementMap: Sync {
     fn f32(&self, x: f32) -> f32;
     /// At a complex element, read as complex `f64`.
     fn complex(&self, z: Complex64) -> Complex64;
+    /// At a `complex64` element: by default `complex` at it, rounded once; a function
+    /// PyTorch computes in single precision says so here.
+    fn complex32(&self, z: Complex<f32>) -> Complex<f32> {
+        let w = self.complex(Complex64::new(z.re.into(), z.im.into()));
+        Complex::new(w.re as f32, w.im as f32)
+    }
     /// At a signed integer or bool element (bool as 0 or 1; a bool result is `!= 0`).
     fn int(&self, i: i64) -> i64;
     /// At a `uint64` element.
@@ -61,10 +67,7 @@ fn map_block(dtype: DType, b: &mut [u8], m: &impl ElementMap) {
         DType::Float64 => plain(b, |x: f64| m.f64(x)),
         DType::Float32 => plain(b, |x: f32| m.f32(x)),
         DType::Complex128 => plain(b, |z: Complex<f64>| m.complex(z)),
-        DType::Complex64 => plain(b, |z: Complex<f32>| {
-            let w = m.complex(Complex64::new(z.re.into(), z.im.into()));
-            Complex::new(w.re as f32, w.im as f32)
-        }),
+        DType::Complex64 => plain(b, |z: Complex<f32>| m.complex32(z)),
         DType::Int64 => plain(b, |i: i64| m.int(i)),
         DType::Float16 => each::<2>(b, |x| {
             f16::from_f32(m.f32(f16::from_le_bytes(x).to_f32())).to_le_bytes()
