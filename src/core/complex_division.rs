@@ -16,12 +16,18 @@ pub fn quotient<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
             return Complex::new(a.re / abs_c, a.im / abs_d);
         }
         let ratio = d / c;
-        let scale = T::one() / (c + d * ratio);
-        Complex::new((a.re + a.im * ratio) * scale, (a.im - a.re * ratio) * scale)
+        let scale = T::one() / d.mul_add(ratio, c);
+        Complex::new(
+            a.im.mul_add(ratio, a.re) * scale,
+            (-a.re).mul_add(ratio, a.im) * scale,
+        )
     } else {
         let ratio = c / d;
-        let scale = T::one() / (d + c * ratio);
-        Complex::new((a.re * ratio + a.im) * scale, (a.im * ratio - a.re) * scale)
+        let scale = T::one() / c.mul_add(ratio, d);
+        Complex::new(
+            a.re.mul_add(ratio, a.im) * scale,
+            a.im.mul_add(ratio, -a.re) * scale,
+        )
     }
 }
 

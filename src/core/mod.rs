@@ -8,6 +8,7 @@ pub mod binary_operands;
 pub mod broadcast;
 pub mod checked_scalar;
 pub mod complex_division;
+pub mod complex_power;
 pub mod copy;
 pub mod counting;
 pub mod cpp_format;

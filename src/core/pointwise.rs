@@ -238,7 +238,13 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         }
         Ok(acc)
     };
-    zip_with_parameter(a, b, common, common, f64::powf, int, |x, y| x.powc(y))
+    let exponent = match b {
+        Arg::Number(e) => Some(e.to_complex()),
+        _ => None,
+    };
+    let single = common != DType::Complex128;
+    let complex = super::complex_power::power(single, exponent);
+    zip_with_parameter(a, b, common, common, f64::powf, int, complex)
 }
 
 /// `t.clamp(min, max)`; either bound may be absent, not both.

@@ -364,8 +364,13 @@ impl Unary {
     /// The function of a `complex64` element, in single precision where PyTorch computes
     /// it so (the C library's functions), else as `complex` computes it, rounded once.
     pub(crate) fn complex32(self, z: Complex<f32>) -> Complex<f32> {
+        let one = Complex::new(1.0_f32, 0.0);
         match self.c_function() {
             Some(f) => f32::apply(f, z),
+            None if self == Unary::Reciprocal => super::complex_division::quotient(one, z),
+            None if self == Unary::Rsqrt => {
+                super::complex_division::quotient(one, f32::apply(ComplexFunction::Sqrt, z))
+            }
             None => {
                 let w = self.complex(Complex64::new(z.re.into(), z.im.into()));
                 Complex::new(w.re as f32, w.im as f32)
@@ -391,7 +396,9 @@ impl Unary {
             Unary::Log2 => z.ln() / std::f64::consts::LN_2,
             Unary::Log10 => z.ln() / std::f64::consts::LN_10,
             Unary::Log1p => (one + z).ln(),
-            Unary::Rsqrt => super::complex_division::quotient(one, z.sqrt()),
+            Unary::Rsqrt => {
+                super::complex_division::quotient(one, f64::apply(ComplexFunction::Sqrt, z))
+            }
             Unary::Reciprocal => super::complex_division::quotient(one, z),
             Unary::Sgn => complex_sgn(z),
             Unary::Square => z * z,

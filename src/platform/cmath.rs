@@ -1,5 +1,5 @@
 //! The C library's complex elementary functions (`csqrt`, `cexp`, `clog`, the trigonometric
-//! and hyperbolic functions and their inverses), in `float` and `double`. PyTorch's CPU
+//! and hyperbolic functions and their inverses, `cpow`), in `float` and `double`. PyTorch's CPU
 //! kernels compute these through `std::sqrt(c10::complex)` and friends, which end in the C
 //! library's own: calling the same functions natively makes complex results agree with
 //! PyTorch's bit for bit on the same system (complex64 in single precision, as PyTorch
@@ -46,6 +46,8 @@ pub enum ComplexFunction {
 pub trait ComplexLibm: Sized {
     /// `f(z)`.
     fn apply(f: ComplexFunction, z: Complex<Self>) -> Complex<Self>;
+    /// `z ** w` (`cpow`).
+    fn pow(z: Complex<Self>, w: Complex<Self>) -> Complex<Self>;
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -71,6 +73,8 @@ mod system {
         pub fn casinh(z: Complex<f64>) -> Complex<f64>;
         pub fn cacosh(z: Complex<f64>) -> Complex<f64>;
         pub fn catanh(z: Complex<f64>) -> Complex<f64>;
+        pub fn cpow(z: Complex<f64>, w: Complex<f64>) -> Complex<f64>;
+        pub fn cpowf(z: Complex<f32>, w: Complex<f32>) -> Complex<f32>;
         pub fn csqrtf(z: Complex<f32>) -> Complex<f32>;
         pub fn cexpf(z: Complex<f32>) -> Complex<f32>;
         pub fn clogf(z: Complex<f32>) -> Complex<f32>;
@@ -115,6 +119,11 @@ impl ComplexLibm for f64 {
             }
         }
     }
+
+    fn pow(z: Complex<f64>, w: Complex<f64>) -> Complex<f64> {
+        // SAFETY: a pure function of its arguments.
+        unsafe { system::cpow(z, w) }
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -142,6 +151,11 @@ impl ComplexLibm for f32 {
                 Atanh => catanhf(z),
             }
         }
+    }
+
+    fn pow(z: Complex<f32>, w: Complex<f32>) -> Complex<f32> {
+        // SAFETY: a pure function of its arguments.
+        unsafe { system::cpowf(z, w) }
     }
 }
 
@@ -180,12 +194,20 @@ impl ComplexLibm for f64 {
     fn apply(f: ComplexFunction, z: Complex<f64>) -> Complex<f64> {
         portable(f, z)
     }
+
+    fn pow(z: Complex<f64>, w: Complex<f64>) -> Complex<f64> {
+        z.powc(w)
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
 impl ComplexLibm for f32 {
     fn apply(f: ComplexFunction, z: Complex<f32>) -> Complex<f32> {
         portable(f, z)
+    }
+
+    fn pow(z: Complex<f32>, w: Complex<f32>) -> Complex<f32> {
+        z.powc(w)
     }
 }
 
