@@ -325,7 +325,7 @@ fn contract(x: &Tensor, y: &Tensor, da: &[i64], db: &[i64]) -> Result<Tensor> {
     views::reshape(&product, &shape)
 }
 
-/// `torch.einsum(equation, *operands)` (the operands may also come as one list).
+/// `torch.einsum(equation, *operands)` (the operands may also come as one list, nested).
 fn einsum(a: &Args) -> RhaiResult<Dynamic> {
     let first = a.req(0, "equation", "einsum")?;
     let equation = first.clone().into_string().map_err(|_| {
@@ -334,17 +334,19 @@ fn einsum(a: &Args) -> RhaiResult<Dynamic> {
             crate::script::convert::py_type_name(first)
         )))
     })?;
-    let rest = &a.pos[1..];
-    let items: Vec<Dynamic> = match rest {
-        [one] if one.is_array() => one.clone().try_cast::<Array>().unwrap_or_default(),
-        _ => rest.to_vec(),
-    };
+    // PyTorch's wrapper unwraps a lone list or tuple of operands, as often as it is nested,
+    // then its parser wants every operand a tensor.
+    let mut items: Vec<Dynamic> = a.pos[1..].to_vec();
+    while let [one] = items.as_slice()
+        && one.is_array()
+    {
+        items = one.clone().try_cast::<Array>().unwrap_or_default();
+    }
     let mut operands = Vec::with_capacity(items.len());
     for (i, v) in items.iter().enumerate() {
         operands.push(v.clone().try_cast::<Tensor>().ok_or_else(|| {
             to_rhai(TorchError::type_error(format!(
-                "einsum(): argument 'tensors' (position {}) must be tuple of Tensors, not {}",
-                i + 2,
+                "expected Tensor as element {i} in argument 1, but got {}",
                 crate::script::convert::py_type_name(v)
             )))
         })?);
