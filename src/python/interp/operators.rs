@@ -381,6 +381,33 @@ impl Interpreter {
             let q = Value::list(self.collect(b)?);
             return self.compare(op, &p, &q);
         }
+        if !matches!(op, CmpOp::Eq | CmpOp::NotEq)
+            && !matches!(a, Value::Tensor(_))
+            && !matches!(b, Value::Tensor(_))
+            && (is_tuple_like_host(a) || is_tuple_like_host(b))
+        {
+            // A named tuple or a `torch.Size` is a tuple: it orders against tuples item by
+            // item, and against anything else not at all.
+            if is_tuple_like(a) && is_tuple_like(b) {
+                let p = self.collect(a)?;
+                let q = self.collect(b)?;
+                return self.order_sequences(op, &p, &q);
+            }
+            let symbol = match op {
+                CmpOp::Lt => "<",
+                CmpOp::LtE => "<=",
+                CmpOp::Gt => ">",
+                _ => ">=",
+            };
+            return self.raise(
+                "TypeError",
+                format!(
+                    "'{symbol}' not supported between instances of '{}' and '{}'",
+                    qualified_type_name(a),
+                    qualified_type_name(b)
+                ),
+            );
+        }
         if a.is_tensh() || b.is_tensh() {
             if matches!(op, CmpOp::Eq | CmpOp::NotEq)
                 && (matches!(a, Value::None) || matches!(b, Value::None))
@@ -433,6 +460,15 @@ impl Interpreter {
         match op {
             CmpOp::Eq => Ok(Value::Bool(self.values_equal(a, b)?)),
             CmpOp::NotEq => Ok(Value::Bool(!self.values_equal(a, b)?)),
+            _ if matches!(
+                (a, b),
+                (Value::List(_), Value::List(_)) | (Value::Tuple(_), Value::Tuple(_))
+            ) =>
+            {
+                let p = self.collect(a)?;
+                let q = self.collect(b)?;
+                self.order_sequences(op, &p, &q)
+            }
             _ => {
                 let ordering = self.order(a, b, op)?;
                 Ok(Value::Bool(match op {
@@ -443,6 +479,24 @@ impl Interpreter {
                 }))
             }
         }
+    }
+
+    /// `p op q` for two sequences, as Python's tuples compare: the first items that are not
+    /// equal decide, and their own comparison is the result (a tensor's stays a tensor);
+    /// when one runs out first, the lengths.
+    fn order_sequences(&mut self, op: CmpOp, p: &[Value], q: &[Value]) -> Flow<Value> {
+        for (x, y) in p.iter().zip(q) {
+            if !self.values_equal(x, y)? {
+                return self.compare(op, x, y);
+            }
+        }
+        let (m, n) = (p.len(), q.len());
+        Ok(Value::Bool(match op {
+            CmpOp::Lt => m < n,
+            CmpOp::LtE => m <= n,
+            CmpOp::Gt => m > n,
+            _ => m >= n,
+        }))
     }
 
     /// How `a` orders against `b` (for `<`, `sorted`, `min`, `max`).
@@ -807,6 +861,25 @@ fn is_tensor(v: &Value) -> bool {
 }
 
 /// Whether `v` is one of `torch.return_types`' named tuples.
+/// A tensh value Python sees as a tuple: a named tuple (`torch.return_types.sort`) or a
+/// `torch.Size`.
+fn is_tuple_like_host(v: &Value) -> bool {
+    is_named_tuple(v) || v.is_host::<crate::script::values::Size>()
+}
+
+/// The name Python's ordering errors give `v`'s type (its `tp_name`: `torch.Size`).
+fn qualified_type_name(v: &Value) -> String {
+    if v.is_host::<crate::script::values::Size>() {
+        return "torch.Size".into();
+    }
+    v.type_name()
+}
+
+/// A tuple, or a tensh value Python sees as one.
+fn is_tuple_like(v: &Value) -> bool {
+    matches!(v, Value::Tuple(_)) || is_tuple_like_host(v)
+}
+
 fn is_named_tuple(v: &Value) -> bool {
     matches!(v, Value::Host(d) if d.is::<crate::script::return_types::ReturnTuple>())
 }
