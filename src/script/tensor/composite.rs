@@ -160,10 +160,12 @@ fn kron(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let p = binary(
         BinaryOp::Mul,
-        &Arg::Tensor(views::reshape(a, &va)?),
-        &Arg::Tensor(views::reshape(b, &vb)?),
+        &Arg::Tensor(views::view(a, &va)?),
+        &Arg::Tensor(views::view(b, &vb)?),
     )?;
-    views::reshape(&p, &out)
+    // PyTorch views the product as it lies (`_unsafe_view`): a product laid out in its
+    // inputs' stride order may not be, and then it refuses as `view` does.
+    views::view(&p, &out)
 }
 
 /// `torch.inner(a, b)`: sums of products over the last dims (a product for a 0-d side).
