@@ -368,6 +368,8 @@ impl Unary {
         match self.c_function() {
             Some(f) => f32::apply(f, z),
             None if self == Unary::Reciprocal => super::complex_division::quotient(one, z),
+            None if self == Unary::Sgn => complex_sgn(z),
+            None if self == Unary::Sinc => complex_sinc(z),
             None if self == Unary::Rsqrt => {
                 super::complex_division::quotient(one, f32::apply(ComplexFunction::Sqrt, z))
             }
@@ -402,14 +404,7 @@ impl Unary {
             Unary::Reciprocal => super::complex_division::quotient(one, z),
             Unary::Sgn => complex_sgn(z),
             Unary::Square => z * z,
-            Unary::Sinc => {
-                if z == Complex64::new(0.0, 0.0) {
-                    one
-                } else {
-                    let p = z * std::f64::consts::PI;
-                    super::complex_division::quotient(p.sin(), p)
-                }
-            }
+            Unary::Sinc => complex_sinc(z),
             // Refused for complex by `result_dtype` (`abs` has its own path).
             _ => z,
         }
@@ -589,8 +584,22 @@ fn round_half_even<F: Float>(x: F) -> F {
     }
 }
 
-/// `z / |z|`, 0 at 0.
-fn complex_sgn(z: Complex64) -> Complex64 {
-    let n = z.norm();
-    if n == 0.0 { z * 0.0 } else { z / n }
+/// `z / |z|` part by part (`|z|` the C library's `hypot`), `+0` at either zero.
+fn complex_sgn<T: Float>(z: Complex<T>) -> Complex<T> {
+    let n = z.re.hypot(z.im);
+    if n == T::zero() {
+        Complex::new(T::zero(), T::zero())
+    } else {
+        Complex::new(z.re / n, z.im / n)
+    }
+}
+
+/// `sin(πz) / (πz)`, 1 at 0, in `T`'s arithmetic (the C library's `sin`, Smith's division).
+fn complex_sinc<T: Float + FloatConst + ComplexLibm>(z: Complex<T>) -> Complex<T> {
+    if z.re == T::zero() && z.im == T::zero() {
+        return Complex::new(T::one(), T::zero());
+    }
+    // π as a complex number times z, as PyTorch multiplies them (so `π·(−0)` gains `+0`).
+    let p = Complex::new(T::PI(), T::zero()) * z;
+    super::complex_division::quotient(T::apply(ComplexFunction::Sin, p), p)
 }
