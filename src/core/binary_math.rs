@@ -234,11 +234,7 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
                 DType::Float64
             };
             let no_int = |_: i64, _: i64| Ok(0);
-            let exponent = match b {
-                Arg::Number(e) => Some(e.to_complex()),
-                _ => None,
-            };
-            let complex = super::complex_power::power(false, exponent);
+            let complex = super::complex_power::power(false, b);
             super::pointwise::zip_with_parameter(a, b, d, d, f64::powf, no_int, complex)
         }
         Binary::LogicalAnd | Binary::LogicalOr | Binary::LogicalXor => {

@@ -11,6 +11,7 @@
 use num_complex::{Complex, Complex64};
 
 use super::complex_division::quotient;
+use super::operand::Arg;
 use crate::platform::cmath::{ComplexFunction, ComplexLibm};
 
 /// How a number exponent is computed.
@@ -62,13 +63,13 @@ impl Rule {
     }
 }
 
-/// The power function for a complex result: `single` for `complex64` (and narrower),
-/// `exponent` the number exponent when the exponent is one (`None`: a tensor).
-pub fn power(
-    single: bool,
-    exponent: Option<Complex64>,
-) -> impl Fn(Complex64, Complex64) -> Complex64 + Sync {
-    let rule = Rule::of(exponent);
+/// The power function for a complex result with the exponent `exponent` (a number or a
+/// tensor): `single` for `complex64` (and narrower).
+pub fn power(single: bool, exponent: &Arg) -> impl Fn(Complex64, Complex64) -> Complex64 + Sync {
+    let rule = Rule::of(match exponent {
+        Arg::Number(e) => Some(e.to_complex()),
+        _ => None,
+    });
     move |z, w| {
         if single {
             let narrow = |v: Complex64| Complex::new(v.re as f32, v.im as f32);
@@ -86,10 +87,12 @@ mod tests {
 
     #[test]
     fn special_exponents_are_products_and_quotients() {
+        use crate::core::scalar::Scalar;
         let z = Complex64::new(-10.0, -10.0);
-        assert_eq!(power(false, Some(Complex64::new(2.0, 0.0)))(z, z), z * z);
-        assert_eq!(power(true, Some(Complex64::new(1.0, 0.0)))(z, z), z);
-        let one = power(false, Some(Complex64::new(0.0, 0.0)))(Complex64::new(f64::NAN, 0.0), z);
+        let number = |v: f64| Arg::Number(Scalar::Float(v));
+        assert_eq!(power(false, &number(2.0))(z, z), z * z);
+        assert_eq!(power(true, &number(1.0))(z, z), z);
+        let one = power(false, &number(0.0))(Complex64::new(f64::NAN, 0.0), z);
         assert_eq!(one, Complex64::new(1.0, 0.0));
     }
 }

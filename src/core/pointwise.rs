@@ -238,12 +238,7 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         }
         Ok(acc)
     };
-    let exponent = match b {
-        Arg::Number(e) => Some(e.to_complex()),
-        _ => None,
-    };
-    let single = common != DType::Complex128;
-    let complex = super::complex_power::power(single, exponent);
+    let complex = super::complex_power::power(common != DType::Complex128, b);
     zip_with_parameter(a, b, common, common, f64::powf, int, complex)
 }
 
