@@ -65,6 +65,9 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
         }
         Value::Tensor(t) => Dynamic::from(t.clone()),
         Value::Host(d) => d.clone(),
+        // An instance of a class deriving from a builtin type (an `IntEnum` member, a
+        // `dict` subclass) is its value to PyTorch, as to CPython's argument parser.
+        Value::Instance(i) if let Some(base) = &i.base => to_dynamic(base)?,
         other => {
             return Err(PyException::new(
                 "TypeError",

@@ -22,6 +22,8 @@ struct Bases {
     user: Vec<Rc<Class>>,
     exception: Option<Rc<TypeObject>>,
     builtin: Option<Rc<TypeObject>>,
+    /// Whether a base is `type` or derives from it (the new class is a metaclass).
+    is_meta: bool,
 }
 
 /// The builtin types a class may derive from: mutable ones get their items from
@@ -79,13 +81,38 @@ impl Interpreter {
                     bases.push(self.eval(a, scope)?);
                 }
             }
-            if let Some(k) = arguments.keywords.first() {
-                let what = k.arg.as_ref().map_or("**", |a| a.as_str());
-                return self.raise(
-                    "NotImplementedError",
-                    format!("tensh's Python does not make classes with a '{what}' keyword (metaclasses and class keywords are not built)"),
-                );
+        }
+        let mut explicit_meta: Option<Value> = None;
+        let mut keywords: Vec<(Rc<str>, Value)> = Vec::new();
+        for k in c.arguments.iter().flat_map(|a| a.keywords.iter()) {
+            match &k.arg {
+                Some(a) if a.as_str() == "metaclass" => {
+                    explicit_meta = Some(self.eval(&k.value, scope)?);
+                }
+                Some(a) => keywords.push((a.as_str().into(), self.eval(&k.value, scope)?)),
+                None => {
+                    return self.raise(
+                        "NotImplementedError",
+                        "tensh's Python does not make classes with '**' keywords",
+                    );
+                }
             }
+        }
+        // A metaclass that is no class (a function) is called with what the body made.
+        let meta = match explicit_meta {
+            Some(Value::Class(m)) if m.is_meta => Some(Value::Class(m)),
+            Some(Value::Type(t)) if &*t.name == "type" => None,
+            Some(other) => return self.class_made_by_callable(c, scope, other, bases, keywords),
+            None => None,
+        };
+        let meta = self.metaclass_for(meta.as_ref(), &bases)?;
+        if let Some(m) = &meta
+            && m.find("__prepare__").is_some()
+        {
+            return self.raise(
+                "NotImplementedError",
+                "tensh's Python does not call a metaclass's __prepare__ (a class body runs in a plain namespace)",
+            );
         }
         let qualname: Rc<str> = match &scope.kind {
             ScopeKind::Class => {
@@ -104,7 +131,7 @@ impl Interpreter {
         let body_scope = Scope::inside(scope, ScopeKind::Class);
         {
             let mut vars = body_scope.vars.borrow_mut();
-            vars.insert("__module__".into(), Value::str("__main__"));
+            vars.insert("__module__".into(), module_name(scope));
             vars.insert("__qualname__".into(), Value::Str(qualname.clone()));
             if let Some(doc) = docstring(&c.body) {
                 vars.insert("__doc__".into(), Value::str(doc));
@@ -113,10 +140,151 @@ impl Interpreter {
         self.exec_block(&c.body, &body_scope)?;
         let namespace =
             ordered_namespace(&c.body, std::mem::take(&mut *body_scope.vars.borrow_mut()));
-        let class = self.build_class(name.clone(), qualname, bases, namespace)?;
-        let made = self.decorate(decorators, Value::Class(class))?;
+        let made = match meta {
+            None => Value::Class(self.build_class(
+                name.clone(),
+                qualname,
+                bases,
+                namespace,
+                None,
+                keywords,
+            )?),
+            // The metaclass makes the class: `M(name, bases, namespace, **keywords)`.
+            Some(m) => self.call_value(
+                &Value::Class(m),
+                CallArgs {
+                    args: vec![
+                        Value::Str(name.clone()),
+                        Value::tuple(bases),
+                        Value::Dict(Rc::new(std::cell::RefCell::new(namespace))),
+                    ],
+                    keywords,
+                },
+            )?,
+        };
+        let made = self.decorate(decorators, made)?;
         self.bind(&name, made, scope);
         Ok(())
+    }
+
+    /// A `class` statement whose `metaclass=` is a callable other than a class: the body
+    /// run, then `callable(name, bases, namespace, **keywords)`'s result bound to the name.
+    fn class_made_by_callable(
+        &mut self,
+        c: &'static ast::StmtClassDef,
+        scope: &Rc<Scope>,
+        callable: Value,
+        bases: Vec<Value>,
+        keywords: Vec<(Rc<str>, Value)>,
+    ) -> Flow<()> {
+        let decorators = self.decorators(&c.decorator_list, scope)?;
+        let name: Rc<str> = c.name.as_str().into();
+        let body_scope = Scope::inside(scope, ScopeKind::Class);
+        {
+            let mut vars = body_scope.vars.borrow_mut();
+            vars.insert("__module__".into(), module_name(scope));
+            vars.insert("__qualname__".into(), Value::Str(name.clone()));
+        }
+        self.exec_block(&c.body, &body_scope)?;
+        let namespace =
+            ordered_namespace(&c.body, std::mem::take(&mut *body_scope.vars.borrow_mut()));
+        let made = self.call_value(
+            &callable,
+            CallArgs {
+                args: vec![
+                    Value::Str(name.clone()),
+                    Value::tuple(bases),
+                    Value::Dict(Rc::new(std::cell::RefCell::new(namespace))),
+                ],
+                keywords,
+            },
+        )?;
+        let made = self.decorate(decorators, made)?;
+        self.bind(&name, made, scope);
+        Ok(())
+    }
+
+    /// The metaclass of a new class: the most derived of the one given (`None`: `type`)
+    /// and its bases' metaclasses, as CPython picks it; a conflict is CPython's
+    /// `TypeError`. `None` when that is `type` itself.
+    fn metaclass_for(
+        &mut self,
+        explicit: Option<&Value>,
+        bases: &[Value],
+    ) -> Flow<Option<Rc<Class>>> {
+        let mut winner: Option<Rc<Class>> = match explicit {
+            None => None,
+            Some(Value::Type(t)) if &*t.name == "type" => None,
+            Some(Value::Class(m)) if m.is_meta => Some(m.clone()),
+            Some(_) => {
+                return self.raise(
+                    "TypeError",
+                    "metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases",
+                );
+            }
+        };
+        for b in bases {
+            let Value::Class(b) = b else { continue };
+            let Some(base_meta) = &b.metaclass else {
+                continue;
+            };
+            winner = match winner {
+                None => Some(base_meta.clone()),
+                Some(w) if w.derives_from(base_meta) => Some(w),
+                Some(w) if base_meta.derives_from(&w) => Some(base_meta.clone()),
+                Some(_) => {
+                    return self.raise(
+                        "TypeError",
+                        "metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases",
+                    );
+                }
+            };
+        }
+        Ok(winner)
+    }
+
+    /// `type.__new__(meta, name, bases, namespace, **keywords)`: the class `meta` makes
+    /// when it has no `__new__` of its own (or its `__new__` calls up to `type`'s).
+    pub(super) fn type_new(&mut self, meta: &Value, call: CallArgs) -> Flow<Value> {
+        let meta = match meta {
+            Value::Class(m) if m.is_meta => Some(m.clone()),
+            Value::Type(t) if &*t.name == "type" => None,
+            other => {
+                return self.raise(
+                    "TypeError",
+                    format!(
+                        "type.__new__(X): X is not a subtype of type ({})",
+                        other.type_name()
+                    ),
+                );
+            }
+        };
+        let [Value::Str(name), bases, Value::Dict(namespace)] = call.args.as_slice() else {
+            return self.raise(
+                "TypeError",
+                format!(
+                    "type.__new__() takes exactly 3 arguments ({} given)",
+                    call.args.len()
+                ),
+            );
+        };
+        let bases = self.collect(bases)?;
+        let namespace = namespace.borrow().clone();
+        let qualname = match namespace.get_str("__qualname__") {
+            Some(Value::Str(q)) => q.clone(),
+            _ => name.clone(),
+        };
+        let meta = meta.map(Value::Class);
+        let winner = self.metaclass_for(meta.as_ref(), &bases)?;
+        let class = self.build_class(
+            name.clone(),
+            qualname,
+            bases,
+            namespace,
+            winner,
+            call.keywords,
+        )?;
+        Ok(Value::Class(class))
     }
 
     /// A class of `name` with `bases` and the attributes `namespace` (what a `class`
@@ -128,11 +296,14 @@ impl Interpreter {
         qualname: Rc<str>,
         bases: Vec<Value>,
         mut namespace: Dict,
+        metaclass: Option<Rc<Class>>,
+        keywords: Vec<(Rc<str>, Value)>,
     ) -> Flow<Rc<Class>> {
         let Bases {
             user: user_bases,
             exception: exception_base,
             builtin,
+            is_meta,
         } = self.classify_bases(&bases)?;
         let mro = match linearize(&user_bases) {
             Ok(m) => m,
@@ -167,6 +338,8 @@ impl Interpreter {
             namespace: Rc::new(std::cell::RefCell::new(namespace)),
             exception,
             builtin,
+            metaclass,
+            is_meta,
         });
         let attributes = class.namespace.borrow().pairs();
         for (_, v) in &attributes {
@@ -195,9 +368,17 @@ impl Interpreter {
                 &hook,
                 CallArgs {
                     args: Vec::new(),
-                    keywords: Vec::new(),
+                    keywords,
                 },
             )?;
+        } else if !keywords.is_empty() {
+            return self.raise(
+                "TypeError",
+                format!(
+                    "{}.__init_subclass__() takes no keyword arguments",
+                    class.name
+                ),
+            );
         }
         Ok(class)
     }
@@ -234,6 +415,7 @@ impl Interpreter {
     /// class derives from, if any; a base tensh cannot derive from is refused in words.
     fn classify_bases(&mut self, bases: &[Value]) -> Flow<Bases> {
         let mut user = Vec::new();
+        let mut is_meta = false;
         let mut exception: Option<Rc<TypeObject>> = None;
         let mut builtin: Option<Rc<TypeObject>> = None;
         let mut layout = |me: &Self, t: &Rc<TypeObject>| -> Flow<()> {
@@ -267,6 +449,7 @@ impl Interpreter {
                     if let Some(b) = &c.builtin {
                         layout(self, b)?;
                     }
+                    is_meta |= c.is_meta;
                     user.push(c.clone());
                 }
                 Value::Type(t) if t.kind == TypeKind::Exception => {
@@ -275,6 +458,7 @@ impl Interpreter {
                     }
                 }
                 Value::Type(t) if &*t.name == "object" => {}
+                Value::Type(t) if &*t.name == "type" => is_meta = true,
                 Value::Type(t) if t.kind == TypeKind::Builtin && DERIVABLE.contains(&&*t.name) => {
                     layout(self, t)?;
                 }
@@ -302,10 +486,14 @@ impl Interpreter {
         if exception.is_some() && builtin.is_some() {
             return self.raise("TypeError", "multiple bases have instance lay-out conflict");
         }
+        if is_meta && (exception.is_some() || builtin.is_some()) {
+            return self.raise("TypeError", "multiple bases have instance lay-out conflict");
+        }
         Ok(Bases {
             user,
             exception,
             builtin,
+            is_meta,
         })
     }
 
@@ -334,6 +522,20 @@ impl Interpreter {
             )?;
             let ours = Self::class_of_instance(&object).is_some_and(|c| c.derives_from(class));
             if ours && let Some((init, owner)) = class.find("__init__") {
+                let init = self.bind_attribute(init, &object, &owner, "__init__")?;
+                self.call_value(&init, call)?;
+            }
+            return Ok(object);
+        }
+        if class.is_meta {
+            // `M(name, bases, namespace)`: `type.__new__` makes the class; `M.__init__`
+            // (if it has its own) then sees it.
+            let made = CallArgs {
+                args: call.args.clone(),
+                keywords: call.keywords.clone(),
+            };
+            let object = self.type_new(&Value::Class(class.clone()), made)?;
+            if let Some((init, owner)) = class.find("__init__") {
                 let init = self.bind_attribute(init, &object, &owner, "__init__")?;
                 self.call_value(&init, call)?;
             }
@@ -440,7 +642,9 @@ impl Interpreter {
         class: &Rc<Class>,
         name: &str,
     ) -> Flow<Value> {
-        let on_class = matches!(receiver, Value::Class(_));
+        // Read from a class it derives from, a function is itself; read from a class
+        // through its metaclass, the class is the instance it binds to.
+        let on_class = matches!(receiver, Value::Class(c) if c.derives_from(class));
         Ok(match &value {
             Value::Function(_) if !on_class => Value::Bound(Rc::new((receiver.clone(), value))),
             Value::Descriptor(d) => match &**d {
@@ -484,11 +688,13 @@ impl Interpreter {
         })
     }
 
-    /// The class of a statement an instance (or an exception made by one) belongs to.
+    /// The class of a statement an instance (or an exception made by one) belongs to; for a
+    /// class, its metaclass when that is a class of a statement.
     pub(super) fn class_of_instance(v: &Value) -> Option<Rc<Class>> {
         match v {
             Value::Instance(i) => Some(i.class.clone()),
             Value::Exception(e) => e.instance.as_ref().map(|i| i.class.clone()),
+            Value::Class(c) => c.metaclass.clone(),
             _ => None,
         }
     }
@@ -587,6 +793,9 @@ impl Interpreter {
             "__mro__" => {
                 let mut items: Vec<Value> =
                     class.lineage().map(|c| Value::Class(c.clone())).collect();
+                if class.is_meta {
+                    items.push(Value::Type(crate::python::types::builtin("type")));
+                }
                 let mut builtin = class
                     .exception
                     .as_ref()
@@ -598,11 +807,14 @@ impl Interpreter {
                 }
                 return Ok(Value::tuple(items));
             }
-            "__class__" => return Ok(Value::Type(crate::python::types::builtin("type"))),
+            "__class__" => return Ok(self.class_value(&Value::Class(class.clone()))),
             _ => {}
         }
         match class.find(name) {
             Some((v, owner)) => self.bind_attribute(v, &Value::Class(class.clone()), &owner, name),
+            None if let Some((v, owner)) = class.find_in_metaclass(name) => {
+                self.bind_attribute(v, &Value::Class(class.clone()), &owner, name)
+            }
             None if name == "__doc__" => Ok(Value::None),
             None if OBJECT_METHODS.contains(&name) => Ok(Value::Method(Rc::new((
                 Value::Class(class.clone()),
@@ -620,6 +832,11 @@ impl Interpreter {
     pub(super) fn super_attribute(&mut self, sup: &(Rc<Class>, Value), name: &str) -> Flow<Value> {
         let (after, receiver) = sup;
         let class = match receiver {
+            Value::Class(c) if c.derives_from(after) => c.clone(),
+            // In a metaclass's method, the class is the instance: its metaclass's order.
+            Value::Class(c) if c.metaclass.as_ref().is_some_and(|m| m.derives_from(after)) => {
+                c.metaclass.clone().unwrap_or_else(|| c.clone())
+            }
             Value::Class(c) => c.clone(),
             other => match Self::class_of_instance(other) {
                 Some(c) => c,
@@ -641,7 +858,13 @@ impl Interpreter {
                 .unwrap_or(class.clone());
             return self.bind_attribute(v, receiver, &owner, name);
         }
-        if OBJECT_METHODS.contains(&name) {
+        if name == "__new__" {
+            // `object.__new__` (`type.__new__` above a metaclass), unbound as CPython's is.
+            let top = if class.is_meta { "type" } else { "object" };
+            let top = Value::Type(crate::python::types::builtin(top));
+            return self.get_attribute(&top, "__new__");
+        }
+        if OBJECT_METHODS.contains(&name) || (class.is_meta && name == "__call__") {
             return Ok(Value::Method(Rc::new((receiver.clone(), name.into()))));
         }
         self.raise(
@@ -658,12 +881,14 @@ impl Interpreter {
         name: &str,
         value: Value,
     ) -> Flow<bool> {
+        if let Value::Class(c) = object
+            && c.find_in_metaclass("__setattr__").is_none()
+        {
+            c.namespace.borrow_mut().set_str(name, value.clone());
+            set_owner(&value, c);
+            return Ok(true);
+        }
         let Some(class) = Self::class_of_instance(object) else {
-            if let Value::Class(c) = object {
-                c.namespace.borrow_mut().set_str(name, value.clone());
-                set_owner(&value, c);
-                return Ok(true);
-            }
             return Ok(false);
         };
         if let Some((v @ Value::Descriptor(_), _)) = class.find(name)
@@ -702,6 +927,11 @@ impl Interpreter {
 
     /// Sets `name` in the instance's own `__dict__` (what `object.__setattr__` does).
     fn store_attribute(&mut self, object: &Value, name: &str, value: Value) {
+        if let Value::Class(c) = object {
+            c.namespace.borrow_mut().set_str(name, value.clone());
+            set_owner(&value, c);
+            return;
+        }
         let attrs = match object {
             Value::Instance(i) => Some(i.attrs.clone()),
             Value::Exception(e) => e.instance.as_ref().map(|i| i.attrs.clone()),
@@ -815,6 +1045,18 @@ impl Interpreter {
     ) -> Flow<Value> {
         let args = call.args;
         match name {
+            // `type.__init__` takes what `type.__new__` took, and does nothing more.
+            "__init__" if matches!(receiver, Value::Class(_)) => Ok(Value::None),
+            "__call__" if let Value::Class(c) = receiver => {
+                let c = c.clone();
+                self.instantiate(
+                    &c,
+                    CallArgs {
+                        args,
+                        keywords: call.keywords,
+                    },
+                )
+            }
             "__init__" => {
                 if let Value::Exception(e) = receiver {
                     *e.args.borrow_mut() = args;
@@ -972,6 +1214,12 @@ impl Interpreter {
             args: args.collect(),
             keywords: call.keywords,
         };
+        if &*t.name == "type" {
+            return match name {
+                "__new__" => self.type_new(&receiver, call),
+                _ => self.object_method(&receiver, name, call),
+            };
+        }
         if name == "__new__" {
             // `object.__new__(cls)`, `tuple.__new__(cls, items)`: an instance of `cls`
             // without `__init__` run, holding the builtin value the type makes.
@@ -1064,7 +1312,8 @@ impl Interpreter {
         crate::platform::varies::note();
         match v {
             Value::Instance(i) => format!(
-                "<__main__.{} object at {:#x}>",
+                "<{}.{} object at {:#x}>",
+                i.class.module(),
                 i.class.qualname,
                 Rc::as_ptr(i) as usize
             ),
@@ -1307,6 +1556,15 @@ pub(super) fn docstring(body: &[Stmt]) -> Option<String> {
 
 /// A class body's names in the order its statements first bind them (CPython keeps a
 /// class's namespace in binding order); names bound otherwise follow, sorted.
+/// The `__name__` of the module whose code `scope` is in (`__main__` for the program,
+/// `enum` for tensh's own `enum`): a class's `__module__`.
+fn module_name(scope: &Rc<Scope>) -> Value {
+    match scope.root().vars.borrow().get("__name__") {
+        Some(v @ Value::Str(_)) => v.clone(),
+        _ => Value::str("__main__"),
+    }
+}
+
 fn ordered_namespace(body: &[Stmt], mut vars: crate::python::function::Variables) -> Dict {
     let mut out = Dict::new();
     for special in ["__module__", "__qualname__", "__doc__"] {

@@ -57,6 +57,10 @@ impl Interpreter {
             let y = Self::base_value(b).unwrap_or_else(|| b.clone());
             return self.binary(op, x, y).map(Some);
         }
+        if matches!(a, Value::Class(_)) || matches!(b, Value::Class(_)) {
+            // A class whose metaclass has no such operator: as any other class.
+            return Ok(None);
+        }
         let what = if op == BinOp::Pow {
             "** or pow()"
         } else {

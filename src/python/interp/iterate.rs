@@ -30,7 +30,9 @@ impl Interpreter {
             }
             Value::Str(s) => PyIter::Chars(s.clone(), 0),
             Value::Iterator(it) => PyIter::Shared(it.clone()),
-            Value::Instance(_) | Value::Exception(_) if Self::class_of_instance(v).is_some() => {
+            Value::Instance(_) | Value::Exception(_) | Value::Class(_)
+                if Self::class_of_instance(v).is_some() =>
+            {
                 return self.object_iteration(v);
             }
             Value::Tensor(t) => {

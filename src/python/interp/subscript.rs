@@ -77,6 +77,17 @@ impl Interpreter {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(*b as i64),
             Value::Tensor(t) => self.tensor_as_index(t),
+            Value::Instance(_) if Self::has_special(v, "__index__") => {
+                match self.special(v, "__index__", Vec::new())? {
+                    Some(i) => self.as_index(&i, what),
+                    None => self.raise("TypeError", "__index__ returned nothing"),
+                }
+            }
+            // An instance of a class deriving from `int` (an `IntEnum` member).
+            Value::Instance(i) if matches!(i.base, Some(Value::Int(_) | Value::Bool(_))) => {
+                let base = i.base.clone().unwrap_or(Value::None);
+                self.as_index(&base, what)
+            }
             other => self.raise(
                 "TypeError",
                 format!(
@@ -133,7 +144,10 @@ impl Interpreter {
             }
             return self.get_item(&base, index);
         }
-        if Self::class_of_instance(container).is_some() {
+        if Self::class_of_instance(container).is_some()
+            && (!matches!(container, Value::Class(_))
+                || Self::has_special(container, "__getitem__"))
+        {
             return match self.special(container, "__getitem__", vec![index])? {
                 Some(v) => Ok(v),
                 None => self.raise(

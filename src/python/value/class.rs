@@ -30,6 +30,12 @@ pub struct Class {
     /// For a class deriving from a builtin container or number type (`dict`, `list`,
     /// `tuple`, `str`, `int`, ...): that type, whose value each instance holds.
     pub builtin: Option<Rc<TypeObject>>,
+    /// Its metaclass when that is a class of a statement (`None`: `type`). Python's
+    /// operations on the class itself (iterating it, `len`, subscripts, calls, `repr`) and
+    /// the attributes its own order lacks are looked up there.
+    pub metaclass: Option<Rc<Class>>,
+    /// Whether it derives from `type`: a metaclass, whose instances are classes.
+    pub is_meta: bool,
 }
 
 impl Class {
@@ -61,9 +67,23 @@ impl Class {
         self.lineage().any(|c| Rc::ptr_eq(c, other))
     }
 
+    /// The attribute `name` found along the metaclass's resolution order, with the class
+    /// holding it (`None` for a class whose metaclass is `type`).
+    pub fn find_in_metaclass(&self, name: &str) -> Option<(Value, Rc<Class>)> {
+        self.metaclass.as_ref().and_then(|m| m.find(name))
+    }
+
+    /// The module its statement ran in (`__module__`): `__main__` for a program's.
+    pub fn module(&self) -> Rc<str> {
+        match self.namespace.borrow().get_str("__module__") {
+            Some(Value::Str(m)) => m.clone(),
+            _ => "__main__".into(),
+        }
+    }
+
     /// `<class '__main__.Point'>`.
     pub fn repr(&self) -> String {
-        format!("<class '__main__.{}'>", self.qualname)
+        format!("<class '{}.{}'>", self.module(), self.qualname)
     }
 }
 

@@ -239,7 +239,10 @@ impl Value {
             Value::File(f) => f.borrow().type_name().into(),
             Value::Tensor(_) => "Tensor".into(),
             Value::Host(d) => crate::script::convert::py_type_name(d),
-            Value::Class(_) => "type".into(),
+            Value::Class(c) => match &c.metaclass {
+                Some(m) => m.name.to_string(),
+                None => "type".into(),
+            },
             Value::Instance(i) => i.class.name.to_string(),
             Value::Bound(_) => "method".into(),
             Value::Descriptor(d) => match **d {
