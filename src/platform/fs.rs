@@ -66,19 +66,15 @@ pub fn exists(path: impl AsRef<Path>) -> bool {
     #[cfg(not(target_arch = "wasm32"))]
     return path.as_ref().exists();
     #[cfg(target_arch = "wasm32")]
-    return super::memfs::len(path.as_ref()).is_ok();
+    return super::memfs::len(path.as_ref()).is_ok() || super::memfs::is_dir(path.as_ref());
 }
 
-/// Whether `path` is a folder (the page's file system has no folders: every path may hold a
-/// file, so every folder is there).
+/// Whether `path` is a folder (in the page: made by `create_dir`, or holding a file).
 pub fn is_dir(path: impl AsRef<Path>) -> bool {
     #[cfg(not(target_arch = "wasm32"))]
     return path.as_ref().is_dir();
     #[cfg(target_arch = "wasm32")]
-    return {
-        let _ = path;
-        true
-    };
+    return super::memfs::is_dir(path.as_ref());
 }
 
 /// `fs::remove_file`.
@@ -87,6 +83,48 @@ pub fn remove_file(path: impl AsRef<Path>) -> io::Result<()> {
     return std::fs::remove_file(path);
     #[cfg(target_arch = "wasm32")]
     return super::memfs::remove(path.as_ref());
+}
+
+/// Whether `path` is a regular file (in the page, whether a file has that name).
+pub fn is_file(path: impl AsRef<Path>) -> bool {
+    #[cfg(not(target_arch = "wasm32"))]
+    return path.as_ref().is_file();
+    #[cfg(target_arch = "wasm32")]
+    return super::memfs::len(path.as_ref()).is_ok();
+}
+
+/// `fs::create_dir`.
+pub fn create_dir(path: impl AsRef<Path>) -> io::Result<()> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::fs::create_dir(path);
+    #[cfg(target_arch = "wasm32")]
+    return super::memfs::create_dir(path.as_ref());
+}
+
+/// `fs::remove_dir`: an empty folder removed.
+pub fn remove_dir(path: impl AsRef<Path>) -> io::Result<()> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::fs::remove_dir(path);
+    #[cfg(target_arch = "wasm32")]
+    return super::memfs::remove_dir(path.as_ref());
+}
+
+/// The names of the entries of the folder `path`, in the order the system lists them.
+pub fn list_dir(path: impl AsRef<Path>) -> io::Result<Vec<String>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::fs::read_dir(path)?
+        .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    #[cfg(target_arch = "wasm32")]
+    return Ok(super::memfs::names_under(path.as_ref()));
+}
+
+/// `fs::rename`: `to` replaced if it is a file.
+pub fn rename(from: impl AsRef<Path>, to: impl AsRef<Path>) -> io::Result<()> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::fs::rename(from, to);
+    #[cfg(target_arch = "wasm32")]
+    return super::memfs::rename(from.as_ref(), to.as_ref());
 }
 
 /// What identifies the file behind an open handle: two handles with one id reach the same
@@ -109,6 +147,9 @@ pub fn error_code(e: &io::Error) -> i32 {
         io::ErrorKind::NotFound => 2,
         io::ErrorKind::PermissionDenied => 13,
         io::ErrorKind::AlreadyExists => 17,
+        io::ErrorKind::NotADirectory => 20,
+        io::ErrorKind::IsADirectory => 21,
+        io::ErrorKind::DirectoryNotEmpty => 39,
         io::ErrorKind::InvalidInput => 22,
         _ => 0,
     })

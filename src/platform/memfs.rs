@@ -53,6 +53,9 @@ impl Node {
 #[derive(Default)]
 struct Table {
     files: BTreeMap<String, Rc<Node>>,
+    /// Folders made by `create_dir` (a folder holding a file is there without being made;
+    /// the root, `.` and `/tmp` are always there).
+    dirs: std::collections::BTreeSet<String>,
     next_id: u64,
 }
 
@@ -101,9 +104,90 @@ pub fn put(path: &str, bytes: Vec<u8>) {
     insert(Path::new(path), bytes);
 }
 
-/// Removes every file (a fresh session's file system).
+/// Removes every file and folder (a fresh session's file system).
 pub fn clear() {
-    TABLE.with(|t| t.borrow_mut().files.clear());
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        t.files.clear();
+        t.dirs.clear();
+    });
+}
+
+/// `key` with a `/` after it: what every name inside the folder `key` starts with.
+fn inside(key: &str) -> String {
+    match key {
+        "" | "." => String::new(),
+        k if k.ends_with('/') => k.to_string(),
+        k => format!("{k}/"),
+    }
+}
+
+impl Table {
+    fn is_dir(&self, key: &str) -> bool {
+        if matches!(key, "" | "." | "/" | "/tmp") || self.dirs.contains(key) {
+            return true;
+        }
+        let prefix = inside(key);
+        self.files.keys().any(|k| k.starts_with(&prefix))
+            || self.dirs.iter().any(|d| d.starts_with(&prefix))
+    }
+
+    /// Whether `key`'s folder is there (a name at the top is in the root).
+    fn parent_is_dir(&self, key: &str) -> bool {
+        match key.trim_end_matches('/').rsplit_once('/') {
+            Some((parent, _)) => self.is_dir(if parent.is_empty() { "/" } else { parent }),
+            None => true,
+        }
+    }
+}
+
+/// Whether `path` is a folder.
+pub fn is_dir(path: &Path) -> bool {
+    TABLE.with(|t| t.borrow().is_dir(&key(path)))
+}
+
+/// Makes the folder `path` (its own folder must be there).
+pub fn create_dir(path: &Path) -> io::Result<()> {
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        let k = key(path);
+        if t.files.contains_key(&k) || t.is_dir(&k) {
+            return Err(io::Error::new(io::ErrorKind::AlreadyExists, "File exists"));
+        }
+        if !t.parent_is_dir(&k) {
+            return Err(not_found());
+        }
+        t.dirs.insert(k);
+        Ok(())
+    })
+}
+
+/// Removes the empty folder `path`.
+pub fn remove_dir(path: &Path) -> io::Result<()> {
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        let k = key(path);
+        if t.files.contains_key(&k) {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "Not a directory",
+            ));
+        }
+        if !t.is_dir(&k) {
+            return Err(not_found());
+        }
+        let prefix = inside(&k);
+        if t.files.keys().any(|f| f.starts_with(&prefix))
+            || t.dirs.iter().any(|d| d.starts_with(&prefix))
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::DirectoryNotEmpty,
+                "Directory not empty",
+            ));
+        }
+        t.dirs.remove(&k);
+        Ok(())
+    })
 }
 
 /// A copy of the bytes of the file at `path`.
@@ -124,6 +208,35 @@ pub fn remove(path: &Path) -> io::Result<()> {
             .remove(&key(path))
             .map(drop)
             .ok_or_else(not_found)
+    })
+}
+
+/// The first component of every name under the folder `path` (a file `d/a/b` gives `a`
+/// for `d`), each once.
+pub fn names_under(path: &Path) -> Vec<String> {
+    let prefix = inside(&key(path));
+    TABLE.with(|t| {
+        let mut out: Vec<String> = Vec::new();
+        let t = t.borrow();
+        for name in t.files.keys().chain(t.dirs.iter()) {
+            if let Some(rest) = name.strip_prefix(&prefix) {
+                let first = rest.split('/').next().unwrap_or(rest).to_string();
+                if !first.is_empty() && !out.contains(&first) {
+                    out.push(first);
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Gives the file at `from` the name `to` (replacing a file there).
+pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        let node = t.files.remove(&key(from)).ok_or_else(not_found)?;
+        t.files.insert(key(to), node);
+        Ok(())
     })
 }
 
@@ -189,6 +302,14 @@ impl OpenOptions {
                 return Err(io::Error::new(io::ErrorKind::AlreadyExists, "File exists"));
             }
             Some(node) => node,
+            None if TABLE.with(|t| {
+                let t = t.borrow();
+                !t.parent_is_dir(&key(path)) || t.is_dir(&key(path))
+            }) =>
+            {
+                // No folder to make it in, or a folder there.
+                return Err(not_found());
+            }
             None if writes && (self.create || self.create_new) => insert(path, Vec::new()),
             None => return Err(not_found()),
         };
@@ -399,5 +520,53 @@ mod tests {
         node.write_from(&[7, 7, 7, 7, 7, 7]);
         assert_eq!(get(path).unwrap(), vec![7; 4]);
         assert!(OpenOptions::new().open(path).is_err(), "no access asked");
+    }
+
+    #[test]
+    fn folders_are_made_listed_and_removed() {
+        let dir = Path::new("/tmp/memfs-test-dir");
+        assert!(!is_dir(dir));
+        assert_eq!(
+            OpenOptions::new()
+                .write(true)
+                .create(true)
+                .open(dir.join("a.bin"))
+                .unwrap_err()
+                .kind(),
+            io::ErrorKind::NotFound,
+            "no folder to make the file in"
+        );
+        create_dir(dir).unwrap();
+        assert_eq!(
+            create_dir(dir).unwrap_err().kind(),
+            io::ErrorKind::AlreadyExists
+        );
+        assert_eq!(
+            create_dir(&dir.join("x/y")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        create_dir(&dir.join("sub")).unwrap();
+        put("/tmp/memfs-test-dir/a.bin", vec![1]);
+        let mut names = names_under(dir);
+        names.sort();
+        assert_eq!(names, ["a.bin", "sub"]);
+        assert_eq!(
+            remove_dir(dir).unwrap_err().kind(),
+            io::ErrorKind::DirectoryNotEmpty
+        );
+        assert_eq!(
+            remove_dir(&dir.join("a.bin")).unwrap_err().kind(),
+            io::ErrorKind::NotADirectory
+        );
+        rename(&dir.join("a.bin"), &dir.join("sub/b.bin")).unwrap();
+        assert_eq!(get("/tmp/memfs-test-dir/sub/b.bin").unwrap(), vec![1]);
+        remove(&dir.join("sub/b.bin")).unwrap();
+        remove_dir(&dir.join("sub")).unwrap();
+        remove_dir(dir).unwrap();
+        assert!(!is_dir(dir));
+        assert!(
+            is_dir(Path::new("/tmp")),
+            "the temporary folder is always there"
+        );
     }
 }

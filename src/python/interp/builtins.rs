@@ -380,8 +380,20 @@ impl Interpreter {
                         PyIter::Range(clamp(last), clamp(end), step.saturating_neg()).into_value(),
                     );
                 }
+                if let Some(it) = self.special(&args[0], "__reversed__", Vec::new())? {
+                    return Ok(it);
+                }
                 let mut items = match &args[0] {
-                    Value::List(_) | Value::Tuple(_) | Value::Range(..) | Value::Str(_) => {
+                    Value::List(_)
+                    | Value::Tuple(_)
+                    | Value::Range(..)
+                    | Value::Str(_)
+                    | Value::Dict(_) => self.collect(&args[0])?,
+                    // The sequence protocol: `__len__` and `__getitem__`.
+                    Value::Instance(_)
+                        if Self::has_special(&args[0], "__len__")
+                            && Self::has_special(&args[0], "__getitem__") =>
+                    {
                         self.collect(&args[0])?
                     }
                     Value::Host(_) | Value::Tensor(_) => self.collect(&args[0])?,
@@ -618,7 +630,7 @@ impl Interpreter {
                 let mode = kw.take("mode").or_else(|| args.get(1).cloned());
                 self.no_more_keywords("open", &kw)?;
                 self.arity("open", &args, 1, 2)?;
-                let Value::Str(path) = &args[0] else {
+                let Some(path) = self.fspath(&args[0])? else {
                     return self.raise(
                         "TypeError",
                         format!(
@@ -627,6 +639,7 @@ impl Interpreter {
                         ),
                     );
                 };
+                let path = &path;
                 let mode = match mode {
                     Some(Value::Str(m)) => m.to_string(),
                     None => "r".into(),
@@ -783,12 +796,17 @@ impl Interpreter {
                 Ok(Value::Slice(Rc::new(parts)))
             }
             "type" => {
-                if let [Value::Str(name), bases, Value::Dict(namespace)] = args.as_slice() {
-                    // `type(name, bases, dict)`: a class made as a statement would make it.
-                    let bases = self.collect(bases)?;
-                    let namespace = namespace.borrow().clone();
-                    let class = self.build_class(name.clone(), name.clone(), bases, namespace)?;
-                    return Ok(Value::Class(class));
+                if let [Value::Str(_), _, Value::Dict(_)] = args.as_slice() {
+                    // `type(name, bases, dict)`: a class made as a statement would make it
+                    // (`type.__new__`, its bases' metaclass kept).
+                    let meta = Value::Type(crate::python::types::builtin("type"));
+                    return self.type_new(
+                        &meta,
+                        CallArgs {
+                            args,
+                            keywords: Vec::new(),
+                        },
+                    );
                 }
                 self.arity("type", &args, 1, 1)?;
                 Ok(self.class_value(&args[0]))
@@ -842,7 +860,7 @@ impl Interpreter {
                 let base = i.base.clone().unwrap_or(Value::None);
                 self.length(&base)?
             }
-            Value::Instance(_) if Self::has_special(v, "__len__") => {
+            Value::Instance(_) | Value::Class(_) if Self::has_special(v, "__len__") => {
                 match self.special(v, "__len__", Vec::new())? {
                     Some(Value::Int(n)) if n < 0 => {
                         return self.raise("ValueError", "__len__() should return >= 0");
@@ -894,6 +912,7 @@ impl Interpreter {
             (Value::Class(c), Value::Class(t)) => return Ok(c.derives_from(t)),
             (Value::Class(c), Value::Type(t)) => {
                 return Ok(&*t.name == "object"
+                    || (c.is_meta && &*t.name == "type")
                     || c.exception.as_ref().is_some_and(|e| e.is_subclass_of(t))
                     || c.builtin.as_ref().is_some_and(|b| b.is_subclass_of(t)));
             }

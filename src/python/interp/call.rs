@@ -30,6 +30,11 @@ impl Interpreter {
             }
             Value::Class(c) => {
                 let c = c.clone();
+                if let Some((method, owner)) = c.find_in_metaclass("__call__") {
+                    // A metaclass's `__call__` makes the class's instances.
+                    let method = self.bind_attribute(method, f, &owner, "__call__")?;
+                    return self.call_value(&method, call);
+                }
                 self.instantiate(&c, call)
             }
             Value::Bound(b) => {
@@ -312,10 +317,11 @@ impl Interpreter {
                 let items = Value::list(self.collect(v)?);
                 self.lift(to_dynamic(&items))
             }
-            Value::Instance(i) if i.base.is_some() => {
-                let base = i.base.clone().unwrap_or(Value::None);
-                self.host_argument(&base)
-            }
+            // A path object (`pathlib.Path`): its path, as PyTorch takes `os.PathLike`.
+            Value::Instance(_) if Self::has_special(v, "__fspath__") => match self.fspath(v)? {
+                Some(p) => Ok(Dynamic::from(p.to_string())),
+                None => self.lift(to_dynamic(v)),
+            },
             v => self.lift(to_dynamic(v)),
         }
     }

@@ -41,27 +41,25 @@ impl Interpreter {
             "w" => options.write(true).create(true).truncate(true),
             "a" => options.append(true).create(true),
             "x" => options.write(true).create_new(true),
+            "x+" => options.read(true).write(true).create_new(true),
             "r+" => options.read(true).write(true),
             "w+" => options.read(true).write(true).create(true).truncate(true),
             "a+" => options.read(true).append(true).create(true),
             _ => return self.raise("ValueError", format!("invalid mode: '{mode}'")),
         };
+        if crate::platform::fs::exists(path)
+            && !crate::platform::fs::is_file(path)
+            && crate::platform::fs::is_dir(path)
+        {
+            // The system opens a folder for reading; Python refuses it.
+            let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "Is a directory");
+            return self.os_failure(e, path);
+        }
         match options.open(path) {
             Ok(file) => Ok(Value::File(Rc::new(RefCell::new(PyFile::disk(
                 path, file, binary,
             ))))),
-            Err(e) => {
-                let kind = match e.kind() {
-                    std::io::ErrorKind::NotFound => "FileNotFoundError",
-                    std::io::ErrorKind::PermissionDenied => "PermissionError",
-                    std::io::ErrorKind::AlreadyExists => "FileExistsError",
-                    _ => "OSError",
-                };
-                let code = crate::platform::fs::error_code(&e);
-                let what = crate::script::output::python_os_error(&e);
-                let what = what.split(": ").next().unwrap_or(&what).to_string();
-                self.raise(kind, format!("[Errno {code}] {what}: '{path}'"))
-            }
+            Err(e) => self.os_failure(e, path),
         }
     }
 

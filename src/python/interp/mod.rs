@@ -21,6 +21,7 @@ mod modules;
 mod name_hints;
 mod names;
 mod operators;
+mod os_module;
 mod random_module;
 mod regex_module;
 mod stmt;

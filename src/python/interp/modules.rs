@@ -13,7 +13,17 @@ use crate::python::value::Value;
 
 /// The modules an `import` finds.
 const MODULES: &[&str] = &[
-    "math", "sys", "time", "warnings", "array", "os", "struct", "io", "_random", "_sre",
+    "math",
+    "sys",
+    "time",
+    "warnings",
+    "array",
+    "os",
+    "struct",
+    "io",
+    "_random",
+    "_sre",
+    "_tempfile",
 ];
 
 /// The grad-mode managers of `torch`.
@@ -334,7 +344,9 @@ impl Interpreter {
                 ),
             };
         }
-        if native_names(module, FUNCTIONS).contains(&name) {
+        if native_names(module, FUNCTIONS).contains(&name)
+            || native_names(module, super::os_module::OS_FUNCTIONS).contains(&name)
+        {
             return Ok(Value::Builtin(format!("{module}.{name}").into()));
         }
         match (module, name) {
@@ -354,6 +366,10 @@ impl Interpreter {
             ("sys", "stdout" | "stderr") => Ok(Value::Module(format!("sys.{name}").into())),
             ("array", "array") => Ok(Value::HostPath("array".into())),
             ("os", "path") => Ok(Value::Module("os.path".into())),
+            ("os", "sep") => Ok(Value::str("/")),
+            ("os", "curdir") => Ok(Value::str(".")),
+            ("os", "pardir") => Ok(Value::str("..")),
+            ("os", "name") => Ok(Value::str("posix")),
             _ => self.raise(
                 "AttributeError",
                 format!("module '{module}' has no attribute '{name}'"),
@@ -385,6 +401,12 @@ impl Interpreter {
         }
         if let Some(f) = name.strip_prefix("struct.") {
             return self.struct_function(f, args);
+        }
+        if let Some(f) = name.strip_prefix("os.") {
+            return self.os_function(f, args, keywords);
+        }
+        if name.starts_with("_tempfile.") {
+            return self.os_function(name, args, keywords);
         }
         let float_arg = |i: usize| args.get(i).and_then(Value::as_float);
         match name {
@@ -504,40 +526,6 @@ impl Interpreter {
                 }
                 Ok(Value::None)
             }
-            "os.path.exists" => match args.first() {
-                Some(Value::Str(p)) => Ok(Value::Bool(crate::platform::fs::exists(&**p))),
-                _ => self.raise("TypeError", "exists() argument must be str"),
-            },
-            "os.path.getsize" => match args.first() {
-                Some(Value::Str(p)) => match crate::platform::fs::len(&**p) {
-                    Ok(n) => Ok(Value::Int(n as i64)),
-                    Err(e) => self.raise(
-                        "FileNotFoundError",
-                        crate::script::output::python_os_error(&e),
-                    ),
-                },
-                _ => self.raise("TypeError", "getsize() argument must be str"),
-            },
-            "os.path.join" => {
-                let mut path = std::path::PathBuf::new();
-                for a in &args {
-                    path.push(self.str_text(a)?);
-                }
-                Ok(Value::str(path.to_string_lossy().as_ref()))
-            }
-            "os.getcwd" => Ok(Value::str(
-                std::env::current_dir().map_or(String::new(), |p| p.to_string_lossy().into_owned()),
-            )),
-            "os.remove" => match args.first() {
-                Some(Value::Str(p)) => match crate::platform::fs::remove_file(&**p) {
-                    Ok(()) => Ok(Value::None),
-                    Err(e) => self.raise(
-                        "FileNotFoundError",
-                        crate::script::output::python_os_error(&e),
-                    ),
-                },
-                _ => self.raise("TypeError", "remove() argument must be str"),
-            },
             other => self.raise(
                 "NotImplementedError",
                 format!("tensh's Python does not have {other}()"),
@@ -1004,8 +992,6 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
             "resetwarnings",
         ],
     ),
-    ("os.path", &["exists", "getsize", "join"]),
-    ("os", &["remove", "getcwd"]),
     ("io", &["BytesIO", "StringIO"]),
     ("_random", &["seeded", "random", "getrandbits"]),
     ("_sre", &["info", "search", "slice", "spans", "findall"]),
@@ -1028,7 +1014,7 @@ const VALUES: &[(&str, &[&str])] = &[
         ],
     ),
     ("array", &["array"]),
-    ("os", &["path"]),
+    ("os", &["path", "sep", "curdir", "pardir", "name"]),
 ];
 
 /// The names `table` lists for `module`.
@@ -1049,6 +1035,7 @@ impl Interpreter {
             Some(scope) => scope.vars.borrow().keys().map(|k| k.to_string()).collect(),
             None => native_names(module, FUNCTIONS)
                 .iter()
+                .chain(native_names(module, super::os_module::OS_FUNCTIONS))
                 .chain(native_names(module, VALUES))
                 .map(|n| n.to_string())
                 .collect(),

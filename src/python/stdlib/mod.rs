@@ -17,6 +17,9 @@ pub fn source(name: &str) -> Option<&'static str> {
         "random" => include_str!("random.py"),
         "json" => include_str!("json.py"),
         "re" => include_str!("re.py"),
+        "enum" => include_str!("enum.py"),
+        "tempfile" => include_str!("tempfile.py"),
+        "pathlib" => include_str!("pathlib.py"),
         "_grad_modes" => include_str!("_grad_modes.py"),
         _ => return None,
     })
@@ -36,4 +39,7 @@ pub const MODULES: &[&str] = &[
     "random",
     "json",
     "re",
+    "enum",
+    "tempfile",
+    "pathlib",
 ];
