@@ -37,6 +37,7 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
         Value::Str(s) => Dynamic::from(s.to_string()),
         Value::List(items) => Dynamic::from(array(&items.borrow())?),
         Value::Set(items) => Dynamic::from(array(&items.borrow().items())?),
+        Value::DictView(kind, entries) => Dynamic::from(array(&kind.items(&entries.borrow()))?),
         Value::Tuple(items) => {
             // Marked, so that a message names it as Python does.
             let mut d = Dynamic::from(array(items)?);

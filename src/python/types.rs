@@ -140,6 +140,9 @@ const BUILTINS: &[&str] = &[
     "property",
     "super",
     "NotImplementedType",
+    "dict_keys",
+    "dict_values",
+    "dict_items",
 ];
 
 /// tensh's value types: their Rhai type names and Python's (`torch.Size`).

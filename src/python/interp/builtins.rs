@@ -388,7 +388,8 @@ impl Interpreter {
                     | Value::Tuple(_)
                     | Value::Range(..)
                     | Value::Str(_)
-                    | Value::Dict(_) => self.collect(&args[0])?,
+                    | Value::Dict(_)
+                    | Value::DictView(..) => self.collect(&args[0])?,
                     // The sequence protocol: `__len__` and `__getitem__`.
                     Value::Instance(_)
                         if Self::has_special(&args[0], "__len__")
@@ -842,6 +843,7 @@ impl Interpreter {
             Value::Str(s) => s.chars().count() as i64,
             Value::List(items) => items.borrow().len() as i64,
             Value::Set(items) => items.borrow().len() as i64,
+            Value::DictView(_, entries) => entries.borrow().len() as i64,
             Value::Tuple(items) => items.len() as i64,
             Value::Dict(entries) => entries.borrow().len() as i64,
             Value::Range(start, stop, step) => {

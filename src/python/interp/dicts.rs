@@ -216,6 +216,23 @@ impl Interpreter {
         Ok(result)
     }
 
+    /// `set ^ other` / `set.symmetric_difference(other)`: a copy of `set`, then each item
+    /// of `other` taken out if there and put in if not, as CPython's update runs.
+    pub(super) fn set_symmetric_difference(
+        &mut self,
+        set: &SetItems,
+        other: &Value,
+    ) -> Flow<SetItems> {
+        let result = self.set_copy(set)?;
+        let mut items = self.iter_of(other)?;
+        while let Some(item) = self.next_of(&mut items)? {
+            if !self.set_remove(&result, &item)? {
+                self.set_add(&result, item)?;
+            }
+        }
+        Ok(result)
+    }
+
     /// `set - other` / `set.difference(other)`, its items in CPython's order.
     pub(super) fn set_difference(&mut self, set: &SetItems, other: &Value) -> Flow<SetItems> {
         let other_len = match other {

@@ -24,6 +24,9 @@ impl Interpreter {
             Value::List(items) => PyIter::List(items.clone(), 0),
             Value::Tuple(items) => PyIter::Items(items.clone(), 0),
             Value::Set(items) => PyIter::Items(Rc::new(Seq(items.borrow().items())), 0),
+            Value::DictView(kind, entries) => {
+                PyIter::Items(Rc::new(Seq(kind.items(&entries.borrow()))), 0)
+            }
             Value::Dict(entries) => {
                 let keys: Vec<Value> = entries.borrow().iter().map(|(k, _)| k.clone()).collect();
                 PyIter::Items(Rc::new(Seq(keys)), 0)
@@ -388,6 +391,7 @@ impl Interpreter {
             Value::Str(s) => !s.is_empty(),
             Value::List(items) => !items.borrow().is_empty(),
             Value::Set(items) => !items.borrow().is_empty(),
+            Value::DictView(_, entries) => !entries.borrow().is_empty(),
             Value::Tuple(items) => !items.is_empty(),
             Value::Dict(entries) => !entries.borrow().is_empty(),
             Value::Range(start, stop, step) => {

@@ -7,6 +7,7 @@ use super::expr::CallArgs;
 use super::{Flow, Interpreter, Unwind};
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::types::TypeKind;
+use crate::python::value::dict::ViewKind;
 use crate::python::value::iteration::PyIter;
 use crate::python::value::{Seq, Value};
 
@@ -89,6 +90,8 @@ const SET_METHODS: &[&str] = &[
     "union",
     "intersection",
     "difference",
+    "symmetric_difference",
+    "isdisjoint",
     "issubset",
     "issuperset",
     "copy",
@@ -325,6 +328,13 @@ impl Interpreter {
             Value::List(_) if LIST_METHODS.contains(&name) => Ok(self.bound(object, name)),
             Value::Dict(_) if DICT_METHODS.contains(&name) => Ok(self.bound(object, name)),
             Value::Set(_) if SET_METHODS.contains(&name) => Ok(self.bound(object, name)),
+            Value::DictView(kind, _) if *kind != ViewKind::Values && name == "isdisjoint" => {
+                Ok(self.bound(object, name))
+            }
+            Value::DictView(_, entries) if name == "mapping" => {
+                // A read-only proxy in CPython; the dict itself here.
+                Ok(Value::Dict(entries.clone()))
+            }
             Value::Tuple(_) if matches!(name, "index" | "count") => Ok(self.bound(object, name)),
             Value::Range(start, stop, step) => match name {
                 "start" => Ok(Value::Int(*start)),
@@ -451,6 +461,56 @@ impl Interpreter {
     }
 
     /// `object.name(...)` for Python's own values.
+    /// The pairs `dict.update(other)` adds: a dict's items; a mapping's (`keys()` and
+    /// subscripts, a dict subclass's own items); else pairs from an iterable, refused in
+    /// CPython's words where an element is no pair.
+    fn update_pairs(&mut self, other: &Value) -> Flow<Vec<(Value, Value)>> {
+        if let Value::Dict(d) = other {
+            return Ok(d.borrow().pairs());
+        }
+        if Self::has_special(other, "keys") {
+            let keys = self
+                .special(other, "keys", Vec::new())?
+                .unwrap_or(Value::None);
+            let mut pairs = Vec::new();
+            for k in self.collect(&keys)? {
+                let v = self.get_item(other, k.clone())?;
+                pairs.push((k, v));
+            }
+            return Ok(pairs);
+        }
+        if let Some(Value::Dict(d)) = Self::base_value(other) {
+            return Ok(d.borrow().pairs());
+        }
+        let mut pairs = Vec::new();
+        for (i, pair) in self.collect(other)?.into_iter().enumerate() {
+            let kv = match self.collect(&pair) {
+                Ok(kv) => kv,
+                Err(_) => {
+                    return self.raise(
+                        "TypeError",
+                        format!(
+                            "cannot convert dictionary update sequence element #{i} to a sequence"
+                        ),
+                    );
+                }
+            };
+            match <[Value; 2]>::try_from(kv) {
+                Ok([k, v]) => pairs.push((k, v)),
+                Err(kv) => {
+                    return self.raise(
+                        "ValueError",
+                        format!(
+                            "dictionary update sequence element #{i} has length {}; 2 is required",
+                            kv.len()
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(pairs)
+    }
+
     pub(super) fn call_method(
         &mut self,
         object: &Value,
@@ -597,15 +657,9 @@ impl Interpreter {
             Value::Dict(entries) => {
                 let entries = entries.clone();
                 match name {
-                    "keys" => Ok(Value::list(entries.borrow().keys())),
-                    "values" => Ok(Value::list(entries.borrow().values())),
-                    "items" => Ok(Value::list(
-                        entries
-                            .borrow()
-                            .iter()
-                            .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
-                            .collect(),
-                    )),
+                    "keys" => Ok(Value::DictView(ViewKind::Keys, entries.clone())),
+                    "values" => Ok(Value::DictView(ViewKind::Values, entries.clone())),
+                    "items" => Ok(Value::DictView(ViewKind::Items, entries.clone())),
                     "get" | "pop" | "setdefault" => {
                         self.method_arity(&owner, name, args, 1, 2)?;
                         let found = match name {
@@ -632,19 +686,7 @@ impl Interpreter {
                     }
                     "update" => {
                         if let Some(other) = arg(0) {
-                            let pairs = match &other {
-                                Value::Dict(d) => d.borrow().pairs(),
-                                other => {
-                                    let mut pairs = Vec::new();
-                                    for pair in self.collect(other)? {
-                                        let kv = self.collect(&pair)?;
-                                        if let [k, v] = kv.as_slice() {
-                                            pairs.push((k.clone(), v.clone()));
-                                        }
-                                    }
-                                    pairs
-                                }
-                            };
+                            let pairs = self.update_pairs(&other)?;
                             for (k, v) in pairs {
                                 self.dict_set(&entries, k, v)?;
                             }
@@ -667,6 +709,10 @@ impl Interpreter {
                     },
                     _ => self.no_attribute(object, name),
                 }
+            }
+            Value::DictView(..) if name == "isdisjoint" => {
+                let set = self.call_builtin("set", vec![object.clone()], Vec::new())?;
+                self.call_method(&set, name, call)
             }
             Value::Set(items) => {
                 let items = items.clone();
@@ -710,13 +756,24 @@ impl Interpreter {
                         }
                         Ok(Value::Set(union))
                     }
-                    "intersection" | "difference" => {
+                    "intersection" | "difference" | "symmetric_difference" => {
                         self.method_arity(&owner, name, args, 1, 1)?;
                         let result = match name {
                             "intersection" => self.set_intersection(&items, &args[0])?,
-                            _ => self.set_difference(&items, &args[0])?,
+                            "difference" => self.set_difference(&items, &args[0])?,
+                            _ => self.set_symmetric_difference(&items, &args[0])?,
                         };
                         Ok(Value::Set(result))
+                    }
+                    "isdisjoint" => {
+                        self.method_arity(&owner, name, args, 1, 1)?;
+                        let mut others = self.iter_of(&args[0])?;
+                        while let Some(x) = self.next_of(&mut others)? {
+                            if self.set_contains(&items, &x)? {
+                                return Ok(Value::Bool(false));
+                            }
+                        }
+                        Ok(Value::Bool(true))
                     }
                     "issubset" | "issuperset" => {
                         self.method_arity(&owner, name, args, 1, 1)?;

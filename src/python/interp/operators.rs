@@ -41,6 +41,14 @@ impl Interpreter {
             };
             return self.call_builtin(name, vec![all], Vec::new());
         }
+        if matches!(op, BinOp::And | BinOp::Or | BinOp::Sub | BinOp::Xor)
+            && (is_set_like_view(&a) || is_set_like_view(&b))
+        {
+            // A keys or items view with any iterable: the set operation, as a set.
+            let x = self.call_builtin("set", vec![a], Vec::new())?;
+            let y = self.call_builtin("set", vec![b], Vec::new())?;
+            return self.binary(op, x, y);
+        }
         if let Some(r) = self.tensor_and_python_value(op, &a, &b) {
             return r;
         }
@@ -112,6 +120,9 @@ impl Interpreter {
             }
             (BinOp::Sub, Value::Set(x), Value::Set(_)) => {
                 Ok(Value::Set(self.set_difference(x, &b)?))
+            }
+            (BinOp::Xor, Value::Set(x), Value::Set(_)) => {
+                Ok(Value::Set(self.set_symmetric_difference(x, &b)?))
             }
             (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
                 let merged = Rc::new(std::cell::RefCell::new(x.borrow().clone()));
@@ -642,6 +653,22 @@ impl Interpreter {
                 true
             }
             (Value::Range(a1, b1, c1), Value::Range(a2, b2, c2)) => (a1, b1, c1) == (a2, b2, c2),
+            // Keys and items views equal sets (and each other) with the same items.
+            (Value::DictView(..) | Value::Set(_), Value::DictView(..) | Value::Set(_))
+                if (is_set_like_view(a) || matches!(a, Value::Set(_)))
+                    && (is_set_like_view(b) || matches!(b, Value::Set(_))) =>
+            {
+                let items = self.collect(a)?;
+                if items.len() as i64 != self.length(b)? {
+                    return Ok(false);
+                }
+                for item in &items {
+                    if !self.contains(b, item)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
             _ if a.is_tensh() || b.is_tensh() => {
                 let r = self.compare(CmpOp::Eq, a, b)?;
                 self.truthy(&r)?
@@ -674,6 +701,27 @@ impl Interpreter {
             },
             Value::Dict(entries) => Ok(self.dict_get(entries, item)?.is_some()),
             Value::Set(items) => self.set_contains(items, item),
+            Value::DictView(kind, entries) => {
+                use crate::python::value::dict::ViewKind;
+                match (kind, item) {
+                    (ViewKind::Keys, _) => Ok(self.dict_get(entries, item)?.is_some()),
+                    (ViewKind::Items, Value::Tuple(pair)) if pair.0.len() == 2 => {
+                        match self.dict_get(entries, &pair.0[0])? {
+                            Some(v) => self.values_equal(&v, &pair.0[1]),
+                            None => Ok(false),
+                        }
+                    }
+                    (ViewKind::Items, _) => Ok(false),
+                    (ViewKind::Values, _) => {
+                        for v in entries.borrow().values() {
+                            if self.values_equal(&v, item)? {
+                                return Ok(true);
+                            }
+                        }
+                        Ok(false)
+                    }
+                }
+            }
             Value::Range(start, stop, step) => Ok(match item.as_int() {
                 Some(i) => {
                     let inside = if *step > 0 {
@@ -882,4 +930,9 @@ fn is_tuple_like(v: &Value) -> bool {
 
 fn is_named_tuple(v: &Value) -> bool {
     matches!(v, Value::Host(d) if d.is::<crate::script::return_types::ReturnTuple>())
+}
+
+/// Whether `v` is a keys or items view (which act as sets; a values view does not).
+fn is_set_like_view(v: &Value) -> bool {
+    matches!(v, Value::DictView(kind, _) if *kind != crate::python::value::dict::ViewKind::Values)
 }

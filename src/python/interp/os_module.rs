@@ -341,7 +341,11 @@ fn random_name() -> String {
         let mut x = state.get();
         if x == 0 {
             let now = crate::platform::clock::since_epoch();
-            x = (now.as_nanos() as u64) ^ (std::process::id() as u64).rotate_left(32) | 1;
+            #[cfg(not(target_arch = "wasm32"))]
+            let process = std::process::id() as u64;
+            #[cfg(target_arch = "wasm32")]
+            let process = 0u64;
+            x = (now.as_nanos() as u64) ^ process.rotate_left(32) | 1;
         }
         let mut out = String::with_capacity(8);
         for _ in 0..8 {

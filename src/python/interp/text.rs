@@ -181,6 +181,15 @@ impl Interpreter {
                     format!("({})", self.join_reprs(items, depth)?)
                 }
             }
+            Value::DictView(kind, entries) => {
+                // `dict_keys(['a', 'b'])`: the view's items as a list's repr.
+                let key = std::rc::Rc::as_ptr(entries) as usize;
+                let items = kind.items(&entries.borrow());
+                let name = kind.type_name();
+                self.container_repr(key, &format!("{name}([...])"), |me| {
+                    Ok(format!("{name}([{}])", me.join_reprs(&items, depth)?))
+                })?
+            }
             Value::Set(items) => {
                 let items = items.borrow().items();
                 if items.is_empty() {

@@ -114,7 +114,86 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
     return type(typename, (tuple,), namespace)
 
 
+class _OrderedDictView:
+    """A view of an `OrderedDict` (`odict_keys`, ...): the dict's own view, named as
+    CPython names an ordered dict's."""
+
+    def __init__(self, view):
+        self._view = view
+
+    def __iter__(self):
+        return iter(self._view)
+
+    def __reversed__(self):
+        return reversed(self._view)
+
+    def __len__(self):
+        return len(self._view)
+
+    def __contains__(self, item):
+        return item in self._view
+
+    def __eq__(self, other):
+        if isinstance(other, _OrderedDictView):
+            other = other._view
+        return self._view == other
+
+    def __and__(self, other):
+        return self._view & other
+
+    def __or__(self, other):
+        return self._view | other
+
+    def __sub__(self, other):
+        return self._view - other
+
+    def __xor__(self, other):
+        return self._view ^ other
+
+    def __rand__(self, other):
+        return other & set(self._view)
+
+    def __ror__(self, other):
+        return other | set(self._view)
+
+    def __rsub__(self, other):
+        return other - set(self._view)
+
+    def __rxor__(self, other):
+        return other ^ set(self._view)
+
+    def isdisjoint(self, other):
+        return self._view.isdisjoint(other)
+
+    def __repr__(self):
+        return '%s(%r)' % (type(self).__name__, list(self._view))
+
+
+class odict_keys(_OrderedDictView):
+    __hash__ = None
+
+
+class odict_values(_OrderedDictView):
+    def __eq__(self, other):
+        return self is other
+
+    __hash__ = object.__hash__
+
+
+class odict_items(_OrderedDictView):
+    __hash__ = None
+
+
 class OrderedDict(dict):
+    def keys(self):
+        return odict_keys(dict.keys(self))
+
+    def values(self):
+        return odict_values(dict.values(self))
+
+    def items(self):
+        return odict_items(dict.items(self))
+
     def move_to_end(self, key, last=True):
         value = self.pop(key)
         if last:

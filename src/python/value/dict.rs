@@ -15,6 +15,41 @@ use super::Value;
 /// Places of the entries whose keys share one hash (almost always one).
 type Places = SmallVec<[u32; 1]>;
 
+/// Which view of a dict a `Value::DictView` is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ViewKind {
+    /// `d.keys()`.
+    Keys,
+    /// `d.values()`.
+    Values,
+    /// `d.items()`.
+    Items,
+}
+
+impl ViewKind {
+    /// Its Python type's name (`dict_keys`).
+    pub fn type_name(self) -> &'static str {
+        match self {
+            ViewKind::Keys => "dict_keys",
+            ViewKind::Values => "dict_values",
+            ViewKind::Items => "dict_items",
+        }
+    }
+
+    /// The view's items now: the keys, the values, or `(key, value)` tuples.
+    pub fn items(self, dict: &Dict) -> Vec<Value> {
+        match self {
+            ViewKind::Keys => dict.keys(),
+            ViewKind::Values => dict.values(),
+            ViewKind::Items => dict
+                .pairs()
+                .into_iter()
+                .map(|(k, v)| Value::tuple(vec![k, v]))
+                .collect(),
+        }
+    }
+}
+
 /// A dict's entries.
 #[derive(Clone, Default)]
 pub struct Dict {
@@ -243,6 +278,12 @@ fn nested_key_hash(key: &Value, depth: usize) -> Result<i64, NoHash> {
         Value::List(_) | Value::Dict(_) | Value::Set(_) => {
             return Err(NoHash::Unhashable(key.type_name()));
         }
+        // Keys and items views compare as sets, so they have no hash; a values view is
+        // hashed by identity.
+        Value::DictView(kind, _) if *kind != ViewKind::Values => {
+            return Err(NoHash::Unhashable(key.type_name()));
+        }
+        Value::DictView(_, entries) => std::rc::Rc::as_ptr(entries) as i64,
         Value::Tensor(t) => t.id() as i64,
         Value::Host(d) => hash::text(d.type_name()),
         Value::Type(t) => hash::text(&t.name),

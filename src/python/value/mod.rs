@@ -134,6 +134,8 @@ pub enum Value {
     Dict(DictEntries),
     /// A `set`.
     Set(SetItems),
+    /// `d.keys()`, `d.values()`, `d.items()`: a live view of the dict.
+    DictView(dict::ViewKind, DictEntries),
     /// `range(start, stop, step)`.
     Range(i64, i64, i64),
     /// `slice(start, stop, step)`, as a subscript makes it.
@@ -211,6 +213,7 @@ impl Value {
             Value::None => "NoneType".into(),
             Value::Bool(_) => "bool".into(),
             Value::Int(_) | Value::BigInt(_) => "int".into(),
+            Value::DictView(kind, _) => kind.type_name().into(),
             Value::Float(_) => "float".into(),
             Value::Complex(_) => "complex".into(),
             Value::Str(_) => "str".into(),
