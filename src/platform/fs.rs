@@ -116,7 +116,22 @@ pub fn list_dir(path: impl AsRef<Path>) -> io::Result<Vec<String>> {
         .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()))
         .collect();
     #[cfg(target_arch = "wasm32")]
-    return Ok(super::memfs::names_under(path.as_ref()));
+    return {
+        let path = path.as_ref();
+        if super::memfs::len(path).is_ok() {
+            Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "Not a directory",
+            ))
+        } else if !super::memfs::is_dir(path) {
+            Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "No such file or directory",
+            ))
+        } else {
+            Ok(super::memfs::names_under(path))
+        }
+    };
 }
 
 /// `fs::rename`: `to` replaced if it is a file.

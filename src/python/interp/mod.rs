@@ -95,6 +95,9 @@ pub struct Interpreter {
     source_modules: std::collections::HashMap<Rc<str>, Rc<Scope>>,
     /// The attributes the program set on tensors (`t.name = "w"`).
     tensor_attributes: tensor_attributes::TensorAttributes,
+    /// The lists of the `warnings.catch_warnings(record=True)` blocks running, innermost
+    /// last: a warning goes to the last instead of standard error.
+    warning_records: Vec<Value>,
     /// The source text of the receiver whose call or subscript raised one of the errors
     /// `:why` explains (`x.t()` in `x.t().view(6)`), the first since `forget_failure`.
     failed_receiver: Option<String>,
@@ -119,6 +122,7 @@ impl Interpreter {
             iterating: 0,
             source_modules: Default::default(),
             tensor_attributes: Default::default(),
+            warning_records: Vec::new(),
             failed_receiver: None,
         }
     }

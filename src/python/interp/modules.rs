@@ -26,6 +26,9 @@ const MODULES: &[&str] = &[
     "_tempfile",
 ];
 
+/// The manager `warnings.catch_warnings(record=True)` makes.
+const RECORDING_WARNINGS: &str = "warnings.catch_warnings(record=True)";
+
 /// The grad-mode managers of `torch`.
 const GRAD_MODES: &[&str] = &[
     "no_grad",
@@ -363,6 +366,10 @@ impl Interpreter {
             ("sys", "byteorder") => Ok(Value::str("little")),
             ("sys", "platform") => Ok(Value::str("linux")),
             ("sys", "version") => Ok(Value::str("3.11.7 (tensh)")),
+            ("sys", "version_info") => {
+                let module = self.import_source_module("_sys_info")?;
+                self.get_attribute(&module, "version_info")
+            }
             ("sys", "stdout" | "stderr") => Ok(Value::Module(format!("sys.{name}").into())),
             ("array", "array") => Ok(Value::HostPath("array".into())),
             ("os", "path") => Ok(Value::Module("os.path".into())),
@@ -480,13 +487,49 @@ impl Interpreter {
                     ),
                     None => (String::new(), 0, String::new()),
                 };
+                if let Some(list) = self.warning_records.last().cloned() {
+                    // Recorded, not shown: a `warnings.WarningMessage` in the block's list.
+                    let class = types::builtin(&category);
+                    let warning = PyException::of_class(class.clone(), vec![Value::str(message)]);
+                    let module = self.import_source_module("_warning_message")?;
+                    let make = self.get_attribute(&module, "WarningMessage")?;
+                    let record = self.call_value(
+                        &make,
+                        CallArgs {
+                            args: vec![
+                                Value::Exception(Rc::new(warning)),
+                                Value::Type(class),
+                                Value::str(file),
+                                Value::Int(line as i64),
+                            ],
+                            keywords: Vec::new(),
+                        },
+                    )?;
+                    self.call_method(
+                        &list,
+                        "append",
+                        CallArgs {
+                            args: vec![record],
+                            keywords: Vec::new(),
+                        },
+                    )?;
+                    return Ok(Value::None);
+                }
                 crate::script::output::stderr_raw(&format!(
                     "{file}:{line}: {category}: {message}\n  {text}\n"
                 ));
                 Ok(Value::None)
             }
             // The manager `with` enters: it puts the filter back when the block ends.
-            "warnings.catch_warnings" => Ok(Value::Builtin(name.into())),
+            "warnings.catch_warnings" => {
+                let record = match keywords.iter().find(|(k, _)| &**k == "record") {
+                    Some((_, v)) => self.truthy(&v.clone())?,
+                    None => false,
+                };
+                Ok(Value::Builtin(
+                    if record { RECORDING_WARNINGS } else { name }.into(),
+                ))
+            }
             "warnings.resetwarnings" => {
                 crate::script::warnings::set_ignored(false);
                 Ok(Value::None)
@@ -851,18 +894,32 @@ impl Interpreter {
                     value: Value::None,
                     restore: Some(restore),
                     warnings_ignored: None,
+                    warnings_recorded: false,
                 })
             }
             Value::File(f) => Ok(Entered {
                 value: Value::File(f.clone()),
                 restore: None,
                 warnings_ignored: None,
+                warnings_recorded: false,
             }),
             Value::Builtin(name) if &**name == "warnings.catch_warnings" => Ok(Entered {
                 value: Value::None,
                 restore: None,
                 warnings_ignored: Some(crate::script::warnings::ignored()),
+                warnings_recorded: false,
             }),
+            Value::Builtin(name) if &**name == RECORDING_WARNINGS => {
+                // `catch_warnings(record=True)`: `as` binds the list warnings go to.
+                let list = Value::list(Vec::new());
+                self.warning_records.push(list.clone());
+                Ok(Entered {
+                    value: list,
+                    restore: None,
+                    warnings_ignored: Some(crate::script::warnings::ignored()),
+                    warnings_recorded: true,
+                })
+            }
             Value::Instance(_) if Self::has_special(manager, "__exit__") => {
                 let Some(value) = self.special(manager, "__enter__", Vec::new())? else {
                     return self.raise(
@@ -877,6 +934,7 @@ impl Interpreter {
                     value,
                     restore: None,
                     warnings_ignored: None,
+                    warnings_recorded: false,
                 })
             }
             other => self.raise(
@@ -916,6 +974,9 @@ impl Interpreter {
         }
         if let Some(ignored) = entered.warnings_ignored {
             crate::script::warnings::set_ignored(ignored);
+        }
+        if entered.warnings_recorded {
+            self.warning_records.pop();
         }
         if let Some((grad, inference)) = entered.restore {
             grad_mode::restore(grad, inference);
@@ -1009,6 +1070,7 @@ const VALUES: &[(&str, &[&str])] = &[
             "byteorder",
             "platform",
             "version",
+            "version_info",
             "stdout",
             "stderr",
         ],

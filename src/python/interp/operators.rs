@@ -138,6 +138,14 @@ impl Interpreter {
 
     /// Python's error for an operator neither operand takes.
     fn unsupported_operands(&mut self, op: BinOp, a: &Value, b: &Value) -> Flow<Value> {
+        if op == BinOp::Add && matches!(a, Value::Str(_) | Value::List(_) | Value::Tuple(_)) {
+            // A sequence's own `+` names what it concatenates with.
+            let (mine, theirs) = (a.type_name(), b.type_name());
+            return self.raise(
+                "TypeError",
+                format!("can only concatenate {mine} (not \"{theirs}\") to {mine}"),
+            );
+        }
         self.raise(
             "TypeError",
             format!(

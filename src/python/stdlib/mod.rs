@@ -21,6 +21,8 @@ pub fn source(name: &str) -> Option<&'static str> {
         "tempfile" => include_str!("tempfile.py"),
         "pathlib" => include_str!("pathlib.py"),
         "_grad_modes" => include_str!("_grad_modes.py"),
+        "_sys_info" => include_str!("_sys_info.py"),
+        "_warning_message" => include_str!("_warning_message.py"),
         _ => return None,
     })
 }

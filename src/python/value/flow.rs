@@ -26,4 +26,7 @@ pub struct Entered {
     pub restore: Option<(bool, bool)>,
     /// The warnings filter to put back (`warnings.catch_warnings()`).
     pub warnings_ignored: Option<bool>,
+    /// Whether the block recorded warnings (`catch_warnings(record=True)`): its list is
+    /// taken off the interpreter's stack when the block ends.
+    pub warnings_recorded: bool,
 }
