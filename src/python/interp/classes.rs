@@ -98,15 +98,19 @@ impl Interpreter {
                 }
             }
         }
-        // A metaclass that is no class (a function) is called with what the body made.
-        let meta = match explicit_meta {
-            Some(Value::Class(m)) if m.is_meta => Some(Value::Class(m)),
-            Some(Value::Type(t)) if &*t.name == "type" => None,
-            Some(other) => return self.class_made_by_callable(c, scope, other, bases, keywords),
-            None => None,
+        // What makes the class of what the body binds: `type`, a metaclass, or a callable
+        // given as `metaclass=` that is no class (a function).
+        let maker = match explicit_meta {
+            Some(m @ Value::Class(_)) if matches!(&m, Value::Class(c) if c.is_meta) => {
+                self.metaclass_for(Some(&m), &bases)?.map(Value::Class)
+            }
+            Some(Value::Type(t)) if &*t.name == "type" => {
+                self.metaclass_for(None, &bases)?.map(Value::Class)
+            }
+            Some(callable) => Some(callable),
+            None => self.metaclass_for(None, &bases)?.map(Value::Class),
         };
-        let meta = self.metaclass_for(meta.as_ref(), &bases)?;
-        if let Some(m) = &meta
+        if let Some(Value::Class(m)) = &maker
             && m.find("__prepare__").is_some()
         {
             return self.raise(
@@ -140,7 +144,7 @@ impl Interpreter {
         self.exec_block(&c.body, &body_scope)?;
         let namespace =
             ordered_namespace(&c.body, std::mem::take(&mut *body_scope.vars.borrow_mut()));
-        let made = match meta {
+        let made = match maker {
             None => Value::Class(self.build_class(
                 name.clone(),
                 qualname,
@@ -151,7 +155,7 @@ impl Interpreter {
             )?),
             // The metaclass makes the class: `M(name, bases, namespace, **keywords)`.
             Some(m) => self.call_value(
-                &Value::Class(m),
+                &m,
                 CallArgs {
                     args: vec![
                         Value::Str(name.clone()),
@@ -162,43 +166,6 @@ impl Interpreter {
                 },
             )?,
         };
-        let made = self.decorate(decorators, made)?;
-        self.bind(&name, made, scope);
-        Ok(())
-    }
-
-    /// A `class` statement whose `metaclass=` is a callable other than a class: the body
-    /// run, then `callable(name, bases, namespace, **keywords)`'s result bound to the name.
-    fn class_made_by_callable(
-        &mut self,
-        c: &'static ast::StmtClassDef,
-        scope: &Rc<Scope>,
-        callable: Value,
-        bases: Vec<Value>,
-        keywords: Vec<(Rc<str>, Value)>,
-    ) -> Flow<()> {
-        let decorators = self.decorators(&c.decorator_list, scope)?;
-        let name: Rc<str> = c.name.as_str().into();
-        let body_scope = Scope::inside(scope, ScopeKind::Class);
-        {
-            let mut vars = body_scope.vars.borrow_mut();
-            vars.insert("__module__".into(), module_name(scope));
-            vars.insert("__qualname__".into(), Value::Str(name.clone()));
-        }
-        self.exec_block(&c.body, &body_scope)?;
-        let namespace =
-            ordered_namespace(&c.body, std::mem::take(&mut *body_scope.vars.borrow_mut()));
-        let made = self.call_value(
-            &callable,
-            CallArgs {
-                args: vec![
-                    Value::Str(name.clone()),
-                    Value::tuple(bases),
-                    Value::Dict(Rc::new(std::cell::RefCell::new(namespace))),
-                ],
-                keywords,
-            },
-        )?;
         let made = self.decorate(decorators, made)?;
         self.bind(&name, made, scope);
         Ok(())
