@@ -1170,6 +1170,31 @@ impl Interpreter {
         if &*t.name == "int" && name == "from_bytes" {
             return self.int_from_bytes(call);
         }
+        if &*t.name == "dict" && name == "fromkeys" {
+            // `dict.fromkeys(iterable, value=None)`: each item a key to the one value.
+            if !call.keywords.is_empty() {
+                return self.raise("TypeError", "dict.fromkeys() takes no keyword arguments");
+            }
+            let (keys, value) = match call.args.as_slice() {
+                [keys] => (keys.clone(), Value::None),
+                [keys, value] => (keys.clone(), value.clone()),
+                [] => {
+                    return self.raise("TypeError", "fromkeys expected at least 1 argument, got 0");
+                }
+                more => {
+                    return self.raise(
+                        "TypeError",
+                        format!("fromkeys expected at most 2 arguments, got {}", more.len()),
+                    );
+                }
+            };
+            let made: crate::python::value::DictEntries = Default::default();
+            let mut items = self.iter_of(&keys)?;
+            while let Some(k) = self.next_of(&mut items)? {
+                self.dict_set(&made, k, value.clone())?;
+            }
+            return Ok(Value::Dict(made));
+        }
         let mut args = call.args.into_iter();
         let Some(receiver) = args.next() else {
             return self.raise(

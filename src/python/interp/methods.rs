@@ -204,7 +204,7 @@ impl Interpreter {
                         || match &*t.name {
                             "str" => STR_METHODS.contains(&name),
                             "list" => LIST_METHODS.contains(&name),
-                            "dict" => DICT_METHODS.contains(&name),
+                            "dict" => DICT_METHODS.contains(&name) || name == "fromkeys",
                             "set" => SET_METHODS.contains(&name),
                             "bytes" | "bytearray" => name == "hex",
                             "int" => name == "from_bytes",
