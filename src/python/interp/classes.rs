@@ -26,6 +26,10 @@ struct Bases {
     is_meta: bool,
 }
 
+/// CPython's words when a new class's bases (or its `metaclass=`) have metaclasses none of
+/// which derives from all the others.
+const METACLASS_CONFLICT: &str = "metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases";
+
 /// The builtin types a class may derive from: mutable ones get their items from
 /// `__init__`, the others are made from the call's arguments.
 const DERIVABLE: &[&str] = &[
@@ -184,10 +188,7 @@ impl Interpreter {
             Some(Value::Type(t)) if &*t.name == "type" => None,
             Some(Value::Class(m)) if m.is_meta => Some(m.clone()),
             Some(_) => {
-                return self.raise(
-                    "TypeError",
-                    "metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases",
-                );
+                return self.raise("TypeError", METACLASS_CONFLICT);
             }
         };
         for b in bases {
@@ -200,10 +201,7 @@ impl Interpreter {
                 Some(w) if w.derives_from(base_meta) => Some(w),
                 Some(w) if base_meta.derives_from(&w) => Some(base_meta.clone()),
                 Some(_) => {
-                    return self.raise(
-                        "TypeError",
-                        "metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases",
-                    );
+                    return self.raise("TypeError", METACLASS_CONFLICT);
                 }
             };
         }
@@ -216,11 +214,18 @@ impl Interpreter {
         let meta = match meta {
             Value::Class(m) if m.is_meta => Some(m.clone()),
             Value::Type(t) if &*t.name == "type" => None,
+            Value::Class(c) => {
+                let name = c.name.clone();
+                return self.raise(
+                    "TypeError",
+                    format!("type.__new__({name}): {name} is not a subtype of type"),
+                );
+            }
             other => {
                 return self.raise(
                     "TypeError",
                     format!(
-                        "type.__new__(X): X is not a subtype of type ({})",
+                        "type.__new__(X): X is not a type object ({})",
                         other.type_name()
                     ),
                 );

@@ -486,7 +486,8 @@ impl Interpreter {
         for (i, pair) in self.collect(other)?.into_iter().enumerate() {
             let kv = match self.collect(&pair) {
                 Ok(kv) => kv,
-                Err(_) => {
+                // An element that is not iterable; other failures (Ctrl-C) go on as they are.
+                Err(Unwind::Raise(e)) if &*e.class.name == "TypeError" => {
                     return self.raise(
                         "TypeError",
                         format!(
@@ -494,6 +495,7 @@ impl Interpreter {
                         ),
                     );
                 }
+                Err(other) => return Err(other),
             };
             match <[Value; 2]>::try_from(kv) {
                 Ok([k, v]) => pairs.push((k, v)),

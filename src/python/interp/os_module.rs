@@ -44,22 +44,31 @@ impl Interpreter {
                 .position(|(k, _)| &**k == key)
                 .map(|i| keywords.remove(i).1)
         };
-        let exist_ok = take("exist_ok");
+        let exist_ok = if name == "makedirs" {
+            take("exist_ok")
+        } else {
+            None
+        };
         // Permission bits are the system's default: tensh's folders take no mode.
-        let _mode = take("mode");
+        if matches!(name, "mkdir" | "makedirs") {
+            take("mode");
+        }
         if let Some((k, _)) = keywords.first() {
             return self.raise(
                 "TypeError",
-                format!("{name}() got an unexpected keyword argument '{k}'"),
+                format!("'{k}' is an invalid keyword argument for {name}()"),
             );
         }
         let short = name.rsplit('.').next().unwrap_or(name);
         match name {
             "getcwd" => Ok(Value::str(current_dir())),
-            "fspath" => {
-                let p = self.path_argument(args.first(), "fspath")?;
-                Ok(Value::Str(p))
-            }
+            "fspath" => match args.first() {
+                Some(v) => Ok(Value::Str(self.path_text(v)?)),
+                None => self.raise(
+                    "TypeError",
+                    "fspath() missing required argument 'path' (pos 1)",
+                ),
+            },
             "remove" | "unlink" => {
                 let p = self.path_argument(args.first(), short)?;
                 let r = crate::platform::fs::remove_file(&*p);
