@@ -412,8 +412,8 @@ impl Interpreter {
         if let Some(f) = name.strip_prefix("os.") {
             return self.os_function(f, args, keywords);
         }
-        if name.starts_with("_tempfile.") {
-            return self.os_function(name, args, keywords);
+        if let Some(f) = name.strip_prefix("_tempfile.") {
+            return self.temp_function(f);
         }
         let float_arg = |i: usize| args.get(i).and_then(Value::as_float);
         match name {

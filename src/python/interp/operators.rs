@@ -662,10 +662,7 @@ impl Interpreter {
             }
             (Value::Range(a1, b1, c1), Value::Range(a2, b2, c2)) => (a1, b1, c1) == (a2, b2, c2),
             // Keys and items views equal sets (and each other) with the same items.
-            (Value::DictView(..) | Value::Set(_), Value::DictView(..) | Value::Set(_))
-                if (is_set_like_view(a) || matches!(a, Value::Set(_)))
-                    && (is_set_like_view(b) || matches!(b, Value::Set(_))) =>
-            {
+            _ if acts_as_set(a) && acts_as_set(b) => {
                 let items = self.collect(a)?;
                 if items.len() as i64 != self.length(b)? {
                     return Ok(false);
@@ -943,4 +940,9 @@ fn is_named_tuple(v: &Value) -> bool {
 /// Whether `v` is a keys or items view (which act as sets; a values view does not).
 fn is_set_like_view(v: &Value) -> bool {
     matches!(v, Value::DictView(kind, _) if *kind != crate::python::value::dict::ViewKind::Values)
+}
+
+/// Whether `v` compares as a set: a set, or a keys or items view.
+fn acts_as_set(v: &Value) -> bool {
+    matches!(v, Value::Set(_)) || is_set_like_view(v)
 }

@@ -29,8 +29,8 @@ pub(super) const OS_FUNCTIONS: &[(&str, &[&str])] = &[
 ];
 
 impl Interpreter {
-    /// Calls `os.name(...)` / `os.path.name(...)` / `_tempfile.name(...)` (`name` given
-    /// with its module, `path.exists`).
+    /// Calls `os.name(...)` / `os.path.name(...)` (`name` given after `os.`:
+    /// `path.exists`).
     pub(super) fn os_function(
         &mut self,
         name: &str,
@@ -113,7 +113,10 @@ impl Interpreter {
             }
             _ => match name.strip_prefix("path.") {
                 Some(f) => self.os_path_function(f, &args),
-                None => self.temp_function(name, &args),
+                None => self.raise(
+                    "AttributeError",
+                    format!("module 'os' has no attribute '{name}'"),
+                ),
             },
         }
     }
@@ -195,9 +198,8 @@ impl Interpreter {
     /// `_tempfile.gettempdir()` (the system's folder for temporary files: `$TMPDIR` or
     /// `/tmp`) and `_tempfile.name()` (eight random letters and digits, as CPython's names
     /// are made of).
-    fn temp_function(&mut self, name: &str, args: &[Value]) -> Flow<Value> {
-        let _ = args;
-        match name.strip_prefix("_tempfile.").unwrap_or(name) {
+    pub(super) fn temp_function(&mut self, name: &str) -> Flow<Value> {
+        match name {
             "gettempdir" => Ok(Value::str(temp_dir())),
             "name" => {
                 crate::platform::varies::note();
@@ -205,7 +207,7 @@ impl Interpreter {
             }
             other => self.raise(
                 "AttributeError",
-                format!("module 'os' has no attribute '{other}'"),
+                format!("module '_tempfile' has no attribute '{other}'"),
             ),
         }
     }
