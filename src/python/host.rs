@@ -14,6 +14,8 @@
 //! `hasattr`, `setattr`, a format field, a string from a loaded file) — is no attribute of
 //! anything tensh has, and is answered with Python's `AttributeError` before any lookup.
 
+use std::rc::Rc;
+
 use rhai::Dynamic;
 
 use super::exception::PyException;
@@ -21,8 +23,10 @@ use crate::core::index::{IndexItem, index};
 use crate::core::tensor::Tensor;
 use crate::script::args::{Args, Keywords, Positionals};
 use crate::script::errors::IntoRhai;
+use crate::script::registration::Method;
 use crate::script::session::{ScriptError, Session};
 use crate::script::tensor::indexing;
+use crate::script::value_methods::ValueMethod;
 
 /// Whether `name` may be written into a program as a name: a Rhai identifier (ASCII
 /// letters, digits and `_`, with a letter before any digit), as `rhai::is_valid_identifier`
@@ -61,6 +65,11 @@ pub struct HostCall {
 }
 
 impl HostCall {
+    /// How many arguments a registered form must take for this call (`Args::given`).
+    pub fn given(&self) -> usize {
+        crate::script::args::given(&self.args, &self.keywords)
+    }
+
     /// A call with positional arguments only.
     pub fn positional(receiver: Option<Dynamic>, args: impl Into<Positionals>) -> HostCall {
         HostCall {
@@ -69,6 +78,23 @@ impl HostCall {
             keywords: Keywords::default(),
         }
     }
+}
+
+/// A method found once for a call site, to be called again while the registrations stay
+/// as they were ([`registration_generation`]): the same entry the lookup by name would give
+/// for a call with as many arguments on a receiver of the same type.
+#[derive(Clone)]
+pub enum FoundMethod {
+    /// A tensor method of the op table.
+    Tensor(Rc<Method<Tensor>>),
+    /// A method of another value's type (a storage, a buffer, a named tuple).
+    Value(Rc<ValueMethod>),
+}
+
+/// The registration generation now: what a [`FoundMethod`] was found under stays what a
+/// lookup finds while this stays the same.
+pub fn registration_generation() -> u64 {
+    crate::script::op_table::generation()
 }
 
 impl Default for Host {
@@ -134,6 +160,57 @@ impl Host {
         }
         self.session
             .call_registered(target, &mut values, method)
+            .map_err(raised)
+    }
+
+    /// The method `name` of a tensor for a call of `given` arguments (as `Args::given`
+    /// counts them), found as `call_tensor_method` finds it; `None` where that call goes on
+    /// to the engine's own resolution.
+    pub fn find_tensor_method(&self, name: &str, given: usize) -> Option<FoundMethod> {
+        self.session
+            .tensor_method(name, given)
+            .map(FoundMethod::Tensor)
+    }
+
+    /// The method `name` of `receiver`, a value other than a tensor, for a call of `given`
+    /// arguments, found as `call` finds it; `None` where that call goes on to the engine's
+    /// own resolution (or refuses the name).
+    pub fn find_value_method(
+        &self,
+        receiver: &Dynamic,
+        name: &str,
+        given: usize,
+    ) -> Option<FoundMethod> {
+        if !is_name(name) || receiver.is::<Tensor>() {
+            return None;
+        }
+        crate::script::value_methods::method_for(receiver, name, given).map(FoundMethod::Value)
+    }
+
+    /// Calls a tensor method found by `find_tensor_method` on `t` with `call`'s arguments.
+    pub fn call_found_tensor_method(
+        &self,
+        method: &Method<Tensor>,
+        t: &Tensor,
+        call: HostCall,
+    ) -> Result<Dynamic, PyException> {
+        let args = Args::with_keywords(call.args, call.keywords);
+        self.session
+            .call_tensor_entry(method, t, args)
+            .map_err(raised)
+    }
+
+    /// Calls a method found by `find_value_method` for `receiver`'s type on `receiver`
+    /// with `call`'s arguments.
+    pub fn call_found_value_method(
+        &self,
+        method: &ValueMethod,
+        receiver: &Dynamic,
+        call: HostCall,
+    ) -> Result<Dynamic, PyException> {
+        let args = Args::with_keywords(call.args, call.keywords);
+        self.session
+            .call_value_entry(method, receiver, args)
             .map_err(raised)
     }
 

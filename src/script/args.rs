@@ -77,6 +77,13 @@ fn record_read(reads: &RefCell<Vec<String>>, name: &str) {
     reads.borrow_mut().push(name.to_string());
 }
 
+/// How many arguments a registered form of an op must take for a call of these
+/// positionals and keywords (`Args::given`).
+pub fn given(pos: &Positionals, kw: &Keywords) -> usize {
+    let map_follows = !kw.is_empty() || pos.last().is_some_and(|v| v.is::<Map>());
+    pos.len() + usize::from(map_follows)
+}
+
 impl Args {
     /// Splits a trailing object map off as keywords.
     #[inline]
@@ -109,8 +116,7 @@ impl Args {
     /// and one more for the keyword map when there are keywords or the last positional is
     /// a map (which a keyword map then follows, so it stays positional).
     pub fn given(&self) -> usize {
-        let map_follows = !self.kw.is_empty() || self.pos.last().is_some_and(|v| v.is::<Map>());
-        self.pos.len() + usize::from(map_follows)
+        given(&self.pos, &self.kw)
     }
 
     /// Arguments from their parts; `like`'s audit, if any, goes on watching them.

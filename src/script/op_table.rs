@@ -19,7 +19,6 @@
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use rhai::{Dynamic, Engine, Module, Shared};
 use smallvec::SmallVec;
@@ -106,14 +105,18 @@ struct Entry {
     registered: bool,
 }
 
-/// Counts every change to what any engine of this process has registered (a new engine, a
-/// name registered late), so caches of an engine's registrations (`missing`,
-/// `rhai_errors`) know when to look again.
-static GENERATION: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    /// Counts every change to what any engine of this thread has registered (a new engine,
+    /// a name registered late, a form added to an op table, a value method kept or
+    /// forgotten), so caches of registrations (`missing`, `rhai_errors`, the Python front's
+    /// method call sites) know when to look again. An engine lives on one thread (it is not
+    /// `Send`), and so do those caches.
+    static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
 /// The current registration generation (see `GENERATION`).
 pub fn generation() -> u64 {
-    GENERATION.load(Ordering::Relaxed)
+    GENERATION.with(|g| g.get())
 }
 
 /// Which engine, at which registration generation: a cache of what an engine has registered
@@ -127,7 +130,7 @@ pub fn stamp(engine: &Engine) -> Stamp {
 
 /// Marks a change to some engine's registrations.
 pub fn bump_generation() {
-    GENERATION.fetch_add(1, Ordering::Relaxed);
+    GENERATION.with(|g| g.set(g.get() + 1));
 }
 
 /// The op table of one engine, and its `torch` module (kept here so that functions can be
@@ -171,6 +174,8 @@ impl OpTable {
     }
 
     fn push(&mut self, name: &str, form: Form) {
+        // A form added may be the one a call now picks (`method_for`).
+        bump_generation();
         match self.entries.get_mut(name) {
             Some(entry) => {
                 entry.forms.push(form);

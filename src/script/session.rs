@@ -12,7 +12,9 @@ use super::caught::{Shifts, bind_caught_errors};
 use super::engine::new_lazy_engine;
 use super::errors::RhaiResult;
 use super::op_table::OpTable;
+use super::registration::Method;
 use super::rhai_errors::{Failure, Names, python_words};
+use super::value_methods::ValueMethod;
 use crate::core::error::{ErrorKind, TorchError};
 use crate::core::operand::Arg;
 use crate::core::tensor::Tensor;
@@ -272,10 +274,28 @@ impl Session {
     ) -> Result<Result<Dynamic, ScriptError>, Args> {
         // The entry is taken out of the table before the call: the op may run code that
         // registers names (a hook's program).
-        let Some(method) = self.ops.borrow().method_for_direct(name, args.given()) else {
+        let Some(method) = self.tensor_method(name, args.given()) else {
             return Err(args);
         };
-        Ok(self.run_direct(|| method.call(t, args)))
+        Ok(self.call_tensor_entry(&method, t, args))
+    }
+
+    /// The op table's tensor method `name` for a direct call of `given` arguments (as
+    /// `Args::given` counts them), the entry `call_method` would call. It stays the entry
+    /// for such a call while the registration generation (`op_table::generation`) stays
+    /// the same.
+    pub fn tensor_method(&self, name: &str, given: usize) -> Option<Rc<Method<Tensor>>> {
+        self.ops.borrow().method_for_direct(name, given)
+    }
+
+    /// Calls a tensor method found by `tensor_method` on `t` with `args`.
+    pub fn call_tensor_entry(
+        &self,
+        method: &Method<Tensor>,
+        t: &Tensor,
+        args: Args,
+    ) -> Result<Dynamic, ScriptError> {
+        self.run_direct(|| method.call(t, args))
     }
 
     /// Calls the op table's `torch` function `name` with `args`, as `call_method`.
@@ -303,7 +323,18 @@ impl Session {
         let Some(method) = super::value_methods::method_for(receiver, name, args.given()) else {
             return Err(args);
         };
-        Ok(self.run_direct(|| method(receiver, args)))
+        Ok(self.call_value_entry(&*method, receiver, args))
+    }
+
+    /// Calls a method of values other than tensors, found by `value_methods::method_for`
+    /// for `receiver`'s type, with `args`.
+    pub fn call_value_entry(
+        &self,
+        method: &ValueMethod,
+        receiver: &Dynamic,
+        args: Args,
+    ) -> Result<Dynamic, ScriptError> {
+        self.run_direct(|| method(receiver, args))
     }
 
     /// Calls the function of another module at `path` (`torch::UntypedStorage::from_file`,

@@ -5,13 +5,14 @@
 use std::rc::Rc;
 
 use rhai::{Dynamic, Map};
+use ruff_python_ast as ast;
 
 use super::expr::CallArgs;
 use super::{Flow, Interpreter, Unwind};
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::exception::PyException;
 use crate::python::function::{Body, Function, Scope, ScopeKind};
-use crate::python::host::HostCall;
+use crate::python::host::{FoundMethod, HostCall};
 use crate::python::types::{TypeKind, TypeObject};
 use crate::python::value::Value;
 
@@ -54,7 +55,7 @@ impl Interpreter {
                 }
                 None => self.raise(
                     "TypeError",
-                    format!("'{}' object is not callable", f.type_name()),
+                    format!("'{}' object is not callable", f.qualified_type_name()),
                 ),
             },
             Value::Descriptor(d)
@@ -106,7 +107,7 @@ impl Interpreter {
             }
             other => self.raise(
                 "TypeError",
-                format!("'{}' object is not callable", other.type_name()),
+                format!("'{}' object is not callable", other.qualified_type_name()),
             ),
         }
     }
@@ -333,6 +334,19 @@ impl Interpreter {
         name: &str,
         call: CallArgs,
     ) -> Flow<Value> {
+        self.call_host_method_at(None, receiver, name, call)
+    }
+
+    /// `receiver.name(...)` on a tensh value, called at `site` (the call's `receiver.name`
+    /// node) when there is one: the method the site remembers is called while it holds
+    /// (`method_sites`), else the method is looked up by name and the site remembers it.
+    pub(super) fn call_host_method_at(
+        &mut self,
+        site: Option<&'static ast::ExprAttribute>,
+        receiver: Value,
+        name: &str,
+        call: CallArgs,
+    ) -> Flow<Value> {
         if super::methods::is_dunder(name)
             && let Some(v) = self.python_dunder(&receiver, name, &call)?
         {
@@ -351,8 +365,21 @@ impl Interpreter {
                 if Self::is_hook_method(name) {
                     return self.call_hook_method(t, name, call);
                 }
+                let tensor = std::any::TypeId::of::<crate::core::tensor::Tensor>();
+                if !site.is_some_and(|site| self.method_sites.knows(site, tensor))
+                    && self.host.tensor_has_property(name)
+                {
+                    // `t.shape()`: the property is read, then called, as Python does.
+                    let attribute = self.get_attribute(&Value::Tensor(t), name)?;
+                    return self.call_value(&attribute, call);
+                }
                 let call = self.host_arguments(None, call)?;
-                self.host.call_tensor_method(name, &t, call)
+                match site.and_then(|site| self.site_method(site, None, name, call.given())) {
+                    Some(FoundMethod::Tensor(method)) => {
+                        self.host.call_found_tensor_method(&method, &t, call)
+                    }
+                    _ => self.host.call_tensor_method(name, &t, call),
+                }
             }
             receiver => {
                 if name == "hex"
@@ -367,8 +394,20 @@ impl Interpreter {
                         .collect();
                     return Ok(Value::str(text));
                 }
-                let call = self.host_arguments(receiver.into_host(), call)?;
-                self.host.call(name, call)
+                let mut call = self.host_arguments(receiver.into_host(), call)?;
+                let found = match (site, &call.receiver) {
+                    (Some(site), Some(r)) => self.site_method(site, Some(r), name, call.given()),
+                    _ => None,
+                };
+                match (found, call.receiver.take()) {
+                    (Some(FoundMethod::Value(method)), Some(r)) => {
+                        self.host.call_found_value_method(&*method, &r, call)
+                    }
+                    (_, r) => {
+                        call.receiver = r;
+                        self.host.call(name, call)
+                    }
+                }
             }
         };
         let result = self.lift(result)?;
@@ -379,6 +418,33 @@ impl Interpreter {
             Arrays::Tuples
         };
         Ok(from_dynamic(result, arrays))
+    }
+
+    /// The method `name` that `site` calls on `receiver` (a value other than a tensor; none:
+    /// a tensor) with `given` arguments: the one the site remembers while it holds, else
+    /// the one found by name, which the site then remembers. `None` where no table has it
+    /// (the call goes on by name).
+    fn site_method(
+        &mut self,
+        site: &'static ast::ExprAttribute,
+        receiver: Option<&Dynamic>,
+        name: &str,
+        given: usize,
+    ) -> Option<FoundMethod> {
+        let receiver_type = match receiver {
+            Some(r) => r.type_id(),
+            None => std::any::TypeId::of::<crate::core::tensor::Tensor>(),
+        };
+        if let Some(found) = self.method_sites.found(site, receiver_type, given) {
+            return Some(found.clone());
+        }
+        let found = match receiver {
+            Some(r) => self.host.find_value_method(r, name, given),
+            None => self.host.find_tensor_method(name, given),
+        }?;
+        self.method_sites
+            .keep(site, receiver_type, given, found.clone());
+        Some(found)
     }
 
     /// `t.apply_(f)`, `t.map_(other, f)`, `t.map2_(x, y, f)` with a Python callable: `f`

@@ -386,7 +386,7 @@ impl Interpreter {
                         return Err(e);
                     }
                 };
-                let result = self.call_host_method(receiver, a.attr.as_str(), args);
+                let result = self.call_host_method_at(Some(a), receiver, a.attr.as_str(), args);
                 if result.is_err() {
                     self.note_failed_receiver(&a.value);
                 }

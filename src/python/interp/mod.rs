@@ -16,6 +16,7 @@ mod generators;
 mod hooks;
 mod iterate;
 mod matching;
+mod method_sites;
 mod methods;
 mod modules;
 mod name_hints;
@@ -95,6 +96,8 @@ pub struct Interpreter {
     source_modules: std::collections::HashMap<Rc<str>, Rc<Scope>>,
     /// The attributes the program set on tensors (`t.name = "w"`).
     tensor_attributes: tensor_attributes::TensorAttributes,
+    /// The method each call site on a tensh value last called.
+    method_sites: method_sites::MethodSites,
     /// The lists of the `warnings.catch_warnings(record=True)` blocks running, innermost
     /// last: a warning goes to the last instead of standard error.
     warning_records: Vec<Value>,
@@ -122,6 +125,7 @@ impl Interpreter {
             iterating: 0,
             source_modules: Default::default(),
             tensor_attributes: Default::default(),
+            method_sites: Default::default(),
             warning_records: Vec::new(),
             failed_receiver: None,
         }

@@ -422,8 +422,8 @@ impl Interpreter {
                 "TypeError",
                 format!(
                     "'{symbol}' not supported between instances of '{}' and '{}'",
-                    qualified_type_name(a),
-                    qualified_type_name(b)
+                    a.qualified_type_name(),
+                    b.qualified_type_name()
                 ),
             );
         }
@@ -918,14 +918,6 @@ fn is_tensor(v: &Value) -> bool {
 /// `torch.Size`.
 fn is_tuple_like_host(v: &Value) -> bool {
     is_named_tuple(v) || v.is_host::<crate::script::values::Size>()
-}
-
-/// The name Python's ordering errors give `v`'s type (its `tp_name`: `torch.Size`).
-fn qualified_type_name(v: &Value) -> String {
-    if v.is_host::<crate::script::values::Size>() {
-        return "torch.Size".into();
-    }
-    v.type_name()
 }
 
 /// A tuple, or a tensh value Python sees as one.

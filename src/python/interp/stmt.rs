@@ -57,8 +57,13 @@ impl Interpreter {
             }
             Stmt::Assign(a) => {
                 let value = self.eval(&a.value, scope)?;
-                for target in &a.targets {
-                    self.assign(target, value.clone(), scope)?;
+                // The last target takes the value itself: a copy of a host value is an
+                // allocation.
+                if let Some((last, first)) = a.targets.split_last() {
+                    for target in first {
+                        self.assign(target, value.clone(), scope)?;
+                    }
+                    self.assign(last, value, scope)?;
                 }
             }
             Stmt::AnnAssign(a) => {

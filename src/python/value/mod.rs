@@ -207,6 +207,15 @@ impl Value {
         Value::Dict(Rc::new(RefCell::new(dict::Dict::from_distinct(entries))))
     }
 
+    /// The name CPython's messages give this value's type (its `tp_name`, which names the
+    /// module of a C type: `torch.Size`), where they do not use `type(x).__name__`.
+    pub fn qualified_type_name(&self) -> String {
+        if self.is_host::<crate::script::values::Size>() {
+            return "torch.Size".into();
+        }
+        self.type_name()
+    }
+
     /// The name of this value's type, as `type(x).__name__` gives it.
     pub fn type_name(&self) -> String {
         match self {
