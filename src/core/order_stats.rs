@@ -223,12 +223,15 @@ fn empty_dim(op: &str, dim: usize) -> TorchError {
 
 /// `t.kthvalue(k, dim, keepdim)`: the k-th smallest (1-based).
 pub fn kthvalue(t: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
-    // The dim first (an empty one is an IndexError), then the dtype.
+    // The dim first (an empty one is an IndexError), then the dtype; a 0-d tensor is its
+    // own k-th value of every dtype (no kernel runs for it).
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     if t.ndim() > 0 && t.sizes()[dim] == 0 {
         return Err(empty_dim("kthvalue", dim));
     }
-    refuse_unordered(t, "kthvalue_cpu")?;
+    if t.ndim() > 0 {
+        refuse_unordered(t, "kthvalue_cpu")?;
+    }
     let (moved, keys, n) = rows(t, dim)?;
     if k < 1 || k as usize > n {
         return Err(TorchError::runtime(format!(
@@ -252,7 +255,8 @@ pub fn median_dim(
     keepdim: bool,
     ignore_nan: bool,
 ) -> Result<(Tensor, Tensor)> {
-    let name = if ignore_nan { "nanmedian" } else { "median" };
+    // `nanmedian` names itself `median` in its message about an empty dim, as PyTorch's does.
+    let name = "median";
     // The dim is wrapped before the dtype is refused, as PyTorch's reductions do.
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     refuse_unordered(t, "median_out")?;
@@ -283,10 +287,11 @@ pub fn median_dim(
 
 /// `t.median()` / `t.nanmedian()`: the lower median of every element (NaN for none).
 pub fn median_all(t: &Tensor, ignore_nan: bool) -> Result<Tensor> {
-    refuse_unordered(t, "median_cpu")?;
+    // Nothing to order: NaN in the input's dtype (`True` for bool), whatever the dtype.
     if t.numel() == 0 {
         return super::creation::full(&[], super::scalar::Scalar::Float(f64::NAN), t.dtype());
     }
+    refuse_unordered(t, "median_cpu")?;
     let flat = reshape(&super::copy::contiguous_copy(t)?, &[-1])?;
     let (values, _) = median_dim(&flat, 0, false, ignore_nan)?;
     Ok(values)
@@ -304,14 +309,15 @@ fn refuse_unordered(t: &Tensor, kernel: &str) -> Result<()> {
 /// `t.mode(dim, keepdim)`: each row's most frequent value (the smallest among equally
 /// frequent ones) and an index of it (as PyTorch's kernel finds it).
 pub fn mode(t: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    // The dim, then an empty one, then the dtype (a 0-d tensor is its own mode).
     let dim = wrap_dim(dim, t.ndim().max(1))?;
-    if t.dtype().is_complex() {
+    if t.ndim() > 0 && t.sizes()[dim] == 0 {
+        return Err(empty_dim("mode", dim));
+    }
+    if t.dtype().is_complex() && t.ndim() > 0 {
         return Err(not_built("mode_cpu", t.dtype()));
     }
     let (moved, keys, n) = rows(t, dim)?;
-    if t.ndim() > 0 && n == 0 {
-        return Err(empty_dim("mode", dim));
-    }
     let mut picks = Vec::new();
     per_row(row_count(&moved, n), n, |start, v| {
         // Sorted by value (plain `<`), then runs of equal values counted; the longest
@@ -344,7 +350,8 @@ pub fn cumulative_extreme(t: &Tensor, dim: i64, max: bool) -> Result<(Tensor, Te
         )));
     }
     let dim = wrap_dim(dim, t.ndim().max(1))?;
-    if t.dtype().is_complex() {
+    // No kernel runs for a 0-d or an empty tensor: any dtype passes.
+    if t.dtype().is_complex() && t.ndim() > 0 && t.numel() > 0 {
         let kernel = if max { "cummax_cpu" } else { "cummin_cpu" };
         return Err(super::unbuilt_kernels::not_built(kernel, t.dtype()));
     }

@@ -245,6 +245,26 @@ fn arg_extreme(row: &[u8], max: bool) -> usize {
     best.map_or(0, |(i, _)| i)
 }
 
+/// PyTorch's error for a reduction of every element of an empty tensor by `op` (one that
+/// needs an element: `max`, `argmax`, ...).
+fn no_dim_for_empty(op: Reduction) -> TorchError {
+    let max_or_min = matches!(op, Reduction::Max | Reduction::Min);
+    let msg = format!(
+        "{}(): Expected reduction dim to be specified for input.numel() == 0.{}",
+        op.name(),
+        if max_or_min {
+            " Specify the reduction dim with the 'dim' argument."
+        } else {
+            ""
+        }
+    );
+    if max_or_min {
+        TorchError::runtime(msg)
+    } else {
+        TorchError::index(msg)
+    }
+}
+
 /// PyTorch's refusal of a complex input by `op` along a dim (`max(0)`, `argmax()`):
 /// complex numbers have no order.
 pub fn unordered_complex(op: &str) -> TorchError {
@@ -255,10 +275,19 @@ pub fn unordered_complex(op: &str) -> TorchError {
 /// ignored as PyTorch does for the dim-less forms).
 pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let dtype = t.dtype();
-    let out_dtype = op.out_dtype(dtype)?;
+    let all = dims.is_none_or(|d| d.is_empty());
+    // `max()`/`min()` of nothing is refused before the dtype is (a complex one too).
+    if all && t.numel() == 0 && matches!(op, Reduction::Max | Reduction::Min) {
+        return Err(no_dim_for_empty(op));
+    }
+    // An extreme over no elements runs no kernel: its (empty) result takes any dtype.
+    let out_dtype = if t.numel() == 0 && matches!(op, Reduction::Max | Reduction::Min) {
+        dtype
+    } else {
+        op.out_dtype(dtype)?
+    };
     let sizes = t.sizes();
     let ndim = sizes.len();
-    let all = dims.is_none_or(|d| d.is_empty());
     let kernel = match op {
         Reduction::Max if all => Some("max_all"),
         Reduction::Min if all => Some("min_all"),
@@ -283,20 +312,7 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
     super::unbuilt_kernels::require_complex_half_kernel(complex_half_kernel, dtype)?;
     if op.needs_elements() {
         if all && t.numel() == 0 {
-            let msg = format!(
-                "{}(): Expected reduction dim to be specified for input.numel() == 0.{}",
-                op.name(),
-                if matches!(op, Reduction::Max | Reduction::Min) {
-                    " Specify the reduction dim with the 'dim' argument."
-                } else {
-                    ""
-                }
-            );
-            return Err(if matches!(op, Reduction::Max | Reduction::Min) {
-                TorchError::runtime(msg)
-            } else {
-                TorchError::index(msg)
-            });
+            return Err(no_dim_for_empty(op));
         }
         if let Some(&d) = reduced.iter().find(|&&d| ndim > 0 && sizes[d] == 0) {
             return Err(TorchError::index(format!(
@@ -461,10 +477,16 @@ pub fn extreme_with_indices(
     dim: i64,
     keepdim: bool,
 ) -> Result<(Tensor, Tensor)> {
-    // The dim is wrapped before the dtype is refused, as PyTorch does.
-    wrap_dim(dim, t.ndim().max(1))?;
+    // The dim is wrapped, and an empty one refused, before the dtype is, as PyTorch does.
+    let wrapped = wrap_dim(dim, t.ndim().max(1))?;
     if t.dtype().is_complex() {
-        return Err(unordered_complex(if max { "max" } else { "min" }));
+        let name = if max { "max" } else { "min" };
+        if t.ndim() > 0 && t.sizes()[wrapped] == 0 {
+            return Err(TorchError::index(format!(
+                "{name}(): Expected reduction dim {wrapped} to have non-zero size."
+            )));
+        }
+        return Err(unordered_complex(name));
     }
     let (v, i) = if max {
         (Reduction::Max, Reduction::ArgMax)

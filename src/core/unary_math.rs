@@ -603,3 +603,20 @@ fn complex_sinc<T: Float + FloatConst + ComplexLibm>(z: Complex<T>) -> Complex<T
     let p = Complex::new(T::PI(), T::zero()) * z;
     super::complex_division::quotient(T::apply(ComplexFunction::Sin, p), p)
 }
+
+impl Unary {
+    /// Whether the gradient is zero whatever the output's gradient is (PyTorch's
+    /// `zeros_like(grad)`: the rounding functions and `sign`).
+    pub fn gradient_is_zero(self) -> bool {
+        matches!(
+            self,
+            Unary::Floor | Unary::Ceil | Unary::Round | Unary::Trunc | Unary::Sign
+        )
+    }
+
+    /// Whether the gradient is the output's gradient or zero, picked element by element
+    /// rather than multiplied by a factor (`gradient_is_zero`'s functions, and `relu`).
+    pub fn gradient_selects(self) -> bool {
+        self.gradient_is_zero() || self == Unary::Relu
+    }
+}

@@ -49,8 +49,32 @@ fn single_output(op: &BackwardOp, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
         BackwardOp::Formula { grads, .. } => (grads.0)(g)?,
         BackwardOp::Neg => vec![Some(binary(BinaryOp::Mul, &t(g), &number(-1))?)],
         BackwardOp::Scaled { f, saved: None } => {
-            let one = *f == crate::core::unary::Unary::Frac;
-            vec![Some(binary(BinaryOp::Mul, &t(g), &number(i64::from(one)))?)]
+            // `frac` passes the gradient on; the others' is zero, whatever the gradient
+            // (PyTorch's `zeros_like(grad)`: no NaN from an infinite gradient).
+            if f.gradient_is_zero() {
+                vec![Some(crate::core::creation::full(
+                    &g.sizes(),
+                    Scalar::Int(0),
+                    g.dtype(),
+                )?)]
+            } else {
+                vec![Some(binary(BinaryOp::Mul, &t(g), &number(1))?)]
+            }
+        }
+        BackwardOp::Scaled {
+            f,
+            saved: Some(saved),
+        } if f.gradient_selects() => {
+            // Not a product: PyTorch's formula picks the gradient or zero, so an infinite or
+            // NaN gradient stays out where the factor is zero, and a NaN output lets it in
+            // (`relu`: `threshold_backward(grad, result, 0)` passes it unless result <= 0).
+            let grad = if f.gradient_is_zero() {
+                crate::core::creation::full(&g.sizes(), Scalar::Int(0), saved.dtype())?
+            } else {
+                let stopped = binary(BinaryOp::Le, &t(saved), &number(0))?;
+                crate::core::pointwise::where_(&stopped, &number(0), &t(g))?
+            };
+            vec![Some(cast_grad(&grad, saved.dtype())?)]
         }
         BackwardOp::Scaled {
             f,

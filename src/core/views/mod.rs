@@ -404,7 +404,7 @@ pub fn select(t: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
             "select(): index {} out of range for tensor of size {} at dimension {}",
             index,
             fmt_list(&l.sizes),
-            dim
+            d
         )));
     }
     let index = if index < 0 { index + size } else { index };

@@ -63,17 +63,6 @@ fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
     for &d in &dims {
         crate::core::error::wrap_dim(d, x.ndim().max(1)).rhai()?;
     }
-    if x.dtype().is_complex() {
-        let kernel = if max {
-            "max_values_cpu"
-        } else {
-            "min_values_cpu"
-        };
-        return Err(to_rhai(crate::core::unbuilt_kernels::not_built(
-            kernel,
-            x.dtype(),
-        )));
-    }
     let keepdim = a.bool_or(1, "keepdim", false)?;
     let op = if max { Reduction::Max } else { Reduction::Min };
     if dims.is_empty() && x.numel() == 0 {
@@ -89,6 +78,18 @@ fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
                 "{name}(): Expected reduction dim {w} to have non-zero size."
             ))));
         }
+    }
+    // The shape is checked before the dtype; an empty result runs no kernel.
+    if x.dtype().is_complex() && x.numel() > 0 {
+        let kernel = if max {
+            "max_values_cpu"
+        } else {
+            "min_values_cpu"
+        };
+        return Err(to_rhai(crate::core::unbuilt_kernels::not_built(
+            kernel,
+            x.dtype(),
+        )));
     }
     let all: Vec<i64> = (0..x.ndim() as i64).collect();
     let dims = if dims.is_empty() { all } else { dims };
