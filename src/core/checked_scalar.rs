@@ -131,6 +131,22 @@ pub fn check_converts(dtype: DType, value: Scalar, half_checked: bool) -> Result
     check_fits_as(dtype, value, TypeNaming::Cpp, half_checked)
 }
 
+/// Checks that the double `f` converts to the integer `dtype` as c10's conversion from a
+/// floating-point number checks it: within the type's range, so no negative number wraps
+/// into an unsigned type (`check_converts` takes a number written into a tensor, which
+/// may). Other dtypes pass.
+pub fn check_double_converts(dtype: DType, f: f64) -> Result<()> {
+    if !dtype.is_integral() || dtype == DType::Bool {
+        return Ok(());
+    }
+    match limits(dtype) {
+        Some((min, max)) if f.is_nan() || f < min || f > max || past_64_bits(dtype, f) => {
+            Err(overflow(dtype, TypeNaming::Cpp))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Whether `f` is at or past the first value a 64-bit integer `dtype` cannot hold (as an
 /// `f64`, `i64::MAX` rounds up to 2⁶³, so the range check alone lets 2⁶³ through).
 fn past_64_bits(dtype: DType, f: f64) -> bool {

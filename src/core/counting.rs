@@ -80,11 +80,21 @@ pub fn bincount(t: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<
     }
 }
 
+/// PyTorch's error for a histogram range whose maximum is below its minimum.
+fn range_refused() -> TorchError {
+    TorchError::runtime("torch.histc: max must be larger than min")
+}
+
 /// `torch.histc(input, bins=100, min=0, max=0)`: counts of the values in `bins` equal
 /// bins over `[min, max]` (the data's range when both are equal; widened by one on each
 /// side when that is one value), in the input's dtype; values outside are not counted.
 pub fn histc(t: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
-    // PyTorch's first step that meets a bool or complex input names itself.
+    // PyTorch's order: the given range, then the first step that meets a bool or complex
+    // input names itself, then the range the data gives (in every other dtype), widened in
+    // the input's dtype when it is one value, and only then the integer dtypes' refusal.
+    if min > max {
+        return Err(range_refused());
+    }
     if t.dtype() == DType::Bool {
         return Err(TorchError::not_implemented(
             "\"linspace_cpu\" not implemented for 'Bool'",
@@ -96,22 +106,12 @@ pub fn histc(t: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
             t.dtype().cpp_name()
         )));
     }
-    if !t.dtype().is_floating_point() {
-        return Err(TorchError::not_implemented(format!(
-            "\"histogram_cpu\" not implemented for '{}'",
-            t.dtype().cpp_name()
-        )));
-    }
-    if bins <= 0 {
-        return Err(TorchError::runtime(format!(
-            "torch.histogram(): bins must be > 0, but got {bins} for dimension 0"
-        )));
-    }
     let values = elements::image(&copy::cast_copy(t, DType::Float64)?)?;
     let read = element::f64_reader(DType::Float64);
     let data: Vec<f64> = values.chunks_exact(8).map(read).collect();
     let (mut lo, mut hi) = (min, max);
-    if lo == hi && !data.is_empty() {
+    let from_data = lo == hi && !data.is_empty();
+    if from_data {
         // The data's own extremes, a NaN among them being both (as `aminmax` gives them).
         let extreme = |pick: fn(f64, f64) -> f64| {
             move |a: f64, b: f64| {
@@ -131,20 +131,42 @@ pub fn histc(t: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
             .fold(f64::NEG_INFINITY, extreme(f64::max));
     }
     if !lo.is_finite() || !hi.is_finite() {
+        // A range `aminmax` found holding a NaN prints as `-nan` in PyTorch (its sign bit
+        // set), whatever NaN the data held; a NaN given as a bound prints as `nan`.
+        let shown = |x: f64| {
+            if x.is_nan() && from_data {
+                "-nan".to_string()
+            } else {
+                super::cpp_format::stream_double(x)
+            }
+        };
         return Err(TorchError::runtime(format!(
             "torch.histc: range of [{}, {}] is not finite",
-            super::cpp_format::stream_double(lo),
-            super::cpp_format::stream_double(hi)
+            shown(lo),
+            shown(hi)
         )));
     }
     if lo > hi {
-        return Err(TorchError::runtime(
-            "torch.histc: max must be larger than min",
-        ));
+        return Err(range_refused());
     }
     if lo == hi {
         lo -= 1.0;
         hi += 1.0;
+        // The widened ends are numbers of the input's dtype (`uint8` has no -1).
+        for end in [lo, hi] {
+            super::checked_scalar::check_double_converts(t.dtype(), end)?;
+        }
+    }
+    if !t.dtype().is_floating_point() {
+        return Err(TorchError::not_implemented(format!(
+            "\"histogram_cpu\" not implemented for '{}'",
+            t.dtype().cpp_name()
+        )));
+    }
+    if bins <= 0 {
+        return Err(TorchError::runtime(format!(
+            "torch.histogram(): bins must be > 0, but got {bins} for dimension 0"
+        )));
     }
     let n = bins as usize;
     let mut counts = zeros::<f64>(n)?;

@@ -202,13 +202,6 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         // the number `True` or `False`, a copy or ones, which need no kernel).
         return Err(super::unbuilt_kernels::not_built("pow", common));
     }
-    // An integer tensor's number exponent must fit the tensor's dtype (checked before any
-    // element is computed, an empty tensor's too).
-    if let (Arg::Tensor(_), Arg::Number(e)) = (a, b)
-        && common.is_integral()
-    {
-        super::checked_scalar::check_fits(common, *e, super::checked_scalar::TypeNaming::Cpp)?;
-    }
     // A negative integer exponent given as a number is refused; in a tensor, it is computed
     // as C's integer power does: 1 and -1 keep their magnitude, anything else gives 0.
     if common.is_integral()
@@ -217,6 +210,16 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         return Err(TorchError::runtime(
             "Integers to negative integer powers are not allowed.",
         ));
+    }
+    // Then a tensor's number exponent must convert to the tensor's dtype: an integer type's
+    // range, float16's and bfloat16's too (checked before any element is computed, an
+    // empty tensor's too).
+    if let (Arg::Tensor(_), Arg::Number(e)) = (a, b) {
+        if common.is_integral() {
+            super::checked_scalar::check_fits(common, *e, super::checked_scalar::TypeNaming::Cpp)?;
+        } else if matches!(common, DType::Float16 | DType::BFloat16) {
+            super::checked_scalar::check_converts(common, *e, true)?;
+        }
     }
     // Integers by squaring, wrapping; bools (0 and 1) come out as `x || !y`.
     let int = |mut base: i64, mut e: i64| {

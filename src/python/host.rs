@@ -94,7 +94,7 @@ pub enum FoundMethod {
 /// The registration generation now: what a [`FoundMethod`] was found under stays what a
 /// lookup finds while this stays the same.
 pub fn registration_generation() -> u64 {
-    crate::script::op_table::generation()
+    crate::script::generation::current()
 }
 
 impl Default for Host {

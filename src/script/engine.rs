@@ -192,7 +192,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
         let safetensors = super::files::safetensors_module(held);
         engine.register_static_module("safetensors", safetensors.into());
     }
-    super::op_table::bump_generation();
+    super::generation::bump();
     (engine, ops)
 }
 

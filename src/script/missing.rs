@@ -32,7 +32,7 @@ thread_local! {
     /// `NativeForms` of the engine last asked about, with the engine's address and the
     /// registration generation it was read at (computed at a missing call, again after
     /// names were registered late: `op_table`).
-    static NATIVE: std::cell::RefCell<Option<(super::op_table::Stamp, NativeForms)>> =
+    static NATIVE: std::cell::RefCell<Option<(super::generation::Stamp, NativeForms)>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -40,7 +40,7 @@ thread_local! {
 /// library's, outside modules) named `name` taking `arity` arguments; `None` if there are
 /// none.
 fn native_firsts(engine: &Engine, name: &str, arity: usize) -> Option<Vec<TypeId>> {
-    let key = super::op_table::stamp(engine);
+    let key = super::generation::stamp(engine);
     NATIVE.with(|cell| {
         let mut cached = cell.borrow_mut();
         if cached.as_ref().is_none_or(|(k, _)| *k != key) {

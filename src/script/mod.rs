@@ -16,6 +16,7 @@ pub mod explain_api;
 pub mod expr_text;
 pub mod files;
 pub mod formats;
+pub mod generation;
 pub mod generator_object;
 pub mod grad_fn;
 pub mod grad_hook;

@@ -105,34 +105,6 @@ struct Entry {
     registered: bool,
 }
 
-thread_local! {
-    /// Counts every change to what any engine of this thread has registered (a new engine,
-    /// a name registered late, a form added to an op table, a value method kept or
-    /// forgotten), so caches of registrations (`missing`, `rhai_errors`, the Python front's
-    /// method call sites) know when to look again. An engine lives on one thread (it is not
-    /// `Send`), and so do those caches.
-    static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// The current registration generation (see `GENERATION`).
-pub fn generation() -> u64 {
-    GENERATION.with(|g| g.get())
-}
-
-/// Which engine, at which registration generation: a cache of what an engine has registered
-/// holds while its stamp stays the same.
-pub type Stamp = (usize, u64);
-
-/// The stamp of `engine` now.
-pub fn stamp(engine: &Engine) -> Stamp {
-    (engine as *const Engine as usize, generation())
-}
-
-/// Marks a change to some engine's registrations.
-pub fn bump_generation() {
-    GENERATION.with(|g| g.set(g.get() + 1));
-}
-
 /// The op table of one engine, and its `torch` module (kept here so that functions can be
 /// added to it after it is installed).
 #[derive(Default)]
@@ -175,7 +147,7 @@ impl OpTable {
 
     fn push(&mut self, name: &str, form: Form) {
         // A form added may be the one a call now picks (`method_for`).
-        bump_generation();
+        super::generation::bump();
         match self.entries.get_mut(name) {
             Some(entry) => {
                 entry.forms.push(form);
@@ -376,7 +348,7 @@ impl OpTable {
         if !functions.is_empty() {
             self.add_to_torch(engine, functions);
         }
-        bump_generation();
+        super::generation::bump();
     }
 
     /// Adds functions to the installed `torch` module and installs it again (the engine's

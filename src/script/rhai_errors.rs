@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use rhai::{Engine, EvalAltResult, Map};
 
-use super::op_table::Stamp;
+use super::generation::Stamp;
 
 /// What Rhai reported: its variant name (`ErrorArithmetic`, ...), its message without the
 /// position, and the variant's main field (the function signature, property, type, ...).
@@ -166,7 +166,7 @@ thread_local! {
 impl Names<'_> {
     /// Whether a function `name` is registered (`module::name` for one in a module).
     fn has_function(&self, name: &str) -> bool {
-        let key = super::op_table::stamp(self.engine);
+        let key = super::generation::stamp(self.engine);
         FUNCTIONS.with(|cell| {
             let mut cached = cell.borrow_mut();
             if cached.as_ref().is_none_or(|(k, _)| *k != key) {

@@ -282,7 +282,7 @@ impl Session {
 
     /// The op table's tensor method `name` for a direct call of `given` arguments (as
     /// `Args::given` counts them), the entry `call_method` would call. It stays the entry
-    /// for such a call while the registration generation (`op_table::generation`) stays
+    /// for such a call while the registration generation (`generation`) stays
     /// the same.
     pub fn tensor_method(&self, name: &str, given: usize) -> Option<Rc<Method<Tensor>>> {
         self.ops.borrow().method_for_direct(name, given)

@@ -48,14 +48,14 @@ thread_local! {
 
 /// Forgets every kept method (an engine is about to register them all again).
 pub fn forget_all() {
-    super::op_table::bump_generation();
+    super::generation::bump();
     METHODS.with(|m| m.borrow_mut().clear());
 }
 
 /// Keeps `call` as the method `name` of the receiver type `owner`, taking up to `arity`
 /// arguments (the keyword map counted as one).
 pub fn keep(owner: TypeId, name: &str, arity: usize, call: Rc<ValueMethod>) {
-    super::op_table::bump_generation();
+    super::generation::bump();
     METHODS.with(|m| {
         m.borrow_mut()
             .entry(owner)
@@ -68,7 +68,7 @@ pub fn keep(owner: TypeId, name: &str, arity: usize, call: Rc<ValueMethod>) {
 
 /// The kept form of `receiver`'s method `name` (as a script writes it) for a call of
 /// `given` arguments, if any. It stays the form for such a call while the registration
-/// generation (`op_table::generation`) stays the same (keeping and forgetting change it).
+/// generation (`generation`) stays the same (keeping and forgetting change it).
 pub fn method_for(receiver: &Dynamic, name: &str, given: usize) -> Option<Rc<ValueMethod>> {
     let name = super::renamed::as_registered(name);
     METHODS.with(|m| {

@@ -4,7 +4,7 @@
 //!
 //! Invariant: a remembered method is only used for the node it was found at, on a receiver
 //! of the type it was found for, with as many arguments (as `Args::given` counts them), and
-//! while the registration generation (`script::op_table::generation`) is the one it was
+//! while the registration generation (`script::generation`) is the one it was
 //! found under. A lookup by name under those conditions gives the same method (each kind of
 //! method is found by receiver type, name and count alone, and every change to the tables
 //! changes the generation), so a remembered method only ever saves the lookup.
@@ -144,7 +144,7 @@ mod tests {
         sites.keep(here, tensor, 2, found());
         assert_eq!(sites.sites.len(), 1);
         assert!(sites.found(here, tensor, 2).is_some());
-        crate::script::op_table::bump_generation();
+        crate::script::generation::bump();
         assert!(
             sites.found(here, tensor, 2).is_none(),
             "registrations changed"

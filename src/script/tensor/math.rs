@@ -161,7 +161,8 @@ fn check_alpha(alpha: Scalar, result: crate::core::dtype::DType) -> RhaiResult<(
             "For non-complex input tensors, argument alpha must not be a complex number.",
         );
     }
-    Ok(())
+    // Then alpha must convert to the result's dtype (`int8` takes no 300, `float16` no 1e10).
+    crate::core::checked_scalar::check_converts(result, alpha, true).rhai()
 }
 
 /// `other * alpha` for `add`/`sub`'s `alpha=` keyword (declared only for those: the other
