@@ -242,7 +242,13 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         Ok(acc)
     };
     let complex = super::complex_power::power(common != DType::Complex128, b);
-    zip_with_parameter(a, b, common, common, f64::powf, int, complex)
+    let result = zip_with_parameter(a, b, common, common, f64::powf, int, complex)?;
+    // A number raised to a tensor is laid out row-major whatever the exponent's strides
+    // (PyTorch's `pow(Scalar, Tensor)` does not take its exponent's layout).
+    if matches!(a, Arg::Number(_)) && !result.is_contiguous() {
+        return super::copy::contiguous_copy(&result);
+    }
+    Ok(result)
 }
 
 /// `t.clamp(min, max)`; either bound may be absent, not both.

@@ -178,7 +178,7 @@ fn accumulate(leaf: &Tensor, grad: Tensor, runner: &mut dyn HookRunner) -> Resul
 /// Adds a finished gradient into a leaf's `.grad`.
 fn add_to_grad(leaf: &Tensor, grad: Tensor) -> Result<()> {
     let total = match leaf.grad_state().grad {
-        None => contiguous_copy(&grad)?,
+        None => laid_out_like_leaf(&grad, leaf)?,
         Some(old) => {
             // PyTorch adds into the existing `.grad` in place, so a tensor assigned to
             // `.grad`, or a view of it, sees the sum; where the old gradient cannot hold the
@@ -195,6 +195,21 @@ fn add_to_grad(leaf: &Tensor, grad: Tensor) -> Result<()> {
     };
     leaf.with_grad_mut(|g| g.grad = Some(total));
     Ok(())
+}
+
+/// A leaf's first `.grad`, laid out as PyTorch's gradient accumulation lays it out: with the
+/// leaf's own strides when the leaf is non-overlapping and dense (a transposed leaf gets a
+/// transposed gradient), else row-major. Always a copy: the walk's buffers are not handed
+/// out.
+fn laid_out_like_leaf(grad: &Tensor, leaf: &Tensor) -> Result<Tensor> {
+    let layout = leaf.layout();
+    if layout.is_non_overlapping_and_dense() && grad.sizes()[..] == layout.sizes[..] {
+        let out =
+            crate::core::creation::empty_strided(&layout.sizes, &layout.strides, grad.dtype())?;
+        copy_(&out, grad)?;
+        return Ok(out);
+    }
+    contiguous_copy(grad)
 }
 
 fn run(root: Edge, seed: Tensor, retain: bool, runner: &mut dyn HookRunner) -> Result<()> {
