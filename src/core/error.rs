@@ -229,6 +229,14 @@ impl std::error::Error for TorchError {}
 /// The result of a core operation.
 pub type Result<T> = std::result::Result<T, TorchError>;
 
+/// PyTorch's `IndexError` for a reduction along a dim of size 0, the op named as its
+/// message names it (`max():`, `aminmax:`).
+pub fn empty_reduction_dim(op: &str, dim: usize) -> TorchError {
+    TorchError::index(format!(
+        "{op} Expected reduction dim {dim} to have non-zero size."
+    ))
+}
+
 /// Wraps a possibly negative dimension into `0..ndim`, with PyTorch's `IndexError`.
 ///
 /// A 0-d tensor accepts dims `-1` and `0` as if it had one dimension, as PyTorch does.

@@ -38,9 +38,7 @@ pub fn hash_tensor(t: &Tensor, dims: &[i64], keepdim: bool, mode: i64) -> Result
         reduced_dims(sizes.len(), Some(dims))?
     };
     if let Some(&d) = reduced.iter().find(|&&d| sizes[d] == 0) {
-        return Err(TorchError::index(format!(
-            "hash_tensor: Expected reduction dim {d} to have non-zero size."
-        )));
+        return Err(super::error::empty_reduction_dim("hash_tensor:", d));
     }
     let plan = RowPlan {
         reduced: &reduced,

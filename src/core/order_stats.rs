@@ -214,11 +214,9 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result
     finish(t, &moved, dim, picks, k, false)
 }
 
-/// PyTorch's error for a reduction along an empty dim.
+/// PyTorch's error for a reduction along an empty dim (`op():`).
 fn empty_dim(op: &str, dim: usize) -> TorchError {
-    TorchError::index(format!(
-        "{op}(): Expected reduction dim {dim} to have non-zero size."
-    ))
+    super::error::empty_reduction_dim(&format!("{op}():"), dim)
 }
 
 /// `t.kthvalue(k, dim, keepdim)`: the k-th smallest (1-based).
@@ -255,14 +253,13 @@ pub fn median_dim(
     keepdim: bool,
     ignore_nan: bool,
 ) -> Result<(Tensor, Tensor)> {
-    // `nanmedian` names itself `median` in its message about an empty dim, as PyTorch's does.
-    let name = "median";
     // The dim is wrapped before the dtype is refused, as PyTorch's reductions do.
     let dim = wrap_dim(dim, t.ndim().max(1))?;
     refuse_unordered(t, "median_out")?;
     let (moved, keys, n) = rows(t, dim)?;
     if t.ndim() > 0 && n == 0 {
-        return Err(empty_dim(name, dim));
+        // `nanmedian` names itself `median` here, as PyTorch's does.
+        return Err(empty_dim("median", dim));
     }
     let mut picks = Vec::new();
     per_row(row_count(&moved, n), n, |start, v| {

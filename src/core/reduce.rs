@@ -276,12 +276,13 @@ pub fn unordered_complex(op: &str) -> TorchError {
 pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let dtype = t.dtype();
     let all = dims.is_none_or(|d| d.is_empty());
-    // `max()`/`min()` of nothing is refused before the dtype is (a complex one too).
-    if all && t.numel() == 0 && matches!(op, Reduction::Max | Reduction::Min) {
+    // An extreme over no elements runs no kernel: `max()`/`min()` of nothing is refused
+    // before the dtype is (a complex one too), and an empty result takes any dtype.
+    let extreme_of_nothing = t.numel() == 0 && matches!(op, Reduction::Max | Reduction::Min);
+    if all && extreme_of_nothing {
         return Err(no_dim_for_empty(op));
     }
-    // An extreme over no elements runs no kernel: its (empty) result takes any dtype.
-    let out_dtype = if t.numel() == 0 && matches!(op, Reduction::Max | Reduction::Min) {
+    let out_dtype = if extreme_of_nothing {
         dtype
     } else {
         op.out_dtype(dtype)?
@@ -315,10 +316,10 @@ pub fn reduce(t: &Tensor, op: Reduction, dims: Option<&[i64]>, keepdim: bool) ->
             return Err(no_dim_for_empty(op));
         }
         if let Some(&d) = reduced.iter().find(|&&d| ndim > 0 && sizes[d] == 0) {
-            return Err(TorchError::index(format!(
-                "{}(): Expected reduction dim {d} to have non-zero size.",
-                op.name()
-            )));
+            return Err(super::error::empty_reduction_dim(
+                &format!("{}():", op.name()),
+                d,
+            ));
         }
     }
     if matches!(
@@ -482,9 +483,10 @@ pub fn extreme_with_indices(
     if t.dtype().is_complex() {
         let name = if max { "max" } else { "min" };
         if t.ndim() > 0 && t.sizes()[wrapped] == 0 {
-            return Err(TorchError::index(format!(
-                "{name}(): Expected reduction dim {wrapped} to have non-zero size."
-            )));
+            return Err(super::error::empty_reduction_dim(
+                &format!("{name}():"),
+                wrapped,
+            ));
         }
         return Err(unordered_complex(name));
     }

@@ -511,9 +511,9 @@ pub fn register(r: &mut Registry) {
                 Some(d) => {
                     let w = crate::core::error::wrap_dim(d[0], x.ndim().max(1)).rhai()?;
                     if x.ndim() > 0 && x.sizes()[w] == 0 {
-                        return Err(to_rhai(TorchError::index(format!(
-                            "aminmax: Expected reduction dim {w} to have non-zero size."
-                        ))));
+                        return Err(to_rhai(crate::core::error::empty_reduction_dim(
+                            "aminmax:", w,
+                        )));
                     }
                 }
             }
