@@ -7,8 +7,10 @@ use crate::print::number::{fixed, float_repr, scientific};
 /// A value the mini-language formats.
 #[derive(Debug, Clone, Copy)]
 pub enum Formattable<'a> {
-    /// An `int` (or `bool`).
+    /// An `int` (or `bool`) within 64 bits.
     Int(i64),
+    /// An `int` past 64 bits.
+    Long(&'a num_bigint::BigInt),
     /// A `float`.
     Float(f64),
     /// A string (the `str` of any other value).
@@ -181,6 +183,29 @@ fn sign_of(negative: bool, spec: &Spec) -> &'static str {
 /// rather than asking for gigabytes).
 pub const MAX_TEXT: usize = 1 << 28;
 
+/// An int's text under `spec` from its sign and its digits in the spec's base: the base's
+/// prefix, grouping and padding.
+fn int_text(negative: bool, digits: String, spec: &Spec) -> String {
+    let prefix = match (spec.alternate, spec.kind) {
+        (true, Some('b')) => "0b",
+        (true, Some('o')) => "0o",
+        (true, Some('x')) => "0x",
+        (true, Some('X')) => "0X",
+        _ => "",
+    };
+    let every = if matches!(spec.kind, Some('b' | 'o' | 'x' | 'X')) {
+        4
+    } else {
+        3
+    };
+    let digits = match spec.grouping {
+        Some(sep) => group(&digits, sep, every),
+        None => digits,
+    };
+    let sign = format!("{}{prefix}", sign_of(negative, spec));
+    pad(&sign, &digits, spec, '>')
+}
+
 /// `format(value, spec)`.
 pub fn format(value: Formattable, spec: &Spec) -> Result<String, PyException> {
     if spec.width > MAX_TEXT || spec.precision.is_some_and(|p| p > MAX_TEXT) {
@@ -206,6 +231,26 @@ pub fn format(value: Formattable, spec: &Spec) -> Result<String, PyException> {
             };
             Ok(pad("", &body, spec, '<'))
         }
+        Formattable::Long(n) => match spec.kind {
+            None | Some('d' | 'n' | 'b' | 'o' | 'x' | 'X') => {
+                let negative = num_traits::Signed::is_negative(n);
+                let digits = match spec.kind {
+                    Some('b') => n.magnitude().to_str_radix(2),
+                    Some('o') => n.magnitude().to_str_radix(8),
+                    Some('x') => n.magnitude().to_str_radix(16),
+                    Some('X') => n.magnitude().to_str_radix(16).to_uppercase(),
+                    _ => super::long::to_decimal(n)?
+                        .trim_start_matches('-')
+                        .to_string(),
+                };
+                Ok(int_text(negative, digits, spec))
+            }
+            Some('c') => Err(PyException::new(
+                "OverflowError",
+                "%c arg not in range(0x110000)",
+            )),
+            Some(_) => format(Formattable::Float(super::long::to_f64(n)?), spec),
+        },
         Formattable::Int(i) => match spec.kind {
             None | Some('d' | 'n' | 'b' | 'o' | 'x' | 'X' | 'c') => {
                 let digits = match spec.kind {
@@ -216,24 +261,7 @@ pub fn format(value: Formattable, spec: &Spec) -> Result<String, PyException> {
                     Some('c') => char::from_u32(i as u32).unwrap_or('\u{fffd}').to_string(),
                     _ => i.unsigned_abs().to_string(),
                 };
-                let prefix = match (spec.alternate, spec.kind) {
-                    (true, Some('b')) => "0b",
-                    (true, Some('o')) => "0o",
-                    (true, Some('x')) => "0x",
-                    (true, Some('X')) => "0X",
-                    _ => "",
-                };
-                let every = if matches!(spec.kind, Some('b' | 'o' | 'x' | 'X')) {
-                    4
-                } else {
-                    3
-                };
-                let digits = match spec.grouping {
-                    Some(sep) => group(&digits, sep, every),
-                    None => digits,
-                };
-                let sign = format!("{}{prefix}", sign_of(i < 0, spec));
-                Ok(pad(&sign, &digits, spec, '>'))
+                Ok(int_text(i < 0, digits, spec))
             }
             Some(_) => format(Formattable::Float(i as f64), spec),
         },

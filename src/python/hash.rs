@@ -23,6 +23,13 @@ pub fn int(n: i128) -> i64 {
     never_minus_one(if n < 0 { -reduced } else { reduced })
 }
 
+/// `hash(n)` of an int of any size (`python::long`).
+pub fn long(n: &num_bigint::BigInt) -> i64 {
+    use num_traits::{Signed, ToPrimitive};
+    let reduced = (n.magnitude() % MODULUS).to_i64().unwrap_or(0);
+    never_minus_one(if n.is_negative() { -reduced } else { reduced })
+}
+
 /// `hash(x)` of a float (`None` for a NaN, whose hash is its object's identity).
 pub fn float(x: f64) -> Option<i64> {
     if x.is_nan() {
@@ -121,6 +128,13 @@ mod tests {
         assert_eq!(int(1 << 61), 1);
         assert_eq!(int((1 << 61) - 1), 0);
         assert_eq!(int(-(1 << 64)), -8);
+        let big = num_bigint::BigInt::from(1) << 200u32;
+        assert_eq!(long(&big), 131_072);
+        assert_eq!(
+            long(&-(num_bigint::BigInt::from(1) << 100u32)),
+            -549_755_813_888
+        );
+        assert_eq!(long(&num_bigint::BigInt::from(-1)), -2);
         assert_eq!(float(1.0), Some(1));
         assert_eq!(float(-1.0), Some(-2));
         assert_eq!(float(0.5), Some(1_152_921_504_606_846_976));

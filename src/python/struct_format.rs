@@ -251,7 +251,14 @@ impl Format {
             _ => {
                 let n: i128 = match v {
                     Value::Int(i) => *i as i128,
-                    Value::BigInt(i) => *i,
+                    // Past 128 bits: past every code's range too.
+                    Value::BigInt(i) => num_traits::ToPrimitive::to_i128(&**i).unwrap_or(
+                        if num_traits::Signed::is_negative(&**i) {
+                            i128::MIN
+                        } else {
+                            i128::MAX
+                        },
+                    ),
                     Value::Bool(b) => *b as i128,
                     _ => return Err(error("required argument is not an integer")),
                 };

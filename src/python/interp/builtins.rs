@@ -89,6 +89,12 @@ impl Interpreter {
         }
         match v.as_int() {
             Some(i) => Ok(i),
+            // CPython's words where an index-sized integer is asked for (tensh's ranges,
+            // repetitions and positions are all within 64 bits).
+            None if matches!(v, Value::BigInt(_)) => self.raise(
+                "OverflowError",
+                "cannot fit 'int' into an index-sized integer",
+            ),
             None => self.raise(
                 "TypeError",
                 format!(
@@ -304,13 +310,8 @@ impl Interpreter {
             "abs" => {
                 self.arity("abs", &args, 1, 1)?;
                 match &args[0] {
-                    Value::Int(i) => match i.checked_abs() {
-                        Some(a) => Ok(Value::Int(a)),
-                        None => self.raise(
-                            "OverflowError",
-                            "abs(-2**63) leaves 64 bits: tensh's Python ints are 64-bit integers",
-                        ),
-                    },
+                    Value::Int(i) => Ok(Value::int((*i as i128).abs())),
+                    Value::BigInt(n) => Ok(Value::long(num_traits::Signed::abs(&**n))),
                     Value::Bool(b) => Ok(Value::Int(*b as i64)),
                     Value::Float(f) => Ok(Value::Float(f.abs())),
                     Value::Complex(c) => Ok(Value::Float(c.norm())),
@@ -498,6 +499,17 @@ impl Interpreter {
             }
             "pow" => {
                 self.arity("pow", &args, 2, 3)?;
+                if let (Some(a), Some(e), Some(m)) = (
+                    args[0].as_long(),
+                    args[1].as_long(),
+                    args.get(2).and_then(Value::as_long),
+                ) {
+                    // Three ints: modular power (a negative exponent inverts first).
+                    return match crate::python::long::pow_mod(&a, &e, &m) {
+                        Ok(r) => Ok(Value::long(r)),
+                        Err(e) => Err(self.throw(e)),
+                    };
+                }
                 let p = self.binary(
                     crate::python::number::BinOp::Pow,
                     args[0].clone(),
@@ -510,14 +522,18 @@ impl Interpreter {
             }
             "hex" | "oct" | "bin" => {
                 self.arity(name, &args, 1, 1)?;
-                let i = self.index_int(&args[0])?;
-                let sign = if i < 0 { "-" } else { "" };
-                let m = i.unsigned_abs();
-                Ok(Value::str(match name {
-                    "hex" => format!("{sign}0x{m:x}"),
-                    "oct" => format!("{sign}0o{m:o}"),
-                    _ => format!("{sign}0b{m:b}"),
-                }))
+                let n = match &args[0] {
+                    Value::BigInt(n) => (**n).clone(),
+                    other => self.index_int(other)?.into(),
+                };
+                let (radix, prefix) = match name {
+                    "hex" => (16, "0x"),
+                    "oct" => (8, "0o"),
+                    _ => (2, "0b"),
+                };
+                let (negative, digits) = crate::python::long::to_radix(&n, radix);
+                let sign = if negative { "-" } else { "" };
+                Ok(Value::str(format!("{sign}{prefix}{digits}")))
             }
             "chr" => {
                 self.arity("chr", &args, 1, 1)?;
@@ -770,6 +786,13 @@ impl Interpreter {
                 self.arity("range", &args, 1, 3)?;
                 let mut ints = Vec::with_capacity(3);
                 for a in &args {
+                    if matches!(a, Value::BigInt(_)) {
+                        // CPython's ranges take any int; tensh's are 64-bit, said in words.
+                        return self.raise(
+                            "OverflowError",
+                            "tensh's ranges take bounds and steps within 64 bits",
+                        );
+                    }
                     ints.push(self.index_int(a)?);
                 }
                 let (start, stop, step) = match ints.as_slice() {
@@ -1045,14 +1068,14 @@ impl Interpreter {
             Some(v) => Some(self.index_int(v)?),
         };
         match (x, digits) {
-            (Value::Int(_) | Value::Bool(_), None) => Ok(Value::Int(x.as_int().unwrap_or(0))),
-            (Value::Int(i), Some(d)) => {
-                if d >= 0 {
-                    return Ok(Value::Int(*i));
-                }
-                let m = 10_i64.checked_pow((-d) as u32).unwrap_or(i64::MAX);
-                let q = (*i as f64 / m as f64).round_ties_even() as i64;
-                Ok(Value::Int(q.saturating_mul(m)))
+            (Value::Int(_) | Value::Bool(_) | Value::BigInt(_), None) => {
+                Ok(Value::long(x.as_long().unwrap_or_default()))
+            }
+            (Value::Int(_) | Value::BigInt(_), Some(d)) => {
+                let n = x.as_long().unwrap_or_default();
+                Ok(Value::long(crate::python::int_math::round_to_power_of_ten(
+                    &n, d,
+                )))
             }
             (Value::Float(f), None) => {
                 if f.is_nan() {
@@ -1061,7 +1084,10 @@ impl Interpreter {
                 if f.is_infinite() {
                     return self.raise("OverflowError", "cannot convert float infinity to integer");
                 }
-                Ok(Value::Int(f.round_ties_even() as i64))
+                match crate::python::int_math::whole_float(f.round_ties_even()) {
+                    Ok(n) => Ok(Value::long(n)),
+                    Err(e) => Err(self.throw(e)),
+                }
             }
             (Value::Float(f), Some(d)) => {
                 if !f.is_finite() || d > 300 {
@@ -1141,9 +1167,16 @@ impl Interpreter {
                 2 => digits.trim_start_matches("0b").to_string(),
                 _ => digits,
             };
-            return match i64::from_str_radix(&digits, b.clamp(2, 36) as u32) {
-                Ok(v) => Ok(Value::Int(if negative { -v } else { v })),
-                Err(_) => {
+            let parsed = if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_alphanumeric())
+            {
+                Ok(None)
+            } else {
+                crate::python::long::parse_digits(&digits, b.clamp(2, 36) as u32)
+            };
+            return match parsed {
+                Err(e) => Err(self.throw(e)),
+                Ok(Some(v)) => Ok(Value::long(if negative { -v } else { v })),
+                Ok(None) => {
                     let r = self.repr_text(x)?;
                     self.raise(
                         "ValueError",
@@ -1154,6 +1187,7 @@ impl Interpreter {
         }
         match x {
             Value::Int(i) => Ok(Value::Int(*i)),
+            Value::BigInt(_) => Ok(x.clone()),
             Value::Bool(b) => Ok(Value::Int(*b as i64)),
             Value::Float(f) => {
                 if f.is_nan() {
@@ -1162,17 +1196,31 @@ impl Interpreter {
                 if f.is_infinite() {
                     return self.raise("OverflowError", "cannot convert float infinity to integer");
                 }
-                let t = f.trunc();
-                if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&t) {
-                    return self.raise("OverflowError", "the int leaves 64 bits: tensh's Python ints are 64-bit integers");
+                match crate::python::int_math::whole_float(f.trunc()) {
+                    Ok(n) => Ok(Value::long(n)),
+                    Err(e) => Err(self.throw(e)),
                 }
-                Ok(Value::Int(t as i64))
             }
             Value::Str(s) => {
                 let text = s.trim().replace('_', "");
-                match text.parse::<i64>() {
-                    Ok(v) if !s.trim().starts_with('_') && !s.trim().ends_with('_') => Ok(Value::Int(v)),
-                    _ => {
+                let (negative, digits) = match text.strip_prefix('-') {
+                    Some(d) => (true, d),
+                    None => (false, text.strip_prefix('+').unwrap_or(&text)),
+                };
+                let well_formed = !digits.is_empty()
+                    && digits.bytes().all(|c| c.is_ascii_digit())
+                    && !s.trim().starts_with('_')
+                    && !s.trim().ends_with('_')
+                    && !s.contains("__");
+                let parsed = if well_formed {
+                    crate::python::long::parse_digits(digits, 10)
+                } else {
+                    Ok(None)
+                };
+                match parsed {
+                    Err(e) => Err(self.throw(e)),
+                    Ok(Some(v)) => Ok(Value::long(if negative { -v } else { v })),
+                    Ok(None) => {
                         let r = self.repr_text(x)?;
                         self.raise("ValueError", format!("invalid literal for int() with base 10: {r}"))
                     }
@@ -1209,6 +1257,10 @@ impl Interpreter {
         match x {
             Value::Float(f) => Ok(Value::Float(*f)),
             Value::Int(_) | Value::Bool(_) => Ok(Value::Float(x.as_float().unwrap_or(0.0))),
+            Value::BigInt(n) => match crate::python::long::to_f64(n) {
+                Ok(f) => Ok(Value::Float(f)),
+                Err(e) => Err(self.throw(e)),
+            },
             Value::Str(s) => {
                 let t = s.trim().to_ascii_lowercase().replace('_', "");
                 let v = match t.as_str() {

@@ -525,7 +525,10 @@ impl Interpreter {
                 Value::BigInt(_) if !(dtype.is_floating_point() || dtype.is_complex()) => {
                     return self.raise("ValueError", "Overflow when unpacking long long");
                 }
-                Value::BigInt(i) => Scalar::Float(i as f64),
+                Value::BigInt(i) => match crate::python::long::to_f64(&i) {
+                    Ok(x) => Scalar::Float(x),
+                    Err(e) => return Err(self.throw(e)),
+                },
                 Value::Float(x) => Scalar::Float(x),
                 Value::Complex(c) => Scalar::Complex(c),
                 other => {

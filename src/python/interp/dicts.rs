@@ -44,7 +44,7 @@ impl Interpreter {
             Some(_) => match self.special(key, "__hash__", Vec::new())? {
                 Some(Value::Int(h)) => Ok(if h == -1 { -2 } else { h }),
                 Some(Value::Bool(b)) => Ok(b as i64),
-                Some(Value::BigInt(h)) => Ok(crate::python::hash::int(h)),
+                Some(Value::BigInt(h)) => Ok(crate::python::hash::long(&h)),
                 _ => self.raise("TypeError", "__hash__ method should return an integer"),
             },
             None => match Self::base_value(key) {

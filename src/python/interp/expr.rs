@@ -43,10 +43,7 @@ impl Interpreter {
             Expr::NumberLiteral(n) => match &n.value {
                 Number::Int(i) => match i.as_i64() {
                     Some(v) => Ok(Value::Int(v)),
-                    None => self.raise(
-                        "OverflowError",
-                        format!("the integer {i} leaves 64 bits: tensh's Python ints are 64-bit integers"),
-                    ),
+                    None => self.big_literal(&i.to_string()),
                 },
                 Number::Float(f) => Ok(Value::Float(*f)),
                 Number::Complex { real, imag } => {
@@ -82,7 +79,9 @@ impl Interpreter {
                 let value = self.eval(&n.value, scope)?;
                 let mut target = scope.clone();
                 while matches!(target.kind, ScopeKind::Comprehension) {
-                    let Some(p) = target.parent.clone() else { break };
+                    let Some(p) = target.parent.clone() else {
+                        break;
+                    };
                     target = p;
                 }
                 if let Expr::Name(name) = &*n.target {
@@ -215,7 +214,9 @@ impl Interpreter {
                 "NotImplementedError",
                 format!(
                     "tensh's Python does not run this expression (line {})",
-                    self.frames.last().map_or(0, |f| f.source.line_of(other.start()))
+                    self.frames
+                        .last()
+                        .map_or(0, |f| f.source.line_of(other.start()))
                 ),
             ),
         }
@@ -407,6 +408,23 @@ impl Interpreter {
             return self.run_given_source(name, args.args, args.keywords, Some(scope));
         }
         self.call_value(&function, args)
+    }
+
+    /// An int literal past 64 bits, from its text as written (`0x`, `0o`, `0b` prefixes and
+    /// `_` separators allowed, as the parser has checked).
+    fn big_literal(&mut self, text: &str) -> Flow<Value> {
+        let text = text.replace('_', "").to_ascii_lowercase();
+        let (radix, digits) = match text.get(..2) {
+            Some("0x") => (16, &text[2..]),
+            Some("0o") => (8, &text[2..]),
+            Some("0b") => (2, &text[2..]),
+            _ => (10, text.as_str()),
+        };
+        match crate::python::long::parse_digits(digits, radix) {
+            Ok(Some(n)) => Ok(Value::long(n)),
+            Ok(None) => self.raise("SyntaxError", format!("invalid int literal {text}")),
+            Err(e) => Err(self.throw(e)),
+        }
     }
 
     /// Evaluates a call's arguments.

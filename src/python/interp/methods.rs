@@ -308,11 +308,13 @@ impl Interpreter {
                 "is_integer" | "conjugate" | "hex" => Ok(self.bound(object, name)),
                 _ => self.no_attribute(object, name),
             },
-            Value::Int(_) | Value::Bool(_) => match name {
-                "real" | "numerator" => Ok(Value::Int(object.as_int().unwrap_or(0))),
+            Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => match name {
+                "real" | "numerator" => Ok(Value::long(object.as_long().unwrap_or_default())),
                 "imag" => Ok(Value::Int(0)),
                 "denominator" => Ok(Value::Int(1)),
-                "bit_length" | "conjugate" | "to_bytes" => Ok(self.bound(object, name)),
+                "bit_length" | "bit_count" | "conjugate" | "to_bytes" => {
+                    Ok(self.bound(object, name))
+                }
                 _ => self.no_attribute(object, name),
             },
             Value::Iterator(it) => match name {
@@ -525,7 +527,10 @@ impl Interpreter {
                 (Value::List(_), "sort")
                     | (Value::Str(_), "format")
                     | (Value::Dict(_), "update")
-                    | (Value::Int(_) | Value::Bool(_), "to_bytes")
+                    | (
+                        Value::Int(_) | Value::Bool(_) | Value::BigInt(_),
+                        "to_bytes"
+                    )
                     | (Value::Module(_), _)
             )
         {
@@ -559,6 +564,7 @@ impl Interpreter {
             "conjugate",
             "is_integer",
             "bit_length",
+            "bit_count",
             "close",
             "flush",
         ];
@@ -809,15 +815,21 @@ impl Interpreter {
                 "conjugate" => Ok(Value::Float(*f)),
                 _ => self.no_attribute(object, name),
             },
-            Value::Int(_) | Value::Bool(_) => match name {
-                "bit_length" => {
-                    let i = object.as_int().unwrap_or(0);
-                    Ok(Value::Int(64 - i.unsigned_abs().leading_zeros() as i64))
-                }
-                "conjugate" => Ok(Value::Int(object.as_int().unwrap_or(0))),
+            Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => match name {
+                "bit_length" => Ok(Value::Int(
+                    object.as_long().unwrap_or_default().bits() as i64
+                )),
+                "bit_count" => Ok(Value::Int(
+                    object
+                        .as_long()
+                        .unwrap_or_default()
+                        .magnitude()
+                        .count_ones() as i64,
+                )),
+                "conjugate" => Ok(Value::long(object.as_long().unwrap_or_default())),
                 "to_bytes" => {
-                    let n = object.as_int().unwrap_or(0);
-                    self.int_to_bytes(n, call)
+                    let n = object.as_long().unwrap_or_default();
+                    self.int_to_bytes(&n, call)
                 }
                 _ => self.no_attribute(object, name),
             },
@@ -1259,7 +1271,7 @@ impl Interpreter {
     }
 
     /// `n.to_bytes(length=1, byteorder='big', *, signed=False)`.
-    pub(super) fn int_to_bytes(&mut self, n: i64, call: CallArgs) -> Flow<Value> {
+    pub(super) fn int_to_bytes(&mut self, n: &num_bigint::BigInt, call: CallArgs) -> Flow<Value> {
         let length = match call.args.first().or_else(|| {
             call.keywords
                 .iter()
@@ -1286,34 +1298,23 @@ impl Interpreter {
             return self.raise("MemoryError", "");
         }
         let order = self.byte_order(call.args.get(1), &call.keywords, "to_bytes")?;
-        if n < 0 && !order.signed {
+        let negative = num_traits::Signed::is_negative(n);
+        if negative && !order.signed {
             return self.raise("OverflowError", "can't convert negative int to unsigned");
         }
-        let wide = n as i128;
-        let fits = if length >= 16 {
-            true
+        // Two's complement, least significant byte first, as short as the value allows.
+        let mut bytes = if order.signed {
+            n.to_signed_bytes_le()
         } else {
-            let bits = length * 8;
-            if order.signed {
-                bits > 0 && wide >= -(1i128 << (bits - 1)) && wide < (1i128 << (bits - 1))
-                    || bits == 0 && wide == 0
-            } else {
-                wide < (1i128 << bits)
-            }
+            n.magnitude().to_bytes_le()
         };
-        if !fits {
+        if bytes == [0] {
+            bytes.clear();
+        }
+        if bytes.len() > length {
             return self.raise("OverflowError", "int too big to convert");
         }
-        let fill = if wide < 0 { 0xff } else { 0 };
-        let mut bytes: Vec<u8> = (0..length)
-            .map(|i| {
-                if i < 16 {
-                    (wide >> (8 * i)) as u8
-                } else {
-                    fill
-                }
-            })
-            .collect();
+        bytes.resize(length, if negative { 0xff } else { 0 });
         if !order.little {
             bytes.reverse();
         }
@@ -1346,25 +1347,15 @@ impl Interpreter {
         if !order.little {
             bytes.reverse();
         }
-        if bytes.len() > 16 && bytes[16..].iter().any(|b| *b != 0) {
-            return self.raise(
-                "OverflowError",
-                "the int leaves 128 bits: tensh's Python ints hold at most 128 bits",
-            );
+        if let Err(e) = crate::python::long::check_bits(bytes.len() as u64 * 8) {
+            return Err(self.throw(e));
         }
-        let mut wide = [0u8; 16];
-        for (i, b) in bytes.iter().take(16).enumerate() {
-            wide[i] = *b;
-        }
-        let unsigned = u128::from_le_bytes(wide);
-        let value = if order.signed && !bytes.is_empty() && bytes.len() <= 16 {
-            let bits = bytes.len() * 8;
-            let shift = 128 - bits;
-            ((unsigned << shift) as i128) >> shift
+        let value = if order.signed {
+            num_bigint::BigInt::from_signed_bytes_le(&bytes)
         } else {
-            unsigned as i128
+            num_bigint::BigInt::from_bytes_le(num_bigint::Sign::Plus, &bytes)
         };
-        Ok(Value::int(value))
+        Ok(Value::long(value))
     }
 }
 

@@ -654,16 +654,68 @@ impl Interpreter {
         }
     }
 
+    /// An int argument of any size (`bool` counts, as in Python), or CPython's `TypeError`.
+    pub(super) fn int_argument(&mut self, v: &Value) -> Flow<num_bigint::BigInt> {
+        match v.as_long() {
+            Some(n) => Ok(n),
+            None => self.raise(
+                "TypeError",
+                format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    v.type_name()
+                ),
+            ),
+        }
+    }
+
     /// `math.name(args)`.
     fn math(&mut self, name: &str, args: &[Value]) -> Flow<Value> {
         let mut xs = Vec::with_capacity(args.len());
         let needs_floats = !matches!(
             name,
-            "prod" | "fsum" | "gcd" | "lcm" | "factorial" | "comb" | "isclose"
+            "prod" | "fsum" | "gcd" | "lcm" | "factorial" | "comb" | "perm" | "isqrt" | "isclose"
         );
+        // The logarithms of an int too large for a float, as CPython takes them: the
+        // function of its mantissa plus its exponent times the function of 2.
+        if matches!(name, "log" | "log2" | "log10")
+            && args
+                .iter()
+                .any(|a| matches!(a, Value::BigInt(n) if crate::python::long::to_f64(n).is_err()))
+        {
+            let f: fn(f64) -> f64 = match name {
+                "log2" => f64::log2,
+                "log10" => f64::log10,
+                _ => f64::ln,
+            };
+            let mut logs = Vec::with_capacity(args.len());
+            for a in args {
+                let log = match a {
+                    Value::BigInt(n) if crate::python::long::to_f64(n).is_err() => {
+                        match crate::python::int_math::frexp(n) {
+                            Some((m, e)) if m > 0.0 => Some(f(m) + f(2.0) * e as f64),
+                            _ => None,
+                        }
+                    }
+                    other => other.as_float().filter(|x| *x > 0.0).map(f),
+                };
+                match log {
+                    Some(l) => logs.push(l),
+                    None => return self.raise("ValueError", "math domain error"),
+                }
+            }
+            return Ok(Value::Float(match logs.as_slice() {
+                [x, base] => x / base,
+                [x, ..] => *x,
+                [] => f64::NAN,
+            }));
+        }
         if needs_floats {
             for a in args {
                 match a {
+                    Value::BigInt(n) => match crate::python::long::to_f64(n) {
+                        Ok(x) => xs.push(x),
+                        Err(e) => return Err(self.throw(e)),
+                    },
                     Value::Host(_) | Value::Tensor(_) => {
                         let item = self.host_method(a.clone(), "item", Vec::new())?;
                         xs.push(item.as_float().unwrap_or(f64::NAN));
@@ -765,15 +817,18 @@ impl Interpreter {
                 if x.is_infinite() {
                     return self.raise("OverflowError", "cannot convert float infinity to integer");
                 }
-                if let Some(i) = args.first().and_then(Value::as_int) {
-                    return Ok(Value::Int(i));
+                if let Some(n @ (Value::Int(_) | Value::BigInt(_))) = args.first() {
+                    return Ok(n.clone());
                 }
                 let v = match name {
                     "floor" => x.floor(),
                     "ceil" => x.ceil(),
                     _ => x.trunc(),
                 };
-                Ok(Value::Int(v as i64))
+                match crate::python::int_math::whole_float(v) {
+                    Ok(n) => Ok(Value::long(n)),
+                    Err(e) => Err(self.throw(e)),
+                }
             }
             "isclose" => self.isclose(args, Vec::new()),
             "prod" | "fsum" => {
@@ -805,59 +860,34 @@ impl Interpreter {
                 }
                 Ok(total)
             }
-            "gcd" | "lcm" => {
-                let mut acc: i64 = if name == "gcd" { 0 } else { 1 };
+            "gcd" | "lcm" | "factorial" | "comb" | "perm" | "isqrt" => {
+                use crate::python::int_math;
+                let mut ns = Vec::with_capacity(args.len());
                 for a in args {
-                    let v = a.as_int().unwrap_or(0).unsigned_abs() as i64;
-                    acc = if name == "gcd" {
-                        gcd(acc, v)
-                    } else if v == 0 || acc == 0 {
-                        0
-                    } else {
-                        acc / gcd(acc, v) * v
-                    };
+                    ns.push(self.int_argument(a)?);
                 }
-                Ok(Value::Int(acc))
-            }
-            "factorial" => {
-                let n = args.first().and_then(Value::as_int).unwrap_or(-1);
-                if n < 0 {
-                    return self.raise("ValueError", "factorial() not defined for negative values");
+                let arity = |low: usize, high: usize| (low..=high).contains(&ns.len());
+                let result = match name {
+                    "gcd" => Ok(int_math::gcd(&ns)),
+                    "lcm" => int_math::lcm(&ns),
+                    "factorial" if arity(1, 1) => int_math::factorial(&ns[0]),
+                    "comb" if arity(2, 2) => int_math::comb(&ns[0], &ns[1]),
+                    "perm" if arity(1, 2) => int_math::perm(&ns[0], ns.get(1)),
+                    "isqrt" if arity(1, 1) => int_math::isqrt(&ns[0]),
+                    _ => {
+                        return self.raise(
+                            "TypeError",
+                            format!(
+                                "{name}() takes another number of arguments ({} given)",
+                                ns.len()
+                            ),
+                        );
+                    }
+                };
+                match result {
+                    Ok(n) => Ok(Value::long(n)),
+                    Err(e) => Err(self.throw(e)),
                 }
-                let mut acc: i64 = 1;
-                for k in 2..=n {
-                    acc = match acc.checked_mul(k) {
-                        Some(v) => v,
-                        None => return self.raise(
-                            "OverflowError",
-                            "the factorial leaves 64 bits: tensh's Python ints are 64-bit integers",
-                        ),
-                    };
-                }
-                Ok(Value::Int(acc))
-            }
-            "comb" => {
-                let (n, k) = (
-                    args.first().and_then(Value::as_int).unwrap_or(0),
-                    args.get(1).and_then(Value::as_int).unwrap_or(0),
-                );
-                if k < 0 || n < 0 {
-                    return self.raise("ValueError", "n must be a non-negative integer");
-                }
-                if k > n {
-                    return Ok(Value::Int(0));
-                }
-                let mut acc: i64 = 1;
-                for i in 0..k.min(n - k) {
-                    acc = match acc.checked_mul(n - i) {
-                        Some(v) => v / (i + 1),
-                        None => return self.raise(
-                            "OverflowError",
-                            "the result leaves 64 bits: tensh's Python ints are 64-bit integers",
-                        ),
-                    };
-                }
-                Ok(Value::Int(acc))
             }
             other => self.raise(
                 "AttributeError",
@@ -1027,6 +1057,8 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
             "erf",
             "lcm",
             "comb",
+            "perm",
+            "isqrt",
             "modf",
             "frexp",
             "ldexp",
@@ -1105,10 +1137,6 @@ impl Interpreter {
         names.sort();
         names
     }
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// The error function (Abramowitz–Stegun 7.1.26 is too coarse for Python's digits; this is

@@ -94,6 +94,13 @@ impl Interpreter {
             {
                 self.repeat(&b, a.as_int().unwrap_or(0))
             }
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
+            | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                self.raise(
+                    "OverflowError",
+                    "cannot fit 'int' into an index-sized integer",
+                )
+            }
             (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), other)
             | (BinOp::Mul, other, Value::Str(_) | Value::List(_) | Value::Tuple(_))
                 if !matches!(other, Value::Str(_) | Value::List(_) | Value::Tuple(_)) =>
@@ -333,15 +340,9 @@ impl Interpreter {
         }
         match (op, &v) {
             (UnaryOp::USub, Value::Int(i)) => Ok(Value::int(-(*i as i128))),
-            (UnaryOp::USub, Value::BigInt(i)) => match i.checked_neg() {
-                Some(n) => Ok(Value::int(n)),
-                None => self.raise(
-                    "OverflowError",
-                    "-(-2**127) leaves 128 bits: tensh's Python ints hold at most 128 bits",
-                ),
-            },
+            (UnaryOp::USub, Value::BigInt(i)) => Ok(Value::long(-&**i)),
             (UnaryOp::UAdd, Value::BigInt(_)) => Ok(v),
-            (UnaryOp::Invert, Value::BigInt(i)) => Ok(Value::int(!i)),
+            (UnaryOp::Invert, Value::BigInt(i)) => Ok(Value::long(!&**i)),
             (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
             (UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
             (UnaryOp::USub, Value::Complex(c)) => Ok(Value::Complex(-c)),

@@ -26,7 +26,7 @@ impl Interpreter {
                     }
                     Value::Bool(b) => words(*b as u128),
                     Value::Int(i) => words(i.unsigned_abs() as u128),
-                    Value::BigInt(i) => words(i.unsigned_abs()),
+                    Value::BigInt(i) => i.magnitude().to_u32_digits(),
                     Value::Float(f) => {
                         let h = crate::python::hash::float(*f).unwrap_or(0);
                         words(h.unsigned_abs() as u128)
@@ -58,30 +58,20 @@ impl Interpreter {
                 if k < 0 {
                     return self.raise("ValueError", "number of bits must be non-negative");
                 }
-                if k > 127 {
-                    return self.raise(
-                        "OverflowError",
-                        "tensh's ints hold 128 bits: getrandbits() takes at most 127",
-                    );
+                if let Err(e) = crate::python::long::check_bits(k as u64) {
+                    return Err(self.throw(e));
                 }
                 let mt = self.twister(state)?;
                 let mut mt = mt.borrow_mut();
                 // 32-bit words, least significant first; the last keeps its top bits.
-                let mut value: u128 = 0;
-                let mut left = k as u32;
-                let mut shift = 0;
+                let mut digits = Vec::with_capacity((k as usize).div_ceil(32));
+                let mut left = k as u64;
                 while left > 0 {
-                    let take = left.min(32);
-                    let word = mt.next_u32() >> (32 - take);
-                    value |= (word as u128) << shift;
-                    shift += 32;
-                    left -= take;
+                    let take = left.min(32) as u32;
+                    digits.push(mt.next_u32() >> (32 - take));
+                    left -= take as u64;
                 }
-                Ok(if value <= i64::MAX as u128 {
-                    Value::Int(value as i64)
-                } else {
-                    Value::BigInt(value as i128)
-                })
+                Ok(Value::long(num_bigint::BigUint::new(digits).into()))
             }
             _ => self.raise("TypeError", format!("_random.{name}(): wrong arguments")),
         }

@@ -76,6 +76,16 @@ impl Interpreter {
         match v {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(*b as i64),
+            // A slice's bound past 64 bits is clamped, as CPython's are; a position is
+            // refused in CPython's words.
+            Value::BigInt(n) if what == "slice" => Ok(if num_traits::Signed::is_negative(&**n) {
+                i64::MIN
+            } else {
+                i64::MAX
+            }),
+            Value::BigInt(_) => {
+                self.raise("IndexError", "cannot fit 'int' into an index-sized integer")
+            }
             Value::Tensor(t) => self.tensor_as_index(t),
             Value::Instance(_) if Self::has_special(v, "__index__") => {
                 match self.special(v, "__index__", Vec::new())? {

@@ -163,7 +163,10 @@ impl Interpreter {
             Value::Bool(true) => "True".into(),
             Value::Bool(false) => "False".into(),
             Value::Int(i) => i.to_string(),
-            Value::BigInt(i) => i.to_string(),
+            Value::BigInt(i) => match crate::python::long::to_decimal(i) {
+                Ok(text) => text,
+                Err(e) => return Err(self.throw(e)),
+            },
             Value::Float(f) => crate::print::number::float_repr(*f),
             Value::Complex(c) => crate::print::number::complex_repr(c.re, c.im),
             Value::Str(s) => string_repr(s),
@@ -345,6 +348,7 @@ impl Interpreter {
         let text;
         let value = match v {
             Value::Int(i) => Formattable::Int(*i),
+            Value::BigInt(n) => Formattable::Long(n),
             Value::Bool(b) => Formattable::Int(*b as i64),
             Value::Float(f) => Formattable::Float(*f),
             Value::Str(s) => Formattable::Str(s),
@@ -420,6 +424,7 @@ impl Interpreter {
                                     Formattable::Int(f.trunc() as i64)
                                 }
                                 (Value::Int(i), _) => Formattable::Int(*i),
+                                (Value::BigInt(n), _) => Formattable::Long(n),
                                 (Value::Bool(b), _) => Formattable::Int(*b as i64),
                                 (Value::Float(f), _) => Formattable::Float(*f),
                                 (other, _) => {

@@ -262,7 +262,7 @@ fn nested_key_hash(key: &Value, depth: usize) -> Result<i64, NoHash> {
         Value::Ellipsis => 0x456c_6c69,
         Value::Bool(b) => *b as i64,
         Value::Int(i) => hash::int(*i as i128),
-        Value::BigInt(i) => hash::int(*i),
+        Value::BigInt(i) => crate::python::hash::long(i),
         // A NaN equals no key, so any hash serves.
         Value::Float(f) => hash::float(*f).unwrap_or(0),
         Value::Complex(c) => hash::complex(c.re, c.im).unwrap_or(0),

@@ -115,11 +115,11 @@ pub enum Value {
     None,
     /// `True`/`False`.
     Bool(bool),
-    /// An `int` within 64 bits (wider results raise `OverflowError` in words).
+    /// An `int` within 64 bits.
     Int(i64),
-    /// An `int` past 64 bits, up to 128 (`-2**63` is computed as `-(2**63)`); it crosses
-    /// into tensh's ops only where it fits 64 bits again.
-    BigInt(i128),
+    /// An `int` past 64 bits, of any size (`python::long`). Invariant: it never fits 64
+    /// bits (`Value::long` keeps it so), so an int is one variant or the other by value.
+    BigInt(Rc<num_bigint::BigInt>),
     /// A `float`.
     Float(f64),
     /// A `complex`.
@@ -280,7 +280,8 @@ impl Value {
         match self {
             Value::Float(f) => Some(*f),
             Value::Int(i) => Some(*i as f64),
-            Value::BigInt(i) => Some(*i as f64),
+            // Correctly rounded; `None` past the floats (as `python::long::to_f64` says).
+            Value::BigInt(i) => num_traits::ToPrimitive::to_f64(&**i).filter(|x| x.is_finite()),
             Value::Bool(b) => Some(*b as i64 as f64),
             _ => None,
         }
@@ -290,7 +291,26 @@ impl Value {
     pub fn int(i: i128) -> Value {
         match i64::try_from(i) {
             Ok(v) => Value::Int(v),
-            Err(_) => Value::BigInt(i),
+            Err(_) => Value::BigInt(Rc::new(i.into())),
+        }
+    }
+
+    /// An `int` value of any size: 64-bit when it fits.
+    pub fn long(n: num_bigint::BigInt) -> Value {
+        use num_traits::ToPrimitive;
+        match n.to_i64() {
+            Some(v) => Value::Int(v),
+            None => Value::BigInt(Rc::new(n)),
+        }
+    }
+
+    /// The value as an int of any size, for an `int` or `bool`.
+    pub fn as_long(&self) -> Option<num_bigint::BigInt> {
+        match self {
+            Value::Int(i) => Some((*i).into()),
+            Value::Bool(b) => Some((*b as i64).into()),
+            Value::BigInt(i) => Some((**i).clone()),
+            _ => None,
         }
     }
 
