@@ -104,6 +104,9 @@ impl Interpreter {
         if name == "__class__" && !matches!(object, Value::Class(_)) {
             return Ok(self.class_value(object));
         }
+        if super::number_dunders::has_number_dunder(object, name) {
+            return Ok(self.bound(object, name));
+        }
         match object {
             Value::Instance(_) => match self.instance_attribute(object, name)? {
                 Some(v) => Ok(v),
@@ -123,6 +126,14 @@ impl Interpreter {
             Value::Super(s) => {
                 let s = s.clone();
                 self.super_attribute(&s, name)
+            }
+            // A builtin method read off a value: its name and its value, as CPython's.
+            Value::Method(m) if matches!(name, "__name__" | "__qualname__" | "__self__") => {
+                Ok(match name {
+                    "__self__" => m.0.clone(),
+                    "__name__" => Value::str(m.1.to_string()),
+                    _ => Value::str(format!("{}.{}", m.0.type_name(), m.1)),
+                })
             }
             Value::Bound(b) => match name {
                 "__self__" => Ok(b.0.clone()),
@@ -521,6 +532,9 @@ impl Interpreter {
         name: &str,
         call: CallArgs,
     ) -> Flow<Value> {
+        if call.keywords.is_empty() && super::number_dunders::has_number_dunder(object, name) {
+            return self.call_number_dunder(object, name, call.args);
+        }
         if !call.keywords.is_empty()
             && !matches!(
                 (object, name),

@@ -17,6 +17,9 @@ impl Interpreter {
         if let Some(r) = self.object_binary(op, &a, &b)? {
             return Ok(r);
         }
+        if let Some(r) = self.size_arithmetic(op, &a, &b)? {
+            return Ok(r);
+        }
         if let (BinOp::Add, Value::Host(x), Value::Host(y)) = (op, &a, &b)
             && is_buffer(x)
             && is_buffer(y)
@@ -245,7 +248,7 @@ impl Interpreter {
     }
 
     /// `s * n` for a string, list or tuple.
-    fn repeat(&mut self, v: &Value, n: i64) -> Flow<Value> {
+    pub(super) fn repeat(&mut self, v: &Value, n: i64) -> Flow<Value> {
         let n = usize::try_from(n).unwrap_or(0);
         let len = match v {
             Value::Str(s) => s.len(),
