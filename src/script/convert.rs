@@ -172,6 +172,38 @@ pub fn to_data(v: &Dynamic) -> RhaiResult<Data> {
     }
 }
 
+/// The data of a factory (`torch.tensor`, `as_tensor`, `new_tensor`): as `to_data`, but a
+/// tensor inside a list is a Python number, as PyTorch reads it (its one element; more is
+/// PyTorch's `ValueError`, so `torch.tensor([t1, t2])` of rows asks for `torch.stack`).
+pub fn factory_data(v: &Dynamic) -> RhaiResult<Data> {
+    fn element(v: &Dynamic) -> RhaiResult<Data> {
+        if let Ok(a) = v.as_array_ref() {
+            return Ok(Data::List(
+                a.iter().map(element).collect::<RhaiResult<_>>()?,
+            ));
+        }
+        if let Some(t) = v.read_lock::<Tensor>() {
+            if t.numel() != 1 {
+                return Err(super::errors::to_rhai(
+                    crate::core::error::TorchError::value(
+                        "only one element tensors can be converted to Python scalars",
+                    ),
+                ));
+            }
+            if t.requires_grad() {
+                super::warnings::warn(
+                    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:820.)",
+                );
+            }
+            return Ok(Data::Scalar(
+                to_scalars(&t).map_err(super::errors::to_rhai)?[0],
+            ));
+        }
+        to_data(v)
+    }
+    if v.is_array() { element(v) } else { to_data(v) }
+}
+
 /// A tensor's values as nested lists, built with `leaf` for each element and `list` for each
 /// row (`torch.tensor` data and `tolist()` share this walk). Built from the innermost rows
 /// out, one pass per dimension, so a tensor of any number of dimensions needs no recursion.

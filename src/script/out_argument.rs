@@ -405,8 +405,8 @@ fn fit(o: &Tensor, r: &Tensor, factory: bool) -> crate::core::error::Result<()> 
         return Ok(());
     }
     if o.numel() != 0 && !factory {
-        crate::script::output::warning(&format!(
-            "UserWarning: An output with one or more elements was resized since it had shape {}, which does not match the required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+        crate::script::warnings::warn(&format!(
+            "An output with one or more elements was resized since it had shape {}, which does not match the required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
             crate::core::layout::fmt_list(&o.sizes()),
             crate::core::layout::fmt_list(&sizes)
         ));

@@ -104,8 +104,8 @@ fn set_float32_matmul_precision(a: &Args) -> RhaiResult<Dynamic> {
         ))));
     };
     if !defaults::set_matmul_precision(&p) {
-        crate::script::output::warning(&format!(
-            "UserWarning: {p} is not one of 'highest', 'high', or 'medium'; the \
+        crate::script::warnings::warn(&format!(
+            "{p} is not one of 'highest', 'high', or 'medium'; the \
              currentsetFloat32MatmulPrecision call has no effect."
         ));
     }

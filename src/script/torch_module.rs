@@ -4,7 +4,7 @@
 use rhai::{Dynamic, FLOAT, Module};
 
 use super::args::Args;
-use super::convert::{to_data, to_dtype, to_float, to_int, to_int_list, to_scalar};
+use super::convert::{factory_data, to_dtype, to_float, to_int, to_int_list, to_scalar};
 use super::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use super::formats;
 use super::registry::Registry;
@@ -208,11 +208,17 @@ pub fn register(r: &mut Registry) {
     });
     r.function("tensor", 2, |a| {
         let data = a.req(0, "data", "tensor")?;
+        if data.is::<Tensor>() {
+            super::warnings::warn_each_time(
+                "tensor-copy-construct",
+                "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            );
+        }
         if let Some(t) = tensor_over_storage(data, a.dtype()?)? {
             return finish(t, &a);
         }
         finish(
-            creation::tensor_from_data(&to_data(data)?, a.dtype()?).rhai()?,
+            creation::tensor_from_data(&factory_data(data)?, a.dtype()?).rhai()?,
             &a,
         )
     });

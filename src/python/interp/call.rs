@@ -411,6 +411,9 @@ impl Interpreter {
             }
         };
         let result = self.lift(result)?;
+        if crate::script::warnings::has_pending() {
+            self.issue_torch_warnings()?;
+        }
         // Only a result holding arrays asks which kind they become.
         let arrays = if (result.is_array() || result.is_map()) && LIST_RESULTS.contains(&name) {
             Arrays::Lists
@@ -669,7 +672,11 @@ impl Interpreter {
         } else {
             Arrays::Tuples
         };
-        Ok(from_dynamic(self.lift(result)?, arrays))
+        let result = self.lift(result)?;
+        if crate::script::warnings::has_pending() {
+            self.issue_torch_warnings()?;
+        }
+        Ok(from_dynamic(result, arrays))
     }
 
     /// Calls a class: a builtin type converts, an exception class makes an exception, a

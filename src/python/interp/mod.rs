@@ -32,6 +32,7 @@ mod subscript;
 mod teaching;
 mod tensor_attributes;
 mod text;
+mod warning_filters;
 
 use std::rc::Rc;
 
@@ -103,6 +104,10 @@ pub struct Interpreter {
     /// The lists of the `warnings.catch_warnings(record=True)` blocks running, innermost
     /// last: a warning goes to the last instead of standard error.
     warning_records: Vec<Value>,
+    /// The warnings filters in force (`warnings.simplefilter` and kin).
+    warning_filters: warning_filters::WarningFilters,
+    /// The filters each open `catch_warnings` block puts back when it ends.
+    saved_warning_filters: Vec<warning_filters::WarningFilters>,
     /// The source text of the receiver whose call or subscript raised one of the errors
     /// `:why` explains (`x.t()` in `x.t().view(6)`), the first since `forget_failure`.
     failed_receiver: Option<String>,
@@ -129,6 +134,8 @@ impl Interpreter {
             tensor_attributes: Default::default(),
             method_sites: Default::default(),
             warning_records: Vec::new(),
+            warning_filters: warning_filters::WarningFilters::python_defaults(),
+            saved_warning_filters: Vec::new(),
             failed_receiver: None,
         }
     }
@@ -182,7 +189,9 @@ impl Interpreter {
         let globals = self.globals.clone();
         let spelled_as_python = crate::print::spelling::python();
         crate::print::spelling::set_python(true);
+        let collecting = crate::script::warnings::set_collecting(true);
         let result = self.exec_block(body, &globals);
+        crate::script::warnings::set_collecting(collecting);
         crate::print::spelling::set_python(spelled_as_python);
         self.frames.pop();
         match result {
@@ -225,7 +234,10 @@ impl Interpreter {
         let globals = self.globals.clone();
         let spelled_as_python = crate::print::spelling::python();
         crate::print::spelling::set_python(true);
-        let value = self.eval(&last.value, &globals);
+        let collecting = crate::script::warnings::set_collecting(true);
+        let value = self
+            .eval(&last.value, &globals)
+            .and_then(|v| self.issue_torch_warnings().map(|()| v));
         crate::print::spelling::set_python(spelled_as_python);
         // The echo is part of the statement, as CPython's display hook is: an error in a
         // repr has the `<module>` frame in its traceback.
@@ -233,7 +245,9 @@ impl Interpreter {
             Ok(Value::None) => Ok(None),
             Ok(v) => self.repr_text(&v).map(|text| Some((v, text))),
             Err(e) => Err(e),
-        };
+        }
+        .and_then(|shown| self.issue_torch_warnings().map(|()| shown));
+        crate::script::warnings::set_collecting(collecting);
         self.frames.pop();
         match shown {
             Ok(shown) => Ok(shown),

@@ -123,7 +123,7 @@ impl Interpreter {
 
     /// Imports a module tensh writes in Python (`python::stdlib`): its source run once in
     /// globals of its own, kept for every later import.
-    fn import_source_module(&mut self, name: &str) -> Flow<Value> {
+    pub(super) fn import_source_module(&mut self, name: &str) -> Flow<Value> {
         if self.source_modules.contains_key(name) {
             return Ok(Value::Module(name.into()));
         }
@@ -464,60 +464,39 @@ impl Interpreter {
                 }
                 Ok(Value::None)
             }
-            "warnings.warn" if crate::script::warnings::ignored() => Ok(Value::None),
             "warnings.warn" => {
-                let message = match args.first() {
-                    Some(v) => self.str_text(v)?,
-                    None => String::new(),
-                };
-                let category = match args.get(1).or_else(|| {
+                let given = args.first().cloned().unwrap_or(Value::str(String::new()));
+                let category = args.get(1).or_else(|| {
                     keywords
                         .iter()
                         .find(|(k, _)| &**k == "category")
                         .map(|(_, v)| v)
-                }) {
-                    Some(Value::Type(t)) => t.name.to_string(),
-                    _ => "UserWarning".into(),
+                });
+                // A warning instance names its own category.
+                let (category, message) = match (&given, category) {
+                    (Value::Exception(e), _) => (e.class.clone(), self.str_text(&given)?),
+                    (_, Some(Value::Type(t))) => (t.clone(), self.str_text(&given)?),
+                    (_, None | Some(Value::None)) => {
+                        (types::builtin("UserWarning"), self.str_text(&given)?)
+                    }
+                    (_, Some(other)) => {
+                        return self.raise(
+                            "TypeError",
+                            format!(
+                                "category must be a Warning subclass, not '{}'",
+                                other.type_name()
+                            ),
+                        );
+                    }
                 };
-                let (file, line, text) = match self.frames.last() {
-                    Some(f) => (
-                        f.source.name.to_string(),
-                        f.line(),
-                        f.source.line_text(f.line()).trim().to_string(),
-                    ),
-                    None => (String::new(), 0, String::new()),
-                };
-                if let Some(list) = self.warning_records.last().cloned() {
-                    // Recorded, not shown: a `warnings.WarningMessage` in the block's list.
-                    let class = types::builtin(&category);
-                    let warning = PyException::of_class(class.clone(), vec![Value::str(message)]);
-                    let module = self.import_source_module("_warning_message")?;
-                    let make = self.get_attribute(&module, "WarningMessage")?;
-                    let record = self.call_value(
-                        &make,
-                        CallArgs {
-                            args: vec![
-                                Value::Exception(Rc::new(warning)),
-                                Value::Type(class),
-                                Value::str(file),
-                                Value::Int(line as i64),
-                            ],
-                            keywords: Vec::new(),
-                        },
-                    )?;
-                    self.call_method(
-                        &list,
-                        "append",
-                        CallArgs {
-                            args: vec![record],
-                            keywords: Vec::new(),
-                        },
-                    )?;
-                    return Ok(Value::None);
+                if !category.is_subclass_of(&types::builtin("Warning")) {
+                    // CPython names the type of what was given: a class is a 'type'.
+                    return self.raise(
+                        "TypeError",
+                        "category must be a Warning subclass, not 'type'",
+                    );
                 }
-                crate::script::output::stderr_raw(&format!(
-                    "{file}:{line}: {category}: {message}\n  {text}\n"
-                ));
+                self.issue_warning(category, message)?;
                 Ok(Value::None)
             }
             // The manager `with` enters: it puts the filter back when the block ends.
@@ -531,42 +510,11 @@ impl Interpreter {
                 ))
             }
             "warnings.resetwarnings" => {
-                crate::script::warnings::set_ignored(false);
+                self.warning_filters.reset();
                 Ok(Value::None)
             }
             "warnings.simplefilter" | "warnings.filterwarnings" => {
-                let action = match args.first().or_else(|| {
-                    keywords
-                        .iter()
-                        .find(|(k, _)| &**k == "action")
-                        .map(|(_, v)| v)
-                }) {
-                    Some(Value::Str(a)) => a.to_string(),
-                    _ => {
-                        return self.raise(
-                            "TypeError",
-                            format!("{name}() missing required argument 'action'"),
-                        );
-                    }
-                };
-                match action.as_str() {
-                    "ignore" => {
-                        crate::script::warnings::set_ignored(true);
-                    }
-                    // tensh shows each warning once per session, as PyTorch's defaults do.
-                    "default" | "always" | "once" | "module" => {
-                        crate::script::warnings::set_ignored(false);
-                    }
-                    "error" => {
-                        return self.raise(
-                            "NotImplementedError",
-                            "tensh's Python does not turn warnings into exceptions",
-                        );
-                    }
-                    other => {
-                        return self.raise("ValueError", format!("invalid action: '{other}'"));
-                    }
-                }
+                self.add_warning_filter(name, &args, &keywords)?;
                 Ok(Value::None)
             }
             other => self.raise(
@@ -923,30 +871,36 @@ impl Interpreter {
                 Ok(Entered {
                     value: Value::None,
                     restore: Some(restore),
-                    warnings_ignored: None,
+                    warnings_saved: false,
                     warnings_recorded: false,
                 })
             }
             Value::File(f) => Ok(Entered {
                 value: Value::File(f.clone()),
                 restore: None,
-                warnings_ignored: None,
+                warnings_saved: false,
                 warnings_recorded: false,
             }),
-            Value::Builtin(name) if &**name == "warnings.catch_warnings" => Ok(Entered {
-                value: Value::None,
-                restore: None,
-                warnings_ignored: Some(crate::script::warnings::ignored()),
-                warnings_recorded: false,
-            }),
+            Value::Builtin(name) if &**name == "warnings.catch_warnings" => {
+                self.saved_warning_filters
+                    .push(self.warning_filters.clone());
+                Ok(Entered {
+                    value: Value::None,
+                    restore: None,
+                    warnings_saved: true,
+                    warnings_recorded: false,
+                })
+            }
             Value::Builtin(name) if &**name == RECORDING_WARNINGS => {
                 // `catch_warnings(record=True)`: `as` binds the list warnings go to.
                 let list = Value::list(Vec::new());
                 self.warning_records.push(list.clone());
+                self.saved_warning_filters
+                    .push(self.warning_filters.clone());
                 Ok(Entered {
                     value: list,
                     restore: None,
-                    warnings_ignored: Some(crate::script::warnings::ignored()),
+                    warnings_saved: true,
                     warnings_recorded: true,
                 })
             }
@@ -963,7 +917,7 @@ impl Interpreter {
                 Ok(Entered {
                     value,
                     restore: None,
-                    warnings_ignored: None,
+                    warnings_saved: false,
                     warnings_recorded: false,
                 })
             }
@@ -1002,8 +956,10 @@ impl Interpreter {
         if let Value::File(f) = manager {
             f.borrow_mut().file = None;
         }
-        if let Some(ignored) = entered.warnings_ignored {
-            crate::script::warnings::set_ignored(ignored);
+        if entered.warnings_saved
+            && let Some(saved) = self.saved_warning_filters.pop()
+        {
+            self.warning_filters = saved;
         }
         if entered.warnings_recorded {
             self.warning_records.pop();

@@ -153,6 +153,18 @@ impl Interpreter {
     }
 }
 
+/// Whether `pattern` matches at the start of `text`, ignoring case (`warnings`' message
+/// filters, which CPython compiles with `re.I` and applies with `match`); `None` for a
+/// pattern this matcher cannot take.
+pub(super) fn matches_start_ignoring_case(pattern: &Rc<str>, text: &str) -> Option<bool> {
+    let c = compiled(pattern, IGNORECASE).ok()?;
+    Some(
+        c.search
+            .search(&Input::new(text).anchored(Anchored::Yes))
+            .is_some(),
+    )
+}
+
 /// The compiled form of `pattern` under `flags`, made once.
 fn compiled(pattern: &Rc<str>, flags: i64) -> Result<Rc<Compiled>, Refusal> {
     let key = (pattern.clone(), flags);

@@ -38,7 +38,13 @@ impl Interpreter {
     /// Runs statements in order.
     pub(super) fn exec_block(&mut self, body: &'static [Stmt], scope: &Rc<Scope>) -> Flow<()> {
         for stmt in body {
-            self.exec(stmt, scope)?;
+            let done = self.exec(stmt, scope);
+            // PyTorch's warnings from the statement's ops, issued before what it raised
+            // (they came first).
+            if crate::script::warnings::has_pending() {
+                self.issue_torch_warnings()?;
+            }
+            done?;
         }
         Ok(())
     }
@@ -57,6 +63,10 @@ impl Interpreter {
             }
             Stmt::Assign(a) => {
                 let value = self.eval(&a.value, scope)?;
+                // Before the names are bound: a warning turned into an error stops it.
+                if crate::script::warnings::has_pending() {
+                    self.issue_torch_warnings()?;
+                }
                 // The last target takes the value itself: a copy of a host value is an
                 // allocation.
                 if let Some((last, first)) = a.targets.split_last() {

@@ -24,8 +24,9 @@ pub struct Entered {
     pub value: Value,
     /// The grad and inference settings to put back.
     pub restore: Option<(bool, bool)>,
-    /// The warnings filter to put back (`warnings.catch_warnings()`).
-    pub warnings_ignored: Option<bool>,
+    /// Whether the block saved the warnings filters, to put back when it ends
+    /// (`warnings.catch_warnings()`: the interpreter keeps the saved ones).
+    pub warnings_saved: bool,
     /// Whether the block recorded warnings (`catch_warnings(record=True)`): its list is
     /// taken off the interpreter's stack when the block ends.
     pub warnings_recorded: bool,

@@ -13,7 +13,7 @@ use crate::core::layout::Layout;
 use crate::core::memory::storage::Storage;
 use crate::core::tensor::Tensor;
 use crate::script::args::Args;
-use crate::script::convert::{py_type_name, to_data, to_dtype};
+use crate::script::convert::{factory_data, py_type_name, to_dtype};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
 use crate::script::registry::Registry;
 use crate::script::storage::typed::TypedStorage;
@@ -63,7 +63,7 @@ fn new(x: &Tensor, a: &Args) -> RhaiResult<Dynamic> {
             return Ok(Dynamic::from(t));
         }
         if first.is_array() {
-            let data = to_data(first)?;
+            let data = factory_data(first)?;
             return Ok(Dynamic::from(
                 creation::tensor_from_data(&data, Some(dtype)).rhai()?,
             ));

@@ -218,8 +218,8 @@ fn as_tensor(a: &Args, name: &str, asarray: bool) -> RhaiResult<Dynamic> {
     };
     let requires_grad = asarray && a.bool_or(usize::MAX, "requires_grad", false)?;
     let Some(x) = data.clone().try_cast::<Tensor>() else {
-        let t =
-            creation::tensor_from_data(&crate::script::convert::to_data(data)?, dtype).rhai()?;
+        let t = creation::tensor_from_data(&crate::script::convert::factory_data(data)?, dtype)
+            .rhai()?;
         if requires_grad {
             t.with_grad_mut(|g| g.requires_grad = true);
         }

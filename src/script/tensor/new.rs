@@ -8,7 +8,7 @@ use crate::core::dtype::DType;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::script::args::Args;
-use crate::script::convert::{to_data, to_int_list};
+use crate::script::convert::{factory_data, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult};
 use crate::script::registry::Registry;
 use crate::script::tensor::autograd::finish;
@@ -51,7 +51,7 @@ pub fn register(r: &mut Registry) {
         )
     });
     r.method("new_tensor", 1, |x, a| {
-        let data = to_data(a.req(0, "data", "new_tensor")?)?;
+        let data = factory_data(a.req(0, "data", "new_tensor")?)?;
         let dtype = dtype_of(x, &a)?;
         finish(creation::tensor_from_data(&data, Some(dtype)).rhai()?, &a)
     });
