@@ -11,6 +11,8 @@ thread_local! {
     static SHOWN: RefCell<HashSet<&'static str>> = RefCell::new(HashSet::new());
     static COLLECTING: Cell<bool> = const { Cell::new(false) };
     static PENDING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Whether `PENDING` holds any (read after every Python statement: one flag).
+    static ANY_PENDING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// The most warnings kept for Python between two takes (a loop of ops each warning cannot
@@ -24,12 +26,14 @@ pub fn set_collecting(on: bool) -> bool {
 }
 
 /// Whether warnings were kept since the last `take_pending`.
+#[inline]
 pub fn has_pending() -> bool {
-    PENDING.with(|p| !p.borrow().is_empty())
+    ANY_PENDING.with(Cell::get)
 }
 
 /// The warnings kept since the last call, oldest first.
 pub fn take_pending() -> Vec<String> {
+    ANY_PENDING.with(|a| a.set(false));
     PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()))
 }
 
@@ -42,6 +46,7 @@ pub fn warn(message: &str) {
                 p.push(message.to_string());
             }
         });
+        ANY_PENDING.with(|a| a.set(true));
         return;
     }
     super::output::warning(&format!("UserWarning: {message}"));
@@ -70,7 +75,7 @@ pub fn warn_each_time(key: &'static str, message: &str) {
 /// Forgets which warnings were shown (a fresh session).
 pub fn reset() {
     SHOWN.with(|s| s.borrow_mut().clear());
-    PENDING.with(|p| p.borrow_mut().clear());
+    let _ = take_pending();
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ pub fn bin_op(op: ast::Operator) -> BinOp {
 
 impl Interpreter {
     /// Runs statements in order.
+    #[inline]
     pub(super) fn exec_block(&mut self, body: &'static [Stmt], scope: &Rc<Scope>) -> Flow<()> {
         for stmt in body {
             let done = self.exec(stmt, scope);

@@ -264,7 +264,10 @@ impl Interpreter {
     }
 
     /// PyTorch's warnings from the ops run since the last call, issued here as Python's
-    /// (`UserWarning`s, from the running line).
+    /// (`UserWarning`s, from the running line). Kept out of line: its callers run for
+    /// every statement and op, and it rarely has work.
+    #[cold]
+    #[inline(never)]
     pub(super) fn issue_torch_warnings(&mut self) -> Flow<()> {
         if !crate::script::warnings::has_pending() {
             return Ok(());
