@@ -1,6 +1,7 @@
 //! The memory model: dtypes, storages, layouts, tensors and the ops over them. Knows nothing
 //! of Rhai, terminals or printing.
 
+pub mod activation;
 pub mod autograd;
 pub mod bessel_i;
 pub mod binary_math;
@@ -36,6 +37,7 @@ pub mod kernels;
 pub mod layout;
 pub mod linalg;
 pub mod log_scan;
+pub mod losses;
 pub mod memory;
 pub mod memory_format;
 pub mod norms;

@@ -27,6 +27,7 @@ pub mod keyword_audit;
 pub mod limits;
 pub mod list_repr;
 pub mod missing;
+pub mod nn_functional;
 pub mod op_table;
 pub mod out_argument;
 pub mod out_of_scope;

@@ -410,10 +410,11 @@ impl Interpreter {
                 }
             }
         };
-        let result = self.lift(result)?;
+        // The op's warnings come before what it raised, as PyTorch's do.
         if crate::script::warnings::has_pending() {
             self.issue_torch_warnings()?;
         }
+        let result = self.lift(result)?;
         // Only a result holding arrays asks which kind they become.
         let arrays = if (result.is_array() || result.is_map()) && LIST_RESULTS.contains(&name) {
             Arrays::Lists
@@ -672,10 +673,11 @@ impl Interpreter {
         } else {
             Arrays::Tuples
         };
-        let result = self.lift(result)?;
+        // The op's warnings come before what it raised, as PyTorch's do.
         if crate::script::warnings::has_pending() {
             self.issue_torch_warnings()?;
         }
+        let result = self.lift(result)?;
         Ok(from_dynamic(result, arrays))
     }
 

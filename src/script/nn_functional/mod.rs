@@ -1,0 +1,107 @@
+//! `torch.nn.functional`, as entries of the op table under `torch::nn::functional`: both
+//! fronts call them (`F.relu(x)` in Python, `torch::nn::functional::relu(x)` in Rhai).
+//! Each checks its arguments as PyTorch's Python function and the C function behind it
+//! do, in their words. `activations` holds the activations and softmaxes, `losses` the
+//! losses, `layers` `linear`, `one_hot` and `normalize`.
+
+mod activations;
+mod layers;
+mod losses;
+
+use std::rc::Rc;
+
+use rhai::{Dynamic, Module};
+
+use crate::core::error::TorchError;
+use crate::core::tensor::Tensor;
+use crate::script::args::Args;
+use crate::script::convert::{as_scalar, py_type_name};
+use crate::script::errors::{RhaiResult, to_rhai, type_error};
+use crate::script::op_table::{OpTable, TensorOp};
+use crate::script::registration::FunctionBody;
+
+/// The module's path under `torch`, as declarations name its functions.
+const PATH: &str = "nn::functional";
+
+/// The module being made: its functions are added to it and kept in the op table.
+pub struct Functions<'a> {
+    ops: &'a mut OpTable,
+    module: Module,
+}
+
+impl Functions<'_> {
+    /// Adds `name` (reading at most `max` arguments).
+    fn add(&mut self, name: &str, max: usize, body: FunctionBody) {
+        let path = format!("{PATH}::{name}");
+        let full = format!("torch::{path}");
+        self.ops
+            .module_function(&mut self.module, &full, &path, max, body);
+    }
+
+    /// The table's tensor op `name` (registered before this module is made).
+    fn op(&self, name: &str) -> TensorOp {
+        match self.ops.tensor_op(name) {
+            Some(op) => op,
+            None => {
+                let name = name.to_string();
+                Rc::new(move |_, _| {
+                    Err(to_rhai(TorchError::runtime(format!(
+                        "torch.nn.functional needs the tensor op {name}, which is not registered"
+                    ))))
+                })
+            }
+        }
+    }
+}
+
+/// The `torch::nn::functional` module, its functions kept in `ops` for direct calls.
+pub fn functional_module(ops: &mut OpTable) -> Module {
+    let mut f = Functions {
+        ops,
+        module: Module::new(),
+    };
+    activations::add_all(&mut f);
+    losses::add_all(&mut f);
+    layers::add_all(&mut f);
+    f.module
+}
+
+/// The tensor argument `name` at position `i` of the C function `func`, in PyTorch's words
+/// when it is missing or no tensor.
+pub(super) fn tensor(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Tensor> {
+    let v = a.req(i, name, func)?;
+    v.clone().try_cast::<Tensor>().ok_or_else(|| {
+        type_error(format!(
+            "{func}(): argument '{name}' (position {}) must be Tensor, not {}",
+            i + 1,
+            py_type_name(v)
+        ))
+    })
+}
+
+/// The number argument `name` at position `i` of `func` (`default` when not given), in
+/// PyTorch's words when it is no number.
+pub(super) fn number(a: &Args, i: usize, name: &str, func: &str, default: f64) -> RhaiResult<f64> {
+    let Some(v) = a.get(i, name) else {
+        return Ok(default);
+    };
+    match as_scalar(v) {
+        Some(s) if !matches!(s, crate::core::scalar::Scalar::Complex(_)) => Ok(s.to_f64()),
+        _ => Err(type_error(format!(
+            "{func}(): argument '{name}' (position {}) must be Number, not {}",
+            i + 1,
+            py_type_name(v)
+        ))),
+    }
+}
+
+/// A table op's result as a tensor.
+pub(super) fn as_tensor(v: Dynamic) -> RhaiResult<Tensor> {
+    v.try_cast::<Tensor>()
+        .ok_or_else(|| to_rhai(TorchError::runtime("expected a tensor result")))
+}
+
+/// Calls the table's tensor op `op` on `x` with `args`.
+pub(super) fn call(op: &TensorOp, x: &Tensor, args: Vec<Dynamic>) -> RhaiResult<Tensor> {
+    as_tensor(op(x, Args::new(args.into()))?)
+}
