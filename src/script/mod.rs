@@ -2,6 +2,7 @@
 //! as `Kind: message` strings.
 
 pub mod args;
+pub mod autograd_module;
 pub mod call_check;
 pub mod caught;
 pub mod complex_api;

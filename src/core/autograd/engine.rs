@@ -21,13 +21,13 @@ use crate::core::tensor::hooks::{
 };
 
 /// A gradient waiting for its target: per output of a node, or for a leaf.
-type Buffer = Vec<Option<Tensor>>;
+pub(super) type Buffer = Vec<Option<Tensor>>;
 
-fn node_key(n: &Rc<Node>) -> usize {
+pub(super) fn node_key(n: &Rc<Node>) -> usize {
     Rc::as_ptr(n) as usize
 }
 
-fn edge_key(e: &Edge) -> usize {
+pub(super) fn edge_key(e: &Edge) -> usize {
     match e {
         Edge::Node { node, .. } => node_key(node),
         Edge::Leaf(t) => t.id(),
@@ -102,10 +102,10 @@ pub fn backward_with_hooks(
     run(root, seed, retain, runner)
 }
 
-const FREED: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
+pub(super) const FREED: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
 
 /// How many edges lead into each node and leaf reachable from `root` (keyed by identity).
-fn count_dependencies(root: &Rc<Node>) -> HashMap<usize, usize> {
+pub(super) fn count_dependencies(root: &Rc<Node>) -> HashMap<usize, usize> {
     let mut deps: HashMap<usize, usize> = HashMap::new();
     let mut stack = vec![root.clone()];
     deps.insert(node_key(root), 0);
@@ -123,7 +123,7 @@ fn count_dependencies(root: &Rc<Node>) -> HashMap<usize, usize> {
 }
 
 /// A node ready to run, ordered by creation (latest first).
-struct Ready(Rc<Node>);
+pub(super) struct Ready(pub(super) Rc<Node>);
 
 impl PartialEq for Ready {
     fn eq(&self, other: &Self) -> bool {
@@ -143,7 +143,7 @@ impl Ord for Ready {
 }
 
 /// Adds `grad` into `slot` (the first gradient is kept as it is).
-fn add_into(slot: &mut Option<Tensor>, grad: Tensor) -> Result<()> {
+pub(super) fn add_into(slot: &mut Option<Tensor>, grad: Tensor) -> Result<()> {
     *slot = Some(match slot.take() {
         None => grad,
         Some(old) => binary_untracked(BinaryOp::Add, &Arg::Tensor(old), &Arg::Tensor(grad))?,
@@ -153,7 +153,7 @@ fn add_into(slot: &mut Option<Tensor>, grad: Tensor) -> Result<()> {
 
 /// Runs a leaf's gradient hooks on its finished gradient, adds the result into its `.grad`,
 /// then runs its post-accumulate hooks.
-fn accumulate(leaf: &Tensor, grad: Tensor, runner: &mut dyn HookRunner) -> Result<()> {
+pub(super) fn accumulate(leaf: &Tensor, grad: Tensor, runner: &mut dyn HookRunner) -> Result<()> {
     if !leaf.requires_grad() {
         return Ok(());
     }
@@ -286,7 +286,11 @@ fn run(root: Edge, seed: Tensor, retain: bool, runner: &mut dyn HookRunner) -> R
 
 /// Runs the gradient hooks registered on `node`'s outputs, in the order registered, each
 /// on its output's gradient (`None` where none arrived), before the node runs.
-fn run_node_hooks(node: &Node, grads: &mut Buffer, runner: &mut dyn HookRunner) -> Result<()> {
+pub(super) fn run_node_hooks(
+    node: &Node,
+    grads: &mut Buffer,
+    runner: &mut dyn HookRunner,
+) -> Result<()> {
     // A copy: a hook may register hooks itself.
     let hooks = node.hooks.borrow().clone();
     for (output, hook) in &hooks {

@@ -7,6 +7,7 @@
 //! Nothing in `core` below this module depends on it: ops record data, and only `backward`
 //! reads it.
 
+mod differentiate;
 mod engine;
 mod formulas;
 pub mod grad_ops;
@@ -17,5 +18,6 @@ pub mod selection_grads;
 mod softmax_grad;
 pub mod tracked;
 
+pub use differentiate::{backward_many, grad};
 pub use engine::{backward, backward_from, backward_retaining, backward_with_hooks};
 pub use formulas::{apply as apply_formula, cast_grad, sum_to};

@@ -655,6 +655,9 @@ impl Interpreter {
 
     /// Calls the op at an engine path (`torch::zeros`, `torch::UntypedStorage::from_file`).
     pub(super) fn call_host_path(&mut self, path: &str, call: CallArgs) -> Flow<Value> {
+        if let Some(grad) = super::hooks::autograd_function(path) {
+            return self.call_autograd(grad, call);
+        }
         if let Some(v) = self.call_python_torch(path, &call)? {
             return Ok(v);
         }

@@ -15,7 +15,8 @@ use crate::core::tensor::hooks::{self, Hook, HookRunner, Returned};
 use crate::python::exception::PyException;
 use crate::python::value::Value;
 use crate::script::args::Args;
-use crate::script::registration::Method;
+use crate::script::autograd_module::AutogradRequest;
+use crate::script::registration::{Function, Method};
 use crate::script::tensor::autograd::BackwardRequest;
 use crate::script::tensor::hooks::RemovableHandle;
 
@@ -137,14 +138,63 @@ impl Interpreter {
         call: CallArgs,
         body: impl Fn(Args) -> crate::script::errors::RhaiResult<Dynamic> + 'static,
     ) -> Flow<Dynamic> {
-        let host = self.host_arguments(None, call)?;
-        let mut values: crate::script::args::Positionals = host.args.into_iter().collect();
-        // A dict passed last stays positional: an empty keyword map follows it.
-        if !host.keywords.is_empty() || values.last().is_some_and(|v| v.is::<Map>()) {
-            values.push(Dynamic::from(host.keywords.take()));
-        }
+        let values = self.registered_arguments(call)?;
         let method = Method::<Tensor>::new(name, max, Rc::new(move |_, a| body(a)));
         let result = method.call(t, Args::new(values));
         self.lift(result.map_err(|e| PyException::from_rhai(&e)))
+    }
+
+    /// A call's arguments as a registered body takes them: the positionals, then the
+    /// keywords as one map (a dict passed last stays positional: an empty map follows it).
+    fn registered_arguments(&mut self, call: CallArgs) -> Flow<crate::script::args::Positionals> {
+        let host = self.host_arguments(None, call)?;
+        let mut values: crate::script::args::Positionals = host.args.into_iter().collect();
+        if !host.keywords.is_empty() || values.last().is_some_and(|v| v.is::<Map>()) {
+            values.push(Dynamic::from(host.keywords.take()));
+        }
+        Ok(values)
+    }
+
+    /// `torch.autograd.grad` (`grad`) or `torch.autograd.backward`: checked by its
+    /// declaration as the op table checks it, and run here, so Python hooks met on the way
+    /// are called.
+    pub(super) fn call_autograd(&mut self, grad: bool, call: CallArgs) -> Flow<Value> {
+        let values = self.registered_arguments(call)?;
+        let (path, max) = AutogradRequest::declared(grad);
+        let read = if grad {
+            AutogradRequest::read_grad
+        } else {
+            AutogradRequest::read_backward
+        };
+        let function = Function::new(path, max, Rc::new(move |a| Ok(Dynamic::from(read(&a)?))));
+        let request = function.call(Args::new(values));
+        let request = self.lift(request.map_err(|e| PyException::from_rhai(&e)))?;
+        let Some(request) = request.try_cast::<AutogradRequest>() else {
+            return Ok(Value::None);
+        };
+        let mut runner = PythonHooks {
+            interp: self,
+            failure: None,
+        };
+        let walked = request.run(&mut runner);
+        let failure = runner.failure.take();
+        match (walked, failure) {
+            (Ok(v), _) => Ok(crate::python::convert::from_dynamic(
+                v,
+                crate::python::convert::Arrays::Tuples,
+            )),
+            (Err(_), Some(failure)) => Err(failure),
+            (Err(e), None) => self.lift(Err(PyException::from_rhai(&e))),
+        }
+    }
+}
+
+/// Whether `path` is `torch.autograd.grad` (`Some(true)`) or `torch.autograd.backward`
+/// (`Some(false)`), which the interpreter runs itself (`call_autograd`).
+pub(super) fn autograd_function(path: &str) -> Option<bool> {
+    match path {
+        "torch::autograd::grad" => Some(true),
+        "torch::autograd::backward" => Some(false),
+        _ => None,
     }
 }

@@ -144,16 +144,15 @@ pub fn add_all(f: &mut Functions) {
         }),
     );
     let l1_ops = weighted.clone();
-    let l1: Rc<UnweightedLoss> =
-        Rc::new(move |x, y, how| {
-            let d = call(&l1_ops.sub, x, vec![Dynamic::from(y.clone())])?;
-            let l = call(&l1_ops.abs, &d, vec![])?;
-            Ok(Dynamic::from(match how {
-                LossReduction::None => l,
-                LossReduction::Mean => call(&l1_ops.mean, &l, vec![])?,
-                LossReduction::Sum => call(&l1_ops.sum, &l, vec![])?,
-            }))
-        });
+    let l1: Rc<UnweightedLoss> = Rc::new(move |x, y, how| {
+        let d = call(&l1_ops.sub, x, vec![Dynamic::from(y.clone())])?;
+        let l = call(&l1_ops.abs, &d, vec![])?;
+        Ok(Dynamic::from(match how {
+            LossReduction::None => l,
+            LossReduction::Mean => call(&l1_ops.mean, &l, vec![])?,
+            LossReduction::Sum => call(&l1_ops.sum, &l, vec![])?,
+        }))
+    });
     let (l1_loss, l1_weighted) = (l1.clone(), weighted.clone());
     f.add(
         "l1_loss",
