@@ -190,6 +190,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
         nn.set_sub_module("functional", super::nn_functional::functional_module(held));
         torch.set_sub_module("nn", nn);
         torch.set_sub_module("autograd", super::autograd_module::autograd_module(held));
+        torch.set_sub_module("special", super::special_module::special_module(held));
         let typed = storage::typed::class_module(held, "TypedStorage", None);
         torch.set_sub_module("TypedStorage", typed);
         held.install_torch(&mut engine, torch);

@@ -49,6 +49,7 @@ pub mod session;
 pub mod settings_api;
 pub mod signature;
 pub mod source_excerpt;
+pub mod special_module;
 pub mod storage;
 pub mod sym_numbers;
 pub mod tensor;

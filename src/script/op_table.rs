@@ -408,7 +408,10 @@ fn tensor_function(name: &str, op: TensorOp) -> FunctionBody {
         let t = if numbers_as_input && !input.is::<Tensor>() && !input.is_unit() {
             let s = convert::to_scalar(&input, "input")?;
             let dtype = crate::core::creation::scalar_dtype(s);
-            crate::core::creation::full(&[], s, dtype).map_err(super::errors::to_rhai)?
+            let wrapped =
+                crate::core::creation::full(&[], s, dtype).map_err(super::errors::to_rhai)?;
+            wrapped.mark_wrapped_number();
+            wrapped
         } else {
             convert::to_tensor(&input, "input")?
         };

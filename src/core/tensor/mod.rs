@@ -47,6 +47,11 @@ pub struct TensorImpl {
     pub neg: bool,
     /// In-place writes so far, shared with the tensor's views (`_version`).
     pub version: version::VersionCounter,
+    /// PyTorch's wrapped-number mark: a 0-d tensor a `torch` function made of a Python
+    /// number in a tensor's place (`torch.pow(2, t)`), which ops that have overloads for a
+    /// number treat as the number (their result layouts and autograd nodes). Only the
+    /// function's own stand-in for the number has it.
+    pub wrapped_number: bool,
 }
 
 /// A handle that does not keep a tensor alive (`retain_grad`'s link from a graph node
@@ -76,6 +81,7 @@ impl Tensor {
             conj: false,
             neg: false,
             version: version::VersionCounter::default(),
+            wrapped_number: false,
         })))
     }
 
@@ -122,7 +128,19 @@ impl Tensor {
             conj,
             neg,
             version: i.version.clone(),
+            wrapped_number: false,
         })))
+    }
+
+    /// Marks this 0-d tensor as a Python number a `torch` function wrapped
+    /// (`TensorImpl::wrapped_number`).
+    pub fn mark_wrapped_number(&self) {
+        self.0.borrow_mut().wrapped_number = true;
+    }
+
+    /// Whether this is a Python number a `torch` function wrapped.
+    pub fn is_wrapped_number(&self) -> bool {
+        self.0.borrow().wrapped_number
     }
 
     /// Whether the conjugate bit is set (`is_conj()`).

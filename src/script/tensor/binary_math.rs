@@ -63,11 +63,22 @@ fn node(op: Binary, a: &Arg, b: &Arg) -> &'static str {
         Binary::Fmax => "FmaxBackward0",
         Binary::Fmin => "FminBackward0",
         Binary::Ldexp => "LdexpBackward0",
+        Binary::FloatPower if number(a) => "PowBackward2",
         Binary::FloatPower if number(b) => "PowBackward0",
         Binary::FloatPower => "PowBackward1",
         Binary::Igamma => "IgammaBackward0",
         Binary::Igammac => "IgammacBackward0",
         _ => "NotImplemented",
+    }
+}
+
+/// The first operand of `op`'s function form: a number a `torch` function wrapped is the
+/// number for the ops ATen has a number overload of (`xlogy`, `float_power`).
+fn first_operand(op: Binary, x: &Tensor) -> RhaiResult<Arg> {
+    if matches!(op, Binary::Xlogy | Binary::FloatPower) {
+        super::math::receiver(x)
+    } else {
+        Ok(Arg::Tensor(x.clone()))
     }
 }
 
@@ -118,7 +129,7 @@ pub fn register(r: &mut Registry) {
             Ok(Dynamic::from(tracked(
                 op,
                 name,
-                Arg::Tensor(x.clone()),
+                first_operand(op, x)?,
                 other,
             )?))
         });

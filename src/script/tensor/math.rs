@@ -25,6 +25,19 @@ pub fn arg(v: &Dynamic, what: &str) -> RhaiResult<Arg> {
     })
 }
 
+/// The receiver of an op with an overload for a number in its place (`pow`, `xlogy`,
+/// `float_power`): the number itself when a `torch` function wrapped one
+/// (`torch.pow(2, t)`), so the op computes, lays out and records as for a number.
+pub fn receiver(x: &Tensor) -> RhaiResult<Arg> {
+    if x.is_wrapped_number() {
+        let value = crate::core::copy::to_scalars(x).rhai()?;
+        if let Some(&n) = value.first() {
+            return Ok(Arg::Number(n));
+        }
+    }
+    Ok(Arg::Tensor(x.clone()))
+}
+
 fn apply(op: BinaryOp, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     if op == BinaryOp::Div
         && let (Arg::Number(n), Arg::Tensor(t)) = (&a, &b)

@@ -389,11 +389,13 @@ pub fn register(r: &mut Registry) {
         let parameter = if name == "pow" { "exponent" } else { "other" };
         r.method_and_function(name, 1, move |x, a| {
             let other = arg(a.req(0, parameter, name)?, parameter)?;
-            Ok(Dynamic::from(apply_tracked(
-                f,
-                Arg::Tensor(x.clone()),
-                other,
-            )?))
+            // `torch.pow(2, t)` is pow's overload for a number base.
+            let base = if name == "pow" {
+                super::math::receiver(x)?
+            } else {
+                Arg::Tensor(x.clone())
+            };
+            Ok(Dynamic::from(apply_tracked(f, base, other)?))
         });
         // `pow_`, `remainder_`, `floor_divide_` (Python's `//=`).
         let in_place = format!("{name}_");
