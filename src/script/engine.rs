@@ -191,6 +191,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
         torch.set_sub_module("nn", nn);
         torch.set_sub_module("autograd", super::autograd_module::autograd_module(held));
         torch.set_sub_module("special", super::special_module::special_module(held));
+        torch.set_sub_module("linalg", super::linalg_module::linalg_module(held));
         let typed = storage::typed::class_module(held, "TypedStorage", None);
         torch.set_sub_module("TypedStorage", typed);
         held.install_torch(&mut engine, torch);

@@ -26,6 +26,7 @@ pub mod hidden;
 pub mod hints;
 pub mod keyword_audit;
 pub mod limits;
+pub mod linalg_module;
 pub mod list_repr;
 pub mod missing;
 pub mod nn_functional;
