@@ -84,40 +84,31 @@ pub enum Activation {
 impl Activation {
     /// PyTorch's autograd node of the function.
     pub fn node(self) -> &'static str {
-        match self {
-            Activation::Elu { celu: true, .. } => "CeluBackward0",
-            Activation::Elu { .. } => "EluBackward0",
-            Activation::Gelu { .. } => "GeluBackward0",
-            Activation::Silu => "SiluBackward0",
-            Activation::Mish => "MishBackward0",
-            Activation::Hardtanh { .. } => "HardtanhBackward0",
-            Activation::Hardsigmoid => "HardsigmoidBackward0",
-            Activation::Hardswish => "HardswishBackward0",
-            Activation::Hardshrink(_) => "HardshrinkBackward0",
-            Activation::Softshrink(_) => "SoftshrinkBackward0",
-            Activation::LeakyRelu(_) => "LeakyReluBackward0",
-            Activation::Softplus { .. } => "SoftplusBackward0",
-            Activation::Threshold { .. } => "ThresholdBackward0",
-            Activation::LogSigmoid => "LogSigmoidBackward0",
-        }
+        self.names().0
     }
 
     /// The name of the kernel PyTorch's dtype refusal names.
     fn kernel(self) -> &'static str {
+        self.names().1
+    }
+
+    /// The function's autograd node and the kernel its dtype refusal names.
+    fn names(self) -> (&'static str, &'static str) {
         match self {
-            Activation::Elu { .. } => "elu_cpu",
-            Activation::Gelu { .. } => "GeluKernelImpl",
-            Activation::Silu => "silu_cpu",
-            Activation::Mish => "mish_cpu",
-            Activation::Hardtanh { .. } => "clamp_cpu",
-            Activation::Hardsigmoid => "hardsigmoid_cpu",
-            Activation::Hardswish => "hardswish_cpu",
-            Activation::Hardshrink(_) => "hardshrink_cpu",
-            Activation::Softshrink(_) => "softshrink_check",
-            Activation::LeakyRelu(_) => "leaky_relu_cpu",
-            Activation::Softplus { .. } => "softplus_cpu",
-            Activation::Threshold { .. } => "threshold_cpu",
-            Activation::LogSigmoid => "log_sigmoid_cpu",
+            Activation::Elu { celu: true, .. } => ("CeluBackward0", "elu_cpu"),
+            Activation::Elu { .. } => ("EluBackward0", "elu_cpu"),
+            Activation::Gelu { .. } => ("GeluBackward0", "GeluKernelImpl"),
+            Activation::Silu => ("SiluBackward0", "silu_cpu"),
+            Activation::Mish => ("MishBackward0", "mish_cpu"),
+            Activation::Hardtanh { .. } => ("HardtanhBackward0", "clamp_cpu"),
+            Activation::Hardsigmoid => ("HardsigmoidBackward0", "hardsigmoid_cpu"),
+            Activation::Hardswish => ("HardswishBackward0", "hardswish_cpu"),
+            Activation::Hardshrink(_) => ("HardshrinkBackward0", "hardshrink_cpu"),
+            Activation::Softshrink(_) => ("SoftshrinkBackward0", "softshrink_check"),
+            Activation::LeakyRelu(_) => ("LeakyReluBackward0", "leaky_relu_cpu"),
+            Activation::Softplus { .. } => ("SoftplusBackward0", "softplus_cpu"),
+            Activation::Threshold { .. } => ("ThresholdBackward0", "threshold_cpu"),
+            Activation::LogSigmoid => ("LogSigmoidBackward0", "log_sigmoid_cpu"),
         }
     }
 

@@ -243,3 +243,17 @@ impl Args {
         convert::sizes_from(&self.pos, name)
     }
 }
+
+/// The tensor argument `name` at position `i` of `func`, in the words of PyTorch's argument
+/// parser when it is missing or no tensor (`relu(): argument 'input' (position 1) must be
+/// Tensor, not int`).
+pub fn parser_tensor(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Tensor> {
+    let v = a.req(i, name, func)?;
+    v.clone().try_cast::<Tensor>().ok_or_else(|| {
+        type_error(format!(
+            "{func}(): argument '{name}' (position {}) must be Tensor, not {}",
+            i + 1,
+            py_type_name(v)
+        ))
+    })
+}

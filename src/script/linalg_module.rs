@@ -14,8 +14,10 @@ use rhai::{Dynamic, Map, Module};
 use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
 use crate::script::args::Args;
+use crate::script::args::parser_tensor as tensor;
 use crate::script::convert::{py_type_name, to_int, to_int_list};
 use crate::script::errors::{IntoRhai, RhaiResult, to_rhai, type_error};
+use crate::script::op_table::call_tensor_op as call;
 use crate::script::op_table::{OpTable, TensorOp};
 use crate::script::registration::Function;
 
@@ -29,25 +31,6 @@ struct Ops {
     amin: TensorOp,
     mul: TensorOp,
     conj: TensorOp,
-}
-
-/// The tensor argument `name` at position `i` of `func`.
-fn tensor(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Tensor> {
-    let v = a.req(i, name, func)?;
-    v.clone().try_cast::<Tensor>().ok_or_else(|| {
-        type_error(format!(
-            "{func}(): argument '{name}' (position {}) must be Tensor, not {}",
-            i + 1,
-            py_type_name(v)
-        ))
-    })
-}
-
-/// Calls the tensor op `op` on `x` with positionals `args`.
-fn call(op: &TensorOp, x: &Tensor, args: Vec<Dynamic>) -> RhaiResult<Tensor> {
-    op(x, Args::new(args.into()))?
-        .try_cast::<Tensor>()
-        .ok_or_else(|| to_rhai(TorchError::runtime("expected a tensor result")))
 }
 
 /// The norm's order: a number (`inf` included) or a string (`'fro'`, `'nuc'`).

@@ -34,6 +34,18 @@ use crate::core::tensor::Tensor;
 /// A tensor op's body: the tensor and the remaining arguments.
 pub type TensorOp = std::rc::Rc<TensorOpBody>;
 
+/// Calls the tensor op `op` on `x` with the positionals `args`, for an op composed of
+/// others (`torch.nn.functional`, `torch.linalg`): its result, which must be a tensor.
+pub fn call_tensor_op(op: &TensorOp, x: &Tensor, args: Vec<Dynamic>) -> RhaiResult<Tensor> {
+    op(x, Args::new(args.into()))?
+        .try_cast::<Tensor>()
+        .ok_or_else(|| {
+            super::errors::to_rhai(crate::core::error::TorchError::runtime(
+                "expected a tensor result",
+            ))
+        })
+}
+
 /// The function behind a [`TensorOp`].
 pub type TensorOpBody = dyn Fn(&Tensor, Args) -> RhaiResult<Dynamic>;
 

@@ -10,15 +10,17 @@ mod losses;
 
 use std::rc::Rc;
 
-use rhai::{Dynamic, Module};
+use rhai::Module;
 
 use crate::core::error::TorchError;
-use crate::core::tensor::Tensor;
 use crate::script::args::Args;
 use crate::script::convert::{as_scalar, py_type_name};
 use crate::script::errors::{RhaiResult, to_rhai, type_error};
 use crate::script::op_table::{OpTable, TensorOp};
 use crate::script::registration::FunctionBody;
+
+pub(super) use crate::script::args::parser_tensor as tensor;
+pub(super) use crate::script::op_table::call_tensor_op as call;
 
 /// The module's path under `torch`, as declarations name its functions.
 const PATH: &str = "nn::functional";
@@ -66,19 +68,6 @@ pub fn functional_module(ops: &mut OpTable) -> Module {
     f.module
 }
 
-/// The tensor argument `name` at position `i` of the C function `func`, in PyTorch's words
-/// when it is missing or no tensor.
-pub(super) fn tensor(a: &Args, i: usize, name: &str, func: &str) -> RhaiResult<Tensor> {
-    let v = a.req(i, name, func)?;
-    v.clone().try_cast::<Tensor>().ok_or_else(|| {
-        type_error(format!(
-            "{func}(): argument '{name}' (position {}) must be Tensor, not {}",
-            i + 1,
-            py_type_name(v)
-        ))
-    })
-}
-
 /// The number argument `name` at position `i` of `func` (`default` when not given), in
 /// PyTorch's words when it is no number.
 pub(super) fn number(a: &Args, i: usize, name: &str, func: &str, default: f64) -> RhaiResult<f64> {
@@ -93,15 +82,4 @@ pub(super) fn number(a: &Args, i: usize, name: &str, func: &str, default: f64) -
             py_type_name(v)
         ))),
     }
-}
-
-/// A table op's result as a tensor.
-pub(super) fn as_tensor(v: Dynamic) -> RhaiResult<Tensor> {
-    v.try_cast::<Tensor>()
-        .ok_or_else(|| to_rhai(TorchError::runtime("expected a tensor result")))
-}
-
-/// Calls the table's tensor op `op` on `x` with `args`.
-pub(super) fn call(op: &TensorOp, x: &Tensor, args: Vec<Dynamic>) -> RhaiResult<Tensor> {
-    as_tensor(op(x, Args::new(args.into()))?)
 }
