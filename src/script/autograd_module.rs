@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use rhai::{Dynamic, Module};
+use rhai::Dynamic;
 
 use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
@@ -233,9 +233,8 @@ impl AutogradRequest {
     }
 }
 
-/// The `torch::autograd` sub-module, its functions kept in `ops` for direct calls.
-pub fn autograd_module(ops: &mut OpTable) -> Module {
-    let mut m = Module::new();
+/// Adds the `torch::autograd` sub-module's functions to `ops`.
+pub fn add_autograd(ops: &mut OpTable) {
     for grad in [true, false] {
         let (path, max) = AutogradRequest::declared(grad);
         let read = if grad {
@@ -243,13 +242,12 @@ pub fn autograd_module(ops: &mut OpTable) -> Module {
         } else {
             AutogradRequest::read_backward
         };
-        ops.module_function(
-            &mut m,
-            &format!("torch::{path}"),
-            path,
+        let name = path.trim_start_matches("autograd::");
+        ops.submodule_function(
+            "autograd",
+            name,
             max,
             Rc::new(move |a| read(&a)?.run(&mut NoHooks)),
         );
     }
-    m
 }

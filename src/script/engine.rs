@@ -186,12 +186,11 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
                 storage::typed::class_module(held, class, Some(dtype)),
             );
         }
-        let mut nn = rhai::Module::new();
-        nn.set_sub_module("functional", super::nn_functional::functional_module(held));
-        torch.set_sub_module("nn", nn);
-        torch.set_sub_module("autograd", super::autograd_module::autograd_module(held));
-        torch.set_sub_module("special", super::special_module::special_module(held));
-        torch.set_sub_module("linalg", super::linalg_module::linalg_module(held));
+        // Registered with the engine when a program mentions them.
+        super::nn_functional::add_functional(held);
+        super::autograd_module::add_autograd(held);
+        super::special_module::add_special(held);
+        super::linalg_module::add_linalg(held);
         let typed = storage::typed::class_module(held, "TypedStorage", None);
         torch.set_sub_module("TypedStorage", typed);
         held.install_torch(&mut engine, torch);

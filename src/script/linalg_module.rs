@@ -9,7 +9,7 @@
 
 use std::rc::Rc;
 
-use rhai::{Dynamic, Map, Module};
+use rhai::{Dynamic, Map};
 
 use crate::core::error::TorchError;
 use crate::core::tensor::Tensor;
@@ -190,9 +190,8 @@ fn norm_arguments(a: &Args, func: &str) -> RhaiResult<NormArguments> {
     Ok((x, ord, dim, keepdim, dtype))
 }
 
-/// The `torch::linalg` sub-module, its functions kept in `ops` for direct calls.
-pub fn linalg_module(table: &mut OpTable) -> Module {
-    let mut m = Module::new();
+/// Adds the `torch::linalg` sub-module's functions to `table`.
+pub fn add_linalg(table: &mut OpTable) {
     let op = |name: &str| table.tensor_op(name);
     let (Some(norm), Some(sum), Some(abs), Some(amax), Some(amin), Some(mul), Some(conj)) = (
         table.function_for_direct("norm", 0),
@@ -203,7 +202,7 @@ pub fn linalg_module(table: &mut OpTable) -> Module {
         op("mul"),
         op("conj"),
     ) else {
-        return m;
+        return;
     };
     let ops = Ops {
         norm,
@@ -214,17 +213,11 @@ pub fn linalg_module(table: &mut OpTable) -> Module {
         mul,
         conj,
     };
-    let mut add = |table: &mut OpTable,
-                   name: &str,
-                   max: usize,
-                   body: crate::script::registration::FunctionBody| {
-        table.module_function(
-            &mut m,
-            &format!("torch::linalg::{name}"),
-            &format!("linalg::{name}"),
-            max,
-            body,
-        );
+    let add = |table: &mut OpTable,
+               name: &str,
+               max: usize,
+               body: crate::script::registration::FunctionBody| {
+        table.submodule_function("linalg", name, max, body);
     };
     let o = ops.clone();
     add(
@@ -370,5 +363,4 @@ pub fn linalg_module(table: &mut OpTable) -> Module {
             }),
         );
     }
-    m
 }

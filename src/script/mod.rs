@@ -52,6 +52,7 @@ pub mod signature;
 pub mod source_excerpt;
 pub mod special_module;
 pub mod storage;
+pub mod submodule_functions;
 pub mod sym_numbers;
 pub mod tensor;
 pub mod tokens;

@@ -130,6 +130,9 @@ pub struct OpTable {
     /// Functions of sub-modules and other modules (`torch::UntypedStorage::from_file`,
     /// `safetensors::load_file`), by their full path: few, registered at once.
     paths: HashMap<Box<str>, Rc<Function>, Hasher>,
+    /// The functions of `torch.nn.functional`, `torch.autograd`, `torch.special` and
+    /// `torch.linalg`: many, registered when a program mentions them.
+    submodules: super::submodule_functions::SubmoduleFunctions,
 }
 
 /// The forms of one name (most names have one or two).
@@ -198,10 +201,20 @@ impl OpTable {
         self.paths.insert(full.into(), f);
     }
 
+    /// Adds `name` to the `torch` sub-module at `module` (`nn::functional`), registered
+    /// with the engine when a program mentions it and callable directly at once
+    /// (`torch::nn::functional::name`).
+    pub fn submodule_function(&mut self, module: &str, name: &str, max: usize, body: FunctionBody) {
+        self.submodules.add(module, name, max, body);
+    }
+
     /// The function of a module other than `torch` itself at `path`
-    /// (`torch::UntypedStorage::from_file`), if there is one.
+    /// (`torch::UntypedStorage::from_file`, `torch::nn::functional::relu`), if there is one.
     pub fn path_function(&self, path: &str) -> Option<Rc<Function>> {
-        self.paths.get(path).cloned()
+        self.paths
+            .get(path)
+            .cloned()
+            .or_else(|| self.submodules.function(path))
     }
 
     /// The constant `torch::name` (or `torch::module::name`) of the installed `torch`
@@ -229,6 +242,7 @@ impl OpTable {
 
     /// Installs the `torch` module in `engine`, keeping a handle to add functions later.
     pub fn install_torch(&mut self, engine: &mut Engine, mut torch: Module) {
+        self.submodules.make_modules(&mut torch);
         torch.build_index();
         let torch: Shared<Module> = torch.into();
         engine.register_static_module("torch", torch.clone());
@@ -313,10 +327,12 @@ impl OpTable {
     /// Registers every unregistered name that `text` mentions (as an identifier anywhere,
     /// in strings and comments too: a name registered needlessly costs only time).
     pub fn register_mentioned(&mut self, engine: &mut Engine, text: &str) {
-        if self.unregistered == 0 {
+        let submodules = self.submodules.any_unregistered();
+        if self.unregistered == 0 && !submodules {
             return;
         }
         let mut found = Vec::new();
+        let mut paths = Vec::new();
         for word in identifiers(text) {
             if let Some((name, entry)) = self.entries.get_key_value(word)
                 && !entry.registered
@@ -324,8 +340,27 @@ impl OpTable {
             {
                 found.push(name.clone());
             }
+            if submodules {
+                paths.extend(self.submodules.mentioned(word));
+            }
         }
         self.register(engine, found);
+        self.register_paths(engine, paths);
+    }
+
+    /// Registers the sub-modules' functions at `paths` with the installed `torch` module.
+    fn register_paths(&mut self, engine: &mut Engine, paths: Vec<Box<str>>) {
+        if paths.is_empty() {
+            return;
+        }
+        let submodules = &mut self.submodules;
+        let mut registered = false;
+        change_torch(&mut self.torch, engine, |torch| {
+            registered = submodules.register(torch, &paths);
+        });
+        if registered {
+            super::generation::bump();
+        }
     }
 
     /// Registers every name not yet registered (for completion and help, which list names).
@@ -337,6 +372,8 @@ impl OpTable {
             .map(|(n, _)| n.clone())
             .collect();
         self.register(engine, all);
+        let paths = self.submodules.all_unregistered();
+        self.register_paths(engine, paths);
     }
 
     fn register(&mut self, engine: &mut Engine, names: Vec<Box<str>>) {
@@ -366,15 +403,11 @@ impl OpTable {
     /// Adds functions to the installed `torch` module and installs it again (the engine's
     /// handle is dropped first, so the module is changed in place rather than copied).
     fn add_to_torch(&mut self, engine: &mut Engine, functions: Vec<(Box<str>, Rc<Function>)>) {
-        let mut torch = self.torch.take().unwrap_or_default();
-        engine.register_static_module("torch", Shared::new(Module::new()));
-        let module = Shared::make_mut(&mut torch);
-        for (name, f) in functions {
-            registration::register_checked_function(module, &name, &f);
-        }
-        module.build_index();
-        engine.register_static_module("torch", torch.clone());
-        self.torch = Some(torch);
+        change_torch(&mut self.torch, engine, |module| {
+            for (name, f) in functions {
+                registration::register_checked_function(module, &name, &f);
+            }
+        });
     }
 
     /// Calls the tensor method `name` on `args` (the receiver first) without registering
@@ -432,6 +465,22 @@ fn tensor_function(name: &str, op: TensorOp) -> FunctionBody {
             Some(m) => t.mutating(m, || op(&t, a)),
         }
     })
+}
+
+/// Changes the installed `torch` module `torch` with `change` and installs it again (the
+/// engine's handle is dropped first, so the module is changed in place rather than copied).
+fn change_torch(
+    torch: &mut Option<Shared<Module>>,
+    engine: &mut Engine,
+    change: impl FnOnce(&mut Module),
+) {
+    let mut installed = torch.take().unwrap_or_default();
+    engine.register_static_module("torch", Shared::new(Module::new()));
+    let module = Shared::make_mut(&mut installed);
+    change(module);
+    module.build_index();
+    engine.register_static_module("torch", installed.clone());
+    *torch = Some(installed);
 }
 
 /// The identifiers of `text` (runs of letters, digits and `_` not starting with a digit).

@@ -6,8 +6,6 @@
 
 use std::rc::Rc;
 
-use rhai::Module;
-
 use crate::script::op_table::OpTable;
 
 /// Each `torch.special` name with the `torch` function it is.
@@ -36,9 +34,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("gammaincc", "igammac"),
 ];
 
-/// The `torch::special` sub-module, its functions kept in `ops` for direct calls.
-pub fn special_module(ops: &mut OpTable) -> Module {
-    let mut m = Module::new();
+/// Adds the `torch::special` sub-module's functions to `ops`.
+pub fn add_special(ops: &mut OpTable) {
     for &(name, of) in ALIASES {
         // The function's last form, which reads the most arguments (registered before this
         // module is made).
@@ -46,10 +43,9 @@ pub fn special_module(ops: &mut OpTable) -> Module {
             continue;
         };
         let max = target.arity();
-        ops.module_function(
-            &mut m,
-            &format!("torch::special::{name}"),
-            &format!("special::{name}"),
+        ops.submodule_function(
+            "special",
+            name,
             max,
             Rc::new(move |mut a| {
                 // `special_round` is always `round`'s overload with `decimals`
@@ -61,7 +57,6 @@ pub fn special_module(ops: &mut OpTable) -> Module {
             }),
         );
     }
-    m
 }
 
 #[cfg(test)]

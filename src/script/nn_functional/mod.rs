@@ -10,8 +10,6 @@ mod losses;
 
 use std::rc::Rc;
 
-use rhai::Module;
-
 use crate::core::error::TorchError;
 use crate::script::args::Args;
 use crate::script::convert::{as_scalar, py_type_name};
@@ -25,19 +23,15 @@ pub(super) use crate::script::op_table::call_tensor_op as call;
 /// The module's path under `torch`, as declarations name its functions.
 const PATH: &str = "nn::functional";
 
-/// The module being made: its functions are added to it and kept in the op table.
+/// The op table the module's functions are added to.
 pub struct Functions<'a> {
     ops: &'a mut OpTable,
-    module: Module,
 }
 
 impl Functions<'_> {
     /// Adds `name` (reading at most `max` arguments).
     fn add(&mut self, name: &str, max: usize, body: FunctionBody) {
-        let path = format!("{PATH}::{name}");
-        let full = format!("torch::{path}");
-        self.ops
-            .module_function(&mut self.module, &full, &path, max, body);
+        self.ops.submodule_function(PATH, name, max, body);
     }
 
     /// The table's tensor op `name` (registered before this module is made).
@@ -56,16 +50,12 @@ impl Functions<'_> {
     }
 }
 
-/// The `torch::nn::functional` module, its functions kept in `ops` for direct calls.
-pub fn functional_module(ops: &mut OpTable) -> Module {
-    let mut f = Functions {
-        ops,
-        module: Module::new(),
-    };
+/// Adds the `torch::nn::functional` module's functions to `ops`.
+pub fn add_functional(ops: &mut OpTable) {
+    let mut f = Functions { ops };
     activations::add_all(&mut f);
     losses::add_all(&mut f);
     layers::add_all(&mut f);
-    f.module
 }
 
 /// The number argument `name` at position `i` of `func` (`default` when not given), in
