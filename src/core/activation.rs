@@ -87,6 +87,18 @@ impl Activation {
         self.names().0
     }
 
+    /// PyTorch's autograd node of the in-place form (`elu_` records `EluBackward1`: its
+    /// formula reads the result).
+    pub fn in_place_node(self) -> &'static str {
+        match self {
+            Activation::Elu { celu: true, .. } => "CeluBackward1",
+            Activation::Elu { .. } => "EluBackward1",
+            Activation::LeakyRelu(_) => "LeakyReluBackward1",
+            Activation::Threshold { .. } => "ThresholdBackward1",
+            other => other.node(),
+        }
+    }
+
     /// The name of the kernel PyTorch's dtype refusal names.
     fn kernel(self) -> &'static str {
         self.names().1

@@ -37,9 +37,11 @@ fn apply(x: &Tensor, f: Activation, in_place: bool) -> RhaiResult<Dynamic> {
     if !in_place {
         return Ok(Dynamic::from(activation(x, f).rhai()?));
     }
+    // A leaf that requires grad takes no in-place write (PyTorch's check comes first).
+    crate::core::tensor::record::check_inplace(x).rhai()?;
     let source = in_place_writes::source(x, &[]).rhai()?;
     let out = activation(&source, f).rhai()?;
-    in_place_writes::write_back(x, &[], &out)?;
+    in_place_writes::write_back_named(x, &[], &out, Some(f.in_place_node()))?;
     Ok(Dynamic::from(x.clone()))
 }
 
@@ -76,8 +78,11 @@ pub fn add_all(f: &mut Functions) {
         2,
         Rc::new(move |a| {
             let x = tensor(&a, 0, "input", "relu")?;
-            let op = if inplace(&a, 1)? { &relu_ } else { &relu };
-            op(&x, Args::default())
+            if inplace(&a, 1)? {
+                crate::core::tensor::record::check_inplace(&x).rhai()?;
+                return relu_(&x, Args::default());
+            }
+            relu(&x, Args::default())
         }),
     );
     f.add(
@@ -273,7 +278,11 @@ pub fn add_all(f: &mut Functions) {
     f.add(
         "relu_",
         1,
-        Rc::new(move |a| relu_in_place(&tensor(&a, 0, "input", "relu_")?, Args::default())),
+        Rc::new(move |a| {
+            let x = tensor(&a, 0, "input", "relu_")?;
+            crate::core::tensor::record::check_inplace(&x).rhai()?;
+            relu_in_place(&x, Args::default())
+        }),
     );
     f.add("elu_", 4, in_place("elu_", elu_parameters));
     f.add("celu_", 2, in_place("celu_", celu_parameters));
