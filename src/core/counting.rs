@@ -100,7 +100,8 @@ pub fn histc(t: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
             "\"linspace_cpu\" not implemented for 'Bool'",
         ));
     }
-    if t.dtype().is_complex() && min == max {
+    // An empty input has no range to ask `aminmax` for.
+    if t.dtype().is_complex() && min == max && t.numel() > 0 {
         return Err(TorchError::type_error(format!(
             "aminmax not implemented for {}",
             t.dtype().cpp_name()

@@ -632,6 +632,56 @@ fn mask_fill_value(t: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Scalar> 
     Ok(s)
 }
 
+/// The in-place op PyTorch's `t[items] = value` runs when it writes into selected elements
+/// of a tensor whose elements share memory (an expanded tensor): `index_fill_` for a number
+/// through one `int64` index, `masked_fill_` for one value through one mask, else
+/// `index_put_`. `None` when `t` has no shared elements or `items` select nothing
+/// advanced (a basic index writes through a view, with no such op). PyTorch warns that
+/// the op's use on expanded tensors is deprecated, then writes.
+pub fn expanded_write_op(t: &Tensor, items: &[IndexItem], value: &Value) -> Option<&'static str> {
+    if !t.layout().has_internal_overlap() || !items.iter().any(is_tensor_index) {
+        return None;
+    }
+    let mut indices = items.iter().filter(|i| is_tensor_index(i));
+    let (first, second) = (indices.next(), indices.next());
+    let one_value = match value {
+        Value::Scalar(_) => true,
+        Value::Tensor(v) => v.numel() == 1,
+    };
+    Some(match (value, first, second) {
+        (Value::Scalar(_), Some(IndexItem::Tensor(i)), None) if i.dtype() == DType::Int64 => {
+            "index_fill_"
+        }
+        (_, Some(IndexItem::Tensor(m)), None) if is_mask(m) && m.ndim() > 0 && one_value => {
+            "masked_fill_"
+        }
+        _ => "index_put_",
+    })
+}
+
+/// `t.index_fill_(dim, index, value)` on a tensor whose elements may share memory: the value
+/// written into the selected elements only (through `t[:, ..., index] = value`), so an
+/// element shared with one that is not selected is written too, as PyTorch's kernel writes.
+pub fn index_fill_through(t: &Tensor, dim: usize, index: &Tensor, value: Scalar) -> Result<()> {
+    let mut items = vec![
+        IndexItem::Slice {
+            start: None,
+            stop: None,
+            step: None
+        };
+        dim
+    ];
+    items.push(IndexItem::Tensor(index.clone()));
+    index_put(t, &items, &Value::Scalar(value))
+}
+
+/// `t.masked_fill_(mask, value)` on a tensor whose elements may share memory: the value
+/// written where the mask (broadcast to `t`) is true, and nowhere else.
+pub fn masked_fill_through(t: &Tensor, mask: &Tensor, value: Scalar) -> Result<()> {
+    let wide = super::views::expand(mask, &t.sizes())?;
+    index_put(t, &[IndexItem::Tensor(wide)], &Value::Scalar(value))
+}
+
 /// `t[items] = value`: writes through the view (basic) or into the selected elements
 /// (advanced), broadcasting `value` and converting its dtype.
 pub fn index_put(t: &Tensor, items: &[IndexItem], value: &Value) -> Result<()> {

@@ -9,6 +9,7 @@ use super::element;
 use super::engine::elements;
 use super::engine::place::{self, Combine};
 use super::error::{Result, TorchError, wrap_dim};
+use super::layout::Layout;
 use super::operand::{Arg, BinaryOp};
 use super::scalar::Scalar;
 use super::scatter::{index_values, sizes_at_least_1d};
@@ -214,15 +215,46 @@ pub fn index_reduce(
     apply(t, d, &idx, &src, how, include_self)
 }
 
-/// `t.index_fill(dim, index, value)`: the value in every slice the index names.
-pub fn index_fill(t: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result<Tensor> {
-    let d = wrap_dim(dim, t.ndim().max(1))?;
+/// `index_fill`'s index: an `int64` vector (or scalar).
+fn check_fill_index(index: &Tensor) -> Result<()> {
     if index.dtype() != DType::Int64 {
         return Err(TorchError::index(
             "index_fill_(): Expected dtype int64 for index.",
         ));
     }
-    require_vector("index_fill_()", index)?;
+    require_vector("index_fill_()", index)
+}
+
+/// PyTorch's `index_fill_` writes through `t` restrided to `index`'s length along `dim`
+/// with stride 0 there (one kernel step per index and element): that view must lie in the
+/// storage written (`t`'s own in place, else a fresh copy of `t`'s), with PyTorch's
+/// `setStorage` error, and only a view with elements reads the indices. Whether it has
+/// elements (with none, `index_fill` checks no index and writes nothing).
+pub fn index_fill_writes(t: &Tensor, dim: i64, index: &Tensor, in_place: bool) -> Result<bool> {
+    let d = wrap_dim(dim, t.ndim().max(1))?;
+    check_fill_index(index)?;
+    let item = t.dtype().itemsize();
+    let (mut layout, nbytes) = if in_place {
+        (t.layout(), t.storage().nbytes())
+    } else {
+        let n = t.numel().max(0) as usize;
+        (Layout::contiguous(t.sizes()), n * item)
+    };
+    if layout.sizes.is_empty() {
+        // A 0-d tensor is written as its one-element 1-d view.
+        layout.sizes.push(1);
+        layout.strides.push(1);
+    }
+    layout.sizes[d] = index.numel();
+    layout.strides[d] = 0;
+    layout.check_in_bounds(item, nbytes)?;
+    Ok(!layout.sizes.contains(&0))
+}
+
+/// `t.index_fill(dim, index, value)`: the value in every slice the index names.
+pub fn index_fill(t: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result<Tensor> {
+    let d = wrap_dim(dim, t.ndim().max(1))?;
+    check_fill_index(index)?;
     let sizes = sizes_at_least_1d(t);
     let size = sizes[d];
     let mut idx = index_values(index)?;

@@ -51,6 +51,19 @@ impl Order {
             Order::Zero => magnitudes.filter(|&m| m != 0.0).count() as f64,
             Order::One if single => magnitudes.fold(0.0f32, |a, m| a + m as f32) as f64,
             Order::One => magnitudes.fold(0.0, |a, m| a + m),
+            Order::Two if single => {
+                // PyTorch sums the squares in `float`: a square too small for it is 0, a
+                // sum too large is infinite (summed here in `f64` otherwise).
+                let sum = magnitudes.fold(0.0, |a, m| {
+                    let m = m as f32;
+                    a + f64::from(m * m)
+                });
+                if sum > f64::from(f32::MAX) {
+                    f64::INFINITY
+                } else {
+                    sum.sqrt()
+                }
+            }
             Order::Two => magnitudes.fold(0.0, |a, m| a + m * m).sqrt(),
             Order::Max => magnitudes.fold(f64::NEG_INFINITY, |a, m| {
                 if a.is_nan() || m.is_nan() {
@@ -127,13 +140,20 @@ pub fn vector_norm(t: &Tensor, ord: f64, dims: Option<&[i64]>, keepdim: bool) ->
         },
         result: DType::Float64,
     };
+    // A row of one element is its magnitude (no power to overflow or underflow), as
+    // PyTorch's kernel gives it for every order but 0.
+    let order_of = |n: usize| match order {
+        Order::Zero => order,
+        _ if n == 1 => Order::One,
+        _ => order,
+    };
     if dtype.is_complex() {
         by_rows(t, plan, |row, _| {
-            order.norm(rows::values::<Complex64>(row).map(|v| v.norm()), single)
+            order_of(row.len() / 16).norm(rows::values::<Complex64>(row).map(|v| v.norm()), single)
         })
     } else {
         by_rows(t, plan, |row, _| {
-            order.norm(rows::values::<f64>(row).map(f64::abs), single)
+            order_of(row.len() / 8).norm(rows::values::<f64>(row).map(f64::abs), single)
         })
     }
 }

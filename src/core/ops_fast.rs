@@ -118,12 +118,21 @@ fn complex_arith<C: Arith>(
 ) -> Result<()> {
     let to_c = C::from_scalar;
     let bool_of = |x: bool| u8::from(x);
-    // PyTorch adds and subtracts `alpha * b`, a complex product even for `alpha` 1: an
-    // infinite part of `b` makes the other part NaN (`inf * 0`), as it does there.
+    // PyTorch adds `alpha * b`, a complex product even for `alpha` 1, and subtracts by
+    // adding `-alpha * b`: an infinite part of `b` makes the other part NaN (`inf * 0`),
+    // and `-1 * b` gives its zeros PyTorch's signs (`(0-0j) - 10` is `-10+0j`).
     let one = C::from_scalar(crate::core::scalar::Scalar::Int(1));
+    let minus_one = C::from_scalar(crate::core::scalar::Scalar::Int(-1));
     match op {
         BinaryOp::Add => run_typed(move |x: C, y: C| x.add(y.mul(one)), to_c, a, b, out, sizes),
-        BinaryOp::Sub => run_typed(move |x: C, y: C| x.sub(y.mul(one)), to_c, a, b, out, sizes),
+        BinaryOp::Sub => run_typed(
+            move |x: C, y: C| x.add(y.mul(minus_one)),
+            to_c,
+            a,
+            b,
+            out,
+            sizes,
+        ),
         BinaryOp::Mul => run_typed(C::mul, to_c, a, b, out, sizes),
         BinaryOp::Div => run_typed(C::quotient, to_c, a, b, out, sizes),
         BinaryOp::Eq => run_typed(move |x: C, y: C| bool_of(x == y), to_c, a, b, out, sizes),

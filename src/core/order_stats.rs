@@ -311,6 +311,19 @@ pub fn mode(t: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
     if t.ndim() > 0 && t.sizes()[dim] == 0 {
         return Err(empty_dim("mode", dim));
     }
+    if t.ndim() > 0 && t.numel() == 0 {
+        // Rows of no length along other dims: empty results, no kernel (nor its dtypes).
+        let mut sizes = t.sizes();
+        if keepdim {
+            sizes[dim] = 1;
+        } else {
+            sizes.remove(dim);
+        }
+        return Ok((
+            Tensor::zeros(sizes.clone(), t.dtype())?,
+            Tensor::zeros(sizes, DType::Int64)?,
+        ));
+    }
     if t.dtype().is_complex() && t.ndim() > 0 {
         return Err(not_built("mode_cpu", t.dtype()));
     }

@@ -242,13 +242,60 @@ pub fn pow(a: &Arg, b: &Arg) -> Result<Tensor> {
         Ok(acc)
     };
     let complex = super::complex_power::power(common != DType::Complex128, b);
-    let result = zip_with_parameter(a, b, common, common, f64::powf, int, complex)?;
+    let by_number = matches!(common, DType::Float32 | DType::Float64);
+    let result = if let (Arg::Tensor(_), Arg::Number(e), true) = (a, b, by_number) {
+        // A float32 or float64 tensor to a real number: PyTorch's kernel for a number
+        // exponent, in the tensor's own precision. (Its float16 kernel calls `pow`; its
+        // bfloat16 one rounds each step to bfloat16, which tensh does not follow.)
+        let e = e.to_f64();
+        if common == DType::Float64 {
+            zip_with_parameter(
+                a,
+                b,
+                common,
+                common,
+                move |x, _| power_by_number(x, e),
+                int,
+                complex,
+            )?
+        } else {
+            let e = e as f32;
+            let float = move |x: f64, _| f64::from(power_by_number(x as f32, e));
+            zip_with_parameter(a, b, common, common, float, int, complex)?
+        }
+    } else {
+        zip_with_parameter(a, b, common, common, f64::powf, int, complex)?
+    };
     // A number raised to a tensor is laid out row-major whatever the exponent's strides
     // (PyTorch's `pow(Scalar, Tensor)` does not take its exponent's layout).
     if matches!(a, Arg::Number(_)) && !result.is_contiguous() {
         return super::copy::contiguous_copy(&result);
     }
     Ok(result)
+}
+
+/// `x ** e` for a number `e` as PyTorch's kernel computes it: squares, cubes, square roots,
+/// reciprocals and their combinations by multiplication and division (each step rounded
+/// to `T`), any other exponent by `pow`.
+fn power_by_number<T: num_traits::Float>(x: T, e: T) -> T {
+    let one = T::one();
+    let two = one + one;
+    let half = one / two;
+    if e == two {
+        x * x
+    } else if e == two + one {
+        x * x * x
+    } else if e == half {
+        x.sqrt()
+    } else if e == -half {
+        one / x.sqrt()
+    } else if e == -one {
+        one / x
+    } else if e == -two {
+        one / (x * x)
+    } else {
+        x.powf(e)
+    }
 }
 
 /// `t.clamp(min, max)`; either bound may be absent, not both.

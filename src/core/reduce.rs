@@ -7,6 +7,7 @@
 
 use num_complex::Complex64;
 
+use super::complex_division::quotient;
 use super::copy;
 use super::creation::from_scalars;
 use super::dtype::{DType, Kind};
@@ -178,7 +179,16 @@ fn arithmetic_rows(t: &Tensor, op: Reduction, plan: RowPlan, acc: DType) -> Resu
             if product {
                 fold_product::<Complex64>(row, Complex64::new(1.0, 0.0))
             } else if mean {
-                fold_sum::<Complex64>(row) / n
+                // PyTorch divides the sum by `n + 0j` as a complex division (a NaN part
+                // makes both NaN), in the dtype of the result.
+                let total = fold_sum::<Complex64>(row);
+                if acc == DType::Complex64 {
+                    let total = num_complex::Complex32::new(total.re as f32, total.im as f32);
+                    let q = quotient(total, num_complex::Complex32::new(n as f32, 0.0));
+                    Complex64::new(f64::from(q.re), f64::from(q.im))
+                } else {
+                    quotient(total, Complex64::new(n, 0.0))
+                }
             } else {
                 fold_sum::<Complex64>(row)
             }

@@ -131,6 +131,15 @@ pub fn searchsorted(
         operand(&Arg::Tensor(boundaries.clone())),
         operand(values_arg),
     ])?;
+    if value_tensor.numel() == 0 {
+        // No value to search for: an empty result, before the kernel's dtypes are asked.
+        let dtype = if out_int32 {
+            DType::Int32
+        } else {
+            DType::Int64
+        };
+        return Tensor::zeros(vsizes, dtype);
+    }
     if common == DType::Bool || boundaries.dtype() == DType::Bool {
         return Err(not_built("searchsorted_out_cpu", DType::Bool));
     }

@@ -152,6 +152,11 @@ pub fn masked_fill_(t: &Tensor, mask: &Tensor, value: Scalar) -> Result<()> {
             "output with shape {sizes:?} doesn't match the broadcast shape {shape:?}"
         )));
     }
+    if t.layout().has_internal_overlap() {
+        // Elements that share memory: the value written where the mask is true only.
+        mask_values(mask, &sizes, "masked_fill")?;
+        return super::index::masked_fill_through(t, mask, value);
+    }
     let filled = masked_fill(t, mask, value)?;
     copy::copy_(t, &filled)
 }

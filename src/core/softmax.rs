@@ -7,7 +7,7 @@
 
 use super::copy::cast_copy;
 use super::dtype::DType;
-use super::error::{Result, TorchError, wrap_dim};
+use super::error::{Result, wrap_dim};
 use super::ops::{Arg, BinaryOp, binary_untracked as binary};
 use super::reduce::{Reduction, reduce};
 use super::tensor::Tensor;
@@ -147,12 +147,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let d = x.dtype();
     // The dims are checked first.
     super::reduce::reduced_dims(x.ndim(), Some(dims))?;
-    if d.is_complex() {
-        return Err(TorchError::not_implemented(
-            "tensh does not implement logsumexp for complex tensors yet (PyTorch has it)",
-        ));
-    }
-    let out_dtype = if d.is_floating_point() {
+    let out_dtype = if d.is_floating_point() || d.is_complex() {
         d
     } else {
         super::defaults::default_dtype()
@@ -174,6 +169,15 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         // An empty reduction: the sum of no terms is 0, its log -inf.
         let zeros = reduce(&xw, Reduction::Sum, Some(&dims), true)?;
         (xw.clone(), zeros)
+    } else if d.is_complex() {
+        // Shifted by the largest real part (a real number), as PyTorch's complex form is.
+        let (_, max) = shifted(&super::views::dtype::real(&xw)?, &dims, true)?;
+        let s = binary(
+            BinaryOp::Sub,
+            &Arg::Tensor(xw.clone()),
+            &Arg::Tensor(max.clone()),
+        )?;
+        (s, max)
     } else {
         shifted(&xw, &dims, true)?
     };

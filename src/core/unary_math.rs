@@ -590,6 +590,9 @@ fn complex_sgn<T: Float>(z: Complex<T>) -> Complex<T> {
     if n == T::zero() {
         Complex::new(T::zero(), T::zero())
     } else {
+        // Each part divided by `|z|`, as PyTorch's vectorized kernel divides (its scalar
+        // loop, which runs the last elements of a row shorter than two vectors, divides as
+        // complex numbers: see docs/opinfo.md).
         Complex::new(z.re / n, z.im / n)
     }
 }

@@ -72,6 +72,23 @@ pub fn warn_each_time(key: &'static str, message: &str) {
     }
 }
 
+/// PyTorch's warning before `op` (`index_fill_`, `masked_fill_` or `index_put_`, as
+/// `core::index::expanded_write_op` names it) writes into a tensor whose elements share
+/// memory: deprecated, but done.
+pub fn expanded_write(op: &'static str) {
+    let (example, line) = match op {
+        "index_fill_" => ("tensor[mask] = scalar", 1929),
+        "masked_fill_" => ("tensor[mask] = scalar", 2469),
+        _ => ("tensor[indices] = tensor", 975),
+    };
+    warn_each_time(
+        op,
+        &format!(
+            "Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing this operation. This also applies to advanced indexing e.g. {example} (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)"
+        ),
+    );
+}
+
 /// Forgets which warnings were shown (a fresh session).
 pub fn reset() {
     SHOWN.with(|s| s.borrow_mut().clear());

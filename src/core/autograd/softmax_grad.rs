@@ -37,7 +37,7 @@ pub fn gradient(
             binary(BinaryOp::Sub, &t(g), &t(&es))
         }
         SoftmaxKind::LogSumExp => {
-            // g * exp(x - y), with the reduced dims put back for broadcasting.
+            // g * exp(x - y), with the reduced dims put back for broadcasting
             let (g, y) = if keepdim || input.ndim() == 0 {
                 (g.clone(), output.clone())
             } else {
@@ -50,8 +50,14 @@ pub fn gradient(
                     crate::core::views::reshape(output, &sizes)?,
                 )
             };
+            // (Complex: the conjugate of the exponential, as for every holomorphic op.)
             let diff = binary(BinaryOp::Sub, &t(input), &t(&y))?;
             let e = unary(&diff, Unary::Exp)?;
+            let e = if e.dtype().is_complex() {
+                crate::core::copy::contiguous_copy(&crate::core::views::conj::conj(&e))?
+            } else {
+                e
+            };
             binary(BinaryOp::Mul, &t(&g), &t(&e))
         }
     }

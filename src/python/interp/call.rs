@@ -347,10 +347,15 @@ impl Interpreter {
         name: &str,
         call: CallArgs,
     ) -> Flow<Value> {
-        if super::methods::is_dunder(name)
-            && let Some(v) = self.python_dunder(&receiver, name, &call)?
-        {
-            return Ok(v);
+        if super::methods::is_dunder(name) {
+            let found = self.python_dunder(&receiver, name, &call);
+            // The op's warnings come before what it raised, as PyTorch's do.
+            if crate::script::warnings::has_pending() {
+                self.issue_torch_warnings()?;
+            }
+            if let Some(v) = found? {
+                return Ok(v);
+            }
         }
         let result = match receiver {
             Value::Tensor(t) => {

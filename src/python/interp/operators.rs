@@ -431,6 +431,31 @@ impl Interpreter {
                 ),
             );
         }
+        if matches!(op, CmpOp::Eq | CmpOp::NotEq)
+            && (is_tuple_like_host(a) || is_tuple_like_host(b))
+            && (matches!(a, Value::List(_)) || matches!(b, Value::List(_)))
+        {
+            // A tuple is never equal to a list.
+            return Ok(Value::Bool(op == CmpOp::NotEq));
+        }
+        if matches!(op, CmpOp::Eq | CmpOp::NotEq)
+            && (is_tuple_like_host(a) || is_tuple_like_host(b))
+            && is_tuple_like(a)
+            && is_tuple_like(b)
+        {
+            // A named tuple or a `torch.Size` equals a tuple item by item, each item equal
+            // to itself by identity first, as CPython's tuples compare.
+            let p = self.collect(a)?;
+            let q = self.collect(b)?;
+            let mut equal = p.len() == q.len();
+            for (x, y) in p.iter().zip(&q) {
+                if !equal {
+                    break;
+                }
+                equal = same_object(x, y) || self.values_equal(x, y)?;
+            }
+            return Ok(Value::Bool(equal == (op == CmpOp::Eq)));
+        }
         if a.is_tensh() || b.is_tensh() {
             if matches!(op, CmpOp::Eq | CmpOp::NotEq)
                 && (matches!(a, Value::None) || matches!(b, Value::None))
@@ -509,7 +534,8 @@ impl Interpreter {
     /// when one runs out first, the lengths.
     fn order_sequences(&mut self, op: CmpOp, p: &[Value], q: &[Value]) -> Flow<Value> {
         for (x, y) in p.iter().zip(q) {
-            if !self.values_equal(x, y)? {
+            // An item is equal to itself by identity first, as in CPython.
+            if !same_object(x, y) && !self.values_equal(x, y)? {
                 return self.compare(op, x, y);
             }
         }
@@ -556,7 +582,8 @@ impl Interpreter {
                 let x = self.collect(a)?;
                 let y = self.collect(b)?;
                 for (p, q) in x.iter().zip(&y) {
-                    if !self.values_equal(p, q)? {
+                    // An item is equal to itself by identity first, as in CPython.
+                    if !same_object(p, q) && !self.values_equal(p, q)? {
                         return self.order(p, q, op);
                     }
                 }

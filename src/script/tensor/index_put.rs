@@ -122,7 +122,14 @@ fn call(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         None
     };
     if func.ends_with('_') {
-        crate::core::copy::copy_(x, &out).rhai()?;
+        if !accumulate && x.layout().has_internal_overlap() {
+            // Elements that share memory: the values written into the selected ones only.
+            crate::script::warnings::expanded_write("index_put_");
+            let items: Vec<IndexItem> = idx.iter().cloned().map(IndexItem::Tensor).collect();
+            index_put(x, &items, &Value::Tensor(detached(&values))).rhai()?;
+        } else {
+            crate::core::copy::copy_(x, &out).rhai()?;
+        }
         if let Some(op) = formula {
             record_in_place(x, "IndexPutBackward0", &[&values], op);
         }

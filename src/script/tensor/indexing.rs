@@ -210,6 +210,9 @@ pub fn set_items(t: &Tensor, items: &[IndexItem], v: &Dynamic) -> RhaiResult<()>
         record::check_write_through_view(t).rhai()?;
     }
     let value = value(v)?;
+    if let Some(op) = crate::core::index::expanded_write_op(t, items, &value) {
+        crate::script::warnings::expanded_write(op);
+    }
     record::counted_write(t, || {
         index_put(t, items, &value).rhai()?;
         record_put(t, items, advanced, &value).rhai()

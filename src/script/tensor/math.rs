@@ -44,6 +44,11 @@ fn apply(op: BinaryOp, a: Arg, b: Arg) -> RhaiResult<Tensor> {
     {
         return reverse_divide(*n, t).rhai();
     }
+    if op == BinaryOp::Add && a.is_number() && !b.is_number() {
+        // `n + t` is PyTorch's `t.add(n)`: `t + 1 * n`, whose complex product scales the
+        // number, not the tensor (a NaN part of `t` stays in its own part).
+        return ops::binary(op, &b, &a).rhai();
+    }
     ops::binary(op, &a, &b).rhai()
 }
 

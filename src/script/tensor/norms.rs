@@ -61,37 +61,56 @@ fn norm_grad(
     };
     let g = unsqueezed(g, &reduced, keepdim)?;
     let y = unsqueezed(y, &reduced, keepdim)?;
-    let factor = if p == 1.0 {
-        unary(x, Unary::Sgn)?
+    // PyTorch's rule for each range of orders (a NaN norm stays NaN in the gradient; only
+    // a zero norm gives zero).
+    let zero_norm = || binary(BinaryOp::Eq, &t(&y), &num(0.0));
+    let sgn = || unary(x, Unary::Sgn);
+    let grad = if p == 1.0 {
+        binary(BinaryOp::Mul, &t(&g), &t(&sgn()?))?
+    } else if p == 2.0 {
+        let quotient = binary(BinaryOp::Div, &t(x), &t(&y))?;
+        let quotient = where_(&zero_norm()?, &num(0.0), &t(&quotient))?;
+        binary(BinaryOp::Mul, &t(&g), &t(&quotient))?
     } else if p.is_infinite() {
         let magnitude = unary(x, Unary::Abs)?;
+        // The elements the norm is (`|x| == y`), or NaN ones (a NaN norm is theirs).
         let at_extreme = binary(BinaryOp::Eq, &t(&magnitude), &t(&y))?;
+        let not_a_number = binary(BinaryOp::Ne, &t(&magnitude), &t(&magnitude))?;
+        let at_extreme = where_(&not_a_number, &num(1.0), &t(&at_extreme))?;
         let mask = crate::core::copy::cast_copy(&at_extreme, magnitude.dtype())?;
         let dims: Vec<i64> = reduced.iter().map(|&d| d as i64).collect();
         let count = reduce(&mask, Reduction::Sum, Some(&dims), true)?;
-        let share = binary(BinaryOp::Div, &t(&mask), &t(&count))?;
-        binary(BinaryOp::Mul, &t(&unary(x, Unary::Sgn)?), &t(&share))?
+        let share = binary(BinaryOp::Div, &t(&g), &t(&count))?;
+        let share = binary(BinaryOp::Mul, &t(&share), &t(&mask))?;
+        binary(BinaryOp::Mul, &t(&sgn()?), &t(&share))?
     } else {
-        // x |x|^(p-2) / y^(p-1), zero where the norm is zero.
-        let scaled = if p == 2.0 {
-            x.clone()
+        let magnitude = unary(x, Unary::Abs)?;
+        if p < 1.0 {
+            // sgn(x) |x|^(p-1) (zero at zero elements) g y^(1-p).
+            let power = crate::core::pointwise::pow(&t(&magnitude), &num(p - 1.0))?;
+            let zero_element = binary(BinaryOp::Eq, &t(x), &num(0.0))?;
+            let power = where_(&zero_element, &num(0.0), &t(&power))?;
+            let scaled = binary(BinaryOp::Mul, &t(&sgn()?), &t(&power))?;
+            let scaled = binary(BinaryOp::Mul, &t(&scaled), &t(&g))?;
+            let norm_power = crate::core::pointwise::pow(&t(&y), &num(1.0 - p))?;
+            binary(BinaryOp::Mul, &t(&scaled), &t(&norm_power))?
         } else {
-            let magnitude = unary(x, Unary::Abs)?;
+            // x |x|^(p-2) (zero at zero elements below order 2, where the power is
+            // infinite), times g / y^(p-1) (zero where the norm is zero).
             let power = crate::core::pointwise::pow(&t(&magnitude), &num(p - 2.0))?;
-            binary(BinaryOp::Mul, &t(x), &t(&power))?
-        };
-        let denominator = if p == 2.0 {
-            y.clone()
-        } else {
-            crate::core::pointwise::pow(&t(&y), &num(p - 1.0))?
-        };
-        let quotient = binary(BinaryOp::Div, &t(&scaled), &t(&denominator))?;
-        let zero_norm = binary(BinaryOp::Eq, &t(&y), &num(0.0))?;
-        let zero_element = binary(BinaryOp::Eq, &t(x), &num(0.0))?;
-        let quotient = where_(&zero_norm, &num(0.0), &t(&quotient))?;
-        where_(&zero_element, &num(0.0), &t(&quotient))?
+            let scaled = binary(BinaryOp::Mul, &t(x), &t(&power))?;
+            let scaled = if p < 2.0 {
+                let zero_element = binary(BinaryOp::Eq, &t(x), &num(0.0))?;
+                where_(&zero_element, &num(0.0), &t(&scaled))?
+            } else {
+                scaled
+            };
+            let norm_power = crate::core::pointwise::pow(&t(&y), &num(p - 1.0))?;
+            let scale = binary(BinaryOp::Div, &t(&g), &t(&norm_power))?;
+            let scale = where_(&zero_norm()?, &num(0.0), &t(&scale))?;
+            binary(BinaryOp::Mul, &t(&scaled), &t(&scale))?
+        }
     };
-    let grad = binary(BinaryOp::Mul, &t(&g), &t(&factor))?;
     Ok(Some(cast_grad(&grad, x.dtype())?))
 }
 

@@ -491,12 +491,25 @@ fn index_fill(x: &Tensor, a: &Args, func: &str) -> RhaiResult<Dynamic> {
         None => (to_scalar(v, "value")?, "IndexFillBackward0"),
     };
     crate::core::index::check_index_fill_value(x.dtype(), value).rhai()?;
-    let out = index_ops::index_fill(x, dim, &index, value).rhai()?;
+    let in_place = func.ends_with('_');
+    let out = if index_ops::index_fill_writes(x, dim, &index, in_place).rhai()? {
+        index_ops::index_fill(x, dim, &index, value).rhai()?
+    } else {
+        // Nothing to write (and no index read): `x`'s values as they are.
+        crate::core::copy::contiguous_copy(&detached(x)).rhai()?
+    };
     let (idx, x_like) = (index.clone(), detached(x));
     let formula: Formula = Rc::new(move |g| {
         let kept = index_ops::index_fill(g, dim, &idx, Scalar::Int(0))?;
         Ok(vec![shaped(kept, &x_like)?])
     });
+    if func.ends_with('_') && x.layout().has_internal_overlap() {
+        // Elements that share memory: the value written into the selected ones only.
+        crate::script::warnings::expanded_write("index_fill_");
+        let d = crate::core::error::wrap_dim(dim, x.ndim().max(1)).rhai()?;
+        crate::core::index::index_fill_through(x, d, &index, value).rhai()?;
+        return recorded_in_place(x, node, func, &[], Some(formula));
+    }
     finish(x, out, func.ends_with('_'), node, func, &[], Some(formula))
 }
 

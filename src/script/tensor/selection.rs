@@ -151,6 +151,9 @@ pub fn register(r: &mut Registry) {
     r.method("masked_fill_", 2, |x, a| {
         let mask = a.tensor(0, "mask", "masked_fill_")?;
         let value = fill_value(&a, "masked_fill_", x.dtype())?;
+        if x.layout().has_internal_overlap() {
+            crate::script::warnings::expanded_write("masked_fill_");
+        }
         selection::masked_fill_(x, &mask, value).rhai()?;
         let kept = detached(&mask);
         let op = BackwardOp::formula(1, move |g| {
