@@ -231,7 +231,7 @@ pub type Result<T> = std::result::Result<T, TorchError>;
 
 /// PyTorch's `IndexError` for a reduction along a dim of size 0, the op named as its
 /// message names it (`max():`, `aminmax:`).
-pub fn empty_reduction_dim(op: &str, dim: usize) -> TorchError {
+pub fn empty_reduction_dim(op: &str, dim: impl std::fmt::Display) -> TorchError {
     TorchError::index(format!(
         "{op} Expected reduction dim {dim} to have non-zero size."
     ))

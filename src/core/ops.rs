@@ -47,6 +47,14 @@ impl BinaryOp {
 
 pub(crate) fn operand(a: &Arg) -> Operand {
     match a {
+        // A number a `torch` function wrapped (`torch.floor_divide(2, t)`) promotes as the
+        // number it was, as PyTorch's wrapped numbers do.
+        Arg::Tensor(t) if t.ndim() == 0 && t.is_wrapped_number() => {
+            match copy::to_scalars(t).ok().and_then(|v| v.first().copied()) {
+                Some(n) => Operand::Number(n),
+                None => Operand::ZeroDim(t.dtype()),
+            }
+        }
         Arg::Tensor(t) if t.ndim() == 0 => Operand::ZeroDim(t.dtype()),
         Arg::Tensor(t) => Operand::Dimensioned(t.dtype()),
         Arg::Number(s) => Operand::Number(*s),
@@ -220,6 +228,8 @@ pub fn check_in_place_promotion(a: &Tensor, b: &Arg) -> Result<()> {
 pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
     let lhs = Arg::Tensor(a.clone());
     check_sub_bool(op, &lhs, b)?;
+    // PyTorch's iterator checks the written tensor's overlap before its shape and dtypes.
+    copy::check_no_internal_overlap(&a.layout())?;
     let out_shape = a.sizes();
     let result_shape = match b {
         Arg::Tensor(other) => broadcast_shapes(&out_shape, &other.sizes())?,

@@ -284,9 +284,15 @@ pub fn median_dim(
 
 /// `t.median()` / `t.nanmedian()`: the lower median of every element (NaN for none).
 pub fn median_all(t: &Tensor, ignore_nan: bool) -> Result<Tensor> {
-    // Nothing to order: NaN in the input's dtype (`True` for bool), whatever the dtype.
+    // Nothing to order: NaN in the input's dtype (`True` for bool, 0 for the integers,
+    // as NaN converts in PyTorch's fill), whatever the dtype.
     if t.numel() == 0 {
-        return super::creation::full(&[], super::scalar::Scalar::Float(f64::NAN), t.dtype());
+        let nan = if t.dtype().is_integral() && t.dtype() != DType::Bool {
+            super::scalar::Scalar::Int(0)
+        } else {
+            super::scalar::Scalar::Float(f64::NAN)
+        };
+        return super::creation::full(&[], nan, t.dtype());
     }
     refuse_unordered(t, "median_cpu")?;
     let flat = reshape(&super::copy::contiguous_copy(t)?, &[-1])?;

@@ -197,17 +197,34 @@ fn add_to_grad(leaf: &Tensor, grad: Tensor) -> Result<()> {
     Ok(())
 }
 
-/// A leaf's first `.grad`, laid out as PyTorch's gradient accumulation lays it out: with the
-/// leaf's own strides when the leaf is non-overlapping and dense (a transposed leaf gets a
-/// transposed gradient), else row-major. Always a copy: the walk's buffers are not handed
-/// out.
+/// A leaf's first `.grad`, laid out as PyTorch's gradient accumulation lays it out. A
+/// gradient that keeps PyTorch's layout contract is kept as it is laid out: for a
+/// non-overlapping and dense leaf, the leaf's strides in every dim longer than 1 (a
+/// dim of length 1 may have any stride but 0); for another leaf, a contiguous gradient.
+/// Any other gradient is laid out with the leaf's strides (dense leaf) or row-major.
+/// Always a copy: the walk's buffers are not handed out.
 fn laid_out_like_leaf(grad: &Tensor, leaf: &Tensor) -> Result<Tensor> {
     let layout = leaf.layout();
-    if layout.is_non_overlapping_and_dense() && grad.sizes()[..] == layout.sizes[..] {
-        let out =
-            crate::core::creation::empty_strided(&layout.sizes, &layout.strides, grad.dtype())?;
+    let given = grad.layout();
+    let strided = |strides: &[i64]| -> Result<Tensor> {
+        let out = crate::core::creation::empty_strided(&given.sizes, strides, grad.dtype())?;
         copy_(&out, grad)?;
-        return Ok(out);
+        Ok(out)
+    };
+    if layout.is_non_overlapping_and_dense() && given.sizes == layout.sizes {
+        let keeps_contract = given
+            .sizes
+            .iter()
+            .zip(given.strides.iter().zip(&layout.strides))
+            .all(|(&n, (&own, &leaf))| if n != 1 { own == leaf } else { own != 0 });
+        return strided(if keeps_contract {
+            &given.strides
+        } else {
+            &layout.strides
+        });
+    }
+    if grad.is_contiguous() {
+        return strided(&given.strides);
     }
     contiguous_copy(grad)
 }

@@ -1227,7 +1227,19 @@ impl Interpreter {
                 }
             }
             Value::Host(_) | Value::Tensor(_) => {
-                let item = self.number_item(x)?;
+                let item = match self.number_item(x)? {
+                    // A complex tensor's item converts to an integer only when it is real.
+                    Value::Complex(z) if matches!(x, Value::Tensor(_)) => {
+                        if z.im != 0.0 {
+                            return self.raise(
+                                "RuntimeError",
+                                "value cannot be converted to type int64_t without overflow",
+                            );
+                        }
+                        Value::Float(z.re)
+                    }
+                    item => item,
+                };
                 self.int_from(vec![item], Keywords(Vec::new()))
             }
             other => self.raise(
@@ -1283,7 +1295,17 @@ impl Interpreter {
             }
             Value::Host(_) | Value::Tensor(_) => {
                 let item = self.number_item(x)?;
-                if let Value::Complex(_) = item {
+                if let Value::Complex(z) = item {
+                    if matches!(x, Value::Tensor(_)) {
+                        // A complex tensor's item converts to a double only when it is real.
+                        if z.im == 0.0 {
+                            return Ok(Value::Float(z.re));
+                        }
+                        return self.raise(
+                            "RuntimeError",
+                            "value cannot be converted to type double without overflow",
+                        );
+                    }
                     return self.raise(
                         "TypeError",
                         "float() argument must be a string or a real number, not 'complex'",

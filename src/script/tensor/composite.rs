@@ -408,6 +408,8 @@ pub fn register(r: &mut Registry) {
         t(crate::core::hash_tensor::hash_tensor(x, &dims, keepdim, mode).rhai()?)
     });
     r.method_and_function("nansum", 3, |x, a| {
+        // The dims first, then the CPU kernel's refusal of complex inputs.
+        crate::core::reduce::reduced_dims(x.ndim(), dims_arg(&a)?.as_deref()).rhai()?;
         if x.dtype().is_complex() {
             return Err(to_rhai(TorchError::not_implemented(
                 "nansum on CPU does not support complex inputs",

@@ -78,6 +78,17 @@ fn write_back(
     Ok(Dynamic::from(x.clone()))
 }
 
+/// The twins' ops that PyTorch runs on its element iterator, which refuses a written tensor
+/// whose elements share memory before anything else.
+const ITERATED: &[&str] = &[
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "conj_physical",
+    "float_power",
+];
+
 /// The twins' ops that take a second operand (`other`), whose promotion with the tensor
 /// is checked first.
 const BINARY: &[&str] = &["bitwise_and", "bitwise_or", "bitwise_xor"];
@@ -101,6 +112,10 @@ pub fn register(r: &mut Registry) {
         };
         let op: TensorOp = op;
         r.method(name, 8, move |x, a| {
+            if ITERATED.contains(&of) {
+                // PyTorch's iterator checks the written tensor's overlap first.
+                crate::core::copy::check_no_internal_overlap(&x.layout()).rhai()?;
+            }
             if BINARY.contains(&of)
                 && let Some(other) = a.get(0, "other")
             {

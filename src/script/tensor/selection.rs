@@ -74,9 +74,10 @@ fn extreme(x: &Tensor, a: &Args, max: bool) -> RhaiResult<Dynamic> {
     for &d in &dims {
         let w = crate::core::error::wrap_dim(d, x.ndim().max(1)).rhai()?;
         if x.ndim() > 0 && sizes[w] == 0 {
+            // Named as it was given (`-1`), as PyTorch's message names it.
             return Err(to_rhai(crate::core::error::empty_reduction_dim(
                 &format!("{name}():"),
-                w,
+                d,
             )));
         }
     }
