@@ -65,6 +65,62 @@ const TYPE_SPECIAL_METHODS: &[&str] = &[
     "__pow__",
     "__neg__",
 ];
+/// Whether CPython's `str`, `list`, `tuple`, `dict` or `set` has the special method `name`
+/// (read by name, `xs.__getitem__(0)`, it is the operation it stands for).
+fn has_special_method(object: &Value, name: &str) -> bool {
+    const EVERY: &[&str] = &[
+        "__len__",
+        "__contains__",
+        "__iter__",
+        "__eq__",
+        "__ne__",
+        "__repr__",
+        "__str__",
+    ];
+    const ORDERED: &[&str] = &["__lt__", "__le__", "__gt__", "__ge__"];
+    const SEQUENCE: &[&str] = &["__getitem__", "__add__", "__mul__", "__rmul__"];
+    if EVERY.contains(&name) {
+        return true;
+    }
+    match object {
+        Value::Str(_) => {
+            ORDERED.contains(&name)
+                || SEQUENCE.contains(&name)
+                || matches!(name, "__mod__" | "__hash__")
+        }
+        Value::Tuple(_) => {
+            ORDERED.contains(&name) || SEQUENCE.contains(&name) || name == "__hash__"
+        }
+        Value::List(_) => {
+            ORDERED.contains(&name)
+                || SEQUENCE.contains(&name)
+                || matches!(
+                    name,
+                    "__iadd__" | "__imul__" | "__setitem__" | "__delitem__"
+                )
+        }
+        Value::Dict(_) => matches!(
+            name,
+            "__getitem__" | "__setitem__" | "__delitem__" | "__or__" | "__ior__"
+        ),
+        Value::Set(_) => {
+            ORDERED.contains(&name)
+                || matches!(
+                    name,
+                    "__and__"
+                        | "__or__"
+                        | "__xor__"
+                        | "__sub__"
+                        | "__iand__"
+                        | "__ior__"
+                        | "__ixor__"
+                        | "__isub__"
+                )
+        }
+        _ => false,
+    }
+}
+
 const LIST_METHODS: &[&str] = &[
     "append", "extend", "pop", "insert", "remove", "index", "count", "sort", "reverse", "copy",
     "clear",
@@ -337,6 +393,11 @@ impl Interpreter {
                 "__next__" | "__iter__" => Ok(self.bound(object, name)),
                 _ => self.no_attribute(object, name),
             },
+            Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_)
+                if has_special_method(object, name) =>
+            {
+                Ok(self.bound(object, name))
+            }
             Value::Str(_) if STR_METHODS.contains(&name) => Ok(self.bound(object, name)),
             Value::List(_) if LIST_METHODS.contains(&name) => Ok(self.bound(object, name)),
             Value::Dict(_) if DICT_METHODS.contains(&name) => Ok(self.bound(object, name)),
@@ -534,6 +595,16 @@ impl Interpreter {
     ) -> Flow<Value> {
         if call.keywords.is_empty() && super::number_dunders::has_number_dunder(object, name) {
             return self.call_number_dunder(object, name, call.args);
+        }
+        if super::methods::is_dunder(name)
+            && matches!(
+                object,
+                Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_)
+            )
+            && let Some(v) = self.python_dunder(object, name, &call)?
+        {
+            // `xs.__getitem__(0)`, `s.__len__()`: the special method is the operation.
+            return Ok(v);
         }
         if !call.keywords.is_empty()
             && !matches!(

@@ -256,6 +256,11 @@ impl Interpreter {
                 let r = self.host.index_tensor(t, &items);
                 Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
             }
+            Value::Host(d) if d.is::<crate::script::return_types::ReturnTuple>() => {
+                // A named tuple (`torch.return_types.sort`) is indexed as the tuple it is.
+                let items = self.collect(container)?;
+                self.get_item(&Value::tuple(items), index)
+            }
             Value::Host(d) => {
                 let i = self.host_index(d, &index)?;
                 let r = self.host.get_item(d.clone(), i);
