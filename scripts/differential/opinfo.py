@@ -70,7 +70,12 @@ def _raised(e):
 REASONS = {
     "values ~": "the last bits of transcendental and complex functions (`acos`, `logit`, "
                 "`polygamma`, complex `abs`) and of float32 sums: PyTorch's vectorized CPU "
-                "kernels round differently from tensh's scalar formulas and summation order",
+                "kernels round differently from tensh's scalar formulas and summation order "
+                "(SLEEF's float32 `cos`, `expm1`, `tanh`, ...: within 1 ulp, not correctly "
+                "rounded). Where an op's vectorized and scalar forms differ (complex `sgn` and "
+                "division: parts divided by `|z|` against Smith's division, with and without "
+                "FMA), PyTorch runs the vectorized form on each inner row's whole chunks of two "
+                "vectors and the scalar form on the rest; tensh runs one form everywhere",
     "values": "float16/bfloat16 products and reductions (`addbmm`, `baddbmm`, `addmv`, "
               "`std_mean`, `var_mean`) accumulated in another order or precision; "
               "`unravel_index` and `sort`/`argsort` of ties and NaNs",
