@@ -130,6 +130,30 @@ pub fn register(r: &mut Registry) {
                 .filter_map(|v| v.clone().try_cast::<Tensor>())
                 .collect();
             let tensors: Vec<&Tensor> = others.iter().collect();
+            if matches!(of, "tril" | "triu")
+                && x.layout().has_internal_overlap()
+                && !x.requires_grad()
+            {
+                // Elements that share memory (an expanded tensor): PyTorch's kernel zeroes
+                // the other triangle in place, so only those elements are written.
+                let all = crate::core::creation::full(
+                    &x.sizes(),
+                    crate::core::scalar::Scalar::Bool(true),
+                    crate::core::dtype::DType::Bool,
+                )
+                .rhai()?;
+                let kept = op(&all, a)?
+                    .try_cast::<Tensor>()
+                    .ok_or_else(|| to_rhai(TorchError::runtime("tril: no tensor result")))?;
+                let zeroed = crate::core::selection::logical_not(&kept).rhai()?;
+                crate::core::index::masked_fill_through(
+                    x,
+                    &zeroed,
+                    crate::core::scalar::Scalar::Int(0),
+                )
+                .rhai()?;
+                return Ok(Dynamic::from(x.clone()));
+            }
             let source = in_place_writes::source(x, &tensors).rhai()?;
             let out = op(&source, a)?;
             match out.try_cast::<Tensor>() {
