@@ -229,8 +229,7 @@ pub fn nll_loss(
     let ignored_in_gradient = ignored.clone();
     let safe = select(&ignored, n(0.0), t(&target))?;
     let safe = super::copy::cast_copy(&safe, DType::Int64)?;
-    for v in super::copy::to_scalars(&safe)? {
-        let k = v.to_i64();
+    for k in super::engine::elements::i64_values(&safe)? {
         if k < 0 || k >= classes {
             return Err(TorchError::index(format!("Target {k} is out of bounds.")));
         }
@@ -304,8 +303,8 @@ pub fn binary_cross_entropy(
     how: LossReduction,
 ) -> Result<Tensor> {
     let (x, y) = (detached(input), detached(target));
-    let values = super::copy::to_scalars(&x)?;
-    if values.iter().any(|v| !(0.0..=1.0).contains(&v.to_f64())) {
+    let values = super::engine::elements::f64_values(&x)?;
+    if values.iter().any(|v| !(0.0..=1.0).contains(v)) {
         return Err(TorchError::runtime(
             "all elements of input should be between 0 and 1",
         ));

@@ -9,10 +9,9 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::rc::Rc;
 
 use super::engine::{
-    Buffer, FREED, Ready, accumulate, add_into, count_dependencies, edge_key, node_key,
-    run_node_hooks,
+    Buffer, Ready, accumulate, add_into, apply_and_release, check_runnable, count_dependencies,
+    edge_key, node_key, one_dependency_done, run_node_hooks,
 };
-use super::formulas::apply;
 use crate::core::copy::cast_copy;
 use crate::core::creation::full;
 use crate::core::error::{Result, TorchError};
@@ -102,23 +101,12 @@ pub fn grad(
         if !needed.contains(&key) {
             continue;
         }
-        if node.released.get() && node.op.saves_values() {
-            return Err(TorchError::runtime(FREED));
-        }
-        for saved in &node.saved {
-            saved.check()?;
-        }
-        let input_grads = apply(&node.op, &grads)?;
-        if !retain {
-            node.released.set(true);
-        }
+        check_runnable(&node)?;
+        let input_grads = apply_and_release(&node, &grads, retain)?;
         for (edge, grad) in node.next.iter().zip(input_grads) {
             let Some(edge) = edge else { continue };
             let edge_key = edge_key(edge);
-            let remaining = deps.get_mut(&edge_key).map_or(0, |d| {
-                *d = d.saturating_sub(1);
-                *d
-            });
+            let remaining = one_dependency_done(&mut deps, edge_key);
             match edge {
                 Edge::Node {
                     node: target,

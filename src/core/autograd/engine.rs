@@ -142,6 +142,40 @@ impl Ord for Ready {
     }
 }
 
+/// Refuses to run `node` when its saved values were freed by an earlier backward, or a
+/// saved tensor was changed in place since (PyTorch's two errors).
+pub(super) fn check_runnable(node: &Node) -> Result<()> {
+    if node.released.get() && node.op.saves_values() {
+        return Err(TorchError::runtime(FREED));
+    }
+    for saved in &node.saved {
+        saved.check()?;
+    }
+    Ok(())
+}
+
+/// The gradients of `node`'s inputs from its outputs' `grads`; without `retain`, the node's
+/// saved values are released after.
+pub(super) fn apply_and_release(
+    node: &Node,
+    grads: &[Option<Tensor>],
+    retain: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let input_grads = apply(&node.op, grads)?;
+    if !retain {
+        node.released.set(true);
+    }
+    Ok(input_grads)
+}
+
+/// Counts one of the edges into `key` as done; how many are left.
+pub(super) fn one_dependency_done(deps: &mut HashMap<usize, usize>, key: usize) -> usize {
+    deps.get_mut(&key).map_or(0, |d| {
+        *d = d.saturating_sub(1);
+        *d
+    })
+}
+
 /// Adds `grad` into `slot` (the first gradient is kept as it is).
 pub(super) fn add_into(slot: &mut Option<Tensor>, grad: Tensor) -> Result<()> {
     *slot = Some(match slot.take() {
@@ -244,12 +278,7 @@ fn run(root: Edge, seed: Tensor, retain: bool, runner: &mut dyn HookRunner) -> R
     while let Some(Ready(node)) = ready.pop() {
         let mut grads = buffers.remove(&node_key(&node)).unwrap_or_default();
         run_node_hooks(&node, &mut grads, runner)?;
-        if node.released.get() && node.op.saves_values() {
-            return Err(TorchError::runtime(FREED));
-        }
-        for saved in &node.saved {
-            saved.check()?;
-        }
+        check_runnable(&node)?;
         // Non-leaves that asked to keep their gradient (`retain_grad()`) get it now.
         for (output, weak) in node.retained.borrow().iter() {
             if let (Some(t), Some(Some(g))) = (weak.upgrade(), grads.get(*output)) {
@@ -258,17 +287,11 @@ fn run(root: Edge, seed: Tensor, retain: bool, runner: &mut dyn HookRunner) -> R
                 t.with_grad_mut(|s| s.grad = slot);
             }
         }
-        let input_grads = apply(&node.op, &grads)?;
-        if !retain {
-            node.released.set(true);
-        }
+        let input_grads = apply_and_release(&node, &grads, retain)?;
         for (edge, grad) in node.next.iter().zip(input_grads) {
             let Some(edge) = edge else { continue };
             let key = edge_key(edge);
-            let remaining = deps.get_mut(&key).map_or(0, |d| {
-                *d = d.saturating_sub(1);
-                *d
-            });
+            let remaining = one_dependency_done(&mut deps, key);
             match edge {
                 Edge::Node {
                     node: target,

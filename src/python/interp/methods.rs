@@ -596,7 +596,7 @@ impl Interpreter {
         if call.keywords.is_empty() && super::number_dunders::has_number_dunder(object, name) {
             return self.call_number_dunder(object, name, call.args);
         }
-        if super::methods::is_dunder(name)
+        if is_dunder(name)
             && matches!(
                 object,
                 Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_)

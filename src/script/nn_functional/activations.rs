@@ -402,8 +402,8 @@ fn glu(a: Args) -> RhaiResult<Dynamic> {
         crate::core::tensor::graph::detached(&first),
         crate::core::tensor::graph::detached(&second),
     );
-    tracked::single(&out, "GluBackward0", &x, move |g, x| {
-        glu_gradient(g, x, &first, &second, d)
+    tracked::single(&out, "GluBackward0", &x, move |g, _| {
+        glu_gradient(g, &first, &second, d)
     });
     Ok(Dynamic::from(out))
 }
@@ -411,7 +411,6 @@ fn glu(a: Args) -> RhaiResult<Dynamic> {
 /// `glu`'s gradient: `[g * sigmoid(b), g * a * sigmoid(b) * (1 - sigmoid(b))]` along `d`.
 fn glu_gradient(
     g: &Tensor,
-    x: &Tensor,
     a: &Tensor,
     b: &Tensor,
     d: usize,
@@ -421,7 +420,6 @@ fn glu_gradient(
     let ga = mul(t(g), t(&s))?;
     let one_minus = sub(n(1.0), t(&s))?;
     let gb = mul(t(&mul(t(&mul(t(g), t(a))?), t(&s))?), t(&one_minus))?;
-    let _ = x;
     crate::core::join::cat(&[ga, gb], d as i64)
 }
 
