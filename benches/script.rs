@@ -38,7 +38,7 @@ fn bare_engine() -> Engine {
 /// the floor tensh's own loops are measured against.
 fn configured_engine() -> Engine {
     let mut engine = bare_engine();
-    tensh::script::engine::configure_rhai(&mut engine);
+    tensh::ops::engine::configure_rhai(&mut engine);
     engine
 }
 

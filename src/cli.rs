@@ -3,8 +3,8 @@
 
 use std::io::{IsTerminal, Read};
 
+use crate::ops::output;
 use crate::repl::color::ColorChoice;
-use crate::script::output;
 
 const USAGE: &str = "usage: tensh [--color=auto|always|never] [--python | --lang python|rhai]
              [[-i] FILE.rhai|FILE.py [ARGS...] | -e CODE]

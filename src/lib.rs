@@ -1,8 +1,10 @@
 //! tensh: a REPL and script runner, scripted in Rhai, over a Rust re-implementation of
 //! PyTorch's strided tensor memory model.
 //!
-//! Layers depend one way: `platform` ← `core` ← `print` ← `script` ← `repl` ← `transcript` ← `page` ← `jupyter` ← `page_server` ← `cli`
-//! (`tests/architecture.rs` keeps it so).
+//! Layers depend one way: `platform` ← `core` ← `print` ← `ops` ← `script` ← `python` ←
+//! `repl` ← `transcript` ← `page` ← `jupyter` ← `page_server` ← `cli`
+//! (`tests/architecture.rs` keeps it so). The two fronts stand side by side on `ops`, the op
+//! table: `script` runs Rhai programs, `python` calls the table directly and never `script`.
 
 #![warn(missing_docs)]
 
@@ -22,6 +24,7 @@ pub mod core;
 pub mod fuzz;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod jupyter;
+pub mod ops;
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod page_server;

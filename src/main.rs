@@ -18,7 +18,7 @@ fn main() {
         .unwrap_or_else(|_| tensh::cli::run(std::env::args().skip(1).collect()));
     // The fuzzer counts the calls its programs made (`examples/fuzz.rs`).
     if std::env::var_os("TENSH_REPORT_CALLS").is_some() {
-        eprintln!("tensh calls: {}", tensh::script::registration::calls_made());
+        eprintln!("tensh calls: {}", tensh::ops::registration::calls_made());
     }
     std::process::exit(status);
 }

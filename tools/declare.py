@@ -1,4 +1,4 @@
-"""Prints a declaration block (src/script/signature/declarations.txt) for each name given,
+"""Prints a declaration block (src/ops/signature/declarations.txt) for each name given,
 read off PyTorch's own behaviour: its TypeErrors list a parser's overloads, probing one
 argument at a time names a lone overload's parameters, and Python functions have their
 `inspect` signature. Run it with the oracle and review the output before adding it:

@@ -1,11 +1,11 @@
-"""Prints src/script/signature/returns.txt: the type each declared method, property and
+"""Prints src/ops/signature/returns.txt: the type each declared method, property and
 `torch` function returns, read off PyTorch itself, for completion after a chain
 (`x.t().is_c<Tab>`). A name is listed when PyTorch says what it returns: every schema of its
 ATen operator returns one Tensor (whatever the arguments), or else calling it without
 arguments, or reading the property, on a sample receiver gives a value of a type tensh has
 (for that form only). Run it with the oracle from the repository's root:
 
-    TENSH_ROOT=$PWD ../shared/conformance/oracle run tools/declare_returns.py > src/script/signature/returns.txt
+    TENSH_ROOT=$PWD ../shared/conformance/oracle run tools/declare_returns.py > src/ops/signature/returns.txt
 """
 import re, warnings
 import torch
@@ -75,7 +75,7 @@ def probe(owner, name):
 names = []
 import os
 ROOT = os.environ.get("TENSH_ROOT", ".")
-for line in open(os.path.join(ROOT, "src/script/signature/declarations.txt")):
+for line in open(os.path.join(ROOT, "src/ops/signature/declarations.txt")):
     m = re.match(r"\[(\w+)\.([\w:]+)\]", line)
     if m:
         names.append((m.group(1), m.group(2)))

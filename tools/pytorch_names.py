@@ -1,11 +1,11 @@
 """Prints the public names PyTorch has on the types tensh models, one `Owner.name` per line,
-sorted, for src/script/pytorch_names.txt: the attributes of its tensor and storage classes,
+sorted, for src/ops/pytorch_names.txt: the attributes of its tensor and storage classes,
 and the `torch` module's functions (`torch.NAME`) and its classes and sub-modules
 (`torch_attribute.NAME`). tensh reads that list to tell a name it has not
 built (NotImplementedError, saying so) from a name PyTorch does not have either
 (AttributeError, as Python says). Run it with the oracle:
 
-    ../shared/conformance/oracle run tools/pytorch_names.py > src/script/pytorch_names.txt
+    ../shared/conformance/oracle run tools/pytorch_names.py > src/ops/pytorch_names.txt
 """
 import types
 

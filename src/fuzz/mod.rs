@@ -11,7 +11,7 @@
 
 pub mod values;
 
-use crate::script::signature::{self as table, Declaration, Kind, Overload, Param, Ty};
+use crate::ops::signature::{self as table, Declaration, Kind, Overload, Param, Ty};
 use values::Rng;
 
 /// Checking functions every program starts with.

@@ -2,7 +2,7 @@
 //! parameter type, biased to the edges (0, ±1, the ends of `i64`, empty lists, every dtype)
 //! and now and then of the wrong type.
 
-use crate::script::signature::Ty;
+use crate::ops::signature::Ty;
 
 /// A small, seeded pseudo-random generator (SplitMix64): the same seed, the same program.
 #[derive(Debug, Clone)]

@@ -16,8 +16,8 @@ use jupyter_protocol::{
 
 use super::state::Kernel;
 use super::wire::Outgoing;
+use crate::ops::output::{self, Shown, Stream};
 use crate::repl::console::{Console, Outcome, Step, failure_of, report_lines};
-use crate::script::output::{self, Shown, Stream};
 use tokio::sync::mpsc::Sender;
 
 /// Printed text waits at most this long before it is sent.

@@ -9,8 +9,8 @@ use jupyter_protocol::{
 
 use super::state::Kernel;
 use super::wire::{self, Arrived};
+use crate::ops::output;
 use crate::repl::console::Console;
-use crate::script::output;
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 

@@ -20,7 +20,7 @@ pub mod wire;
 
 use std::io::Write;
 
-use crate::script::output;
+use crate::ops::output;
 
 const USAGE: &str = "usage: tensh jupyter install [--user|--sys-prefix]
        tensh jupyter uninstall [--user|--sys-prefix]

@@ -146,7 +146,7 @@ async fn orphaned() {
         tokio::time::sleep(PARENT_CHECK).await;
         // SAFETY: as above.
         if unsafe { libc::getppid() } != parent {
-            crate::script::output::stderr_text(
+            crate::ops::output::stderr_text(
                 "tensh kernel: the process that started it has gone; ending\n",
             );
             std::process::exit(0);
@@ -182,7 +182,7 @@ async fn answer_here(reply: JupyterMessage, parent: &JupyterMessage, out: &Sende
 fn fresh(signed: &Signed, replays: &RefCell<Replays>, socket: &str) -> bool {
     let first = replays.borrow_mut().first_time(&signed.signature);
     if !first {
-        crate::script::output::stderr_text(&format!(
+        crate::ops::output::stderr_text(&format!(
             "tensh kernel: {socket}: dropped a replayed message ({})\n",
             signed.message.header.msg_id
         ));
@@ -201,7 +201,7 @@ async fn read_shell(
             Ok(m) => m,
             Err(e) => {
                 // A message with a bad signature or shape is dropped, as Jupyter's kernels do.
-                crate::script::output::stderr_text(&format!("tensh kernel: shell: {e}\n"));
+                crate::ops::output::stderr_text(&format!("tensh kernel: shell: {e}\n"));
                 tokio::time::sleep(RETRY).await;
                 continue;
             }
@@ -253,7 +253,7 @@ async fn serve_control(
         let signed = match signed::read(&mut control).await {
             Ok(m) => m,
             Err(e) => {
-                crate::script::output::stderr_text(&format!("tensh kernel: control: {e}\n"));
+                crate::ops::output::stderr_text(&format!("tensh kernel: control: {e}\n"));
                 tokio::time::sleep(RETRY).await;
                 continue;
             }
@@ -282,7 +282,7 @@ async fn serve_control(
             _ => continue,
         };
         if let Err(e) = control.send(child(reply, &message)).await {
-            crate::script::output::stderr_text(&format!("tensh kernel: control: {e}\n"));
+            crate::ops::output::stderr_text(&format!("tensh kernel: control: {e}\n"));
         }
     }
 }
@@ -309,7 +309,7 @@ async fn write(
             }
         };
         if let Err(e) = sent {
-            crate::script::output::stderr_text(&format!("tensh kernel: cannot send: {e}\n"));
+            crate::ops::output::stderr_text(&format!("tensh kernel: cannot send: {e}\n"));
         }
     }
 }

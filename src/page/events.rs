@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde_json::{Value, json};
 
-use crate::script::output::{self, Shown, Stream};
+use crate::ops::output::{self, Shown, Stream};
 
 /// Gathers what the session shows while it lives (it is the output's sink until
 /// `finish`).

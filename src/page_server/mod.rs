@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use request::Refusal;
 
-use crate::script::output;
+use crate::ops::output;
 
 /// The port `tensh web` takes without `--port`.
 pub const DEFAULT_PORT: u16 = 8432;

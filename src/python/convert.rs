@@ -8,7 +8,7 @@ use rhai::{Array, Dynamic, Map};
 
 use super::exception::PyException;
 use super::value::Value;
-use crate::script::values::PyComplex;
+use crate::ops::values::PyComplex;
 
 /// How arrays coming back from an op read in Python.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +41,7 @@ pub fn to_dynamic(v: &Value) -> Result<Dynamic, PyException> {
         Value::Tuple(items) => {
             // Marked, so that a message names it as Python does.
             let mut d = Dynamic::from(array(items)?);
-            d.set_tag(crate::script::convert::TUPLE_TAG.into());
+            d.set_tag(crate::ops::convert::TUPLE_TAG.into());
             d
         }
         Value::Range(start, stop, step) => {

@@ -61,9 +61,9 @@ impl PyException {
     /// an index item's conversion, a hook's argument check): the core error it carries,
     /// else Rhai's own error read as text.
     pub fn from_rhai(e: &rhai::EvalAltResult) -> PyException {
-        match crate::script::errors::torch_error(e) {
+        match crate::ops::errors::torch_error(e) {
             Some(t) => PyException::from_torch(&t),
-            None => PyException::from_host_text(&crate::script::errors::error_text(e)),
+            None => PyException::from_host_text(&crate::ops::errors::error_text(e)),
         }
     }
 

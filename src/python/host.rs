@@ -21,12 +21,12 @@ use rhai::Dynamic;
 use super::exception::PyException;
 use crate::core::index::{IndexItem, index};
 use crate::core::tensor::Tensor;
-use crate::script::args::{Args, Keywords, Positionals};
-use crate::script::errors::IntoRhai;
-use crate::script::registration::Method;
-use crate::script::session::{ScriptError, Session};
-use crate::script::tensor::indexing;
-use crate::script::value_methods::ValueMethod;
+use crate::ops::args::{Args, Keywords, Positionals};
+use crate::ops::errors::IntoRhai;
+use crate::ops::registration::Method;
+use crate::ops::runtime::{Runtime, ScriptError};
+use crate::ops::tensor::indexing;
+use crate::ops::value_methods::ValueMethod;
 
 /// Whether `name` may be written into a program as a name: a Rhai identifier (ASCII
 /// letters, digits and `_`, with a letter before any digit), as `rhai::is_valid_identifier`
@@ -51,7 +51,7 @@ pub fn is_path(path: &str) -> bool {
 
 /// tensh's engine, as the Python front end calls it.
 pub struct Host {
-    session: Session,
+    session: Runtime,
 }
 
 /// The receiver, arguments and keywords of one call.
@@ -67,7 +67,7 @@ pub struct HostCall {
 impl HostCall {
     /// How many arguments a registered form must take for this call (`Args::given`).
     pub fn given(&self) -> usize {
-        crate::script::args::given(&self.args, &self.keywords)
+        crate::ops::args::given(&self.args, &self.keywords)
     }
 
     /// A call with positional arguments only.
@@ -94,7 +94,7 @@ pub enum FoundMethod {
 /// The registration generation now: what a [`FoundMethod`] was found under stays what a
 /// lookup finds while this stays the same.
 pub fn registration_generation() -> u64 {
-    crate::script::generation::current()
+    crate::ops::generation::current()
 }
 
 impl Default for Host {
@@ -107,12 +107,12 @@ impl Host {
     /// A fresh engine (a new session: seed 0, default print options).
     pub fn new() -> Host {
         Host {
-            session: Session::new(),
+            session: Runtime::new(),
         }
     }
 
     /// The session the ops run in (for Ctrl-C and resetting).
-    pub fn session_mut(&mut self) -> &mut Session {
+    pub fn session_mut(&mut self) -> &mut Runtime {
         &mut self.session
     }
 
@@ -184,7 +184,7 @@ impl Host {
         if !is_name(name) || receiver.is::<Tensor>() {
             return None;
         }
-        crate::script::value_methods::method_for(receiver, name, given).map(FoundMethod::Value)
+        crate::ops::value_methods::method_for(receiver, name, given).map(FoundMethod::Value)
     }
 
     /// Calls a tensor method found by `find_tensor_method` on `t` with `call`'s arguments.

@@ -151,7 +151,7 @@ fn exit_status(interp: &mut Interpreter, e: &PyException) -> i32 {
         Some(value::Value::Bool(b)) => *b as i32,
         Some(other) => {
             let text = interp.str_of(other).unwrap_or_default();
-            crate::script::output::stderr_text(&format!("{text}\n"));
+            crate::ops::output::stderr_text(&format!("{text}\n"));
             1
         }
     }
@@ -175,7 +175,7 @@ pub fn run_file_keeping(name: &str, code: &str, args: &[String]) -> (i32, Option
                 refusal.column.saturating_sub(1) + 4
                     - (line.len() - line.trim_start().len()).min(refusal.column.saturating_sub(1)),
             );
-            crate::script::output::stderr_text(&format!(
+            crate::ops::output::stderr_text(&format!(
                 "  File \"{name}\", line {}\n    {}\n{caret}^\n{}: {}\n",
                 refusal.line,
                 line.trim_start(),
@@ -195,12 +195,12 @@ pub fn run_file_keeping(name: &str, code: &str, args: &[String]) -> (i32, Option
         Ok(Ok(())) => 0,
         Ok(Err(e)) if &*e.class.name == "SystemExit" => exit_status(&mut interp, &e),
         Ok(Err(e)) => {
-            crate::script::output::stderr_text(&traceback_text(&mut interp, &e));
+            crate::ops::output::stderr_text(&traceback_text(&mut interp, &e));
             1
         }
         Err(payload) => {
             let what = crate::core::interrupt::unwound_line(&*payload);
-            crate::script::output::stderr_text(&format!("{what}\n"));
+            crate::ops::output::stderr_text(&format!("{what}\n"));
             1
         }
     };

@@ -312,7 +312,7 @@ pub fn node_class(name: &str, module: &'static str) -> Rc<TypeObject> {
 pub fn host_type(rhai_name: &str) -> Rc<TypeObject> {
     // Python's name for it: `torch.storage.UntypedStorage` is `UntypedStorage` of
     // `torch.storage`; a name without a module is `torch`'s.
-    let python = crate::script::rhai_errors::python_type(rhai_name);
+    let python = crate::ops::rhai_errors::python_type(rhai_name);
     let (module, short): (&'static str, &str) = match python.rsplit_once('.') {
         Some(("torch.storage", n)) => ("torch.storage", n),
         Some((_, n)) => ("torch", n),

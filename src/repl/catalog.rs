@@ -28,7 +28,7 @@ pub struct Catalog {
 }
 
 /// The return types read off PyTorch (`tools/declare_returns.py`).
-const RETURNS: &str = include_str!("../script/signature/returns.txt");
+const RETURNS: &str = include_str!("../ops/signature/returns.txt");
 
 /// A Rhai name that is an operator or an internal hook, not something to complete.
 fn is_internal(name: &str) -> bool {
@@ -50,8 +50,8 @@ impl Catalog {
         CATALOG.with(|c| {
             c.get_or_init(|| {
                 std::rc::Rc::new(Catalog::from_engine(
-                    &crate::script::engine::new_engine(),
-                    &crate::script::engine::receiver_types(),
+                    &crate::ops::engine::new_engine(),
+                    &crate::ops::engine::receiver_types(),
                 ))
             })
             .clone()
@@ -69,7 +69,7 @@ impl Catalog {
             ..Catalog::default()
         };
         let mut constants = rhai::Module::new();
-        crate::script::torch_module::register_constants(&mut constants);
+        crate::ops::torch_module::register_constants(&mut constants);
         c.constants = constants.iter_var().map(|(n, _)| n.to_string()).collect();
         c.returns = RETURNS
             .lines()
@@ -97,7 +97,7 @@ impl Catalog {
             {
                 continue;
             }
-            name = crate::script::renamed::as_written(&name).to_string();
+            name = crate::ops::renamed::as_written(&name).to_string();
             if let Some(module) = namespace.strip_prefix("torch") {
                 let path = match module.strip_prefix("::") {
                     Some(sub) => format!("{sub}::{name}"),

@@ -158,7 +158,7 @@ fn chain_type(chain: &str, catalog: &Catalog, variables: &[(String, TypeId)]) ->
 mod tests {
     use super::*;
     use crate::core::tensor::Tensor;
-    use crate::script::engine::{new_engine, receiver_types};
+    use crate::ops::engine::{new_engine, receiver_types};
 
     fn catalog() -> Catalog {
         Catalog::from_engine(&new_engine(), &receiver_types())

@@ -206,7 +206,7 @@ fn type_members(ty: Option<String>, catalog: &Catalog) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::core::tensor::Tensor;
-    use crate::script::engine::{new_engine, receiver_types};
+    use crate::ops::engine::{new_engine, receiver_types};
     use std::any::TypeId;
 
     fn catalog() -> Catalog {

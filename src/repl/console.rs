@@ -6,8 +6,8 @@ use std::any::TypeId;
 use std::rc::Rc;
 
 use super::catalog::Catalog;
+use crate::ops::output;
 use crate::python::session::{PyOutcome, PythonSession};
-use crate::script::output;
 use crate::script::session::{ScriptError, Session};
 use crate::script::source_excerpt::{excerpt, placed};
 use crate::script::tokens::{each_token, open_depth, splice};
@@ -587,7 +587,7 @@ pub fn python_indent_after(last: &str) -> String {
 
 /// Names the session keeps for itself, hidden from `:vars` and completion.
 pub fn is_hidden(name: &str) -> bool {
-    crate::script::hidden::is_hidden_name(name)
+    crate::ops::hidden::is_hidden_name(name)
 }
 
 /// `code` with each `_` that stands for a value (not a `switch` arm's `_ =>`) renamed to

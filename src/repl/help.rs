@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::catalog::Catalog;
 use super::commands::COMMANDS;
-use crate::script::signature;
+use crate::ops::signature;
 
 /// Makes Python's `help(obj)` answer from the catalog, on this thread.
 pub fn provide_to_python() {
@@ -208,7 +208,7 @@ pub fn wrapped(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::script::engine::{new_engine, receiver_types};
+    use crate::ops::engine::{new_engine, receiver_types};
 
     #[test]
     fn help_counts_the_arguments_pytorch_declares() {

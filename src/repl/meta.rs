@@ -4,7 +4,7 @@ use crate::platform::clock::Instant;
 
 use super::console::{Console, Failure, Logged, Outcome, Step, failure_of, is_hidden};
 use super::{help, timing};
-use crate::script::output;
+use crate::ops::output;
 
 /// Runs the meta-command `line` (it starts with `:`).
 pub fn run(console: &mut Console, line: &str) -> Step {
@@ -244,7 +244,7 @@ fn layout_shown(value: &rhai::Dynamic, storages: &mut StorageLabels) -> Option<S
     if let Some(s) = value.read_lock::<crate::core::memory::storage::Storage>() {
         return Some(format!("  {}", storages.label(&s)));
     }
-    if let Some(s) = value.read_lock::<crate::script::storage::typed::TypedStorage>() {
+    if let Some(s) = value.read_lock::<crate::ops::storage::typed::TypedStorage>() {
         return Some(format!(
             "  dtype=torch.{} {}",
             s.dtype.short_name(),
@@ -369,8 +369,8 @@ fn short_value(value: &rhai::Dynamic) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use crate::ops::output;
     use crate::repl::console::{Console, Step};
-    use crate::script::output;
 
     fn run(c: &mut Console, lines: &[&str]) -> String {
         output::start_capture();

@@ -52,7 +52,7 @@ impl Crossed {
         let newest: Vec<(String, Dynamic)> = rhai
             .scope()
             .iter_raw()
-            .filter(|(name, _, _)| !crate::script::hidden::is_hidden_name(name))
+            .filter(|(name, _, _)| !crate::ops::hidden::is_hidden_name(name))
             .filter(|(name, _, _)| seen.insert(name.to_string()))
             .map(|(name, _, v)| (name.to_string(), v.clone()))
             .collect();
@@ -153,8 +153,8 @@ fn same(given: &Dynamic, now: &Dynamic) -> bool {
         return a.is_same(&b);
     }
     if let (Some(a), Some(b)) = (
-        given.read_lock::<crate::script::storage::typed::TypedStorage>(),
-        now.read_lock::<crate::script::storage::typed::TypedStorage>(),
+        given.read_lock::<crate::ops::storage::typed::TypedStorage>(),
+        now.read_lock::<crate::ops::storage::typed::TypedStorage>(),
     ) {
         return a.storage.is_same(&b.storage) && a.dtype == b.dtype;
     }
@@ -164,8 +164,8 @@ fn same(given: &Dynamic, now: &Dynamic) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::ops::output;
     use crate::repl::console::Console;
-    use crate::script::output;
 
     fn run(c: &mut Console, lines: &[&str]) -> String {
         output::start_capture();

@@ -1,7 +1,7 @@
 //! The interactive session on a terminal (native only): rustyline's editor around a
 //! `Console`, Ctrl-C as a signal while code runs, history kept in a file.
 
-use crate::script::output;
+use crate::ops::output;
 use std::cell::RefCell;
 use std::rc::Rc;
 

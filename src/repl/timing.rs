@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::console::Console;
-use crate::script::output;
+use crate::ops::output;
 
 /// How many timed runs `:timeit` makes.
 const RUNS: usize = 7;
@@ -233,11 +233,11 @@ mod tests {
     #[test]
     fn timeit_with_loops_given_runs_that_many() {
         let mut c = Console::new();
-        crate::script::output::start_capture();
+        crate::ops::output::start_capture();
         crate::repl::lines::feed(&mut c, "let calls = 0;");
         timeit(&mut c, "-n 3 -r 2 calls += 1");
         crate::repl::lines::feed(&mut c, "calls");
-        let out = crate::script::output::take_capture();
+        let out = crate::ops::output::take_capture();
         assert!(
             out.contains("(mean ± std. dev. of 2 runs, 3 loops each)"),
             "{out}"

@@ -88,8 +88,8 @@ pub fn text(t: &Topic) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::output;
     use crate::repl::console::Console;
-    use crate::script::output;
 
     #[test]
     fn every_example_runs() {

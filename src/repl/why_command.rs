@@ -2,8 +2,8 @@
 //! from the layouts involved (`print::why`); `:why > fig.svg` also draws the tensor involved.
 
 use crate::core::why;
+use crate::ops::output;
 use crate::print::explain::svg;
-use crate::script::output;
 
 /// What `:why` says when the last input raised nothing it can explain.
 const NOTHING: &str = "`:why` explains the last input's error when it is one of the classic \
@@ -36,12 +36,12 @@ pub fn run(rest: &str, receiver: Option<String>) -> Result<(), String> {
         );
     };
     match svg::picture(&[(name, tensor)]) {
-        Ok(picture) => match crate::script::explain_api::write_file(path, &picture.svg) {
+        Ok(picture) => match crate::ops::explain_api::write_file(path, &picture.svg) {
             Ok(()) => {
                 output::print_line(&format!("picture written to {path}"));
                 Ok(())
             }
-            Err(e) => Err(crate::script::errors::error_text(&e)),
+            Err(e) => Err(crate::ops::errors::error_text(&e)),
         },
         Err(e) => Err(format!("{}: {}", e.kind.name(), e.message)),
     }

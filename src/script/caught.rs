@@ -10,8 +10,8 @@ use std::borrow::Cow;
 
 use rhai::{Dynamic, Engine, Map, NativeCallContext, Token};
 
-use super::rhai_errors::{Failure, Names, python_words};
 use super::tokens::{each_token, splice};
+use crate::ops::rhai_errors::{Failure, Names, python_words};
 
 /// The function the inserted statement calls.
 pub const CAUGHT_HOOK: &str = "__tensh_caught";
@@ -118,7 +118,7 @@ fn script_params(ctx: &NativeCallContext, name: &str) -> Option<Vec<String>> {
 pub fn register(engine: &mut Engine) {
     engine.register_fn(CAUGHT_HOOK, |ctx: NativeCallContext, value: Dynamic| {
         // The error is handled: a raise behind it no longer concerns the next failed call.
-        super::errors::forget_raised();
+        crate::ops::errors::forget_raised();
         let Some(map) = value.read_lock::<Map>() else {
             return value.clone();
         };

@@ -4,7 +4,7 @@
 //! comment in Rhai) silently dropped the rest of a line that reads as floor division.
 
 use super::session::ScriptError;
-use super::signature::{self, Kind};
+use crate::ops::signature::{self, Kind};
 
 /// The line the error points at (the whole code when it has no position).
 fn error_line<'a>(code: &'a str, e: &ScriptError) -> &'a str {

@@ -2,9 +2,9 @@
 //! page's scripts. An error ends the script with its report on standard error: `FILE:LINE:COLUMN:
 //! message`, the line with a caret, and a hint when one applies.
 
-use super::output;
 use super::session::{ScriptError, Session};
 use super::source_excerpt::placed;
+use crate::ops::output;
 
 /// Reports a script's error on standard error: `FILE:LINE:COLUMN: message` (with the script
 /// function it happened in), the source line with a caret under the call that failed, and for

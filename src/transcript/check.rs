@@ -3,8 +3,8 @@
 //! the text it would have with the actual output, which is also what `--bless` writes.
 
 use super::parse::{Block, Entry};
+use crate::ops::output;
 use crate::repl::console::{Console, Step};
-use crate::script::output;
 
 pub use super::matching::{line_matches, output_matches};
 

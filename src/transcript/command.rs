@@ -3,7 +3,7 @@
 
 use super::{check, deadline, exercise, parse, unified_diff};
 
-use crate::script::output;
+use crate::ops::output;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

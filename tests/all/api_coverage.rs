@@ -1,5 +1,5 @@
 //! How much of PyTorch's API tensh lacks, asked of the binary: every `Tensor` method and
-//! `torch` function on PyTorch's list (`src/script/pytorch_names.txt`) is called, and the
+//! `torch` function on PyTorch's list (`src/ops/pytorch_names.txt`) is called, and the
 //! ones answering with tensh's "does not implement" are counted. The counts may only go
 //! down (`docs/api-coverage.md` keeps the history); each unbuilt name must answer in words.
 //! Names of the families tensh leaves out (sparse, quantized, `torch.nn`, ...) answer
@@ -12,7 +12,7 @@ const MOST_UNBUILT: (usize, usize) = (0, 0);
 
 /// A Python session calling each name with no arguments and listing the unbuilt ones.
 fn probe() -> String {
-    let names = include_str!("../../src/script/pytorch_names.txt");
+    let names = include_str!("../../src/ops/pytorch_names.txt");
     let list = |owner: &str| -> String {
         let items: Vec<String> = names
             .lines()

@@ -1,6 +1,6 @@
-//! The import graphs of `src/core` and `src/script` have no cycles: each top-level module (a
-//! file, or a folder with its submodules) may use another only if that one does not use it
-//! back, directly or through others. Read from the source: `super::NAME` (or a `{...}`
+//! The import graphs of `src/core`, `src/ops`, `src/script` and `src/python` have no cycles:
+//! each top-level module (a file, or a folder with its submodules) may use another only if
+//! that one does not use it back, directly or through others. Read from the source: `super::NAME` (or a `{...}`
 //! group) and `crate::<layer>::NAME` at the top level, `super::super::NAME` and
 //! `crate::<layer>::NAME` in submodules (tests excluded). And the crate's layers depend one
 //! way.
@@ -104,7 +104,7 @@ fn assert_acyclic(layer: &str, expected: &[&str]) {
     assert!(expected.iter().all(|e| names.contains(*e)), "{names:?}");
 }
 
-/// A source file: its module path below the crate (`["script", "storage", "typed"]`; a
+/// A source file: its module path below the crate (`["ops", "storage", "typed"]`; a
 /// `mod.rs` has its folder's path), whether it is a `mod.rs`, and its text before its tests.
 struct SourceFile {
     module: Vec<String>,
@@ -341,11 +341,24 @@ fn python_modules_form_no_cycle() {
 }
 
 #[test]
-fn script_modules_form_no_cycle() {
+fn ops_modules_form_no_cycle() {
     assert_acyclic(
-        "script",
-        &["registry", "signature", "tensor", "storage", "engine"],
+        "ops",
+        &[
+            "registry",
+            "signature",
+            "tensor",
+            "storage",
+            "engine",
+            "op_table",
+            "runtime",
+        ],
     );
+}
+
+#[test]
+fn script_modules_form_no_cycle() {
+    assert_acyclic("script", &["session", "caught", "script_file"]);
 }
 
 /// The crate's layers, lowest first: each may use only those before it.
@@ -353,6 +366,7 @@ const LAYERS: &[&str] = &[
     "platform",
     "core",
     "print",
+    "ops",
     "script",
     "python",
     "repl",
@@ -376,6 +390,16 @@ fn crate_uses(path: &Path, into: &mut BTreeSet<String>) {
             into,
         );
     }
+}
+
+/// The two fronts stand side by side on the op table: the Python front calls `ops`
+/// directly and never the Rhai front (`script`), which runs programs.
+#[test]
+fn the_python_front_never_uses_the_rhai_front() {
+    let mut deps = BTreeSet::new();
+    crate_uses(Path::new("src/python"), &mut deps);
+    assert!(deps.contains("ops"), "{deps:?}");
+    assert!(!deps.contains("script"), "src/python uses script: {deps:?}");
 }
 
 #[test]

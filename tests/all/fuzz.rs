@@ -42,7 +42,7 @@ fn run_programs(range: std::ops::Range<u64>, stop: &'static AtomicBool) {
         let program = tensh::fuzz::program(1, n, STATEMENTS, tensh::fuzz::Settings::IN_PROCESS);
         calls += program.setup.len() + program.statements.len();
         let code = program.text();
-        tensh::script::output::start_capture();
+        tensh::ops::output::start_capture();
         let mut session = Session::new();
         session.stop_when(stop);
         let start = Instant::now();
@@ -61,7 +61,7 @@ fn run_programs(range: std::ops::Range<u64>, stop: &'static AtomicBool) {
             done.store(true, Ordering::Relaxed);
             r
         });
-        let out = tensh::script::output::take_capture();
+        let out = tensh::ops::output::take_capture();
         session.reset();
         if let Err(e) = &result
             && (e.message.contains("InternalError") || e.message.contains("KeyboardInterrupt"))

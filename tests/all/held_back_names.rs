@@ -35,7 +35,7 @@ fn a_computed_name_keeps_its_checks_and_errors() {
 
 #[test]
 fn names_from_earlier_inputs_and_functions_stay_registered() {
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let mut s = Session::new();
     let _ = s
         .eval("fn g(x) { torch::cumprod(x, 0) }")
@@ -44,7 +44,7 @@ fn names_from_earlier_inputs_and_functions_stay_registered() {
         .eval("let x = torch::tensor([1.0, 2.0, 3.0]);")
         .expect("x");
     let v = s.eval("g(x)").expect("g runs in a later input");
-    let _ = tensh::script::output::take_capture();
+    let _ = tensh::ops::output::take_capture();
     assert_eq!(s.repr(&v).expect("repr"), "tensor([1., 2., 6.])");
 }
 

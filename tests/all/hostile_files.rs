@@ -32,13 +32,13 @@ pub fn checkpoint(pickle: &[u8]) -> Vec<u8> {
 
 /// What loading `path` in a fresh session gives: `OK` or the error as `Kind: message`.
 fn load(path: &std::path::Path, then: &str) -> String {
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let mut s = Session::new();
     let r = s.eval(&format!(
         r#"let v = torch::load("{}"); {then}"#,
         path.display()
     ));
-    let printed = tensh::script::output::take_capture();
+    let printed = tensh::ops::output::take_capture();
     match r {
         Ok(_) => format!("OK{printed}"),
         Err(e) => e.message,

@@ -8,8 +8,8 @@
 
 use std::collections::BTreeSet;
 
+use tensh::ops::signature::{self, Kind};
 use tensh::script::session::Session;
-use tensh::script::signature::{self, Kind};
 
 /// What tensh declares (as PyTorch does) and refuses in words when given.
 const NOT_BUILT: &[&str] = &[
@@ -106,7 +106,7 @@ fn probes() -> Vec<String> {
 
 #[test]
 fn every_declared_keyword_is_honoured_or_refused_in_words() {
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let probes = probes();
     assert!(probes.len() > 400, "only {} probes", probes.len());
     let mut refused = BTreeSet::new();
@@ -146,7 +146,7 @@ fn every_declared_keyword_is_honoured_or_refused_in_words() {
 #[test]
 fn a_keyword_the_body_ignores_is_refused() {
     // `torch::UntypedStorage`'s body does not build `allocator=`: the audit says so.
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let mut s = Session::new();
     let err = s
         .eval("torch::UntypedStorage(4, #{allocator: 1});")

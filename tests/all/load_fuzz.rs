@@ -86,10 +86,10 @@ fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
 /// Runs `code` (a load) in a fresh session: true when it gave a value; an error must be a
 /// `Kind: message` one, never an internal error.
 fn loads(code: &str, what: &str) -> bool {
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let mut s = Session::new();
     let r = s.eval(code);
-    let _ = tensh::script::output::take_capture();
+    let _ = tensh::ops::output::take_capture();
     match r {
         Ok(_) => true,
         Err(e) => {

@@ -123,7 +123,7 @@ proptest! {
         t in 0..TENSORS.len(),
         calls in prop::collection::vec((0..METHODS.len(), prop::collection::vec(arg(), 0..4), index()), 1..4),
     ) {
-                tensh::script::output::start_capture();
+                tensh::ops::output::start_capture();
         let mut session = Session::new();
         let _ = session.eval(&format!("let x = {};", TENSORS[t])).expect("tensor builds");
         for (m, args, idx) in calls {
@@ -200,7 +200,7 @@ proptest! {
         values in prop::collection::vec(extreme(), 4),
         slice in prop::collection::vec(prop::option::of(extreme()), 3),
     ) {
-        tensh::script::output::start_capture();
+        tensh::ops::output::start_capture();
         let mut session = Session::new();
         let _ = session.eval(&format!("let x = {};", TENSORS[t])).expect("tensor builds");
         let (name, arity) = VIEW_OPS[op];

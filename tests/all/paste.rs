@@ -2,8 +2,8 @@
 //! its inputs and prints what the documentation shows (the prompt's paste rule; the pty
 //! tests in `tests/repl.rs` check that a terminal paste reaches it).
 
+use tensh::ops::output;
 use tensh::repl::console::Console;
-use tensh::script::output;
 use tensh::transcript::check::line_matches;
 use tensh::transcript::parse::{Block, parse_markdown, run_order};
 

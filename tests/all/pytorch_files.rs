@@ -29,10 +29,10 @@ fn checkpoints_pytorch_wrote_load_as_pytorch_loads_them() {
                }}
            }}"#
     );
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let mut s = Session::new();
     let r = s.eval(&script);
-    let out = tensh::script::output::take_capture();
+    let out = tensh::ops::output::take_capture();
     let _ = r.expect("loads every file");
     assert_eq!(out, expected);
 }

@@ -8,10 +8,10 @@
 use std::any::TypeId;
 use std::collections::BTreeSet;
 
+use tensh::ops::engine::{new_engine, receiver_types};
+use tensh::ops::signature;
 use tensh::repl::catalog::Catalog;
-use tensh::script::engine::{new_engine, receiver_types};
 use tensh::script::session::Session;
-use tensh::script::signature;
 
 fn catalog() -> Catalog {
     Catalog::from_engine(&new_engine(), &receiver_types())
@@ -59,7 +59,7 @@ fn calls(c: &Catalog) -> Vec<(&'static str, String, String, usize)> {
 }
 
 fn error_of(code: &str) -> Option<String> {
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let mut s = Session::new();
     s.eval(code).err().map(|e| e.message)
 }

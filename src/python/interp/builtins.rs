@@ -240,7 +240,7 @@ impl Interpreter {
                         args[0].type_name()
                     ),
                 };
-                crate::script::output::print_raw(&format!("{text}\n"));
+                crate::ops::output::print_raw(&format!("{text}\n"));
                 Ok(Value::None)
             }
             "explain" => self.raise(
@@ -266,9 +266,9 @@ impl Interpreter {
                 }
                 text.push_str(&end);
                 if to_stderr {
-                    crate::script::output::stderr_raw(&text);
+                    crate::ops::output::stderr_raw(&text);
                 } else {
-                    crate::script::output::print_raw(&text);
+                    crate::ops::output::print_raw(&text);
                 }
                 Ok(Value::None)
             }
@@ -1330,10 +1330,10 @@ impl Interpreter {
             Value::Instance(_) => types::builtin("object"),
             Value::Tensor(t) => types::host_type(&self.host.type_name(&Dynamic::from(t.clone()))),
             Value::Host(d) => {
-                if let Some(r) = d.read_lock::<crate::script::return_tuple::ReturnTuple>() {
+                if let Some(r) = d.read_lock::<crate::ops::return_tuple::ReturnTuple>() {
                     return types::named_tuple(r.kind);
                 }
-                if let Some(g) = d.read_lock::<crate::script::grad_fn::GradFn>() {
+                if let Some(g) = d.read_lock::<crate::ops::grad_fn::GradFn>() {
                     return types::node_class(&g.0.name, g.class_module());
                 }
                 types::host_type(&self.host.type_name(d))

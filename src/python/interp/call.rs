@@ -286,13 +286,13 @@ impl Interpreter {
         receiver: Option<Dynamic>,
         call: CallArgs,
     ) -> Flow<HostCall> {
-        let mut args = crate::script::args::Positionals::with_capacity(call.args.len());
+        let mut args = crate::ops::args::Positionals::with_capacity(call.args.len());
         for a in &call.args {
             args.push(self.host_argument(a)?);
         }
         // No map at all for a call without keywords (an empty map still costs its drop).
         let keywords = if call.keywords.is_empty() {
-            crate::script::args::Keywords::default()
+            crate::ops::args::Keywords::default()
         } else {
             let mut keywords = Map::new();
             for (k, v) in &call.keywords {
@@ -350,7 +350,7 @@ impl Interpreter {
         if super::methods::is_dunder(name) {
             let found = self.python_dunder(&receiver, name, &call);
             // The op's warnings come before what it raised, as PyTorch's do.
-            if crate::script::warnings::has_pending() {
+            if crate::ops::warnings::has_pending() {
                 self.issue_torch_warnings()?;
             }
             if let Some(v) = found? {
@@ -388,7 +388,7 @@ impl Interpreter {
             }
             receiver => {
                 if name == "hex"
-                    && receiver.is_host::<crate::script::storage::buffers::PyBuffer>()
+                    && receiver.is_host::<crate::ops::storage::buffers::PyBuffer>()
                     && call.args.is_empty()
                 {
                     // `b.hex()`: two lowercase hex digits a byte.
@@ -416,7 +416,7 @@ impl Interpreter {
             }
         };
         // The op's warnings come before what it raised, as PyTorch's do.
-        if crate::script::warnings::has_pending() {
+        if crate::ops::warnings::has_pending() {
             self.issue_torch_warnings()?;
         }
         let result = self.lift(result)?;
@@ -519,7 +519,7 @@ impl Interpreter {
             // Each element as `item()` gives it.
             let args = values
                 .into_iter()
-                .map(|s| from_dynamic(crate::script::convert::scalar_to_dynamic(s), Arrays::Tuples))
+                .map(|s| from_dynamic(crate::ops::convert::scalar_to_dynamic(s), Arrays::Tuples))
                 .collect();
             let out = self.call_value(
                 &f,
@@ -682,7 +682,7 @@ impl Interpreter {
             Arrays::Tuples
         };
         // The op's warnings come before what it raised, as PyTorch's do.
-        if crate::script::warnings::has_pending() {
+        if crate::ops::warnings::has_pending() {
             self.issue_torch_warnings()?;
         }
         let result = self.lift(result)?;

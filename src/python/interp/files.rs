@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use super::expr::CallArgs;
 use super::{Flow, Interpreter};
+use crate::ops::files::FileObject;
 use crate::python::value::{PyFile, Value};
-use crate::script::files::FileObject;
 
 /// A file object `torch.save` writes into, and the sink the op writes first.
 pub(super) type SaveInto = (Rc<RefCell<PyFile>>, FileObject);

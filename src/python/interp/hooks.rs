@@ -12,13 +12,13 @@ use super::{Flow, Interpreter, Unwind};
 use crate::core::error::Result;
 use crate::core::tensor::Tensor;
 use crate::core::tensor::hooks::{self, Hook, HookRunner, Returned};
+use crate::ops::args::Args;
+use crate::ops::autograd_module::AutogradRequest;
+use crate::ops::registration::{Function, Method};
+use crate::ops::tensor::autograd::BackwardRequest;
+use crate::ops::tensor::hooks::RemovableHandle;
 use crate::python::exception::PyException;
 use crate::python::value::Value;
-use crate::script::args::Args;
-use crate::script::autograd_module::AutogradRequest;
-use crate::script::registration::{Function, Method};
-use crate::script::tensor::autograd::BackwardRequest;
-use crate::script::tensor::hooks::RemovableHandle;
 
 /// Calls Python hooks during a walk; the first exception a hook raises is kept, to be
 /// raised as it is.
@@ -136,7 +136,7 @@ impl Interpreter {
         name: &str,
         max: usize,
         call: CallArgs,
-        body: impl Fn(Args) -> crate::script::errors::RhaiResult<Dynamic> + 'static,
+        body: impl Fn(Args) -> crate::ops::errors::RhaiResult<Dynamic> + 'static,
     ) -> Flow<Dynamic> {
         let values = self.registered_arguments(call)?;
         let method = Method::<Tensor>::new(name, max, Rc::new(move |_, a| body(a)));
@@ -146,9 +146,9 @@ impl Interpreter {
 
     /// A call's arguments as a registered body takes them: the positionals, then the
     /// keywords as one map (a dict passed last stays positional: an empty map follows it).
-    fn registered_arguments(&mut self, call: CallArgs) -> Flow<crate::script::args::Positionals> {
+    fn registered_arguments(&mut self, call: CallArgs) -> Flow<crate::ops::args::Positionals> {
         let host = self.host_arguments(None, call)?;
-        let mut values: crate::script::args::Positionals = host.args.into_iter().collect();
+        let mut values: crate::ops::args::Positionals = host.args.into_iter().collect();
         if !host.keywords.is_empty() || values.last().is_some_and(|v| v.is::<Map>()) {
             values.push(Dynamic::from(host.keywords.take()));
         }

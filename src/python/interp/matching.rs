@@ -101,8 +101,8 @@ impl Interpreter {
             Value::List(_) | Value::Tuple(_) | Value::Range(..) => true,
             Value::Instance(i) => matches!(i.base, Some(Value::List(_) | Value::Tuple(_))),
             Value::Host(d) => {
-                d.is::<crate::script::values::Size>()
-                    || d.is::<crate::script::return_tuple::ReturnTuple>()
+                d.is::<crate::ops::values::Size>()
+                    || d.is::<crate::ops::return_tuple::ReturnTuple>()
             }
             _ => false,
         };

@@ -144,7 +144,7 @@ mod tests {
         sites.keep(here, tensor, 2, found());
         assert_eq!(sites.sites.len(), 1);
         assert!(sites.found(here, tensor, 2).is_some());
-        crate::script::generation::bump();
+        crate::ops::generation::bump();
         assert!(
             sites.found(here, tensor, 2).is_none(),
             "registrations changed"

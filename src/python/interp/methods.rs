@@ -456,8 +456,8 @@ impl Interpreter {
             _ => object.type_name(),
         };
         let owner = registered.rsplit("::").next().unwrap_or_default();
-        crate::script::pytorch_names::contains(owner, name)
-            || crate::script::signature::lookup(owner, name).is_some()
+        crate::ops::pytorch_names::contains(owner, name)
+            || crate::ops::signature::lookup(owner, name).is_some()
     }
 
     fn bound(&self, object: &Value, name: &str) -> Value {

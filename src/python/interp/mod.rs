@@ -189,9 +189,9 @@ impl Interpreter {
         let globals = self.globals.clone();
         let spelled_as_python = crate::print::spelling::python();
         crate::print::spelling::set_python(true);
-        let collecting = crate::script::warnings::set_collecting(true);
+        let collecting = crate::ops::warnings::set_collecting(true);
         let result = self.exec_block(body, &globals);
-        crate::script::warnings::set_collecting(collecting);
+        crate::ops::warnings::set_collecting(collecting);
         crate::print::spelling::set_python(spelled_as_python);
         self.frames.pop();
         match result {
@@ -234,7 +234,7 @@ impl Interpreter {
         let globals = self.globals.clone();
         let spelled_as_python = crate::print::spelling::python();
         crate::print::spelling::set_python(true);
-        let collecting = crate::script::warnings::set_collecting(true);
+        let collecting = crate::ops::warnings::set_collecting(true);
         let value = self
             .eval(&last.value, &globals)
             .and_then(|v| self.issue_torch_warnings().map(|()| v));
@@ -247,7 +247,7 @@ impl Interpreter {
             Err(e) => Err(e),
         }
         .and_then(|shown| self.issue_torch_warnings().map(|()| shown));
-        crate::script::warnings::set_collecting(collecting);
+        crate::ops::warnings::set_collecting(collecting);
         self.frames.pop();
         match shown {
             Ok(shown) => Ok(shown),

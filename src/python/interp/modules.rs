@@ -98,8 +98,8 @@ impl Interpreter {
         // Tensor methods are functions of the engine's one namespace; PyTorch's module has
         // only the names it lists for `torch` (`torch.shape` is no attribute).
         if path == "torch"
-            && crate::script::pytorch_names::contains("Tensor", name)
-            && !crate::script::pytorch_names::contains("torch", name)
+            && crate::ops::pytorch_names::contains("Tensor", name)
+            && !crate::ops::pytorch_names::contains("torch", name)
         {
             return self.raise(
                 "AttributeError",
@@ -237,7 +237,7 @@ impl Interpreter {
             let mut buffers = Vec::with_capacity(values.len());
             for v in values {
                 buffers.push(match v {
-                    Value::Host(d) if d.is::<crate::script::storage::buffers::PyBuffer>() => {
+                    Value::Host(d) if d.is::<crate::ops::storage::buffers::PyBuffer>() => {
                         Some(self.byte_values(v)?)
                     }
                     _ => None,
@@ -316,7 +316,7 @@ impl Interpreter {
         // The buffer's own bytes (an `array.array`'s elements' bytes, as the buffer
         // protocol gives them).
         if let Value::Host(d) = v
-            && let Some(b) = d.read_lock::<crate::script::storage::buffers::PyBuffer>()
+            && let Some(b) = d.read_lock::<crate::ops::storage::buffers::PyBuffer>()
         {
             return Ok(b.storage.to_vec());
         }
@@ -328,7 +328,7 @@ impl Interpreter {
 
     /// A `bytes` value of `bytes`.
     pub(super) fn bytes_value(&mut self, bytes: &[u8]) -> Flow<Value> {
-        use crate::script::storage::buffers::{BufferKind, PyBuffer};
+        use crate::ops::storage::buffers::{BufferKind, PyBuffer};
         Ok(Value::Host(rhai::Dynamic::from(PyBuffer {
             kind: BufferKind::Bytes,
             storage: crate::core::memory::storage::Storage::from_vec(bytes.to_vec()),
@@ -430,9 +430,9 @@ impl Interpreter {
                     return self.raise("TypeError", "write() argument must be str");
                 };
                 if name.starts_with("sys.stdout") {
-                    crate::script::output::print_raw(s);
+                    crate::ops::output::print_raw(s);
                 } else {
-                    crate::script::output::stderr_raw(s);
+                    crate::ops::output::stderr_raw(s);
                 }
                 Ok(Value::Int(s.chars().count() as i64))
             }

@@ -843,21 +843,21 @@ impl Interpreter {
 
 /// Whether a tensh value is a `bytes`.
 fn is_bytes(d: &rhai::Dynamic) -> bool {
-    use crate::script::storage::buffers::{BufferKind, PyBuffer};
+    use crate::ops::storage::buffers::{BufferKind, PyBuffer};
     d.read_lock::<PyBuffer>()
         .is_some_and(|b| b.kind == BufferKind::Bytes)
 }
 
 /// Whether a tensh value is a `bytearray`.
 fn is_bytearray(d: &rhai::Dynamic) -> bool {
-    use crate::script::storage::buffers::{BufferKind, PyBuffer};
+    use crate::ops::storage::buffers::{BufferKind, PyBuffer};
     d.read_lock::<PyBuffer>()
         .is_some_and(|b| b.kind == BufferKind::ByteArray)
 }
 
 /// Whether a tensh value is one of the Python-like buffers (`bytes`, `bytearray`, `array`).
 fn is_buffer(d: &rhai::Dynamic) -> bool {
-    d.is::<crate::script::storage::buffers::PyBuffer>()
+    d.is::<crate::ops::storage::buffers::PyBuffer>()
 }
 
 /// Python's `a is b`.
@@ -892,15 +892,15 @@ pub fn same_object(a: &Value, b: &Value) -> bool {
                 return *p == *q;
             }
             if let (Some(p), Some(q)) = (
-                x.read_lock::<crate::script::generator_object::GeneratorObject>(),
-                y.read_lock::<crate::script::generator_object::GeneratorObject>(),
+                x.read_lock::<crate::ops::generator_object::GeneratorObject>(),
+                y.read_lock::<crate::ops::generator_object::GeneratorObject>(),
             ) {
                 return p.same(&q);
             }
             // Handles to one autograd node are one Python object.
             match (
-                x.read_lock::<crate::script::grad_fn::GradFn>(),
-                y.read_lock::<crate::script::grad_fn::GradFn>(),
+                x.read_lock::<crate::ops::grad_fn::GradFn>(),
+                y.read_lock::<crate::ops::grad_fn::GradFn>(),
             ) {
                 (Some(p), Some(q)) => Rc::ptr_eq(&p.0, &q.0),
                 _ => false,
@@ -948,7 +948,7 @@ fn is_tensor(v: &Value) -> bool {
 /// A tensh value Python sees as a tuple: a named tuple (`torch.return_types.sort`) or a
 /// `torch.Size`.
 fn is_tuple_like_host(v: &Value) -> bool {
-    is_named_tuple(v) || v.is_host::<crate::script::values::Size>()
+    is_named_tuple(v) || v.is_host::<crate::ops::values::Size>()
 }
 
 /// A tuple, or a tensh value Python sees as one.
@@ -957,7 +957,7 @@ fn is_tuple_like(v: &Value) -> bool {
 }
 
 fn is_named_tuple(v: &Value) -> bool {
-    matches!(v, Value::Host(d) if d.is::<crate::script::return_types::ReturnTuple>())
+    matches!(v, Value::Host(d) if d.is::<crate::ops::return_types::ReturnTuple>())
 }
 
 /// Whether `v` is a keys or items view (which act as sets; a values view does not).

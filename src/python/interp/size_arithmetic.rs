@@ -3,9 +3,9 @@
 //! messages for anything else.
 
 use super::{Flow, Interpreter};
+use crate::ops::values::Size;
 use crate::python::number::BinOp;
 use crate::python::value::Value;
-use crate::script::values::Size;
 
 fn is_size(v: &Value) -> bool {
     v.is_host::<Size>()

@@ -42,7 +42,7 @@ impl Interpreter {
             let done = self.exec(stmt, scope);
             // PyTorch's warnings from the statement's ops, issued before what it raised
             // (they came first).
-            if crate::script::warnings::has_pending() {
+            if crate::ops::warnings::has_pending() {
                 self.issue_torch_warnings()?;
             }
             done?;
@@ -65,7 +65,7 @@ impl Interpreter {
             Stmt::Assign(a) => {
                 let value = self.eval(&a.value, scope)?;
                 // Before the names are bound: a warning turned into an error stops it.
-                if crate::script::warnings::has_pending() {
+                if crate::ops::warnings::has_pending() {
                     self.issue_torch_warnings()?;
                 }
                 // The last target takes the value itself: a copy of a host value is an

@@ -8,10 +8,10 @@ use rhai::{Array, Dynamic};
 use super::{Flow, Interpreter};
 use crate::core::index::IndexItem;
 use crate::core::tensor::Tensor;
+use crate::ops::tensor::indexing;
 use crate::python::convert::{Arrays, from_dynamic, to_dynamic};
 use crate::python::exception::PyException;
 use crate::python::value::Value;
-use crate::script::tensor::indexing;
 
 /// Python's `slice.indices(len)`: the start, stop and step a slice selects in a sequence of
 /// `len` items.
@@ -256,7 +256,7 @@ impl Interpreter {
                 let r = self.host.index_tensor(t, &items);
                 Ok(from_dynamic(self.lift(r)?, Arrays::Tuples))
             }
-            Value::Host(d) if d.is::<crate::script::return_types::ReturnTuple>() => {
+            Value::Host(d) if d.is::<crate::ops::return_types::ReturnTuple>() => {
                 // A named tuple (`torch.return_types.sort`) is indexed as the tuple it is.
                 let items = self.collect(container)?;
                 self.get_item(&Value::tuple(items), index)

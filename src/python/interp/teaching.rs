@@ -160,7 +160,7 @@ impl Interpreter {
         };
         let first = self.lift(to_dynamic(&first))?;
         let visible = Self::visible_tensors(scope);
-        crate::script::explain_api::explain_value(first, first_text, second, &visible)
+        crate::ops::explain_api::explain_value(first, first_text, second, &visible)
             .map_err(|e| self.throw(PyException::from_rhai(&e)))?;
         Ok(Value::None)
     }

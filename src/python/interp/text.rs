@@ -2,9 +2,9 @@
 //! with a spec, and `%` formatting.
 
 use super::{Flow, Interpreter};
+use crate::ops::values::Device;
 use crate::python::format::{self, Formattable, PercentPart};
 use crate::python::value::Value;
-use crate::script::values::Device;
 
 /// Python's repr of a string: single quotes unless the text has one and no double quote.
 pub fn string_repr(s: &str) -> String {

@@ -153,7 +153,7 @@ impl Interpreter {
         } else {
             format!("  {text}\n")
         };
-        crate::script::output::stderr_raw(&format!(
+        crate::ops::output::stderr_raw(&format!(
             "{file}:{line}: {}: {message}\n{below}",
             category.name
         ));
@@ -269,10 +269,10 @@ impl Interpreter {
     #[cold]
     #[inline(never)]
     pub(super) fn issue_torch_warnings(&mut self) -> Flow<()> {
-        if !crate::script::warnings::has_pending() {
+        if !crate::ops::warnings::has_pending() {
             return Ok(());
         }
-        for message in crate::script::warnings::take_pending() {
+        for message in crate::ops::warnings::take_pending() {
             self.issue_warning(types::builtin("UserWarning"), message)?;
         }
         Ok(())

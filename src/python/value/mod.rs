@@ -210,7 +210,7 @@ impl Value {
     /// The name CPython's messages give this value's type (its `tp_name`, which names the
     /// module of a C type: `torch.Size`), where they do not use `type(x).__name__`.
     pub fn qualified_type_name(&self) -> String {
-        if self.is_host::<crate::script::values::Size>() {
+        if self.is_host::<crate::ops::values::Size>() {
             return "torch.Size".into();
         }
         self.type_name()
@@ -250,7 +250,7 @@ impl Value {
             Value::GradMode(m) => m.0.to_string(),
             Value::File(f) => f.borrow().type_name().into(),
             Value::Tensor(_) => "Tensor".into(),
-            Value::Host(d) => crate::script::convert::py_type_name(d),
+            Value::Host(d) => crate::ops::convert::py_type_name(d),
             Value::Class(c) => match &c.metaclass {
                 Some(m) => m.name.to_string(),
                 None => "type".into(),

@@ -4,10 +4,10 @@ use tensh::script::session::Session;
 
 /// What `code` printed, or its error as `Kind: message`.
 pub fn run(code: &str) -> Result<String, String> {
-    tensh::script::output::start_capture();
+    tensh::ops::output::start_capture();
     let mut s = Session::new();
     let result = s.eval(code);
-    let out = tensh::script::output::take_capture();
+    let out = tensh::ops::output::take_capture();
     match result {
         Ok(_) => Ok(out),
         Err(e) => Err(e.message),
