@@ -4,7 +4,6 @@
 pub mod activation;
 pub mod autograd;
 pub mod bessel_i;
-pub mod binary_math;
 pub mod binary_operands;
 pub mod broadcast;
 pub mod checked_scalar;

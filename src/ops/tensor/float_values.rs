@@ -7,8 +7,8 @@
 
 use rhai::Dynamic;
 
+use super::binary_math::kernels::{Binary, binary_math};
 use crate::core::autograd::{grad_ops, tracked};
-use crate::core::binary_math::{Binary, binary_math};
 use crate::core::copy::cast_copy;
 use crate::core::dtype::DType;
 use crate::core::element;

@@ -1,11 +1,17 @@
-//! The two-operand functions of `core::binary_math` as methods, `torch` functions and
-//! in-place forms, with `<<` and `>>` for tensors, recorded for autograd under PyTorch's
-//! node names with their gradient formulas (`autograd::pointwise_grads`).
+//! The family of elementwise functions of two operands (`atan2`, `hypot`, `copysign`,
+//! `fmod`, `logaddexp`, `xlogy`, `gcd`, the shifts, the logical ops, ...), in one place as
+//! ATen keeps a family: `kernels` (the typed loops, PyTorch's dtype rule and its kernels'
+//! names in refusals), `gradients` (the formulas), and here the names, aliases, in-place
+//! forms, `<<` and `>>` for tensors and the autograd node names. A new function of two
+//! operands is a variant and a loop in `kernels`, a row here, an arm in `gradients`, its
+//! declaration (`signature/declarations.txt`) and its oracle case.
+
+pub mod gradients;
+pub mod kernels;
 
 use rhai::Dynamic;
 
-use crate::core::autograd::{pointwise_grads, tracked};
-use crate::core::binary_math::{Binary, binary_math};
+use crate::core::autograd::tracked;
 use crate::core::error::TorchError;
 use crate::core::ops::Arg;
 use crate::core::tensor::Tensor;
@@ -14,6 +20,7 @@ use crate::ops::errors::{IntoRhai, RhaiResult};
 use crate::ops::registry::Registry;
 use crate::ops::tensor::in_place_writes;
 use crate::ops::tensor::math::{arg, register_in_place_operator, register_operator};
+use kernels::{Binary, binary_math};
 
 /// Every function: its names (the first is PyTorch's main one), the op, the parameter name
 /// of the second operand, and whether it has an in-place form.
@@ -76,7 +83,7 @@ fn node(op: Binary, a: &Arg, b: &Arg) -> &'static str {
 /// number for the ops ATen has a number overload of (`xlogy`, `float_power`).
 fn first_operand(op: Binary, x: &Tensor) -> RhaiResult<Arg> {
     if matches!(op, Binary::Xlogy | Binary::FloatPower) {
-        super::math::receiver(x)
+        crate::ops::tensor::math::receiver(x)
     } else {
         Ok(Arg::Tensor(x.clone()))
     }
@@ -103,7 +110,7 @@ fn tracked(op: Binary, name: &str, a: Arg, b: Arg) -> RhaiResult<Tensor> {
                         "the derivative for '{name}: input' is not implemented."
                     )));
                 }
-                pointwise_grads::binary_math_grads(op, g, v)?.ok_or_else(|| {
+                gradients::binary_math_grads(op, g, v)?.ok_or_else(|| {
                     TorchError::runtime(format!("derivative for aten::{name} is not implemented"))
                 })
             });

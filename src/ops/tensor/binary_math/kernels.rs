@@ -6,14 +6,14 @@
 
 use half::{bf16, f16};
 
-use super::defaults::default_dtype;
-use super::dtype::DType;
-use super::error::{Result, TorchError};
-use super::incomplete_gamma::{lower_regularized, upper_regularized};
-use super::ops::Arg;
-use super::pointwise::{zip_complex, zip_float, zip_int};
-use super::tensor::Tensor;
-use super::unbuilt_kernels::not_built;
+use crate::core::defaults::default_dtype;
+use crate::core::dtype::DType;
+use crate::core::error::{Result, TorchError};
+use crate::core::incomplete_gamma::{lower_regularized, upper_regularized};
+use crate::core::ops::Arg;
+use crate::core::pointwise::{zip_complex, zip_float, zip_int};
+use crate::core::tensor::Tensor;
+use crate::core::unbuilt_kernels::not_built;
 
 /// A function of two operands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,8 +94,8 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
             ));
         }
     }
-    let common = super::ops::common_type(a, b)?;
-    super::unbuilt_kernels::require_complex_half_kernel(op.kernel(), common)?;
+    let common = crate::core::ops::common_type(a, b)?;
+    crate::core::unbuilt_kernels::require_complex_half_kernel(op.kernel(), common)?;
     let int_like = common.is_integral() || common == DType::Bool;
     match op {
         // Integers compute in the default float dtype.
@@ -221,9 +221,13 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
         }
         Binary::Ldexp => {
             // PyTorch's definition: `input * 2.0 ** other`.
-            let two = Arg::Number(super::scalar::Scalar::Float(2.0));
-            let scale = super::pointwise::pow(&two, b)?;
-            super::ops::binary_untracked(super::ops::BinaryOp::Mul, a, &Arg::Tensor(scale))
+            let two = Arg::Number(crate::core::scalar::Scalar::Float(2.0));
+            let scale = crate::core::pointwise::pow(&two, b)?;
+            crate::core::ops::binary_untracked(
+                crate::core::ops::BinaryOp::Mul,
+                a,
+                &Arg::Tensor(scale),
+            )
         }
         Binary::FloatPower => {
             // Both sides in double precision (complex128 if either is complex); a number is
@@ -234,18 +238,18 @@ pub fn binary_math(op: Binary, a: &Arg, b: &Arg) -> Result<Tensor> {
                 DType::Float64
             };
             let no_int = |_: i64, _: i64| Ok(0);
-            let complex = super::complex_power::power(false, b);
-            super::pointwise::zip_with_parameter(a, b, d, d, f64::powf, no_int, complex)
+            let complex = crate::core::complex_power::power(false, b);
+            crate::core::pointwise::zip_with_parameter(a, b, d, d, f64::powf, no_int, complex)
         }
         Binary::LogicalAnd | Binary::LogicalOr | Binary::LogicalXor => {
             let truth = |x: &Arg| -> Result<Arg> {
                 Ok(match x {
-                    Arg::Tensor(t) => Arg::Tensor(super::ops::binary_untracked(
-                        super::ops::BinaryOp::Ne,
+                    Arg::Tensor(t) => Arg::Tensor(crate::core::ops::binary_untracked(
+                        crate::core::ops::BinaryOp::Ne,
                         &Arg::Tensor(t.clone()),
-                        &Arg::Number(super::scalar::Scalar::Int(0)),
+                        &Arg::Number(crate::core::scalar::Scalar::Int(0)),
                     )?),
-                    Arg::Number(s) => Arg::Number(super::scalar::Scalar::Bool(s.to_bool())),
+                    Arg::Number(s) => Arg::Number(crate::core::scalar::Scalar::Bool(s.to_bool())),
                 })
             };
             let (ta, tb) = (truth(a)?, truth(b)?);
@@ -267,9 +271,9 @@ fn dtype_of(a: &Arg) -> DType {
     match a {
         Arg::Tensor(t) => t.dtype(),
         Arg::Number(s) => match s {
-            super::scalar::Scalar::Complex(_) => DType::Complex64,
-            super::scalar::Scalar::Float(_) => default_dtype(),
-            super::scalar::Scalar::Bool(_) => DType::Bool,
+            crate::core::scalar::Scalar::Complex(_) => DType::Complex64,
+            crate::core::scalar::Scalar::Float(_) => default_dtype(),
+            crate::core::scalar::Scalar::Bool(_) => DType::Bool,
             _ => DType::Int64,
         },
     }
