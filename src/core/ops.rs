@@ -251,7 +251,8 @@ pub fn binary_(op: BinaryOp, a: &Tensor, b: &Arg) -> Result<()> {
         super::overlap::check_no_partial_overlap(a, other)?;
     }
     // The caller (a declared method or an in-place operator) counts the write.
-    record::check_inplace(a)?;
+    let operand_tracks = matches!(b, Arg::Tensor(other) if other.requires_grad());
+    record::check_inplace_with(a, operand_tracks)?;
     if !super::ops_fast::try_binary_inplace(op, a, b, compute_dtype, out_dtype)? {
         let tmp = binary_untracked(op, &lhs, b)?;
         copy::copy_(a, &tmp)?;

@@ -34,6 +34,10 @@ pub struct GradState {
     /// For a view made by recorded view ops: the tensor at the root of the chain, whose
     /// history an in-place write through the view changes (PyTorch's `_base`).
     pub base: Option<Tensor>,
+    /// A view made while grad mode was off (PyTorch's `CreationMeta::NO_GRAD_MODE`): an
+    /// in-place write to it with grad mode on, when autograd would record the write, is
+    /// refused.
+    pub view_made_without_grad: bool,
     /// `retain_grad()` was called on this non-leaf: backward stores its gradient in `grad`.
     pub retains_grad: bool,
     /// A leaf's gradient hooks (`register_hook`), in the order registered; a non-leaf's

@@ -106,6 +106,7 @@ impl Tensor {
         let base = i.grad.base.clone().unwrap_or_else(|| self.clone());
         let grad = GradState {
             base: Some(base),
+            view_made_without_grad: !grad_mode::is_enabled() || i.grad.view_made_without_grad,
             ..GradState::default()
         };
         Tensor::aliasing(&i, i.dtype, (i.conj, i.neg), layout, grad)

@@ -245,8 +245,13 @@ pub fn record_untracked_views(outs: &[Tensor], x: &Tensor, name: &str, replay: V
 #[inline]
 pub fn mark_views(outs: &[Tensor], x: &Tensor) {
     let base = x.with(|i| i.grad.base.clone()).unwrap_or_else(|| x.clone());
+    // A view of a view made under `no_grad` is one too (PyTorch propagates the mark).
+    let without_grad = !super::grad_mode::is_enabled() || x.with(|i| i.grad.view_made_without_grad);
     for out in outs {
-        out.with_grad_mut(|g| g.base = Some(base.clone()));
+        out.with_grad_mut(|g| {
+            g.base = Some(base.clone());
+            g.view_made_without_grad = without_grad;
+        });
     }
 }
 
@@ -423,22 +428,51 @@ pub fn counted_write<T, E>(
 /// on an output of an op returning several views. Every in-place write a script makes
 /// passes here first; the write is counted after it succeeds (`count_write`).
 pub fn check_inplace(t: &Tensor) -> Result<()> {
+    check_inplace_with(t, false)
+}
+
+/// `check_inplace` for a write whose other operands require grad when `operands_track`
+/// (the write is recorded even if `t` does not require grad), in PyTorch's order: a view
+/// made under `no_grad`, then an output of a multi-view op, then a view whose base is a
+/// leaf (`_base.is_leaf`, whether or not the base requires grad: a leaf view that was
+/// given `requires_grad_()` is refused so too), then a leaf.
+pub fn check_inplace_with(t: &Tensor, operands_track: bool) -> Result<()> {
     if !super::grad_mode::is_enabled() {
         // Under `no_grad` nothing is recorded, so writing a leaf is allowed.
         return Ok(());
     }
-    let leaf = t.with(|i| i.grad.requires_grad && i.grad.grad_fn.is_none());
-    if leaf {
+    let (requires_grad, leaf, base, made_without_grad) = t.with(|i| {
+        (
+            i.grad.requires_grad,
+            i.grad.grad_fn.is_none(),
+            i.grad.base.clone(),
+            i.grad.view_made_without_grad,
+        )
+    });
+    if !(requires_grad || operands_track) {
+        return Ok(());
+    }
+    if let Some(base) = base {
+        if made_without_grad {
+            return Err(TorchError::runtime(NO_GRAD_VIEW));
+        }
+        if let ViewOrigin::MultiOutput { op, output } = view_origin(t) {
+            return Err(multi_output_error(&op, output));
+        }
+        if requires_grad && base.grad_state().grad_fn.is_none() {
+            return Err(view_of_leaf_error());
+        }
+    }
+    if requires_grad && leaf {
         return Err(TorchError::runtime(
             "a leaf Variable that requires grad is being used in an in-place operation.",
         ));
     }
-    match view_origin(t) {
-        ViewOrigin::MultiOutput { op, output } => Err(multi_output_error(&op, output)),
-        ViewOrigin::GradLeaf => Err(view_of_leaf_error()),
-        ViewOrigin::Other => Ok(()),
-    }
+    Ok(())
 }
+
+/// PyTorch's refusal of an in-place write, with grad mode on, to a view made under `no_grad`.
+const NO_GRAD_VIEW: &str = "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).";
 
 /// PyTorch's check before writing through an index (`t[i] = v`): Python indexes first, so
 /// the write goes to a view, and a leaf that requires grad is refused as a view of itself.
@@ -463,9 +497,7 @@ fn view_of_leaf_error() -> TorchError {
 enum ViewOrigin {
     /// A view (possibly of a view) of output `output` of `op`, which made several views.
     MultiOutput { op: String, output: usize },
-    /// Views alone lead back to a leaf that requires grad.
-    GradLeaf,
-    /// Anything else: not a view, or a view of a computed tensor.
+    /// Anything else.
     Other,
 }
 
@@ -493,7 +525,6 @@ fn view_origin(t: &Tensor) -> ViewOrigin {
             };
         }
         node = match n.next.first() {
-            Some(Some(Edge::Leaf(leaf))) if leaf.requires_grad() => return ViewOrigin::GradLeaf,
             Some(Some(Edge::Node { node, .. })) => Some(node.clone()),
             _ => None,
         };
