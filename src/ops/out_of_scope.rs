@@ -134,7 +134,6 @@ const FAMILIES: &[Family] = &[
         names: &[
             "adaptive_*",
             "affine_grid_generator",
-            "alpha_dropout*",
             "avg_pool*",
             "max_pool*",
             "batch_norm*",
@@ -159,8 +158,6 @@ const FAMILIES: &[Family] = &[
             "margin_ranking_loss",
             "poisson_nll_loss",
             "triplet_margin_loss",
-            "dropout*",
-            "feature_*dropout*",
             "native_dropout",
             "embedding*",
             "grid_sampler*",
@@ -237,11 +234,7 @@ mod tests {
     #[test]
     fn names_find_their_family() {
         assert!(reason("to_sparse_csr").unwrap().contains("sparse"));
-        assert!(
-            reason("feature_alpha_dropout_")
-                .unwrap()
-                .contains("torch.nn")
-        );
+        assert!(reason("native_dropout").unwrap().contains("torch.nn"));
         assert!(
             reason("quantize_per_tensor_dynamic")
                 .unwrap()

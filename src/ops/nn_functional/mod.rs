@@ -2,9 +2,11 @@
 //! fronts call them (`F.relu(x)` in Python, `torch::nn::functional::relu(x)` in Rhai).
 //! Each checks its arguments as PyTorch's Python function and the C function behind it
 //! do, in their words. `activations` holds the activations and softmaxes, `losses` the
-//! losses, `layers` `linear`, `one_hot` and `normalize`.
+//! losses, `layers` `linear`, `one_hot` and `normalize`, `dropout` the dropouts (and
+//! `torch.dropout` and its kin, which it adds to `torch`).
 
 mod activations;
+mod dropout;
 mod layers;
 mod losses;
 
@@ -55,6 +57,7 @@ pub fn add_functional(ops: &mut OpTable) {
     let mut f = Functions { ops };
     activations::add_all(&mut f);
     losses::add_all(&mut f);
+    dropout::add_all(&mut f);
     layers::add_all(&mut f);
 }
 
