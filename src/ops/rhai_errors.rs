@@ -299,8 +299,10 @@ fn function_not_found(signature: &str, names: &Names) -> String {
     }
     if let Some((module, function)) = name.rsplit_once("::") {
         if !names.module_has(module, function) {
+            // The list names a sub-module by its path under `torch` (`nn::functional`).
+            let owner = module.strip_prefix("torch::").unwrap_or(module);
             let module = module.replace("::", ".");
-            if let Some(unbuilt) = super::pytorch_names::not_built(&module, function) {
+            if let Some(unbuilt) = super::pytorch_names::not_built(owner, function) {
                 return format!("NotImplementedError: {}", unbuilt.message);
             }
             return format!("AttributeError: module '{module}' has no attribute '{function}'");

@@ -315,6 +315,12 @@ impl Runtime {
         Ok(self.run_direct(|| function.call(args)))
     }
 
+    /// Whether the table has a function at `path` (`torch::nn::functional::relu`,
+    /// `torch::UntypedStorage::from_file`).
+    pub fn has_path_function(&self, path: &str) -> bool {
+        self.ops.borrow().path_function(path).is_some()
+    }
+
     /// The constant at `path` (`torch::float32`, `torch::pi`), read from the `torch` module
     /// with no program: `None` when the module has no constant there.
     pub fn constant(&self, path: &str) -> Option<Dynamic> {

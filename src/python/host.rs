@@ -147,6 +147,15 @@ impl Host {
             Ok(result) => return result.map_err(raised),
             Err(args) => args,
         };
+        // A sub-module's function PyTorch has and tensh has not built says so.
+        if receiver.is_none()
+            && let Some((owner, name)) = target
+                .strip_prefix("torch::")
+                .and_then(|rest| rest.rsplit_once("::"))
+            && let Some(unbuilt) = crate::ops::pytorch_names::not_built(owner, name)
+        {
+            return Err(PyException::from_torch(&unbuilt));
+        }
         self.session.register_mentioned(target);
         let method = receiver.is_some();
         let mut values: Vec<Dynamic> = Vec::with_capacity(args.pos.len() + 2);
@@ -322,6 +331,11 @@ impl Host {
         self.session
             .set_registered(&receiver, name, value)
             .map_err(raised)
+    }
+
+    /// Whether the op table has a function at `path` (`torch::nn::functional::relu`).
+    pub fn has_path_function(&self, path: &str) -> bool {
+        self.session.has_path_function(path)
     }
 
     /// Whether the `torch` module has `name` (`Session::torch_has`).

@@ -497,3 +497,18 @@ fn index_put_with_no_index_tensors_is_pytorchs_error() {
     let e = run("torch::ones(3).index_put_([], torch::ones(3), #{accumulate: true});").unwrap_err();
     assert!(e.contains("INTERNAL ASSERT FAILED"), "{e}");
 }
+
+/// Found by the fuzzer: counting the combinations stepped once per element of `r`, so a
+/// huge `r` of a one-element input never ended (no Ctrl-C could reach it either).
+#[test]
+fn combinations_of_a_huge_r_end_at_once() {
+    let e = run("torch::combinations(torch::ones(1), #{r: 1 << 62, with_replacement: true});")
+        .unwrap_err();
+    assert!(e.contains("Storage size calculation overflowed"), "{e}");
+    let e = run("torch::combinations(torch::ones(3), #{r: 1 << 62, with_replacement: true});")
+        .unwrap_err();
+    assert!(e.contains("cannot be held"), "{e}");
+    let out = run("print(torch::combinations(torch::ones(2), #{r: 1 << 62}).shape);")
+        .expect("more picks than elements is empty");
+    assert!(out.contains("[0, 4611686018427387904]"), "{out}");
+}

@@ -83,10 +83,20 @@ fn combinations(x: &Tensor, r: i64, with_replacement: bool) -> Result<(Tensor, O
     if n == 0 || (!with_replacement && r as usize > n) {
         return Ok((Tensor::zeros(vec![0, r], x.dtype())?, Some(Vec::new())));
     }
-    // The count is C(n + r - 1, r) at most; refuse what cannot be held before enumerating.
+    // The count is C(n + r - 1, r) with replacement, C(n, r) without; refuse what cannot
+    // be held before enumerating. Each is a product over the smaller side (`n - 1`
+    // factors, or `min(r, n - r)`), so a huge `r` costs no more than `n` steps.
+    let (top, pick) = if with_replacement {
+        (n as f64 + r as f64 - 1.0, (n - 1).min(r as usize))
+    } else {
+        (n as f64, (r as usize).min(n - r as usize))
+    };
     let mut count: f64 = 1.0;
-    for k in 0..r as usize {
-        count = count * (n + k) as f64 / (k + 1) as f64;
+    for k in 0..pick {
+        count = count * (top - k as f64) / (k + 1) as f64;
+        if count > i64::MAX as f64 {
+            break;
+        }
     }
     if count > i64::MAX as f64 {
         return Err(TorchError::runtime(format!(

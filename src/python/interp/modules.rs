@@ -112,6 +112,21 @@ impl Interpreter {
                 format!("module 'torch' has no attribute '{name}'"),
             );
         }
+        // A sub-module whose names PyTorch's list holds (`torch.nn.functional`) has those
+        // (built or not: calling an unbuilt one says so) and what tensh adds, nothing else.
+        if let Some(owner) = path.strip_prefix("torch::")
+            && crate::ops::pytorch_names::has_owner(owner)
+            && !crate::ops::pytorch_names::contains(owner, name)
+            && !self.host.has_path_function(&full)
+        {
+            return self.raise(
+                "AttributeError",
+                format!(
+                    "module '{}' has no attribute '{name}'",
+                    path.replace("::", ".")
+                ),
+            );
+        }
         Ok(Value::HostPath(full.into()))
     }
 
