@@ -183,6 +183,8 @@ fn triangle_indices(a: &Args, upper: bool) -> RhaiResult<Dynamic> {
         .map_err(|_| to_rhai(TorchError::runtime(format!("{func}: too many indices"))))?;
     let mut coords =
         crate::core::memory::alloc::vec_with_capacity::<i64>(n.saturating_mul(2)).rhai()?;
+    // With no columns every row keeps none (and the rows may be many): nothing to visit.
+    let last = if n == 0 { first } else { last };
     for i in first..last {
         let (f, t) = span(i);
         coords.extend(std::iter::repeat_n(i, (t - f) as usize));
