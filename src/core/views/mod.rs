@@ -99,8 +99,10 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             },
         ),
         None => {
+            // PyTorch's `_unsafe_view` of a contiguous copy: a new tensor, no view of the
+            // copy (its `_base` is `None`).
             let c = super::copy::contiguous_copy(t)?;
-            let out = view(&c, &sizes)?;
+            let out = c.alias(Layout::contiguous(sizes));
             record_copy(&out, t, "UnsafeViewBackward0");
             Ok(out)
         }

@@ -280,29 +280,14 @@ pub fn add_all(f: &mut Functions) {
             }
         }
     }
-    let plain = Kind {
-        feature: false,
-        alpha: false,
-    };
-    let feature = Kind {
-        feature: true,
-        alpha: false,
-    };
-    let alpha = Kind {
-        feature: false,
-        alpha: true,
-    };
-    let feature_alpha = Kind {
-        feature: true,
-        alpha: true,
-    };
+    let kind = |feature, alpha| Kind { feature, alpha };
     let forms: [(&str, Kind, Dims); 6] = [
-        ("dropout", plain, None),
-        ("dropout1d", feature, Some((1, true))),
-        ("dropout2d", feature, Some((2, false))),
-        ("dropout3d", feature, Some((3, false))),
-        ("alpha_dropout", alpha, None),
-        ("feature_alpha_dropout", feature_alpha, None),
+        ("dropout", kind(false, false), None),
+        ("dropout1d", kind(true, false), Some((1, true))),
+        ("dropout2d", kind(true, false), Some((2, false))),
+        ("dropout3d", kind(true, false), Some((3, false))),
+        ("alpha_dropout", kind(false, true), None),
+        ("feature_alpha_dropout", kind(true, true), None),
     ];
     for (name, kind, dims) in forms {
         let parts = parts.clone();
