@@ -148,7 +148,9 @@ fn python_probability(a: &Args) -> RhaiResult<f64> {
             )));
         }
     };
-    if !(0.0..=1.0).contains(&p) {
+    // Python's two comparisons (`p < 0.0 or p > 1.0`): a NaN passes both, and the C++
+    // check refuses it after.
+    if !p.is_nan() && !(0.0..=1.0).contains(&p) {
         let shown = if v.is_int() || v.is_bool() {
             v.to_string()
                 .replace("true", "True")
