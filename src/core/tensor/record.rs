@@ -459,7 +459,7 @@ pub fn check_inplace_with(t: &Tensor, operands_track: bool) -> Result<()> {
         if let ViewOrigin::MultiOutput { op, output } = view_origin(t) {
             return Err(multi_output_error(&op, output));
         }
-        if requires_grad && base.grad_state().grad_fn.is_none() {
+        if requires_grad && base.with(|i| i.grad.grad_fn.is_none()) {
             return Err(view_of_leaf_error());
         }
     }
