@@ -272,3 +272,41 @@ pub fn addc(op: Addc, input: &Tensor, t1: &Tensor, t2: &Tensor, value: Scalar) -
         x.wrapping_add(v.wrapping_mul(a).wrapping_mul(b))
     })
 }
+
+/// `a + alpha * b` as PyTorch's `add` kernel computes it when `alpha` is not 1 (`sub` is
+/// `add` with `-alpha`) in float32 or float64, the dtype `a` and `b` promote to: one fused
+/// multiply-add, rounded once (scaling `b` first and adding would round twice; checked
+/// against PyTorch element by element, vectorized body and scalar tail alike). `None` for
+/// the other dtypes, whose two separate steps are PyTorch's.
+pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Option<Tensor>> {
+    let (a, b) = (Arg::Tensor(a.clone()), Arg::Tensor(b.clone()));
+    let dtype = result_type(&[operand(&a), operand(&b)])?;
+    let args = [&a, &b];
+    let out = match dtype {
+        DType::Float32 => {
+            let s = alpha.to_f64() as f32;
+            run2::<f64>(args, dtype, move |x, y| {
+                (y as f32).mul_add(s, x as f32) as f64
+            })?
+        }
+        DType::Float64 => {
+            let s = alpha.to_f64();
+            run2::<f64>(args, dtype, move |x, y| y.mul_add(s, x))?
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(out))
+}
+
+/// `run3` for two operands.
+fn run2<L: ZipLane>(args: [&Arg; 2], dtype: DType, f: impl Fn(L, L) -> L + Sync) -> Result<Tensor> {
+    let chunk = move |[a, b]: [&[L]; 2], out: &mut [L]| {
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = f(x, y);
+        }
+        Ok(())
+    };
+    let out = zip::zip_n::<L, 2>(args, dtype, dtype, &chunk)?;
+    let inputs: Vec<&Tensor> = args.into_iter().filter_map(Arg::as_tensor).collect();
+    super::result_layout::in_inputs_order(out, &inputs)
+}

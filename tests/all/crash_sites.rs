@@ -520,3 +520,16 @@ fn triangle_indices_of_no_columns_end_at_once() {
         .expect("empty");
     assert_eq!(out.matches("[2, 0]").count(), 2, "{out}");
 }
+
+/// Found by the fuzzer: a NaN count's geometric waiting times never passed it, so the draw
+/// never ended (PyTorch's never ends either); tensh answers NaN without drawing.
+#[test]
+fn binomial_of_a_nan_count_ends_at_once() {
+    let out = run(
+        "let n = torch::tensor([0.0 / 0.0, 0.0 / 0.0, 0.0 / 0.0, 4.0]); \
+         let p = torch::tensor([1.0, 0.0, 0.8427, 0.0]); \
+         print(torch::binomial(n, p));",
+    )
+    .expect("a NaN count draws NaN");
+    assert!(out.contains("tensor([nan, 0., nan, 0.])"), "{out}");
+}

@@ -72,12 +72,16 @@ fn btrs(g: &mut Generator, count: f64, prob: f64) -> f64 {
     }
 }
 
-/// One draw: 0 for no trials or `prob ≤ 0`, `count` for `prob ≥ 1`, NaN for a NaN `prob`.
+/// One draw: 0 for no trials or `prob ≤ 0`, `count` for `prob ≥ 1`, NaN for a NaN `prob`,
+/// and NaN for a NaN `count` with `0 < prob < 1` (PyTorch's sampler never ends there: its
+/// waiting times never pass a NaN; tensh answers NaN, drawing nothing).
 fn sample(g: &mut Generator, count: f64, prob: f64) -> f64 {
     if count <= 0.0 || prob <= 0.0 {
         0.0
     } else if prob >= 1.0 {
         count
+    } else if count.is_nan() {
+        f64::NAN
     } else if prob <= 0.5 {
         if count * prob >= 10.0 {
             btrs(g, count, prob)

@@ -15,16 +15,29 @@ pub fn uniform(g: &mut Generator, dtype: DType, from: f64, to: f64) -> f64 {
         let x = (g.random64() & ((1u64 << 53) - 1)) as f64 * (1.0 / (1u64 << 53) as f64);
         x * (to - from) + from
     } else {
-        uniform_24_bits(g.random(), from, to)
+        let (from, range) = scaled_bounds(dtype, from, to);
+        uniform_24_bits(g.random(), from, range)
     }
 }
 
-/// One draw's low 24 bits scaled into `[from, to)` in double precision (rounded once when
-/// stored): every floating type but double.
+/// `from` and `to - from` as PyTorch's kernel for `dtype` holds them: float32 casts both
+/// bounds to float and subtracts them in float (its draws then scale in double, checked
+/// against PyTorch draw by draw); the half types keep the double bounds.
+fn scaled_bounds(dtype: DType, from: f64, to: f64) -> (f64, f64) {
+    if dtype == DType::Float32 {
+        let (from, to) = (from as f32, to as f32);
+        (from as f64, (to - from) as f64)
+    } else {
+        (from, to - from)
+    }
+}
+
+/// One draw's low 24 bits scaled into `[from, from + range)` in double precision (rounded
+/// once when stored): every floating type but double.
 #[inline(always)]
-fn uniform_24_bits(draw: u32, from: f64, to: f64) -> f64 {
+fn uniform_24_bits(draw: u32, from: f64, range: f64) -> f64 {
     let x = (draw & ((1u32 << 24) - 1)) as f64 / (1u64 << 24) as f64;
-    x * (to - from) + from
+    x * range + from
 }
 
 /// One uniform double in `[0, 1)`: the draw behind PyTorch's samplers that work in double.
@@ -64,7 +77,9 @@ const STEP: usize = 1024;
 /// `uniform(g, Float32, from, to)` for every element of `out` (little-endian floats), in
 /// order, scaling in double precision as the one-draw path does.
 pub fn uniform_f32_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
-    uniform_24_fill(g, out, from, to, |x| (x as f32).to_le_bytes());
+    uniform_24_fill(g, out, DType::Float32, from, to, |x| {
+        (x as f32).to_le_bytes()
+    });
 }
 
 /// `uniform(g, dtype, from, to)` for every element of `out`, a dense run of elements of a
@@ -73,10 +88,12 @@ pub fn uniform_f32_fill(g: &mut Generator, out: &mut [u8], from: f64, to: f64) {
 pub fn uniform_24_fill<const W: usize>(
     g: &mut Generator,
     out: &mut [u8],
+    dtype: DType,
     from: f64,
     to: f64,
     encode: impl Fn(f64) -> [u8; W],
 ) {
+    let (from, range) = scaled_bounds(dtype, from, to);
     let mut draws = [0u32; STEP];
     for (i, chunk) in out.chunks_mut(STEP * W).enumerate() {
         if i & 255 == 0 {
@@ -85,7 +102,7 @@ pub fn uniform_24_fill<const W: usize>(
         let draws = &mut draws[..chunk.len() / W];
         g.fill_random(draws);
         for (o, &r) in chunk.chunks_exact_mut(W).zip(draws.iter()) {
-            o.copy_from_slice(&encode(uniform_24_bits(r, from, to)));
+            o.copy_from_slice(&encode(uniform_24_bits(r, from, range)));
         }
     }
 }

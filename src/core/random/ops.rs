@@ -105,12 +105,12 @@ pub fn uniform_(t: &Tensor, from: f64, to: f64) -> Result<()> {
             DType::Float32 => Some(distributions::uniform_f32_fill),
             DType::Float64 => Some(distributions::uniform_f64_fill),
             DType::Float16 => Some(|g, out, from, to| {
-                distributions::uniform_24_fill(g, out, from, to, |x| {
+                distributions::uniform_24_fill(g, out, DType::Float16, from, to, |x| {
                     half::f16::from_f32(x as f32).to_le_bytes()
                 })
             }),
             DType::BFloat16 => Some(|g, out, from, to| {
-                distributions::uniform_24_fill(g, out, from, to, |x| {
+                distributions::uniform_24_fill(g, out, DType::BFloat16, from, to, |x| {
                     half::bf16::from_f32(x as f32).to_le_bytes()
                 })
             }),

@@ -33,6 +33,15 @@ enum Failure {
         position: Option<usize>,
         given: Cow<'static, str>,
     },
+    /// A list for a `tuple of ints` whose first element is no int: PyTorch's parser looks
+    /// at the first element to tell whether the list has the parameter's type at all (a
+    /// later bad element is an unpacking error, `Hard`).
+    WrongElement {
+        param: &'static str,
+        type_name: &'static str,
+        position: Option<usize>,
+        element: Cow<'static, str>,
+    },
     Unexpected(Vec<String>),
     /// An error raised at once, whatever the other overloads say (a bad list element).
     Hard(String),
@@ -106,6 +115,9 @@ fn accepts(p: &Param, v: &Dynamic) -> Result<bool, Failure> {
                 return Ok(true);
             }
             if let Some(list) = v.read_lock::<Array>() {
+                if list.first().is_some_and(|e| !is_int(e)) {
+                    return Ok(false);
+                }
                 if let Some((i, bad)) = list.iter().enumerate().find(|(_, e)| !is_int(e)) {
                     return Err(unpack_failure(p.name, i, bad));
                 }
@@ -267,6 +279,16 @@ fn parse(o: &Overload, args: &Args) -> Result<(), Failure> {
             return Err(Failure::Missing(missing));
         };
         if !accepts(p, v)? {
+            if p.ty == Ty::IntList
+                && let Some(first) = v.read_lock::<Array>().and_then(|l| l.first().cloned())
+            {
+                return Err(Failure::WrongElement {
+                    param: p.name,
+                    type_name: p.type_name,
+                    position: by_position.map(|_| i + 1),
+                    element: given_name(&first),
+                });
+            }
             return Err(Failure::WrongType {
                 param: p.name,
                 type_name: p.type_name,
@@ -342,6 +364,17 @@ fn message(name: &str, o: &Overload, f: Failure) -> String {
         } => {
             let at = position.map_or(String::new(), |i| format!(" (position {i})"));
             format!("{name}(): argument '{param}'{at} must be {type_name}, not {given}")
+        }
+        Failure::WrongElement {
+            param,
+            type_name,
+            position,
+            element,
+        } => {
+            let at = position.map_or(String::new(), |i| format!(" (position {i})"));
+            format!(
+                "{name}(): argument '{param}'{at} must be {type_name}, but found element of type {element} at pos 0"
+            )
         }
         Failure::Unexpected(keys) => {
             format!("{name}() got an unexpected keyword argument '{}'", keys[0])

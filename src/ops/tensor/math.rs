@@ -183,16 +183,16 @@ fn check_alpha(alpha: Scalar, result: crate::core::dtype::DType) -> RhaiResult<(
     crate::core::checked_scalar::check_converts(result, alpha, true).rhai()
 }
 
-/// `other * alpha` for `add`/`sub`'s `alpha=` keyword (declared only for those: the other
-/// ops' signatures refuse it), after PyTorch's checks of `alpha` (`check_alpha`).
-fn scaled_by_alpha(
+/// `add`/`sub`'s `alpha=` keyword (declared only for those: the other ops' signatures
+/// refuse it), after PyTorch's checks of `alpha` (`check_alpha`): `None` when absent or 1.
+fn alpha_of(
     op: BinaryOp,
     x: &Tensor,
-    other: Arg,
+    other: &Arg,
     a: &Args,
     in_place: bool,
-) -> RhaiResult<Arg> {
-    ops::check_sub_bool(op, &Arg::Tensor(x.clone()), &other).rhai()?;
+) -> RhaiResult<Option<Scalar>> {
+    ops::check_sub_bool(op, &Arg::Tensor(x.clone()), other).rhai()?;
     // The deprecated overload `add(Number alpha, Tensor other)` gives alpha first.
     let alpha = if a.pos.len() == 2 {
         a.pos.first()
@@ -200,19 +200,24 @@ fn scaled_by_alpha(
         a.kw("alpha")
     };
     let Some(alpha) = alpha else {
-        return Ok(other);
+        return Ok(None);
     };
     let alpha = crate::ops::convert::to_scalar(alpha, "alpha")?;
     let result = if in_place {
         x.dtype()
     } else {
-        let operands = [ops::operand(&Arg::Tensor(x.clone())), ops::operand(&other)];
+        let operands = [ops::operand(&Arg::Tensor(x.clone())), ops::operand(other)];
         crate::core::promotion::result_type(&operands).rhai()?
     };
     check_alpha(alpha, result)?;
-    if matches!(alpha, Scalar::Int(1)) {
+    Ok((!matches!(alpha, Scalar::Int(1))).then_some(alpha))
+}
+
+/// `other * alpha`, the operand `add`/`sub` then take where they do not fuse the two steps.
+fn scaled(other: Arg, alpha: Option<Scalar>) -> RhaiResult<Arg> {
+    let Some(alpha) = alpha else {
         return Ok(other);
-    }
+    };
     Ok(match other {
         Arg::Tensor(t) => {
             Arg::Tensor(ops::binary(BinaryOp::Mul, &Arg::Tensor(t), &Arg::Number(alpha)).rhai()?)
@@ -222,6 +227,51 @@ fn scaled_by_alpha(
             (p, q) => Scalar::Float(p.to_f64() * q.to_f64()),
         }),
     })
+}
+
+/// `x + alpha * other` (`x - alpha * other` for `sub`) fused as PyTorch's kernel fuses it
+/// (`fused_pointwise::add_scaled`), when both are tensors: recorded as `AddBackward0`
+/// (`SubBackward0`) with `alpha` in the formula. `None` where the dtypes are not fused.
+fn fused_add(
+    op: BinaryOp,
+    x: &Tensor,
+    other: &Tensor,
+    alpha: Scalar,
+) -> RhaiResult<Option<Tensor>> {
+    let factor = match (op, alpha) {
+        (BinaryOp::Sub, Scalar::Int(i)) => Scalar::Int(i.wrapping_neg()),
+        (BinaryOp::Sub, s) => Scalar::Float(-s.to_f64()),
+        (_, s) => s,
+    };
+    let Some(out) = crate::core::fused_pointwise::add_scaled(x, other, factor).rhai()? else {
+        return Ok(None);
+    };
+    let tracks = crate::core::tensor::grad_mode::is_enabled()
+        && (x.requires_grad() || other.requires_grad());
+    if tracks {
+        let node = if op == BinaryOp::Sub {
+            "SubBackward0"
+        } else {
+            "AddBackward0"
+        };
+        let shapes = [(x.sizes(), x.dtype()), (other.sizes(), other.dtype())];
+        crate::core::tensor::record::record_formula(&out, node, &[x, other], &[], move |g| {
+            use crate::core::autograd::{cast_grad, sum_to};
+            let scaled_grad = ops::binary_untracked(
+                BinaryOp::Mul,
+                &Arg::Tensor(g.clone()),
+                &Arg::Number(factor),
+            )?;
+            Ok(vec![
+                Some(cast_grad(&sum_to(g, &shapes[0].0)?, shapes[0].1)?),
+                Some(cast_grad(
+                    &sum_to(&scaled_grad, &shapes[1].0)?,
+                    shapes[1].1,
+                )?),
+            ])
+        });
+    }
+    Ok(Some(out))
 }
 
 /// `div`'s `rounding_mode`: `None` for true division.
@@ -323,7 +373,14 @@ pub fn register(r: &mut Registry) {
     for (symbol, name, op) in table {
         register_operator(r, symbol, move |a, b| apply(op, a, b));
         r.method_and_function(name, 1, move |x, a: Args| {
-            let other = scaled_by_alpha(op, x, arg(other_of(&a, name)?, "other")?, &a, false)?;
+            let other = arg(other_of(&a, name)?, "other")?;
+            let alpha = alpha_of(op, x, &other, &a, false)?;
+            if let (Some(alpha), Arg::Tensor(o)) = (alpha, &other)
+                && let Some(out) = fused_add(op, x, o, alpha)?
+            {
+                return Ok(Dynamic::from(out));
+            }
+            let other = scaled(other, alpha)?;
             if op == BinaryOp::Div
                 && let Some(mode) = rounding_mode(&a)?
             {
@@ -354,7 +411,24 @@ pub fn register(r: &mut Registry) {
         ) {
             let inplace = format!("{name}_");
             r.method(&inplace, 1, move |x, a: Args| {
-                let other = scaled_by_alpha(op, x, arg(other_of(&a, name)?, "other")?, &a, true)?;
+                let other = arg(other_of(&a, name)?, "other")?;
+                let alpha = alpha_of(op, x, &other, &a, true)?;
+                let records = crate::core::tensor::grad_mode::is_enabled()
+                    && (x.requires_grad() || other.as_tensor().is_some_and(Tensor::requires_grad));
+                if let (Some(alpha), Arg::Tensor(o), false) = (alpha, &other, records) {
+                    // Computed fused, then written back with `add_`'s checks (a recorded
+                    // write takes the unfused path, whose checks and node are the op's).
+                    let written = Arg::Tensor(x.clone());
+                    ops::check_sub_bool(op, &written, &other).rhai()?;
+                    if let Some(out) = fused_add(op, x, o, alpha)? {
+                        ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
+                        crate::core::copy::check_no_internal_overlap(&x.layout()).rhai()?;
+                        crate::core::overlap::check_no_partial_overlap(x, o).rhai()?;
+                        crate::core::copy::copy_(x, &out).rhai()?;
+                        return Ok(Dynamic::from(x.clone()));
+                    }
+                }
+                let other = scaled(other, alpha)?;
                 if op == BinaryOp::Div
                     && let Some(mode) = rounding_mode(&a)?
                 {
