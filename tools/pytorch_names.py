@@ -37,6 +37,8 @@ for path in [
     "linalg",
     "nn",
     "nn.functional",
+    "nn.init",
+    "optim",
     "special",
     "testing",
 ]:

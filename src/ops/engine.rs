@@ -190,6 +190,7 @@ pub fn new_lazy_engine() -> (Engine, Rc<RefCell<OpTable>>) {
         super::autograd_module::add_autograd(held);
         super::special_module::add_special(held);
         super::linalg_module::add_linalg(held);
+        super::nn_module::add_nn(held);
         let typed = storage::typed::class_module(held, "TypedStorage", None);
         torch.set_sub_module("TypedStorage", typed);
         held.install_torch(&mut engine, torch);

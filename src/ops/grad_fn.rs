@@ -7,7 +7,7 @@ use std::rc::Rc;
 use rhai::{Dynamic, Engine, Map};
 
 use crate::core::tensor::Tensor;
-use crate::core::tensor::graph::Node;
+use crate::core::tensor::graph::{Edge, Node};
 use crate::ops::errors::{RhaiResult, type_error};
 use crate::ops::signature::Owner;
 
@@ -67,6 +67,62 @@ impl GradFn {
     }
 }
 
+/// The node that accumulates a leaf's gradient into its `.grad` (PyTorch's
+/// `AccumulateGrad`, met in `next_functions`): `variable` is the leaf.
+#[derive(Debug, Clone)]
+pub struct AccumulateGrad(pub Tensor);
+
+impl AccumulateGrad {
+    /// `<AccumulateGrad object at 0x...>`, the address being the leaf's (one leaf, one
+    /// node, as PyTorch keeps one per leaf).
+    pub fn repr(&self) -> String {
+        crate::platform::varies::note();
+        format!("<AccumulateGrad object at {:#x}>", self.0.id())
+    }
+}
+
+/// `g.next_functions`: for each of the node's tensor inputs, the node its gradient flows
+/// into and which of that node's outputs it is: another op's node, a leaf's
+/// `AccumulateGrad`, or `None` where no gradient flows.
+fn next_functions(g: &GradFn) -> rhai::Array {
+    let node = &g.0;
+    // A Python number an operator wrapped into a tensor is an input of PyTorch's node too
+    // (`x * 2` is `MulBackward0` of two tensors), through which no gradient flows.
+    // `2 * x` and `2 + x` are `x.__rmul__(2)` and `x.__radd__(2)`: the tensor comes first.
+    use crate::core::tensor::graph::{Arith, BackwardOp};
+    let numbers = match &node.op {
+        BackwardOp::Arith { op, a, b } if node.name != "RsubBackward1" => {
+            let (a_number, b_number) = (a.as_tensor().is_none(), b.as_tensor().is_none());
+            if a_number && matches!(op, Arith::Add | Arith::Mul) {
+                [false, true]
+            } else {
+                [a_number, b_number]
+            }
+        }
+        _ => [false, false],
+    };
+    let mut edges: Vec<Option<&Edge>> = node.next.iter().map(Option::as_ref).collect();
+    if numbers[0] {
+        edges.insert(0, None);
+    }
+    if numbers[1] {
+        edges.push(None);
+    }
+    edges
+        .into_iter()
+        .map(|edge| {
+            let (node, index) = match edge {
+                Some(Edge::Node { node, output }) => {
+                    (Dynamic::from(GradFn(node.clone())), *output as i64)
+                }
+                Some(Edge::Leaf(t)) => (Dynamic::from(AccumulateGrad(t.clone())), 0),
+                None => (Dynamic::UNIT, 0),
+            };
+            Dynamic::from(vec![node, Dynamic::from(index)])
+        })
+        .collect()
+}
+
 /// Whether PyTorch makes the node with a Python autograd function (`Tensor.resize`'s).
 fn python_function(name: &str) -> bool {
     name == "ResizeBackward"
@@ -93,6 +149,21 @@ pub fn register(engine: &mut Engine) {
         engine.register_fn(name, |g: &mut GradFn| g.repr());
     }
     engine.register_fn("==", |a: GradFn, b: GradFn| Rc::ptr_eq(&a.0, &b.0));
+    engine.register_get("next_functions", |g: &mut GradFn| next_functions(g));
+    engine.register_type_with_name::<AccumulateGrad>("AccumulateGrad");
+    for name in ["to_string", "to_debug"] {
+        engine.register_fn(name, |g: &mut AccumulateGrad| g.repr());
+    }
+    engine.register_get("variable", |g: &mut AccumulateGrad| g.0.clone());
+    engine.register_get("next_functions", |_: &mut AccumulateGrad| {
+        rhai::Array::new()
+    });
+    engine.register_fn("name", |_: AccumulateGrad| {
+        "torch::autograd::AccumulateGrad".to_string()
+    });
+    engine.register_fn("==", |a: AccumulateGrad, b: AccumulateGrad| {
+        a.0.id() == b.0.id()
+    });
     engine.register_fn("!=", |a: GradFn, b: GradFn| !Rc::ptr_eq(&a.0, &b.0));
     // Registered by hand: PyTorch's refusals name the node's class (`MulBackward0.name()
     // takes no arguments`), which no declaration can know in advance.

@@ -192,6 +192,7 @@ fn norm_arguments(a: &Args, func: &str) -> RhaiResult<NormArguments> {
 
 /// Adds the `torch::linalg` sub-module's functions to `table`.
 pub fn add_linalg(table: &mut OpTable) {
+    super::linalg_chains::add(table);
     let op = |name: &str| table.tensor_op(name);
     let (Some(norm), Some(sum), Some(abs), Some(amax), Some(amin), Some(mul), Some(conj)) = (
         table.function_for_direct("norm", 0),

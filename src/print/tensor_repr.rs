@@ -338,10 +338,11 @@ pub fn tensor_repr_with(t: &Tensor, opts: &PrintOptions) -> Result<String> {
     } else if grad.requires_grad {
         suffixes.push("requires_grad=True".to_string());
     }
-    Ok(add_suffixes(
-        format!("{prefix}{body}"),
-        &suffixes,
-        indent,
-        opts.linewidth,
-    ))
+    let text = add_suffixes(format!("{prefix}{body}"), &suffixes, indent, opts.linewidth);
+    // `nn.Parameter`'s repr: its class's line above the tensor's.
+    Ok(if t.is_parameter() {
+        format!("Parameter containing:\n{text}")
+    } else {
+        text
+    })
 }

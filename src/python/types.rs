@@ -290,6 +290,30 @@ fn host_class_of(key: String, name: &str, module: &'static str, base: &str) -> R
     })
 }
 
+/// `torch.nn.Parameter`: a class of `torch.nn.parameter` deriving from `torch.Tensor`
+/// (a tensor handle marked by `Parameter(data)`, `Tensor::is_parameter`).
+pub fn parameter_class() -> Rc<TypeObject> {
+    let tensor = host_type("Tensor");
+    TYPES.with(|t| {
+        t.borrow_mut()
+            .entry("host:Parameter".into())
+            .or_insert_with(|| {
+                Rc::new(TypeObject {
+                    name: "Parameter".into(),
+                    module: "torch.nn.parameter",
+                    base: Some(tensor),
+                    kind: TypeKind::Host,
+                })
+            })
+            .clone()
+    })
+}
+
+/// Whether `t` is `parameter_class()`.
+pub fn is_parameter_class(t: &TypeObject) -> bool {
+    t.kind == TypeKind::Host && t.module == "torch.nn.parameter" && &*t.name == "Parameter"
+}
+
 /// The class of a named tuple an op returns (`torch.return_types.max`): a `tuple`, as
 /// PyTorch's structseq classes are.
 pub fn named_tuple(kind: &str) -> Rc<TypeObject> {

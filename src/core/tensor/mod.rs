@@ -52,6 +52,10 @@ pub struct TensorImpl {
     /// number treat as the number (their result layouts and autograd nodes). Only the
     /// function's own stand-in for the number has it.
     pub wrapped_number: bool,
+    /// PyTorch's `nn.Parameter` class: this handle was made by `Parameter(data)` (a
+    /// detached alias of `data`). Results of ops on it are plain tensors; only the handle
+    /// itself (returned by its in-place methods) stays a parameter.
+    pub parameter: bool,
 }
 
 /// A handle that does not keep a tensor alive (`retain_grad`'s link from a graph node
@@ -82,6 +86,7 @@ impl Tensor {
             neg: false,
             version: version::VersionCounter::default(),
             wrapped_number: false,
+            parameter: false,
         })))
     }
 
@@ -130,6 +135,7 @@ impl Tensor {
             neg,
             version: i.version.clone(),
             wrapped_number: false,
+            parameter: false,
         })))
     }
 
@@ -137,6 +143,32 @@ impl Tensor {
     /// (`TensorImpl::wrapped_number`).
     pub fn mark_wrapped_number(&self) {
         self.0.borrow_mut().wrapped_number = true;
+    }
+
+    /// `t.data = other`: this handle now views `other`'s storage with `other`'s dtype and
+    /// layout (and its conjugate and negative bits), keeping its own autograd fields and
+    /// version counter, as PyTorch's `set_data` does.
+    pub fn set_data(&self, other: &Tensor) {
+        if Rc::ptr_eq(&self.0, &other.0) {
+            return;
+        }
+        let o = other.0.borrow();
+        let mut i = self.0.borrow_mut();
+        i.storage = o.storage.clone();
+        i.dtype = o.dtype;
+        i.layout = o.layout.clone();
+        i.conj = o.conj;
+        i.neg = o.neg;
+    }
+
+    /// Marks this handle as an `nn.Parameter` (`TensorImpl::parameter`).
+    pub fn mark_parameter(&self) {
+        self.0.borrow_mut().parameter = true;
+    }
+
+    /// Whether this handle is an `nn.Parameter`.
+    pub fn is_parameter(&self) -> bool {
+        self.0.borrow().parameter
     }
 
     /// Whether this is a Python number a `torch` function wrapped.

@@ -8,6 +8,7 @@
 mod activations;
 mod dropout;
 mod layers;
+mod lookup_and_pad;
 mod losses;
 
 use std::rc::Rc;
@@ -59,6 +60,7 @@ pub fn add_functional(ops: &mut OpTable) {
     losses::add_all(&mut f);
     dropout::add_all(&mut f);
     layers::add_all(&mut f);
+    lookup_and_pad::add_all(&mut f);
 }
 
 /// The number argument `name` at position `i` of `func` (`default` when not given), in

@@ -48,6 +48,25 @@ pub fn set_requires_grad(t: &Tensor, flag: bool, from: GradRequest) -> RhaiResul
     Ok(())
 }
 
+/// `t.data = d`: `t` views `d`'s storage, dtype and layout from now on (its autograd
+/// fields and version counter its own), with PyTorch's checks and words.
+fn assign_data(t: &mut Tensor, d: Dynamic) -> RhaiResult<()> {
+    let Some(d) = d.clone().try_cast::<Tensor>() else {
+        return Err(crate::ops::errors::type_error(format!(
+            "Variable data has to be a tensor, but got {}",
+            crate::ops::convert::py_type_name(&d)
+        )));
+    };
+    let dtype = d.dtype();
+    if t.requires_grad() && !(dtype.is_floating_point() || dtype.is_complex()) {
+        return Err(to_rhai(TorchError::runtime(
+            "data set to a tensor that requires gradients must be floating point or complex dtype",
+        )));
+    }
+    t.set_data(&d);
+    Ok(())
+}
+
 /// `t.grad = g` (`()` clears it): PyTorch's checks of type, size and dtype; the tensor
 /// itself becomes the gradient, so later backward passes add into it.
 fn assign_grad(t: &Tensor, g: Dynamic) -> RhaiResult<()> {
@@ -184,6 +203,8 @@ pub fn register(r: &mut crate::ops::registry::Registry) {
     );
     r.engine
         .register_set("grad", |t: &mut Tensor, g: Dynamic| assign_grad(t, g));
+    r.engine
+        .register_set("data", |t: &mut Tensor, d: Dynamic| assign_data(t, d));
     crate::ops::registration::method_with_context::<Tensor>(
         r.engine,
         "backward",

@@ -1328,6 +1328,7 @@ impl Interpreter {
         match v {
             Value::Exception(e) => e.class.clone(),
             Value::Instance(_) => types::builtin("object"),
+            Value::Tensor(t) if t.is_parameter() => types::parameter_class(),
             Value::Tensor(t) => types::host_type(&self.host.type_name(&Dynamic::from(t.clone()))),
             Value::Host(d) => {
                 if let Some(r) = d.read_lock::<crate::ops::return_tuple::ReturnTuple>() {

@@ -705,6 +705,9 @@ impl Interpreter {
                     call.args,
                 ))))
             }
+            TypeKind::Host if crate::python::types::is_parameter_class(t) => {
+                self.call_host_path("torch::nn::Parameter", call)
+            }
             TypeKind::Host => {
                 let path = format!("torch::{}", t.name);
                 self.call_host_path(&path, call)

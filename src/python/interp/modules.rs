@@ -45,6 +45,9 @@ impl Interpreter {
         match name {
             "torch" => Ok(Value::HostPath("torch".into())),
             "safetensors" | "safetensors.torch" => Ok(Value::HostPath("safetensors".into())),
+            n if n.starts_with("torch.") && crate::python::stdlib::source(n).is_some() => {
+                self.import_source_module(n)
+            }
             n if n.starts_with("torch.") => Ok(Value::HostPath(n.replace('.', "::").into())),
             n if MODULES.contains(&n) => Ok(Value::Module(n.into())),
             n if crate::python::stdlib::source(n).is_some() => self.import_source_module(n),
@@ -72,6 +75,15 @@ impl Interpreter {
         }
         if path == "safetensors" && name == "torch" {
             return Ok(Value::HostPath("safetensors".into()));
+        }
+        if path == "torch::nn" && name == "Parameter" {
+            return Ok(Value::Type(types::parameter_class()));
+        }
+        // A sub-module tensh writes in Python (`torch.nn`, `torch.optim`): that module,
+        // which hands the names it does not define back to this lookup.
+        let dotted = format!("{}.{name}", path.replace("::", "."));
+        if crate::python::stdlib::source(&dotted).is_some() {
+            return self.import_source_module(&dotted);
         }
         if path == "torch" {
             match name {
@@ -356,6 +368,11 @@ impl Interpreter {
             let found = scope.vars.borrow().get(name).cloned();
             return match found {
                 Some(v) => Ok(v),
+                // `torch.nn.functional`, `torch.nn.Parameter`, and the names PyTorch has
+                // that tensh's `torch.nn` does not define yet (which say so when called).
+                None if module.starts_with("torch.") => {
+                    self.torch_attribute(&module.replace('.', "::"), name)
+                }
                 None => self.raise(
                     "AttributeError",
                     format!("module '{module}' has no attribute '{name}'"),
