@@ -166,22 +166,8 @@ fn multi_dot(mm: &TensorOp, view: &TensorOp, a: &Args) -> RhaiResult<Dynamic> {
     let dims: Vec<i64> = std::iter::once(matrices[0].sizes()[0])
         .chain(matrices.iter().map(|m| m.sizes()[1]))
         .collect();
-    let product = if n == 3 {
-        // Of the two orders, `(a b) c` unless `a (b c)` costs fewer multiply-adds.
-        let left = dims[0] * dims[1] * dims[2] + dims[0] * dims[2] * dims[3];
-        let right = dims[1] * dims[2] * dims[3] + dims[0] * dims[1] * dims[3];
-        let (a, b, c) = (&matrices[0], &matrices[1], &matrices[2]);
-        if left <= right {
-            let ab = call(mm, a, vec![Dynamic::from(b.clone())])?;
-            call(mm, &ab, vec![Dynamic::from(c.clone())])?
-        } else {
-            let bc = call(mm, b, vec![Dynamic::from(c.clone())])?;
-            call(mm, a, vec![Dynamic::from(bc)])?
-        }
-    } else {
-        let splits = chain_order(&dims);
-        multiply(mm, &matrices, &splits, 0, n - 1)?
-    };
+    let splits = chain_order(&dims);
+    let product = multiply(mm, &matrices, &splits, 0, n - 1)?;
     call(
         view,
         &product,
@@ -190,10 +176,11 @@ fn multi_dot(mm: &TensorOp, view: &TensorOp, a: &Args) -> RhaiResult<Dynamic> {
     .map(Dynamic::from)
 }
 
-/// The matrix-chain order of fewest multiply-adds for matrices of `dims[i] × dims[i+1]`:
-/// `split[i][j]` is where the product of `i..=j` splits (the first such split of least
-/// cost).
-fn chain_order(dims: &[i64]) -> Vec<Vec<usize>> {
+/// The matrix-chain order of fewest multiply-adds for matrices of `dims[i] × dims[i+1]`,
+/// as `linalg.multi_dot` (and `chain_matmul`, which is it) picks it: `split[i][j]` is where
+/// the product of `i..=j` splits, the first split of least cost; but three matrices are
+/// `(a b) c` unless `a (b c)` costs strictly less (checked with the oracle on ties).
+pub fn chain_order(dims: &[i64]) -> Vec<Vec<usize>> {
     let n = dims.len() - 1;
     let mut cost = vec![vec![0_i64; n]; n];
     let mut split = vec![vec![0_usize; n]; n];
@@ -213,6 +200,12 @@ fn chain_order(dims: &[i64]) -> Vec<Vec<usize>> {
                 }
             }
         }
+    }
+    if n == 3 {
+        let m = |x: i64, y: i64, z: i64| x.saturating_mul(y).saturating_mul(z);
+        let left = m(dims[0], dims[1], dims[2]).saturating_add(m(dims[0], dims[2], dims[3]));
+        let right = m(dims[1], dims[2], dims[3]).saturating_add(m(dims[0], dims[1], dims[3]));
+        split[0][2] = if left <= right { 1 } else { 0 };
     }
     split
 }

@@ -155,23 +155,7 @@ fn multiply_chain(ms: &[Tensor]) -> Result<Tensor> {
     let dims: Vec<i64> = std::iter::once(ms[0].sizes()[0])
         .chain(ms.iter().map(|m| m.sizes()[1]))
         .collect();
-    let mut cost = vec![vec![0i128; n]; n];
-    let mut split = vec![vec![0usize; n]; n];
-    for len in 1..n {
-        for i in 0..n - len {
-            let j = i + len;
-            cost[i][j] = i128::MAX;
-            for k in i..j {
-                let c = cost[i][k]
-                    + cost[k + 1][j]
-                    + dims[i] as i128 * dims[k + 1] as i128 * dims[j + 1] as i128;
-                if c < cost[i][j] {
-                    cost[i][j] = c;
-                    split[i][j] = k;
-                }
-            }
-        }
-    }
+    let split = crate::ops::linalg_chains::chain_order(&dims);
     fn product(ms: &[Tensor], split: &[Vec<usize>], i: usize, j: usize) -> Result<Tensor> {
         if i == j {
             return Ok(ms[i].clone());

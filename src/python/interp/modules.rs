@@ -76,6 +76,10 @@ impl Interpreter {
         if path == "safetensors" && name == "torch" {
             return Ok(Value::HostPath("safetensors".into()));
         }
+        // `torch.autograd.no_grad` is `torch.no_grad` (PyTorch defines them there).
+        if path == "torch::autograd" && GRAD_MODES.contains(&name) {
+            return Ok(Value::Builtin(format!("torch.{name}").into()));
+        }
         if path == "torch::nn" && name == "Parameter" {
             return Ok(Value::Type(types::parameter_class()));
         }

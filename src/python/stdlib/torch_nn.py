@@ -5,6 +5,7 @@ op table's (`ops::nn_module`); a name this module does not define is looked up i
 PyTorch's list of `torch.nn` names, and calling one tensh has not built says so."""
 
 import math
+import warnings
 from collections import OrderedDict
 
 import torch
@@ -803,111 +804,80 @@ class Unflatten(Module):
 # Activations: each calls its `torch.nn.functional` function with the settings it keeps.
 
 
-def _inplace_repr(inplace):
-    return "inplace=True" if inplace else ""
+class _InplaceActivation(Module):
+    """An activation with an `inplace` flag: `F.<_function>(input, inplace=...)`."""
 
+    _function = ""
+    _shows_inplace = True
 
-class ReLU(Module):
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
     def forward(self, input):
-        return F.relu(input, inplace=self.inplace)
+        return getattr(F, self._function)(input, inplace=self.inplace)
 
     def extra_repr(self):
-        return _inplace_repr(self.inplace)
+        return "inplace=True" if self.inplace and self._shows_inplace else ""
 
 
-class ReLU6(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.relu6(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+class ReLU(_InplaceActivation):
+    _function = "relu"
 
 
-class SiLU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+class ReLU6(_InplaceActivation):
+    _function = "relu6"
 
 
-class SELU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.selu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+class SiLU(_InplaceActivation):
+    _function = "silu"
 
 
-class Mish(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
+class SELU(_InplaceActivation):
+    _function = "selu"
+
+
+class Mish(_InplaceActivation):
+    _function = "mish"
+
+
+class Hardswish(_InplaceActivation):
+    _function = "hardswish"
+    _shows_inplace = False
+
+
+class Hardsigmoid(_InplaceActivation):
+    _function = "hardsigmoid"
+    _shows_inplace = False
+
+
+class _PlainActivation(Module):
+    """An activation of no settings: `<_function>(input)`."""
+
+    _function = None
 
     def forward(self, input):
-        return F.mish(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+        return type(self)._function(input)
 
 
-class Hardswish(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardswish(input, inplace=self.inplace)
+class Sigmoid(_PlainActivation):
+    _function = torch.sigmoid
 
 
-class Hardsigmoid(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardsigmoid(input, inplace=self.inplace)
+class Tanh(_PlainActivation):
+    _function = torch.tanh
 
 
-class Sigmoid(Module):
-    def forward(self, input):
-        return torch.sigmoid(input)
+class Softsign(_PlainActivation):
+    _function = F.softsign
 
 
-class Tanh(Module):
-    def forward(self, input):
-        return torch.tanh(input)
+class Tanhshrink(_PlainActivation):
+    _function = F.tanhshrink
 
 
-class Softsign(Module):
-    def forward(self, input):
-        return F.softsign(input)
-
-
-class Tanhshrink(Module):
-    def forward(self, input):
-        return F.tanhshrink(input)
-
-
-class LogSigmoid(Module):
-    def forward(self, input):
-        return F.logsigmoid(input)
+class LogSigmoid(_PlainActivation):
+    _function = F.logsigmoid
 
 
 class GELU(Module):
@@ -1042,40 +1012,32 @@ class GLU(Module):
         return f"dim={self.dim}"
 
 
-class Softmax(Module):
+class _AlongDim(Module):
+    """A normalisation along `dim`: `F.<_function>(input, dim)`."""
+
+    _function = ""
+
     def __init__(self, dim=None):
         super().__init__()
         self.dim = dim
 
     def forward(self, input):
-        return F.softmax(input, self.dim)
+        return getattr(F, self._function)(input, self.dim)
 
     def extra_repr(self):
         return f"dim={self.dim}"
 
 
-class LogSoftmax(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.log_softmax(input, self.dim)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
+class Softmax(_AlongDim):
+    _function = "softmax"
 
 
-class Softmin(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
+class LogSoftmax(_AlongDim):
+    _function = "log_softmax"
 
-    def forward(self, input):
-        return F.softmin(input, self.dim)
 
-    def extra_repr(self):
-        return f"dim={self.dim}"
+class Softmin(_AlongDim):
+    _function = "softmin"
 
 
 class _DropoutNd(Module):
@@ -1130,8 +1092,14 @@ def _legacy_reduction(size_average, reduce):
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
+        reduction = "mean"
+    else:
+        reduction = "sum" if reduce else "none"
+    warnings.warn(
+        "size_average and reduce args will be deprecated, please use "
+        f"reduction='{reduction}' instead."
+    )
+    return reduction
 
 
 class _WeightedLoss(_Loss):
