@@ -21,13 +21,9 @@ pub fn add_nn(ops: &mut OpTable) {
         "Parameter",
         2,
         Rc::new(|a| {
-            let data = match a.get(0, "data") {
+            let data = match a.get(0, "data").filter(|v| !v.is_unit()) {
                 None => Tensor::zeros(vec![0], crate::core::defaults::default_dtype())
                     .map_err(to_rhai)?,
-                Some(v) if v.is_unit() => {
-                    Tensor::zeros(vec![0], crate::core::defaults::default_dtype())
-                        .map_err(to_rhai)?
-                }
                 Some(v) => v.clone().try_cast::<Tensor>().ok_or_else(|| {
                     // PyTorch's `Parameter.__new__` calls `data.detach()`.
                     to_rhai(TorchError::attribute(format!(

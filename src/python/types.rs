@@ -293,20 +293,12 @@ fn host_class_of(key: String, name: &str, module: &'static str, base: &str) -> R
 /// `torch.nn.Parameter`: a class of `torch.nn.parameter` deriving from `torch.Tensor`
 /// (a tensor handle marked by `Parameter(data)`, `Tensor::is_parameter`).
 pub fn parameter_class() -> Rc<TypeObject> {
-    let tensor = host_type("Tensor");
-    TYPES.with(|t| {
-        t.borrow_mut()
-            .entry("host:Parameter".into())
-            .or_insert_with(|| {
-                Rc::new(TypeObject {
-                    name: "Parameter".into(),
-                    module: "torch.nn.parameter",
-                    base: Some(tensor),
-                    kind: TypeKind::Host,
-                })
-            })
-            .clone()
-    })
+    host_class_of(
+        "host:Parameter".into(),
+        "Parameter",
+        "torch.nn.parameter",
+        "host:Tensor",
+    )
 }
 
 /// Whether `t` is `parameter_class()`.

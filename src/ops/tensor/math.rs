@@ -418,8 +418,6 @@ pub fn register(r: &mut Registry) {
                 if let (Some(alpha), Arg::Tensor(o), false) = (alpha, &other, records) {
                     // Computed fused, then written back with `add_`'s checks (a recorded
                     // write takes the unfused path, whose checks and node are the op's).
-                    let written = Arg::Tensor(x.clone());
-                    ops::check_sub_bool(op, &written, &other).rhai()?;
                     if let Some(out) = fused_add(op, x, o, alpha)? {
                         ops::check_in_place_result(x, &out.sizes(), out.dtype()).rhai()?;
                         crate::core::copy::check_no_internal_overlap(&x.layout()).rhai()?;

@@ -85,9 +85,8 @@ impl Interpreter {
         }
         // A sub-module tensh writes in Python (`torch.nn`, `torch.optim`): that module,
         // which hands the names it does not define back to this lookup.
-        let dotted = format!("{}.{name}", path.replace("::", "."));
-        if crate::python::stdlib::source(&dotted).is_some() {
-            return self.import_source_module(&dotted);
+        if let Some(dotted) = crate::python::stdlib::torch_submodule(path, name) {
+            return self.import_source_module(dotted);
         }
         if path == "torch" {
             match name {

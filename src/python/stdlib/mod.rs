@@ -31,6 +31,20 @@ pub fn source(name: &str) -> Option<&'static str> {
     })
 }
 
+/// The sub-module `name` of the `torch` module at `path` (`torch::nn`, `init`) when tensh
+/// writes it in Python: its dotted name (`torch.nn.init`). Asked on every `torch`
+/// attribute read, so it compares in place, allocating nothing.
+pub fn torch_submodule(path: &str, name: &str) -> Option<&'static str> {
+    TORCH_SUBMODULES.iter().copied().find(|dotted| {
+        dotted
+            .rsplit_once('.')
+            .is_some_and(|(parent, last)| last == name && parent.split('.').eq(path.split("::")))
+    })
+}
+
+/// The `torch` sub-modules written in Python.
+const TORCH_SUBMODULES: &[&str] = &["torch.nn", "torch.nn.init", "torch.optim", "torch.testing"];
+
 /// The names of the modules written in Python, for the docs and the tests.
 pub const MODULES: &[&str] = &[
     "functools",

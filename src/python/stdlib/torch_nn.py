@@ -26,6 +26,22 @@ def _typename(value):
     return module + "." + cls.__qualname__
 
 
+def _clear_grads(params, set_to_none):
+    """Each parameter's gradient dropped (`set_to_none`) or zeroed in place, detached:
+    `Module.zero_grad` and `Optimizer.zero_grad`."""
+    for param in params:
+        if param.grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+        else:
+            if param.grad.grad_fn is not None:
+                param.grad.detach_()
+            else:
+                param.grad.requires_grad_(False)
+            param.grad.zero_()
+
+
 def _indent(text, spaces):
     """Every line of `text` after the first indented by `spaces`."""
     lines = text.split("\n")
@@ -317,17 +333,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                if param.grad.grad_fn is not None:
-                    param.grad.detach_()
-                else:
-                    param.grad.requires_grad_(False)
-                param.grad.zero_()
+        _clear_grads(self.parameters(), set_to_none)
 
     # Conversions: each parameter, buffer and gradient converted in place (the module's
     # parameters stay the same objects, as PyTorch's `param.data = ...` keeps them).
@@ -501,41 +507,14 @@ class Module:
 # Containers.
 
 
-class Sequential(Module):
-    """Modules called one after another, each on the last one's result."""
-
-    def __init__(self, *args):
-        super().__init__()
-        if len(args) == 1 and isinstance(args[0], OrderedDict):
-            for name, module in args[0].items():
-                self.add_module(name, module)
-        else:
-            for i, module in enumerate(args):
-                self.add_module(str(i), module)
+class _Positional(Module):
+    """Sub-modules kept in order under their positions (`"0"`, `"1"`, ...)."""
 
     def _index(self, i):
         n = len(self._modules)
         if not -n <= i < n:
             raise IndexError(f"index {i} is out of range")
         return i % n
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return Sequential(OrderedDict(list(self._modules.items())[i]))
-        return list(self._modules.values())[self._index(i)]
-
-    def __setitem__(self, i, module):
-        key = list(self._modules.keys())[self._index(i)]
-        setattr(self, key, module)
-
-    def __delitem__(self, i):
-        keys = list(self._modules.keys())
-        for key in keys[i] if isinstance(i, slice) else [keys[self._index(i)]]:
-            del self._modules[key]
-        items = list(self._modules.values())
-        self._modules.clear()
-        for j, module in enumerate(items):
-            self._modules[str(j)] = module
 
     def __len__(self):
         return len(self._modules)
@@ -552,12 +531,43 @@ class Sequential(Module):
             self.append(module)
         return self
 
+    def _renumbered(self, items):
+        self._modules.clear()
+        for j, module in enumerate(items):
+            self.add_module(str(j), module)
+
+
+class Sequential(_Positional):
+    """Modules called one after another, each on the last one's result."""
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, module in args[0].items():
+                self.add_module(name, module)
+        else:
+            for i, module in enumerate(args):
+                self.add_module(str(i), module)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return Sequential(OrderedDict(list(self._modules.items())[i]))
+        return list(self._modules.values())[self._index(i)]
+
+    def __setitem__(self, i, module):
+        key = list(self._modules.keys())[self._index(i)]
+        setattr(self, key, module)
+
+    def __delitem__(self, i):
+        keys = list(self._modules.keys())
+        for key in keys[i] if isinstance(i, slice) else [keys[self._index(i)]]:
+            del self._modules[key]
+        self._renumbered(list(self._modules.values()))
+
     def insert(self, index, module):
         items = list(self._modules.values())
         items.insert(index, module)
-        self._modules.clear()
-        for j, m in enumerate(items):
-            self.add_module(str(j), m)
+        self._renumbered(items)
         return self
 
     def forward(self, input):
@@ -566,19 +576,13 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Positional):
     """A list of modules, each registered (by its position) as a sub-module."""
 
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
             self.extend(modules)
-
-    def _index(self, i):
-        n = len(self._modules)
-        if not -n <= i < n:
-            raise IndexError(f"index {i} is out of range")
-        return i % n
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -594,34 +598,15 @@ class ModuleList(Module):
             del items[i]
         else:
             del items[self._index(i)]
-        self._modules.clear()
-        for j, module in enumerate(items):
-            self._modules[str(j)] = module
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(list(self._modules.values()))
+        self._renumbered(items)
 
     def __iadd__(self, modules):
         return self.extend(modules)
 
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
-
     def insert(self, index, module):
         items = list(self._modules.values())
         items.insert(index, module)
-        self._modules.clear()
-        for j, m in enumerate(items):
-            self.add_module(str(j), m)
+        self._renumbered(items)
 
     def _child_lines(self):
         # Runs of modules printed alike are printed once: `(0-2): 3 x Linear(...)`.
@@ -905,30 +890,29 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
-class ELU(Module):
+class _AlphaActivation(Module):
+    """An activation of one `alpha`: `F.<_function>(input, alpha, inplace)`."""
+
+    _function = ""
+
     def __init__(self, alpha=1.0, inplace=False):
         super().__init__()
         self.alpha = alpha
         self.inplace = inplace
 
     def forward(self, input):
-        return F.elu(input, self.alpha, self.inplace)
+        return getattr(F, self._function)(input, self.alpha, self.inplace)
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
-class CELU(Module):
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
+class ELU(_AlphaActivation):
+    _function = "elu"
 
-    def forward(self, input):
-        return F.celu(input, self.alpha, self.inplace)
 
-    def extra_repr(self):
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+class CELU(_AlphaActivation):
+    _function = "celu"
 
 
 class Hardtanh(Module):

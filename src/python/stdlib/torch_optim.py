@@ -4,6 +4,7 @@ and `AdamW` stepping each parameter in place under `no_grad`, in the order of op
 PyTorch's single-tensor CPU path uses (so the values agree to the bit)."""
 
 import torch
+from torch.nn import _clear_grads
 
 
 class Optimizer:
@@ -64,18 +65,8 @@ class Optimizer:
         self.param_groups.append(group)
 
     def zero_grad(self, set_to_none=True):
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        params = [p for group in self.param_groups for p in group["params"]]
+        _clear_grads(params, set_to_none)
 
     def _closure_loss(self, closure):
         if closure is None:

@@ -132,14 +132,15 @@ def _compare_tensors(actual, expected, rtol, atol, equal_nan, check_dtype, check
     if bool(matches.all()):
         return
     if actual.shape == torch.Size([]):
-        text = _mismatch_message(
-            "Scalars", f"Expected {expected.item()} but got {actual.item()}.",
-            abs(actual.item() - expected.item()), None, atol,
-            abs(actual.item() - expected.item()) / abs(expected.item())
-            if expected.item() != 0 else math.inf,
-            None, rtol,
+        a, e = actual.item(), expected.item()
+        difference = abs(a - e)
+        relative = difference / abs(e) if e != 0 else math.inf
+        raise _Mismatch(
+            _mismatch_message(
+                "Scalars", f"Expected {e} but got {a}.", difference, None, atol, relative,
+                None, rtol,
+            )
         )
-        raise _Mismatch(text)
     a, e = actual.flatten(), expected.flatten()
     if a.dtype == torch.bool:
         a, e = a.to(torch.int), e.to(torch.int)
